@@ -1,0 +1,75 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependency direction (see DESIGN.md): Core <- Store, Core <- Sync <- CLI, Core <- Sync <- Server.
+// GymLogCore imports nothing but Foundation; the client never links Hummingbird.
+let package = Package(
+    name: "gymlog",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "gymlog", targets: ["gymlog"]),
+        .executable(name: "gymlog-server", targets: ["gymlog-server"]),
+        .executable(name: "gymlog-bench", targets: ["gymlog-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .target(name: "GymLogCore"),
+        .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        .target(
+            name: "GymLogStore",
+            dependencies: ["GymLogCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "GymLogSync",
+            dependencies: ["GymLogCore"]
+        ),
+        .target(
+            name: "GymLogCLI",
+            dependencies: [
+                "GymLogCore", "GymLogStore", "GymLogSync", "CReadline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "GymLogServer",
+            dependencies: [
+                "GymLogCore", "GymLogSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(name: "gymlog", dependencies: ["GymLogCLI"]),
+        .executableTarget(
+            name: "gymlog-server",
+            dependencies: [
+                "GymLogServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "gymlog-bench",
+            dependencies: ["GymLogCore", "GymLogStore", "GymLogSync", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore"]),
+        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore"]),
+        .testTarget(
+            name: "GymLogCLITests",
+            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore"]
+        ),
+        .testTarget(
+            name: "GymLogServerTests",
+            dependencies: [
+                "GymLogServer", "GymLogSync", "GymLogCore", "GymLogStore", "GymLogCLI",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,71 @@
+import Foundation
+import GymLogCore
+
+/// Reads and writes `config.toml`. Unknown keys and bad values are errors that name the
+/// file, the line's key and what is accepted, so a typo never silently changes nothing.
+public enum ConfigFile {
+    public static let keys = ["unit", "e1rm_formula", "idle_gap_minutes", "sync.server", "sync.token"]
+
+    public static func load(_ path: String) throws -> Settings {
+        guard let data = FileManager.default.contents(atPath: path) else { return Settings() }
+        let text = String(decoding: data, as: UTF8.self)
+        let values: [String: TOMLValue]
+        do { values = try parseTOML(text) } catch { throw UserError("\(path): \(error)") }
+        return try settings(from: values, path: path)
+    }
+
+    static func settings(from values: [String: TOMLValue], path: String) throws -> Settings {
+        var s = Settings()
+        for (key, value) in values {
+            switch key {
+            case "unit":
+                guard let text = value.stringValue, let unit = WeightUnit(spelling: Substring(text)) else {
+                    throw UserError("\(path): unit = \(value) is not a unit; use \"kg\" or \"lb\".")
+                }
+                s.defaultUnit = unit
+            case "e1rm_formula":
+                guard let text = value.stringValue, let f = E1RMFormula(rawValue: text.lowercased()) else {
+                    throw UserError("\(path): e1rm_formula = \(value) is not known; use \"epley\" or \"brzycki\".")
+                }
+                s.e1rmFormula = f
+            case "idle_gap_minutes":
+                guard let n = value.integerValue, n >= 1, n <= 7 * 24 * 60 else {
+                    throw UserError("\(path): idle_gap_minutes = \(value) must be a whole number of minutes from 1 to 10080.")
+                }
+                s.idleGapMinutes = Int(n)
+            case "sync.server": s.server = value.stringValue
+            case "sync.token": s.token = value.stringValue
+            default:
+                throw UserError("\(path): unknown setting '\(key)'; known settings are \(keys.joined(separator: ", ")).")
+            }
+        }
+        return s
+    }
+
+    /// Rewrites the file with `changes` applied (nil removes a key), keeping other keys.
+    /// Written to a temporary file with mode 0600 and renamed, so a crash never leaves half
+    /// a config and the token is never readable by others.
+    public static func update(_ path: String, _ changes: [String: TOMLValue?]) throws {
+        var entries: [(key: String, value: TOMLValue)] = []
+        if let data = FileManager.default.contents(atPath: path) {
+            do { entries = try parseTOMLEntries(String(decoding: data, as: UTF8.self)) } catch { throw UserError("\(path): \(error)") }
+        }
+        for (key, value) in changes {
+            entries.removeAll { $0.key == key }
+            if let value { entries.append((key, value)) }
+        }
+        let dir = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let tmp = path + ".tmp-\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw UserError("Cannot write \(tmp): \(String(cString: strerror(errno))).") }
+        let bytes = Array(renderTOML(entries).utf8)
+        let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(tmp, path) == 0 else {
+            unlink(tmp)
+            throw UserError("Cannot write the config file \(path): \(String(cString: strerror(errno))).")
+        }
+        chmod(path, 0o600)
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+
+struct Export: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write every live set as RFC 4180 CSV, streaming with constant memory.",
+        discussion: """
+          gymlog export > all.csv
+          gymlog export --out bench.csv --exercise bench --since 2026-01-01
+          gymlog export --format strong --out strong.csv   opens in Strong-compatible tools
+
+        Dates are local days (YYYY-MM-DD); --until is inclusive. A file given with --out is
+        written to a temporary name and renamed at the end, so a failed export leaves no
+        half-written file.
+        """
+    )
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
+    @Option(help: ArgumentHelp("Only sets on or after this day.", valueName: "YYYY-MM-DD")) var since: String?
+    @Option(help: ArgumentHelp("Only sets on or before this day.", valueName: "YYYY-MM-DD")) var until: String?
+    @Option(help: "Only this exercise (name, alias or prefix).") var exercise: String?
+    @Option(help: "native (everything, with ids and time zones) or strong (Strong's CSV layout).") var format: String = "native"
+    @Flag(help: .hidden) var csv = false
+
+    func validate() throws {
+        guard ExportFormat(rawValue: format.lowercased()) != nil else {
+            throw ValidationError("--format \(format) is not a format; use native or strong.")
+        }
+        for (flag, value) in [("--since", since), ("--until", until)] {
+            if let value, parseDay(value) == nil {
+                throw ValidationError("\(flag) \(value) is not a date; use YYYY-MM-DD, e.g. 2026-01-31.")
+            }
+        }
+    }
+
+    func run(in context: CLIContext) throws {
+        let db = try context.db()
+        let offset = context.environment.utcOffset(context.environment.now())
+        func start(of text: String?, plusDays: Int64) -> Int64? {
+            guard let text, let d = parseDay(text) else { return nil }
+            return epochMillis(year: d.year, month: d.month, day: d.day, utcOffsetSeconds: offset) + plusDays * 86_400_000
+        }
+        var filter = ExportFilter(since: start(of: since, plusDays: 0), until: start(of: until, plusDays: 1))
+        if let exercise { filter.exerciseID = try db.existingExercise(exercise).id }
+        let exportFormat = ExportFormat(rawValue: format.lowercased())!
+
+        let sink = try ExportSink(path: out)
+        do {
+            var writer = CSVWriter()
+            writer.fields(exportFormat.header)
+            writer.endRow()
+            var rows = 0
+            try db.forEachExportRow(filter) { row in
+                exportFormat.append(row, to: &writer)
+                rows += 1
+                if writer.buffer.count >= 1 << 16 { try sink.write(writer.buffer); writer.buffer.removeAll(keepingCapacity: true) }
+            }
+            try sink.write(writer.buffer)
+            try sink.commit()
+            if let out { context.printError("Exported \(rows) set\(rows == 1 ? "" : "s") to \(out).") }
+        } catch {
+            sink.abandon()
+            throw error
+        }
+    }
+}
+
+/// Standard output, or a file written under a temporary name and renamed on success.
+final class ExportSink {
+    private let fd: Int32
+    private let path: String?
+    private let temporary: String?
+
+    init(path: String?) throws {
+        self.path = path
+        if let path {
+            let tmp = path + ".partial-\(getpid())"
+            let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { throw UserError("Cannot write \(path): \(String(cString: strerror(errno))).") }
+            self.fd = fd; self.temporary = tmp
+        } else {
+            self.fd = STDOUT_FILENO; self.temporary = nil
+        }
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw UserError("Writing the export to \(path ?? "standard output") failed: \(String(cString: strerror(errno))).")
+            }
+            offset += n
+        }
+    }
+
+    func commit() throws {
+        guard let temporary, let path else { return }
+        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
+            throw UserError("Finishing the export to \(path) failed: \(String(cString: strerror(errno))).")
+        }
+    }
+
+    func abandon() {
+        guard let temporary else { return }
+        close(fd); unlink(temporary)
+    }
+}

@@ -1,0 +1,60 @@
+import CReadline
+import Foundation
+
+/// Where REPL lines come from.
+protocol LineReader {
+    /// The next line, or nil at end of input.
+    mutating func next(prompt: String) -> String?
+    func remember(_ line: String)
+}
+
+/// Piped input: no prompt, no history, plain lines (a script can feed a whole session).
+struct PlainLineReader: LineReader {
+    mutating func next(prompt: String) -> String? { Swift.readLine(strippingNewline: true) }
+    func remember(_ line: String) {}
+}
+
+/// Words offered by tab completion; set before each prompt. readline calls back through C
+/// function pointers that cannot capture context, hence the global.
+nonisolated(unsafe) var completionWords: [String] = []
+nonisolated(unsafe) private var completionMatches: [String] = []
+
+/// A terminal: GNU readline line editing, persistent history and tab completion.
+struct ReadlineReader: LineReader {
+    let historyPath: String
+
+    init(historyPath: String) {
+        self.historyPath = historyPath
+        try? FileManager.default.createDirectory(atPath: (historyPath as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
+        read_history(historyPath)
+        gymlog_rl_install_completion { text, start, _ in
+            // Complete the whole line so far, so multi-word names like "bench press" work.
+            let typed = text.map { String(cString: $0) } ?? ""
+            let lineStart = gymlog_rl_line_buffer().map { String(cString: $0).prefix(Int(start)) } ?? ""
+            let prefix = (String(lineStart) + typed).lowercased()
+            completionMatches = completionWords
+                .filter { $0.lowercased().hasPrefix(prefix) }
+                .map { String($0.dropFirst(lineStart.count)) }
+            gymlog_rl_completion_over()
+            return rl_completion_matches(text) { _, state in
+                let i = Int(state)
+                guard i < completionMatches.count else { return nil }
+                return strdup(completionMatches[i])
+            }
+        }
+    }
+
+    mutating func next(prompt: String) -> String? {
+        guard let raw = readline(prompt) else { return nil }
+        defer { free(raw) }
+        return String(cString: raw)
+    }
+
+    func remember(_ line: String) {
+        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        add_history(line)
+        append_history(1, historyPath)
+        history_truncate_file(historyPath, 5000)
+    }
+}

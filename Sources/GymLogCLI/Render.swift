@@ -1,0 +1,137 @@
+import Foundation
+import GymLogCore
+import GymLogStore
+
+/// Text rendering shared by the REPL and the one-shot commands.
+enum Render {
+    /// A number with at most one decimal (`116.7`, `100`).
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(format: "%.1f", rounded)
+    }
+
+    /// e1RM of a set in the unit it was typed in, or nil when it has none.
+    static func e1rm(_ set: LoggedSet, _ formula: E1RMFormula) -> String? {
+        guard set.kind.countsForRecords, !set.bodyweight, let w = set.weight, let reps = set.reps,
+              let e = formula.estimate(weight: w.value.doubleValue, reps: reps) else { return nil }
+        return number(e) + w.unit.rawValue
+    }
+
+    /// A record value for display, in the unit of the set that holds it where it is a load.
+    static func recordValue(metric: RecordMetric, value: Double, set: LoggedSet, settings: Settings) -> String {
+        let unit = set.weight?.unit ?? settings.defaultUnit
+        func load(_ kg: Double, _ u: WeightUnit) -> String { number(u == .kg ? kg : kg / WeightUnit.kilogramsPerPound) + u.rawValue }
+        switch metric {
+        case .weight, .repMax:
+            if let w = set.weight { return w.description }
+            return load(value, unit)
+        case .e1rm, .setVolume: return load(value, unit)
+        case .sessionVolume: return load(value, settings.defaultUnit)
+        case .reps: return "\(Int(value)) reps"
+        case .duration: return formatDuration(Int(value))
+        case .distance: return set.distance?.description ?? "\(number(value))m"
+        }
+    }
+
+    /// The echo of one stored set: `Bench Press #2  100kg x 5 @8  e1RM 116.7kg  PR! 5RM, e1RM`.
+    static func stored(_ s: StoredSet, exercise: Exercise, settings: Settings) -> String {
+        var line = "  \(exercise.name) #\(s.order)  \(s.set.summary)"
+        if let e = e1rm(s.set, settings.e1rmFormula) { line += "  e1RM \(e)" }
+        let beaten = s.records.filter { $0.previous != nil }
+        if !beaten.isEmpty {
+            let labels = beaten.map { b in
+                let was = b.previous.map { " (was \(previousText(b.metric, $0, s.set, settings)))" } ?? ""
+                return b.metric.label(reps: b.reps) + was
+            }
+            line += "  PR! " + labels.joined(separator: ", ")
+        }
+        return line
+    }
+
+    private static func previousText(_ metric: RecordMetric, _ value: Double, _ set: LoggedSet, _ settings: Settings) -> String {
+        var probe = set
+        probe.weight = nil
+        return recordValue(metric: metric, value: value, set: probe, settings: settings)
+    }
+
+    static func logResult(_ r: LogResult, settings: Settings) -> [String] {
+        var lines: [String] = []
+        if r.startedWorkout { lines.append("Started a workout at \(clock(r.workout.startedAt, r.workout.utcOffsetSeconds)).") }
+        if r.createdExercise {
+            lines.append("New exercise '\(r.exercise.name)' (\(r.exercise.kind.rawValue)). Not what you meant? `undo`, then type the existing name.")
+        }
+        lines += r.sets.map { stored($0, exercise: r.exercise, settings: settings) }
+        return lines
+    }
+
+    static func clock(_ millis: Int64, _ offset: Int) -> String {
+        String(localDateTime(millis: millis, utcOffsetSeconds: offset).dropFirst(11).prefix(5))
+    }
+
+    static func day(_ millis: Int64, _ offset: Int) -> String {
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        let days = Int((millis / 1000 + Int64(offset)).floorDiv(86_400))
+        return weekday[((days % 7) + 7) % 7] + " " + String(localDateTime(millis: millis, utcOffsetSeconds: offset).prefix(16))
+    }
+
+    static func workoutHeader(_ w: Workout, setCount: Int) -> String {
+        var text = day(w.startedAt, w.utcOffsetSeconds)
+        if let name = w.name { text += "  \(name)" }
+        if let end = w.endedAt { text += "  (\(max(0, (end - w.startedAt) / 60_000)) min)" } else { text += "  (in progress)" }
+        text += "  \(setCount) set\(setCount == 1 ? "" : "s")"
+        if let note = w.note, !note.isEmpty { text += "\n  note: \(note)" }
+        return text
+    }
+
+    /// A workout's sets numbered as `edit N` and `delete N` expect.
+    static func numberedWorkout(_ d: WorkoutDetail) -> [String] {
+        var lines = [workoutHeader(d.workout, setCount: d.sets.count)]
+        let width = d.sets.map { $0.exercise.name.count }.max() ?? 0
+        for (i, s) in d.sets.enumerated() {
+            let n = String(i + 1)
+            lines.append(String(repeating: " ", count: max(0, 3 - n.count)) + n + "  "
+                         + s.exercise.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + s.set.summary)
+        }
+        return lines
+    }
+
+    /// A workout with sets grouped by exercise, for `history`.
+    static func groupedWorkout(_ d: WorkoutDetail) -> [String] {
+        var lines = [workoutHeader(d.workout, setCount: d.sets.count)]
+        var order: [UUID] = []
+        var byExercise: [UUID: (Exercise, [LoggedSet])] = [:]
+        for s in d.sets {
+            if byExercise[s.exercise.id] == nil { order.append(s.exercise.id); byExercise[s.exercise.id] = (s.exercise, []) }
+            byExercise[s.exercise.id]!.1.append(s.set)
+        }
+        for id in order {
+            let (e, sets) = byExercise[id]!
+            lines.append("  \(e.name): " + sets.map(\.summary).joined(separator: ", "))
+        }
+        return lines
+    }
+
+    static func records(_ list: [(exercise: Exercise, records: [RecordEntry])], settings: Settings) -> [String] {
+        var lines: [String] = []
+        for (exercise, records) in list {
+            lines.append(exercise.name)
+            let dated = { (r: RecordEntry) in
+                "\(recordValue(metric: r.metric, value: r.value, set: r.set, settings: settings))  (\(r.set.summary), \(String(localDateTime(millis: r.set.performedAt, utcOffsetSeconds: r.set.utcOffsetSeconds).prefix(10))))"
+            }
+            for metric in [RecordMetric.weight, .e1rm, .setVolume, .sessionVolume, .reps, .duration, .distance] {
+                if let r = records.first(where: { $0.metric == metric }) {
+                    lines.append("  " + metric.label(reps: 0).padding(toLength: 20, withPad: " ", startingAt: 0) + dated(r))
+                }
+            }
+            let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }
+            if !repMaxes.isEmpty {
+                lines.append("  rep maxes           " + repMaxes.map { "\($0.reps)RM \(recordValue(metric: .repMax, value: $0.value, set: $0.set, settings: settings))" }.joined(separator: " · "))
+            }
+        }
+        return lines
+    }
+}
+
+extension Int64 {
+    func floorDiv(_ d: Int64) -> Int64 { self >= 0 ? self / d : -((-self + d - 1) / d) }
+}

@@ -1,0 +1,290 @@
+import Foundation
+
+/// Writes RFC 4180 CSV into a byte buffer that the caller flushes; does no I/O itself.
+///
+/// Fields are quoted only when they must be (delimiter, `"`, CR or LF inside) or when a
+/// leading or trailing space or tab would otherwise be trimmed by spreadsheet importers.
+/// Rows end in CRLF as RFC 4180 says. Numbers, ids and timestamps are written straight as
+/// bytes, so a row costs no String allocations:
+///
+/// ```swift
+/// var csv = CSVWriter()
+/// csv.field("Bench Press"); csv.fieldInt(5); csv.endRow()
+/// if csv.buffer.count > 1 << 16 { write(csv.buffer); csv.buffer.removeAll(keepingCapacity: true) }
+/// ```
+public struct CSVWriter: Sendable {
+    /// Bytes written so far; the caller writes them out and empties it as it sees fit.
+    public var buffer: [UInt8]
+    /// The field separator, `,` by default (`;` for locales whose spreadsheets expect it).
+    public let delimiter: UInt8
+    @usableFromInline var fieldsInRow = 0
+    @usableFromInline var lastFieldEmpty = false
+
+    /// A writer using `delimiter` (an ASCII byte other than `"`, CR or LF).
+    public init(delimiter: UInt8 = UInt8(ascii: ","), reservingCapacity capacity: Int = 1 << 16) {
+        precondition(delimiter < 0x80 && delimiter != UInt8(ascii: "\"") && delimiter != 13 && delimiter != 10,
+                     "CSV delimiter must be ASCII and not a quote or newline")
+        self.delimiter = delimiter
+        self.buffer = []
+        buffer.reserveCapacity(capacity)
+    }
+
+    /// Starts a new field: a separator unless it is the first of the row.
+    @inlinable
+    mutating func beginField(empty: Bool) {
+        if fieldsInRow > 0 { buffer.append(delimiter) }
+        fieldsInRow += 1
+        lastFieldEmpty = empty
+    }
+
+    /// Writes a text field, quoting it only if needed.
+    @inlinable
+    public mutating func field(_ s: String) {
+        var s = s
+        s.withUTF8 { appendField($0) }
+    }
+
+    /// Writes a text field, quoting it only if needed.
+    @inlinable
+    public mutating func field(_ s: Substring) {
+        var s = s
+        s.withUTF8 { appendField($0) }
+    }
+
+    /// Writes raw UTF-8 bytes as a text field, quoting them only if needed.
+    @inlinable
+    public mutating func field(_ bytes: some Collection<UInt8>) {
+        if bytes.withContiguousStorageIfAvailable({ appendField($0) }) != nil { return }
+        Array(bytes).withUnsafeBufferPointer { appendField($0) }
+    }
+
+    /// Writes an empty field (nil values).
+    @inlinable
+    public mutating func emptyField() {
+        beginField(empty: true)
+    }
+
+    /// Writes a decimal integer without allocating.
+    @inlinable
+    public mutating func fieldInt(_ value: Int64) {
+        beginField(empty: false)
+        appendDecimal(value, to: &buffer)
+    }
+
+    /// Writes a decimal integer without allocating.
+    @inlinable
+    public mutating func fieldInt(_ value: Int) {
+        fieldInt(Int64(value))
+    }
+
+    /// Writes `value` exactly as `Fixed.description` spells it (`102.5`, `0.125`, `-20`).
+    @inlinable
+    public mutating func fieldFixed(_ value: Fixed) {
+        beginField(empty: false)
+        appendFixed(value, to: &buffer)
+    }
+
+    /// Writes an id in lowercase 8-4-4-4-12 hex form.
+    @inlinable
+    public mutating func fieldUUID(_ id: UUID) {
+        beginField(empty: false)
+        appendUUID(id, to: &buffer)
+    }
+
+    /// Writes `2026-11-21T10:15:00+01:00`.
+    @inlinable
+    public mutating func fieldISO8601(millis: Int64, utcOffsetSeconds: Int) {
+        beginField(empty: false)
+        appendISO8601(millis: millis, utcOffsetSeconds: utcOffsetSeconds, to: &buffer)
+    }
+
+    /// Writes the local `2026-11-21 10:15:00`.
+    @inlinable
+    public mutating func fieldLocalDateTime(millis: Int64, utcOffsetSeconds: Int) {
+        beginField(empty: false)
+        appendLocalDateTime(millis: millis, utcOffsetSeconds: utcOffsetSeconds, to: &buffer)
+    }
+
+    /// Writes several text fields.
+    public mutating func fields(_ values: [String]) {
+        for value in values { field(value) }
+    }
+
+    /// Ends the row with CRLF.
+    @inlinable
+    public mutating func endRow() {
+        // A row holding one empty field would otherwise be a blank line, which readers skip.
+        if fieldsInRow == 1 && lastFieldEmpty {
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(UInt8(ascii: "\""))
+        }
+        buffer.append(13)
+        buffer.append(10)
+        fieldsInRow = 0
+        lastFieldEmpty = false
+    }
+
+    @inlinable
+    mutating func appendField(_ bytes: UnsafeBufferPointer<UInt8>) {
+        beginField(empty: bytes.isEmpty)
+        guard needsQuoting(bytes) else {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        buffer.append(UInt8(ascii: "\""))
+        for b in bytes {
+            if b == UInt8(ascii: "\"") { buffer.append(b) }
+            buffer.append(b)
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    @inlinable
+    func needsQuoting(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        if first == 32 || first == 9 || last == 32 || last == 9 { return true }
+        for b in bytes where b == delimiter || b == UInt8(ascii: "\"") || b == 13 || b == 10 {
+            return true
+        }
+        return false
+    }
+}
+
+/// Appends `value` spelled exactly like `Fixed.description`, without allocating.
+@inlinable
+public func appendFixed(_ value: Fixed, to buffer: inout [UInt8]) {
+    let t = value.thousandths
+    if t < 0 { buffer.append(UInt8(ascii: "-")) }
+    // Magnitude as UInt64 so Int64.min cannot trap.
+    let magnitude = t < 0 ? UInt64(bitPattern: 0 &- t) : UInt64(t)
+    let whole = magnitude / 1000
+    var fraction = Int(magnitude % 1000)
+    appendDecimal(Int64(bitPattern: whole), to: &buffer)
+    guard fraction != 0 else { return }
+    buffer.append(UInt8(ascii: "."))
+    var width = 3
+    while fraction % 10 == 0 { fraction /= 10; width -= 1 }
+    var divisor = width == 3 ? 100 : width == 2 ? 10 : 1
+    while divisor > 0 {
+        buffer.append(UInt8(truncatingIfNeeded: 48 + fraction / divisor % 10))
+        divisor /= 10
+    }
+}
+
+/// Appends `id` as lowercase `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, without allocating.
+@inlinable
+public func appendUUID(_ id: UUID, to buffer: inout [UInt8]) {
+    withUnsafeBytes(of: id.uuid) { raw in
+        for i in 0..<16 {
+            if i == 4 || i == 6 || i == 8 || i == 10 { buffer.append(UInt8(ascii: "-")) }
+            let b = raw[i]
+            buffer.append(hexDigit(b >> 4))
+            buffer.append(hexDigit(b & 0x0F))
+        }
+    }
+}
+
+@inlinable
+func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? 48 + nibble : 87 + nibble  // 87 + 10 == "a"
+}
+
+/// Reads RFC 4180 CSV: quoted fields may hold the delimiter, doubled quotes and CR/LF/CRLF
+/// line breaks; rows end in CRLF, LF or CR, and the last row needs no line break.
+///
+/// It is lenient where files in the wild are sloppy: a leading UTF-8 byte-order mark is
+/// dropped, blank lines are skipped (the writer spells a lone empty field `""` so none is
+/// lost), a stray quote inside an unquoted field is kept as text, and an unterminated
+/// quoted field runs to the end of the input.
+public struct CSVReader: Sendable {
+    /// Every row of `text`, each as its fields.
+    public static func rows(_ text: String, delimiter: Character = ",") -> [[String]] {
+        var text = text
+        return text.withUTF8 { rows(utf8: $0, delimiter: asciiByte(delimiter)) }
+    }
+
+    /// Every row of UTF-8 `bytes`, each as its fields (invalid UTF-8 is repaired with U+FFFD).
+    public static func rows(_ bytes: some Collection<UInt8>, delimiter: Character = ",") -> [[String]] {
+        let d = asciiByte(delimiter)
+        if let rows = bytes.withContiguousStorageIfAvailable({ rows(utf8: $0, delimiter: d) }) { return rows }
+        return Array(bytes).withUnsafeBufferPointer { rows(utf8: $0, delimiter: d) }
+    }
+
+    /// `;` when the first line has more semicolons than commas outside quotes, else `,`.
+    public static func guessDelimiter(_ text: String) -> Character {
+        var commas = 0, semicolons = 0, inQuotes = false
+        for b in text.utf8 {
+            if b == UInt8(ascii: "\"") { inQuotes.toggle() }
+            else if !inQuotes && (b == 10 || b == 13) { break }
+            else if !inQuotes && b == UInt8(ascii: ",") { commas += 1 }
+            else if !inQuotes && b == UInt8(ascii: ";") { semicolons += 1 }
+        }
+        return semicolons > commas ? ";" : ","
+    }
+
+    static func asciiByte(_ c: Character) -> UInt8 {
+        guard let b = c.asciiValue, b != UInt8(ascii: "\""), b != 10, b != 13 else {
+            preconditionFailure("CSV delimiter must be ASCII and not a quote or newline")
+        }
+        return b
+    }
+
+    static func rows(utf8 input: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field: [UInt8] = []
+        var quoted = false      // the current field started with a quote
+        var inQuotes = false    // inside that quote right now
+        var i = 0
+        let n = input.count
+        if n >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF { i = 3 }
+
+        func endField() {
+            row.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            quoted = false
+        }
+        func endRow() {
+            // A line with nothing on it is skipped, not read as one empty field.
+            if row.isEmpty && field.isEmpty && !quoted { return }
+            endField()
+            rows.append(row)
+            row.removeAll(keepingCapacity: true)
+        }
+
+        while i < n {
+            let b = input[i]
+            if inQuotes {
+                if b == UInt8(ascii: "\"") {
+                    if i + 1 < n && input[i + 1] == UInt8(ascii: "\"") {
+                        field.append(b)
+                        i += 2
+                        continue
+                    }
+                    inQuotes = false
+                } else {
+                    field.append(b)
+                }
+                i += 1
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\"") where field.isEmpty && !quoted:
+                quoted = true
+                inQuotes = true
+            case delimiter:
+                endField()
+            case 13:
+                endRow()
+                if i + 1 < n && input[i + 1] == 10 { i += 1 }
+            case 10:
+                endRow()
+            default:
+                field.append(b)
+            }
+            i += 1
+        }
+        endRow()
+        return rows
+    }
+}

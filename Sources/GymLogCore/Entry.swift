@@ -1,0 +1,101 @@
+/// What a single line typed at the REPL (or given to `gymlog log`) asks for.
+public enum EntryLine: Equatable, Sendable {
+    /// `bench 100x5x3 @8 # felt fast`: one or more sets of a named exercise.
+    case log(exercise: ExerciseMention, sets: [SetSpec])
+    /// `+`, `+ 102.5`, `+ x6`: the last set again, with the given fields changed.
+    case repeatLast(SetPatch)
+    /// `undo`: tombstone the last logged set.
+    case undo
+}
+
+/// The exercise words of a line and where they sit in it, so errors can point at them.
+public struct ExerciseMention: Equatable, Sendable {
+    /// The name as typed, words joined by single spaces (`incline db press`).
+    public var name: String
+    /// Where the name sits in the line (0-based character offsets).
+    public var span: Span
+    public init(name: String, span: Span) { self.name = name; self.span = span }
+}
+
+/// A range of character columns in an input line (0-based, end exclusive).
+public struct Span: Equatable, Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+    public init(_ start: Int, _ end: Int) { self.start = start; self.end = end }
+}
+
+/// How a set counts.
+public enum SetKind: String, CaseIterable, Sendable, Codable {
+    case working, warmup, drop, failure
+
+    /// Warm-ups never count towards records or working volume.
+    public var countsForRecords: Bool { self != .warmup }
+}
+
+/// The load of a set as typed. The unit may be omitted; it is resolved later (see `SetResolver`).
+public enum LoadSpec: Equatable, Sendable {
+    /// `100x5`, `100kg x5`: an external load.
+    case weight(Fixed, WeightUnit?)
+    /// `bw x8`: bodyweight only.
+    case bodyweight
+    /// `+20x6`, `bw+20x6` (added) or `bw-20x6` (assisted, negative).
+    case bodyweightPlus(Fixed, WeightUnit?)
+}
+
+/// One set as parsed from a line, before the exercise and units are resolved.
+public struct SetSpec: Equatable, Sendable {
+    public var kind: SetKind
+    public var load: LoadSpec?
+    public var reps: Int?
+    public var rpe: Fixed?
+    public var durationSeconds: Int?
+    public var distance: Distance?
+    public var note: String?
+
+    public init(kind: SetKind = .working, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
+                durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil) {
+        self.kind = kind; self.load = load; self.reps = reps; self.rpe = rpe
+        self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
+    }
+}
+
+/// The changes a `+` line asks for; nil fields keep the last set's value.
+public struct SetPatch: Equatable, Sendable {
+    public var kind: SetKind?
+    public var load: LoadSpec?
+    public var reps: Int?
+    public var rpe: Fixed?
+    public var durationSeconds: Int?
+    public var distance: Distance?
+    public var note: String?
+    /// `+ x5x3` or `+ 3`? Only `x` forms: how many copies to log (default 1).
+    public var count: Int
+
+    public init(kind: SetKind? = nil, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
+                durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil, count: Int = 1) {
+        self.kind = kind; self.load = load; self.reps = reps; self.rpe = rpe
+        self.durationSeconds = durationSeconds; self.distance = distance; self.note = note; self.count = count
+    }
+
+    public var isEmpty: Bool {
+        kind == nil && load == nil && reps == nil && rpe == nil && durationSeconds == nil
+            && distance == nil && note == nil && count == 1
+    }
+}
+
+/// Why a line was rejected, and where. Rendered with a caret under the offending token.
+public struct EntryError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var span: Span
+
+    public init(_ message: String, at span: Span) { self.message = message; self.span = span }
+
+    public var description: String { message }
+
+    /// The line, and a caret line under the offending span: the REPL and `gymlog log` print this.
+    public func pointing(into line: String, indent: String = "  ") -> String {
+        let width = max(1, span.end - span.start)
+        return indent + line + "\n" + indent + String(repeating: " ", count: span.start)
+            + String(repeating: "^", count: width) + " " + message
+    }
+}

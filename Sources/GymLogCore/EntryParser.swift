@@ -1,0 +1,732 @@
+/// Parses one line of the set-entry language (`bench 100x5x3 @8 # felt fast`, `+ x6`, `undo`).
+///
+/// A hand-written tokenizer and recursive descent over the line's characters: pure, no
+/// regular expressions, no Foundation. Error spans are 0-based Character offsets into the line.
+public enum EntryParser {
+    /// Parses `line`, or says what is wrong with it and where.
+    public static func parse(_ line: String) -> Result<EntryLine, EntryError> {
+        let chars = Array(line)
+        do {
+            return .success(try parseLine(chars))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func parseLine(_ chars: [Character]) throws(EntryError) -> EntryLine {
+        // `#` anywhere starts the note.
+        var hash = chars.count
+        for (i, c) in chars.enumerated() where c == "#" { hash = i; break }
+        var note: String? = nil
+        if hash < chars.count {
+            let (s, e) = trimmed(chars, hash + 1, chars.count)
+            if s < e { note = String(chars[s..<e]) }
+        }
+        let (start, end) = trimmed(chars, 0, hash)
+        if start == end {
+            if hash < chars.count {
+                throw EntryError("expected a set before the note, e.g. `bench 100x5 # felt fast`",
+                                 at: Span(hash, hash + 1))
+            }
+            throw EntryError("empty line; type a set, e.g. `bench 100x5`", at: Span(0, chars.count))
+        }
+
+        if chars[start] == "+" {
+            var parser = GroupParser(chars: chars, tokens: EntryLexer.tokens(chars, from: start + 1, to: end,
+                                                                             spacedAtStart: false))
+            var patch = try parser.parsePatch()
+            patch.note = note
+            return .repeatLast(patch)
+        }
+
+        let firstEnd = wordEnd(chars, start, end)
+        if firstEnd - start == 4, String(chars[start..<firstEnd]).lowercased() == "undo" {
+            let (restStart, restEnd) = trimmed(chars, firstEnd, chars.count)
+            if restStart < restEnd {
+                throw EntryError("undo takes no arguments; type `undo` alone", at: Span(restStart, restEnd))
+            }
+            return .undo
+        }
+
+        // The name is the leading words up to the first word that starts a set.
+        var name = ""
+        var nameEnd = start
+        var i = start
+        while i < end {
+            if isSpace(chars[i]) { i += 1; continue }
+            let e = wordEnd(chars, i, end)
+            if startsSet(chars, i, e) { break }
+            if !name.isEmpty { name.append(" ") }
+            name.append(contentsOf: chars[i..<e])
+            nameEnd = e
+            i = e
+        }
+        if name.isEmpty {
+            // Quote the line back in the suggestions only when it would then be valid.
+            let typed = String(chars[start..<end])
+            let tokens = EntryLexer.tokens(chars, from: start, to: end, spacedAtStart: true)
+            var asSets = GroupParser(chars: chars, tokens: tokens)
+            var asRepeat = GroupParser(chars: chars, tokens: tokens)
+            let example = (try? asSets.parseSets()) != nil ? "bench \(typed)" : "bench 100x5"
+            var message = "missing exercise name: start the line with one, e.g. `\(example)`"
+            if (try? asRepeat.parsePatch()) != nil {
+                message += ", or type `+ \(typed)` to repeat the last exercise"
+            }
+            throw EntryError(message, at: Span(start, wordEnd(chars, start, end)))
+        }
+        let mention = ExerciseMention(name: name, span: Span(start, nameEnd))
+        if i >= end {
+            throw EntryError("expected a set after '\(name)', e.g. `\(name) 100x5`", at: mention.span)
+        }
+
+        var parser = GroupParser(chars: chars, tokens: EntryLexer.tokens(chars, from: i, to: end,
+                                                                         spacedAtStart: true))
+        var sets = try parser.parseSets()
+        if let note {
+            for k in sets.indices { sets[k].note = note }
+        }
+        return .log(exercise: mention, sets: sets)
+    }
+
+    /// `chars[from..<to]` without leading and trailing whitespace.
+    private static func trimmed(_ chars: [Character], _ from: Int, _ to: Int) -> (Int, Int) {
+        var s = from, e = to
+        while s < e && isSpace(chars[s]) { s += 1 }
+        while e > s && isSpace(chars[e - 1]) { e -= 1 }
+        return (s, e)
+    }
+
+    private static func wordEnd(_ chars: [Character], _ from: Int, _ limit: Int) -> Int {
+        var e = from
+        while e < limit && !isSpace(chars[e]) { e += 1 }
+        return e
+    }
+
+    /// Whether the word `chars[s..<e]` begins the sets of a line rather than continuing the name:
+    /// `100x5`, `.5`, `w60x10`, `x8`, `bw`, `bwx8`, `bw+20`, `+20x6`, `+`, `-20x8`, `@8`.
+    private static func startsSet(_ chars: [Character], _ s: Int, _ e: Int) -> Bool {
+        let c0 = chars[s]
+        let c1: Character? = s + 1 < e ? chars[s + 1] : nil
+        let digitNext = c1.map { asciiDigit($0) != nil } ?? false
+        if asciiDigit(c0) != nil || c0 == "@" { return true }
+        switch c0 {
+        case ".", "w", "W", "x", "X", "×", "-": return digitNext
+        case "+": return c1 == nil || digitNext
+        case "b", "B":
+            guard c1 == "w" || c1 == "W" else { return false }
+            guard s + 2 < e else { return true }
+            let c2 = chars[s + 2]
+            return c2 == "+" || c2 == "-" || isTimes(c2) || asciiDigit(c2) != nil
+        default: return false
+        }
+    }
+}
+
+/// What one group of a line (`100x5x3 @8 d`) or a `+` line says, before it is expanded into sets.
+private struct Group {
+    var kind: SetKind?
+    var load: LoadSpec?
+    var reps: [Int] = []
+    var count = 1
+    var rpe: Fixed?
+    var duration: Int?
+    var distance: Distance?
+    /// Where the reps list started, for the one-reps-value rule of `+` lines.
+    var repsListSpan: Span?
+
+    var hasMeasure: Bool { !reps.isEmpty || duration != nil || distance != nil }
+}
+
+private enum Mode { case log, patch }
+
+/// Recursive descent over the tokens of the set part of a line.
+private struct GroupParser {
+    let chars: [Character]
+    let tokens: [EntryToken]
+    var i = 0
+
+    init(chars: [Character], tokens: [EntryToken]) {
+        self.chars = chars
+        self.tokens = tokens
+    }
+
+    // MARK: Lines
+
+    mutating func parseSets() throws(EntryError) -> [SetSpec] {
+        var sets: [SetSpec] = []
+        var first = true
+        while i < tokens.count {
+            let g = try parseGroup(.log, first: first)
+            first = false
+            let template = SetSpec(kind: g.kind ?? .working, load: g.load, rpe: g.rpe,
+                                   durationSeconds: g.duration, distance: g.distance)
+            if g.reps.isEmpty {
+                for _ in 0..<g.count { sets.append(template) }
+            } else {
+                for _ in 0..<g.count {
+                    for r in g.reps {
+                        var s = template
+                        s.reps = r
+                        sets.append(s)
+                    }
+                }
+            }
+        }
+        return sets
+    }
+
+    mutating func parsePatch() throws(EntryError) -> SetPatch {
+        guard i < tokens.count else { return SetPatch() }
+        let g = try parseGroup(.patch, first: true)
+        if i < tokens.count {
+            let t = tokens[i]
+            if startsGroup(i) {
+                throw EntryError("a `+` line repeats one set; unexpected '\(text(t))', "
+                    + "log more sets on their own `+` lines or with a count, e.g. `+ x6x3`", at: t.span)
+            }
+            throw unexpected(at: i)
+        }
+        if g.reps.count > 1, let span = g.repsListSpan {
+            throw EntryError("a `+` line takes one reps value; type e.g. `+ x5`, or `+ x5x3` for three sets",
+                             at: span)
+        }
+        return SetPatch(kind: g.kind, load: g.load, reps: g.reps.first, rpe: g.rpe,
+                        durationSeconds: g.duration, distance: g.distance, count: g.count)
+    }
+
+    // MARK: Groups
+
+    /// Whether the token at `k` can begin a group of sets.
+    func startsGroup(_ k: Int) -> Bool {
+        guard k < tokens.count else { return false }
+        switch tokens[k].kind {
+        case .number, .clock, .plus, .minus, .times, .word(.bodyweight): return true
+        case .word(.w): return isWarmupPrefix(k)
+        default: return false
+        }
+    }
+
+    /// `w` glued to what follows (`w60x10`, `wbw` is not a thing) is a prefix, else a suffix.
+    func isWarmupPrefix(_ k: Int) -> Bool {
+        guard k + 1 < tokens.count, !tokens[k + 1].spaced else { return false }
+        switch tokens[k + 1].kind {
+        case .number, .clock, .plus, .word(.bodyweight): return true
+        default: return false
+        }
+    }
+
+    mutating func parseGroup(_ mode: Mode, first: Bool) throws(EntryError) -> Group {
+        var g = Group()
+        if i < tokens.count, tokens[i].kind == .word(.w), isWarmupPrefix(i) {
+            g.kind = .warmup
+            i += 1
+        }
+        let coreStart = i
+        if i < tokens.count {
+            let t = tokens[i]
+            switch t.kind {
+            case .number:
+                try parseNumberCore(&g, mode, first: first)
+            case .clock:
+                try parseMeasures(&g)
+            case .word(.bodyweight):
+                try parseBodyweight(&g, mode)
+            case .plus:
+                try parseAddedWeight(&g, mode)
+            case .minus:
+                let end = i + 1 < tokens.count && !tokens[i + 1].spaced ? tokens[i + 1].end : t.end
+                throw EntryError("write assisted bodyweight as `bw\(text(Span(t.start, end)))`, e.g. `bw-20x8`",
+                                 at: Span(t.start, end))
+            case .times:
+                if mode == .log {
+                    let span = i + 1 < tokens.count && tokens[i + 1].kind == .number
+                        ? Span(t.start, tokens[i + 1].end) : t.span
+                    let typed = text(span)
+                    if first {
+                        throw EntryError("'\(typed)' needs a load first; did you mean `bw \(typed)` or `100\(typed)`?",
+                                         at: span)
+                    }
+                    throw EntryError("unexpected '\(typed)'; for more of the same set add a count "
+                        + "(`100x5x3`), for another set give its load (`bw \(typed)`)", at: span)
+                }
+                try parseRepsTail(&g, mode, afterX: true)
+            default:
+                break
+            }
+        }
+        if mode == .log && !g.hasMeasure {
+            // Only reachable when the group did not start with a core token.
+            throw misplaced(at: coreStart)
+        }
+        try parseModifiers(&g)
+        return g
+    }
+
+    /// A group starting with a number: a weight (`100x5`, `100kg x5`, `225 lbs 5`), a time or a distance.
+    mutating func parseNumberCore(_ g: inout Group, _ mode: Mode, first: Bool) throws(EntryError) {
+        let n = tokens[i]
+        try rejectDecimalComma(at: i)
+        if startsMeasure(i) {
+            try parseMeasures(&g)
+            return
+        }
+        guard i + 1 < tokens.count else {
+            if mode == .patch {
+                g.load = .weight(try weight(n), nil)
+                i += 1
+                return
+            }
+            throw bareNumber(n, first: first)
+        }
+        let next = tokens[i + 1]
+        switch next.kind {
+        case .word(.weightUnit(let unit)):
+            g.load = .weight(try weight(n), unit)
+            i += 2
+            try parseAfterLoad(&g, mode, loadSpan: Span(n.start, next.end), bodyweightLike: false)
+        case .times:
+            g.load = .weight(try weight(n), nil)
+            i += 1
+            try parseRepsTail(&g, mode, afterX: true)
+        case .number, .clock:
+            if startsMeasure(i + 1) {
+                let measure = next.kind == .clock ? text(next) : text(Span(next.start, tokens[i + 2].end))
+                throw EntryError("'\(text(n))' needs a unit before a time or distance, e.g. `\(text(n))kg \(measure)`",
+                                 at: n.span)
+            }
+            throw EntryError("missing 'x' between '\(text(n))' and '\(text(next))'; type `\(text(n))x\(text(next))`",
+                             at: Span(n.start, next.end))
+        case .junk where !next.spaced:
+            throw unexpected(at: i + 1)
+        case .word(.other) where !next.spaced:
+            throw EntryError("unknown unit '\(text(next))'; use kg or lb for weights, s or min for times, "
+                + "m, km, mi or yd for distances", at: next.span)
+        default:
+            if mode == .patch {
+                g.load = .weight(try weight(n), nil)
+                i += 1
+                return
+            }
+            throw bareNumber(n, first: first)
+        }
+    }
+
+    /// `bw x8`, `bwx8`, `bw 8`, `bw+20kg x6`, `bw-20x8`, `bw 60s`.
+    mutating func parseBodyweight(_ g: inout Group, _ mode: Mode) throws(EntryError) {
+        let bw = tokens[i]
+        i += 1
+        g.load = .bodyweight
+        var loadEnd = bw.end
+        if i < tokens.count, tokens[i].kind == .plus || tokens[i].kind == .minus {
+            let sign = tokens[i]
+            let assisted = sign.kind == .minus
+            guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
+                throw EntryError(assisted
+                    ? "expected a weight after '-', e.g. `bw-20x8` for 20 of assistance"
+                    : "expected a weight after '+', e.g. `bw+20x6`", at: sign.span)
+            }
+            i += 1
+            try rejectDecimalComma(at: i)
+            let n = tokens[i]
+            let value = try addedWeight(n, assisted: assisted)
+            i += 1
+            var unit: WeightUnit? = nil
+            loadEnd = n.end
+            if i < tokens.count, case .word(.weightUnit(let u)) = tokens[i].kind {
+                unit = u
+                loadEnd = tokens[i].end
+                i += 1
+            }
+            g.load = .bodyweightPlus(assisted ? -value : value, unit)
+        }
+        try parseAfterLoad(&g, mode, loadSpan: Span(bw.start, loadEnd), bodyweightLike: true)
+    }
+
+    /// `dip +20x6`, `dip +20kg x6`: weight added to bodyweight.
+    mutating func parseAddedWeight(_ g: inout Group, _ mode: Mode) throws(EntryError) {
+        let plus = tokens[i]
+        guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
+            throw EntryError("expected a weight after '+', e.g. `+20x6` for 20 added to bodyweight", at: plus.span)
+        }
+        i += 1
+        try rejectDecimalComma(at: i)
+        let n = tokens[i]
+        let value = try addedWeight(n, assisted: false)
+        i += 1
+        var unit: WeightUnit? = nil
+        var loadEnd = n.end
+        if i < tokens.count, case .word(.weightUnit(let u)) = tokens[i].kind {
+            unit = u
+            loadEnd = tokens[i].end
+            i += 1
+        }
+        g.load = .bodyweightPlus(value, unit)
+        try parseAfterLoad(&g, mode, loadSpan: Span(plus.start, loadEnd), bodyweightLike: true)
+    }
+
+    /// What may follow a load: `x5...`, bare reps after a unit or `bw` (`225 lbs 5`), or a time/distance.
+    mutating func parseAfterLoad(_ g: inout Group, _ mode: Mode, loadSpan: Span,
+                                 bodyweightLike: Bool) throws(EntryError) {
+        if i < tokens.count {
+            let t = tokens[i]
+            switch t.kind {
+            case .times:
+                try parseRepsTail(&g, mode, afterX: true)
+                return
+            case .clock:
+                try parseMeasures(&g)
+                return
+            case .number:
+                if startsMeasure(i) {
+                    try parseMeasures(&g)
+                    return
+                }
+                let followedByLoad = i + 1 < tokens.count && {
+                    if case .word(.weightUnit) = tokens[i + 1].kind { return true }
+                    return false
+                }()
+                if t.isInteger && !followedByLoad {
+                    try parseRepsTail(&g, mode, afterX: false)
+                    return
+                }
+                if !t.isInteger && !followedByLoad {
+                    throw EntryError("'\(text(t))': reps must be a whole number", at: t.span)
+                }
+            default:
+                break
+            }
+        }
+        if mode == .patch { return }
+        let load = text(loadSpan)
+        let example = bodyweightLike ? "`\(load) x8`" : "`\(load) x5`"
+        throw EntryError("expected reps after '\(load)', e.g. \(example)", at: loadSpan)
+    }
+
+    /// `x5`, `x5x3`, `x5,5,4` (or, after a unit, the same without the first `x`).
+    mutating func parseRepsTail(_ g: inout Group, _ mode: Mode, afterX: Bool) throws(EntryError) {
+        if afterX {
+            let x = tokens[i]
+            i += 1
+            guard i < tokens.count, tokens[i].kind == .number else {
+                throw EntryError("expected reps after '\(text(x))', e.g. `100x5`", at: x.span)
+            }
+        }
+        let listStart = tokens[i].start
+        g.reps.append(try reps(tokens[i]))
+        i += 1
+        while i < tokens.count, tokens[i].kind == .comma {
+            let comma = tokens[i]
+            i += 1
+            guard i < tokens.count, tokens[i].kind == .number else {
+                throw EntryError("expected reps after ',', e.g. `100x5,5,4`", at: comma.span)
+            }
+            g.reps.append(try reps(tokens[i]))
+            i += 1
+        }
+        if g.reps.count > 1 { g.repsListSpan = Span(listStart, tokens[i - 1].end) }
+        if i < tokens.count, tokens[i].kind == .times {
+            let x = tokens[i]
+            guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
+                throw EntryError("expected a set count after '\(text(x))', e.g. `100x5x3`", at: x.span)
+            }
+            if g.reps.count > 1 {
+                throw EntryError("ambiguous: a reps list can't take a set count '\(text(Span(x.start, tokens[i + 1].end)))'; "
+                    + "write every set's reps, e.g. `100x5,5,4`, or use `100x5x3`",
+                    at: Span(x.start, tokens[i + 1].end))
+            }
+            i += 1
+            g.count = try count(tokens[i])
+            i += 1
+        }
+    }
+
+    /// Whether the token at `k` begins a duration or distance: `60s`, `2min`, `2m30s`, `7:41`, `2000m`, `5 km`.
+    func startsMeasure(_ k: Int) -> Bool {
+        guard k < tokens.count else { return false }
+        if tokens[k].kind == .clock { return true }
+        guard tokens[k].kind == .number, k + 1 < tokens.count else { return false }
+        switch tokens[k + 1].kind {
+        case .word(.timeUnit), .word(.distanceUnit): return true
+        default: return false
+        }
+    }
+
+    /// A duration and/or a distance in either order (`2000m 7:41`), then an optional `x3` count.
+    mutating func parseMeasures(_ g: inout Group) throws(EntryError) {
+        // A second time or distance of a kind the group already has starts the next group
+        // (`plank 60s 45s` is two sets).
+        while startsMeasure(i) {
+            let t = tokens[i]
+            if t.kind == .clock {
+                if g.duration != nil { break }
+                g.duration = try durationValue(try clock(t), span: t.span)
+                i += 1
+                continue
+            }
+            try rejectDecimalComma(at: i)
+            let unitToken = tokens[i + 1]
+            if case .word(.distanceUnit(let unit)) = unitToken.kind, !isMinutesSecondsAt(i) {
+                if g.distance != nil { break }
+                g.distance = Distance(try distance(t, unitToken), unit)
+                i += 2
+            } else {
+                if g.duration != nil { break }
+                g.duration = try parseDuration()
+            }
+        }
+        if i < tokens.count, tokens[i].kind == .times {
+            let x = tokens[i]
+            guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
+                throw EntryError("expected a set count after '\(text(x))', e.g. `60s x3`", at: x.span)
+            }
+            i += 1
+            g.count = try count(tokens[i])
+            i += 1
+        }
+    }
+
+    /// `2m30s`: a glued `m` followed by seconds means minutes (a spaced or lone `m` is metres).
+    func isMinutesSecondsAt(_ k: Int) -> Bool {
+        guard k + 3 < tokens.count, tokens[k + 1].kind == .word(.distanceUnit(.m)),
+              !tokens[k + 1].spaced, tokens[k + 2].kind == .number, !tokens[k + 2].spaced,
+              tokens[k + 3].kind == .word(.timeUnit(1)), !tokens[k + 3].spaced else { return false }
+        return true
+    }
+
+    /// `60s`, `90 s`, `2min`, `2m30s`, `1h30min`, `1h30m`: glued parts must go from larger to smaller units.
+    mutating func parseDuration() throws(EntryError) -> Int {
+        let start = tokens[i].start
+        var total: Int64 = 0
+        var lastMultiplier = Int64.max
+        var end = start
+        var exact = true
+        var first = true
+        while i + 1 < tokens.count, tokens[i].kind == .number {
+            let n = tokens[i], u = tokens[i + 1]
+            if !first && (n.spaced || u.spaced) { break }
+            var multiplier: Int64
+            switch u.kind {
+            case .word(.timeUnit(let m)): multiplier = Int64(m)
+            case .word(.distanceUnit(.m)) where first || lastMultiplier > 60: multiplier = 60
+            default: multiplier = 0
+            }
+            if multiplier == 0 || multiplier >= lastMultiplier { break }
+            if n.decimals > 3 {
+                throw EntryError("'\(text(Span(n.start, u.end)))': use at most 3 decimals", at: Span(n.start, u.end))
+            }
+            let product = n.thousandths * multiplier
+            if product % 1000 != 0 { exact = false }
+            total = min(total + product / 1000, Int64(saturatedSeconds))
+            lastMultiplier = multiplier
+            end = u.end
+            i += 2
+            first = false
+        }
+        let span = Span(start, end)
+        if !exact {
+            throw EntryError("'\(text(span))': durations are whole seconds, e.g. `90s` or `1:30`", at: span)
+        }
+        return try durationValue(Int(total), span: span)
+    }
+
+    func durationValue(_ seconds: Int, span: Span) throws(EntryError) -> Int {
+        if seconds <= 0 {
+            throw EntryError("'\(text(span))': duration must be more than 0", at: span)
+        }
+        if seconds > 86_400 {
+            throw EntryError("'\(text(span))': duration must be at most 24h (24:00:00)", at: span)
+        }
+        return seconds
+    }
+
+    /// `@8`, `@ 8.5`, and kinds (`d`, `f`, `w`, `drop`, `failure`, `warmup`) after a group.
+    mutating func parseModifiers(_ g: inout Group) throws(EntryError) {
+        while i < tokens.count {
+            let t = tokens[i]
+            switch t.kind {
+            case .at:
+                guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
+                    throw EntryError("expected a number after '@', e.g. `@8` or `@8.5`", at: t.span)
+                }
+                let n = tokens[i + 1]
+                let span = Span(t.start, n.end)
+                let th = n.thousandths
+                guard n.decimals <= 3, th >= 1000, th <= 10_000, th % 500 == 0 else {
+                    throw EntryError("'\(text(span))': RPE must be between 1 and 10 in steps of 0.5, e.g. `@8` or `@8.5`",
+                                     at: span)
+                }
+                if g.rpe != nil {
+                    throw EntryError("RPE given twice; keep one, e.g. `@8`", at: span)
+                }
+                g.rpe = Fixed(thousandths: th)
+                i += 2
+            case .word(.kind(let kind)):
+                try setKind(&g, kind, t)
+                i += 1
+            case .word(.w):
+                if isWarmupPrefix(i) { return }
+                try setKind(&g, .warmup, t)
+                i += 1
+            default:
+                return
+            }
+        }
+    }
+
+    func setKind(_ g: inout Group, _ kind: SetKind, _ t: EntryToken) throws(EntryError) {
+        if let existing = g.kind, existing != kind {
+            throw EntryError("'\(text(t))' conflicts with \(kindName(existing)); a set has one kind", at: t.span)
+        }
+        g.kind = kind
+    }
+
+    // MARK: Values
+
+    func weight(_ n: EntryToken) throws(EntryError) -> Fixed {
+        if n.decimals > 3 {
+            throw EntryError("'\(text(n))': use at most 3 decimals", at: n.span)
+        }
+        if n.thousandths == 0 {
+            throw EntryError("'\(text(n))': weight must be more than 0; use `bw` for bodyweight", at: n.span)
+        }
+        if n.thousandths > 2_000_000 {
+            throw EntryError("'\(text(n))': weight must be at most 2000", at: n.span)
+        }
+        return Fixed(thousandths: n.thousandths)
+    }
+
+    func addedWeight(_ n: EntryToken, assisted: Bool) throws(EntryError) -> Fixed {
+        let what = assisted ? "assistance" : "added weight"
+        if n.decimals > 3 {
+            throw EntryError("'\(text(n))': use at most 3 decimals", at: n.span)
+        }
+        if n.thousandths == 0 {
+            throw EntryError("'\(text(n))': \(what) must be more than 0; use `bw` alone for bodyweight", at: n.span)
+        }
+        if n.thousandths > 2_000_000 {
+            throw EntryError("'\(text(n))': \(what) must be at most 2000", at: n.span)
+        }
+        return Fixed(thousandths: n.thousandths)
+    }
+
+    func reps(_ n: EntryToken) throws(EntryError) -> Int {
+        guard n.isInteger else {
+            throw EntryError("'\(text(n))': reps must be a whole number", at: n.span)
+        }
+        guard n.thousandths >= 1000, n.thousandths <= 999_000 else {
+            throw EntryError("'\(text(n))': reps must be between 1 and 999", at: n.span)
+        }
+        return n.integer
+    }
+
+    func count(_ n: EntryToken) throws(EntryError) -> Int {
+        guard n.isInteger else {
+            throw EntryError("'\(text(n))': set count must be a whole number", at: n.span)
+        }
+        guard n.thousandths >= 1000, n.thousandths <= 50_000 else {
+            throw EntryError("'\(text(n))': set count must be between 1 and 50", at: n.span)
+        }
+        return n.integer
+    }
+
+    func distance(_ n: EntryToken, _ unit: EntryToken) throws(EntryError) -> Fixed {
+        let span = Span(n.start, unit.end)
+        if n.decimals > 3 {
+            throw EntryError("'\(text(span))': use at most 3 decimals", at: span)
+        }
+        if n.thousandths == 0 {
+            throw EntryError("'\(text(span))': distance must be more than 0", at: span)
+        }
+        if n.thousandths > 100_000_000 {
+            throw EntryError("'\(text(span))': distance must be at most 100000", at: span)
+        }
+        return Fixed(thousandths: n.thousandths)
+    }
+
+    func clock(_ t: EntryToken) throws(EntryError) -> Int {
+        guard let seconds = t.clockSeconds else {
+            throw EntryError("'\(text(t))': write times as m:ss or h:mm:ss, e.g. `7:41` or `1:02:03`", at: t.span)
+        }
+        return seconds
+    }
+
+    /// `102,5x5`: a comma glued between the digits of a weight is a decimal comma, never a reps list.
+    func rejectDecimalComma(at k: Int) throws(EntryError) {
+        guard k + 2 < tokens.count, tokens[k].kind == .number, tokens[k + 1].kind == .comma,
+              !tokens[k + 1].spaced, tokens[k + 2].kind == .number, !tokens[k + 2].spaced else { return }
+        let whole = text(tokens[k]), fraction = text(tokens[k + 2])
+        throw EntryError("use a decimal point: \(whole).\(fraction)", at: Span(tokens[k].start, tokens[k + 2].end))
+    }
+
+    // MARK: Errors
+
+    func bareNumber(_ n: EntryToken, first: Bool) -> EntryError {
+        let typed = text(n)
+        if n.isInteger && !first {
+            return EntryError("'\(typed)' alone is ambiguous; for \(typed) sets add a count to the set before it "
+                + "(`100x5x\(typed)`), for another set give a load (`bw x\(typed)` or `100x\(typed)`)", at: n.span)
+        }
+        if n.isInteger {
+            return EntryError("'\(typed)' alone is ambiguous; did you mean `bw x\(typed)` or `100x\(typed)`? "
+                + "(a time or distance needs a unit: `\(typed)s`, `\(typed)m`)", at: n.span)
+        }
+        return EntryError("'\(typed)' needs reps; did you mean `\(typed)x5`?", at: n.span)
+    }
+
+    /// A token where a group should start, or after a complete group.
+    func misplaced(at k: Int) -> EntryError {
+        let t = tokens[k]
+        switch t.kind {
+        case .at:
+            let end = k + 1 < tokens.count && tokens[k + 1].kind == .number ? tokens[k + 1].end : t.end
+            return EntryError("'\(text(Span(t.start, end)))' must follow a set, e.g. `100x5 @8`", at: Span(t.start, end))
+        case .word(.kind), .word(.w):
+            return EntryError("'\(text(t))' must follow a set, e.g. `80x12 \(text(t))`", at: t.span)
+        default:
+            return unexpected(at: k)
+        }
+    }
+
+    func unexpected(at k: Int) -> EntryError {
+        let t = tokens[k]
+        let typed = text(t)
+        switch t.kind {
+        case .word(.weightUnit):
+            return EntryError("unexpected '\(typed)'; put the unit right after the weight, e.g. `100\(typed) x5`",
+                              at: t.span)
+        case .word(.distanceUnit), .word(.timeUnit):
+            return EntryError("unexpected '\(typed)'; put a number before it, e.g. `60s` or `2000m`", at: t.span)
+        case .word(.rpe):
+            return EntryError("unexpected '\(typed)'; write RPE as `@8`", at: t.span)
+        case .word(.kind), .word(.w), .at:
+            return misplaced(at: k)
+        case .word:
+            return EntryError("unexpected '\(typed)'; to add a note type `# \(typed)`", at: t.span)
+        case .comma:
+            return EntryError("unexpected ','; a reps list goes right after the reps, e.g. `100x5,5,4`", at: t.span)
+        case .times:
+            return EntryError("unexpected '\(typed)'; 'x' goes between weight and reps, e.g. `100x5`", at: t.span)
+        case .plus, .minus:
+            return EntryError("unexpected '\(typed)'; added weight goes before the reps, e.g. `bw+20x6`", at: t.span)
+        case .number, .clock:
+            return EntryError("unexpected '\(typed)'; sets look like `100x5`, `bw x8`, `60s` or `2000m`", at: t.span)
+        case .junk:
+            return EntryError("unexpected '\(typed)'; remove it, or put free text in a note: `# \(typed)`", at: t.span)
+        }
+    }
+
+    func kindName(_ kind: SetKind) -> String {
+        switch kind {
+        case .working: "a working set"
+        case .warmup: "warm-up"
+        case .drop: "drop set"
+        case .failure: "failure"
+        }
+    }
+
+    func text(_ t: EntryToken) -> String { text(t.span) }
+    func text(_ span: Span) -> String { String(chars[span.start..<span.end]) }
+}
+
+/// Durations saturate here while being added up; anything this big fails the 24h limit.
+private let saturatedSeconds = 1_000_000_000

@@ -1,0 +1,102 @@
+import Foundation
+
+/// The outcome of resolving a typed exercise name against the user's exercises and aliases.
+public enum ExerciseResolution: Equatable, Sendable {
+    case found(Exercise)
+    /// Unknown and not close to anything: create it (the caller prints a one-line notice).
+    case create(name: String)
+    /// A prefix that matches several exercises.
+    case ambiguous([Exercise])
+    /// Unknown, but one letter or two away from an existing name: point it out rather than
+    /// silently creating a look-alike.
+    case nearMiss(Exercise)
+}
+
+/// A user alias (`bp` -> Bench Press).
+public struct Alias: Equatable, Sendable {
+    public var alias: String
+    public var exerciseID: UUID
+    public init(alias: String, exerciseID: UUID) { self.alias = alias; self.exerciseID = exerciseID }
+}
+
+/// Resolves names by exact name, alias, unambiguous word prefix, then near-miss. Pure.
+public struct ExerciseResolver: Sendable {
+    public var exercises: [Exercise]
+    public var aliases: [Alias]
+
+    public init(exercises: [Exercise], aliases: [Alias]) { self.exercises = exercises; self.aliases = aliases }
+
+    public func resolve(_ typed: String) -> ExerciseResolution {
+        let key = nameKey(typed)
+        let byID = Dictionary(exercises.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        if let e = exercises.first(where: { nameKey($0.name) == key }) { return .found(e) }
+        if let a = aliases.first(where: { nameKey($0.alias) == key }), let e = byID[a.exerciseID] { return .found(e) }
+
+        let typedWords = key.split(separator: " ")
+        var matches: [Exercise] = []
+        var seen = Set<UUID>()
+        func consider(_ name: String, _ exercise: Exercise) {
+            if wordPrefixMatch(typedWords, nameKey(name).split(separator: " ")), seen.insert(exercise.id).inserted {
+                matches.append(exercise)
+            }
+        }
+        for e in exercises { consider(e.name, e) }
+        for a in aliases { if let e = byID[a.exerciseID] { consider(a.alias, e) } }
+        if matches.count == 1 { return .found(matches[0]) }
+        if matches.count > 1 { return .ambiguous(matches.sorted { $0.name < $1.name }) }
+
+        let threshold = key.count <= 4 ? 1 : 2
+        var best: (Exercise, Int)?
+        for e in exercises {
+            let d = editDistance(key, nameKey(e.name), limit: threshold)
+            if d <= threshold, d < (best?.1 ?? .max) { best = (e, d) }
+        }
+        for a in aliases {
+            guard let e = byID[a.exerciseID] else { continue }
+            let d = editDistance(key, nameKey(a.alias), limit: threshold)
+            if d <= threshold, d < (best?.1 ?? .max) { best = (e, d) }
+        }
+        if let best { return .nearMiss(best.0) }
+        return .create(name: displayName(forNew: typed))
+    }
+}
+
+/// `inc db` matches `incline db press`: each typed word starts the name's word at the same place.
+func wordPrefixMatch(_ typed: [Substring], _ name: [Substring]) -> Bool {
+    guard !typed.isEmpty, typed.count <= name.count else { return false }
+    for (t, n) in zip(typed, name) where !n.hasPrefix(t) { return false }
+    return true
+}
+
+/// Optimal-string-alignment distance (a transposition counts as one edit), cut off above `limit`.
+public func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
+    let s = Array(a), t = Array(b)
+    if abs(s.count - t.count) > limit { return limit + 1 }
+    if s.isEmpty { return t.count }
+    if t.isEmpty { return s.count }
+    var prev2 = [Int](repeating: 0, count: t.count + 1)
+    var prev = Array(0...t.count)
+    var cur = [Int](repeating: 0, count: t.count + 1)
+    for i in 1...s.count {
+        cur[0] = i
+        var rowMin = cur[0]
+        for j in 1...t.count {
+            let cost = s[i - 1] == t[j - 1] ? 0 : 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1, j > 1, s[i - 1] == t[j - 2], s[i - 2] == t[j - 1] { cur[j] = min(cur[j], prev2[j - 2] + 1) }
+            rowMin = min(rowMin, cur[j])
+        }
+        if rowMin > limit { return limit + 1 }
+        (prev2, prev, cur) = (prev, cur, prev2)
+    }
+    return prev[t.count]
+}
+
+/// A new exercise typed all in lower case gets its words capitalised (`incline db press` ->
+/// `Incline Db Press`); anything with capitals is kept exactly as typed.
+public func displayName(forNew typed: String) -> String {
+    let words = typed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    let joined = words.joined(separator: " ")
+    guard joined == joined.lowercased() else { return joined }
+    return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+}

@@ -1,0 +1,17 @@
+/// The user's preferences (`$XDG_CONFIG_HOME/gymlog/config.toml`).
+public struct Settings: Equatable, Sendable {
+    /// The unit of a weight typed without one.
+    public var defaultUnit: WeightUnit = .kg
+    public var e1rmFormula: E1RMFormula = .epley
+    /// A set logged this long after the previous one starts a new workout.
+    public var idleGapMinutes: Int = 120
+    /// The sync server, saved by `gymlog login`.
+    public var server: String?
+    public var token: String?
+
+    public init(defaultUnit: WeightUnit = .kg, e1rmFormula: E1RMFormula = .epley, idleGapMinutes: Int = 120,
+                server: String? = nil, token: String? = nil) {
+        self.defaultUnit = defaultUnit; self.e1rmFormula = e1rmFormula; self.idleGapMinutes = idleGapMinutes
+        self.server = server; self.token = token
+    }
+}

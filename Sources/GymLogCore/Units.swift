@@ -1,0 +1,73 @@
+/// Units a load can be typed in. Comparisons happen in kilograms; display keeps the typed unit.
+public enum WeightUnit: String, CaseIterable, Sendable, Codable {
+    case kg, lb
+
+    /// Exact international pound.
+    public static let kilogramsPerPound = 0.45359237
+
+    public func kilograms(_ value: Fixed) -> Double {
+        switch self {
+        case .kg: value.doubleValue
+        case .lb: value.doubleValue * Self.kilogramsPerPound
+        }
+    }
+
+    /// Reads `kg`, `kgs`, `kilo(s)`, `lb`, `lbs`, `pound(s)` in any case.
+    public init?(spelling: Substring) {
+        switch spelling.lowercased() {
+        case "kg", "kgs", "kilo", "kilos": self = .kg
+        case "lb", "lbs", "pound", "pounds": self = .lb
+        default: return nil
+        }
+    }
+}
+
+/// Units a distance can be typed in; compared in metres.
+public enum DistanceUnit: String, CaseIterable, Sendable, Codable {
+    case m, km, mi, yd
+
+    public func meters(_ value: Fixed) -> Double {
+        switch self {
+        case .m: value.doubleValue
+        case .km: value.doubleValue * 1000
+        case .mi: value.doubleValue * 1609.344
+        case .yd: value.doubleValue * 0.9144
+        }
+    }
+
+    public init?(spelling: Substring) {
+        switch spelling.lowercased() {
+        case "m": self = .m
+        case "km": self = .km
+        case "mi", "mile", "miles": self = .mi
+        case "yd", "yds", "yard", "yards": self = .yd
+        default: return nil
+        }
+    }
+}
+
+/// A weight exactly as typed.
+public struct Weight: Hashable, Sendable, CustomStringConvertible {
+    public var value: Fixed
+    public var unit: WeightUnit
+    public init(_ value: Fixed, _ unit: WeightUnit) { self.value = value; self.unit = unit }
+    public var kilograms: Double { unit.kilograms(value) }
+    public var description: String { "\(value)\(unit.rawValue)" }
+}
+
+/// A distance exactly as typed.
+public struct Distance: Hashable, Sendable, CustomStringConvertible {
+    public var value: Fixed
+    public var unit: DistanceUnit
+    public init(_ value: Fixed, _ unit: DistanceUnit) { self.value = value; self.unit = unit }
+    public var meters: Double { unit.meters(value) }
+    public var description: String { "\(value)\(unit.rawValue)" }
+}
+
+/// Formats seconds as `45s`, `7:41` or `1:02:03`.
+public func formatDuration(_ seconds: Int) -> String {
+    if seconds < 60 { return "\(seconds)s" }
+    let h = seconds / 3600, m = (seconds % 3600) / 60, s = seconds % 60
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+}

@@ -1,0 +1,372 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// A record a set just set. `value` is in kg for loads, a count for reps, seconds or metres.
+public struct RecordBreak: Equatable, Sendable {
+    public var metric: RecordMetric
+    public var reps: Int
+    public var value: Double
+    /// The record it beat; nil when this is the first value for the metric.
+    public var previous: Double?
+}
+
+/// One set as it was stored, with the records it set.
+public struct StoredSet: Equatable, Sendable {
+    public var set: LoggedSet
+    /// 1-based position among this exercise's sets in the workout.
+    public var order: Int
+    public var records: [RecordBreak]
+}
+
+/// What logging a line did.
+public struct LogResult: Equatable, Sendable {
+    public var exercise: Exercise
+    public var createdExercise: Bool
+    public var workout: Workout
+    public var startedWorkout: Bool
+    public var sets: [StoredSet]
+}
+
+/// Which set an `edit` or `delete` means.
+public enum SetTarget: Equatable, Sendable {
+    case last
+    /// The Nth set of the current workout, as numbered by `show`.
+    case number(Int)
+}
+
+extension GymLogDatabase {
+    // MARK: Logging
+
+    /// Logs the sets of one `bench 100x5x3`-style line: resolves the exercise (creating it
+    /// when new), finds or starts the workout, writes each set and reports the PRs it set.
+    public func logSets(exercise mention: ExerciseMention, specs: [SetSpec]) throws -> LogResult {
+        try commit { w in
+            let (exercise, created) = try w.resolveOrCreateExercise(mention, firstSet: specs.first.map {
+                SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) })
+            let values = specs.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
+            return try w.logValues(values, exercise: exercise, createdExercise: created)
+        }
+    }
+
+    /// Logs the last set again with `patch` applied (`+`, `+ 102.5`, `+ x6`).
+    public func repeatLast(_ patch: SetPatch) throws -> LogResult {
+        try commit { w in
+            guard let last = try w.lastLiveSet() else {
+                throw UserError("There is no set to repeat yet: log one first, e.g. `bench 100x5`.")
+            }
+            guard let exercise = try w.exercise(id: last.exerciseID) else {
+                throw UserError("The last set's exercise is missing; log the exercise by name instead.")
+            }
+            let v = SetResolver.values(repeating: SetValues(of: last), with: patch, defaultUnit: w.settings.defaultUnit)
+            return try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false)
+        }
+    }
+
+    /// Tombstones the most recently logged live set and recomputes the records it touched.
+    public func undoLastSet() throws -> (LoggedSet, Exercise) {
+        try commit { w in
+            guard let last = try w.lastLiveSet() else { throw UserError("There is nothing to undo: no set is logged.") }
+            try w.write(.sets, id: last.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
+            try w.rebuildRecords(exerciseID: last.exerciseID)
+            return (last, try w.exercise(id: last.exerciseID) ?? Exercise(id: last.exerciseID, name: "?", kind: .weighted))
+        }
+    }
+
+    /// Brings back the most recently deleted set (an explicit restore with a newer clock).
+    public func redoLastUndo() throws -> (LoggedSet, Exercise) {
+        try commit { w in
+            guard let row = try Row.fetchOne(w.db, sql: """
+                SELECT \(Rows.setColumns) FROM sets s WHERE s.deleted_at IS NOT NULL
+                ORDER BY s.deleted_at DESC, s.rowid DESC LIMIT 1
+                """) else { throw UserError("There is nothing to redo: no set has been undone.") }
+            let set = Rows.set(row)
+            try w.write(.sets, id: set.id, op: .restore, fields: [(tombstoneField, .null)])
+            try w.rebuildRecords(exerciseID: set.exerciseID)
+            return (set, try w.exercise(id: set.exerciseID) ?? Exercise(id: set.exerciseID, name: "?", kind: .weighted))
+        }
+    }
+
+    /// Changes fields of one set (`edit 102.5x5`, `edit 3 @9`) and recomputes its records.
+    public func editSet(_ target: SetTarget, patch: SetPatch) throws -> StoredSet {
+        try commit { w in
+            let set = try w.targetSet(target)
+            let old = SetValues(of: set)
+            let new = SetResolver.values(editing: old, with: patch, defaultUnit: w.settings.defaultUnit)
+            let oldFields = Rows.fields(of: old), newFields = Rows.fields(of: new)
+            let changed = zip(oldFields, newFields).filter { $0.0.1 != $0.1.1 }.map { $0.1 }
+            if !changed.isEmpty {
+                try w.write(.sets, id: set.id, op: .update, fields: changed)
+                try w.rebuildRecords(exerciseID: set.exerciseID)
+            }
+            var updated = set
+            updated.kind = new.kind; updated.weight = new.weight; updated.bodyweight = new.bodyweight
+            updated.reps = new.reps; updated.rpe = new.rpe; updated.durationSeconds = new.durationSeconds
+            updated.distance = new.distance; updated.note = new.note
+            return StoredSet(set: updated, order: try w.order(of: updated), records: [])
+        }
+    }
+
+    /// Tombstones one set of the current workout.
+    public func deleteSet(_ target: SetTarget) throws -> LoggedSet {
+        try commit { w in
+            let set = try w.targetSet(target)
+            try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
+            try w.rebuildRecords(exerciseID: set.exerciseID)
+            return set
+        }
+    }
+
+    // MARK: Workouts
+
+    /// Starts a new workout now, finishing any open one first. An open workout with no sets
+    /// yet is reused (renamed) rather than left empty.
+    public func startWorkout(name: String?) throws -> Workout {
+        try commit { w in
+            if let open = try w.openWorkout() {
+                if try w.setCount(workoutID: open.workout.id) == 0 {
+                    var workout = open.workout
+                    if let name {
+                        try w.write(.workouts, id: workout.id, op: .update, fields: [("name", .text(name))])
+                        workout.name = name
+                    }
+                    return workout
+                }
+                try w.write(.workouts, id: open.workout.id, op: .update, fields: [("ended_at", .int(w.now))])
+            }
+            return try w.createWorkout(name: name)
+        }
+    }
+
+    /// Ends the open workout now; nil when none is open.
+    public func finishWorkout() throws -> Workout? {
+        try commit { w in
+            guard var open = try w.openWorkout()?.workout else { return nil }
+            try w.write(.workouts, id: open.id, op: .update, fields: [("ended_at", .int(w.now))])
+            open.endedAt = w.now
+            return open
+        }
+    }
+
+    /// Sets the note of the open workout (starting one if none is open).
+    public func noteWorkout(_ text: String) throws -> Workout {
+        try commit { w in
+            var workout = try w.openWorkout()?.workout ?? w.createWorkout(name: nil)
+            try w.write(.workouts, id: workout.id, op: .update, fields: [("note", .text(text))])
+            workout.note = text
+            return workout
+        }
+    }
+
+    // MARK: Exercises
+
+    /// Creates an exercise explicitly (even when its name is close to an existing one).
+    public func addExercise(name: String, kind: ExerciseKind = .weighted) throws -> Exercise {
+        try commit { w in
+            let clean = displayName(forNew: name)
+            guard !clean.isEmpty else { throw UserError("An exercise needs a name, e.g. `gymlog exercises add \"Front Squat\"`.") }
+            if let existing = try w.exercise(named: clean) {
+                throw UserError("An exercise named '\(existing.name)' already exists.")
+            }
+            return try w.createExercise(name: clean, kind: kind)
+        }
+    }
+
+    /// Makes `alias` another name for an exercise (`bp` -> Bench Press).
+    public func addAlias(_ alias: String, for exerciseName: String) throws -> Exercise {
+        try commit { w in
+            let key = nameKey(alias)
+            guard !key.isEmpty, !key.contains(where: { $0.isNumber && key.count == 1 }) else {
+                throw UserError("An alias needs at least one letter, e.g. `gymlog exercises alias bp \"Bench Press\"`.")
+            }
+            guard case .found(let exercise) = try w.resolver().resolve(exerciseName) else {
+                throw UserError("No exercise matches '\(exerciseName)'; list them with `gymlog exercises`.")
+            }
+            if let taken = try w.exercise(named: alias), taken.id != exercise.id {
+                throw UserError("'\(alias)' is already the name of the exercise '\(taken.name)'; pick another alias.")
+            }
+            let id = derivedID(namespace: "alias", key: key)
+            try w.write(.aliases, id: id, op: .create, fields: [
+                ("alias", .text(key)), ("exercise_id", .text(exercise.id.key)), (tombstoneField, .null),
+            ])
+            return exercise
+        }
+    }
+
+    /// Renames an exercise everywhere (its id, and so its history and records, stay).
+    public func renameExercise(_ name: String, to newName: String) throws -> Exercise {
+        try commit { w in
+            guard case .found(var exercise) = try w.resolver().resolve(name) else {
+                throw UserError("No exercise matches '\(name)'; list them with `gymlog exercises`.")
+            }
+            let clean = newName.split(separator: " ").joined(separator: " ")
+            guard !clean.isEmpty else { throw UserError("The new name is empty.") }
+            if let other = try w.exercise(named: clean), other.id != exercise.id {
+                throw UserError("An exercise named '\(other.name)' already exists.")
+            }
+            try w.write(.exercises, id: exercise.id, op: .update, fields: [("name", .text(clean))])
+            exercise.name = clean
+            return exercise
+        }
+    }
+}
+
+// MARK: - Steps used inside a write transaction
+
+extension ChangeWriter {
+    func resolver() throws -> ExerciseResolver {
+        let exercises = try Row.fetchAll(db, sql: "SELECT id, name, kind FROM exercises WHERE deleted_at IS NULL").map(Rows.exercise)
+        let aliases = try Row.fetchAll(db, sql: "SELECT alias, exercise_id FROM aliases WHERE deleted_at IS NULL").map {
+            Alias(alias: $0[0], exerciseID: UUID(uuidString: $0[1]) ?? UUID())
+        }
+        return ExerciseResolver(exercises: exercises, aliases: aliases)
+    }
+
+    func exercise(id: UUID) throws -> Exercise? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, kind FROM exercises WHERE id = ?"), arguments: [id.key]).map(Rows.exercise)
+    }
+
+    /// Exact, case-insensitive name or alias match through the indexes (the common case).
+    func exercise(named name: String) throws -> Exercise? {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT id, name, kind FROM exercises WHERE name = ? COLLATE NOCASE AND deleted_at IS NULL LIMIT 1
+            """), arguments: [name]) { return Rows.exercise(row) }
+        if let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT e.id, e.name, e.kind FROM aliases a JOIN exercises e ON e.id = a.exercise_id
+            WHERE a.alias = ? COLLATE NOCASE AND a.deleted_at IS NULL AND e.deleted_at IS NULL LIMIT 1
+            """), arguments: [name]) { return Rows.exercise(row) }
+        return nil
+    }
+
+    mutating func resolveOrCreateExercise(_ mention: ExerciseMention, firstSet: SetValues?) throws -> (Exercise, Bool) {
+        if let e = try exercise(named: mention.name) { return (e, false) }
+        switch try resolver().resolve(mention.name) {
+        case .found(let e):
+            return (e, false)
+        case .ambiguous(let candidates):
+            let names = candidates.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")
+            throw UserError("'\(mention.name)' matches several exercises: \(names). Type more of the name.", at: mention.span)
+        case .nearMiss(let e):
+            throw UserError("Unknown exercise '\(mention.name)'. Did you mean '\(e.name)'? To create it anyway: `gymlog exercises add \"\(mention.name)\"`.", at: mention.span)
+        case .create(let name):
+            return (try createExercise(name: name, kind: firstSet?.exerciseKind ?? .weighted), true)
+        }
+    }
+
+    mutating func createExercise(name: String, kind: ExerciseKind) throws -> Exercise {
+        var id = derivedID(namespace: "exercise", key: nameKey(name))
+        // The name-derived id is taken by an exercise since renamed: this is a new one.
+        if let existing = try Row.fetchOne(db, sql: "SELECT name FROM exercises WHERE id = ?", arguments: [id.key]),
+           nameKey(existing[0]) != nameKey(name) {
+            id = environment.newID()
+        }
+        try write(.exercises, id: id, op: .create, fields: [("name", .text(name)), ("kind", .text(kind.rawValue)), (tombstoneField, .null)])
+        return Exercise(id: id, name: name, kind: kind)
+    }
+
+    /// The newest live workout if it is still open: not finished and within the idle gap.
+    func openWorkout() throws -> (workout: Workout, lastActivity: Int64)? {
+        guard let newest = try newestUnfinishedWorkout() else { return nil }
+        return now - newest.lastActivity <= Int64(settings.idleGapMinutes) * 60_000 ? newest : nil
+    }
+
+    /// The newest live workout when it was never finished, with the time of its last set.
+    func newestUnfinishedWorkout() throws -> (workout: Workout, lastActivity: Int64)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Rows.workoutColumns),
+                   (SELECT MAX(performed_at) FROM sets WHERE workout_id = w.id AND deleted_at IS NULL)
+            FROM workouts w WHERE w.deleted_at IS NULL ORDER BY w.started_at DESC LIMIT 1
+            """)) else { return nil }
+        let workout = Rows.workout(row)
+        guard workout.endedAt == nil else { return nil }
+        return (workout, max(workout.startedAt, row[6] as Int64? ?? 0))
+    }
+
+    mutating func createWorkout(name: String?) throws -> Workout {
+        let id = environment.newID()
+        let offset = environment.utcOffset(now)
+        try write(.workouts, id: id, op: .create, fields: [
+            ("name", name.map { .text($0) } ?? .null), ("started_at", .int(now)), ("ended_at", .null),
+            ("utc_offset", .int(Int64(offset))), ("note", .null), (tombstoneField, .null),
+        ])
+        return Workout(id: id, name: name, startedAt: now, utcOffsetSeconds: offset)
+    }
+
+    /// The open workout, or a new one; an idle unfinished workout is closed at its last set.
+    mutating func currentWorkout() throws -> (Workout, started: Bool) {
+        if let open = try openWorkout() { return (open.workout, false) }
+        if let idle = try newestUnfinishedWorkout() {
+            try write(.workouts, id: idle.workout.id, op: .update, fields: [("ended_at", .int(idle.lastActivity))])
+        }
+        return (try createWorkout(name: nil), true)
+    }
+
+    mutating func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool) throws -> LogResult {
+        let (workout, started) = try currentWorkout()
+        let offset = environment.utcOffset(now)
+        var stored: [StoredSet] = []
+        var order = try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT COUNT(*) FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL
+            """), arguments: [workout.id.key, exercise.id.key]) ?? 0
+        // Every set gets a distinct, increasing time (even within one millisecond) so all
+        // devices order sets alike without relying on local row ids.
+        let latest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(performed_at) FROM sets")) ?? 0
+        let first = max(now, latest + 1)
+        for (i, v) in values.enumerated() {
+            let id = environment.newID()
+            let at = first + Int64(i)
+            var fields: [(String, FieldValue)] = [("workout_id", .text(workout.id.key)), ("exercise_id", .text(exercise.id.key))]
+            fields += Rows.fields(of: v)
+            fields += [("performed_at", .int(at)), ("utc_offset", .int(Int64(offset))), (tombstoneField, .null)]
+            try write(.sets, id: id, op: .create, fields: fields)
+            let set = LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, kind: v.kind, weight: v.weight,
+                                bodyweight: v.bodyweight, reps: v.reps, rpe: v.rpe, durationSeconds: v.durationSeconds,
+                                distance: v.distance, note: v.note, performedAt: at, utcOffsetSeconds: offset)
+            order += 1
+            stored.append(StoredSet(set: set, order: order, records: try checkRecords(set)))
+        }
+        return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: started, sets: stored)
+    }
+
+    func lastLiveSet() throws -> LoggedSet? {
+        try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.deleted_at IS NULL ORDER BY s.performed_at DESC, s.rowid DESC LIMIT 1
+            """)).map { Rows.set($0) }
+    }
+
+    func setCount(workoutID: UUID) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE workout_id = ? AND deleted_at IS NULL", arguments: [workoutID.key]) ?? 0
+    }
+
+    func order(of set: LoggedSet) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL
+            AND (performed_at < ? OR (performed_at = ? AND id <= ?))
+            """, arguments: [set.workoutID.key, set.exerciseID.key, set.performedAt, set.performedAt, set.id.key]) ?? 1
+    }
+
+    func targetSet(_ target: SetTarget) throws -> LoggedSet {
+        switch target {
+        case .last:
+            guard let last = try lastLiveSet() else { throw UserError("There is no set to change: none is logged.") }
+            return last
+        case .number(let n):
+            guard let workout = try newestUnfinishedWorkout()?.workout ?? latestWorkout() else {
+                throw UserError("There is no workout yet, so there is no set #\(n).")
+            }
+            let sets = try Row.fetchAll(db, sql: """
+                SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL
+                ORDER BY s.performed_at, s.id
+                """, arguments: [workout.id.key]).map { Rows.set($0) }
+            guard n >= 1, n <= sets.count else {
+                throw UserError("There is no set #\(n): the current workout has \(sets.count) set\(sets.count == 1 ? "" : "s"); `show` numbers them.")
+            }
+            return sets[n - 1]
+        }
+    }
+
+    func latestWorkout() throws -> Workout? {
+        try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL ORDER BY w.started_at DESC LIMIT 1")
+            .map { Rows.workout($0) }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// A workout with its live sets in logged order, each with its exercise.
+public struct WorkoutDetail: Equatable, Sendable {
+    public var workout: Workout
+    public var sets: [(set: LoggedSet, exercise: Exercise)]
+
+    public static func == (a: WorkoutDetail, b: WorkoutDetail) -> Bool {
+        a.workout == b.workout && a.sets.map(\.set) == b.sets.map(\.set)
+    }
+}
+
+/// One stored record with the set that holds it.
+public struct RecordEntry: Equatable, Sendable {
+    public var metric: RecordMetric
+    public var reps: Int
+    public var value: Double
+    public var set: LoggedSet
+}
+
+/// An exercise with what the `exercises` list shows.
+public struct ExerciseSummary: Equatable, Sendable {
+    public var exercise: Exercise
+    public var aliases: [String]
+    public var setCount: Int
+    public var lastPerformedAt: Int64?
+}
+
+/// What the export can be narrowed to.
+public struct ExportFilter: Sendable {
+    public var since: Int64?
+    public var until: Int64?
+    public var exerciseID: UUID?
+    public init(since: Int64? = nil, until: Int64? = nil, exerciseID: UUID? = nil) {
+        self.since = since; self.until = until; self.exerciseID = exerciseID
+    }
+}
+
+extension GymLogDatabase {
+    /// The open workout (within the idle gap) and its set count, for the REPL prompt.
+    public func openWorkout() throws -> (workout: Workout, setCount: Int)? {
+        try queue.read { db in
+            try inReadOnlyWriter(db) { w in
+                guard let open = try w.openWorkout() else { return nil }
+                return (open.workout, try w.setCount(workoutID: open.workout.id))
+            }
+        }
+    }
+
+    /// Runs read-only `ChangeWriter` helpers outside a write (they never write when only read).
+    func inReadOnlyWriter<T>(_ db: Database, _ body: (ChangeWriter) throws -> T) throws -> T {
+        let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
+        return try body(w)
+    }
+
+    /// Resolves a name typed to a read command; unknown or ambiguous names are errors.
+    public func existingExercise(_ name: String) throws -> Exercise {
+        try queue.read { db in
+            try inReadOnlyWriter(db) { w in
+                if let e = try w.exercise(named: name) { return e }
+                switch try w.resolver().resolve(name) {
+                case .found(let e): return e
+                case .ambiguous(let list):
+                    throw UserError("'\(name)' matches several exercises: \(list.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")). Type more of the name.")
+                case .nearMiss(let e): throw UserError("No exercise is called '\(name)'. Did you mean '\(e.name)'?")
+                case .create: throw UserError("No exercise is called '\(name)'; list them with `gymlog exercises`.")
+                }
+            }
+        }
+    }
+
+    /// The sets of one workout (default: the newest) in logged order.
+    public func workoutDetail(_ id: UUID? = nil) throws -> WorkoutDetail? {
+        try queue.read { db in
+            let workoutRow: Row?
+            if let id {
+                workoutRow = try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ? AND w.deleted_at IS NULL", arguments: [id.key])
+            } else {
+                workoutRow = try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL ORDER BY w.started_at DESC LIMIT 1")
+            }
+            guard let workoutRow else { return nil }
+            let workout = Rows.workout(workoutRow)
+            return WorkoutDetail(workout: workout, sets: try setsWithExercises(db, where: "s.workout_id = ?", [workout.id.key]))
+        }
+    }
+
+    private func setsWithExercises(_ db: Database, where condition: String, _ args: StatementArguments) throws -> [(set: LoggedSet, exercise: Exercise)] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(Rows.setColumns), e.id, e.name, e.kind FROM sets s JOIN exercises e ON e.id = s.exercise_id
+            WHERE \(condition) AND s.deleted_at IS NULL ORDER BY s.performed_at, s.id
+            """, arguments: args).map { row in
+            (Rows.set(row), Exercise(id: UUID(uuidString: row[15]) ?? UUID(), name: row[16], kind: ExerciseKind(rawValue: row[17]) ?? .weighted))
+        }
+    }
+
+    /// The newest workouts first, each with its sets (only those of `exercise` when given).
+    public func history(exercise: Exercise? = nil, limit: Int = 10) throws -> [WorkoutDetail] {
+        try queue.read { db in
+            let workouts: [Workout]
+            if let exercise {
+                workouts = try Row.fetchAll(db, sql: """
+                    SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL AND w.id IN
+                    (SELECT workout_id FROM sets WHERE exercise_id = ? AND deleted_at IS NULL)
+                    ORDER BY w.started_at DESC LIMIT ?
+                    """, arguments: [exercise.id.key, limit]).map { Rows.workout($0) }
+            } else {
+                workouts = try Row.fetchAll(db, sql: """
+                    SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL
+                    AND EXISTS (SELECT 1 FROM sets WHERE workout_id = w.id AND deleted_at IS NULL)
+                    ORDER BY w.started_at DESC LIMIT ?
+                    """, arguments: [limit]).map { Rows.workout($0) }
+            }
+            return try workouts.map { w in
+                if let exercise {
+                    return WorkoutDetail(workout: w, sets: try setsWithExercises(db, where: "s.workout_id = ? AND s.exercise_id = ?", [w.id.key, exercise.id.key]))
+                }
+                return WorkoutDetail(workout: w, sets: try setsWithExercises(db, where: "s.workout_id = ?", [w.id.key]))
+            }
+        }
+    }
+
+    /// The records of every exercise (or one), each with the set that holds it.
+    public func records(exercise: Exercise? = nil) throws -> [(exercise: Exercise, records: [RecordEntry])] {
+        try queue.writeWithoutTransaction { db in
+            // A changed e1RM formula rebuilds the records before they are shown.
+            if try String.fetchOne(db, sql: "SELECT formula FROM records_meta") != settings.e1rmFormula.rawValue {
+                try db.inTransaction(.immediate) {
+                    let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
+                    try w.ensureRecordsFormula()
+                    return .commit
+                }
+            }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT e.id, e.name, e.kind, r.metric, r.reps, r.value, \(Rows.setColumns)
+                FROM records r JOIN exercises e ON e.id = r.exercise_id JOIN sets s ON s.id = r.set_id
+                WHERE e.deleted_at IS NULL \(exercise == nil ? "" : "AND e.id = ?")
+                ORDER BY e.name COLLATE NOCASE, r.metric, r.reps
+                """, arguments: exercise.map { [$0.id.key] } ?? [])
+            var result: [(exercise: Exercise, records: [RecordEntry])] = []
+            for row in rows {
+                let e = Exercise(id: UUID(uuidString: row[0]) ?? UUID(), name: row[1], kind: ExerciseKind(rawValue: row[2]) ?? .weighted)
+                guard let metric = RecordMetric(rawValue: row[3]) else { continue }
+                let entry = RecordEntry(metric: metric, reps: row[4], value: row[5], set: Rows.set(row, from: 6))
+                if result.last?.exercise.id == e.id { result[result.count - 1].records.append(entry) } else { result.append((e, [entry])) }
+            }
+            return result
+        }
+    }
+
+    /// Every live exercise with its aliases and use.
+    public func exerciseSummaries() throws -> [ExerciseSummary] {
+        try queue.read { db in
+            var aliases: [String: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT exercise_id, alias FROM aliases WHERE deleted_at IS NULL ORDER BY alias") {
+                aliases[row[0], default: []].append(row[1])
+            }
+            return try Row.fetchAll(db, sql: """
+                SELECT e.id, e.name, e.kind,
+                  (SELECT COUNT(*) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL),
+                  (SELECT MAX(performed_at) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL)
+                FROM exercises e WHERE e.deleted_at IS NULL ORDER BY e.name COLLATE NOCASE
+                """).map { row in
+                ExerciseSummary(exercise: Rows.exercise(row), aliases: aliases[row[0]] ?? [], setCount: row[3], lastPerformedAt: row[4])
+            }
+        }
+    }
+
+    /// All exercise names and aliases, for tab completion.
+    public func exerciseNames() throws -> [String] {
+        try queue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT name FROM exercises WHERE deleted_at IS NULL UNION SELECT alias FROM aliases WHERE deleted_at IS NULL
+                """)
+        }
+    }
+
+    /// Streams every live set matching `filter`, oldest first, one row at a time (constant memory).
+    public func forEachExportRow(_ filter: ExportFilter, _ body: (ExportRow) throws -> Void) throws {
+        var conditions = ["s.deleted_at IS NULL", "w.deleted_at IS NULL"]
+        var args: [DatabaseValueConvertible] = []
+        if let since = filter.since { conditions.append("s.performed_at >= ?"); args.append(since) }
+        if let until = filter.until { conditions.append("s.performed_at < ?"); args.append(until) }
+        if let id = filter.exerciseID { conditions.append("s.exercise_id = ?"); args.append(id.key) }
+        try queue.read { db in
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT \(Rows.setColumns), \(Rows.workoutColumns), e.name
+                FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY w.started_at, s.workout_id, s.exercise_id, s.performed_at, s.id
+                """, arguments: StatementArguments(args))
+            var lastGroup = ""
+            var order = 0, working = 0
+            while let row = try cursor.next() {
+                let set = Rows.set(row)
+                let workout = Rows.workout(row, from: 15)
+                let group: String = row[1] as String + (row[2] as String)
+                if group != lastGroup { lastGroup = group; order = 0; working = 0 }
+                order += 1
+                if set.kind == .working { working += 1 }
+                let exercise = Exercise(id: set.exerciseID, name: row[21], kind: .weighted)
+                try body(ExportRow(set: set, workout: workout, exercise: exercise, setOrder: order,
+                                   workingSetNumber: set.kind == .working ? working : nil))
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// Maintains the derived `records` table: checked incrementally when a set is logged (a
+/// primary-key lookup, never a history scan) and rebuilt for one exercise when a set is
+/// deleted, edited or merged from another device.
+extension ChangeWriter {
+    /// Compares a new set against the stored records of its exercise and raises those it beats.
+    func checkRecords(_ set: LoggedSet) throws -> [RecordBreak] {
+        guard set.kind.countsForRecords else { return [] }
+        try ensureRecordsFormula()
+        var current: [String: Double] = [:]
+        var sessionRecordIsThisWorkout = false
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT metric, reps, value, workout_id FROM records WHERE exercise_id = ?"),
+                                    arguments: [set.exerciseID.key]) {
+            current["\(row[0] as String)/\(row[1] as Int)"] = row[2]
+            if row[0] == RecordMetric.sessionVolume.rawValue { sessionRecordIsThisWorkout = row[3] == set.workoutID.key }
+        }
+        var candidates = recordValues(of: set, formula: settings.e1rmFormula)
+        if workingVolume(of: set) > 0 {
+            let session = try Double.fetchOne(db.cachedStatement(sql: """
+                SELECT SUM(weight_kg * reps) FROM sets WHERE workout_id = ? AND exercise_id = ?
+                AND deleted_at IS NULL AND kind <> 'warmup' AND bodyweight = 0
+                """), arguments: [set.workoutID.key, set.exerciseID.key]) ?? 0
+            candidates.append(RecordValue(.sessionVolume, session))
+        }
+        var breaks: [RecordBreak] = []
+        for c in candidates {
+            let previous = current["\(c.metric.rawValue)/\(c.reps)"]
+            guard beats(c.value, previous) else { continue }
+            try storeRecord(c, set: set)
+            // Growing this workout's own session-volume record is not news; crossing the
+            // best of an earlier workout is, once.
+            if c.metric == .sessionVolume && sessionRecordIsThisWorkout { continue }
+            breaks.append(RecordBreak(metric: c.metric, reps: c.reps, value: c.value, previous: previous))
+        }
+        return breaks
+    }
+
+    private func storeRecord(_ c: RecordValue, set: LoggedSet) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO records (exercise_id, metric, reps, value, set_id, workout_id, achieved_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (exercise_id, metric, reps) DO UPDATE SET value = excluded.value, set_id = excluded.set_id,
+                workout_id = excluded.workout_id, achieved_at = excluded.achieved_at
+            """).execute(arguments: [set.exerciseID.key, c.metric.rawValue, c.reps, c.value, set.id.key, set.workoutID.key, set.performedAt])
+    }
+
+    /// Recomputes every record of one exercise from its live sets, oldest first, so a tie
+    /// keeps the set that reached the value first.
+    func rebuildRecords(exerciseID: UUID) throws {
+        try db.execute(sql: "DELETE FROM records WHERE exercise_id = ?", arguments: [exerciseID.key])
+        var best: [String: (RecordValue, LoggedSet)] = [:]
+        var sessions: [UUID: (Double, LoggedSet)] = [:]
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL
+            ORDER BY s.performed_at, s.id
+            """, arguments: [exerciseID.key])
+        while let row = try cursor.next() {
+            let set = Rows.set(row)
+            for v in recordValues(of: set, formula: settings.e1rmFormula) {
+                let key = "\(v.metric.rawValue)/\(v.reps)"
+                if beats(v.value, best[key]?.0.value) { best[key] = (v, set) }
+            }
+            let volume = workingVolume(of: set)
+            if volume > 0 { sessions[set.workoutID] = ((sessions[set.workoutID]?.0 ?? 0) + volume, set) }
+        }
+        for (total, set) in sessions.values.sorted(by: { $0.1.performedAt < $1.1.performedAt }) {
+            let key = "\(RecordMetric.sessionVolume.rawValue)/0"
+            if beats(total, best[key]?.0.value) { best[key] = (RecordValue(.sessionVolume, total), set) }
+        }
+        for (value, set) in best.values { try storeRecord(value, set: set) }
+    }
+
+    /// Records hold e1RM values of one formula; a changed setting rebuilds them once.
+    func ensureRecordsFormula() throws {
+        let stored = try String.fetchOne(db.cachedStatement(sql: "SELECT formula FROM records_meta")) ?? ""
+        guard stored != settings.e1rmFormula.rawValue else { return }
+        for id in try String.fetchAll(db, sql: "SELECT id FROM exercises") {
+            if let uuid = UUID(uuidString: id) { try rebuildRecords(exerciseID: uuid) }
+        }
+        try db.execute(sql: "UPDATE records_meta SET formula = ?", arguments: [settings.e1rmFormula.rawValue])
+    }
+}

@@ -1,0 +1,131 @@
+import GRDB
+
+/// The client's schema, as append-only migrations. Never edit a shipped migration: add one.
+/// Migrations use SQL only (no app types) so they replay identically forever.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+            -- One row: this database's identity, its last issued clock and outbox sequence.
+            CREATE TABLE device (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                device_id TEXT NOT NULL,
+                last_clock TEXT NOT NULL,
+                last_seq INTEGER NOT NULL DEFAULT 0,
+                created_at INTEGER NOT NULL
+            );
+            -- One row: where this database stands with its sync server.
+            CREATE TABLE sync_state (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                server TEXT,
+                epoch TEXT,
+                cursor INTEGER NOT NULL DEFAULT 0,
+                acked_seq INTEGER NOT NULL DEFAULT 0,
+                last_sync_at INTEGER,
+                last_error TEXT
+            );
+            INSERT INTO sync_state (singleton) VALUES (1);
+
+            -- Synced tables. Field names are column names; `clocks` maps each field to the
+            -- HLC of its last write; `deleted_at` is the tombstone (never a hard delete);
+            -- `extra` keeps fields from newer clients that this version does not know.
+            CREATE TABLE exercises (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL DEFAULT '',
+                kind TEXT NOT NULL DEFAULT 'weighted',
+                deleted_at INTEGER,
+                clocks TEXT NOT NULL DEFAULT '{}',
+                extra TEXT
+            );
+            CREATE INDEX exercises_by_name ON exercises(name COLLATE NOCASE);
+
+            CREATE TABLE aliases (
+                id TEXT PRIMARY KEY NOT NULL,
+                alias TEXT NOT NULL DEFAULT '',
+                exercise_id TEXT NOT NULL REFERENCES exercises(id),
+                deleted_at INTEGER,
+                clocks TEXT NOT NULL DEFAULT '{}',
+                extra TEXT
+            );
+            CREATE INDEX aliases_by_alias ON aliases(alias COLLATE NOCASE);
+
+            CREATE TABLE workouts (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT,
+                started_at INTEGER NOT NULL DEFAULT 0,
+                ended_at INTEGER,
+                utc_offset INTEGER NOT NULL DEFAULT 0,
+                note TEXT,
+                deleted_at INTEGER,
+                clocks TEXT NOT NULL DEFAULT '{}',
+                extra TEXT
+            );
+            CREATE INDEX workouts_by_start ON workouts(started_at);
+
+            CREATE TABLE sets (
+                id TEXT PRIMARY KEY NOT NULL,
+                workout_id TEXT NOT NULL REFERENCES workouts(id),
+                exercise_id TEXT NOT NULL REFERENCES exercises(id),
+                kind TEXT NOT NULL DEFAULT 'working',
+                weight TEXT,
+                weight_unit TEXT,
+                bodyweight INTEGER NOT NULL DEFAULT 0,
+                reps INTEGER,
+                rpe TEXT,
+                duration_s INTEGER,
+                distance TEXT,
+                distance_unit TEXT,
+                note TEXT,
+                performed_at INTEGER NOT NULL DEFAULT 0,
+                utc_offset INTEGER NOT NULL DEFAULT 0,
+                deleted_at INTEGER,
+                clocks TEXT NOT NULL DEFAULT '{}',
+                extra TEXT,
+                -- Derived, local only: the load in kg so records compare across units.
+                weight_kg REAL GENERATED ALWAYS AS (
+                    CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * 0.45359237 ELSE CAST(weight AS REAL) END
+                ) VIRTUAL
+            );
+            CREATE INDEX sets_by_exercise ON sets(exercise_id, performed_at);
+            CREATE INDEX sets_by_workout ON sets(workout_id, exercise_id, performed_at);
+            CREATE INDEX sets_by_time ON sets(performed_at);
+
+            -- Every local change waiting for the server's acknowledgement. `seq` is the
+            -- gapless per-device sequence the server checks; rows leave only when acked.
+            CREATE TABLE outbox (
+                seq INTEGER PRIMARY KEY NOT NULL,
+                entity TEXT NOT NULL,
+                entity_id TEXT NOT NULL,
+                op TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                idempotency_key TEXT NOT NULL UNIQUE,
+                created_at INTEGER NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                next_attempt_at INTEGER
+            );
+
+            -- Derived, local only: the best value per exercise and metric, so a new set is
+            -- checked against a handful of rows instead of the whole history.
+            CREATE TABLE records (
+                exercise_id TEXT NOT NULL,
+                metric TEXT NOT NULL,
+                reps INTEGER NOT NULL DEFAULT 0,
+                value REAL NOT NULL,
+                set_id TEXT NOT NULL,
+                workout_id TEXT NOT NULL,
+                achieved_at INTEGER NOT NULL,
+                PRIMARY KEY (exercise_id, metric, reps)
+            ) WITHOUT ROWID;
+            -- Which e1RM formula the records table was computed with.
+            CREATE TABLE records_meta (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                formula TEXT NOT NULL
+            );
+            INSERT INTO records_meta VALUES (1, 'epley');
+            """)
+        }
+        return m
+    }
+}

@@ -1,0 +1,3 @@
+import GymLogCLI
+
+Gymlog.main()

@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+import GymLogCore
+
+/// A fixed set of rows touching every column: all kinds, bodyweight (added, assisted and
+/// plain), kg and lb, timed and distance sets, notes with commas, quotes and newlines, nil
+/// fields, named and unnamed workouts, a finished and an unfinished one, odd offsets.
+enum ExportFixtures {
+    static func id(_ n: Int) -> UUID {
+        UUID(uuidString: String(format: "A1B2C3D4-E5F6-4A7B-8C9D-%012X", n))!
+    }
+
+    static func at(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int = 0, offset: Int) -> Int64 {
+        epochMillis(year: y, month: mo, day: d, utcOffsetSeconds: offset) + Int64((h * 3600 + mi * 60 + s) * 1000)
+    }
+
+    static let cet = 3600, newYork = -5 * 3600, nepal = 5 * 3600 + 45 * 60
+    static let push = id(0x100), legs = id(0x200), pull = id(0x300)
+    static let bench = id(0x10), pullUp = id(0x11), squat = id(0x12), plank = id(0x13), row = id(0x14)
+    static let run = id(0x15), dip = id(0x16), deadlift = id(0x17)
+
+    static var rows: [ExportRow] {
+        let pushStart = at(2026, 11, 21, 10, 15, offset: cet)
+        let pushEnd = pushStart + (78 * 60 + 30) * 1000  // 1h 18m 30s
+        func pushRow(_ n: Int, _ exercise: UUID, _ name: String, order: Int, working: Int?, kind: SetKind = .working,
+                     weight: Weight? = nil, bodyweight: Bool = false, reps: Int? = nil, rpe: Fixed? = nil,
+                     note: String? = nil, minute: Int) -> ExportRow {
+            ExportRow(setID: id(n), workoutID: push, workoutName: "Push Day", workoutStartedAt: pushStart,
+                      workoutEndedAt: pushEnd, workoutNote: "Felt strong, slept 8h", exerciseID: exercise,
+                      exerciseName: name, setOrder: order, workingSetNumber: working, kind: kind, weight: weight,
+                      bodyweight: bodyweight, reps: reps, rpe: rpe, note: note,
+                      performedAt: pushStart + Int64(minute * 60_000), utcOffsetSeconds: cet)
+        }
+        let legsStart = at(2026, 11, 22, 18, 5, 9, offset: newYork)
+        func legsRow(_ n: Int, _ exercise: UUID, _ name: String, order: Int, working: Int?, kind: SetKind = .working,
+                     weight: Weight? = nil, bodyweight: Bool = false, reps: Int? = nil, rpe: Fixed? = nil,
+                     duration: Int? = nil, distance: Distance? = nil, note: String? = nil, minute: Int) -> ExportRow {
+            ExportRow(setID: id(n), workoutID: legs, workoutName: nil, workoutStartedAt: legsStart,
+                      exerciseID: exercise, exerciseName: name, setOrder: order, workingSetNumber: working,
+                      kind: kind, weight: weight, bodyweight: bodyweight, reps: reps, rpe: rpe,
+                      durationSeconds: duration, distance: distance, note: note,
+                      performedAt: legsStart + Int64(minute * 60_000), utcOffsetSeconds: newYork)
+        }
+        let pullStart = at(2026, 11, 23, 23, 40, offset: nepal)
+        return [
+            pushRow(1, bench, "Bench Press", order: 1, working: nil, kind: .warmup,
+                    weight: Weight(Fixed(60), .kg), reps: 8, minute: 2),
+            pushRow(2, bench, "Bench Press", order: 2, working: 1, weight: Weight(Fixed(100), .kg), reps: 5,
+                    rpe: Fixed(8), minute: 6),
+            pushRow(3, bench, "Bench Press", order: 3, working: 2, weight: Weight(Fixed(thousandths: 102_500), .kg),
+                    reps: 5, rpe: Fixed(thousandths: 8500), note: "paused, \"touch and go\" next time", minute: 10),
+            pushRow(4, bench, "Bench Press", order: 4, working: nil, kind: .drop,
+                    weight: Weight(Fixed(thousandths: 70_250), .kg), reps: 10, minute: 12),
+            pushRow(5, pullUp, "Pull-up", order: 1, working: 1, weight: Weight(Fixed(20), .kg), bodyweight: true,
+                    reps: 6, minute: 20),
+            pushRow(6, pullUp, "Pull-up", order: 2, working: nil, kind: .failure, bodyweight: true, reps: 8,
+                    note: "grip gave out\nchalk next time", minute: 24),
+            legsRow(7, squat, "Squat", order: 1, working: 1, weight: Weight(Fixed(225), .lb), reps: 5,
+                    rpe: Fixed(thousandths: 7500), minute: 5),
+            legsRow(8, plank, "Plank", order: 1, working: 1, bodyweight: true, duration: 60, minute: 15),
+            legsRow(9, row, "Rowing (Erg)", order: 1, working: 1, duration: 461,
+                    distance: Distance(Fixed(2000), .m), minute: 25),
+            legsRow(10, run, "Run", order: 1, working: 1, rpe: Fixed(7), duration: 1500,
+                    distance: Distance(Fixed(thousandths: 3100), .mi), note: " easy pace ", minute: 55),
+            legsRow(11, dip, "Dip", order: 1, working: nil, kind: .warmup, weight: Weight(Fixed(-45), .lb),
+                    bodyweight: true, reps: 10, minute: 60),
+            legsRow(12, dip, "Dip", order: 2, working: 1, weight: Weight(Fixed(thousandths: -22_500), .lb),
+                    bodyweight: true, reps: 8, minute: 63),
+            ExportRow(setID: id(13), workoutID: pull, workoutName: "Pull, heavy", workoutStartedAt: pullStart,
+                      workoutEndedAt: pullStart + 45 * 60_000 + 59_999, workoutNote: nil, exerciseID: deadlift,
+                      exerciseName: "Deadlift", setOrder: 1, workingSetNumber: 1,
+                      weight: Weight(Fixed(180), .kg), reps: 3, rpe: Fixed(9),
+                      // After midnight local time, though the workout started the day before.
+                      performedAt: pullStart + 25 * 60_000, utcOffsetSeconds: nepal),
+        ]
+    }
+
+    static func export(_ format: ExportFormat) -> [UInt8] {
+        var writer = CSVWriter()
+        format.appendHeader(to: &writer)
+        for row in rows { format.append(row, to: &writer) }
+        return writer.buffer
+    }
+}
+
+@Suite("Export formats")
+struct ExportFormatTests {
+    static let fixtures = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "fixtures/export")
+
+    /// Compares `bytes` with the golden file; `GYMLOG_RECORD_GOLDENS=1` rewrites it and fails.
+    func assertGolden(_ bytes: [UInt8], _ name: String) throws {
+        let url = Self.fixtures.appending(path: name)
+        if ProcessInfo.processInfo.environment["GYMLOG_RECORD_GOLDENS"] == "1" {
+            try FileManager.default.createDirectory(at: Self.fixtures, withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+            Issue.record("Recorded \(url.path); unset GYMLOG_RECORD_GOLDENS and run again to compare.")
+            return
+        }
+        let golden = try #require(FileManager.default.contents(atPath: url.path),
+                                  "missing golden \(url.path); record it with GYMLOG_RECORD_GOLDENS=1")
+        if Array(golden) != bytes {
+            let ours = CSVReader.rows(String(decoding: bytes, as: UTF8.self))
+            let theirs = CSVReader.rows(String(decoding: golden, as: UTF8.self))
+            let firstDiff = (0..<min(ours.count, theirs.count)).first { ours[$0] != theirs[$0] }
+                ?? min(ours.count, theirs.count)
+            Issue.record("""
+                \(name) differs from the golden file at row \(firstDiff) \
+                (rows: \(ours.count) written, \(theirs.count) golden; byte-level differences count too).
+                written: \(firstDiff < ours.count ? ours[firstDiff].debugDescription : "-")
+                golden:  \(firstDiff < theirs.count ? theirs[firstDiff].debugDescription : "-")
+                """)
+        }
+    }
+
+    @Test("native export matches its golden file byte for byte")
+    func nativeGolden() throws {
+        try assertGolden(ExportFixtures.export(.native), "native-golden.csv")
+    }
+
+    @Test("strong export matches its golden file byte for byte")
+    func strongGolden() throws {
+        try assertGolden(ExportFixtures.export(.strong), "strong-golden.csv")
+    }
+
+    @Test("headers are exactly as documented")
+    func headers() {
+        #expect(ExportFormat.native.header.joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at")
+        #expect(ExportFormat.strong.header.joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE")
+        #expect(ExportFormat(rawValue: "strong") == .strong && ExportFormat.allCases.count == 2)
+    }
+
+    @Test("every row reads back with one value per header column", arguments: ExportFormat.allCases)
+    func rowShape(format: ExportFormat) {
+        let rows = CSVReader.rows(String(decoding: ExportFixtures.export(format), as: UTF8.self))
+        #expect(rows.count == ExportFixtures.rows.count + 1)
+        #expect(rows.first == format.header)
+        for row in rows { #expect(row.count == format.header.count) }
+    }
+
+    @Test("native values: exact weights, ISO times with offsets, nil as empty")
+    func nativeValues() throws {
+        // Given
+        let rows = CSVReader.rows(String(decoding: ExportFixtures.export(.native), as: UTF8.self))
+        let header = rows[0]
+        func value(_ row: Int, _ column: String) -> String { rows[row][header.firstIndex(of: column)!] }
+        // Then
+        #expect(value(3, "weight") == "102.5" && value(3, "weight_unit") == "kg" && value(3, "rpe") == "8.5")
+        #expect(value(3, "note") == "paused, \"touch and go\" next time")
+        #expect(value(4, "weight") == "70.25")
+        #expect(value(1, "set_id") == "a1b2c3d4-e5f6-4a7b-8c9d-000000000001")
+        #expect(value(1, "workout_started_at") == "2026-11-21T10:15:00+01:00")
+        #expect(value(1, "workout_ended_at") == "2026-11-21T11:33:30+01:00")
+        #expect(value(1, "kind") == "warmup" && value(1, "set_order") == "1")
+        #expect(value(5, "bodyweight") == "true" && value(1, "bodyweight") == "false")
+        #expect(value(6, "weight") == "" && value(6, "weight_unit") == "" && value(6, "note") == "grip gave out\nchalk next time")
+        #expect(value(7, "workout_name") == "" && value(7, "workout_ended_at") == "" && value(7, "workout_note") == "")
+        #expect(value(7, "performed_at") == "2026-11-22T18:10:09-05:00")
+        #expect(value(10, "distance") == "3.1" && value(10, "distance_unit") == "mi" && value(10, "duration_seconds") == "1500")
+        #expect(value(10, "note") == " easy pace ")
+        #expect(value(12, "weight") == "-22.5" && value(12, "weight_unit") == "lb")
+        #expect(value(13, "performed_at") == "2026-11-24T00:05:00+05:45")
+    }
+
+    @Test("strong values: local start, Strong durations, W/D/F set order, zeros for absent numbers")
+    func strongValues() {
+        let rows = CSVReader.rows(String(decoding: ExportFixtures.export(.strong), as: UTF8.self))
+        #expect(rows[1] == ["2026-11-21 10:15:00", "Push Day", "1h 18m", "Bench Press", "W", "60", "8", "0", "0", "",
+                            "Felt strong, slept 8h", ""])
+        #expect(rows[3][4] == "2" && rows[3][5] == "102.5" && rows[3][11] == "8.5")
+        #expect(rows[4][4] == "D" && rows[6][4] == "F" && rows[6][5] == "0")
+        #expect(rows[7] == ["2026-11-22 18:05:09", "Workout", "0m", "Squat", "1", "225", "5", "0", "0", "", "", "7.5"])
+        #expect(rows[9][7] == "2000" && rows[9][8] == "461" && rows[9][6] == "0")
+        #expect(rows[13][0] == "2026-11-23 23:40:00" && rows[13][1] == "Pull, heavy" && rows[13][2] == "45m")
+    }
+
+    @Test("Strong durations", arguments: [
+        (0, "0m"), (59, "0m"), (60, "1m"), (45 * 60 + 59, "45m"), (3600, "1h 0m"), (3900, "1h 5m"),
+        (78 * 60, "1h 18m"), (10 * 3600 + 60, "10h 1m"), (-300, "0m"),
+    ])
+    func strongDurations(seconds: Int, expected: String) {
+        #expect(strongDuration(from: 1_000_000, to: 1_000_000 + Int64(seconds) * 1000) == expected)
+        #expect(strongDuration(from: 1_000_000, to: nil) == "0m")
+    }
+
+    @Test("ExportRow(set:workout:exercise:) carries every stored field")
+    func rowFromModels() {
+        let workout = Workout(id: ExportFixtures.push, name: "A", startedAt: 1000, endedAt: 2000, utcOffsetSeconds: 3600, note: "n")
+        let exercise = Exercise(id: ExportFixtures.bench, name: "Bench Press", kind: .weighted)
+        let set = LoggedSet(id: ExportFixtures.id(1), workoutID: workout.id, exerciseID: exercise.id, kind: .drop,
+                            weight: Weight(Fixed(50), .lb), reps: 12, rpe: Fixed(9), note: "x",
+                            performedAt: 1500, utcOffsetSeconds: 7200)
+        let row = ExportRow(set: set, workout: workout, exercise: exercise, setOrder: 3, workingSetNumber: nil)
+        #expect(row.workoutUTCOffsetSeconds == 3600 && row.utcOffsetSeconds == 7200)
+        #expect(row.weight == Weight(Fixed(50), .lb) && row.kind == .drop && row.setOrder == 3 && row.workoutNote == "n")
+    }
+
+    @Test("a large export stays correct across buffer flushes")
+    func manyRowsWithFlushes() {
+        // Given the fixture rows repeated, flushed whenever the buffer passes 64 KiB
+        let rows = ExportFixtures.rows
+        var writer = CSVWriter()
+        var flushed: [UInt8] = []
+        var expectedRows = 0
+        for i in 0..<20_000 {
+            ExportFormat.native.append(rows[i % rows.count], to: &writer)
+            expectedRows += 1
+            if writer.buffer.count > 1 << 16 {
+                flushed.append(contentsOf: writer.buffer)
+                writer.buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        flushed.append(contentsOf: writer.buffer)
+        // Then
+        #expect(CSVReader.rows(flushed).count == expectedRows)
+    }
+}
