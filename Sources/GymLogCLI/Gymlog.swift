@@ -43,12 +43,13 @@ public protocol ContextCommand: ParsableCommand {
 extension ContextCommand {
     public mutating func run() throws {
         let context: CLIContext
-        do { context = try CLIContext.live(db: global.db) } catch { throw CleanExit.message(fail(error)) }
+        do { context = try CLIContext.live(db: global.db) } catch {
+            FileHandle.standardError.write(Data("error: \(error.localizedDescription)\n".utf8))
+            throw ExitCode.failure
+        }
         do { try run(in: context) } catch let e as UserError {
             context.printError("error: \(e.message)")
             throw ExitCode.failure
         }
     }
-
-    private func fail(_ error: Error) -> String { "error: \(error.localizedDescription)" }
 }

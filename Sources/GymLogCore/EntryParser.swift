@@ -206,7 +206,7 @@ private struct GroupParser {
         }
     }
 
-    /// `w` glued to what follows (`w60x10`, `wbw` is not a thing) is a prefix, else a suffix.
+    /// `w` glued to the load that follows (`w60x10`) is a prefix of that group; otherwise it is a suffix.
     func isWarmupPrefix(_ k: Int) -> Bool {
         guard k + 1 < tokens.count, !tokens[k + 1].spaced else { return false }
         switch tokens[k + 1].kind {

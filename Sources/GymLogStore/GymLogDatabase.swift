@@ -28,12 +28,16 @@ public final class GymLogDatabase: @unchecked Sendable {
     /// the device identity on first open.
     public init(path: String, environment: Environment = .live, settings: Settings = Settings()) throws {
         var config = Configuration()
-        config.journalMode = .wal
         config.foreignKeysEnabled = true
         // Another gymlog process (REPL + `gymlog log`, or a sync) may hold the write lock
         // for a moment; wait for it rather than failing with "database is locked".
         config.busyMode = .timeout(10)
+        // WAL is set here rather than with `config.journalMode = .wal`, because GRDB's WAL
+        // setup lowers `synchronous` to NORMAL afterwards; a logged set must survive power loss.
         config.prepareDatabase { db in
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         let directory = (path as NSString).deletingLastPathComponent

@@ -1,0 +1,222 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// An outbox event ready to push.
+public struct PendingEvent: Equatable, Sendable {
+    public var seq: Int64
+    public var idempotencyKey: String
+    public var entity: String
+    public var entityID: String
+    public var op: String
+    public var fields: [FieldChange]
+}
+
+/// A row's changed fields as pulled from the server.
+public struct RemoteChange: Equatable, Sendable {
+    public var entity: String
+    public var entityID: String
+    public var fields: [FieldChange]
+    public init(entity: String, entityID: String, fields: [FieldChange]) {
+        self.entity = entity; self.entityID = entityID; self.fields = fields
+    }
+}
+
+/// Where this database stands with its server.
+public struct ReplicaState: Equatable, Sendable {
+    public var deviceID: String
+    public var server: String?
+    public var epoch: String?
+    public var cursor: Int64
+    public var ackedSeq: Int64
+    public var lastSyncAt: Int64?
+    public var lastError: String?
+    public var outboxDepth: Int
+    public var oldestPendingAt: Int64?
+    public var failing: [(seq: Int64, entity: String, attempts: Int, error: String, nextAttemptAt: Int64?)]
+
+    public static func == (a: ReplicaState, b: ReplicaState) -> Bool {
+        a.deviceID == b.deviceID && a.epoch == b.epoch && a.cursor == b.cursor && a.ackedSeq == b.ackedSeq
+            && a.outboxDepth == b.outboxDepth
+    }
+}
+
+/// What applying one pulled page did.
+public struct ApplyStats: Equatable, Sendable {
+    /// Fields whose remote value won and was written.
+    public var fieldsWritten = 0
+    /// Fields whose local value was newer or equal and was kept.
+    public var fieldsKept = 0
+    public var rows = 0
+}
+
+extension GymLogDatabase {
+    /// The sync bookkeeping for `gymlog status` and the sync cycle.
+    public func replicaState() throws -> ReplicaState {
+        try queue.read { db in
+            let s = try Row.fetchOne(db, sql: "SELECT server, epoch, cursor, acked_seq, last_sync_at, last_error FROM sync_state")!
+            let depth = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
+            let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(created_at) FROM outbox")
+            let failing = try Row.fetchAll(db, sql: """
+                SELECT seq, entity, attempts, last_error, next_attempt_at FROM outbox WHERE last_error IS NOT NULL ORDER BY seq LIMIT 20
+                """).map { (seq: $0[0] as Int64, entity: $0[1] as String, attempts: $0[2] as Int, error: $0[3] as String, nextAttemptAt: $0[4] as Int64?) }
+            return ReplicaState(deviceID: deviceID, server: s[0], epoch: s[1], cursor: s[2], ackedSeq: s[3], lastSyncAt: s[4],
+                                lastError: s[5], outboxDepth: depth, oldestPendingAt: oldest, failing: failing)
+        }
+    }
+
+    /// Up to `limit` events in sequence order, skipping none: the server needs them gapless.
+    /// Events waiting out a backoff after a rejection are re-sequenced when their time comes
+    /// (`acknowledge`), so what is pending here is always a gapless run.
+    public func pendingEvents(after seq: Int64, limit: Int) throws -> [PendingEvent] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT seq, idempotency_key, entity, entity_id, op, payload FROM outbox
+                WHERE seq > ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY seq LIMIT ?
+                """, arguments: [seq, environment.now(), limit]).map { row in
+                PendingEvent(seq: row[0], idempotencyKey: row[1], entity: row[2], entityID: row[3], op: row[4],
+                             fields: try decodePayload(row[5]))
+            }
+        }
+    }
+
+    /// Removes every event the server acknowledged (seq <= lastAppliedSeq), except those it
+    /// rejected: they stay with their error and a backoff, and get new sequence numbers after
+    /// the current ones (the server consumed their old numbers) so they never block others.
+    public func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String], server: String?) throws {
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                let now = environment.now()
+                var lastSeq = try Int64.fetchOne(db, sql: "SELECT last_seq FROM device") ?? 0
+                for (seq, error) in rejected.sorted(by: { $0.key < $1.key }) where seq <= lastAppliedSeq {
+                    let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM outbox WHERE seq = ?", arguments: [seq]) ?? 0) + 1
+                    let backoff = Int64(min(24 * 3600, 30 << min(attempts, 12))) * 1000
+                    lastSeq += 1
+                    try db.execute(sql: """
+                        UPDATE outbox SET seq = ?, attempts = ?, last_error = ?, next_attempt_at = ? WHERE seq = ?
+                        """, arguments: [lastSeq, attempts, error, now + backoff, seq])
+                }
+                try db.execute(sql: "DELETE FROM outbox WHERE seq <= ?", arguments: [lastAppliedSeq])
+                try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [lastSeq])
+                try db.execute(sql: "UPDATE sync_state SET acked_seq = max(acked_seq, ?), server = coalesce(?, server)",
+                               arguments: [lastAppliedSeq, server])
+                return .commit
+            }
+        }
+    }
+
+    /// Applies one pulled page and its cursor in ONE transaction: per field, the remote value
+    /// is written only when its clock is newer than the stored one; every clock seen is
+    /// folded into the local HLC; touched exercises get their records rebuilt. Nothing here
+    /// goes to the outbox: these changes came from the server.
+    @discardableResult
+    public func applyPulled(_ changes: [RemoteChange], epoch: String, cursor: Int64) throws -> ApplyStats {
+        try commit { w in
+            var stats = ApplyStats()
+            var touchedExercises = Set<UUID>()
+            for change in changes {
+                guard let entity = EntityKind(rawValue: change.entity) else {
+                    // An entity this version does not know: skip it (the server keeps it).
+                    continue
+                }
+                let stored = try String.fetchOne(w.db.cachedStatement(sql: "SELECT clocks FROM \(entity.rawValue) WHERE id = ?"),
+                                                 arguments: [change.entityID])
+                let clocks = stored.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+                var winners: [FieldChange] = []
+                for f in change.fields {
+                    w.observe(f.clock)
+                    if incomingWins(stored: clocks[f.name].flatMap(HLC.init), incoming: f.clock) { winners.append(f) } else { stats.fieldsKept += 1 }
+                }
+                guard !winners.isEmpty else { continue }
+                try w.ensureParents(of: entity, winners)
+                try RowWriter.upsert(w.db, entity, id: change.entityID, changes: winners, creating: stored == nil && w.isComplete(entity, winners))
+                stats.fieldsWritten += winners.count
+                stats.rows += 1
+                if entity == .sets {
+                    if let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [change.entityID]),
+                       let id = UUID(uuidString: e) { touchedExercises.insert(id) }
+                    for f in winners where f.name == "exercise_id" { if let t = f.value.text, let id = UUID(uuidString: t) { touchedExercises.insert(id) } }
+                }
+            }
+            for id in touchedExercises { try w.rebuildRecords(exerciseID: id) }
+            try w.db.execute(sql: "UPDATE sync_state SET epoch = ?, cursor = ?", arguments: [epoch, cursor])
+            return stats
+        }
+    }
+
+    /// Starts over with a server that does not know this device's history (a new epoch after
+    /// a wipe, or a restore from an older backup): the outbox is replaced by one event per
+    /// row carrying every field with its stored clock, numbered from `nextSeq`. Merging is
+    /// per-field last-writer-wins, so re-sending what the server may already have is harmless.
+    public func rebase(epoch: String, nextSeq: Int64) throws {
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                try db.execute(sql: "DELETE FROM outbox")
+                var seq = nextSeq - 1
+                let now = environment.now()
+                for entity in [EntityKind.exercises, .aliases, .workouts, .sets] {
+                    let columns = RowWriter.columns[entity]!.sorted()
+                    let rows = try Row.fetchCursor(db, sql: "SELECT id, clocks, extra, \(columns.joined(separator: ", ")) FROM \(entity.rawValue) ORDER BY rowid")
+                    while let row = try rows.next() {
+                        let clocks = (try? JSONDecoder().decode([String: String].self, from: Data((row[1] as String).utf8))) ?? [:]
+                        var fields: [FieldChange] = []
+                        for (i, name) in columns.enumerated() {
+                            guard let clock = clocks[name].flatMap(HLC.init) else { continue }
+                            fields.append(FieldChange(name, FieldValue(row[3 + i] as DatabaseValue), clock))
+                        }
+                        if let extra = row[2] as String?, let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(extra.utf8)) {
+                            for (name, value) in object { if let clock = clocks[name].flatMap(HLC.init) { fields.append(FieldChange(name, value, clock)) } }
+                        }
+                        guard !fields.isEmpty else { continue }
+                        seq += 1
+                        try db.execute(sql: """
+                            INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at) VALUES (?, ?, ?, 'update', ?, ?, ?)
+                            """, arguments: [seq, entity.rawValue, row[0] as String, encodePayload(fields), environment.newID().key, now])
+                    }
+                }
+                try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [seq])
+                try db.execute(sql: "UPDATE sync_state SET epoch = ?, cursor = 0, acked_seq = ?", arguments: [epoch, nextSeq - 1])
+                return .commit
+            }
+        }
+    }
+
+    /// Notes the end of a sync cycle for `gymlog status`.
+    public func recordSyncOutcome(server: String, error: String?) throws {
+        try queue.write { db in
+            if let error {
+                try db.execute(sql: "UPDATE sync_state SET server = ?, last_error = ?", arguments: [server, error])
+            } else {
+                try db.execute(sql: "UPDATE sync_state SET server = ?, last_error = NULL, last_sync_at = ?", arguments: [server, environment.now()])
+            }
+        }
+    }
+}
+
+extension ChangeWriter {
+    /// A pulled set or alias may arrive before the row it points at (a later page). Insert
+    /// an empty parent with no clocks: any real field write beats it, and it only shows if
+    /// a sync stops half way.
+    func ensureParents(of entity: EntityKind, _ fields: [FieldChange]) throws {
+        let parents: [(String, EntityKind)]
+        switch entity {
+        case .sets: parents = [("workout_id", .workouts), ("exercise_id", .exercises)]
+        case .aliases: parents = [("exercise_id", .exercises)]
+        default: return
+        }
+        for (field, table) in parents {
+            guard let id = fields.first(where: { $0.name == field })?.value.text else { continue }
+            try db.execute(sql: "INSERT OR IGNORE INTO \(table.rawValue) (id, clocks) VALUES (?, '{}')", arguments: [id])
+        }
+    }
+
+    /// Whether the fields include every NOT NULL column without a default (a full create).
+    func isComplete(_ entity: EntityKind, _ fields: [FieldChange]) -> Bool {
+        let names = Set(fields.map(\.name))
+        switch entity {
+        case .sets: return names.contains("workout_id") && names.contains("exercise_id")
+        case .aliases: return names.contains("exercise_id")
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import GymLogCore
+import Testing
+
+/// Drives the real `gymlog` executable the way a script or a shell user does.
+@Suite struct PipedSessionTests {
+    @Test func aPipedWorkoutLogsExactlyTheGoodLinesAndFailsForTheBadOnes() throws {
+        // Given a realistic session with three bad lines
+        let home = try TemporaryHome()
+        let session = try String(contentsOf: fixture("sessions/push-day.txt"), encoding: .utf8)
+        // When it is piped into `gymlog`
+        let run = try home.gymlog([], stdin: session)
+        // Then the exit status says a line failed, and each bad line was pointed at
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Did you mean 'Bench'?"))
+        #expect(run.stderr.contains("expected reps after 'x'"))
+        #expect(run.stderr.contains("squat 140x0"))
+        #expect(run.stdout.contains("PR!"))
+
+        let db = try DatabaseQueue(path: home.database)
+        try db.read { db in
+            // 2 warm-ups + 4 + 2 bench, 3 incline, 1 ohp, 2 dips, 3 pull-ups (1 undone), 2 planks, 1 row
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets") == 20)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE deleted_at IS NOT NULL") == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE kind = 'warmup'") == 2)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM exercises") == 7, "no 'Bnech', no 'Squat'")
+            #expect(try String.fetchOne(db, sql: "SELECT note FROM workouts") == "Shoulder felt fine")
+            #expect(try Int.fetchOne(db, sql: "SELECT ended_at IS NOT NULL FROM workouts") == 1)
+            // One outbox event per change: 7 exercises, 1 workout create + rename-less start + note + finish,
+            // 20 set creates, 1 delete, 1 edit.
+            let events = try Row.fetchAll(db, sql: "SELECT entity, op, COUNT(*) FROM outbox GROUP BY entity, op ORDER BY entity, op")
+                .map { "\($0[0] as String).\($0[1] as String)=\($0[2] as Int)" }
+            #expect(events == ["exercises.create=7", "sets.create=20", "sets.delete=1", "sets.update=1",
+                               "workouts.create=1", "workouts.update=2"])
+            let seqs = try Int.fetchAll(db, sql: "SELECT seq FROM outbox ORDER BY seq")
+            #expect(seqs == Array(1...seqs.count), "gapless")
+            // The edit changed set #2 (the second warm-up) to 6 reps.
+            #expect(try Int.fetchOne(db, sql: "SELECT reps FROM sets WHERE deleted_at IS NULL ORDER BY performed_at LIMIT 1 OFFSET 1") == 6)
+            // Records: the heaviest working bench is 102.5; warm-ups never count.
+            #expect(try Double.fetchOne(db, sql: """
+                SELECT r.value FROM records r JOIN exercises e ON e.id = r.exercise_id WHERE e.name = 'Bench' AND r.metric = 'weight'
+                """) == 102.5)
+        }
+
+        // And the export parses as CSV with one row per live set
+        let export = try home.gymlog(["export"])
+        #expect(export.status == 0)
+        let rows = CSVReader.rows(export.stdout)
+        #expect(rows.first == ExportFormat.native.header)
+        #expect(rows.count == 1 + 19)
+        #expect(Set(rows.dropFirst().map(\.count)) == [ExportFormat.native.header.count])
+    }
+
+    @Test func oneShotCommandsShareTheDatabaseAndExplainBadInput() throws {
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["log", "bench 100x5 @8"]).stdout.contains("Bench #1  100kg x 5 @8  e1RM 116.7kg"))
+        #expect(try home.gymlog(["log", "bench", "105x3"]).stdout.contains("PR! heaviest weight (was 100kg)"))
+        let bad = try home.gymlog(["log", "bench 100x5 @11"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("RPE"))
+        #expect(try home.gymlog(["prs", "ben"]).stdout.contains("heaviest weight     105kg"))
+        #expect(try home.gymlog(["history", "bench"]).stdout.contains("Bench: 100kg x 5 @8, 105kg x 3"))
+        #expect(try home.gymlog(["undo"]).stdout.contains("Undid Bench: 105kg x 3"))
+        #expect(try home.gymlog(["exercises", "alias", "bp", "bench"]).status == 0)
+        #expect(try home.gymlog(["log", "bp 90x8"]).stdout.contains("Bench #2"))
+        let list = try home.gymlog(["exercises"])
+        #expect(list.stdout.contains("aliases: bp"))
+        let unknown = try home.gymlog(["prs", "squat"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("No exercise is called 'squat'"))
+        let badDate = try home.gymlog(["export", "--since", "2026-02-30"])
+        #expect(badDate.status == 64 && badDate.stderr.contains("2026-02-30"))
+    }
+
+    @Test func exportWritesStrongLayoutToAFileAndFiltersByExercise() throws {
+        let home = try TemporaryHome()
+        _ = try home.gymlog([], stdin: "bench w60x10\nbench 100x5x2\nsquat 140x5\nbench 80x10 d\n")
+        let out = home.root + "/strong.csv"
+        let run = try home.gymlog(["export", "--format", "strong", "--exercise", "bench", "--out", out])
+        #expect(run.status == 0)
+        let rows = CSVReader.rows(try String(contentsOfFile: out, encoding: .utf8))
+        #expect(rows[0].joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE")
+        #expect(rows.dropFirst().map { $0[4] } == ["W", "1", "2", "D"])
+        #expect(rows.dropFirst().allSatisfy { $0[3] == "Bench" })
+    }
+
+    @Test func configSettingsApplyAndBadOnesAreNamed() throws {
+        let home = try TemporaryHome()
+        try "unit = \"lb\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog(["log", "bench 225x5"]).stdout.contains("225lb x 5"))
+        try "unit = \"stone\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        let bad = try home.gymlog(["log", "bench 225x5"])
+        #expect(bad.status != 0 && bad.stderr.contains("stone"))
+    }
+}
+
+/// An isolated HOME with its own database and config, and a way to run the built binary.
+struct TemporaryHome {
+    let root: String
+    var database: String { root + "/data/gymlog.sqlite" }
+    var config: String { root + "/config/gymlog/config.toml" }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root + "/config/gymlog", withIntermediateDirectories: true)
+    }
+
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    func gymlog(_ args: [String], stdin: String = "") throws -> Run {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("gymlog")
+        process.arguments = args
+        process.environment = [
+            "HOME": root, "XDG_CONFIG_HOME": root + "/config", "XDG_DATA_HOME": root + "/xdg-data",
+            "XDG_STATE_HOME": root + "/state", "GYMLOG_DB": database, "TZ": "UTC",
+        ]
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input; process.standardOutput = output; process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// The directory holding the built products (`.build/debug`), next to the test bundle.
+var productsDirectory: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+}
+
+func fixture(_ path: String) -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("fixtures").appendingPathComponent(path)
+}

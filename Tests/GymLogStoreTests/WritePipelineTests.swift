@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import GymLogCore
+@testable import GymLogStore
+import Testing
+
+@Suite struct WritePipelineTests {
+    @Test func everyRowChangeHasExactlyOneOutboxEventWithGaplessSequence() throws {
+        // Given a new database
+        let db = try temporaryDatabase()
+        // When a line creates an exercise, a workout and three sets
+        try log(db, "bench 100x5x3")
+        // Then there are 5 events numbered 1...5, one per changed row, in one transaction
+        let seqs = try db.read { try Int64.fetchAll($0, sql: "SELECT seq FROM outbox ORDER BY seq") }
+        #expect(seqs == [1, 2, 3, 4, 5])
+        #expect(try count(db, "SELECT COUNT(*) FROM outbox WHERE entity = 'sets' AND op = 'create'") == 3)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets s WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = s.id)") == 0)
+        #expect(try count(db, "SELECT COUNT(DISTINCT idempotency_key) FROM outbox") == 5)
+        #expect(try count(db, "SELECT last_seq FROM device") == 5)
+    }
+
+    @Test func payloadCarriesTheFieldsWithTheClocksStoredOnTheRow() throws {
+        let db = try temporaryDatabase()
+        let result = try log(db, "bench 102.5kg x5 @8.5 # smooth")
+        let setID = result.sets[0].set.id.key
+        let (payload, clocks, weight) = try db.read { db in
+            let p = try String.fetchOne(db, sql: "SELECT payload FROM outbox WHERE entity_id = ?", arguments: [setID])!
+            let row = try Row.fetchOne(db, sql: "SELECT clocks, weight FROM sets WHERE id = ?", arguments: [setID])!
+            return (p, row[0] as String, row[1] as String)
+        }
+        let fields = try decodePayload(payload)
+        let byName = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0) })
+        #expect(byName["weight"]?.value == .text("102.5"))
+        #expect(byName["weight_unit"]?.value == .text("kg"))
+        #expect(byName["rpe"]?.value == .text("8.5"))
+        #expect(byName["note"]?.value == .text("smooth"))
+        #expect(weight == "102.5")
+        let rowClocks = try JSONDecoder().decode([String: String].self, from: Data(clocks.utf8))
+        for f in fields { #expect(rowClocks[f.name] == f.clock.description, "clock of \(f.name)") }
+    }
+
+    @Test(arguments: [WritePhase.rowWritten, .outboxWritten])
+    func aFailureInsideTheWriteLeavesNeitherRowNorEvent(phase: WritePhase) throws {
+        // Given a database with one logged set
+        let db = try temporaryDatabase()
+        try log(db, "bench 100x5")
+        let before = try snapshot(db)
+        // When the next write fails after the row (or the event) was written
+        db.faultInjector = { if $0 == phase { throw InjectedFault() } }
+        #expect(throws: InjectedFault.self) { try log(db, "bench 105x5") }
+        // Then nothing of it remains: no row, no event, no sequence number used
+        #expect(try snapshot(db) == before)
+        db.faultInjector = nil
+        try log(db, "bench 105x5")
+        #expect(try db.read { try Int64.fetchAll($0, sql: "SELECT seq FROM outbox ORDER BY seq") } == [1, 2, 3, 4])
+    }
+
+    @Test func undoWritesATombstoneAndRedoRestoresWithANewerClock() throws {
+        let db = try temporaryDatabase()
+        try log(db, "squat 140x5")
+        let (undone, _) = try db.undoLastSet()
+        let deletedAt = try db.read { try Int64?.fetchOne($0, sql: "SELECT deleted_at FROM sets WHERE id = ?", arguments: [undone.id.key]) }
+        #expect(deletedAt != nil, "the row stays, marked deleted")
+        #expect(try count(db, "SELECT COUNT(*) FROM outbox WHERE op = 'delete'") == 1)
+        let deleteClock = try clockOf(db, undone.id, field: tombstoneField)
+
+        let (restored, _) = try db.redoLastUndo()
+        #expect(restored.id == undone.id)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL") == 1)
+        #expect(try clockOf(db, undone.id, field: tombstoneField) > deleteClock)
+    }
+
+    @Test func deviceIdentityIsMadeOnceAndSchemaVersionIsRecorded() throws {
+        let world = FakeWorld()
+        let db = try temporaryDatabase(world)
+        let reopened = try GymLogDatabase(path: db.path, environment: world.environment)
+        #expect(reopened.deviceID == db.deviceID)
+        #expect(try reopened.schemaVersion() == ["v1"])
+        #expect(try db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try db.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2, "FULL")
+        #expect(try db.read { try Int.fetchOne($0, sql: "PRAGMA foreign_keys") } == 1)
+    }
+
+    @Test func clocksIncreaseStrictlyEvenWhenTheWallClockStandsStill() throws {
+        let db = try temporaryDatabase()
+        try log(db, "bench 100x5x4")
+        let clocks = try db.read { try String.fetchAll($0, sql: "SELECT payload FROM outbox ORDER BY seq") }
+            .map { try decodePayload($0)[0].clock }
+        #expect(clocks == clocks.sorted())
+        #expect(Set(clocks).count == clocks.count)
+    }
+
+    private func snapshot(_ db: GymLogDatabase) throws -> [Int] {
+        try ["sets", "workouts", "exercises", "outbox", "records"].map { try count(db, "SELECT COUNT(*) FROM \($0)") }
+            + [count(db, "SELECT last_seq FROM device")]
+    }
+
+    private func clockOf(_ db: GymLogDatabase, _ id: UUID, field: String) throws -> HLC {
+        let text = try db.read { try String.fetchOne($0, sql: "SELECT json_extract(clocks, '$.' || ?) FROM sets WHERE id = ?", arguments: [field, id.key]) }
+        return try #require(text.flatMap(HLC.init))
+    }
+}
+
+struct InjectedFault: Error {}
