@@ -21,6 +21,7 @@ let package = Package(
     targets: [
         .target(name: "GymLogCore"),
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
             name: "GymLogStore",
             dependencies: ["GymLogCore", .product(name: "GRDB", package: "GRDB.swift")]
@@ -40,6 +41,7 @@ let package = Package(
             name: "GymLogServer",
             dependencies: [
                 "GymLogCore", "GymLogSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -56,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "gymlog-bench",
-            dependencies: ["GymLogCore", "GymLogStore", "GymLogSync", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["GymLogCore", "GymLogStore", "GymLogSync", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore"]),
         .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore"]),

@@ -19,7 +19,8 @@ public struct Gymlog: ParsableCommand {
         Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
         $XDG_DATA_HOME/gymlog/gymlog.sqlite. Settings: $XDG_CONFIG_HOME/gymlog/config.toml.
         """,
-        subcommands: [Repl.self, Log.self, Undo.self, Show.self, History.self, PRs.self, Exercises.self, Export.self],
+        subcommands: [Repl.self, Log.self, Undo.self, Show.self, History.self, PRs.self, Exercises.self, Export.self,
+                      Sync.self, Status.self, Login.self, Logout.self],
         defaultSubcommand: Repl.self
     )
 

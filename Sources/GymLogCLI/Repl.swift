@@ -49,6 +49,7 @@ final class ReplSession {
         ("history [exercise]", "recent workouts"),
         ("exercises [add|alias|rename]", "list or manage exercises"),
         ("export [--out FILE]", "CSV export"),
+        ("sync / status", "sync with the server / show the outbox and last sync"),
         ("help", "this list"),
         ("quit", "leave (Ctrl-D works too)"),
     ]
@@ -63,7 +64,7 @@ final class ReplSession {
     func completions() -> [String] {
         let names = (try? context.db().exerciseNames()) ?? []
         return ["start", "finish", "note", "undo", "redo", "edit", "delete", "show", "prs", "history", "exercises",
-                "export", "help", "quit"] + names + names.flatMap { ["prs \($0)", "history \($0)"] }
+                "export", "sync", "status", "help", "quit"] + names + names.flatMap { ["prs \($0)", "history \($0)"] }
     }
 
     @discardableResult
@@ -110,7 +111,7 @@ final class ReplSession {
                 let set = try context.db().deleteSet(.number(n))
                 context.print("Deleted set \(n): \(set.summary)")
                 outcome = .ok
-            case "show", "prs", "history", "exercises", "export", "log":
+            case "show", "prs", "history", "exercises", "export", "log", "sync", "status":
                 outcome = runCommand(line)
             default:
                 outcome = try EntryRunner(context: context).run(line) ? .ok : .failed

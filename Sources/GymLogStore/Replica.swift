@@ -58,48 +58,64 @@ extension GymLogDatabase {
             let depth = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
             let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(created_at) FROM outbox")
             let failing = try Row.fetchAll(db, sql: """
-                SELECT seq, entity, attempts, last_error, next_attempt_at FROM outbox WHERE last_error IS NOT NULL ORDER BY seq LIMIT 20
+                SELECT abs(seq), entity, attempts, last_error, next_attempt_at FROM outbox WHERE last_error IS NOT NULL ORDER BY abs(seq) LIMIT 20
                 """).map { (seq: $0[0] as Int64, entity: $0[1] as String, attempts: $0[2] as Int, error: $0[3] as String, nextAttemptAt: $0[4] as Int64?) }
             return ReplicaState(deviceID: deviceID, server: s[0], epoch: s[1], cursor: s[2], ackedSeq: s[3], lastSyncAt: s[4],
                                 lastError: s[5], outboxDepth: depth, oldestPendingAt: oldest, failing: failing)
         }
     }
 
-    /// Up to `limit` events in sequence order, skipping none: the server needs them gapless.
-    /// Events waiting out a backoff after a rejection are re-sequenced when their time comes
-    /// (`acknowledge`), so what is pending here is always a gapless run.
+    /// Up to `limit` events after `seq`, in sequence order. Parked events (rejected, waiting
+    /// out a backoff) hold a negative placeholder instead of a sequence number, so what is
+    /// pending is always a gapless run the server accepts.
     public func pendingEvents(after seq: Int64, limit: Int) throws -> [PendingEvent] {
         try queue.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT seq, idempotency_key, entity, entity_id, op, payload FROM outbox
-                WHERE seq > ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY seq LIMIT ?
-                """, arguments: [seq, environment.now(), limit]).map { row in
+                SELECT seq, idempotency_key, entity, entity_id, op, payload FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?
+                """, arguments: [seq, limit]).map { row in
                 PendingEvent(seq: row[0], idempotencyKey: row[1], entity: row[2], entityID: row[3], op: row[4],
                              fields: try decodePayload(row[5]))
             }
         }
     }
 
+    /// Gives parked events whose backoff has passed new sequence numbers after the current
+    /// ones, so the next push retries them. Returns how many were unparked.
+    @discardableResult
+    public func unparkDueEvents() throws -> Int {
+        try queue.writeWithoutTransaction { db in
+            var count = 0
+            try db.inTransaction(.immediate) {
+                var lastSeq = try Int64.fetchOne(db, sql: "SELECT last_seq FROM device") ?? 0
+                for seq in try Int64.fetchAll(db, sql: "SELECT seq FROM outbox WHERE seq < 0 AND next_attempt_at <= ? ORDER BY -seq",
+                                              arguments: [environment.now()]) {
+                    lastSeq += 1
+                    try db.execute(sql: "UPDATE outbox SET seq = ? WHERE seq = ?", arguments: [lastSeq, seq])
+                    count += 1
+                }
+                try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [lastSeq])
+                return .commit
+            }
+            return count
+        }
+    }
+
     /// Removes every event the server acknowledged (seq <= lastAppliedSeq), except those it
-    /// rejected: they stay with their error and a backoff, and get new sequence numbers after
-    /// the current ones (the server consumed their old numbers) so they never block others.
-    public func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String], server: String?) throws {
+    /// rejected: they are parked with their error, an attempt count and an exponential
+    /// backoff (30 s doubling, at most a day); `unparkDueEvents` sends them again later.
+    public func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws {
         try queue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 let now = environment.now()
-                var lastSeq = try Int64.fetchOne(db, sql: "SELECT last_seq FROM device") ?? 0
-                for (seq, error) in rejected.sorted(by: { $0.key < $1.key }) where seq <= lastAppliedSeq {
+                for (seq, error) in rejected where seq > 0 && seq <= lastAppliedSeq {
                     let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM outbox WHERE seq = ?", arguments: [seq]) ?? 0) + 1
-                    let backoff = Int64(min(24 * 3600, 30 << min(attempts, 12))) * 1000
-                    lastSeq += 1
+                    let backoff = Int64(min(24 * 3600, 30 << min(attempts - 1, 12))) * 1000
                     try db.execute(sql: """
-                        UPDATE outbox SET seq = ?, attempts = ?, last_error = ?, next_attempt_at = ? WHERE seq = ?
-                        """, arguments: [lastSeq, attempts, error, now + backoff, seq])
+                        UPDATE outbox SET seq = -seq, attempts = ?, last_error = ?, next_attempt_at = ? WHERE seq = ?
+                        """, arguments: [attempts, error, now + backoff, seq])
                 }
-                try db.execute(sql: "DELETE FROM outbox WHERE seq <= ?", arguments: [lastAppliedSeq])
-                try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [lastSeq])
-                try db.execute(sql: "UPDATE sync_state SET acked_seq = max(acked_seq, ?), server = coalesce(?, server)",
-                               arguments: [lastAppliedSeq, server])
+                try db.execute(sql: "DELETE FROM outbox WHERE seq > 0 AND seq <= ?", arguments: [lastAppliedSeq])
+                try db.execute(sql: "UPDATE sync_state SET acked_seq = max(acked_seq, ?)", arguments: [lastAppliedSeq])
                 return .commit
             }
         }

@@ -1,1 +1,229 @@
-print("bench")
+import Foundation
+import GymLogCore
+import GymLogStore
+
+// gymlog-bench: the performance benchmark of issue 2, run on demand (never in tests).
+//
+//   gymlog-bench generate --db PATH --sets N [--seed S] [--years Y]
+//   gymlog-bench run [--quick] [--sets N] [--calls N] [--runs N] [--out BENCHMARKS.md] [--keep]
+
+let usage = """
+    usage:
+      gymlog-bench generate --db PATH --sets N [--seed S] [--years Y]
+          Write a realistic multi-year history of N sets into PATH (replaced if present).
+      gymlog-bench run [--quick] [--sets N] [--calls N] [--runs N] [--out FILE] [--keep]
+          Measure logging, one-shot process and export against their baselines, print a
+          table and rewrite FILE (default BENCHMARKS.md). --quick uses a 100,000-set history.
+          Build first: swift build -c release --product gymlog-bench --product gymlog
+      gymlog-bench log-loop --db PATH [--calls N] [--per-workout N]
+          Only the domain logging loop (`bench 100x5`), for a profiler: perf record -g …
+    """
+
+/// Command-line options as `--name value` pairs and bare `--flag`s.
+struct Options {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    init(_ args: ArraySlice<String>, flags known: Set<String>) throws {
+        var i = args.startIndex
+        while i < args.endIndex {
+            let arg = args[i]
+            guard arg.hasPrefix("--") else { throw BenchError("unexpected argument '\(arg)'") }
+            let name = String(arg.dropFirst(2))
+            if known.contains(name) { flags.insert(name); i += 1; continue }
+            guard i + 1 < args.endIndex else { throw BenchError("--\(name) needs a value") }
+            values[name] = args[i + 1]
+            i += 2
+        }
+    }
+
+    func int(_ name: String) throws -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")), n > 0 else {
+            throw BenchError("--\(name) \(text) is not a positive whole number")
+        }
+        return n
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func log(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+func generateCommand(_ options: Options) throws {
+    guard let path = options.values["db"], let sets = try options.int("sets") else {
+        throw BenchError("generate needs --db PATH and --sets N")
+    }
+    var generator = HistoryGenerator(sets: sets)
+    if let seed = try options.int("seed") { generator.seed = UInt64(seed) }
+    if let years = options.values["years"] {
+        guard let y = Double(years), y > 0 else { throw BenchError("--years \(years) is not a positive number") }
+        generator.years = y
+    }
+    let s = try generator.generate(path: path, progress: log)
+    print("Wrote \(s.sets) sets in \(s.workouts) workouts over \(s.exercises) exercises to \(path) "
+          + "(\(s.fileBytes / 1_048_576) MiB): inserts \(fmt(s.insertSeconds, 1)) s, records rebuild \(fmt(s.recordsSeconds, 1)) s, \(s.records) records.")
+}
+
+/// `log-loop`: the domain logging loop alone, to run under `perf record` or callgrind.
+func logLoopCommand(_ options: Options) throws {
+    guard let path = options.values["db"] else { throw BenchError("log-loop needs --db PATH") }
+    let calls = try options.int("calls") ?? 2000
+    var environment = Environment.live
+    if let perWorkout = try options.int("per-workout") {
+        let clock = SessionClock(setsPerWorkout: perWorkout)
+        environment = Environment(now: { clock.now() }, utcOffset: Environment.live.utcOffset, newID: Environment.live.newID)
+    }
+    let db = try GymLogDatabase(path: path, environment: environment)
+    let t0 = monotonicNanos()
+    for _ in 0..<calls { _ = try db.logSets(exercise: benchMention, specs: benchSpecs) }
+    print("\(calls) calls, \(fmt(Double(monotonicNanos() - t0) / 1000 / Double(calls), 1)) µs each")
+}
+
+func fmt(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
+
+func runCommand(_ options: Options) throws {
+    let quick = options.flags.contains("quick")
+    let historySets = try options.int("sets") ?? (quick ? 100_000 : 1_000_000)
+    let calls = try options.int("calls") ?? 2000
+    let processRuns = try options.int("runs") ?? 50
+    let outPath = options.values["out"] ?? "BENCHMARKS.md"
+
+    let binDir = executableDirectory()
+    let gymlog = binDir + "/gymlog"
+    guard access(gymlog, X_OK) == 0 else {
+        throw BenchError("\(gymlog) is missing; build it: swift build -c release --product gymlog-bench --product gymlog")
+    }
+    if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
+    let sqlite3 = findOnPath("sqlite3")
+    if sqlite3 == nil {
+        log("sqlite3 is not installed: baselines (c) and (d) are skipped. Install it with `apt-get install -y sqlite3`.")
+    }
+
+    let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array((base + "/gymlog-bench.XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw BenchError("cannot make a directory under \(base)") }
+    let dir = String(cString: made)
+    defer {
+        if options.flags.contains("keep") { log("kept working files in \(dir)") } else { try? FileManager.default.removeItem(atPath: dir) }
+    }
+    log("working directory: \(dir)")
+
+    var rows: [ResultRow] = []
+    var details: [String] = []
+
+    // The history first: (d) exports it as generated, then (b) logs on top of it.
+    log("generating a \(historySets)-set history…")
+    let historyPath = dir + "/history.sqlite"
+    let h = try HistoryGenerator(sets: historySets).generate(path: historyPath, progress: log)
+    details.append("History: \(h.sets) sets, \(h.workouts) workouts, \(h.exercises) exercises, \(h.records) records, "
+                   + "\(h.fileBytes / 1_048_576) MiB; generated in \(fmt(h.insertSeconds, 1)) s + records rebuild "
+                   + "by the product in \(fmt(h.recordsSeconds, 1)) s.")
+
+    log("(d) export, 1 warm-up + 3 runs each…")
+    let e = try measureExport(directory: dir, gymlog: gymlog, sqlite3: sqlite3, database: historyPath, runs: 3)
+    let setsLabel = h.sets >= 1_000_000 ? "\(h.sets / 1_000_000)M" : "\(h.sets / 1000)k"
+    if let shell = e.shell {
+        let ratio = e.gymlog.median / shell.median
+        rows.append(ResultRow(id: "d", what: "export \(setsLabel) sets, median wall", figure: "\(fmt(e.gymlog.median, 2)) s",
+                              baseline: "\(fmt(shell.median, 2)) s (sqlite3 -csv)", ratio: "\(fmt(ratio, 2))×",
+                              target: "≤ 2×", pass: ratio <= 2))
+    } else {
+        rows.append(ResultRow(id: "d", what: "export \(setsLabel) sets, median wall", figure: "\(fmt(e.gymlog.median, 2)) s",
+                              baseline: "sqlite3 not installed", ratio: "—", target: "≤ 2×", pass: nil))
+    }
+    let rssMiB = Double(e.gymlogMaxRSSKiB) / 1024
+    rows.append(ResultRow(id: "d", what: "export \(setsLabel) sets, peak RSS", figure: "\(fmt(rssMiB, 1)) MiB",
+                          baseline: "—", ratio: "—", target: "< 64 MiB", pass: rssMiB < 64))
+    details.append("Export runs (s): gymlog \(e.gymlog.sorted.map { fmt($0, 2) }.joined(separator: ", "))"
+                   + (e.shell.map { "; sqlite3 -csv " + $0.sorted.map { fmt($0, 2) }.joined(separator: ", ") } ?? "")
+                   + ". Lines written: gymlog \(e.gymlogLines) (header + rows)"
+                   + (e.shellLines.map { ", sqlite3 \($0) (rows)" } ?? "") + ". Peak RSS is measured through a small helper "
+                   + "process (see Processes.swift); the same helper running /bin/true reports \(e.floorRSSKiB / 1024) MiB.")
+
+    func describe(_ s: Stats) -> String {
+        "median \(fmt(s.median, 0)), p99 \(fmt(s.p99, 0)), mean \(fmt(s.mean, 0)), max \(fmt(s.max, 0))"
+    }
+    // As the brief states it: N sequential calls on the real clock, so all of them land in
+    // one workout that grows to N sets. Then the same with realistic 25-set workouts.
+    for (suffix, perWorkout) in [("", nil), ("*", 25)] as [(String, Int?)] {
+        let mode = perWorkout.map { ", \($0)-set workouts" } ?? ""
+        log("(a\(suffix))+(b\(suffix)) logging\(mode), \(calls) interleaved calls each…")
+        let l = try measureLogging(directory: dir, historyPath: historyPath, iterations: calls, setsPerWorkout: perWorkout)
+        let ratioA = l.empty.median / l.raw.median
+        rows.append(ResultRow(id: "a" + suffix, what: "log one set (domain)\(mode), median", figure: "\(fmt(l.empty.median, 0)) µs",
+                              baseline: "\(fmt(l.raw.median, 0)) µs (raw C API)", ratio: "\(fmt(ratioA, 2))×",
+                              target: "≤ 1.5×", pass: ratioA <= 1.5))
+        rows.append(ResultRow(id: "a" + suffix, what: "log one set (domain)\(mode), p99", figure: "\(fmt(l.empty.p99, 0)) µs",
+                              baseline: "\(fmt(l.raw.p99, 0)) µs (raw C API)", ratio: "\(fmt(l.empty.p99 / l.raw.p99, 2))×",
+                              target: "< 2000 µs", pass: l.empty.p99 < 2000))
+        let lh = l.history!
+        let ratioB = lh.p99 / l.empty.p99
+        rows.append(ResultRow(id: "b" + suffix, what: "log one set, \(setsLabel)-set history\(mode), p99", figure: "\(fmt(lh.p99, 0)) µs",
+                              baseline: "\(fmt(l.empty.p99, 0)) µs (empty history)", ratio: "\(fmt(ratioB, 2))×",
+                              target: "≤ 1× (+10 % noise)", pass: ratioB <= 1.10))
+        details.append("Logging\(mode.isEmpty ? ", one growing workout" : mode), \(calls) calls each (µs): raw C API \(describe(l.raw)); "
+                       + "domain, empty history \(describe(l.empty)); domain, \(setsLabel)-set history \(describe(lh)). "
+                       + "Median ratio history/empty: \(fmt(lh.median / l.empty.median, 2))×.")
+    }
+
+    // The same without fsync (tmpfs): what the store's own CPU work costs next to the raw C API.
+    if access("/dev/shm", W_OK) == 0 {
+        var shmTemplate = Array("/dev/shm/gymlog-bench.XXXXXX".utf8CString)
+        if let made = mkdtemp(&shmTemplate) {
+            let shm = String(cString: made)
+            defer { try? FileManager.default.removeItem(atPath: shm) }
+            for (suffix, perWorkout) in [("", nil), ("*", 25)] as [(String, Int?)] {
+                let mode = perWorkout.map { ", \($0)-set workouts" } ?? ""
+                log("(a'\(suffix)) logging on tmpfs\(mode), \(calls) interleaved calls each…")
+                let t = try measureLogging(directory: shm, historyPath: nil, iterations: calls, setsPerWorkout: perWorkout)
+                rows.append(ResultRow(id: "a'" + suffix, what: "log one set on tmpfs (no fsync)\(mode), median",
+                                      figure: "\(fmt(t.empty.median, 0)) µs", baseline: "\(fmt(t.raw.median, 0)) µs (raw C API)",
+                                      ratio: "\(fmt(t.empty.median / t.raw.median, 2))×", target: "info: CPU cost", pass: nil, info: true))
+                details.append("Logging on tmpfs (/dev/shm, fsync is free)\(mode.isEmpty ? ", one growing workout" : mode), "
+                               + "\(calls) calls each (µs): raw C API \(describe(t.raw)); domain \(describe(t.empty)).")
+            }
+        }
+    }
+
+    log("(c) one-shot process, \(processRuns) runs each…")
+    let p = try measureProcesses(directory: dir, gymlog: gymlog, sqlite3: sqlite3, runs: processRuns)
+    if let shell = p.shell {
+        let ratio = p.gymlog.median / shell.median
+        rows.append(ResultRow(id: "c", what: "`gymlog log \"bench 100x5\"` process, median", figure: "\(fmt(p.gymlog.median, 2)) ms",
+                              baseline: "\(fmt(shell.median, 2)) ms (sqlite3 shell)", ratio: "\(fmt(ratio, 2))×",
+                              target: "≤ 3×", pass: ratio <= 3))
+    } else {
+        rows.append(ResultRow(id: "c", what: "`gymlog log \"bench 100x5\"` process, median", figure: "\(fmt(p.gymlog.median, 2)) ms",
+                              baseline: "sqlite3 not installed", ratio: "—", target: "≤ 3×", pass: nil))
+    }
+    details.append("One-shot process, \(processRuns) runs each (ms): gymlog median \(fmt(p.gymlog.median, 2)), p99 "
+                   + "\(fmt(p.gymlog.p99, 2)), mean \(fmt(p.gymlog.mean, 2))"
+                   + (p.shell.map { "; sqlite3 median \(fmt($0.median, 2)), p99 \(fmt($0.p99, 2)), mean \(fmt($0.mean, 2))" } ?? "") + ".")
+
+    let report = Report(machine: .current(), quick: quick, rows: rows, details: details)
+    print(report.table())
+    print("")
+    details.forEach { print("- " + $0) }
+    try report.write(to: outPath)
+    log("wrote \(outPath)")
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+do {
+    switch arguments.first {
+    case "generate": try generateCommand(Options(arguments.dropFirst(), flags: []))
+    case "run": try runCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
+    case "log-loop": try logLoopCommand(Options(arguments.dropFirst(), flags: []))
+    case "child-rusage": exit(childRusageCommand(arguments.dropFirst()))
+    case "help", "--help", "-h", nil: print(usage)
+    default: throw BenchError("unknown command '\(arguments.first!)'")
+    }
+} catch {
+    log("gymlog-bench: \(error)")
+    if error is BenchError { log(usage); exit(64) }
+    exit(1)
+}

@@ -1,1 +1,3 @@
-print("server")
+import GymLogServer
+
+await ServerCommand.runFromCommandLine()

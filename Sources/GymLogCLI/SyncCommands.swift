@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+import GymLogSync
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `GymLogDatabase` as the sync engine's replica.
+struct DatabaseReplica: SyncReplica {
+    let db: GymLogDatabase
+    var deviceID: String { db.deviceID }
+
+    func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64) {
+        let s = try db.replicaState()
+        return (s.epoch, s.cursor, s.ackedSeq)
+    }
+
+    func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int) {
+        let stats = try db.applyPulled(changes.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.changes) },
+                                       epoch: epoch, cursor: cursor)
+        return (stats.fieldsWritten, stats.fieldsKept)
+    }
+
+    func pending(after seq: Int64, limit: Int) throws -> [PushEvent] {
+        try db.pendingEvents(after: seq, limit: limit).map {
+            PushEvent(seq: $0.seq, idempotencyKey: $0.idempotencyKey, entity: $0.entity, entityID: $0.entityID, op: $0.op,
+                      fields: Dictionary(uniqueKeysWithValues: $0.fields.map { ($0.name, WireField(v: $0.value, c: $0.clock)) }))
+        }
+    }
+
+    func unparkDueEvents() throws { try db.unparkDueEvents() }
+    func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws { try db.acknowledge(lastAppliedSeq: lastAppliedSeq, rejected: rejected) }
+    func rebase(epoch: String, nextSeq: Int64) throws { try db.rebase(epoch: epoch, nextSeq: nextSeq) }
+}
+
+/// One sync at a time per database, across processes: an exclusive `flock` on a file next
+/// to the database. A second sync waits up to `wait` seconds, then says one is running.
+final class SyncMutex {
+    private let fd: Int32
+
+    init(path: String, wait: TimeInterval = 5) throws {
+        fd = open(path, O_RDWR | O_CREAT, 0o600)
+        guard fd >= 0 else { throw UserError("Cannot open the sync lock \(path): \(String(cString: strerror(errno))).") }
+        let deadline = Date().addingTimeInterval(wait)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+                close(fd)
+                throw UserError("Another sync is already running for this database; try again when it has finished.")
+            }
+            usleep(50_000)
+        }
+    }
+
+    deinit { flock(fd, LOCK_UN); close(fd) }
+}
+
+/// Runs one sync cycle against the configured server and prints what happened.
+func runSync(_ context: CLIContext) throws {
+    guard let server = context.settings.server, let url = URL(string: server) else {
+        throw UserError("No sync server is set. Log in first: `gymlog login --server URL --token TOKEN`.")
+    }
+    let db = try context.db()
+    let mutex = try SyncMutex(path: context.paths.syncLock)
+    defer { withExtendedLifetime(mutex) {} }
+    var engine = SyncEngine(replica: DatabaseReplica(db: db), transport: HTTPSyncTransport(baseURL: url, token: context.settings.token))
+    let terminal = isatty(STDERR_FILENO) == 1
+    if terminal {
+        engine.onProgress = { p in
+            guard p.done >= 500 else { return }
+            FileHandle.standardError.write(Data("\r\(p.phase == "pull" ? "pulling" : "pushing") \(p.done)…\u{1B}[K".utf8))
+        }
+    }
+    let started = Date()
+    let report: SyncReport
+    do {
+        let configured = engine
+        report = try runBlocking { try await configured.run() }
+    } catch {
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        try? db.recordSyncOutcome(server: server, error: error.localizedDescription)
+        throw UserError("Sync failed: \(error.localizedDescription)")
+    }
+    if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    try db.recordSyncOutcome(server: server, error: report.rejected.isEmpty ? nil : "\(report.rejected.count) event(s) rejected")
+    let ms = Int(Date().timeIntervalSince(started) * 1000)
+    var line = "Synced with \(server) in \(ms) ms: pulled \(report.pulledChanges) change\(report.pulledChanges == 1 ? "" : "s") (\(report.mergedFields) field\(report.mergedFields == 1 ? "" : "s") merged), pushed \(report.pushed)"
+    if report.duplicates > 0 { line += ", \(report.duplicates) already on the server" }
+    if !report.rejected.isEmpty { line += ", \(report.rejected.count) failed" }
+    context.print(line + ".")
+    if report.rebased { context.print("The server's history was new or older than this device's; all local data was sent again.") }
+    for r in report.rejected { context.printError("rejected \(r) (kept; retried later, see `gymlog status`)") }
+    if !report.rejected.isEmpty { throw ExitCode.failure }
+}
+
+/// Runs async work from a synchronous command (ArgumentParser commands here are synchronous
+/// so the REPL can call them).
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, Error>? }
+
+struct Sync: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Run one sync cycle with the server: pull, push, acknowledge.",
+        discussion: "Only one sync runs at a time per database; a second one waits a few seconds, then says one is running. Offline, it fails with one line and leaves the outbox untouched."
+    )
+    @OptionGroup var global: GlobalOptions
+    func run(in context: CLIContext) throws { try runSync(context) }
+}
+
+struct Login: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Save the sync server and your token in the config (mode 0600).",
+        discussion: """
+          gymlog login --server http://127.0.0.1:8080 --token glt_...
+          gymlog login --server http://127.0.0.1:8080 --register alice   (servers with open registration)
+        """
+    )
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.") var server: String
+    @Option(help: "The bearer token from `gymlog-server user add`.") var token: String?
+    @Option(help: "Create an account on a server with open registration.") var register: String?
+
+    func validate() throws {
+        guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw ValidationError("--server \(server) is not an http(s) URL, e.g. http://127.0.0.1:8080.")
+        }
+        guard (token == nil) != (register == nil) else {
+            throw ValidationError("Give either --token TOKEN or --register NAME.")
+        }
+    }
+
+    func run(in context: CLIContext) throws {
+        let url = URL(string: server)!
+        var token = self.token
+        if let name = register {
+            let transport = HTTPSyncTransport(baseURL: url, token: nil)
+            let response = try runBlocking { try await transport.register(name: name) }
+            token = response.token
+            context.print("Registered '\(response.user)'. Your token (also saved in the config): \(response.token)")
+        } else {
+            let transport = HTTPSyncTransport(baseURL: url, token: token)
+            _ = try runBlocking { try await transport.capabilities() }
+        }
+        try ConfigFile.update(context.paths.config, ["sync.server": .string(server), "sync.token": .string(token!)])
+        context.print("Logged in to \(server). Run `gymlog sync` to sync.")
+    }
+}
+
+struct Logout: ContextCommand {
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Forget the sync server and token (local data stays).")
+    @OptionGroup var global: GlobalOptions
+    func run(in context: CLIContext) throws {
+        try ConfigFile.update(context.paths.config, ["sync.server": nil, "sync.token": nil])
+        context.print("Logged out. Local data is untouched; unsynced changes stay in the outbox.")
+    }
+}
+
+struct Status: ContextCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the outbox, the last sync and any failing events.")
+    @OptionGroup var global: GlobalOptions
+    func run(in context: CLIContext) throws {
+        let s = try context.db().replicaState()
+        let when = { (ms: Int64) in iso8601(millis: ms, utcOffsetSeconds: context.environment.utcOffset(ms)) }
+        context.print("Database:   \(context.paths.database) (device \(s.deviceID))")
+        context.print("Server:     \(context.settings.server ?? "none (gymlog login --server URL --token TOKEN)")")
+        context.print("Outbox:     \(s.outboxDepth) unsynced change\(s.outboxDepth == 1 ? "" : "s")" + (s.oldestPendingAt.map { ", oldest from \(when($0))" } ?? ""))
+        context.print("Last sync:  " + (s.lastSyncAt.map(when) ?? "never"))
+        if let e = s.lastError { context.print("Last error: \(e)") }
+        for f in s.failing {
+            context.print("Failing:    event \(f.seq) (\(f.entity)), \(f.attempts) attempt\(f.attempts == 1 ? "" : "s"): \(f.error)" + (f.nextAttemptAt.map { "; next try after \(when($0))" } ?? ""))
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GymLogCore
+import GymLogSync
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The request context every route gets.
+public typealias ServerContext = BasicRequestContext
+
+/// Builds the server (storage from `config.database`) ready to `runService()`; tests run it
+/// with `app.test(.router)` or `.live`.
+public func buildApplication(_ config: ServerConfig) async throws -> some ApplicationProtocol {
+    let storage = try openSyncStorage(config.database)
+    return try await buildApplication(config, storage: storage)
+}
+
+/// Builds the server on a given storage.
+public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "gymlog-server")
+    logger.logLevel = config.logLevel
+    let router = try await buildRouter(config, storage: storage, logger: logger)
+    let startLogger = logger
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "gymlog-server"),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? config.port
+            startLogger.info("gymlog-server listening", metadata: [
+                "host": "\(config.host)", "port": "\(port)", "storage": "\(storage.backend)",
+            ])
+            config.onListening?(config.host, port)
+        },
+        logger: logger
+    )
+}
+
+/// Every endpoint the server serves. The router is built from this list, so the OpenAPI
+/// conformance test can check the spec against exactly what is served.
+public enum Endpoint: String, CaseIterable, Sendable {
+    case healthz, capabilities, register, push, pull
+
+    public var method: HTTPRequest.Method {
+        switch self {
+        case .healthz, .capabilities, .pull: .get
+        case .register, .push: .post
+        }
+    }
+
+    public var path: String {
+        switch self {
+        case .healthz: "/healthz"
+        case .capabilities: "/v1/capabilities"
+        case .register: "/v1/register"
+        case .push: "/v1/push"
+        case .pull: "/v1/pull"
+        }
+    }
+}
+
+/// The routes of the `/v1` protocol plus `/healthz`, behind the request-id/error middleware.
+public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger) async throws -> Router<ServerContext> {
+    let routes = SyncRoutes(config: config, storage: storage, epoch: try await storage.epoch())
+    let router = Router(context: ServerContext.self)
+    router.add(middleware: RequestLogMiddleware())
+    for endpoint in Endpoint.allCases {
+        router.on(RouterPath(endpoint.path), method: endpoint.method) { request, context -> Response in
+            switch endpoint {
+            case .healthz: jsonResponse(HealthStatus(status: "ok"))
+            case .capabilities: jsonResponse(routes.capabilities)
+            case .register: try await routes.register(request)
+            case .push: try await routes.push(request, context: context)
+            case .pull: try await routes.pull(request)
+            }
+        }
+    }
+    return router
+}
+
+/// Gives each request an id (`X-Request-ID`, taken from the client when sane), logs one
+/// line per request, and turns every error into the JSON error shape.
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    static let header = HTTPField.Name("X-Request-ID")!
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let supplied = request.headers[Self.header].flatMap { id in
+            id.utf8.count <= 128 && !id.isEmpty && id.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) ? id : nil
+        }
+        let requestID = supplied ?? UUID().uuidString.lowercased()
+        context.logger[metadataKey: "request_id"] = .string(requestID)
+        let started = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            response = Self.errorResponse(error, request: request, context: context, requestID: requestID)
+        }
+        response.headers[Self.header] = requestID
+        let elapsed = ContinuousClock.now - started
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info("request", metadata: [
+            "method": "\(request.method)", "path": "\(request.uri.path)",
+            "status": "\(response.status.code)", "duration_ms": "\(String(format: "%.2f", ms))",
+        ])
+        return response
+    }
+
+    static func errorResponse(_ error: any Error, request: Request, context: Context, requestID: String) -> Response {
+        let apiError: APIError
+        switch error {
+        case let e as APIError:
+            apiError = e
+        case let e as HTTPError where e.status == .notFound:
+            apiError = .notFound(request)
+        case let e as any HTTPResponseError where e.status == .contentTooLarge:
+            apiError = APIError(.contentTooLarge, "payload_too_large", "the request body is too large; send smaller batches.")
+        case let e as any HTTPResponseError:
+            apiError = APIError(e.status, e.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
+                                "the request failed: \(e.status.reasonPhrase).")
+        default:
+            context.logger.error("internal error", metadata: ["error": "\(error)"])
+            apiError = APIError(.internalServerError, "internal_error",
+                                "the server failed to handle the request; try again later, and report request id \(requestID) if it persists.")
+        }
+        return jsonResponse(apiError.body, status: apiError.status)
+    }
+}

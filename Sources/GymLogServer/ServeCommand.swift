@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+
+/// `gymlog-server serve`: run the HTTP server until SIGINT/SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the sync server.",
+        discussion: """
+        Logs go to standard error; one line per request carries its X-Request-ID.
+        SIGINT or SIGTERM stops the server after in-flight requests finish.
+
+        Examples:
+          gymlog-server serve
+          gymlog-server serve --port 0          # any free port; the log line says which
+          gymlog-server serve --open-registration --max-body-bytes 4194304
+        """
+    )
+
+    @OptionGroup var db: DatabaseOption
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 = any free port).") var port = 8080
+    @Flag(help: "Let anyone create an account with POST /v1/register.") var openRegistration = false
+    @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = 8 * 1024 * 1024
+    @Option(help: "How far ahead of the server's clock a device clock may be, in seconds.") var maxClockAheadSeconds = 15 * 60
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }
+        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024, not \(maxBodyBytes).") }
+        guard maxClockAheadSeconds >= 0 else { throw ValidationError("--max-clock-ahead-seconds must not be negative.") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error, critical.") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var config = ServerConfig(database: db.url)
+        config.host = host
+        config.port = port
+        config.openRegistration = openRegistration
+        config.maxBodyBytes = maxBodyBytes
+        config.maxClockAheadSeconds = maxClockAheadSeconds
+        config.logLevel = level
+        config.onListening = { host, port in
+            // A plain line on stdout too, so scripts and process tests can find the port.
+            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        }
+        let app = try await buildApplication(config)
+        try await app.runService()
+    }
+}

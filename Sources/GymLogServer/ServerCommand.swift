@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+
+/// `gymlog-server`: the sync server and its account tools.
+public struct ServerCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "gymlog-server",
+        abstract: "The gymlog sync server: the meeting point of one person's gymlog databases.",
+        discussion: """
+        Examples:
+          gymlog-server user add alice            # prints alice's token on the last line
+          gymlog-server serve --port 8080         # then: gymlog login --server http://HOST:8080 --token TOKEN
+          gymlog-server serve --db sqlite:/srv/gymlog/server.sqlite --host 0.0.0.0
+        """,
+        subcommands: [ServeCommand.self, UserCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+
+    public init() {}
+
+    /// Parses the process arguments and runs the chosen command (the executable's whole main).
+    // ParsableCommand's synchronous `main()` wins overload resolution from another module,
+    // which refuses async commands, so parse and run explicitly.
+    public static func runFromCommandLine(_ arguments: [String]? = nil) async {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// The `--db` option shared by every command.
+struct DatabaseOption: ParsableArguments {
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "Where the server keeps its data: sqlite:PATH or a file path.",
+        discussion: "Defaults to $XDG_DATA_HOME/gymlog-server/server.sqlite (~/.local/share/... when unset).",
+        valueName: "url"))
+    var url: String?
+}

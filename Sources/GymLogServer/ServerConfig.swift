@@ -1,0 +1,27 @@
+import Foundation
+import Logging
+
+/// Everything `buildApplication` needs; `gymlog-server serve` fills it from flags.
+public struct ServerConfig: Sendable {
+    /// `sqlite:PATH`, a bare path, or nil for the default XDG path.
+    public var database: String?
+    public var host: String = "127.0.0.1"
+    /// 0 asks the OS for a free port; `onListening` receives the real one.
+    public var port: Int = 8080
+    /// Lets anyone create an account with `POST /v1/register`.
+    public var openRegistration: Bool = false
+    public var maxBodyBytes: Int = 8 * 1024 * 1024
+    public var maxClockAheadSeconds: Int = 15 * 60
+    public var maxPushEvents: Int = 5000
+    public var defaultPullLimit: Int = 1000
+    public var maxPullLimit: Int = 5000
+    /// The JSON size a pull page stops near.
+    public var maxPullBytes: Int = 4 * 1024 * 1024
+    public var logLevel: Logger.Level = .info
+    /// The server's wall clock in Unix milliseconds; tests pass a fixed one.
+    public var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    /// Called once the server listens, with the bound host and port.
+    public var onListening: (@Sendable (_ host: String, _ port: Int) -> Void)?
+
+    public init(database: String? = nil) { self.database = database }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import GymLogCore
+import GymLogSync
+
+/// An account as the storage sees it.
+public struct UserRecord: Hashable, Sendable {
+    public var id: Int64
+    public var name: String
+    /// Unix milliseconds.
+    public var createdAt: Int64
+    /// Unix milliseconds; a revoked user's token no longer authenticates.
+    public var revokedAt: Int64?
+}
+
+/// The user a request's bearer token belongs to; every storage call is scoped to it.
+public struct AuthenticatedUser: Hashable, Sendable {
+    public var id: Int64
+    public var name: String
+}
+
+/// One field of a validated event.
+public struct ValidField: Hashable, Sendable {
+    public var name: String
+    public var value: FieldValue
+    public var clock: HLC
+}
+
+/// A pushed event that passed validation and may be applied.
+public struct ValidEvent: Hashable, Sendable {
+    public var seq: Int64
+    public var idempotencyKey: String
+    public var entity: String
+    public var entityID: String
+    public var fields: [ValidField]
+}
+
+/// A pushed event after validation: applicable, or rejected with a reason (its seq is still consumed).
+public enum PushItem: Hashable, Sendable {
+    case valid(ValidEvent)
+    case rejected(seq: Int64, error: ErrorDetail)
+
+    public var seq: Int64 {
+        switch self {
+        case .valid(let e): e.seq
+        case .rejected(let seq, _): seq
+        }
+    }
+}
+
+/// What a push did. Protocol outcomes are values; storage failures are thrown errors.
+public enum PushOutcome: Hashable, Sendable {
+    /// Every event was processed; `head` is the user's change counter afterwards.
+    case completed(lastAppliedSeq: Int64, head: Int64, results: [PushResult])
+    /// An event skipped a sequence number; nothing of the request was committed.
+    case sequenceGap(lastAppliedSeq: Int64, got: Int64)
+}
+
+/// One field of a pulled row, its clock kept as the stored canonical text.
+public struct PulledField: Hashable, Sendable {
+    public var name: String
+    public var value: FieldValue
+    public var clock: String
+}
+
+/// One row (entity, entity_id) of a pull page.
+public struct PulledRow: Hashable, Sendable {
+    public var entity: String
+    public var entityID: String
+    public var fields: [PulledField]
+}
+
+/// One page of a user's change stream.
+public struct PullPage: Hashable, Sendable {
+    public var rows: [PulledRow]
+    /// The change counter to resume after.
+    public var cursor: Int64
+    public var hasMore: Bool
+    /// The (user, device) acknowledged sequence.
+    public var lastAppliedSeq: Int64
+    /// Field rows in the page.
+    public var fieldCount: Int
+}
+
+/// Storage failures the routes translate into protocol errors.
+public enum StorageError: Error, Equatable, LocalizedError, CustomStringConvertible {
+    public var description: String { errorDescription ?? "storage error" }
+    case userExists(String)
+    case noSuchUser(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .userExists(let name): "a user named \"\(name)\" already exists; pick another name (`gymlog-server user list` shows the taken ones)."
+        case .noSuchUser(let name): "no user named \"\(name)\"; `gymlog-server user list` shows the users."
+        }
+    }
+}
+
+/// The server's persistence. Every call that touches synced data takes the authenticated
+/// user and never reads or writes another user's rows.
+public protocol SyncStorage: Sendable {
+    /// A short name of the backend for logs (`sqlite`, `postgres`).
+    var backend: String { get }
+    /// The random id made when the database was created.
+    func epoch() async throws -> String
+    /// Creates a user holding the given token hash; throws `StorageError.userExists`.
+    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord
+    /// All users, oldest first.
+    func listUsers() async throws -> [UserRecord]
+    /// Revokes the user's token; throws `StorageError.noSuchUser`. Revoking twice keeps the first time.
+    func revokeUser(name: String, now: Int64) async throws -> UserRecord
+    /// The live (not revoked) user holding this token hash.
+    func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser?
+    /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction.
+    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome
+    /// Field rows with change counter > `after`, at most `limit` rows (one counter value
+    /// is never split) and about `maxBytes` of JSON.
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage
+}
+
+/// Where the server keeps its data, from the `--db` URL.
+public enum StorageLocation: Equatable, Sendable {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    /// Parses `sqlite:PATH`, a bare path, or `postgres://...`; nil/empty is the default SQLite file.
+    public static func parse(_ text: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StorageLocation {
+        guard let text, !text.isEmpty else { return .sqlite(path: defaultSQLitePath(environment: environment)) }
+        if let colon = text.firstIndex(of: ":"), isScheme(text[..<colon]) {
+            let scheme = text[..<colon].lowercased()
+            var rest = String(text[text.index(after: colon)...])
+            switch scheme {
+            case "sqlite", "file":
+                if rest.hasPrefix("//") { rest.removeFirst(2) }
+                guard !rest.isEmpty else { throw ServerSetupError("the database URL \"\(text)\" has no path; use sqlite:/path/to/server.sqlite.") }
+                return .sqlite(path: expandTilde(rest, environment: environment))
+            case "postgres", "postgresql":
+                return .postgres(url: text)
+            default:
+                throw ServerSetupError("unsupported database URL scheme \"\(scheme):\" in \"\(text)\"; use sqlite:PATH (or a plain file path). postgres:// is reserved for a later release.")
+            }
+        }
+        return .sqlite(path: expandTilde(text, environment: environment))
+    }
+
+    /// `$XDG_DATA_HOME/gymlog-server/server.sqlite`, or `~/.local/share/...` when unset.
+    public static func defaultSQLitePath(environment: [String: String]) -> String {
+        let base: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { base = xdg }
+        else { base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share" }
+        return base + "/gymlog-server/server.sqlite"
+    }
+
+    // A scheme is letters then letters/digits/+-. and at least 2 characters, so `C:` or a
+    // path with a colon later on is not taken for one.
+    private static func isScheme(_ s: Substring) -> Bool {
+        guard s.count >= 2, let first = s.first, first.isASCII, first.isLetter else { return false }
+        return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+    }
+
+    private static func expandTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+    }
+}
+
+/// A configuration or startup failure, worded for the person starting the server.
+public struct ServerSetupError: Error, LocalizedError, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
+    public var description: String { message }
+}
+
+/// Opens the storage a `--db` URL names. This is the one place a backend is chosen.
+public func openSyncStorage(_ url: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SyncStorage {
+    switch try StorageLocation.parse(url, environment: environment) {
+    case .sqlite(let path):
+        return try SQLiteSyncStorage(path: path)
+    case .postgres:
+        // The seam for PostgresSyncStorage (a later issue): same protocol, same conformance suite.
+        throw ServerSetupError("PostgreSQL support is not built yet; use sqlite:PATH (or a plain file path) for --db.")
+    }
+}

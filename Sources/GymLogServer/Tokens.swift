@@ -1,0 +1,28 @@
+import Crypto
+import Foundation
+
+/// Bearer tokens: 32 random bytes, base64url, prefixed `glt_`. Only the SHA-256 is stored.
+public enum Tokens {
+    /// A new token; show it once, store only `hash(_:)`.
+    public static func generate() -> String {
+        var rng = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 32)
+        for i in bytes.indices { bytes[i] = UInt8.random(in: .min ... .max, using: &rng) }
+        let base64url = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return "glt_" + base64url
+    }
+
+    /// The lowercase hex SHA-256 of the token, as stored in `users.token_hash`.
+    public static func hash(_ token: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(token.utf8)) {
+            out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xf)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

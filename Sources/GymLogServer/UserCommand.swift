@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+
+/// `gymlog-server user ...`: accounts. Safe while the server runs (SQLite WAL + busy timeout).
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user",
+        abstract: "Create, list and revoke accounts.",
+        subcommands: [UserAddCommand.self, UserListCommand.self, UserRevokeCommand.self]
+    )
+}
+
+struct UserAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Create a user and print its bearer token (last line; shown only once).",
+        discussion: """
+        Examples:
+          gymlog-server user add alice
+          TOKEN=$(gymlog-server user add alice | tail -n 1)
+        """
+    )
+
+    @Argument(help: "The user name: 1 to 64 letters, digits, '_', '.' or '-'.") var name: String
+    @OptionGroup var db: DatabaseOption
+
+    func validate() throws {
+        guard PushValidation.isPlainName(name) else {
+            throw ValidationError("the user name \"\(name)\" is not 1 to 64 letters, digits, '_', '.' or '-'.")
+        }
+    }
+
+    func run() async throws {
+        let storage = try openSyncStorage(db.url)
+        let token = Tokens.generate()
+        let user = try await storage.createUser(name: name, tokenHash: Tokens.hash(token), now: wallClockMillis())
+        print("created user \(user.name); its token follows and is shown only once (use it with `gymlog login --token`):")
+        print(token)
+    }
+}
+
+struct UserListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List users: name, created, revoked.")
+
+    @OptionGroup var db: DatabaseOption
+
+    func run() async throws {
+        let users = try await openSyncStorage(db.url).listUsers()
+        if users.isEmpty { print("no users yet; create one with `gymlog-server user add NAME`."); return }
+        let width = max(4, users.map(\.name.count).max() ?? 4)
+        print("NAME".padding(toLength: width, withPad: " ", startingAt: 0) + "  CREATED               REVOKED")
+        for user in users {
+            let revoked = user.revokedAt.map(formatMillis) ?? "-"
+            print(user.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + formatMillis(user.createdAt) + "  " + revoked)
+        }
+    }
+}
+
+struct UserRevokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke",
+        abstract: "Revoke a user's token: its requests get 401 from now on. The user's data stays."
+    )
+
+    @Argument(help: "The user name.") var name: String
+    @OptionGroup var db: DatabaseOption
+
+    func run() async throws {
+        let user = try await openSyncStorage(db.url).revokeUser(name: name, now: wallClockMillis())
+        print("revoked user \(user.name) at \(formatMillis(user.revokedAt ?? 0))")
+    }
+}
+
+func wallClockMillis() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+private func formatMillis(_ ms: Int64) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+}

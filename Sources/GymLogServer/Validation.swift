@@ -1,0 +1,169 @@
+import Foundation
+import GymLogCore
+import GymLogSync
+
+/// The most fields one event may carry (and so the most rows one change counter value has).
+public let maxEventFields = 64
+/// The longest text value a field may hold, in UTF-8 bytes.
+public let maxValueBytes = 16 * 1024
+
+/// `POST /v1/push` as received: every event part is optional so that one malformed event is
+/// rejected on its own instead of failing the whole request.
+struct IncomingPush: Decodable {
+    var deviceID: String
+    var events: [IncomingEvent]
+
+    enum CodingKeys: String, CodingKey {
+        case events
+        case deviceID = "device_id"
+    }
+}
+
+struct IncomingEvent: Decodable {
+    var seq: Int64
+    var idempotencyKey: String?
+    var entity: String?
+    var entityID: String?
+    var op: String?
+    var fields: [String: IncomingField]?
+
+    enum CodingKeys: String, CodingKey {
+        case seq, entity, op, fields
+        case idempotencyKey = "idempotency_key"
+        case entityID = "entity_id"
+    }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try c.decode(Int64.self, forKey: .seq)
+        idempotencyKey = try? c.decodeIfPresent(String.self, forKey: .idempotencyKey)
+        entity = try? c.decodeIfPresent(String.self, forKey: .entity)
+        entityID = try? c.decodeIfPresent(String.self, forKey: .entityID)
+        op = try? c.decodeIfPresent(String.self, forKey: .op)
+        fields = try? c.decodeIfPresent([String: IncomingField].self, forKey: .fields)
+    }
+}
+
+/// `{"v": value, "c": clock}` kept raw: a bad value or clock rejects its event, not the request.
+struct IncomingField: Decodable {
+    var value: FieldValue?
+    var clock: String?
+
+    enum CodingKeys: String, CodingKey { case v, c }
+
+    init(from decoder: Decoder) throws {
+        guard let c = try? decoder.container(keyedBy: CodingKeys.self) else { return }
+        if c.contains(.v) { value = try? c.decode(FieldValue.self, forKey: .v) }
+        clock = try? c.decodeIfPresent(String.self, forKey: .c)
+    }
+}
+
+/// The pure push checks: names, sizes, clocks. No I/O; `now` comes in.
+enum PushValidation {
+    /// `^[a-z_]{1,32}$`
+    static func isEntityName(_ s: String) -> Bool {
+        let u = s.utf8
+        return (1...32).contains(u.count) && u.allSatisfy { ($0 >= 97 && $0 <= 122) || $0 == 95 }
+    }
+
+    /// `^[a-z_][a-z0-9_]{0,63}$`
+    static func isFieldName(_ s: String) -> Bool {
+        let u = s.utf8
+        guard (1...64).contains(u.count), let first = u.first, (first >= 97 && first <= 122) || first == 95 else { return false }
+        return u.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+    }
+
+    /// `^[A-Za-z0-9_.-]{1,64}$`: device ids, user names.
+    static func isPlainName(_ s: String) -> Bool {
+        let u = s.utf8
+        return (1...64).contains(u.count) && u.allSatisfy {
+            ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 46 || $0 == 45
+        }
+    }
+
+    /// Printable ASCII without spaces, 1...128 bytes: idempotency keys.
+    static func isKey(_ s: String, maxBytes: Int) -> Bool {
+        let u = s.utf8
+        return (1...maxBytes).contains(u.count) && u.allSatisfy { $0 > 32 && $0 < 127 }
+    }
+
+    /// A clock in canonical HLC form with a 1...64 byte printable node.
+    static func clock(_ text: String) -> HLC? {
+        guard text.utf8.count <= 96, let hlc = HLC(text), hlc.description == text,
+              isKey(hlc.node, maxBytes: 64) else { return nil }
+        return hlc
+    }
+
+    /// The largest clock millis in the request, to compare against the server's clock.
+    static func maxClockMillis(_ events: [IncomingEvent]) -> Int64? {
+        var top: Int64?
+        for event in events {
+            for field in (event.fields ?? [:]).values {
+                if let text = field.clock, let hlc = HLC(text), hlc.millis > (top ?? Int64.min) { top = hlc.millis }
+            }
+        }
+        return top
+    }
+
+    /// Checks one event; a failure rejects only this event.
+    static func validate(_ e: IncomingEvent) -> PushItem {
+        func reject(_ code: String, _ message: String) -> PushItem {
+            .rejected(seq: e.seq, error: ErrorDetail(code: code, message: message))
+        }
+        guard let key = e.idempotencyKey, isKey(key, maxBytes: 128) else {
+            return reject("invalid_idempotency_key", "event \(e.seq) needs an idempotency_key of 1 to 128 printable characters (a UUID).")
+        }
+        guard let entity = e.entity, isEntityName(entity) else {
+            return reject("invalid_entity", "event \(e.seq) has entity \(quoted(e.entity)); an entity name is 1 to 32 lowercase letters or underscores.")
+        }
+        guard let entityID = e.entityID, isKey(entityID, maxBytes: 64) else {
+            return reject("invalid_entity_id", "event \(e.seq) has entity_id \(quoted(e.entityID)); an entity_id is 1 to 64 printable characters.")
+        }
+        if let op = e.op, !isEntityName(op) {
+            return reject("invalid_op", "event \(e.seq) has op \(quoted(op)); use create, update, delete or restore.")
+        }
+        guard let raw = e.fields else {
+            return reject("invalid_fields", "event \(e.seq) needs \"fields\": an object of {\"v\": value, \"c\": clock}.")
+        }
+        guard raw.count <= maxEventFields else {
+            return reject("too_many_fields", "event \(e.seq) sets \(raw.count) fields; at most \(maxEventFields) are allowed per event.")
+        }
+        var fields: [ValidField] = []
+        fields.reserveCapacity(raw.count)
+        for (name, field) in raw {
+            guard isFieldName(name) else {
+                return reject("invalid_field_name", "event \(e.seq) has field \(quoted(name)); a field name is a lowercase letter or underscore then up to 63 lowercase letters, digits or underscores.")
+            }
+            guard let text = field.clock, let hlc = clock(text) else {
+                return reject("invalid_clock", "event \(e.seq) field \"\(name)\" has clock \(quoted(field.clock)); a clock looks like 000001763719000000-00000-<device id>.")
+            }
+            guard let value = field.value else {
+                return reject("invalid_value", "event \(e.seq) field \"\(name)\" needs \"v\": null, a number or a string.")
+            }
+            if case .text(let s) = value, s.utf8.count > maxValueBytes {
+                return reject("value_too_large", "event \(e.seq) field \"\(name)\" holds \(s.utf8.count) bytes; a value may hold at most \(maxValueBytes) bytes.")
+            }
+            fields.append(ValidField(name: name, value: value, clock: hlc))
+        }
+        fields.sort { $0.name < $1.name }
+        return .valid(ValidEvent(seq: e.seq, idempotencyKey: key, entity: entity, entityID: entityID, fields: fields))
+    }
+
+    private static func quoted(_ s: String?) -> String {
+        guard let s else { return "(missing)" }
+        return "\"" + String(s.prefix(80)) + (s.count > 80 ? "…" : "") + "\""
+    }
+}
+
+/// "2 hours 5 minutes": the largest one or two units of a duration, for people.
+func describeDuration(ms: Int64) -> String {
+    var rest = max(0, ms / 1000)
+    var parts: [String] = []
+    for (name, size) in [("day", Int64(86_400)), ("hour", 3_600), ("minute", 60), ("second", 1)] {
+        let n = rest / size
+        rest %= size
+        if n > 0 { parts.append("\(n) \(name)\(n == 1 ? "" : "s")") }
+        if parts.count == 2 || (!parts.isEmpty && n == 0) { break }
+    }
+    return parts.isEmpty ? "0 seconds" : parts.joined(separator: " ")
+}

@@ -1,0 +1,133 @@
+import Foundation
+import GymLogCore
+
+/// The client database as the sync engine sees it. GymLogSync does not import the store;
+/// the CLI adapts `GymLogDatabase` to this protocol.
+public protocol SyncReplica: Sendable {
+    var deviceID: String { get }
+    /// The server epoch and cursor position last applied, and the highest acknowledged seq.
+    func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64)
+    /// Applies one pulled page and its cursor in one local transaction.
+    func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int)
+    func pending(after seq: Int64, limit: Int) throws -> [PushEvent]
+    /// Gives rejected events whose backoff has passed new sequence numbers.
+    func unparkDueEvents() throws
+    /// Deletes acknowledged events in one transaction; parks the rejected ones.
+    func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws
+    /// Replaces the outbox with the full state, numbered from `nextSeq` (new epoch or restore).
+    func rebase(epoch: String, nextSeq: Int64) throws
+}
+
+/// What one cycle did.
+public struct SyncReport: Equatable, Sendable {
+    public var pulledChanges = 0
+    public var mergedFields = 0
+    public var keptFields = 0
+    public var pushed = 0
+    public var duplicates = 0
+    public var rejected: [String] = []
+    /// The server's state was new or older than ours, so the full local state was re-sent.
+    public var rebased = false
+    public var roundTrips = 0
+    public init() {}
+}
+
+/// Progress of a cycle, for a progress bar.
+public struct SyncProgress: Sendable {
+    public var phase: String
+    public var done: Int
+    public var total: Int?
+}
+
+/// One sync cycle: pull every page (each applied with its cursor in one transaction), then
+/// push the outbox in batches, deleting acknowledged events after each answer. The caller
+/// holds the cross-process mutex.
+public struct SyncEngine: Sendable {
+    public let replica: SyncReplica
+    public let transport: SyncTransport
+    public var pushBatch = 1000
+    public var pullLimit = 1000
+    public var onProgress: (@Sendable (SyncProgress) -> Void)?
+
+    public init(replica: SyncReplica, transport: SyncTransport) {
+        self.replica = replica; self.transport = transport
+    }
+
+    public func run() async throws -> SyncReport {
+        var report = SyncReport()
+        var position = try replica.syncPosition()
+        var cursor = SyncCursor(epoch: position.epoch, position: position.cursor)
+        var serverAck: Int64 = 0
+        var rebasedThisCycle = false
+
+        // Pull.
+        while true {
+            let page = try await transport.pull(cursor: cursor, limit: pullLimit, deviceID: replica.deviceID)
+            report.roundTrips += 1
+            let pageCursor = SyncCursor(page.cursor)?.position ?? 0
+            // The server was wiped (new epoch) or restored from an older backup (its head or
+            // its ack for this device went backwards): re-send everything we hold.
+            let regressed = position.epoch != nil && (page.epochChanged || page.epoch != position.epoch
+                || page.lastAppliedSeq < position.ackedSeq || pageCursor < cursor.position)
+            if regressed && !rebasedThisCycle {
+                try replica.rebase(epoch: page.epoch, nextSeq: page.lastAppliedSeq + 1)
+                rebasedThisCycle = true
+                report.rebased = true
+                position = try replica.syncPosition()
+                cursor = SyncCursor(epoch: page.epoch, position: 0)
+                continue
+            }
+            let stats = try replica.apply(page.changes, epoch: page.epoch, cursor: pageCursor)
+            report.pulledChanges += page.changes.count
+            report.mergedFields += stats.written
+            report.keptFields += stats.kept
+            serverAck = page.lastAppliedSeq
+            cursor = SyncCursor(epoch: page.epoch, position: pageCursor)
+            position.epoch = page.epoch
+            onProgress?(SyncProgress(phase: "pull", done: report.pulledChanges, total: nil))
+            if !page.hasMore { break }
+        }
+
+        // A push answer lost in flight is healed by the ack every pull carries.
+        if serverAck > position.ackedSeq { try replica.acknowledge(lastAppliedSeq: serverAck, rejected: [:]) }
+
+        // Push.
+        try replica.unparkDueEvents()
+        var after = max(serverAck, position.ackedSeq)
+        while true {
+            let events = try replica.pending(after: after, limit: pushBatch)
+            guard !events.isEmpty else { break }
+            let response: PushResponse
+            do {
+                response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: events))
+            } catch let error as SyncTransportError where error.code == "sequence_gap" && !rebasedThisCycle {
+                // The server lost events it had acknowledged (restored backup): re-send all.
+                if case .server(_, let body) = error, let last = body.lastAppliedSeq {
+                    try replica.rebase(epoch: position.epoch ?? "", nextSeq: last + 1)
+                    rebasedThisCycle = true
+                    report.rebased = true
+                    after = last
+                    continue
+                }
+                throw error
+            }
+            report.roundTrips += 1
+            var rejected: [Int64: String] = [:]
+            for r in response.results {
+                switch r.status {
+                case .applied: report.pushed += 1
+                case .duplicate: report.duplicates += 1
+                case .rejected:
+                    let message = r.error.map { "\($0.code): \($0.message)" } ?? "rejected"
+                    rejected[r.seq] = message
+                    report.rejected.append("event \(r.seq): \(message)")
+                }
+            }
+            try replica.acknowledge(lastAppliedSeq: response.lastAppliedSeq, rejected: rejected)
+            onProgress?(SyncProgress(phase: "push", done: report.pushed + report.duplicates, total: nil))
+            guard response.lastAppliedSeq >= events.last!.seq else { break }
+            after = response.lastAppliedSeq
+        }
+        return report
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The client's door to a sync server. The sync engine talks only to this protocol, so
+/// tests drive it with in-process or fault-injecting fakes.
+public protocol SyncTransport: Sendable {
+    /// Sends a batch of outbox events; the answer acknowledges them through `lastAppliedSeq`.
+    func push(_ request: PushRequest) async throws -> PushResponse
+    /// Fetches the next page of changes after `cursor`; the answer carries the device's ack too.
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String) async throws -> PullResponse
+    /// The server's protocol version and limits.
+    func capabilities() async throws -> Capabilities
+}
+
+/// Why a sync request failed, worded for the person running `gymlog sync`.
+public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, CustomStringConvertible {
+    /// No HTTP answer at all: offline, connection refused, DNS, timeout.
+    case unreachable(server: String, reason: String)
+    /// 401: the token is missing, unknown or revoked.
+    case unauthorized(server: String)
+    /// Any other error answer, with the server's own code and sentence.
+    case server(status: Int, body: ErrorBody)
+    /// An answer that is not the protocol (a proxy's HTML page, a truncated body...).
+    case invalidResponse(server: String, status: Int, reason: String)
+
+    /// The server's stable error code, when it sent one.
+    public var code: String? {
+        switch self {
+        case .server(_, let body): body.error.code
+        case .unauthorized: "unauthorized"
+        default: nil
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    public var description: String {
+        switch self {
+        case .unreachable(let server, let reason):
+            "cannot reach the sync server at \(server): \(reason). Check the network and that the server is running; local changes stay in the outbox."
+        case .unauthorized(let server):
+            "the server rejected the token; run `gymlog login --server \(server) --token TOKEN` again with a valid token."
+        case .server(_, let body):
+            body.error.message
+        case .invalidResponse(let server, let status, let reason):
+            "the sync server at \(server) sent an answer gymlog does not understand (HTTP \(status)): \(reason). Check that the URL points at a gymlog-server."
+        }
+    }
+}

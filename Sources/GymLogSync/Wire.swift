@@ -1,0 +1,266 @@
+import Foundation
+import GymLogCore
+
+/// The sync protocol version this module speaks; it is also the `/v1` in every path.
+public let syncProtocolVersion = 1
+
+/// A position in one user's change stream on one server: `<epoch>:<n>`.
+///
+/// `n` is the user's change counter; `epoch` names the server database, so a cursor from a
+/// wiped or replaced server is recognised instead of silently skipping changes.
+public struct SyncCursor: Hashable, Sendable, CustomStringConvertible {
+    /// The server database the position belongs to; nil means "from the beginning, any server".
+    public var epoch: String?
+    /// The last change counter value already seen (0 = nothing seen).
+    public var position: Int64
+
+    public init(epoch: String?, position: Int64) { self.epoch = epoch; self.position = position }
+
+    /// The beginning of the stream: the wire form is `0`.
+    public static let start = SyncCursor(epoch: nil, position: 0)
+
+    /// Parses `<epoch>:<n>` or `0`; nil for anything else.
+    public init?(_ text: String) {
+        if text == "0" { self = .start; return }
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let epoch = String(text[..<colon]), number = text[text.index(after: colon)...]
+        guard !epoch.isEmpty, epoch.count <= 64,
+              epoch.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
+              !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(number), n >= 0 else { return nil }
+        self.init(epoch: epoch, position: n)
+    }
+
+    public var description: String {
+        guard let epoch else { return "0" }
+        return "\(epoch):\(position)"
+    }
+}
+
+/// One outbox event as pushed: the fields it set, each with its clock.
+public struct PushEvent: Codable, Hashable, Sendable {
+    /// The gapless per-device sequence number (1, 2, 3, ...).
+    public var seq: Int64
+    /// Unique per user; the server applies an event with a known key only once.
+    public var idempotencyKey: String
+    /// The table name (`exercises`, `aliases`, `workouts`, `sets`; the server accepts any `^[a-z_]{1,32}$`).
+    public var entity: String
+    /// The row id (at most 64 characters).
+    public var entityID: String
+    /// `create`, `update`, `delete` or `restore`; informational, merging only looks at fields.
+    public var op: String
+    /// Field name -> value and clock. A tombstone is the field `deleted_at`.
+    public var fields: [String: WireField]
+
+    public init(seq: Int64, idempotencyKey: String, entity: String, entityID: String, op: String, fields: [String: WireField]) {
+        self.seq = seq; self.idempotencyKey = idempotencyKey; self.entity = entity
+        self.entityID = entityID; self.op = op; self.fields = fields
+    }
+
+    /// Builds an event from the core types an outbox row holds.
+    public init(seq: Int64, idempotencyKey: String, entity: EntityKind, entityID: String, op: ChangeOp, changes: [FieldChange]) {
+        var fields: [String: WireField] = [:]
+        for change in changes { fields[change.name] = WireField(v: change.value, c: change.clock) }
+        self.init(seq: seq, idempotencyKey: idempotencyKey, entity: entity.rawValue, entityID: entityID, op: op.rawValue, fields: fields)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case seq, entity, op, fields
+        case idempotencyKey = "idempotency_key"
+        case entityID = "entity_id"
+    }
+}
+
+/// `POST /v1/push` body.
+public struct PushRequest: Codable, Hashable, Sendable {
+    /// The pushing database's device id (lowercase UUID).
+    public var deviceID: String
+    /// Events in ascending `seq` order.
+    public var events: [PushEvent]
+
+    public init(deviceID: String, events: [PushEvent]) { self.deviceID = deviceID; self.events = events }
+
+    enum CodingKeys: String, CodingKey {
+        case events
+        case deviceID = "device_id"
+    }
+}
+
+/// What the server did with one pushed event.
+public enum PushStatus: String, Codable, Hashable, Sendable {
+    /// Applied now (some or none of its fields may have lost to newer clocks).
+    case applied
+    /// Already applied earlier (by seq or by idempotency key); nothing changed.
+    case duplicate
+    /// Invalid; its seq is consumed, the client keeps the event with the error and re-sends it later under a new seq.
+    case rejected
+}
+
+/// One entry of `PushResponse.results`.
+public struct PushResult: Codable, Hashable, Sendable {
+    public var seq: Int64
+    public var status: PushStatus
+    /// Set when `status == .rejected`.
+    public var error: ErrorDetail?
+
+    public init(seq: Int64, status: PushStatus, error: ErrorDetail? = nil) { self.seq = seq; self.status = status; self.error = error }
+}
+
+/// `POST /v1/push` 200 answer.
+public struct PushResponse: Codable, Hashable, Sendable {
+    /// The server database's epoch.
+    public var epoch: String
+    /// The device's acknowledged sequence: every outbox event with `seq <= lastAppliedSeq` is done.
+    public var lastAppliedSeq: Int64
+    /// The user's change-stream head after this push (`<epoch>:<n>`). Not a pull cursor:
+    /// pulling from it would skip other devices' changes.
+    public var cursor: String
+    /// One result per event processed, in request order.
+    public var results: [PushResult]
+
+    public init(epoch: String, lastAppliedSeq: Int64, cursor: String, results: [PushResult]) {
+        self.epoch = epoch; self.lastAppliedSeq = lastAppliedSeq; self.cursor = cursor; self.results = results
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case epoch, cursor, results
+        case lastAppliedSeq = "last_applied_seq"
+    }
+}
+
+/// One changed row in a pull page: the fields whose latest write is newer than the cursor.
+public struct PullChange: Codable, Hashable, Sendable {
+    public var entity: String
+    public var entityID: String
+    public var fields: [String: WireField]
+
+    public init(entity: String, entityID: String, fields: [String: WireField]) {
+        self.entity = entity; self.entityID = entityID; self.fields = fields
+    }
+
+    /// The fields as core changes, sorted by name.
+    public var changes: [FieldChange] {
+        fields.map { FieldChange($0.key, $0.value.v, $0.value.c) }.sorted { $0.name < $1.name }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case entity, fields
+        case entityID = "entity_id"
+    }
+}
+
+/// `GET /v1/pull` 200 answer.
+public struct PullResponse: Codable, Hashable, Sendable {
+    public var epoch: String
+    /// Changed rows in change-counter order; one change counter value is never split across pages.
+    public var changes: [PullChange]
+    /// Where the next pull starts (`<epoch>:<n>`); store it with the page in one transaction.
+    public var cursor: String
+    /// More changes are waiting: pull again from `cursor`.
+    public var hasMore: Bool
+    /// The device's acknowledged sequence (heals a lost push response).
+    public var lastAppliedSeq: Int64
+    /// The cursor named another server database: reset the cursor to `cursor` and re-send all local state.
+    public var epochChanged: Bool
+
+    public init(epoch: String, changes: [PullChange], cursor: String, hasMore: Bool, lastAppliedSeq: Int64, epochChanged: Bool = false) {
+        self.epoch = epoch; self.changes = changes; self.cursor = cursor
+        self.hasMore = hasMore; self.lastAppliedSeq = lastAppliedSeq; self.epochChanged = epochChanged
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        epoch = try c.decode(String.self, forKey: .epoch)
+        changes = try c.decode([PullChange].self, forKey: .changes)
+        cursor = try c.decode(String.self, forKey: .cursor)
+        hasMore = try c.decode(Bool.self, forKey: .hasMore)
+        lastAppliedSeq = try c.decode(Int64.self, forKey: .lastAppliedSeq)
+        epochChanged = try c.decodeIfPresent(Bool.self, forKey: .epochChanged) ?? false
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(epoch, forKey: .epoch)
+        try c.encode(changes, forKey: .changes)
+        try c.encode(cursor, forKey: .cursor)
+        try c.encode(hasMore, forKey: .hasMore)
+        try c.encode(lastAppliedSeq, forKey: .lastAppliedSeq)
+        if epochChanged { try c.encode(true, forKey: .epochChanged) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case epoch, changes, cursor
+        case hasMore = "has_more"
+        case lastAppliedSeq = "last_applied_seq"
+        case epochChanged = "epoch_changed"
+    }
+}
+
+/// A machine-readable code and a sentence saying what to do.
+public struct ErrorDetail: Codable, Hashable, Sendable {
+    /// Stable snake_case code, e.g. `sequence_gap`.
+    public var code: String
+    public var message: String
+    public init(code: String, message: String) { self.code = code; self.message = message }
+}
+
+/// Every non-2xx answer: `{"error": {...}}` plus, for some codes, extra context.
+public struct ErrorBody: Codable, Hashable, Sendable {
+    public var error: ErrorDetail
+    /// On `sequence_gap`: the device's acknowledged sequence; resend from the next one.
+    public var lastAppliedSeq: Int64?
+    /// On `clock_ahead`: the server's wall clock in Unix milliseconds.
+    public var serverTimeMs: Int64?
+
+    public init(error: ErrorDetail, lastAppliedSeq: Int64? = nil, serverTimeMs: Int64? = nil) {
+        self.error = error; self.lastAppliedSeq = lastAppliedSeq; self.serverTimeMs = serverTimeMs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case lastAppliedSeq = "last_applied_seq"
+        case serverTimeMs = "server_time_ms"
+    }
+}
+
+/// `GET /v1/capabilities`: what this server accepts.
+public struct Capabilities: Codable, Hashable, Sendable {
+    public var protocolVersion: Int
+    public var maxBodyBytes: Int
+    public var maxPushEvents: Int
+    public var maxPullLimit: Int
+    public var registrationOpen: Bool
+    public var maxClockAheadMs: Int64
+
+    public init(protocolVersion: Int, maxBodyBytes: Int, maxPushEvents: Int, maxPullLimit: Int, registrationOpen: Bool, maxClockAheadMs: Int64) {
+        self.protocolVersion = protocolVersion; self.maxBodyBytes = maxBodyBytes; self.maxPushEvents = maxPushEvents
+        self.maxPullLimit = maxPullLimit; self.registrationOpen = registrationOpen; self.maxClockAheadMs = maxClockAheadMs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case protocolVersion = "protocol_version"
+        case maxBodyBytes = "max_body_bytes"
+        case maxPushEvents = "max_push_events"
+        case maxPullLimit = "max_pull_limit"
+        case registrationOpen = "registration_open"
+        case maxClockAheadMs = "max_clock_ahead_ms"
+    }
+}
+
+/// `POST /v1/register` body.
+public struct RegisterRequest: Codable, Hashable, Sendable {
+    public var name: String
+    public init(name: String) { self.name = name }
+}
+
+/// `POST /v1/register` 201 answer; the token is shown only here.
+public struct RegisterResponse: Codable, Hashable, Sendable {
+    public var user: String
+    public var token: String
+    public init(user: String, token: String) { self.user = user; self.token = token }
+}
+
+/// `GET /healthz` answer.
+public struct HealthStatus: Codable, Hashable, Sendable {
+    public var status: String
+    public init(status: String) { self.status = status }
+}

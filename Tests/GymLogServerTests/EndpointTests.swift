@@ -1,0 +1,180 @@
+import Foundation
+import GymLogCore
+@testable import GymLogServer
+import GymLogSync
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("Endpoints and error codes")
+struct EndpointTests {
+    @Test func healthzAndCapabilities() async throws {
+        try await Harness.with(configure: { $0.maxBodyBytes = 123_456; $0.maxClockAheadSeconds = 60 }) { h in
+            try await h.router { client in
+                let health = try await client.execute(uri: "/healthz", method: .get)
+                #expect(health.status == .ok)
+                #expect(try decodeBody(health, as: HealthStatus.self).status == "ok")
+
+                let caps: Capabilities = try decodeBody(try await client.execute(uri: "/v1/capabilities", method: .get))
+                #expect(caps == Capabilities(protocolVersion: 1, maxBodyBytes: 123_456, maxPushEvents: 5000,
+                                             maxPullLimit: 5000, registrationOpen: false, maxClockAheadMs: 60_000))
+            }
+        }
+    }
+
+    @Test func unknownRouteIsJSON404() async throws {
+        try await Harness.with { h in
+            try await h.router { client in
+                try expectError(try await client.execute(uri: "/v2/push", method: .get), .notFound, "not_found")
+                try expectError(try await client.execute(uri: "/v1/push", method: .get), .notFound, "not_found")
+            }
+        }
+    }
+
+    @Test func requestIDIsEchoedOrGenerated() async throws {
+        try await Harness.with { h in
+            try await h.router { client in
+                let given = try await client.execute(uri: "/healthz", method: .get, headers: [RequestLogMiddleware.header: "req-42"])
+                #expect(given.headers[RequestLogMiddleware.header] == "req-42")
+                let generated = try await client.execute(uri: "/v1/nothing", method: .get)
+                #expect((generated.headers[RequestLogMiddleware.header] ?? "").count == 36)
+            }
+        }
+    }
+
+    @Test func registrationClosedByDefault() async throws {
+        try await Harness.with { h in
+            try await h.router { client in
+                let r = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: #"{"name":"alice"}"#))
+                try expectError(r, .forbidden, "registration_closed")
+            }
+        }
+    }
+
+    @Test func openRegistration() async throws {
+        try await Harness.with(configure: { $0.openRegistration = true }) { h in
+            try await h.router { client in
+                // Given an open server, when alice registers, then she gets a working token.
+                let r = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: #"{"name":"alice"}"#))
+                #expect(r.status == .created)
+                let reg: RegisterResponse = try decodeBody(r)
+                #expect(reg.user == "alice")
+                #expect(reg.token.hasPrefix("glt_") && reg.token.count == 47)
+                #expect(try await client.pull(reg.token, device: Device()).status == .ok)
+                // The token is stored only as its hash.
+                let stored = try await h.storage.userForTokenHash(Tokens.hash(reg.token))
+                #expect(stored?.name == "alice")
+
+                let again = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: #"{"name":"ALICE"}"#))
+                try expectError(again, .conflict, "user_exists")
+                let bad = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: #"{"name":"al ice"}"#))
+                try expectError(bad, .badRequest, "invalid_name")
+                let long = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders,
+                                                    body: ByteBuffer(string: "{\"name\":\"\(String(repeating: "a", count: 65))\"}"))
+                try expectError(long, .badRequest, "invalid_name")
+                let notJSON = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: "{name:"))
+                try expectError(notJSON, .badRequest, "invalid_json")
+                let wrongType = try await client.execute(uri: "/v1/register", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: #"{"name":"bob"}"#))
+                try expectError(wrongType, .unsupportedMediaType, "unsupported_media_type")
+            }
+        }
+    }
+
+    @Test func unauthorized() async throws {
+        try await Harness.with { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let device = Device()
+                let body = ByteBuffer(data: try JSONEncoder().encode(PushRequest(deviceID: device.id, events: [])))
+                try expectError(try await client.execute(uri: "/v1/push", method: .post, headers: jsonHeaders, body: body), .unauthorized, "unauthorized")
+                try expectError(try await client.execute(uri: "/v1/pull?device_id=d", method: .get), .unauthorized, "unauthorized")
+                try expectError(try await client.pull("glt_not-a-token", device: device), .unauthorized, "unauthorized")
+                try expectError(try await client.execute(uri: "/v1/pull?device_id=d", method: .get, headers: [.authorization: "Basic \(token)"]),
+                                .unauthorized, "unauthorized")
+                #expect(try await client.pull(token, device: device).status == .ok)
+                #expect(try await client.push(token, device: device, []).status == .ok)
+            }
+        }
+    }
+
+    @Test func revokedTokenIsRejected() async throws {
+        try await Harness.with { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let device = Device()
+                #expect(try await client.pull(token, device: device).status == .ok)
+                let revoked = try await h.storage.revokeUser(name: "alice", now: testNow + 1)
+                #expect(revoked.revokedAt == testNow + 1)
+                try expectError(try await client.pull(token, device: device), .unauthorized, "unauthorized")
+                try expectError(try await client.push(token, device: device, []), .unauthorized, "unauthorized")
+            }
+            await #expect(throws: StorageError.noSuchUser("nobody")) { try await h.storage.revokeUser(name: "nobody", now: testNow) }
+            let users = try await h.storage.listUsers()
+            #expect(users.map(\.name) == ["alice"] && users[0].revokedAt == testNow + 1)
+        }
+    }
+
+    @Test func pushBodyErrors() async throws {
+        try await Harness.with(configure: { $0.maxBodyBytes = 4096; $0.maxPushEvents = 3 }) { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let device = Device()
+                func post(_ text: String, headers: HTTPFields? = nil) async throws -> TestResponse {
+                    try await client.execute(uri: "/v1/push", method: .post, headers: headers ?? authHeaders(token), body: ByteBuffer(string: text))
+                }
+                try expectError(try await post("{\"device_id\":"), .badRequest, "invalid_json")
+                try expectError(try await post("[1,2]"), .badRequest, "invalid_request")
+                try expectError(try await post("{\"device_id\":\"\(device.id)\"}"), .badRequest, "invalid_request")
+                try expectError(try await post("{\"device_id\":\"\(device.id)\",\"events\":[{\"seq\":\"one\"}]}"), .badRequest, "invalid_request")
+                try expectError(try await post(#"{"device_id":"a b","events":[]}"#), .badRequest, "invalid_device_id")
+                try expectError(try await post("{}", headers: authHeaders(token, json: false)), .unsupportedMediaType, "unsupported_media_type")
+
+                // Too large a body: 413 with a message saying to send smaller batches.
+                let big = String(repeating: "x", count: 5000)
+                let tooBig = try expectError(try await post("{\"device_id\":\"\(big)\",\"events\":[]}"), .contentTooLarge, "payload_too_large")
+                #expect(tooBig.error.message.contains("smaller batches"))
+
+                // Too many events: 413 too.
+                let four = (1...4).map { event(Int64($0), "s\($0)", ["reps": (.int(1), device.clock(testNow))]) }
+                try expectError(try await client.push(token, device: device, four), .contentTooLarge, "too_many_events")
+
+                // Not ascending: 400, nothing applied.
+                let unordered = [event(2, "a", ["reps": (.int(1), device.clock(testNow))]), event(1, "b", ["reps": (.int(1), device.clock(testNow))])]
+                try expectError(try await client.push(token, device: device, unordered), .badRequest, "invalid_sequence")
+                try expectError(try await client.push(token, device: device, [event(0, "a", [:])]), .badRequest, "invalid_sequence")
+                let page: PullResponse = try decodeBody(try await client.pull(token, device: device))
+                #expect(page.changes.isEmpty && page.lastAppliedSeq == 0)
+            }
+        }
+    }
+
+    @Test func bodyLimitOverRealHTTP() async throws {
+        try await Harness.with(configure: { $0.maxBodyBytes = 2048 }) { h in
+            let token = try await h.addUser("alice")
+            try await h.live { client in
+                let device = Device()
+                let events = (1...40).map { event(Int64($0), "set-\($0)", ["note": (.text("a fairly long note"), device.clock(testNow))]) }
+                try expectError(try await client.push(token, device: device, events), .contentTooLarge, "payload_too_large")
+            }
+        }
+    }
+
+    @Test func pullQueryErrors() async throws {
+        try await Harness.with { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let device = Device()
+                try expectError(try await client.execute(uri: "/v1/pull", method: .get, headers: authHeaders(token, json: false)), .badRequest, "invalid_device_id")
+                for bad in ["abc", "e:", ":5", "e:-1", "e:x", "e:1:2x"] {
+                    try expectError(try await client.pull(token, device: device, cursor: bad), .badRequest, "invalid_cursor")
+                }
+                for bad in ["0", "-3", "ten"] {
+                    try expectError(try await client.execute(uri: "/v1/pull?device_id=\(device.id)&limit=\(bad)", method: .get,
+                                                             headers: authHeaders(token, json: false)), .badRequest, "invalid_limit")
+                }
+                // A limit above the maximum is clamped, not refused.
+                #expect(try await client.pull(token, device: device, limit: 1_000_000).status == .ok)
+            }
+        }
+    }
+}

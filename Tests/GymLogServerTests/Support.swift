@@ -1,0 +1,137 @@
+import Foundation
+import GymLogCore
+@testable import GymLogServer
+import GymLogSync
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The fixed server clock of every test (2025-11-21T10:03:20Z).
+let testNow: Int64 = 1_763_719_400_000
+
+/// A server on a temporary SQLite file, deleted after the test.
+struct Harness: Sendable {
+    let path: String
+    let storage: SQLiteSyncStorage
+    var config: ServerConfig
+
+    /// Runs `body` with a fresh harness and deletes its files afterwards.
+    static func with<T>(configure: (inout ServerConfig) -> Void = { _ in },
+                        _ body: (Harness) async throws -> T) async throws -> T {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-test-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        var config = ServerConfig(database: "sqlite:" + path)
+        config.now = { testNow }
+        config.logLevel = .warning
+        configure(&config)
+        let harness = Harness(path: path, storage: try SQLiteSyncStorage(path: path), config: config)
+        return try await body(harness)
+    }
+
+    /// Creates a user directly in the store and returns its token.
+    func addUser(_ name: String) async throws -> String {
+        let token = Tokens.generate()
+        _ = try await storage.createUser(name: name, tokenHash: Tokens.hash(token), now: testNow)
+        return token
+    }
+
+    /// Runs the real app through the in-process router.
+    func router<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        let app = try await buildApplication(config, storage: storage)
+        return try await app.test(.router, body)
+    }
+
+    /// Runs the real app on a loopback port.
+    func live<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        let app = try await buildApplication(config, storage: storage)
+        return try await app.test(.live, body)
+    }
+}
+
+/// A device pushing events with its own gapless seq.
+struct Device {
+    let id: String
+    init(_ id: String = UUID().uuidString.lowercased()) { self.id = id }
+    var node: String { id }
+
+    func clock(_ millis: Int64, _ counter: Int = 0) -> HLC { HLC(millis: millis, counter: counter, node: id) }
+}
+
+/// An event with `(value, clock)` fields.
+func event(_ seq: Int64, _ entityID: String, entity: String = "sets", op: String = "update",
+           key: String = UUID().uuidString.lowercased(), _ fields: [String: (FieldValue, HLC)]) -> PushEvent {
+    PushEvent(seq: seq, idempotencyKey: key, entity: entity, entityID: entityID, op: op,
+              fields: fields.mapValues { WireField(v: $0.0, c: $0.1) })
+}
+
+let jsonHeaders: HTTPFields = [.contentType: "application/json"]
+
+func authHeaders(_ token: String, json: Bool = true) -> HTTPFields {
+    var h: HTTPFields = [.authorization: "Bearer \(token)"]
+    if json { h[.contentType] = "application/json" }
+    return h
+}
+
+extension TestClientProtocol {
+    func push(_ token: String, _ request: PushRequest) async throws -> TestResponse {
+        try await execute(uri: "/v1/push", method: .post, headers: authHeaders(token), body: ByteBuffer(data: try JSONEncoder().encode(request)))
+    }
+
+    func push(_ token: String, device: Device, _ events: [PushEvent]) async throws -> TestResponse {
+        try await push(token, PushRequest(deviceID: device.id, events: events))
+    }
+
+    func pull(_ token: String, device: Device, cursor: String? = nil, limit: Int? = nil) async throws -> TestResponse {
+        var query = "device_id=\(device.id)"
+        if let cursor { query += "&cursor=\(cursor)" }
+        if let limit { query += "&limit=\(limit)" }
+        return try await execute(uri: "/v1/pull?\(query)", method: .get, headers: authHeaders(token, json: false))
+    }
+
+    /// Pulls every page from `cursor`, checking the paging contract on the way.
+    func pullAll(_ token: String, device: Device, from cursor: String = "0", limit: Int? = nil) async throws -> (changes: [PullResponse], cursor: String) {
+        var pages: [PullResponse] = []
+        var cursor = cursor
+        while true {
+            let response = try await pull(token, device: device, cursor: cursor, limit: limit)
+            #expect(response.status == .ok)
+            let page: PullResponse = try decodeBody(response)
+            pages.append(page)
+            cursor = page.cursor
+            if !page.hasMore { break }
+            #expect(pages.count < 10_000)
+        }
+        return (pages, cursor)
+    }
+}
+
+extension ByteBuffer {
+    init(data: Data) { self.init(bytes: data) }
+}
+
+func decodeBody<T: Decodable>(_ response: TestResponse, as: T.Type = T.self) throws -> T {
+    do {
+        return try JSONDecoder().decode(T.self, from: Data(response.body.readableBytesView))
+    } catch {
+        Issue.record("cannot decode \(T.self) from \(String(buffer: response.body)): \(error)")
+        throw error
+    }
+}
+
+/// Asserts the response is the JSON error shape with this status and code.
+@discardableResult
+func expectError(_ response: TestResponse, _ status: HTTPResponse.Status, _ code: String,
+                 sourceLocation: SourceLocation = #_sourceLocation) throws -> ErrorBody {
+    #expect(response.status == status, "body: \(String(buffer: response.body))", sourceLocation: sourceLocation)
+    let body: ErrorBody = try decodeBody(response)
+    #expect(body.error.code == code, sourceLocation: sourceLocation)
+    #expect(!body.error.message.isEmpty, sourceLocation: sourceLocation)
+    return body
+}
+
+/// Every field of every change in the pages, keyed `entity/id/field`.
+func merged(_ pages: [PullResponse]) -> [String: WireField] {
+    var out: [String: WireField] = [:]
+    for page in pages { for change in page.changes { for (name, f) in change.fields { out["\(change.entity)/\(change.entityID)/\(name)"] = f } } }
+    return out
+}
