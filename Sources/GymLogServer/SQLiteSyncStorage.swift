@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import GymLogCore
 import GymLogSync
 
@@ -27,11 +28,19 @@ public final class SQLiteSyncStorage: SyncStorage {
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
+            // GRDB's WAL setup lowers the writer to synchronous=NORMAL after prepareDatabase
+            // runs; an acknowledged push must survive power loss, so set FULL again here.
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(pool)
         } catch {
             throw ServerSetupError("cannot open the server database at \(path): \(error). Check the --db path and its permissions.")
         }
         self.path = path
+    }
+
+    /// The writer connection's `PRAGMA synchronous` (2 = FULL), for tests.
+    func writerSynchronousMode() throws -> Int {
+        try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// Append-only migrations in plain SQL; never edit a shipped one, add the next.
@@ -177,19 +186,26 @@ public final class SQLiteSyncStorage: SyncStorage {
             case .valid(let e):
                 event = e
             }
-            try insertKey.execute(arguments: [user, event.idempotencyKey])
-            if db.changesCount == 0 { results.append(PushResult(seq: seq, status: .duplicate)); continue }
+            // Raw binds on GRDB's cached statements: this loop runs once per pushed field and
+            // StatementArguments' boxing would cost more than SQLite itself.
+            insertKey.bind(1, user); insertKey.bind(2, event.idempotencyKey)
+            try insertKey.stepDone(db)
+            if sqlite3_changes(db.sqliteConnection) == 0 { results.append(PushResult(seq: seq, status: .duplicate)); continue }
 
             stored.removeAll(keepingCapacity: true)
-            let rows = try Row.fetchCursor(storedClocks, arguments: [user, event.entity, event.entityID])
-            while let row = try rows.next() { stored[row[0]] = row[1] }
+            storedClocks.bind(1, user); storedClocks.bind(2, event.entity); storedClocks.bind(3, event.entityID)
+            try storedClocks.eachRow(db) { stmt in
+                stored[String(cString: sqlite3_column_text(stmt, 0))] = String(cString: sqlite3_column_text(stmt, 1))
+            }
             let changeSeq = head + 1
             var wrote = false
             for field in event.fields {
-                let current = stored[field.name].flatMap(HLC.init)
+                let current = stored[field.name].flatMap(PushValidation.clock)
                 guard incomingWins(stored: current, incoming: field.clock) else { continue }
-                try writeField.execute(arguments: [user, event.entity, event.entityID, field.name,
-                                                   field.value.databaseValue, field.clock.description, changeSeq])
+                writeField.bind(1, user); writeField.bind(2, event.entity); writeField.bind(3, event.entityID)
+                writeField.bind(4, field.name); writeField.bind(5, field.value); writeField.bind(6, field.clockText)
+                writeField.bind(7, changeSeq)
+                try writeField.stepDone(db)
                 wrote = true
             }
             if wrote { head = changeSeq }
@@ -298,6 +314,54 @@ struct PageBuilder {
         default: value = 24
         }
         return f.name.utf8.count + f.clock.utf8.count + value + 32
+    }
+}
+
+// SQLITE_TRANSIENT: SQLite copies the bound bytes before the Swift string goes away.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+extension Statement {
+    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(sqliteStatement, index, value) }
+
+    func bind(_ index: Int32, _ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { sqlite3_bind_text(sqliteStatement, index, "", 0, transient); return }
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                _ = sqlite3_bind_text(sqliteStatement, index, $0, Int32(bytes.count), transient)
+            }
+        }
+    }
+
+    func bind(_ index: Int32, _ value: FieldValue) {
+        switch value {
+        case .null: sqlite3_bind_null(sqliteStatement, index)
+        case .int(let i): sqlite3_bind_int64(sqliteStatement, index, i)
+        case .real(let d): sqlite3_bind_double(sqliteStatement, index, d)
+        case .text(let s): bind(index, s)
+        }
+    }
+
+    /// Steps a bound write to completion, then resets it for the next use.
+    func stepDone(_ db: Database) throws {
+        let code = sqlite3_step(sqliteStatement)
+        sqlite3_reset(sqliteStatement)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+        }
+    }
+
+    /// Steps a bound query, calling `body` per row, then resets it.
+    func eachRow(_ db: Database, _ body: (SQLiteStatement) throws -> Void) throws {
+        defer { sqlite3_reset(sqliteStatement) }
+        while true {
+            let code = sqlite3_step(sqliteStatement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+            }
+            try body(sqliteStatement)
+        }
     }
 }
 

@@ -23,6 +23,8 @@ public struct ValidField: Hashable, Sendable {
     public var name: String
     public var value: FieldValue
     public var clock: HLC
+    /// The clock's canonical text, as stored.
+    public var clockText: String
 }
 
 /// A pushed event that passed validation and may be applied.

@@ -53,7 +53,13 @@ struct IncomingField: Decodable {
 
     init(from decoder: Decoder) throws {
         guard let c = try? decoder.container(keyedBy: CodingKeys.self) else { return }
-        if c.contains(.v) { value = try? c.decode(FieldValue.self, forKey: .v) }
+        // Cheapest checks first: each failed `decode` attempt throws, and text is the most common value.
+        if c.contains(.v) {
+            if (try? c.decodeNil(forKey: .v)) == true { value = .null }
+            else if let s = try? c.decode(String.self, forKey: .v) { value = .text(s) }
+            else if let i = try? c.decode(Int64.self, forKey: .v) { value = .int(i) }
+            else if let d = try? c.decode(Double.self, forKey: .v) { value = .real(d) }
+        }
         clock = try? c.decodeIfPresent(String.self, forKey: .c)
     }
 }
@@ -87,22 +93,26 @@ enum PushValidation {
         return (1...maxBytes).contains(u.count) && u.allSatisfy { $0 > 32 && $0 < 127 }
     }
 
-    /// A clock in canonical HLC form with a 1...64 byte printable node.
+    /// A clock in canonical HLC form (`15 digits-5 digits-node`) with a 1...64 byte
+    /// printable node. Parsed on the bytes: it runs for every pushed field.
     static func clock(_ text: String) -> HLC? {
-        guard text.utf8.count <= 96, let hlc = HLC(text), hlc.description == text,
-              isKey(hlc.node, maxBytes: 64) else { return nil }
-        return hlc
-    }
-
-    /// The largest clock millis in the request, to compare against the server's clock.
-    static func maxClockMillis(_ events: [IncomingEvent]) -> Int64? {
-        var top: Int64?
-        for event in events {
-            for field in (event.fields ?? [:]).values {
-                if let text = field.clock, let hlc = HLC(text), hlc.millis > (top ?? Int64.min) { top = hlc.millis }
+        var text = text
+        return text.withUTF8 { u -> HLC? in
+            guard u.count >= 23, u.count <= 22 + 64, u[15] == 45, u[21] == 45 else { return nil }
+            var millis: Int64 = 0, counter = 0
+            for i in 0..<15 {
+                let d = u[i] &- 48
+                guard d < 10 else { return nil }
+                millis = millis * 10 + Int64(d)
             }
+            for i in 16..<21 {
+                let d = u[i] &- 48
+                guard d < 10 else { return nil }
+                counter = counter * 10 + Int(d)
+            }
+            for i in 22..<u.count where u[i] <= 32 || u[i] >= 127 { return nil }
+            return HLC(millis: millis, counter: counter, node: String(decoding: UnsafeBufferPointer(rebasing: u[22...]), as: UTF8.self))
         }
-        return top
     }
 
     /// Checks one event; a failure rejects only this event.
@@ -143,7 +153,7 @@ enum PushValidation {
             if case .text(let s) = value, s.utf8.count > maxValueBytes {
                 return reject("value_too_large", "event \(e.seq) field \"\(name)\" holds \(s.utf8.count) bytes; a value may hold at most \(maxValueBytes) bytes.")
             }
-            fields.append(ValidField(name: name, value: value, clock: hlc))
+            fields.append(ValidField(name: name, value: value, clock: hlc, clockText: text))
         }
         fields.sort { $0.name < $1.name }
         return .valid(ValidEvent(seq: e.seq, idempotencyKey: key, entity: entity, entityID: entityID, fields: fields))

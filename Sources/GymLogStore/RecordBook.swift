@@ -20,8 +20,8 @@ extension ChangeWriter {
         var candidates = recordValues(of: set, formula: settings.e1rmFormula)
         if workingVolume(of: set) > 0 {
             let session = try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT SUM(weight_kg * reps) FROM sets WHERE workout_id = ? AND exercise_id = ?
-                AND deleted_at IS NULL AND kind <> 'warmup' AND bodyweight = 0
+                SELECT SUM(CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * 0.45359237 ELSE CAST(weight AS REAL) END * reps)
+                FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL AND kind <> 'warmup' AND bodyweight = 0
                 """), arguments: [set.workoutID.key, set.exerciseID.key]) ?? 0
             candidates.append(RecordValue(.sessionVolume, session))
         }

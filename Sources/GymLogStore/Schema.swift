@@ -81,15 +81,16 @@ enum Schema {
                 utc_offset INTEGER NOT NULL DEFAULT 0,
                 deleted_at INTEGER,
                 clocks TEXT NOT NULL DEFAULT '{}',
-                extra TEXT,
-                -- Derived, local only: the load in kg so records compare across units.
-                weight_kg REAL GENERATED ALWAYS AS (
-                    CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * 0.45359237 ELSE CAST(weight AS REAL) END
-                ) VIRTUAL
+                extra TEXT
             );
             CREATE INDEX sets_by_exercise ON sets(exercise_id, performed_at);
-            CREATE INDEX sets_by_workout ON sets(workout_id, exercise_id, performed_at);
             CREATE INDEX sets_by_time ON sets(performed_at);
+            -- Logging a set asks three questions of the open workout (its last set, the
+            -- exercise's set count, its working volume). These partial indexes over live
+            -- sets answer them from the index alone, whatever the workout's size.
+            CREATE INDEX live_sets_by_workout_time ON sets(workout_id, performed_at, deleted_at) WHERE deleted_at IS NULL;
+            CREATE INDEX live_sets_by_workout_exercise ON sets(workout_id, exercise_id, kind, bodyweight, weight, weight_unit, reps, deleted_at)
+                WHERE deleted_at IS NULL;
 
             -- Every local change waiting for the server's acknowledgement. `seq` is the
             -- gapless per-device sequence the server checks; rows leave only when acked.

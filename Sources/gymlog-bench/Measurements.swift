@@ -314,6 +314,7 @@ final class SessionClock: @unchecked Sendable {
     func now() -> Int64 {
         lock.lock(); defer { lock.unlock() }
         reads += 1
-        return Environment.live.now() + Int64(reads / setsPerWorkout) * 3 * 3_600_000
+        // Starts one jump ahead, so the first call never joins a workout already in the file.
+        return Environment.live.now() + Int64(reads / setsPerWorkout + 1) * 3 * 3_600_000
     }
 }

@@ -87,6 +87,12 @@ struct Report {
           generated history (1,000,000 sets; 100,000 with `--quick`), compared with the
           empty database's p99 from the same interleaved loop. "No worse" is judged with a
           10 % allowance for the noise of a 99th percentile of 2,000 `fsync`-bound samples.
+        - **Variants** (same loop, extra rows): `a*`/`b*` give every workout 25 sets (each store's
+          clock jumps three hours ahead every 25 calls, so the idle gap starts a new workout, as a
+          real session would), because 2,000 calls on the real clock all land in ONE workout
+          whose per-call queries (set order, session volume, last activity) grow with its size.
+          `a'`/`a'*` run the same on tmpfs (`/dev/shm`), where `fsync` is free, to show the
+          store's own CPU cost next to the raw C API; they carry no target.
         - **(c) One-shot process** — `gymlog log --db FILE "bench 100x5"` (the release binary
           next to `gymlog-bench`, `GYMLOG_CONFIG` pointing at a file that does not exist)
           spawned with `posix_spawn` 50 times, median wall time from spawn to `wait4`.

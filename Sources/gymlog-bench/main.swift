@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GymLogCore
 import GymLogStore
 
@@ -15,7 +16,7 @@ let usage = """
           Measure logging, one-shot process and export against their baselines, print a
           table and rewrite FILE (default BENCHMARKS.md). --quick uses a 100,000-set history.
           Build first: swift build -c release --product gymlog-bench --product gymlog
-      gymlog-bench log-loop --db PATH [--calls N] [--per-workout N]
+      gymlog-bench log-loop --db PATH [--calls N] [--per-workout N] [--trace]
           Only the domain logging loop (`bench 100x5`), for a profiler: perf record -g …
     """
 
@@ -78,6 +79,10 @@ func logLoopCommand(_ options: Options) throws {
         environment = Environment(now: { clock.now() }, utcOffset: Environment.live.utcOffset, newID: Environment.live.newID)
     }
     let db = try GymLogDatabase(path: path, environment: environment)
+    if options.flags.contains("trace") {
+        // Every statement with its duration, to find the one that dominates a call.
+        db.queue.inDatabase { $0.trace(options: .profile) { print($0.expandedDescription) } }
+    }
     let t0 = monotonicNanos()
     for _ in 0..<calls { _ = try db.logSets(exercise: benchMention, specs: benchSpecs) }
     print("\(calls) calls, \(fmt(Double(monotonicNanos() - t0) / 1000 / Double(calls), 1)) µs each")
@@ -217,7 +222,7 @@ do {
     switch arguments.first {
     case "generate": try generateCommand(Options(arguments.dropFirst(), flags: []))
     case "run": try runCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
-    case "log-loop": try logLoopCommand(Options(arguments.dropFirst(), flags: []))
+    case "log-loop": try logLoopCommand(Options(arguments.dropFirst(), flags: ["trace"]))
     case "child-rusage": exit(childRusageCommand(arguments.dropFirst()))
     case "help", "--help", "-h", nil: print(usage)
     default: throw BenchError("unknown command '\(arguments.first!)'")

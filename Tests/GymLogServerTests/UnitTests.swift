@@ -75,3 +75,12 @@ struct UnitTests {
         #expect(try await SQLiteSyncStorage(path: other).epoch() != first)
     }
 }
+
+@Suite struct ServerDurabilityTests {
+    @Test func theServerStoreCommitsWithSynchronousFull() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-sync-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let storage = try SQLiteSyncStorage(path: path)
+        #expect(try storage.writerSynchronousMode() == 2)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import GymLogCore
+@testable import GymLogServer
+import GymLogSync
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// What the line reader takes from openapi.yaml: operations with their status codes and
+/// response schemas, and each schema's properties.
+struct OpenAPISpec {
+    struct Operation: Hashable, CustomStringConvertible {
+        var method: String
+        var path: String
+        var description: String { "\(method) \(path)" }
+    }
+    struct Schema { var properties: Set<String> = []; var required: Set<String> = [] }
+
+    var responses: [Operation: [String: String?]] = [:]
+    var schemas: [String: Schema] = [:]
+
+    /// Reads the restricted style openapi.yaml is written in (see its `info.description`).
+    init(yaml: String) {
+        enum Section { case none, paths, schemas }
+        var section = Section.none
+        var path: String?, op: Operation?, code: String?, inResponses = false
+        var schema: String?, inProperties = false
+        func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
+        func key(_ line: Substring) -> String { String(line.trimmingCharacters(in: .whitespaces).dropLast()) }
+
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: true) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("#") { continue }
+            let n = indent(line)
+            if n == 0 {
+                section = trimmed == "paths:" ? .paths : .none
+                if trimmed == "components:" { section = .none }
+                continue
+            }
+            if n == 2 && trimmed == "schemas:" { section = .schemas; continue }
+            switch section {
+            case .none: continue
+            case .schemas:
+                if n == 2 { section = .none; continue }
+                if n == 4 && trimmed.hasSuffix(":") { schema = key(line); schemas[schema!] = Schema(); inProperties = false }
+                else if n == 6, let schema {
+                    inProperties = trimmed == "properties:"
+                    if trimmed.hasPrefix("required: [") {
+                        let list = trimmed.dropFirst("required: [".count).dropLast()
+                        schemas[schema]!.required = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                    }
+                } else if n == 8, inProperties, let schema, trimmed.hasSuffix(":") {
+                    schemas[schema]!.properties.insert(key(line))
+                }
+            case .paths:
+                if n == 2, trimmed.hasPrefix("/") { path = key(line); op = nil }
+                else if n == 4, let path, ["get:", "post:", "put:", "patch:", "delete:"].contains(trimmed) {
+                    op = Operation(method: key(line).uppercased(), path: path)
+                    responses[op!] = [:]
+                    inResponses = false
+                } else if n == 6 { inResponses = trimmed == "responses:" }
+                else if n == 8, inResponses, let op, trimmed.hasPrefix("'"), trimmed.hasSuffix("':") {
+                    code = String(trimmed.dropFirst().dropLast(2))
+                    responses[op]![code!] = .some(nil)
+                } else if n > 8, inResponses, let op, let code, trimmed.hasPrefix("$ref: '#/components/schemas/") {
+                    let name = trimmed.dropFirst("$ref: '#/components/schemas/".count).dropLast()
+                    if responses[op]![code]! == nil { responses[op]![code] = String(name) }
+                }
+            }
+        }
+    }
+}
+
+/// A request that makes the server answer one documented status.
+struct Provocation: Sendable {
+    var configure: @Sendable (inout ServerConfig) -> Void = { _ in }
+    var run: @Sendable (_ client: any TestClientProtocol, _ token: String, _ device: Device) async throws -> TestResponse
+}
+
+@Suite("openapi.yaml matches the server")
+struct OpenAPITests {
+    static let specURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("openapi.yaml")
+
+    static func body(_ s: String) -> ByteBuffer { ByteBuffer(string: s) }
+
+    /// One provocation per (method, path, status) the server can answer.
+    static let provocations: [String: Provocation] = {
+        let registerOpen: @Sendable (inout ServerConfig) -> Void = { $0.openRegistration = true }
+        func register(_ json: String, type: String = "application/json") -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
+            { client, _, _ in try await client.execute(uri: "/v1/register", method: .post, headers: [.contentType: type], body: body(json)) }
+        }
+        func rawPush(_ json: String, json isJSON: Bool = true) -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
+            { client, token, _ in try await client.execute(uri: "/v1/push", method: .post, headers: authHeaders(token, json: isJSON), body: body(json)) }
+        }
+        func pullQuery(_ query: String, auth: Bool = true) -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
+            { client, token, _ in try await client.execute(uri: "/v1/pull?\(query)", method: .get, headers: auth ? authHeaders(token, json: false) : [:]) }
+        }
+        return [
+            "GET /healthz 200": Provocation { client, _, _ in try await client.execute(uri: "/healthz", method: .get) },
+            "GET /v1/capabilities 200": Provocation { client, _, _ in try await client.execute(uri: "/v1/capabilities", method: .get) },
+            "POST /v1/register 201": Provocation(configure: registerOpen, run: register(#"{"name":"newbie"}"#)),
+            "POST /v1/register 400": Provocation(configure: registerOpen, run: register(#"{"name":"no spaces"}"#)),
+            "POST /v1/register 403": Provocation(run: register(#"{"name":"newbie"}"#)),
+            "POST /v1/register 409": Provocation(configure: registerOpen, run: register(#"{"name":"owner"}"#)),
+            "POST /v1/register 413": Provocation(configure: registerOpen, run: register("{\"name\":\"\(String(repeating: "x", count: 70_000))\"}")),
+            "POST /v1/register 415": Provocation(configure: registerOpen, run: register(#"{"name":"newbie"}"#, type: "text/plain")),
+            "POST /v1/push 200": Provocation { client, token, device in
+                try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow))])])
+            },
+            "POST /v1/push 400": Provocation(run: rawPush("{")),
+            "POST /v1/push 401": Provocation { client, _, device in try await client.push("glt_nope", device: device, []) },
+            "POST /v1/push 409": Provocation { client, token, device in try await client.push(token, device: device, [event(2, "s1", [:])]) },
+            "POST /v1/push 413": Provocation(configure: { $0.maxBodyBytes = 1024 }, run: rawPush(String(repeating: " ", count: 2000) + "{}")),
+            "POST /v1/push 415": Provocation(run: rawPush("{}", json: false)),
+            "POST /v1/push 422": Provocation { client, token, device in
+                try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow + 86_400_000))])])
+            },
+            "GET /v1/pull 200": Provocation { client, token, device in try await client.pull(token, device: device) },
+            "GET /v1/pull 400": Provocation(run: pullQuery("device_id=d&cursor=nonsense")),
+            "GET /v1/pull 401": Provocation(run: pullQuery("device_id=d", auth: false)),
+        ]
+    }()
+
+    @Test func everyServedRouteIsInTheSpecAndViceVersa() throws {
+        let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
+        let served = Set(Endpoint.allCases.map { OpenAPISpec.Operation(method: $0.method.rawValue, path: $0.path) })
+        #expect(!spec.responses.isEmpty)
+        #expect(Set(spec.responses.keys) == served)
+    }
+
+    @Test func everyDocumentedStatusIsProvokedAndNothingElse() throws {
+        let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
+        let documented = Set(spec.responses.flatMap { op, codes in codes.keys.map { "\(op) \($0)" } })
+        #expect(documented == Set(Self.provocations.keys))
+    }
+
+    @Test(arguments: provocations.keys.sorted())
+    func serverAnswersAsDocumented(_ key: String) async throws {
+        let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
+        let parts = key.split(separator: " ").map(String.init)
+        let op = OpenAPISpec.Operation(method: parts[0], path: parts[1])
+        let code = parts[2]
+        let documented = try #require(spec.responses[op]?[code], "\(key) is not in openapi.yaml")
+        let provocation = try #require(Self.provocations[key])
+
+        try await Harness.with(configure: provocation.configure) { h in
+            let token = try await h.addUser("owner")
+            let response = try await h.router { client in try await provocation.run(client, token, Device()) }
+            #expect(String(response.status.code) == code, "\(key): \(String(buffer: response.body))")
+            #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+            if let name = documented {
+                let schema = try #require(spec.schemas[name], "schema \(name) missing")
+                let keys = Set(object.keys)
+                #expect(keys.isSubset(of: schema.properties), "\(key): \(keys.subtracting(schema.properties)) not in \(name)")
+                #expect(schema.required.isSubset(of: keys), "\(key): \(schema.required.subtracting(keys)) missing")
+            }
+        }
+    }
+
+    @Test func readerSeesTheWholeSpec() throws {
+        // Guards the reader itself: a reader that found nothing would let everything pass.
+        let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
+        #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "409", "413", "415", "422"])
+        #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?["200"] == .some("PushResponse"))
+        #expect(spec.schemas["Capabilities"]?.properties.count == 6)
+        #expect(spec.schemas["PullResponse"]?.required == ["epoch", "changes", "cursor", "has_more", "last_applied_seq"])
+        // The wire types encode exactly the documented keys.
+        let caps = Capabilities(protocolVersion: 1, maxBodyBytes: 1, maxPushEvents: 1, maxPullLimit: 1, registrationOpen: true, maxClockAheadMs: 1)
+        let keys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(caps)) as? [String: Any]).keys
+        #expect(Set(keys) == spec.schemas["Capabilities"]?.properties)
+        let event = PushEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "e", op: "create", fields: [:])
+        let eventKeys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(event)) as? [String: Any]).keys
+        #expect(Set(eventKeys) == spec.schemas["PushEvent"]?.properties)
+    }
+}
