@@ -54,7 +54,8 @@ struct ReadlineReader: LineReader {
     func remember(_ line: String) {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         add_history(line)
-        append_history(1, historyPath)
+        // append_history only appends to an existing file; the first line creates it.
+        if FileManager.default.fileExists(atPath: historyPath) { append_history(1, historyPath) } else { write_history(historyPath) }
         history_truncate_file(historyPath, 5000)
     }
 }

@@ -52,3 +52,34 @@ public func derivedID(namespace: String, key: String) -> UUID {
     return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
 }
+
+/// Parses the 36-character UUID text form (either case) without Foundation's sscanf path;
+/// reading rows back (export streams millions) parses several ids per row.
+public func parseUUID(_ text: String) -> UUID? {
+    var text = text
+    return text.withUTF8 { bytes -> UUID? in
+        guard bytes.count == 36 else { return nil }
+        var out = [UInt8](repeating: 0, count: 16)
+        var i = 0, o = 0
+        @inline(__always) func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: c - 48
+            case 97...102: c - 87
+            case 65...70: c - 55
+            default: nil
+            }
+        }
+        while i < 36 {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard bytes[i] == 45 else { return nil }
+                i += 1
+                continue
+            }
+            guard let hi = nibble(bytes[i]), let lo = nibble(bytes[i + 1]) else { return nil }
+            out[o] = hi << 4 | lo
+            o += 1; i += 2
+        }
+        return UUID(uuid: (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
+                           out[8], out[9], out[10], out[11], out[12], out[13], out[14], out[15]))
+    }
+}

@@ -156,7 +156,7 @@ public final class SQLiteSyncStorage: SyncStorage {
         }
     }
 
-    // The push rules of SYNC-PROTOCOL.md, inside the caller's transaction.
+    // The push rules of DESIGN.md ("Push"), inside the caller's transaction.
     private static func apply(_ db: Database, user: Int64, deviceID: String, items: [PushItem], now: Int64) throws -> PushOutcome {
         var lastApplied = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),

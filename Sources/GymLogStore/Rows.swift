@@ -20,20 +20,20 @@ enum Rows {
             distance = Distance(value, DistanceUnit(rawValue: row[i + 11] ?? "m") ?? .m)
         }
         return LoggedSet(
-            id: UUID(uuidString: row[i]) ?? UUID(), workoutID: UUID(uuidString: row[i + 1]) ?? UUID(),
-            exerciseID: UUID(uuidString: row[i + 2]) ?? UUID(), kind: SetKind(rawValue: row[i + 3]) ?? .working,
+            id: parseUUID(row[i]) ?? UUID(), workoutID: parseUUID(row[i + 1]) ?? UUID(),
+            exerciseID: parseUUID(row[i + 2]) ?? UUID(), kind: SetKind(rawValue: row[i + 3]) ?? .working,
             weight: weight, bodyweight: row[i + 6], reps: row[i + 7],
             rpe: (row[i + 8] as String?).flatMap { Fixed(parsing: $0) }, durationSeconds: row[i + 9],
             distance: distance, note: row[i + 12], performedAt: row[i + 13], utcOffsetSeconds: row[i + 14])
     }
 
     static func workout(_ row: Row, from i: Int = 0) -> Workout {
-        Workout(id: UUID(uuidString: row[i]) ?? UUID(), name: row[i + 1], startedAt: row[i + 2], endedAt: row[i + 3],
+        Workout(id: parseUUID(row[i]) ?? UUID(), name: row[i + 1], startedAt: row[i + 2], endedAt: row[i + 3],
                 utcOffsetSeconds: row[i + 4], note: row[i + 5])
     }
 
     static func exercise(_ row: Row) -> Exercise {
-        Exercise(id: UUID(uuidString: row[0]) ?? UUID(), name: row[1], kind: ExerciseKind(rawValue: row[2]) ?? .weighted)
+        Exercise(id: parseUUID(row[0]) ?? UUID(), name: row[1], kind: ExerciseKind(rawValue: row[2]) ?? .weighted)
     }
 
     /// The fields a set's values are stored as.

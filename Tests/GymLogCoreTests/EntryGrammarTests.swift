@@ -316,3 +316,17 @@ struct EntryParserDirectTests {
         #expect(elapsed < .seconds(2), "20,000 parses took \(elapsed)")
     }
 }
+
+@Suite struct UUIDParsingTests {
+    @Test func parsesWhatFoundationParsesAndRejectsTheRest() {
+        for _ in 0..<2_000 {
+            let id = UUID()
+            #expect(parseUUID(id.uuidString) == id)
+            #expect(parseUUID(id.uuidString.lowercased()) == id)
+        }
+        for bad in ["", "not-a-uuid", "00000000-0000-4000-8000-00000000000g", "00000000x0000-4000-8000-000000000001",
+                    "00000000-0000-4000-8000-0000000000001"] {
+            #expect(parseUUID(bad) == nil, "\(bad)")
+        }
+    }
+}
