@@ -59,13 +59,16 @@ public let tombstoneField = "deleted_at"
 public func encodePayload(_ fields: [FieldChange]) -> String {
     var out = "{"
     out.reserveCapacity(64 * fields.count)
+    var lastClock: HLC?, clockText = ""
     for (i, f) in fields.enumerated() {
         if i > 0 { out += "," }
         appendJSONString(f.name, to: &out)
         out += ":{\"v\":"
         appendJSON(f.value, to: &out)
         out += ",\"c\":\""
-        out += f.clock.description
+        // The fields of one event share one clock: format it once.
+        if f.clock != lastClock { lastClock = f.clock; clockText = f.clock.description }
+        out += clockText
         out += "\"}"
     }
     out += "}"
@@ -127,6 +130,13 @@ public func appendJSON(_ value: FieldValue, to out: inout String) {
 }
 
 public func appendJSONString(_ s: String, to out: inout String) {
+    // Names, ids, clocks and most notes need no escaping: append them whole.
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+        out += "\""
+        out += s
+        out += "\""
+        return
+    }
     out += "\""
     for scalar in s.unicodeScalars {
         switch scalar {

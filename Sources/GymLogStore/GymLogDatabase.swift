@@ -21,6 +21,8 @@ public final class GymLogDatabase: @unchecked Sendable {
     public let path: String
     public let environment: Environment
     public var settings: Settings
+    /// Set once this process has checked that the records match the configured formula.
+    let recordsFormulaChecked = FlagBox()
     /// Tests set this to fail a write between its row and its outbox event.
     public var faultInjector: (@Sendable (WritePhase) throws -> Void)?
 
@@ -49,7 +51,7 @@ public final class GymLogDatabase: @unchecked Sendable {
         self.environment = environment
         self.settings = settings
         let now = environment.now()
-        let newDevice = environment.newID().uuidString.lowercased()
+        let newDevice = environment.newID().key
         if try queue.read({ try !Schema.migrator.hasCompletedMigrations($0) }) {
             try Schema.migrator.migrate(queue)
         }
@@ -76,13 +78,17 @@ public final class GymLogDatabase: @unchecked Sendable {
     public func commit<T>(_ body: (inout ChangeWriter) throws -> T) throws -> T {
         try queue.writeWithoutTransaction { db in
             var result: T?
+            // The writer's own flag: it reaches the database's flag only if this commits.
+            let checkedHere = FlagBox()
+            if recordsFormulaChecked.isSet { checkedHere.set() }
             try db.inTransaction(.immediate) {
                 var writer = try ChangeWriter(db: db, now: environment.now(), environment: environment,
-                                              settings: settings, fault: faultInjector)
+                                              settings: settings, fault: faultInjector, formulaChecked: checkedHere)
                 result = try body(&writer)
                 try writer.finish()
                 return .commit
             }
+            if checkedHere.isSet { recordsFormulaChecked.set() }
             return result!
         }
     }
@@ -100,13 +106,15 @@ public struct ChangeWriter {
     public let settings: Settings
     let deviceID: String
     let fault: (@Sendable (WritePhase) throws -> Void)?
+    let formulaChecked: FlagBox
     private(set) var clock: HLC
     private(set) var seq: Int64
     private var touched = false
 
     init(db: Database, now: Int64, environment: Environment, settings: Settings,
-         fault: (@Sendable (WritePhase) throws -> Void)?) throws {
+         fault: (@Sendable (WritePhase) throws -> Void)?, formulaChecked: FlagBox = FlagBox()) throws {
         self.db = db; self.now = now; self.environment = environment; self.settings = settings; self.fault = fault
+        self.formulaChecked = formulaChecked
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT device_id, last_clock, last_seq FROM device"))!
         self.deviceID = row[0]
         self.clock = HLC(row[1] as String) ?? .zero
@@ -119,14 +127,14 @@ public struct ChangeWriter {
     public mutating func write(_ entity: EntityKind, id: UUID, op: ChangeOp, fields: [(String, FieldValue)]) throws -> HLC {
         clock = clock.tick(now: now, node: deviceID)
         let changes = fields.map { FieldChange($0.0, $0.1, clock) }
-        try RowWriter.upsert(db, entity, id: id.uuidString.lowercased(), changes: changes, creating: op == .create)
+        try RowWriter.upsert(db, entity, id: id.key, changes: changes, creating: op == .create)
         try fault?(.rowWritten)
         seq += 1
         try db.cachedStatement(sql: """
             INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [seq, entity.rawValue, id.uuidString.lowercased(), op.rawValue,
-                                     encodePayload(changes), environment.newID().uuidString.lowercased(), now])
+            """).execute(arguments: [seq, entity.rawValue, id.key, op.rawValue,
+                                     encodePayload(changes), environment.newID().key, now])
         try fault?(.outboxWritten)
         touched = true
         return clock
@@ -172,13 +180,7 @@ enum RowWriter {
         for c in changes {
             if known.contains(c.name) { names.append(c.name); values.append(c.value.databaseValue) } else { extra.append(c) }
         }
-        var clocks = "{"
-        for (i, c) in changes.enumerated() {
-            if i > 0 { clocks += "," }
-            appendJSONString(c.name, to: &clocks)
-            clocks += ":\"" + c.clock.description + "\""
-        }
-        clocks += "}"
+        let clocks = clocksJSON(changes)
         var insertCols = ["id"] + names + ["clocks"]
         var updates = names.map { "\($0) = excluded.\($0)" } + ["clocks = json_patch(\(entity.rawValue).clocks, excluded.clocks)"]
         var args: [DatabaseValue] = [id.databaseValue] + values + [clocks.databaseValue]
@@ -201,6 +203,20 @@ enum RowWriter {
 }
 
 extension RowWriter {
+    /// `{"field":"clock",...}` for the row's `clocks` column, formatting a shared clock once.
+    static func clocksJSON(_ changes: [FieldChange]) -> String {
+        var json = "{"
+        json.reserveCapacity(48 * changes.count)
+        var lastClock: HLC?, clockText = ""
+        for (i, c) in changes.enumerated() {
+            if i > 0 { json += "," }
+            appendJSONString(c.name, to: &json)
+            if c.clock != lastClock { lastClock = c.clock; clockText = c.clock.description }
+            json += ":\"" + clockText + "\""
+        }
+        return json + "}"
+    }
+
     static func update(_ db: Database, _ entity: EntityKind, id: String, changes: [FieldChange]) throws {
         let known = columns[entity]!
         var sets: [String] = [], args: [DatabaseValue] = []
@@ -216,13 +232,7 @@ extension RowWriter {
         if extra.count > 1 {
             sets.append("extra = json_patch(coalesce(extra, '{}'), ?)"); args.append((extra + "}").databaseValue)
         }
-        var clocks = "{"
-        for (i, c) in changes.enumerated() {
-            if i > 0 { clocks += "," }
-            appendJSONString(c.name, to: &clocks)
-            clocks += ":\"" + c.clock.description + "\""
-        }
-        sets.append("clocks = json_patch(clocks, ?)"); args.append((clocks + "}").databaseValue)
+        sets.append("clocks = json_patch(clocks, ?)"); args.append(clocksJSON(changes).databaseValue)
         args.append(id.databaseValue)
         try db.cachedStatement(sql: "UPDATE \(entity.rawValue) SET \(sets.joined(separator: ", ")) WHERE id = ?")
             .execute(arguments: StatementArguments(args))
@@ -248,4 +258,12 @@ extension FieldValue {
         case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
         }
     }
+}
+
+/// A flag shared by the writers of one database instance.
+final class FlagBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }

@@ -10,12 +10,15 @@ extension ChangeWriter {
     func checkRecords(_ set: LoggedSet) throws -> [RecordBreak] {
         guard set.kind.countsForRecords else { return [] }
         try ensureRecordsFormula()
-        var current: [String: Double] = [:]
+        var current: [RecordKey: Double] = [:]
         var sessionRecordIsThisWorkout = false
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT metric, reps, value, workout_id FROM records WHERE exercise_id = ?"),
-                                    arguments: [set.exerciseID.key]) {
-            current["\(row[0] as String)/\(row[1] as Int)"] = row[2]
-            if row[0] == RecordMetric.sessionVolume.rawValue { sessionRecordIsThisWorkout = row[3] == set.workoutID.key }
+        let workoutKey = set.workoutID.key
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT metric, reps, value, workout_id FROM records WHERE exercise_id = ?"),
+                                       arguments: [set.exerciseID.key])
+        while let row = try rows.next() {
+            guard let metric = RecordMetric(rawValue: row[0]) else { continue }
+            current[RecordKey(metric: metric, reps: row[1])] = row[2]
+            if metric == .sessionVolume { sessionRecordIsThisWorkout = row[3] == workoutKey }
         }
         var candidates = recordValues(of: set, formula: settings.e1rmFormula)
         if workingVolume(of: set) > 0 {
@@ -27,7 +30,7 @@ extension ChangeWriter {
         }
         var breaks: [RecordBreak] = []
         for c in candidates {
-            let previous = current["\(c.metric.rawValue)/\(c.reps)"]
+            let previous = current[RecordKey(metric: c.metric, reps: c.reps)]
             guard beats(c.value, previous) else { continue }
             try storeRecord(c, set: set)
             // Growing this workout's own session-volume record is not news; crossing the
@@ -50,7 +53,7 @@ extension ChangeWriter {
     /// keeps the set that reached the value first.
     func rebuildRecords(exerciseID: UUID) throws {
         try db.execute(sql: "DELETE FROM records WHERE exercise_id = ?", arguments: [exerciseID.key])
-        var best: [String: (RecordValue, LoggedSet)] = [:]
+        var best: [RecordKey: (RecordValue, LoggedSet)] = [:]
         var sessions: [UUID: (Double, LoggedSet)] = [:]
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL
@@ -59,14 +62,14 @@ extension ChangeWriter {
         while let row = try cursor.next() {
             let set = Rows.set(row)
             for v in recordValues(of: set, formula: settings.e1rmFormula) {
-                let key = "\(v.metric.rawValue)/\(v.reps)"
+                let key = RecordKey(metric: v.metric, reps: v.reps)
                 if beats(v.value, best[key]?.0.value) { best[key] = (v, set) }
             }
             let volume = workingVolume(of: set)
             if volume > 0 { sessions[set.workoutID] = ((sessions[set.workoutID]?.0 ?? 0) + volume, set) }
         }
         for (total, set) in sessions.values.sorted(by: { $0.1.performedAt < $1.1.performedAt }) {
-            let key = "\(RecordMetric.sessionVolume.rawValue)/0"
+            let key = RecordKey(metric: .sessionVolume, reps: 0)
             if beats(total, best[key]?.0.value) { best[key] = (RecordValue(.sessionVolume, total), set) }
         }
         for (value, set) in best.values { try storeRecord(value, set: set) }
@@ -74,11 +77,20 @@ extension ChangeWriter {
 
     /// Records hold e1RM values of one formula; a changed setting rebuilds them once.
     func ensureRecordsFormula() throws {
+        // Settings do not change during a process: check once, not on every logged set.
+        if formulaChecked.isSet { return }
         let stored = try String.fetchOne(db.cachedStatement(sql: "SELECT formula FROM records_meta")) ?? ""
-        guard stored != settings.e1rmFormula.rawValue else { return }
+        guard stored != settings.e1rmFormula.rawValue else { formulaChecked.set(); return }
         for id in try String.fetchAll(db, sql: "SELECT id FROM exercises") {
             if let uuid = UUID(uuidString: id) { try rebuildRecords(exerciseID: uuid) }
         }
         try db.execute(sql: "UPDATE records_meta SET formula = ?", arguments: [settings.e1rmFormula.rawValue])
+        formulaChecked.set()
     }
+}
+
+/// A records row's identity within one exercise.
+struct RecordKey: Hashable {
+    var metric: RecordMetric
+    var reps: Int
 }

@@ -52,8 +52,3 @@ enum Rows {
         ]
     }
 }
-
-extension UUID {
-    /// Ids are stored lower-case so text comparison in SQL is exact.
-    public var key: String { uuidString.lowercased() }
-}
