@@ -1,3 +1,9 @@
 import GymLogCLI
+import Foundation
 
+// `gymlog log ...` is the hot one-shot command (shortcuts, scripts): it skips the full
+// argument parser when it can. Everything else goes through ArgumentParser.
+if let status = Gymlog.runFastPath(Array(CommandLine.arguments.dropFirst())) {
+    exit(status)
+}
 Gymlog.main()

@@ -136,3 +136,21 @@ func fixture(_ path: String) -> URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("fixtures").appendingPathComponent(path)
 }
+
+@Suite struct FastPathTests {
+    @Test func theFastPathBehavesLikeTheFullParser() throws {
+        let home = try TemporaryHome()
+        // Fast path: words, --db anywhere, a negative-looking load.
+        let fast = try home.gymlog(["log", "--db", home.database, "dip", "bw-20x8"])
+        #expect(fast.status == 0 && fast.stdout.contains("bw-20kg x 8"))
+        // Falls back for flags the fast path does not know; the parser answers.
+        let help = try home.gymlog(["log", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE"))
+        let unknown = try home.gymlog(["log", "--bogus", "bench 100x5"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("--bogus"))
+        // A bad line fails the same way on both paths, writing nothing.
+        let bad = try home.gymlog(["log", "bench", "100x"])
+        #expect(bad.status == 1 && bad.stderr.contains("expected reps after 'x'"))
+        #expect(try home.gymlog(["history"]).stdout.contains("Dip: bw-20kg x 8"))
+    }
+}

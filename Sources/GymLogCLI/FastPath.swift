@@ -1,0 +1,41 @@
+import Foundation
+import GymLogCore
+
+extension Gymlog {
+    /// Runs `gymlog log [--db PATH] WORDS...` without building the ArgumentParser command
+    /// tree, which costs a third of a one-shot log's start-up (reflection over every
+    /// command). Anything else, including `--help` or an unknown flag, returns nil and goes
+    /// through the full parser, so behaviour and errors stay the same.
+    public static func runFastPath(_ arguments: [String]) -> Int32? {
+        guard arguments.first == "log" else { return nil }
+        var db: String?
+        var words: [String] = []
+        var i = 1
+        while i < arguments.count {
+            let arg = arguments[i]
+            if arg == "--db" {
+                guard i + 1 < arguments.count else { return nil }
+                db = arguments[i + 1]
+                i += 2
+                continue
+            }
+            if arg.hasPrefix("--db=") { db = String(arg.dropFirst(5)); i += 1; continue }
+            // Flags (and anything the parser would treat as one) take the full path.
+            if arg.hasPrefix("-") && !arg.dropFirst().isEmpty && !(arg.dropFirst().first?.isNumber ?? false) { return nil }
+            words.append(arg)
+            i += 1
+        }
+        guard !words.isEmpty else { return nil }
+        let context: CLIContext
+        do { context = try CLIContext.live(db: db) } catch {
+            FileHandle.standardError.write(Data("error: \(error.localizedDescription)\n".utf8))
+            return 1
+        }
+        do {
+            return try EntryRunner(context: context).run(words.joined(separator: " ")) ? 0 : 1
+        } catch {
+            context.printError("error: \(error.localizedDescription)")
+            return 1
+        }
+    }
+}
