@@ -58,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "gymlog-bench",
-            dependencies: ["GymLogCore", "GymLogStore", "GymLogSync", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["GymLogCore", "GymLogStore", "GymLogSync", "GymLogCLI", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore"]),
         .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore"]),

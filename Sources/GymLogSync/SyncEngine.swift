@@ -77,10 +77,15 @@ public struct SyncEngine: Sendable {
                 cursor = SyncCursor(epoch: page.epoch, position: 0)
                 continue
             }
-            let stats = try replica.apply(page.changes, epoch: page.epoch, cursor: pageCursor)
-            report.pulledChanges += page.changes.count
-            report.mergedFields += stats.written
-            report.keptFields += stats.kept
+            // An empty page that moves nothing needs no local transaction (and no fsync): a
+            // no-op sync then writes nothing at all.
+            if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch {
+                let stats = try replica.apply(page.changes, epoch: page.epoch, cursor: pageCursor)
+                report.pulledChanges += page.changes.count
+                report.mergedFields += stats.written
+                report.keptFields += stats.kept
+                position.cursor = pageCursor
+            }
             serverAck = page.lastAppliedSeq
             cursor = SyncCursor(epoch: page.epoch, position: pageCursor)
             position.epoch = page.epoch

@@ -7,6 +7,7 @@ import GymLogStore
 //
 //   gymlog-bench generate --db PATH --sets N [--seed S] [--years Y]
 //   gymlog-bench run [--quick] [--sets N] [--calls N] [--runs N] [--out BENCHMARKS.md] [--keep]
+//   gymlog-bench sync [--quick] [--events N] [--changes N] [--rounds N] [--out BENCHMARKS.md] [--keep] [--server PATH]
 
 let usage = """
     usage:
@@ -16,6 +17,10 @@ let usage = """
           Measure logging, one-shot process and export against their baselines, print a
           table and rewrite FILE (default BENCHMARKS.md). --quick uses a 100,000-set history.
           Build first: swift build -c release --product gymlog-bench --product gymlog
+      gymlog-bench sync [--quick] [--events N] [--changes N] [--rounds N] [--out FILE] [--keep] [--server PATH]
+          Measure push, pull, no-op sync, A-to-B latency and server memory against the release
+          gymlog-server on loopback (or PATH); print a table and rewrite the sync section of FILE.
+          Build first: swift build -c release --product gymlog-bench --product gymlog --product gymlog-server
       gymlog-bench log-loop --db PATH [--calls N] [--per-workout N] [--trace]
           Only the domain logging loop (`bench 100x5`), for a profiler: perf record -g …
     """
@@ -222,6 +227,7 @@ do {
     switch arguments.first {
     case "generate": try generateCommand(Options(arguments.dropFirst(), flags: []))
     case "run": try runCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
+    case "sync": try syncCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
     case "log-loop": try logLoopCommand(Options(arguments.dropFirst(), flags: ["trace"]))
     case "child-rusage": exit(childRusageCommand(arguments.dropFirst()))
     case "help", "--help", "-h", nil: print(usage)

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The sync section of BENCHMARKS.md: everything between its own begin and end markers is
+/// rewritten by `gymlog-bench sync`; the rest of the file (the header, and the part below
+/// `Report.marker` that `gymlog-bench run` rewrites) is left alone.
+struct SyncSection {
+    var report: Report
+    var plan: SyncBenchPlan
+
+    static let begin = "<!-- Begin of the sync section: rewritten by `gymlog-bench sync` up to the end marker; edit SyncReport.swift, not this text. -->"
+    static let end = "<!-- End of the sync section (`gymlog-bench sync`). -->"
+
+    func markdown() -> String {
+        let r = report
+        var out = "## Sync (issue 3)\n\n"
+        out += """
+            The sync targets, measured by `gymlog-bench sync` against the real release `gymlog-server`
+            on loopback with its SQLite store, each against a baseline taken in the same run.
+
+            ```sh
+            swift build -c release --product gymlog-bench --product gymlog --product gymlog-server
+            .build/release/gymlog-bench sync            # push 20,000 events, pull 100,000 changes; about a minute
+            .build/release/gymlog-bench sync --quick    # push 5,000, pull 25,000, 20 rounds
+            ```
+
+            `sync` rewrites only this section (between its markers); `run` leaves it alone. Working
+            files go to a fresh directory under `$TMPDIR` (or `/tmp`), removed unless `--keep` is given.
+
+            - **s1 Push** — set-create events (the 15 columns of a `sets` row, each with its HLC clock,
+              built with `PushEvent(…changes:)` and encoded with `JSONEncoder` as `HTTPSyncTransport`
+              sends them) POSTed to `/v1/push` in batches of 1,000 over one keep-alive connection, timed
+              from the first byte sent to the last byte of the answer. Baseline: the same field rows
+              INSERTed through the raw C API into a file holding the server's own schema (made by
+              `gymlog-server user add`, i.e. the server's migrations), with the server's PRAGMAs, one
+              `BEGIN IMMEDIATE` … `COMMIT` per 1,000 events, interleaved batch by batch with the pushes.
+            - **s2 Pull** — a new device pulls the pusher's changes from `cursor=0` with `limit=5000`.
+              A *change* is one field row of the answer (one `{"v","c"}` entry under `changes[].fields`).
+              Baseline: the same rows INSERTed as in s1, one transaction per page, interleaved page by
+              page. `s2'` adds the raw C-API `SELECT` of the same rows (the pull's own query) for scale.
+            - **s3 No-op sync** — `SyncEngine.run()` with `DatabaseReplica` and `HTTPSyncTransport`
+              when there is nothing to pull or push: round trips from `SyncReport.roundTrips`, and the
+              median wall time of 20 runs.
+            - **s4 One set, A to B** — `GymLogDatabase.logSets` on device A, a sync on A (pull, push),
+              a sync on B (pull): the whole round, median and p99 of 50 rounds after 3 warm-up rounds.
+            - **s5 Server memory** — `VmHWM` from `/proc/PID/status` of the server after s1–s4.
+
+
+            """
+        out += "### Sync results\n\n"
+        out += r.quick ? "**Quick run** (`--quick`: \(plan.pushEvents) events pushed, \(plan.pullChanges) changes pulled); not the figures of record.\n\n" : ""
+        out += "- Date: \(r.machine.date)\n"
+        out += "- Machine: \(r.machine.cpus) CPUs (`nproc`), \(r.machine.cpuModel), \(r.machine.memory) RAM, \(r.machine.kernel)\n"
+        out += "- SQLite linked by gymlog-bench: \(r.machine.sqlite); release build (`-c release`)\n\n"
+        out += "| # | Measurement | gymlog | Baseline | Ratio | Target | Result |\n"
+        out += "|---|---|---|---|---|---|---|\n"
+        for row in r.rows {
+            out += "| \(row.id) | \(row.what) | \(row.figure) | \(row.baseline) | \(row.ratio) | \(row.target) | **\(row.verdict)** |\n"
+        }
+        out += "\n#### Sync details\n\n"
+        out += r.details.map { "- " + $0 }.joined(separator: "\n") + "\n"
+        return out
+    }
+
+    /// Replaces the section between the markers, or inserts it just above `Report.marker`
+    /// (or at the end when that is missing too).
+    func write(to path: String) throws {
+        let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let section = Self.begin + "\n\n" + markdown() + "\n" + Self.end + "\n"
+        var text: String
+        if let b = existing.range(of: Self.begin), let e = existing.range(of: Self.end, range: b.upperBound..<existing.endIndex) {
+            var tail = existing[e.upperBound...]
+            if tail.hasPrefix("\n") { tail = tail.dropFirst() }
+            text = String(existing[..<b.lowerBound]) + section + tail
+        } else if let m = existing.range(of: Report.marker) {
+            text = String(existing[..<m.lowerBound]) + section + "\n" + String(existing[m.lowerBound...])
+        } else if existing.isEmpty {
+            text = Report.defaultHeader + section + "\n" + Report.marker + "\n"
+        } else {
+            text = existing + (existing.hasSuffix("\n") ? "\n" : "\n\n") + section
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}
