@@ -28,13 +28,13 @@ extension Gymlog {
         guard !words.isEmpty else { return nil }
         let context: CLIContext
         do { context = try CLIContext.live(db: db) } catch {
-            FileHandle.standardError.write(Data("error: \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data((Style.stderr.errorLine(error.localizedDescription) + "\n").utf8))
             return 1
         }
         do {
             return try EntryRunner(context: context).run(words.joined(separator: " ")) ? 0 : 1
         } catch {
-            context.printError("error: \(error.localizedDescription)")
+            context.printError(Style.stderr.errorLine(error.localizedDescription))
             return 1
         }
     }

@@ -19,7 +19,7 @@ public struct Gymlog: ParsableCommand {
         Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
         $XDG_DATA_HOME/gymlog/gymlog.sqlite. Settings: $XDG_CONFIG_HOME/gymlog/config.toml.
         """,
-        subcommands: [Repl.self, Log.self, Undo.self, Show.self, History.self, PRs.self, Exercises.self, Export.self,
+        subcommands: [Repl.self, Log.self, Undo.self, Show.self, History.self, PRs.self, ChartCommand.self, Stats.self, Exercises.self, Export.self, Import.self,
                       Sync.self, Status.self, Login.self, Logout.self],
         defaultSubcommand: Repl.self
     )
@@ -45,11 +45,11 @@ extension ContextCommand {
     public mutating func run() throws {
         let context: CLIContext
         do { context = try CLIContext.live(db: global.db) } catch {
-            FileHandle.standardError.write(Data("error: \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data((Style.stderr.errorLine(error.localizedDescription) + "\n").utf8))
             throw ExitCode.failure
         }
         do { try run(in: context) } catch let e as UserError {
-            context.printError("error: \(e.message)")
+            context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
         }
     }

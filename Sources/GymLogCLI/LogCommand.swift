@@ -48,7 +48,7 @@ struct EntryRunner {
     func run(_ line: String) throws -> Bool {
         switch EntryParser.parse(line) {
         case .failure(let error):
-            context.printError("error: " + error.message)
+            context.printError(Style.stderr.errorLine(error.message))
             context.printError(error.pointing(into: line))
             return false
         case .success(let entry):
@@ -65,7 +65,7 @@ struct EntryRunner {
                 }
                 return true
             } catch let error as UserError {
-                context.printError("error: " + error.message)
+                context.printError(Style.stderr.errorLine(error.message))
                 if let span = error.span { context.printError(EntryError(error.message, at: span).pointing(into: line)) }
                 return false
             }

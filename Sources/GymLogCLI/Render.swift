@@ -34,16 +34,17 @@ enum Render {
     }
 
     /// The echo of one stored set: `Bench Press #2  100kg x 5 @8  e1RM 116.7kg  PR! 5RM, e1RM`.
-    static func stored(_ s: StoredSet, exercise: Exercise, settings: Settings) -> String {
+    /// `style` highlights the PR (colour on a terminal only).
+    static func stored(_ s: StoredSet, exercise: Exercise, settings: Settings, style: Style = .stdout) -> String {
         var line = "  \(exercise.name) #\(s.order)  \(s.set.summary)"
-        if let e = e1rm(s.set, settings.e1rmFormula) { line += "  e1RM \(e)" }
+        if let e = e1rm(s.set, settings.e1rmFormula) { line += style.dim("  e1RM \(e)") }
         let beaten = s.records.filter { $0.previous != nil }
         if !beaten.isEmpty {
             let labels = beaten.map { b in
                 let was = b.previous.map { " (was \(previousText(b.metric, $0, s.set, settings)))" } ?? ""
                 return b.metric.label(reps: b.reps) + was
             }
-            line += "  PR! " + labels.joined(separator: ", ")
+            line += "  " + style.record("PR! " + labels.joined(separator: ", "))
         }
         return line
     }
@@ -54,13 +55,13 @@ enum Render {
         return recordValue(metric: metric, value: value, set: probe, settings: settings)
     }
 
-    static func logResult(_ r: LogResult, settings: Settings) -> [String] {
+    static func logResult(_ r: LogResult, settings: Settings, style: Style = .stdout) -> [String] {
         var lines: [String] = []
         if r.startedWorkout { lines.append("Started a workout at \(clock(r.workout.startedAt, r.workout.utcOffsetSeconds)).") }
         if r.createdExercise {
             lines.append("New exercise '\(r.exercise.name)' (\(r.exercise.kind.rawValue)). Not what you meant? `undo`, then type the existing name.")
         }
-        lines += r.sets.map { stored($0, exercise: r.exercise, settings: settings) }
+        lines += r.sets.map { stored($0, exercise: r.exercise, settings: settings, style: style) }
         return lines
     }
 
@@ -74,30 +75,32 @@ enum Render {
         return weekday[((days % 7) + 7) % 7] + " " + String(localDateTime(millis: millis, utcOffsetSeconds: offset).prefix(16))
     }
 
-    static func workoutHeader(_ w: Workout, setCount: Int) -> String {
-        var text = day(w.startedAt, w.utcOffsetSeconds)
-        if let name = w.name { text += "  \(name)" }
-        if let end = w.endedAt { text += "  (\(max(0, (end - w.startedAt) / 60_000)) min)" } else { text += "  (in progress)" }
-        text += "  \(setCount) set\(setCount == 1 ? "" : "s")"
-        if let note = w.note, !note.isEmpty { text += "\n  note: \(note)" }
+    static func workoutHeader(_ w: Workout, setCount: Int, style: Style = .plain) -> String {
+        var text = style.bold(day(w.startedAt, w.utcOffsetSeconds))
+        if let name = w.name { text += "  " + style.bold(name) }
+        var details = ""
+        if let end = w.endedAt { details += "  (\(max(0, (end - w.startedAt) / 60_000)) min)" } else { details += "  (in progress)" }
+        details += "  \(setCount) set\(setCount == 1 ? "" : "s")"
+        text += style.dim(details)
+        if let note = w.note, !note.isEmpty { text += "\n  " + style.dim("note:") + " \(note)" }
         return text
     }
 
     /// A workout's sets numbered as `edit N` and `delete N` expect.
-    static func numberedWorkout(_ d: WorkoutDetail) -> [String] {
-        var lines = [workoutHeader(d.workout, setCount: d.sets.count)]
+    static func numberedWorkout(_ d: WorkoutDetail, style: Style = .plain) -> [String] {
+        var lines = [workoutHeader(d.workout, setCount: d.sets.count, style: style)]
         let width = d.sets.map { $0.exercise.name.count }.max() ?? 0
         for (i, s) in d.sets.enumerated() {
             let n = String(i + 1)
-            lines.append(String(repeating: " ", count: max(0, 3 - n.count)) + n + "  "
+            lines.append(style.dim(String(repeating: " ", count: max(0, 3 - n.count)) + n) + "  "
                          + s.exercise.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + s.set.summary)
         }
         return lines
     }
 
     /// A workout with sets grouped by exercise, for `history`.
-    static func groupedWorkout(_ d: WorkoutDetail) -> [String] {
-        var lines = [workoutHeader(d.workout, setCount: d.sets.count)]
+    static func groupedWorkout(_ d: WorkoutDetail, style: Style = .plain) -> [String] {
+        var lines = [workoutHeader(d.workout, setCount: d.sets.count, style: style)]
         var order: [UUID] = []
         var byExercise: [UUID: (Exercise, [LoggedSet])] = [:]
         for s in d.sets {
@@ -111,12 +114,14 @@ enum Render {
         return lines
     }
 
-    static func records(_ list: [(exercise: Exercise, records: [RecordEntry])], settings: Settings) -> [String] {
+    /// The records table; on a terminal the record values stand out and where they were set is dim.
+    static func records(_ list: [(exercise: Exercise, records: [RecordEntry])], settings: Settings, style: Style = .plain) -> [String] {
         var lines: [String] = []
         for (exercise, records) in list {
-            lines.append(exercise.name)
+            lines.append(style.bold(exercise.name))
             let dated = { (r: RecordEntry) in
-                "\(recordValue(metric: r.metric, value: r.value, set: r.set, settings: settings))  (\(r.set.summary), \(String(localDateTime(millis: r.set.performedAt, utcOffsetSeconds: r.set.utcOffsetSeconds).prefix(10))))"
+                style.record(recordValue(metric: r.metric, value: r.value, set: r.set, settings: settings))
+                    + style.dim("  (\(r.set.summary), \(String(localDateTime(millis: r.set.performedAt, utcOffsetSeconds: r.set.utcOffsetSeconds).prefix(10))))")
             }
             for metric in [RecordMetric.weight, .e1rm, .setVolume, .sessionVolume, .reps, .duration, .distance] {
                 if let r = records.first(where: { $0.metric == metric }) {
@@ -125,7 +130,7 @@ enum Render {
             }
             let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }
             if !repMaxes.isEmpty {
-                lines.append("  rep maxes           " + repMaxes.map { "\($0.reps)RM \(recordValue(metric: .repMax, value: $0.value, set: $0.set, settings: settings))" }.joined(separator: " · "))
+                lines.append("  rep maxes           " + repMaxes.map { "\($0.reps)RM " + style.record(recordValue(metric: .repMax, value: $0.value, set: $0.set, settings: settings)) }.joined(separator: style.dim(" · ")))
             }
         }
         return lines

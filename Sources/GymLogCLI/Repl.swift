@@ -49,6 +49,7 @@ final class ReplSession {
         ("history [exercise]", "recent workouts"),
         ("exercises [add|alias|rename]", "list or manage exercises"),
         ("export [--out FILE]", "CSV export"),
+        ("chart EXERCISE / stats", "progression chart / weekly volume and frequency"),
         ("sync / status", "sync with the server / show the outbox and last sync"),
         ("help", "this list"),
         ("quit", "leave (Ctrl-D works too)"),
@@ -64,7 +65,8 @@ final class ReplSession {
     func completions() -> [String] {
         let names = (try? context.db().exerciseNames()) ?? []
         return ["start", "finish", "note", "undo", "redo", "edit", "delete", "show", "prs", "history", "exercises",
-                "export", "sync", "status", "help", "quit"] + names + names.flatMap { ["prs \($0)", "history \($0)"] }
+                "export", "sync", "status", "chart", "stats", "import", "help", "quit"] + names
+            + names.flatMap { ["prs \($0)", "history \($0)", "chart \($0)"] }
     }
 
     @discardableResult
@@ -111,16 +113,16 @@ final class ReplSession {
                 let set = try context.db().deleteSet(.number(n))
                 context.print("Deleted set \(n): \(set.summary)")
                 outcome = .ok
-            case "show", "prs", "history", "exercises", "export", "log", "sync", "status":
+            case "show", "prs", "history", "exercises", "export", "log", "sync", "status", "chart", "stats", "import":
                 outcome = runCommand(line)
             default:
                 outcome = try EntryRunner(context: context).run(line) ? .ok : .failed
             }
         } catch let error as UserError {
-            context.printError("error: " + error.message)
+            context.printError(Style.stderr.errorLine(error.message))
             outcome = .failed
         } catch {
-            context.printError("error: \(error.localizedDescription)")
+            context.printError(Style.stderr.errorLine(error.localizedDescription))
             outcome = .failed
         }
         if outcome == .failed { allSucceeded = false }
@@ -138,7 +140,7 @@ final class ReplSession {
         case .failure(let e):
             let shift = line.count - patchText.count - 2
             let moved = EntryError(e.message, at: Span(max(0, e.span.start + shift), max(0, e.span.end + shift)))
-            context.printError("error: " + e.message)
+            context.printError(Style.stderr.errorLine(e.message))
             context.printError(moved.pointing(into: line))
             return .failed
         case .success(.repeatLast(let patch)):
@@ -162,7 +164,7 @@ final class ReplSession {
             }
             return .ok
         } catch let error as UserError {
-            context.printError("error: " + error.message)
+            context.printError(Style.stderr.errorLine(error.message))
             return .failed
         } catch {
             let message = Gymlog.fullMessage(for: error)

@@ -21,6 +21,9 @@ let usage = """
           Measure push, pull, no-op sync, A-to-B latency and server memory against the release
           gymlog-server on loopback (or PATH); print a table and rewrite the sync section of FILE.
           Build first: swift build -c release --product gymlog-bench --product gymlog --product gymlog-server
+      gymlog-bench import [--quick] [--keep]
+          Import a generated 100,000-set Strong export and compare it with writing the same rows
+          through the plain write pipeline; rewrite the import section of BENCHMARKS.md.
       gymlog-bench log-loop --db PATH [--calls N] [--per-workout N] [--trace]
           Only the domain logging loop (`bench 100x5`), for a profiler: perf record -g …
     """
@@ -228,6 +231,7 @@ do {
     case "generate": try generateCommand(Options(arguments.dropFirst(), flags: []))
     case "run": try runCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
     case "sync": try syncCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
+    case "import": try importBenchCommand(Options(arguments.dropFirst(), flags: ["quick", "keep", "baseline"]))
     case "log-loop": try logLoopCommand(Options(arguments.dropFirst(), flags: ["trace"]))
     case "child-rusage": exit(childRusageCommand(arguments.dropFirst()))
     case "help", "--help", "-h", nil: print(usage)

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+
+struct Import: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.",
+        discussion: """
+          gymlog import strong_workouts.csv                  the app is detected from the header
+          gymlog import hevy.csv --timezone Europe/Berlin    times without a zone are read in TZ
+          gymlog import strong.csv --unit lb --dry-run       weights without a unit are pounds; write nothing
+          gymlog import fitnotes.csv --skip-bad-rows         import what is readable, list the rest
+
+        Every row is checked before anything is written: a malformed file is refused with the
+        line and the reason, unless --skip-bad-rows is given. Ids are derived from the content
+        (native exports keep their own), so importing the same file twice, or a later export
+        that overlaps an earlier one, adds only what is new. Exercises are matched by exact
+        name or alias and otherwise created with the name in the file. Imported rows sync like
+        logged ones.
+        """
+    )
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("The CSV file to import.", valueName: "file")) var file: String
+    @Option(help: ArgumentHelp("The app that wrote the file: strong, hevy, fitnotes or native (default: detect).", valueName: "app"))
+    var from: String?
+    @Option(help: ArgumentHelp("The unit of weights the file gives without one (default: your configured unit).", valueName: "kg|lb"))
+    var unit: String?
+    @Option(help: ArgumentHelp("The IANA time zone of times written without one (default: this machine's).", valueName: "TZ"))
+    var timezone: String?
+    @Flag(help: "Read and check the file, report what would be imported, write nothing.") var dryRun = false
+    @Flag(help: "Import the readable rows and list the malformed ones instead of refusing the file.") var skipBadRows = false
+
+    func validate() throws {
+        if let from, ImportSource(rawValue: from.lowercased()) == nil {
+            throw ValidationError("--from \(from) is not an app gymlog reads; use strong, hevy, fitnotes or native.")
+        }
+        if let unit, WeightUnit(spelling: Substring(unit)) == nil {
+            throw ValidationError("--unit \(unit) is not a weight unit; use kg or lb.")
+        }
+        if let timezone, TimeZone(identifier: timezone) == nil {
+            throw ValidationError("--timezone \(timezone) is not a time zone; use an IANA name such as Europe/Berlin or America/New_York.")
+        }
+    }
+
+    func run(in context: CLIContext) throws {
+        let weightUnit = unit.flatMap { WeightUnit(spelling: Substring($0)) } ?? context.settings.defaultUnit
+        let offset: @Sendable (Int64) -> Int
+        if let timezone, let zone = TimeZone(identifier: timezone) {
+            offset = { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0) / 1000)) }
+        } else {
+            offset = context.environment.utcOffset
+        }
+        let options = ImportOptions(source: from.flatMap { ImportSource(rawValue: $0.lowercased()) },
+                                    weightUnit: weightUnit, utcOffset: offset)
+        // The file's bytes live only while it is parsed; the parsed workouts are far smaller.
+        let parsed = try ImportParser.parse(try Self.contents(of: file), options: options)
+        let separator = parsed.delimiter == ";" ? "semicolon" : parsed.delimiter == "," ? "comma" : "'\(parsed.delimiter)'"
+        context.print(from == nil ? "Detected a \(parsed.source.displayName) export (\(separator)-separated)."
+                                  : "Reading a \(parsed.source.displayName) export (\(separator)-separated).")
+
+        if !parsed.badRows.isEmpty && !skipBadRows {
+            let shown = parsed.badRows.prefix(20).map { "  \(file) \($0)" }.joined(separator: "\n")
+            let more = parsed.badRows.count > 20 ? "\n  … and \(parsed.badRows.count - 20) more" : ""
+            let count = parsed.badRows.count == 1 ? "a malformed row" : "\(parsed.badRows.count) malformed rows"
+            throw UserError("\(file) has \(count), so nothing was imported:\n\(shown)\(more)\n"
+                            + "Fix the file, or pass --skip-bad-rows to import the other rows.")
+        }
+
+        let db = try context.db()
+        let total = parsed.setCount
+        let showProgress = !dryRun && total >= 2000 && isatty(STDERR_FILENO) == 1
+        let report = try db.importFile(parsed, dryRun: dryRun, progress: showProgress ? { done, all in
+            let percent = all == 0 ? 100 : done * 100 / all
+            let width = 30, filled = width * percent / 100
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            FileHandle.standardError.write(Data("\rImporting \(bar) \(percent)%  \(done)/\(all) sets".utf8))
+            if done >= all { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        } : nil)
+        Self.summary(report, parsed, dryRun: dryRun, unitFromFlag: unit != nil).forEach(context.print)
+    }
+
+    static func contents(of path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UserError("Cannot read \(path): check the path and its permissions.")
+        }
+        return [UInt8](data)
+    }
+
+    /// The lines that end an import: what was created, what was there already, what was assumed
+    /// and which rows were left out and why.
+    static func summary(_ r: ImportReport, _ file: ImportedFile, dryRun: Bool, unitFromFlag: Bool) -> [String] {
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var lines: [String] = []
+        var created = "\(dryRun ? "Would import" : "Imported") \(plural(r.workoutsCreated, "workout")), "
+            + "\(plural(r.setsCreated, "set")), \(plural(r.exercisesCreated.count, "new exercise"))"
+        if !r.exercisesCreated.isEmpty {
+            created += ": " + r.exercisesCreated.prefix(12).joined(separator: ", ")
+            if r.exercisesCreated.count > 12 { created += ", … and \(r.exercisesCreated.count - 12) more" }
+        }
+        lines.append(created + ".")
+        if r.workoutsExisting > 0 || r.setsExisting > 0 {
+            lines.append("Already in the database (left as they are): \(plural(r.workoutsExisting, "workout")), "
+                         + "\(plural(r.setsExisting, "set")).")
+        }
+        if let unit = file.assumedWeightUnit {
+            let other = unit == .kg ? "lb" : "kg"
+            lines.append("The file gives no unit for some weights: read as \(unit.rawValue)"
+                         + (unitFromFlag ? " (--unit)." : " (your default unit; pass --unit \(other) if they were \(other == "lb" ? "pounds" : "kilograms")).")
+            )
+        }
+        if let unit = file.assumedDistanceUnit {
+            lines.append("The file gives no unit for some distances: read as \(unit.rawValue).")
+        }
+        if !file.ignoredRows.isEmpty {
+            var counts: [(String, Int)] = []
+            for row in file.ignoredRows {
+                if let i = counts.firstIndex(where: { $0.0 == row.reason }) { counts[i].1 += 1 } else { counts.append((row.reason, 1)) }
+            }
+            lines.append("Left out \(plural(file.ignoredRows.count, "row")) that are not sets: "
+                         + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ") + ".")
+        }
+        if !file.badRows.isEmpty {
+            lines.append("Skipped \(plural(file.badRows.count, "malformed row")):")
+            lines += file.badRows.map { "  \($0)" }
+        }
+        if dryRun { lines.append("Dry run: nothing was written.") }
+        return lines
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import GymLogCore
+import GymLogStore
+
+/// A JSON value with keys kept in the order written, so `--json` output is stable and
+/// diffable, and numbers written as exact text (a typed `102.5` is `102.5`, never
+/// `102.49999999999999`). The README documents every key.
+enum JSON: Equatable {
+    case null
+    case bool(Bool)
+    /// A number already in JSON syntax.
+    case number(String)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    static func == (a: JSON, b: JSON) -> Bool { a.rendered() == b.rendered() }
+
+    static func int<I: BinaryInteger>(_ value: I) -> JSON { .number(String(value)) }
+    static func int<I: BinaryInteger>(_ value: I?) -> JSON { value.map { .number(String($0)) } ?? .null }
+    /// Exactly as typed.
+    static func fixed(_ value: Fixed?) -> JSON { value.map { .number($0.description) } ?? .null }
+    static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
+    /// A computed number rounded to 3 decimals (the precision of anything typed).
+    static func double(_ value: Double) -> JSON {
+        guard value.isFinite else { return .null }
+        return .number(Fixed(rounding: value).description)
+    }
+    /// ISO 8601 with the offset the instant was recorded at: `2026-03-02T18:04:00+01:00`.
+    static func time(_ millis: Int64?, _ offset: Int) -> JSON {
+        millis.map { .string(iso8601(millis: $0, utcOffsetSeconds: offset)) } ?? .null
+    }
+
+    /// Two-space indented text ending without a newline.
+    func rendered() -> String {
+        var out = ""
+        write(to: &out, indent: 0)
+        return out
+    }
+
+    private func write(to out: inout String, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n
+        case .string(let s): JSON.quote(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += String(repeating: " ", count: indent + 2)
+                item.write(to: &out, indent: indent + 2)
+                out += i == items.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: " ", count: indent) + "]"
+        case .object(let fields):
+            if fields.isEmpty { out += "{}"; return }
+            out += "{\n"
+            for (i, (key, value)) in fields.enumerated() {
+                out += String(repeating: " ", count: indent + 2)
+                JSON.quote(key, into: &out)
+                out += ": "
+                value.write(to: &out, indent: indent + 2)
+                out += i == fields.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: " ", count: indent) + "}"
+        }
+    }
+
+    private static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+/// The JSON shapes shared by the read commands (documented in the README, "Look back").
+enum JSONShapes {
+    /// A set exactly as typed: `weight` is the typed number, `weight_unit` its unit.
+    static func set(_ s: LoggedSet, exercise: Exercise, number: Int? = nil) -> JSON {
+        var fields: [(String, JSON)] = []
+        if let number { fields.append(("number", .int(number))) }
+        fields += [
+            ("id", .string(s.id.key)),
+            ("workout_id", .string(s.workoutID.key)),
+            ("exercise_id", .string(exercise.id.key)),
+            ("exercise", .string(exercise.name)),
+            ("kind", .string(s.kind.rawValue)),
+            ("weight", .fixed(s.weight?.value)),
+            ("weight_unit", .string(s.weight?.unit.rawValue)),
+            ("bodyweight", .bool(s.bodyweight)),
+            ("reps", .int(s.reps)),
+            ("rpe", .fixed(s.rpe)),
+            ("distance", .fixed(s.distance?.value)),
+            ("distance_unit", .string(s.distance?.unit.rawValue)),
+            ("duration_seconds", .int(s.durationSeconds)),
+            ("note", .string(s.note)),
+            ("performed_at", .time(s.performedAt, s.utcOffsetSeconds)),
+            ("summary", .string(s.summary)),
+        ]
+        return .object(fields)
+    }
+
+    /// A workout with its sets; `numbered` adds the `number` that `edit N` and `delete N` take.
+    static func workout(_ d: WorkoutDetail, numbered: Bool = false) -> JSON {
+        let w = d.workout
+        return .object([
+            ("id", .string(w.id.key)),
+            ("name", .string(w.name)),
+            ("started_at", .time(w.startedAt, w.utcOffsetSeconds)),
+            ("ended_at", .time(w.endedAt, w.utcOffsetSeconds)),
+            ("note", .string(w.note)),
+            ("set_count", .int(d.sets.count)),
+            ("sets", .array(d.sets.enumerated().map { set($0.element.set, exercise: $0.element.exercise, number: numbered ? $0.offset + 1 : nil) })),
+        ])
+    }
+
+    /// A record: `value` in `unit` (loads in the user's default unit; `s` for time, `m` for
+    /// distance, `reps` for reps) and the set holding it, exactly as typed.
+    static func record(_ r: RecordEntry, exercise: Exercise, settings: Settings) -> JSON {
+        let unit: String, value: Double
+        switch r.metric {
+        case .weight, .repMax, .e1rm, .setVolume, .sessionVolume:
+            unit = settings.defaultUnit.rawValue
+            value = settings.defaultUnit == .kg ? r.value : r.value / WeightUnit.kilogramsPerPound
+        case .reps: unit = "reps"; value = r.value
+        case .duration: unit = "s"; value = r.value
+        case .distance: unit = "m"; value = r.value
+        }
+        return .object([
+            ("metric", .string(r.metric.rawValue)),
+            ("reps", r.metric == .repMax ? .int(r.reps) : .null),
+            ("value", .double(value)),
+            ("unit", .string(unit)),
+            ("set", set(r.set, exercise: exercise)),
+        ])
+    }
+}
+
+extension CLIContext {
+    /// Prints a JSON document on standard output.
+    func printJSON(_ value: JSON) { print(value.rendered()) }
+}

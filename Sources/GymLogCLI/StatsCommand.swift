@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+
+extension StatsGrouping: ExpressibleByArgument {}
+
+struct Stats: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Weekly training: workouts, working sets and volume per week, by exercise or muscle group.",
+        discussion: """
+          gymlog stats                    the last 8 weeks, by exercise
+          gymlog stats --weeks 12 --by muscle
+          gymlog stats --json             for scripts
+
+        Weeks run Monday to Sunday in local time, the current week last. Warm-ups never
+        count; volume is weight x reps of working sets in your default unit (bodyweight,
+        timed and distance sets add sets but no volume). Muscle groups come from a small
+        built-in table of exercise names (bench -> chest, squat -> legs, ...); names it does
+        not know are "other".
+        """
+    )
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "How many weeks to show, ending with this one.") var weeks: Int = 8
+    @Option(help: "exercise or muscle (a built-in table from exercise names to muscle groups).")
+    var by: StatsGrouping = .exercise
+    @OptionGroup var output: JSONFlag
+
+    func validate() throws {
+        guard (1...520).contains(weeks) else { throw ValidationError("--weeks must be between 1 and 520 (got \(weeks)).") }
+    }
+
+    func run(in context: CLIContext) throws {
+        let now = context.environment.now()
+        let today = LineChart.day(millis: now, utcOffsetSeconds: context.environment.utcOffset(now))
+        let stats = try context.db().weeklyStats(weeks: weeks, today: today, by: by)
+        let unit = context.settings.defaultUnit
+        let inUnit = { (kg: Double) in unit == .kg ? kg : kg / WeightUnit.kilogramsPerPound }
+
+        if output.json {
+            context.printJSON(.object([
+                ("weeks", .int(weeks)),
+                ("by", .string(by.rawValue)),
+                ("unit", .string(unit.rawValue)),
+                ("weekly", .array(stats.map { w in
+                    .object([
+                        ("week_start", .string(LineChart.dayLabel(w.startDay))),
+                        ("workouts", .int(w.workouts)),
+                        ("sets", .int(w.sets)),
+                        ("volume", .double(inUnit(w.volumeKg))),
+                        ("groups", .array(w.groups.map { g in
+                            .object([("name", .string(g.name)), ("workouts", .int(g.workouts)), ("sets", .int(g.sets)),
+                                     ("volume", .double(inUnit(g.volumeKg)))])
+                        })),
+                    ])
+                })),
+            ]))
+            return
+        }
+
+        let style = Style.stdout
+        let volume = { (kg: Double) in kg > 0 ? String(Int64(inUnit(kg).rounded())) + unit.rawValue : "-" }
+        let names = stats.flatMap { $0.groups.map(\.name) }
+        let nameWidth = min(30, max(16, (names.map(\.count).max() ?? 0) + 2))
+        func row(_ name: String, _ workouts: String, _ sets: String, _ vol: String) -> String {
+            let label = name.count > nameWidth ? String(name.prefix(nameWidth - 1)) + "…" : name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            return label + pad(workouts, 9) + pad(sets, 6) + pad(vol, 11)
+        }
+        context.print(style.dim("Last \(weeks) week\(weeks == 1 ? "" : "s") by \(by.rawValue), Monday to Sunday; working sets only; volume = weight x reps in \(unit.rawValue)."))
+        context.print("")
+        context.print(style.dim(row("Week of", "workouts", "sets", "volume")))
+        for w in stats {
+            context.print(style.bold(row(LineChart.dayLabel(w.startDay), String(w.workouts), String(w.sets), volume(w.volumeKg))))
+            for g in w.groups {
+                context.print(row("  " + g.name, String(g.workouts), String(g.sets), volume(g.volumeKg)))
+            }
+        }
+        let n = Double(stats.count)
+        let average = { (v: Double) in Render.number(v) }
+        let totalWorkouts = Double(stats.reduce(0) { $0 + $1.workouts }), totalSets = Double(stats.reduce(0) { $0 + $1.sets })
+        let totalVolume = stats.reduce(0) { $0 + $1.volumeKg }
+        context.print(style.dim(row("Weekly average", average(totalWorkouts / n), average(totalSets / n), volume(totalVolume / n))))
+        if totalSets == 0 {
+            context.print("No working sets in these weeks. Log some with `gymlog log \"bench 100x5\"`, or look further back with --weeks.")
+        }
+    }
+}
+
+private func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text
+}

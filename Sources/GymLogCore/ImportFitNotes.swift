@@ -1,0 +1,78 @@
+import Foundation
+
+/// Reads FitNotes' CSV: `Date,Exercise,Category,...` with `Weight (kgs)` / `Weight (lbs)`
+/// or `Weight` plus a `Weight Unit` column of `kgs`/`lbs`, `Time` as `H:MM:SS`, an optional
+/// `Comment`. FitNotes does not quote exercise names, so a name with commas spills into
+/// extra fields: the columns after the name are anchored from the right.
+///
+/// FitNotes records days, not times: each day is one workout starting at 12:00 local time,
+/// its sets a minute apart.
+struct FitNotesReader {
+    let header: [String]
+    let weight, weightUnitColumn, reps, distance, distanceUnitColumn, time, comment: Int?
+    let headerWeightUnit: WeightUnit?
+
+    init(header: [String]) throws {
+        self.header = header
+        let c = ImportColumns(header)
+        _ = try c.required("Date", in: .fitnotes)
+        _ = try c.required("Exercise", in: .fitnotes)
+        if let i = c.index("weight (kgs)", "weight (kg)") { weight = i; headerWeightUnit = .kg }
+        else if let i = c.index("weight (lbs)", "weight (lb)") { weight = i; headerWeightUnit = .lb }
+        else { weight = c.index("weight"); headerWeightUnit = nil }
+        weightUnitColumn = c.index("weight unit")
+        reps = c.index("reps")
+        distance = c.index("distance")
+        distanceUnitColumn = c.index("distance unit")
+        time = c.index("time")
+        comment = c.index("comment")
+    }
+
+    func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
+        let weightFallback = a.options.weightUnit
+        let delimiter = String(cursor.delimiterCharacter)
+        while let (line, raw) = cursor.next() {
+            guard raw.count >= header.count else {
+                a.bad(line, "has \(raw.count) fields but the header has \(header.count)")
+                continue
+            }
+            // Fields beyond the header's count belong to the exercise name (column 1).
+            let extra = raw.count - header.count
+            var f = raw
+            if extra > 0 {
+                f = [raw[0], raw[1...(1 + extra)].joined(separator: delimiter)] + raw[(2 + extra)...]
+            }
+            do {
+                let dateText = f.field(0)
+                guard let day = parseDay(dateText) else { throw ImportRowError("Date '\(dateText)' is not a date like 2025-09-15") }
+                let exerciseName = cleanName(f.field(1))
+                guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+                let rowUnit = try ImportValue.weightUnit(f.field(weightUnitColumn))
+                let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit ?? rowUnit,
+                                               assumed: &a.assumedWeightUnit, fallback: weightFallback)
+                let r = try ImportValue.reps(f.field(reps))
+                let distanceText = f.field(distance)
+                let dUnit = try ImportValue.distanceUnit(f.field(distanceUnitColumn))
+                let d = try ImportValue.distance(distanceText, unit: dUnit, assumed: &a.assumedDistanceUnit, fallback: .km)
+                let s = try ImportValue.seconds(f.field(time), column: "Time")
+                let set = a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
+                                   note: nonEmpty(f.field(comment)))
+
+                let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + 12 * 3_600_000
+                let begin = a.instant(local: local)
+                let id = a.workoutID(localStart: local, name: nil)
+                let wi = a.workout(key: dateText) {
+                    ImportedWorkout(line: line, id: id, name: nil, startedAt: begin.millis, endedAt: nil,
+                                    utcOffsetSeconds: begin.offset, note: nil)
+                }
+                if let set {
+                    a.add(PendingSet(line: line, exercise: a.exercise(named: exerciseName), values: set), to: wi)
+                } else {
+                    a.ignore(line, "empty set (no weight, reps, distance or time)")
+                }
+            } catch let e as ImportRowError {
+                a.bad(line, e.reason)
+            }
+        }
+    }
+}

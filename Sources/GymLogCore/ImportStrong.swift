@@ -1,0 +1,138 @@
+import Foundation
+
+/// Reads Strong's CSV exports in every layout seen over the years: comma or semicolon
+/// separated (semicolon files may write `102,5`), with or without `Duration`, `RPE` and
+/// `Workout Notes`, a per-row `Weight Unit` / `Distance Unit` or units in the header
+/// (`Weight (kg)`, `Distance (meters)`) or none at all (then the assumed unit), and
+/// `Set Order` as a number, `W`/`D`/`F`, `WARM_UP`/`FAILURE`, `Rest Timer` or `Note`.
+struct StrongReader {
+    let header: [String]
+    let decimalComma: Bool
+    let date, workoutName, duration, exercise, setOrder: Int?
+    let weight, weightUnitColumn, reps, rpe, distance, distanceUnitColumn, seconds, notes, workoutNotes: Int?
+    let headerWeightUnit: WeightUnit?
+    let headerDistanceUnit: DistanceUnit?
+
+    init(header: [String], delimiter: Character) throws {
+        self.header = header
+        decimalComma = delimiter == ";"
+        let c = ImportColumns(header)
+        date = try c.required("Date", in: .strong)
+        exercise = try c.required("Exercise Name", in: .strong)
+        setOrder = try c.required("Set Order", in: .strong)
+        workoutName = c.index("workout name")
+        duration = c.index("duration", "workout duration", "duration (sec)", "duration (seconds)", "duration (s)")
+        reps = c.index("reps")
+        rpe = c.index("rpe")
+        seconds = c.index("seconds")
+        notes = c.index("notes")
+        workoutNotes = c.index("workout notes")
+        weightUnitColumn = c.index("weight unit")
+        distanceUnitColumn = c.index("distance unit")
+        if let i = c.index("weight (kg)", "weight (kgs)") {
+            weight = i; headerWeightUnit = .kg
+        } else if let i = c.index("weight (lbs)", "weight (lb)") {
+            weight = i; headerWeightUnit = .lb
+        } else {
+            weight = c.index("weight"); headerWeightUnit = nil
+        }
+        if let i = c.index("distance (meters)", "distance (m)", "distance (metres)") {
+            distance = i; headerDistanceUnit = .m
+        } else if let i = c.index("distance (km)", "distance (kilometers)") {
+            distance = i; headerDistanceUnit = .km
+        } else if let i = c.index("distance (miles)", "distance (mi)") {
+            distance = i; headerDistanceUnit = .mi
+        } else {
+            distance = c.index("distance"); headerDistanceUnit = nil
+        }
+    }
+
+    enum RowKind { case set(SetKind), restTimer, note }
+
+    static func rowKind(_ text: String) -> RowKind? {
+        switch text.lowercased() {
+        case "", "n", "normal": return .set(.working)
+        case "w", "warm_up", "warmup", "warm-up", "warm up": return .set(.warmup)
+        case "d", "drop", "dropset", "drop_set", "drop set": return .set(.drop)
+        case "f", "failure": return .set(.failure)
+        case "rest timer", "rest_timer", "resttimer": return .restTimer
+        case "note", "notes": return .note
+        default: return ImportValue.count(text) != nil ? .set(.working) : nil
+        }
+    }
+
+    func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
+        let weightFallback = a.options.weightUnit
+        let distanceFallback: DistanceUnit = weightFallback == .lb ? .mi : .km
+        while let (line, f) = cursor.next() {
+            guard f.count == header.count else {
+                a.bad(line, "has \(f.count) fields but the header has \(header.count)")
+                continue
+            }
+            do {
+                let dateText = f.field(date)
+                guard let local = ImportValue.localDateTime(dateText) else {
+                    throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00")
+                }
+                let exerciseName = cleanName(f.field(exercise))
+                guard !exerciseName.isEmpty else { throw ImportRowError("Exercise Name is empty") }
+                let orderText = f.field(setOrder)
+                guard let kind = Self.rowKind(orderText) else {
+                    throw ImportRowError("Set Order '\(orderText)' is not a set number, W, D, F, Rest Timer or Note")
+                }
+                let durationText = f.field(duration)
+                let workoutSeconds = try ImportValue.seconds(durationText, column: "Duration")
+                let name = nonEmpty(f.field(workoutName))
+                let workoutNote = nonEmpty(f.field(workoutNotes))
+                // Every row carries its workout's columns, so a row is checked whole before
+                // its workout is made.
+                var set: SetValues?
+                switch kind {
+                case .restTimer:
+                    break
+                case .note:
+                    break
+                case .set(let setKind):
+                    let rowUnit = try ImportValue.weightUnit(f.field(weightUnitColumn))
+                    let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit ?? rowUnit, decimalComma: decimalComma,
+                                                   assumed: &a.assumedWeightUnit, fallback: weightFallback)
+                    let r = try ImportValue.reps(f.field(reps))
+                    let e = try ImportValue.rpe(f.field(rpe), decimalComma: decimalComma).get()
+                    let dUnit = try headerDistanceUnit ?? ImportValue.distanceUnit(f.field(distanceUnitColumn))
+                    let d = try ImportValue.distance(f.field(distance), unit: dUnit, decimalComma: decimalComma,
+                                                     assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
+                    let s = try ImportValue.seconds(f.field(seconds), column: "Seconds")
+                    set = a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
+                                   note: nonEmpty(f.field(notes)))
+                }
+                let start = a.instant(local: local)
+                let id = a.workoutID(localStart: local, name: name)
+                let w = a.workout(key: "\(local)|\(name ?? "")") {
+                    ImportedWorkout(line: line, id: id, name: name,
+                                    startedAt: start.millis,
+                                    endedAt: workoutSeconds.map { start.millis + Int64($0) * 1000 },
+                                    utcOffsetSeconds: start.offset, note: workoutNote)
+                }
+                if a.workouts[w].note == nil, let workoutNote { a.workouts[w].note = workoutNote }
+                switch kind {
+                case .restTimer:
+                    a.ignore(line, "rest timer")
+                case .note:
+                    if let text = nonEmpty(f.field(notes)) {
+                        a.addNote("\(exerciseName): \(text)", to: w)
+                    } else {
+                        a.ignore(line, "empty note")
+                    }
+                case .set:
+                    if let set {
+                        a.add(PendingSet(line: line, exercise: a.exercise(named: exerciseName), values: set), to: w)
+                    } else {
+                        a.ignore(line, "empty set (no weight, reps, distance or time)")
+                    }
+                }
+            } catch let e as ImportRowError {
+                a.bad(line, e.reason)
+            }
+        }
+    }
+}

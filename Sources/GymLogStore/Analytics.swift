@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// One workout's value of a chart metric for one exercise.
+public struct ProgressPoint: Equatable, Sendable {
+    public var workoutID: UUID
+    public var startedAt: Int64
+    public var utcOffsetSeconds: Int
+    /// In kilograms for every `ChartMetric`.
+    public var value: Double
+    /// Working sets of the exercise in that workout (warm-ups excluded).
+    public var sets: Int
+}
+
+/// How `weeklyStats` groups a week's sets.
+public enum StatsGrouping: String, CaseIterable, Sendable {
+    case exercise, muscle
+}
+
+/// Frequency and working volume of one exercise or muscle group in one week.
+public struct GroupStats: Equatable, Sendable {
+    public var name: String
+    /// Workouts that contained at least one working set of the group.
+    public var workouts: Int
+    /// Working sets (warm-ups excluded; drop and failure sets count).
+    public var sets: Int
+    /// Sum of weight x reps over working sets, in kilograms (bodyweight and timed sets add nothing).
+    public var volumeKg: Double
+}
+
+/// One week (Monday to Sunday, local days) of training.
+public struct WeekStats: Equatable, Sendable {
+    /// The local day number of the week's Monday (days since 1970-01-01).
+    public var startDay: Int64
+    public var workouts: Int
+    public var sets: Int
+    public var volumeKg: Double
+    /// Busiest first (most sets, then most volume, then name).
+    public var groups: [GroupStats]
+}
+
+/// A small built-in table from exercise names to muscle groups, for `gymlog stats --by muscle`.
+///
+/// Exercises carry no muscle group of their own yet, so the name decides: the first rule
+/// whose words all occur in the name wins (`leg curl` is legs before `curl` is arms).
+/// Distance exercises are cardio; anything unmatched is "other".
+public enum MuscleGroup {
+    /// Rules in the order they are tried: words that must all appear, and the group.
+    public static let rules: [(words: [String], group: String)] = [
+        (["leg", "raise"], "core"), (["hanging"], "core"),
+        (["leg", "curl"], "legs"), (["leg", "extension"], "legs"), (["leg", "press"], "legs"),
+        (["hip", "thrust"], "legs"), (["calf"], "legs"), (["squat"], "legs"), (["lunge"], "legs"),
+        (["split"], "legs"), (["rdl"], "legs"), (["romanian"], "legs"), (["glute"], "legs"),
+        (["deadlift"], "back"), (["row"], "back"), (["pullup"], "back"), (["pull", "up"], "back"),
+        (["chinup"], "back"), (["chin"], "back"), (["pulldown"], "back"), (["lat"], "back"), (["shrug"], "back"),
+        (["face", "pull"], "shoulders"), (["lateral"], "shoulders"), (["raise"], "shoulders"),
+        (["ohp"], "shoulders"), (["overhead"], "shoulders"), (["military"], "shoulders"),
+        (["shoulder"], "shoulders"), (["arnold"], "shoulders"),
+        (["bench"], "chest"), (["incline"], "chest"), (["decline"], "chest"), (["chest"], "chest"), (["fly"], "chest"), (["flye"], "chest"),
+        (["pec"], "chest"), (["pushup"], "chest"), (["push", "up"], "chest"), (["dip"], "chest"), (["dips"], "chest"),
+        (["tricep"], "arms"), (["triceps"], "arms"), (["pushdown"], "arms"), (["skull"], "arms"),
+        (["curl"], "arms"), (["bicep"], "arms"), (["biceps"], "arms"),
+        (["plank"], "core"), (["crunch"], "core"), (["situp"], "core"), (["sit", "up"], "core"),
+        (["ab"], "core"), (["abs"], "core"), (["core"], "core"),
+        (["run"], "cardio"), (["bike"], "cardio"), (["cycle"], "cardio"), (["swim"], "cardio"),
+        (["press"], "shoulders"),
+    ]
+
+    /// The muscle group of an exercise, or "other".
+    public static func of(name: String, kind: ExerciseKind) -> String {
+        if kind == .distance { return "cardio" }
+        let words = Set(name.lowercased().replacingOccurrences(of: "-", with: "")
+            .split(whereSeparator: { !$0.isLetter }).map(String.init))
+        return rules.first { rule in rule.words.allSatisfy(words.contains) }?.group ?? "other"
+    }
+}
+
+extension GymLogDatabase {
+    /// One point per workout that has working sets of the exercise, oldest first; `since` and
+    /// `until` bound `performed_at` (`until` exclusive). Streams the sets, so a long history
+    /// costs memory per workout, not per set.
+    public func progression(exerciseID: UUID, metric: ChartMetric, since: Int64? = nil, until: Int64? = nil) throws -> [ProgressPoint] {
+        var conditions = ["s.exercise_id = ?", "s.deleted_at IS NULL", "w.deleted_at IS NULL", "s.kind != 'warmup'"]
+        var args: [DatabaseValueConvertible] = [exerciseID.key]
+        if let since { conditions.append("s.performed_at >= ?"); args.append(since) }
+        if let until { conditions.append("s.performed_at < ?"); args.append(until) }
+        let formula = settings.e1rmFormula
+        return try queue.read { db in
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT \(Rows.setColumns), w.started_at, w.utc_offset
+                FROM sets s JOIN workouts w ON w.id = s.workout_id
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY w.started_at, s.workout_id, s.performed_at, s.id
+                """, arguments: StatementArguments(args))
+            var points: [ProgressPoint] = []
+            var current: [LoggedSet] = []
+            var start: (Int64, Int) = (0, 0)
+            func flush() {
+                guard let first = current.first else { return }
+                if let value = metric.value(of: current, formula: formula) {
+                    points.append(ProgressPoint(workoutID: first.workoutID, startedAt: start.0, utcOffsetSeconds: start.1,
+                                                value: value, sets: current.count))
+                }
+                current.removeAll(keepingCapacity: true)
+            }
+            while let row = try cursor.next() {
+                let set = Rows.set(row)
+                if let first = current.first, first.workoutID != set.workoutID { flush() }
+                if current.isEmpty { start = (row[15], row[16]) }
+                current.append(set)
+            }
+            flush()
+            return points
+        }
+    }
+
+    /// `weeks` weeks of training ending with the week holding `today` (a local day number),
+    /// oldest first, empty weeks included. A set belongs to the local day it was logged on.
+    public func weeklyStats(weeks: Int, today: Int64, by grouping: StatsGrouping) throws -> [WeekStats] {
+        let lastMonday = mondayOf(today)
+        let firstMonday = lastMonday - Int64(weeks - 1) * 7
+        // Offsets span at most ±18 h, so a day of margin either side finds every candidate.
+        let from = (firstMonday - 1) * 86_400_000, to = (lastMonday + 8) * 86_400_000
+        struct Tally { var workouts = Set<String>(); var sets = 0; var volume = 0.0 }
+        var weekly = [Tally](repeating: Tally(), count: weeks)
+        var groups = [[String: Tally]](repeating: [:], count: weeks)
+        try queue.read { db in
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT \(Rows.setColumns), e.name, e.kind
+                FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
+                WHERE s.deleted_at IS NULL AND w.deleted_at IS NULL AND s.kind != 'warmup'
+                  AND s.performed_at >= ? AND s.performed_at < ?
+                """, arguments: [from, to])
+            while let row = try cursor.next() {
+                let set = Rows.set(row)
+                let day = LineChart.day(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds)
+                let index = Int((mondayOf(day) - firstMonday) / 7)
+                guard index >= 0, index < weeks else { continue }
+                let name: String = row[15]
+                let key = grouping == .exercise ? name : MuscleGroup.of(name: name, kind: ExerciseKind(rawValue: row[16]) ?? .weighted)
+                let workout = set.workoutID.key
+                let volume = workingVolume(of: set)
+                weekly[index].workouts.insert(workout); weekly[index].sets += 1; weekly[index].volume += volume
+                groups[index][key, default: Tally()].workouts.insert(workout)
+                groups[index][key]!.sets += 1
+                groups[index][key]!.volume += volume
+            }
+        }
+        return (0..<weeks).map { i in
+            let list = groups[i].map { GroupStats(name: $0.key, workouts: $0.value.workouts.count, sets: $0.value.sets, volumeKg: $0.value.volume) }
+                .sorted { ($1.sets, $1.volumeKg, $0.name) < ($0.sets, $0.volumeKg, $1.name) }
+            return WeekStats(startDay: firstMonday + Int64(i) * 7, workouts: weekly[i].workouts.count, sets: weekly[i].sets,
+                             volumeKg: weekly[i].volume, groups: list)
+        }
+    }
+}
+
+/// The Monday on or before a local day number (1970-01-01 was a Thursday).
+public func mondayOf(_ day: Int64) -> Int64 {
+    let shifted = day + 3
+    let week = shifted >= 0 ? shifted / 7 : (shifted - 6) / 7
+    return week * 7 - 3
+}

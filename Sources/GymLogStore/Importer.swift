@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// What an import wrote (or, for a dry run, would write).
+public struct ImportReport: Equatable, Sendable {
+    /// Workouts written (or that would be, in a dry run).
+    public var workoutsCreated = 0
+    /// Workouts whose id was already in the database (an earlier import of the same file or
+    /// an overlapping export); their rows are left as they are.
+    public var workoutsExisting = 0
+    /// Sets written (or that would be).
+    public var setsCreated = 0
+    /// Sets whose id was already stored (live or deleted): left as they are.
+    public var setsExisting = 0
+    /// Names of the exercises the import created, in the order first met.
+    public var exercisesCreated: [String] = []
+    /// Exercises of the file that matched an existing exercise or alias.
+    public var exercisesMatched = 0
+    /// How many transactions the writes were split into.
+    public var transactions = 0
+
+    /// An empty report.
+    public init() {}
+}
+
+extension GymLogDatabase {
+    /// Writes an imported file through the write pipeline (`ChangeWriter.write`, so every row
+    /// gets its outbox event and syncs) in transactions of about `batchSize` sets, whole
+    /// workouts at a time; then rebuilds the records of every exercise that got sets.
+    ///
+    /// Rows whose id is already stored are skipped without writing anything, so importing a
+    /// file twice, or a later export that overlaps an earlier one, adds only what is new. If
+    /// a batch fails, the batches before it stay; running the import again finishes the job.
+    /// With `dryRun` nothing is written and the report says what would be.
+    public func importFile(_ file: ImportedFile, dryRun: Bool = false, batchSize: Int = 2000,
+                           progress: ((_ setsDone: Int, _ setsTotal: Int) -> Void)? = nil) throws -> ImportReport {
+        var state = ImportState(file: file, dryRun: dryRun)
+        let total = file.setCount
+        if dryRun {
+            try queue.read { db in
+                var w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
+                for workout in file.workouts { try w.importWorkout(workout, state: &state) }
+            }
+            return state.report
+        }
+        var start = 0
+        var done = 0
+        while start < file.workouts.count {
+            var end = start, sets = 0
+            while end < file.workouts.count && (end == start || sets + file.workouts[end].sets.count <= batchSize) {
+                sets += file.workouts[end].sets.count
+                end += 1
+            }
+            try commit { w in
+                for workout in file.workouts[start..<end] { try w.importWorkout(workout, state: &state) }
+            }
+            state.report.transactions += 1
+            done += sets
+            progress?(done, total)
+            start = end
+        }
+        if !state.touched.isEmpty {
+            try commit { w in
+                try w.ensureRecordsFormula()
+                for id in state.touched.sorted(by: { $0.uuidString < $1.uuidString }) { try w.rebuildRecords(exerciseID: id) }
+            }
+            state.report.transactions += 1
+        }
+        return state.report
+    }
+}
+
+/// Bookkeeping carried across an import's transactions.
+struct ImportState {
+    let file: ImportedFile
+    let dryRun: Bool
+    var report = ImportReport()
+    /// The stored exercise id for each of the file's exercises, once resolved.
+    var resolved: [UUID?]
+    /// Exercises that got new sets: their records are rebuilt at the end.
+    var touched = Set<UUID>()
+    /// Dry run: names that would be created, so each is counted once.
+    var wouldCreate = Set<String>()
+
+    init(file: ImportedFile, dryRun: Bool) {
+        self.file = file; self.dryRun = dryRun
+        resolved = Array(repeating: nil, count: file.exercises.count)
+    }
+}
+
+extension ChangeWriter {
+    /// Writes one imported workout and its sets, skipping rows that are already stored.
+    mutating func importWorkout(_ workout: ImportedWorkout, state: inout ImportState) throws {
+        if try rowExists("workouts", workout.id) {
+            state.report.workoutsExisting += 1
+        } else {
+            state.report.workoutsCreated += 1
+            if !state.dryRun {
+                try write(.workouts, id: workout.id, op: .create, fields: [
+                    ("name", workout.name.map { .text($0) } ?? .null), ("started_at", .int(workout.startedAt)),
+                    ("ended_at", workout.endedAt.map { .int($0) } ?? .null),
+                    ("utc_offset", .int(Int64(workout.utcOffsetSeconds))), ("note", workout.note.map { .text($0) } ?? .null),
+                    (tombstoneField, .null),
+                ])
+            }
+        }
+        let workoutKey = workout.id.key
+        for set in workout.sets {
+            if try rowExists("sets", set.id) {
+                state.report.setsExisting += 1
+                continue
+            }
+            state.report.setsCreated += 1
+            guard let exerciseID = try importedExercise(set.exercise, firstSet: set.values, state: &state),
+                  !state.dryRun else { continue }
+            var fields: [(String, FieldValue)] = [("workout_id", .text(workoutKey)), ("exercise_id", .text(exerciseID.key))]
+            fields += Rows.fields(of: set.values)
+            fields += [("performed_at", .int(set.performedAt)), ("utc_offset", .int(Int64(set.utcOffsetSeconds))),
+                       (tombstoneField, .null)]
+            try write(.sets, id: set.id, op: .create, fields: fields)
+            state.touched.insert(exerciseID)
+        }
+    }
+
+    func rowExists(_ table: String, _ id: UUID) throws -> Bool {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE id = ?"), arguments: [id.key]) != nil
+    }
+
+    /// The stored exercise for the file's exercise `index`: the native file's own id when it
+    /// is stored, else an exact name or alias match, else a new exercise named as in the
+    /// file. Near-misses of existing names are created too: they are the user's own names
+    /// from another app, and an import must not stop to ask. Nil only in a dry run when the
+    /// exercise would be created.
+    mutating func importedExercise(_ index: Int, firstSet: SetValues, state: inout ImportState) throws -> UUID? {
+        if let id = state.resolved[index] { return id }
+        if state.dryRun && state.wouldCreate.contains(nameKey(state.file.exercises[index].name)) { return nil }
+        let wanted = state.file.exercises[index]
+        var found: UUID?
+        if let id = wanted.id,
+           try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM exercises WHERE id = ? AND deleted_at IS NULL"),
+                            arguments: [id.key]) != nil {
+            found = id
+        } else if let existing = try exercise(named: wanted.name) {
+            found = existing.id
+        }
+        if let found {
+            state.report.exercisesMatched += 1
+            state.resolved[index] = found
+            return found
+        }
+        if state.dryRun {
+            if state.wouldCreate.insert(nameKey(wanted.name)).inserted { state.report.exercisesCreated.append(wanted.name) }
+            return nil
+        }
+        let created: Exercise
+        if let id = wanted.id, try !rowExists("exercises", id) {
+            try write(.exercises, id: id, op: .create, fields: [
+                ("name", .text(wanted.name)), ("kind", .text(firstSet.exerciseKind.rawValue)), (tombstoneField, .null),
+            ])
+            created = Exercise(id: id, name: wanted.name, kind: firstSet.exerciseKind)
+        } else {
+            created = try createExercise(name: wanted.name, kind: firstSet.exerciseKind)
+        }
+        state.report.exercisesCreated.append(wanted.name)
+        state.resolved[index] = created.id
+        return created.id
+    }
+}

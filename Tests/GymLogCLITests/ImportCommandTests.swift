@@ -1,0 +1,231 @@
+import Foundation
+import GRDB
+import GymLogCore
+import GymLogStore
+import Testing
+
+/// `gymlog import` run as a user runs it: the real binary against a fresh database.
+@Suite struct ImportCommandTests {
+    static func importFixture(_ home: TemporaryHome, _ name: String, _ extra: [String] = []) throws -> TemporaryHome.Run {
+        try home.gymlog(["import", fixture("import/" + name).path] + extra)
+    }
+
+    static func count(_ home: TemporaryHome, _ sql: String) throws -> Int {
+        try DatabaseQueue(path: home.database).read { try Int.fetchOne($0, sql: sql) ?? -1 }
+    }
+
+    @Test(arguments: [
+        ("strong-comma-newest-first.csv", "Strong", "Imported 2 workouts, 11 sets, 5 new exercises"),
+        ("strong-comma-later-overlapping.csv", "Strong", "Imported 3 workouts, 13 sets, 5 new exercises"),
+        ("strong-semicolon-units.csv", "Strong", "Imported 2 workouts, 6 sets, 3 new exercises"),
+        ("strong-quoted-kg.csv", "Strong", "Imported 1 workout, 3 sets, 2 new exercises"),
+        ("strong-minimal-no-duration-rpe-notes.csv", "Strong", "Imported 1 workout, 3 sets, 2 new exercises"),
+        ("hevy-kg-km.csv", "Hevy", "Imported 2 workouts, 8 sets, 4 new exercises"),
+        ("hevy-lbs-miles.csv", "Hevy", "Imported 1 workout, 3 sets, 2 new exercises"),
+        ("hevy-kg-miles.csv", "Hevy", "Imported 1 workout, 2 sets, 2 new exercises"),
+        ("fitnotes-kgs.csv", "FitNotes", "Imported 2 workouts, 5 sets, 4 new exercises"),
+        ("fitnotes-weight-unit-column.csv", "FitNotes", "Imported 1 workout, 3 sets, 2 new exercises"),
+        ("fitnotes-lbs-comment.csv", "FitNotes", "Imported 1 workout, 2 sets, 1 new exercise"),
+    ])
+    func everyFixtureImportsAndReimportingIsANoOp(name: String, app: String, summary: String) throws {
+        // Given an empty database
+        let home = try TemporaryHome()
+        // When a fixture is imported
+        let first = try Self.importFixture(home, name)
+        // Then the app is named, the counts are right, and every row has its outbox event
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("Detected a \(app) export"))
+        #expect(first.stdout.contains(summary), "\(first.stdout)")
+        let sets = try Self.count(home, "SELECT COUNT(*) FROM sets")
+        let events = try Self.count(home, "SELECT COUNT(*) FROM outbox")
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM outbox WHERE entity = 'sets'") == sets)
+        let workouts = try Self.count(home, "SELECT COUNT(*) FROM workouts")
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM outbox WHERE entity = 'workouts'") == workouts)
+        #expect(try Self.count(home, "SELECT MAX(seq) FROM outbox") == events, "gapless")
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM workouts WHERE ended_at IS NULL") == 0)
+
+        // When it is imported again
+        let second = try Self.importFixture(home, name)
+        // Then nothing is written, and the summary says what was already there
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("Imported 0 workouts, 0 sets, 0 new exercises."))
+        #expect(second.stdout.contains("\(sets) set"))
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == sets)
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM outbox") == events)
+    }
+
+    @Test func aNativeExportImportedIntoAnEmptyDatabaseExportsByteForByte() throws {
+        // Given a varied session logged with the real binary
+        let source = try TemporaryHome()
+        let session = """
+            start Push Day
+            bench w60x10
+            bench 100x5x3 @8
+            bench 102.5x5 # paused, "touch and go"
+            bench 70.25x10 d
+            pullup bw x8
+            dip bw+20x6
+            assisted pullup bw-20x8
+            plank 60s
+            row 2000m 7:41
+            bench 225lb x 3 f
+            note Felt strong, slept 8h
+            finish
+            squat 140x5
+            """
+        let logged = try source.gymlog([], stdin: session)
+        #expect(logged.status == 0, "\(logged.stderr)")
+        let exported = try source.gymlog(["export"])
+        #expect(exported.status == 0)
+        #expect(CSVReader.rows(exported.stdout).count == 14)
+        let file = source.root + "/native.csv"
+        try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+
+        // When it is imported into a fresh database and exported again
+        let target = try TemporaryHome()
+        let imported = try target.gymlog(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Detected a gymlog (native) export"))
+        #expect(imported.stdout.contains("Imported 2 workouts, 13 sets, 7 new exercises"))
+        let again = try target.gymlog(["export"])
+
+        // Then the two exports are the same bytes, in both layouts
+        #expect(again.stdout == exported.stdout)
+        #expect(try target.gymlog(["export", "--format", "strong"]).stdout == source.gymlog(["export", "--format", "strong"]).stdout)
+        // And the records were rebuilt from the imported sets
+        #expect(try target.gymlog(["prs", "bench"]).stdout == source.gymlog(["prs", "bench"]).stdout)
+        // And importing it into the database it came from changes nothing
+        let back = try source.gymlog(["import", file])
+        #expect(back.stdout.contains("Imported 0 workouts, 0 sets, 0 new exercises."))
+    }
+
+    @Test func theGoldenNativeExportImportsExactly() throws {
+        let home = try TemporaryHome()
+        let golden = try String(contentsOf: fixture("export/native-golden.csv"), encoding: .utf8)
+        #expect(try home.gymlog(["import", fixture("export/native-golden.csv").path]).status == 0)
+        #expect(try home.gymlog(["export"]).stdout == golden)
+    }
+
+    @Test func aLaterOverlappingExportAddsOnlyWhatIsNew() throws {
+        let home = try TemporaryHome()
+        #expect(try Self.importFixture(home, "strong-comma-newest-first.csv").status == 0)
+        let later = try Self.importFixture(home, "strong-comma-later-overlapping.csv")
+        #expect(later.stdout.contains("Imported 1 workout, 2 sets, 0 new exercises."), "\(later.stdout)")
+        #expect(later.stdout.contains("Already in the database (left as they are): 2 workouts, 11 sets."))
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 13)
+        // Records are rebuilt for the exercises that got sets: the newer 155 kg deadlift.
+        #expect(try Self.count(home, """
+            SELECT CAST(r.value AS INT) FROM records r JOIN exercises e ON e.id = r.exercise_id
+            WHERE e.name = 'Deadlift (Barbell)' AND r.metric = 'weight'
+            """) == 155)
+    }
+
+    @Test func aMalformedFileIsRefusedWholeUnlessBadRowsAreSkipped() throws {
+        let home = try TemporaryHome()
+        // When a file with four bad rows is imported
+        let refused = try Self.importFixture(home, "strong-bad-rows.csv")
+        // Then it fails naming every bad line and why, and writes nothing
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("has 4 malformed rows, so nothing was imported"))
+        for line in ["line 3: Weight '1OO' is not a number", "line 4: Set Order 'X'", "line 5: Date '2024-13-01 10:00:00'",
+                     "line 6: Reps '5.5' is not a whole number"] {
+            #expect(refused.stderr.contains(line), "\(line)")
+        }
+        #expect(refused.stderr.contains("--skip-bad-rows"))
+        let wroteNothing = try !FileManager.default.fileExists(atPath: home.database)
+            || Self.count(home, "SELECT COUNT(*) FROM sets") == 0
+        #expect(wroteNothing)
+
+        // When the bad rows are skipped
+        let skipped = try Self.importFixture(home, "strong-bad-rows.csv", ["--skip-bad-rows"])
+        // Then the rest is imported and every skipped line is listed
+        #expect(skipped.status == 0)
+        #expect(skipped.stdout.contains("Imported 1 workout, 2 sets, 2 new exercises"))
+        #expect(skipped.stdout.contains("Skipped 4 malformed rows:\n  line 3: Weight '1OO' is not a number\n  line 4:"))
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 2)
+    }
+
+    @Test func aDryRunReportsAndWritesNothing() throws {
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        let before = try Self.count(home, "SELECT COUNT(*) FROM outbox")
+        let run = try Self.importFixture(home, "hevy-kg-km.csv", ["--dry-run"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Would import 2 workouts, 8 sets, 4 new exercises"))
+        #expect(run.stdout.contains("Dry run: nothing was written."))
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM outbox") == before)
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 1)
+    }
+
+    @Test func namesResolveThroughAliasesAndNearMissesAreCreatedNotRefused() throws {
+        // Given an exercise with an alias spelled like Strong's name, and a look-alike of another
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["exercises", "add", "Bench"]).status == 0)
+        #expect(try home.gymlog(["exercises", "alias", "Bench Press (Barbell)", "Bench"]).status == 0)
+        #expect(try home.gymlog(["exercises", "add", "Pull Ups"]).status == 0)
+        // When the Strong file is imported
+        let run = try Self.importFixture(home, "strong-comma-newest-first.csv")
+        // Then bench sets land on Bench, and "Pull Up" (a near miss of "Pull Ups") is created
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("4 new exercises: Rowing (Machine), Deadlift (Barbell), Pull Up, Plank."), "\(run.stdout)")
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE e.name = 'Bench'") == 4)
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM exercises") == 6)
+    }
+
+    @Test func unitsAndTimeZonesComeFromTheFlags() throws {
+        let home = try TemporaryHome()
+        let run = try Self.importFixture(home, "strong-minimal-no-duration-rpe-notes.csv",
+                                         ["--unit", "lb", "--timezone", "America/New_York"])
+        #expect(run.stdout.contains("read as lb (--unit)"))
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets WHERE weight_unit = 'lb'") == 2)
+        // 2023-11-20 19:00 in New York (UTC-5) is 2023-11-21 00:00 UTC.
+        let expected = epochMillis(year: 2023, month: 11, day: 21, utcOffsetSeconds: 0)
+        #expect(try Self.count(home, "SELECT started_at FROM workouts") == Int(expected))
+        #expect(try Self.count(home, "SELECT utc_offset FROM workouts") == -5 * 3600)
+
+        let defaulted = try TemporaryHome()
+        let plain = try Self.importFixture(defaulted, "strong-minimal-no-duration-rpe-notes.csv")
+        #expect(plain.stdout.contains("read as kg (your default unit; pass --unit lb if they were pounds)"))
+        #expect(try Self.count(defaulted, "SELECT started_at FROM workouts") == Int(expected) - 5 * 3_600_000, "TZ=UTC")
+    }
+
+    @Test func badFlagsAndUnreadableFilesAreExplained() throws {
+        let home = try TemporaryHome()
+        let zone = try Self.importFixture(home, "hevy-kg-km.csv", ["--timezone", "Mars/Olympus"])
+        #expect(zone.status == 64 && zone.stderr.contains("Mars/Olympus"))
+        let from = try Self.importFixture(home, "hevy-kg-km.csv", ["--from", "myfitnesspal"])
+        #expect(from.status == 64 && from.stderr.contains("strong, hevy, fitnotes or native"))
+        let unit = try Self.importFixture(home, "hevy-kg-km.csv", ["--unit", "stone"])
+        #expect(unit.status == 64)
+        let wrong = try Self.importFixture(home, "strong-quoted-kg.csv", ["--from", "hevy"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("no 'title' column"))
+        let unknown = try Self.importFixture(home, "unknown-layout.csv")
+        #expect(unknown.status == 1 && unknown.stderr.contains("Cannot tell which app wrote this file"))
+        let missing = try home.gymlog(["import", home.root + "/nope.csv"])
+        #expect(missing.status == 1 && missing.stderr.contains("Cannot read"))
+    }
+
+    @Test func largeImportsAreWrittenInBatchesOfWholeWorkouts() throws {
+        // Given 40 Strong workouts of 5 sets
+        var text = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\n"
+        for day in 1...40 {
+            for set in 1...5 {
+                text += "2024-01-\(String(format: "%02d", (day - 1) % 28 + 1)) \(String(format: "%02d", 6 + (day - 1) / 28)):00:00,W,1h,Squat,\(set),\(100 + day),5,0,0,,,\n"
+            }
+        }
+        let parsed = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
+        #expect(parsed.workouts.count == 40 && parsed.setCount == 200)
+        let home = try TemporaryHome()
+        let db = try GymLogDatabase(path: home.database)
+        // When it is imported 12 sets at a time
+        var calls: [Int] = []
+        let report = try db.importFile(parsed, batchSize: 12, progress: { done, _ in calls.append(done) })
+        // Then every transaction holds whole workouts (10 sets), and records are rebuilt once at the end
+        #expect(report.transactions == 20 + 1)
+        #expect(calls == Array(stride(from: 10, through: 200, by: 10)))
+        #expect(report.setsCreated == 200 && report.workoutsCreated == 40 && report.exercisesCreated == ["Squat"])
+        #expect(try db.read { try Double.fetchOne($0, sql: "SELECT value FROM records WHERE metric = 'weight'") } == 140)
+        let again = try db.importFile(parsed, batchSize: 12)
+        #expect(again.setsCreated == 0 && again.setsExisting == 200 && again.exercisesCreated.isEmpty)
+    }
+}

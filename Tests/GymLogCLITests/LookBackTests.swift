@@ -1,0 +1,346 @@
+import Foundation
+import GymLogCore
+import GymLogStore
+import Testing
+
+/// `chart`, `stats`, `--json`, colour, completions and the man page, through the real binary.
+@Suite struct LookBackTests {
+    // MARK: chart
+
+    @Test(arguments: [80, 200])
+    func chartFitsTheWidthWithLabelledAxes(width: Int) throws {
+        // Given 40 bench workouts two days apart, rising 2.5kg a time, with a heavy warm-up once
+        let home = try TemporaryHome()
+        let days = try seedBench(home)
+        // When charted at this width
+        let run = try runGymlog(home, ["chart", "bench", "--width", String(width)])
+        // Then every line fits, the axes carry the max value, its unit and the first and last dates
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(lines.allSatisfy { $0.count <= width }, "\(lines.map(\.count))")
+        #expect(lines.map(\.count).max() == width)
+        #expect(lines[0].hasPrefix("Bench · best e1RM per workout (kg) · 40 workouts"))
+        let best = 197.5 * (1 + 5.0 / 30)
+        #expect(lines[1].hasPrefix(number(best) + "kg ┤"), "the max value labels the top row")
+        #expect(run.stdout.contains(LineChart.dayLabel(days.first!)) && run.stdout.contains(LineChart.dayLabel(days.last!)))
+        #expect(lines.last!.contains("best \(number(best))kg"))
+        #expect(!run.stdout.contains("233.3kg"), "the 200kg warm-up never counts")
+    }
+
+    @Test func chartFollowsTheTerminalWidthFromColumns() throws {
+        let home = try TemporaryHome()
+        try seedBench(home)
+        let wide = try runGymlog(home, ["chart", "bench"], env: ["COLUMNS": "200"])
+        #expect(wide.stdout.split(separator: "\n").map(\.count).max() == 200)
+        let piped = try runGymlog(home, ["chart", "bench"])
+        #expect(piped.stdout.split(separator: "\n").map(\.count).max() == 80, "80 columns when piped")
+    }
+
+    @Test func chartMetricsFiltersAndEdgeCases() throws {
+        let home = try TemporaryHome()
+        let days = try seedBench(home)
+        // Heaviest weight and session volume
+        #expect(try runGymlog(home, ["chart", "bench", "--metric", "weight"]).stdout.contains("197.5kg ┤"))
+        #expect(try runGymlog(home, ["chart", "bench", "--metric", "volume"]).stdout.contains("2962.5kg ┤"))
+        // --since keeps the last ten workouts
+        let since = try runGymlog(home, ["chart", "bench", "--since", LineChart.dayLabel(days[30])])
+        #expect(since.stdout.contains("· 10 workouts, \(LineChart.dayLabel(days[30])) to \(LineChart.dayLabel(days[39]))"))
+        // A flat series has one value label; a single workout is one point with its date
+        let flat = try runGymlog(home, ["chart", "row", "--metric", "weight"])
+        #expect(flat.stdout.components(separatedBy: "┤").count == 2 && flat.stdout.contains("100kg ┤"))
+        let one = try runGymlog(home, ["chart", "ohp", "--metric", "weight"])
+        #expect(one.status == 0 && one.stdout.contains("1 workout,") && one.stdout.contains("70kg on \(LineChart.dayLabel(days[5]))"))
+        // No data says so; a bad metric or width is a usage error
+        let none = try runGymlog(home, ["chart", "plank"])
+        #expect(none.status == 0 && none.stdout.contains("nothing to chart"))
+        #expect(try runGymlog(home, ["chart", "bench", "--metric", "reps"]).status == 64)
+        #expect(try runGymlog(home, ["chart", "bench", "--width", "10"]).status == 64)
+        #expect(try runGymlog(home, ["chart", "squat"]).status == 1)
+    }
+
+    @Test func chartBucketsALongHistory() throws {
+        // Given 1,500 workouts of one set each, a day apart
+        let home = try TemporaryHome()
+        try seed(home, (0..<1500).map { i in (daysAgo: 1500 - i, lines: ["deadlift \(150 + (i % 40))x3"]) })
+        // When charted in 80 columns
+        let run = try runGymlog(home, ["chart", "deadlift", "--metric", "weight"])
+        // Then it still fits and shows the extremes
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("1500 workouts"))
+        #expect(run.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        #expect(run.stdout.contains("189kg ┤") && run.stdout.contains("150kg ┤"))
+        let json = try object(try runGymlog(home, ["chart", "deadlift", "--metric", "weight", "--json"]).stdout)
+        #expect((json["points"] as? [[String: Any]])?.count == 1500)
+    }
+
+    // MARK: stats
+
+    @Test func statsCountsWeeklyFrequencySetsAndVolume() throws {
+        // Given five workouts in the last four weeks (warm-ups in each)
+        let home = try TemporaryHome()
+        try seed(home, [
+            (daysAgo: 27, lines: ["bench w60x10", "bench 100x5x3", "squat 140x5x2"]),
+            (daysAgo: 20, lines: ["bench w60x10", "bench 100x5x3", "pullup bw x8"]),
+            (daysAgo: 13, lines: ["squat w100x5", "squat 150x5x3", "zercher thing 60x10"]),
+            (daysAgo: 6, lines: ["bench 105x5x2", "row 80x8x3"]),
+            (daysAgo: 0, lines: ["bench w60x10", "bench 102.5x5", "plank 60s"]),
+        ])
+        // When asked for five weeks as JSON
+        let json = try object(try runGymlog(home, ["stats", "--weeks", "5", "--json"]).stdout)
+        let weekly = try #require(json["weekly"] as? [[String: Any]])
+        // Then every working set is counted once, warm-ups never
+        #expect(weekly.count == 5 && json["by"] as? String == "exercise" && json["unit"] as? String == "kg")
+        let expectedSets = [3 + 2, 3 + 1, 3 + 1, 2 + 3, 1 + 1].reduce(0, +)
+        #expect(weekly.map { $0["sets"] as! Int }.reduce(0, +) == expectedSets)
+        #expect(weekly.map { $0["workouts"] as! Int }.reduce(0, +) == 5)
+        let volume = weekly.map { ($0["volume"] as! NSNumber).doubleValue }.reduce(0, +)
+        let expectedVolume: Double = [1500, 1400, 1500, 2250, 600, 1050, 1920, 512.5].reduce(0, +)
+        #expect(abs(volume - expectedVolume) < 0.01)
+        // Weeks start on Mondays, oldest first, and this week holds today's workout
+        let starts = weekly.map { $0["week_start"] as! String }
+        #expect(starts == starts.sorted())
+        for start in starts {
+            let d = try #require(parseDay(start))
+            #expect(((daysFromCivil(year: d.year, month: d.month, day: d.day) % 7) + 7) % 7 == 4, "1970-01-05 was a Monday")
+        }
+        let thisWeek = try #require(weekly.last?["groups"] as? [[String: Any]])
+        #expect(thisWeek.contains { $0["name"] as? String == "Bench" && $0["sets"] as? Int == 1 && $0["workouts"] as? Int == 1 })
+        // By muscle group, with a built-in table and "other" for unknown names
+        let muscles = try object(try runGymlog(home, ["stats", "--weeks", "5", "--by", "muscle", "--json"]).stdout)
+        let names = Set((muscles["weekly"] as! [[String: Any]]).flatMap { ($0["groups"] as! [[String: Any]]).map { $0["name"] as! String } })
+        #expect(names == ["chest", "legs", "back", "core", "other"])
+        // And the text form lists the weeks and the exercises
+        let text = try runGymlog(home, ["stats", "--weeks", "5"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("Zercher Thing") && text.stdout.contains("Weekly average"))
+        #expect(text.stdout.contains(starts.last!))
+        #expect(try runGymlog(home, ["stats", "--weeks", "0"]).status == 64)
+        #expect(try runGymlog(home, ["stats", "--by", "planet"]).status == 64)
+    }
+
+    // MARK: --json
+
+    @Test func everyReadCommandSpeaksJSON() throws {
+        // Given a workout logged at UTC+01:00 with a typed 102.5, pounds, RPE, a note and a bodyweight set
+        let home = try TemporaryHome()
+        try seed(home, [(daysAgo: 1, lines: ["bench 102.5x5 @8 # fast", "bench 225lb x 3", "pullup bw+20x6"])], offset: 3600)
+        let iso = try Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00$"#)
+
+        // show: numbered sets exactly as typed
+        let show = try runGymlog(home, ["show", "--json"])
+        #expect(show.stdout.contains("\"weight\": 102.5,") && show.stdout.contains("\"weight_unit\": \"lb\""))
+        let workout = try #require(try object(show.stdout)["workout"] as? [String: Any])
+        let sets = try #require(workout["sets"] as? [[String: Any]])
+        #expect(sets.map { $0["number"] as! Int } == [1, 2, 3])
+        #expect((sets[0]["weight"] as! NSNumber).doubleValue == 102.5 && sets[0]["rpe"] as? Int == 8 && sets[0]["note"] as? String == "fast")
+        #expect(sets[2]["bodyweight"] as? Bool == true && sets[2]["reps"] as? Int == 6)
+        #expect((sets[0]["performed_at"] as! String).wholeMatch(of: iso) != nil)
+        #expect((workout["started_at"] as! String).wholeMatch(of: iso) != nil)
+
+        // history
+        let history = try object(try runGymlog(home, ["history", "bench", "--json"]).stdout)
+        #expect(history["exercise"] as? String == "Bench")
+        #expect(((history["workouts"] as! [[String: Any]])[0]["sets"] as! [[String: Any]]).count == 2)
+
+        // prs: values in the default unit, the set as typed
+        let prs = try object(try runGymlog(home, ["prs", "--json"]).stdout)
+        let bench = try #require((prs["exercises"] as! [[String: Any]]).first { $0["exercise"] as? String == "Bench" })
+        let records = bench["records"] as! [[String: Any]]
+        let heaviest = try #require(records.first { $0["metric"] as? String == "weight" })
+        #expect((heaviest["value"] as! NSNumber).doubleValue == 102.5 && heaviest["unit"] as? String == "kg")
+        #expect((heaviest["set"] as! [String: Any])["summary"] as? String == "102.5kg x 5 @8  # fast")
+        #expect(records.contains { $0["metric"] as? String == "rep_max" && $0["reps"] as? Int == 3 })
+
+        // status, stats, chart
+        let status = try object(try runGymlog(home, ["status", "--json"]).stdout)
+        #expect(status["outbox_depth"] as? Int ?? 0 > 0 && status["server"] is NSNull && status["last_sync_at"] is NSNull)
+        #expect(try object(try runGymlog(home, ["stats", "--json"]).stdout)["weeks"] as? Int == 8)
+        let chart = try object(try runGymlog(home, ["chart", "bench", "--json", "--metric", "weight"]).stdout)
+        let point = try #require((chart["points"] as? [[String: Any]])?.first)
+        #expect((point["value"] as! NSNumber).doubleValue == 102.5 && point["sets"] as? Int == 2 && chart["unit"] as? String == "kg")
+
+        // Empty databases still answer with the same shapes
+        let empty = try TemporaryHome()
+        #expect(try object(try runGymlog(empty, ["show", "--json"]).stdout)["workout"] is NSNull)
+        #expect((try object(try runGymlog(empty, ["history", "--json"]).stdout)["workouts"] as? [Any])?.isEmpty == true)
+        #expect((try object(try runGymlog(empty, ["prs", "--json"]).stdout)["exercises"] as? [Any])?.isEmpty == true)
+    }
+
+    // MARK: colour
+
+    @Test func colourOnlyWhenForcedOrOnATerminalAndNeverWithNoColor() throws {
+        let home = try TemporaryHome()
+        try seedBench(home)
+        let commands: [[String]] = [["prs"], ["history"], ["show"], ["chart", "bench"], ["stats"], ["status"], ["log", "bench 300x1"]]
+        // Piped: plain text
+        for args in commands {
+            let run = try runGymlog(home, args)
+            #expect(!run.stdout.contains("\u{1B}") && !run.stderr.contains("\u{1B}"), "\(args)")
+        }
+        // Forced: PRs highlighted, secondary text dim
+        let pr = try runGymlog(home, ["log", "bench 310x1"], env: ["GYMLOG_FORCE_COLOR": "1"])
+        #expect(pr.stdout.contains("\u{1B}[1;32mPR! "))
+        #expect(try runGymlog(home, ["prs"], env: ["GYMLOG_FORCE_COLOR": "1"]).stdout.contains("\u{1B}[1;32m310kg\u{1B}[0m"))
+        #expect(try runGymlog(home, ["chart", "bench"], env: ["GYMLOG_FORCE_COLOR": "1"]).stdout.contains("\u{1B}[2m"))
+        // NO_COLOR wins, whatever its value
+        for value in ["", "1"] {
+            for args in commands {
+                let run = try runGymlog(home, args, env: ["GYMLOG_FORCE_COLOR": "1", "NO_COLOR": value])
+                #expect(!run.stdout.contains("\u{1B}"), "\(args)")
+            }
+        }
+    }
+
+    // MARK: completions and man page
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsMatchTheCommandTree(shell: String) throws {
+        let run = try runGymlog(try TemporaryHome(), ["--generate-completion-script", shell])
+        #expect(run.status == 0)
+        try compareGenerated(run.stdout, "completions/gymlog.\(shell)")
+    }
+
+    @Test func theManPageCoversEveryCommandAndOption() throws {
+        // Given the command tree as ArgumentParser describes it
+        let dump = try object(try runGymlog(try TemporaryHome(), ["--experimental-dump-help"]).stdout)
+        let manual = try String(contentsOf: repositoryRoot.appendingPathComponent("man/gymlog.1"), encoding: .utf8)
+        // Then the page names every subcommand and every long option
+        var missing: [String] = []
+        func visit(_ command: [String: Any], path: [String]) {
+            let name = command["commandName"] as! String
+            let here = path + [name]
+            if here.count > 1, !manual.contains(".It Em \(name)\n") { missing.append(here.joined(separator: " ")) }
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                guard argument["shouldDisplay"] as? Bool ?? true, let names = argument["names"] as? [[String: Any]] else { continue }
+                for n in names where n["kind"] as? String == "long" {
+                    let flag = n["name"] as! String
+                    if !manual.contains("Fl -\(flag)") { missing.append("\(here.joined(separator: " ")) --\(flag)") }
+                }
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { visit(sub, path: here) }
+        }
+        visit(dump["command"] as! [String: Any], path: [])
+        #expect(missing.isEmpty, "man/gymlog.1 is stale; run scripts/generate-completions: \(missing)")
+
+        // And when swift-argument-parser's generate-manual has been built (scripts/generate-completions
+        // builds it), the page is exactly what it generates today
+        let generator = productsDirectory.appendingPathComponent("generate-manual")
+        guard FileManager.default.isExecutableFile(atPath: generator.path) else { return }
+        let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/generate-completions"), encoding: .utf8)
+        let date = try #require(script.firstMatch(of: /MANUAL_DATE=(\S+)/)?.1)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-man-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = generator
+        process.arguments = [productsDirectory.appendingPathComponent("gymlog").path, "--date", String(date), "--output-directory", out.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        try compareGenerated(try String(contentsOf: out.appendingPathComponent("gymlog.1"), encoding: .utf8), "man/gymlog.1")
+    }
+}
+
+// MARK: - Helpers
+
+private func number(_ v: Double) -> String {
+    let r = (v * 10).rounded() / 10
+    return r == r.rounded() ? String(Int64(r)) : String(format: "%.1f", r)
+}
+
+private var repositoryRoot: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+/// Compares generated text with the committed file; `GYMLOG_RECORD_GOLDENS=1` rewrites it and fails.
+private func compareGenerated(_ text: String, _ path: String) throws {
+    let url = repositoryRoot.appendingPathComponent(path)
+    if ProcessInfo.processInfo.environment["GYMLOG_RECORD_GOLDENS"] == "1" {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        Issue.record("Recorded \(path); unset GYMLOG_RECORD_GOLDENS and run again to compare.")
+        return
+    }
+    let committed = try? String(contentsOf: url, encoding: .utf8)
+    #expect(committed == text, "\(path) is stale; run scripts/generate-completions")
+}
+
+private func object(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text.prefix(200))")
+}
+
+/// Runs the built binary in `home` like `TemporaryHome.gymlog`, with extra environment.
+private func runGymlog(_ home: TemporaryHome, _ args: [String], env extra: [String: String] = [:]) throws -> TemporaryHome.Run {
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent("gymlog")
+    process.arguments = args
+    process.environment = [
+        "HOME": home.root, "XDG_CONFIG_HOME": home.root + "/config", "XDG_DATA_HOME": home.root + "/xdg-data",
+        "XDG_STATE_HOME": home.root + "/state", "GYMLOG_DB": home.database, "TZ": "UTC",
+    ].merging(extra) { $1 }
+    let output = Pipe(), error = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = output; process.standardError = error
+    try process.run()
+    // Read stderr on another thread so a large output on one pipe cannot stall the child.
+    let err = DataBox()
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async { err.data = error.fileHandleForReading.readDataToEndOfFile(); done.signal() }
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    done.wait()
+    process.waitUntilExit()
+    return TemporaryHome.Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: err.data, as: UTF8.self))
+}
+
+private final class DataBox: @unchecked Sendable { var data = Data() }
+
+/// A clock the seeding code moves by hand.
+private final class SeedClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var millis: Int64 = 0
+    func now() -> Int64 { lock.withLock { millis } }
+    func set(_ value: Int64) { lock.withLock { millis = value } }
+    func advance(_ ms: Int64) { lock.withLock { millis += ms } }
+}
+
+/// Logs workouts straight into the home's database, oldest first: each is (days before
+/// today, lines in the entry language), starting at 10:00 UTC, a minute per line.
+@discardableResult
+private func seed(_ home: TemporaryHome, _ workouts: [(daysAgo: Int, lines: [String])], offset: Int = 0) throws -> [Int64] {
+    let clock = SeedClock()
+    let environment = Environment(now: { clock.now() }, utcOffset: { _ in offset }, newID: { UUID() })
+    let db = try GymLogDatabase(path: home.database, environment: environment)
+    let today = Int64(Date().timeIntervalSince1970) / 86_400
+    var days: [Int64] = []
+    for w in workouts {
+        let day = today - Int64(w.daysAgo)
+        clock.set(day * 86_400_000 + 10 * 3_600_000)
+        days.append(LineChart.day(millis: clock.now(), utcOffsetSeconds: offset))
+        for line in w.lines {
+            guard case .success(.log(let mention, let specs)) = EntryParser.parse(line) else {
+                throw UserError("seed line does not parse: \(line)")
+            }
+            _ = try db.logSets(exercise: mention, specs: specs)
+            clock.advance(60_000)
+        }
+        _ = try db.finishWorkout()
+    }
+    return days
+}
+
+/// 40 bench workouts two days apart (100kg to 197.5kg x 5 x 3, a 200kg warm-up in the
+/// tenth), a flat row, one OHP workout and a plank; returns the bench workouts' days.
+@discardableResult
+private func seedBench(_ home: TemporaryHome) throws -> [Int64] {
+    var workouts: [(daysAgo: Int, lines: [String])] = []
+    for i in 0..<40 {
+        var lines = ["bench w60x10", "bench \(number(100 + Double(i) * 2.5))x5x3"]
+        if i == 9 { lines.append("bench w200x1") }
+        if i % 8 == 0 { lines.append("row 100x8") }
+        if i == 5 { lines.append("ohp 70x5") }
+        if i == 6 { lines.append("plank 60s") }
+        workouts.append((daysAgo: 90 - i * 2, lines: lines))
+    }
+    return try seed(home, workouts)
+}

@@ -1,0 +1,205 @@
+function __gymlog_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __gymlog_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __gymlog_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __gymlog_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __gymlog_parse_tokens -S
+    set -l unparsed_tokens (__gymlog_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'gymlog'
+        __gymlog_parse_subcommand 0 'h/help'
+        switch $unparsed_tokens[1]
+        case 'repl'
+            __gymlog_parse_subcommand 0 'db=' 'h/help'
+        case 'log'
+            __gymlog_parse_subcommand -r 1 'db=' 'h/help'
+        case 'undo'
+            __gymlog_parse_subcommand 0 'db=' 'h/help'
+        case 'show'
+            __gymlog_parse_subcommand 0 'db=' 'json' 'h/help'
+        case 'history'
+            __gymlog_parse_subcommand -r 1 'db=' 'limit=' 'json' 'h/help'
+        case 'prs'
+            __gymlog_parse_subcommand -r 1 'db=' 'json' 'h/help'
+        case 'chart'
+            __gymlog_parse_subcommand -r 1 'db=' 'metric=' 'since=' 'until=' 'width=' 'height=' 'json' 'h/help'
+        case 'stats'
+            __gymlog_parse_subcommand 0 'db=' 'weeks=' 'by=' 'json' 'h/help'
+        case 'exercises'
+            __gymlog_parse_subcommand 0 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __gymlog_parse_subcommand 0 'db=' 'h/help'
+            case 'add'
+                __gymlog_parse_subcommand -r 1 'db=' 'kind=' 'h/help'
+            case 'alias'
+                __gymlog_parse_subcommand -r 2 'db=' 'h/help'
+            case 'rename'
+                __gymlog_parse_subcommand -r 2 'db=' 'h/help'
+            end
+        case 'export'
+            __gymlog_parse_subcommand 0 'db=' 'out=' 'since=' 'until=' 'exercise=' 'format=' 'h/help'
+        case 'import'
+            __gymlog_parse_subcommand 1 'db=' 'from=' 'unit=' 'timezone=' 'dry-run' 'skip-bad-rows' 'h/help'
+        case 'sync'
+            __gymlog_parse_subcommand 0 'db=' 'h/help'
+        case 'status'
+            __gymlog_parse_subcommand 0 'db=' 'json' 'h/help'
+        case 'login'
+            __gymlog_parse_subcommand 0 'db=' 'server=' 'token=' 'register=' 'h/help'
+        case 'logout'
+            __gymlog_parse_subcommand 0 'db=' 'h/help'
+        case 'help'
+            __gymlog_parse_subcommand -r 1 
+        end
+    end
+end
+
+function __gymlog_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __gymlog_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __gymlog_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __gymlog_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__gymlog_tokens -p)
+    if test -z "$(__gymlog_tokens -t)"
+        set -l index (count (__gymlog_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'gymlog' -f
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'repl' -d 'Open the logging REPL (the default when gymlog runs with no arguments).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'log' -d 'Log one line of sets without opening the REPL.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'undo' -d 'Delete the last logged set (kept as a tombstone so every device deletes it too).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'show' -d 'Show the current (or latest) workout with its sets numbered for edit and delete.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'history' -d 'List recent workouts, or the recent sets of one exercise.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'prs' -d 'Show personal records: heaviest weight, best e1RM, rep maxes 1-12, set and session volume.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'chart' -d 'Chart an exercise\'s progression in the terminal: best e1RM, heaviest weight or session volume per workout.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'stats' -d 'Weekly training: workouts, working sets and volume per week, by exercise or muscle group.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'exercises' -d 'List exercises, add one, give one an alias, or rename one.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'export' -d 'Write every live set as RFC 4180 CSV, streaming with constant memory.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'import' -d 'Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'sync' -d 'Run one sync cycle with the server: pull, push, acknowledge.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'status' -d 'Show the outbox, the last sync and any failing events.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'login' -d 'Save the sync server and your token in the config (mode 0600).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'logout' -d 'Forget the sync server and token (local data stays).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog repl" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog repl" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog log" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog log" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog undo" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog undo" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog show" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog show" json' -l 'json' -d 'Print JSON for scripts instead of text (keys documented in the README).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog history" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog history" limit' -l 'limit' -d 'How many workouts to show.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog history" json' -l 'json' -d 'Print JSON for scripts instead of text (keys documented in the README).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog history" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog prs" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog prs" json' -l 'json' -d 'Print JSON for scripts instead of text (keys documented in the README).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog prs" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog chart" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog chart" metric' -l 'metric' -d 'e1rm (best estimated 1RM), weight (heaviest working weight) or volume (session volume).' -rfka 'e1rm weight volume'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog chart" since' -l 'since' -d 'Only workouts on or after this day.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog chart" until' -l 'until' -d 'Only workouts on or before this day.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog chart" width' -l 'width' -d 'Columns to fill (default: the terminal\'s width).' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog chart" height' -l 'height' -d 'Rows of plot, not counting the axes.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog chart" json' -l 'json' -d 'Print JSON for scripts instead of text (keys documented in the README).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog chart" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog stats" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog stats" weeks' -l 'weeks' -d 'How many weeks to show, ending with this one.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog stats" by' -l 'by' -d 'exercise or muscle (a built-in table from exercise names to muscle groups).' -rfka 'exercise muscle'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog stats" json' -l 'json' -d 'Print JSON for scripts instead of text (keys documented in the README).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog stats" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog exercises" -eq 1' -fa 'list' -d 'List exercises with their aliases and set counts.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog exercises" -eq 1' -fa 'add' -d 'Create an exercise.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog exercises" -eq 1' -fa 'alias' -d 'Give an exercise another name, e.g. `alias bp "Bench Press"`.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog exercises" -eq 1' -fa 'rename' -d 'Rename an exercise; its history and records stay.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises list" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises add" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises add" kind' -l 'kind' -d 'weighted, bodyweight, timed or distance.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises alias" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises alias" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises rename" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises rename" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" out' -l 'out' -d 'Write to this file instead of standard output.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" since' -l 'since' -d 'Only sets on or after this day.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" until' -l 'until' -d 'Only sets on or before this day.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" exercise' -l 'exercise' -d 'Only this exercise (name, alias or prefix).' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" format' -l 'format' -d 'native (everything, with ids and time zones) or strong (Strong\'s CSV layout).' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" from' -l 'from' -d 'The app that wrote the file: strong, hevy, fitnotes or native (default: detect).' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" unit' -l 'unit' -d 'The unit of weights the file gives without one (default: your configured unit).' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" timezone' -l 'timezone' -d 'The IANA time zone of times written without one (default: this machine\'s).' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" dry-run' -l 'dry-run' -d 'Read and check the file, report what would be imported, write nothing.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" skip-bad-rows' -l 'skip-bad-rows' -d 'Import the readable rows and list the malformed ones instead of refusing the file.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog sync" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog sync" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog status" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog status" json' -l 'json' -d 'Print JSON for scripts instead of text (keys documented in the README).'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog status" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog login" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog login" server' -l 'server' -d 'The server\'s base URL, e.g. http://127.0.0.1:8080.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog login" token' -l 'token' -d 'The bearer token from `gymlog-server user add`.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog login" register' -l 'register' -d 'Create an account on a server with open registration.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog login" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog logout" db' -l 'db' -d 'The database file.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog logout" h help' -s 'h' -l 'help' -d 'Show help information.'
