@@ -12,10 +12,14 @@ struct ServeCommand: AsyncParsableCommand {
         Logs go to standard error; one line per request carries its X-Request-ID.
         SIGINT or SIGTERM stops the server after in-flight requests finish.
 
+        On PostgreSQL (--db postgres://...), several instances may serve one database behind
+        a load balancer; each keeps a pool of at most --pool-size connections.
+
         Examples:
           gymlog-server serve
           gymlog-server serve --port 0          # any free port; the log line says which
           gymlog-server serve --open-registration --max-body-bytes 4194304
+          gymlog-server serve --db postgres://gymlog@127.0.0.1:5432/gymlog --pool-size 20
         """
     )
 
@@ -26,11 +30,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = 8 * 1024 * 1024
     @Option(help: "How far ahead of the server's clock a device clock may be, in seconds.") var maxClockAheadSeconds = 15 * 60
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "Most PostgreSQL connections this instance opens (ignored for SQLite).") var poolSize = 10
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024, not \(maxBodyBytes).") }
         guard maxClockAheadSeconds >= 0 else { throw ValidationError("--max-clock-ahead-seconds must not be negative.") }
+        guard (1...1000).contains(poolSize) else { throw ValidationError("--pool-size must be from 1 to 1000, not \(poolSize).") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error, critical.") }
     }
 
@@ -52,7 +58,15 @@ struct ServeCommand: AsyncParsableCommand {
             // A plain line on stdout too, so scripts and process tests can find the port.
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
         }
-        let app = try await buildApplication(config)
-        try await app.runService()
+        let storage = try openSyncStorage(db.url, poolSize: poolSize)
+        do {
+            let app = try await buildApplication(config, storage: storage)
+            try await app.runService()
+        } catch {
+            await storage.shutdown()
+            throw error
+        }
+        // After a graceful stop: in-flight requests are done, close the database connections.
+        await storage.shutdown()
     }
 }

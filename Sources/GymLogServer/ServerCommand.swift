@@ -38,8 +38,8 @@ public struct ServerCommand: AsyncParsableCommand {
 /// The `--db` option shared by every command.
 struct DatabaseOption: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
-        "Where the server keeps its data: sqlite:PATH or a file path.",
-        discussion: "Defaults to $XDG_DATA_HOME/gymlog-server/server.sqlite (~/.local/share/... when unset).",
+        "Where the server keeps its data: sqlite:PATH, a file path, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.",
+        discussion: "Defaults to $XDG_DATA_HOME/gymlog-server/server.sqlite (~/.local/share/... when unset). A PostgreSQL password may come from PGPASSWORD instead of the URL.",
         valueName: "url"))
     var url: String?
 }

@@ -117,6 +117,13 @@ public protocol SyncStorage: Sendable {
     /// Field rows with change counter > `after`, at most `limit` rows (one counter value
     /// is never split) and about `maxBytes` of JSON.
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage
+    /// Releases connections and background work; the storage is not used afterwards.
+    func shutdown() async
+}
+
+extension SyncStorage {
+    /// Nothing to release by default (SQLite closes its file when the last reference goes).
+    public func shutdown() async {}
 }
 
 /// Where the server keeps its data, from the `--db` URL.
@@ -138,7 +145,7 @@ public enum StorageLocation: Equatable, Sendable {
             case "postgres", "postgresql":
                 return .postgres(url: text)
             default:
-                throw ServerSetupError("unsupported database URL scheme \"\(scheme):\" in \"\(text)\"; use sqlite:PATH (or a plain file path). postgres:// is reserved for a later release.")
+                throw ServerSetupError("unsupported database URL scheme \"\(scheme):\" in \"\(PostgresURL.redact(text))\"; use sqlite:PATH (or a plain file path) or postgres://USER@HOST:PORT/DATABASE.")
             }
         }
         return .sqlite(path: expandTilde(text, environment: environment))
@@ -174,12 +181,15 @@ public struct ServerSetupError: Error, LocalizedError, Equatable, CustomStringCo
 }
 
 /// Opens the storage a `--db` URL names. This is the one place a backend is chosen.
-public func openSyncStorage(_ url: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SyncStorage {
+///
+/// A PostgreSQL store connects and migrates in the background; its first call reports an
+/// unreachable database or a failed migration. `poolSize` is its connection pool's size.
+public func openSyncStorage(_ url: String?, poolSize: Int = 10,
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SyncStorage {
     switch try StorageLocation.parse(url, environment: environment) {
     case .sqlite(let path):
         return try SQLiteSyncStorage(path: path)
-    case .postgres:
-        // The seam for PostgresSyncStorage (a later issue): same protocol, same conformance suite.
-        throw ServerSetupError("PostgreSQL support is not built yet; use sqlite:PATH (or a plain file path) for --db.")
+    case .postgres(let url):
+        return try PostgresSyncStorage(url: url, poolSize: poolSize, environment: environment)
     }
 }

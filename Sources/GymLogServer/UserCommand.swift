@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// `gymlog-server user ...`: accounts. Safe while the server runs (SQLite WAL + busy timeout).
+/// `gymlog-server user ...`: accounts. Safe while the server runs (SQLite WAL + busy timeout;
+/// PostgreSQL takes concurrent writers anyway).
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
@@ -18,6 +19,7 @@ struct UserAddCommand: AsyncParsableCommand {
         Examples:
           gymlog-server user add alice
           TOKEN=$(gymlog-server user add alice | tail -n 1)
+          gymlog-server user add alice --db postgres://gymlog@127.0.0.1:5432/gymlog
         """
     )
 
@@ -31,9 +33,8 @@ struct UserAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let storage = try openSyncStorage(db.url)
         let token = Tokens.generate()
-        let user = try await storage.createUser(name: name, tokenHash: Tokens.hash(token), now: wallClockMillis())
+        let user = try await withStorage(db.url) { try await $0.createUser(name: name, tokenHash: Tokens.hash(token), now: wallClockMillis()) }
         print("created user \(user.name); its token follows and is shown only once (use it with `gymlog login --token`):")
         print(token)
     }
@@ -45,7 +46,7 @@ struct UserListCommand: AsyncParsableCommand {
     @OptionGroup var db: DatabaseOption
 
     func run() async throws {
-        let users = try await openSyncStorage(db.url).listUsers()
+        let users = try await withStorage(db.url) { try await $0.listUsers() }
         if users.isEmpty { print("no users yet; create one with `gymlog-server user add NAME`."); return }
         let width = max(4, users.map(\.name.count).max() ?? 4)
         print("NAME".padding(toLength: width, withPad: " ", startingAt: 0) + "  CREATED               REVOKED")
@@ -66,8 +67,21 @@ struct UserRevokeCommand: AsyncParsableCommand {
     @OptionGroup var db: DatabaseOption
 
     func run() async throws {
-        let user = try await openSyncStorage(db.url).revokeUser(name: name, now: wallClockMillis())
+        let user = try await withStorage(db.url) { try await $0.revokeUser(name: name, now: wallClockMillis()) }
         print("revoked user \(user.name) at \(formatMillis(user.revokedAt ?? 0))")
+    }
+}
+
+/// Opens the storage for one command and closes it afterwards (PostgreSQL's pool included).
+private func withStorage<T: Sendable>(_ url: String?, _ body: (any SyncStorage) async throws -> T) async throws -> T {
+    let storage = try openSyncStorage(url, poolSize: 2)
+    do {
+        let result = try await body(storage)
+        await storage.shutdown()
+        return result
+    } catch {
+        await storage.shutdown()
+        throw error
     }
 }
 

@@ -153,6 +153,11 @@ enum PushValidation {
             if case .text(let s) = value, s.utf8.count > maxValueBytes {
                 return reject("value_too_large", "event \(e.seq) field \"\(name)\" holds \(s.utf8.count) bytes; a value may hold at most \(maxValueBytes) bytes.")
             }
+            // Neither store keeps a NUL intact (PostgreSQL refuses it, SQLite cuts the text
+            // there): reject the event rather than store something other than what was sent.
+            if case .text(let s) = value, s.utf8.contains(0) {
+                return reject("invalid_value", "event \(e.seq) field \"\(name)\" contains a NUL character (\\u0000), which cannot be stored; remove it from the value.")
+            }
             fields.append(ValidField(name: name, value: value, clock: hlc, clockText: text))
         }
         fields.sort { $0.name < $1.name }

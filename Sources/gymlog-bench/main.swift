@@ -231,6 +231,7 @@ do {
     case "generate": try generateCommand(Options(arguments.dropFirst(), flags: []))
     case "run": try runCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
     case "sync": try syncCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
+    case "load": try loadCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
     case "import": try importBenchCommand(Options(arguments.dropFirst(), flags: ["quick", "keep", "baseline"]))
     case "log-loop": try logLoopCommand(Options(arguments.dropFirst(), flags: ["trace"]))
     case "child-rusage": exit(childRusageCommand(arguments.dropFirst()))

@@ -8,8 +8,8 @@ import Testing
 
 @Suite("Endpoints and error codes")
 struct EndpointTests {
-    @Test func healthzAndCapabilities() async throws {
-        try await Harness.with(configure: { $0.maxBodyBytes = 123_456; $0.maxClockAheadSeconds = 60 }) { h in
+    @Test(arguments: Backend.all) func healthzAndCapabilities(_ backend: Backend) async throws {
+        try await Harness.with(backend, configure: { $0.maxBodyBytes = 123_456; $0.maxClockAheadSeconds = 60 }) { h in
             try await h.router { client in
                 let health = try await client.execute(uri: "/healthz", method: .get)
                 #expect(health.status == .ok)
@@ -22,8 +22,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func unknownRouteIsJSON404() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func unknownRouteIsJSON404(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             try await h.router { client in
                 try expectError(try await client.execute(uri: "/v2/push", method: .get), .notFound, "not_found")
                 try expectError(try await client.execute(uri: "/v1/push", method: .get), .notFound, "not_found")
@@ -31,8 +31,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func requestIDIsEchoedOrGenerated() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func requestIDIsEchoedOrGenerated(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             try await h.router { client in
                 let given = try await client.execute(uri: "/healthz", method: .get, headers: [RequestLogMiddleware.header: "req-42"])
                 #expect(given.headers[RequestLogMiddleware.header] == "req-42")
@@ -42,8 +42,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func registrationClosedByDefault() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func registrationClosedByDefault(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             try await h.router { client in
                 let r = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: #"{"name":"alice"}"#))
                 try expectError(r, .forbidden, "registration_closed")
@@ -51,8 +51,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func openRegistration() async throws {
-        try await Harness.with(configure: { $0.openRegistration = true }) { h in
+    @Test(arguments: Backend.all) func openRegistration(_ backend: Backend) async throws {
+        try await Harness.with(backend, configure: { $0.openRegistration = true }) { h in
             try await h.router { client in
                 // Given an open server, when alice registers, then she gets a working token.
                 let r = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: #"{"name":"alice"}"#))
@@ -80,8 +80,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func unauthorized() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func unauthorized(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let device = Device()
@@ -97,8 +97,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func revokedTokenIsRejected() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func revokedTokenIsRejected(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let device = Device()
@@ -114,8 +114,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func pushBodyErrors() async throws {
-        try await Harness.with(configure: { $0.maxBodyBytes = 4096; $0.maxPushEvents = 3 }) { h in
+    @Test(arguments: Backend.all) func pushBodyErrors(_ backend: Backend) async throws {
+        try await Harness.with(backend, configure: { $0.maxBodyBytes = 4096; $0.maxPushEvents = 3 }) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let device = Device()
@@ -148,8 +148,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func bodyLimitOverRealHTTP() async throws {
-        try await Harness.with(configure: { $0.maxBodyBytes = 2048 }) { h in
+    @Test(arguments: Backend.all) func bodyLimitOverRealHTTP(_ backend: Backend) async throws {
+        try await Harness.with(backend, configure: { $0.maxBodyBytes = 2048 }) { h in
             let token = try await h.addUser("alice")
             try await h.live { client in
                 let device = Device()
@@ -159,8 +159,8 @@ struct EndpointTests {
         }
     }
 
-    @Test func pullQueryErrors() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func pullQueryErrors(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let device = Device()

@@ -6,10 +6,12 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+/// The storage conformance suite, with EndpointTests: every protocol rule and every error,
+/// through the real router, on every backend in `Backend.all` (SQLite and PostgreSQL).
 @Suite("Push and pull protocol")
 struct ProtocolTests {
-    @Test func pushThenPull() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func pushThenPull(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -46,8 +48,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func samePushTwiceIsAllDuplicate() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func samePushTwiceIsAllDuplicate(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -66,8 +68,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func knownIdempotencyKeyUnderNewSeqIsDuplicateAndAdvances() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func knownIdempotencyKeyUnderNewSeqIsDuplicateAndAdvances(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -83,8 +85,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func gapRejectsTheWholeRequest() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func gapRejectsTheWholeRequest(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -106,8 +108,26 @@ struct ProtocolTests {
         }
     }
 
-    @Test func rejectedEventsConsumeTheirSeqButNotTheirKey() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func aTextValueWithANulCharacterIsRejectedNotTruncated(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let a = Device()
+                let c = a.clock(testNow - 50)
+                let r: PushResponse = try decodeBody(try await client.push(token, device: a, [
+                    event(1, "x", ["note": (.text("before\u{0}after"), c)]),
+                    event(2, "y", ["note": (.text("fine"), c)]),
+                ]))
+                #expect(r.lastAppliedSeq == 2)
+                #expect(r.results[0].status == .rejected && r.results[0].error?.code == "invalid_value")
+                #expect(r.results[0].error?.message.contains("NUL") == true)
+                #expect(r.results[1].status == .applied)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.all) func rejectedEventsConsumeTheirSeqButNotTheirKey(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -162,8 +182,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func lastWriterWinsPerField() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func lastWriterWinsPerField(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device("aaaa"), b = Device("bbbb")
@@ -194,8 +214,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func tombstonesBeatOlderAndConcurrentEditsAndRestoreNeedsANewerClock() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func tombstonesBeatOlderAndConcurrentEditsAndRestoreNeedsANewerClock(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device("aaaa"), b = Device("bbbb")
@@ -228,9 +248,9 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: [1, 3, 7, 50, 1000])
-    func pagingNeverSplitsAChangeAndReturnsEverythingOnce(limit: Int) async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all, [1, 3, 7, 50, 1000])
+    func pagingNeverSplitsAChangeAndReturnsEverythingOnce(_ backend: Backend, limit: Int) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -269,8 +289,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func pullPageIsBoundedByBytes() async throws {
-        try await Harness.with(configure: { $0.maxPullBytes = 40_000 }) { h in
+    @Test(arguments: Backend.all) func pullPageIsBoundedByBytes(_ backend: Backend) async throws {
+        try await Harness.with(backend, configure: { $0.maxPullBytes = 40_000 }) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -284,8 +304,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func epochMismatchTellsTheClientToReset() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func epochMismatchTellsTheClientToReset(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -301,9 +321,9 @@ struct ProtocolTests {
         }
     }
 
-    @Test func cursorPastTheHeadComesBackLower() async throws {
+    @Test(arguments: Backend.all) func cursorPastTheHeadComesBackLower(_ backend: Backend) async throws {
         // A server restored from an older backup keeps its epoch; the client sees its cursor go back.
-        try await Harness.with { h in
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -315,8 +335,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func clockFarAheadRejectsTheWholeRequest() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func clockFarAheadRejectsTheWholeRequest(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device()
@@ -333,8 +353,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func pullReturnsTheAckThatHealsALostPushResponse() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func pullReturnsTheAckThatHealsALostPushResponse(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
                 let a = Device(), b = Device()
@@ -346,8 +366,8 @@ struct ProtocolTests {
         }
     }
 
-    @Test func usersAreIsolated() async throws {
-        try await Harness.with { h in
+    @Test(arguments: Backend.all) func usersAreIsolated(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
             let alice = try await h.addUser("alice"), bob = try await h.addUser("bob")
             try await h.router { client in
                 let a = Device(), b = Device()
@@ -370,6 +390,48 @@ struct ProtocolTests {
                 #expect(bobState == ["sets/shared-id/reps": WireField(v: .int(99), c: b.clock(testNow - 1))])
                 // Alice's device sequence is untouched by Bob's push.
                 #expect(try decodeBody(try await client.pull(alice, device: a), as: PullResponse.self).lastAppliedSeq == 1)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.all)
+    func concurrentPushesNeverShareACursorValueAndAPullNeverSkipsALateCommit(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let devices = (0..<6).map { Device("dev\($0)") }
+                let total = devices.count * 12
+                // Given a reader pulling incrementally the whole time...
+                let reader = Task { () throws -> Set<String> in
+                    var seen: Set<String> = [], cursor = "0"
+                    for _ in 0..<10_000 where seen.count < total {
+                        let page: PullResponse = try decodeBody(try await client.pull(token, device: Device("reader"), cursor: cursor, limit: 7))
+                        for change in page.changes { seen.insert(change.entityID) }
+                        cursor = page.cursor
+                        await Task.yield()
+                    }
+                    return seen
+                }
+                // ...when six devices push twelve events each, concurrently...
+                let heads = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                    for d in devices {
+                        group.addTask {
+                            var heads: [Int64] = []
+                            for seq in Int64(1)...12 {
+                                let r: PushResponse = try decodeBody(try await client.push(token, device: d, [
+                                    event(seq, "\(d.id)-\(seq)", ["reps": (.int(seq), d.clock(testNow - 1000 + seq))])]))
+                                #expect(r.lastAppliedSeq == seq)
+                                heads.append(Int64(r.cursor.split(separator: ":").last ?? "") ?? -1)
+                            }
+                            return heads
+                        }
+                    }
+                    return try await group.reduce(into: [Int64]()) { $0 += $1 }
+                }
+                // ...then every push got its own change counter value,
+                #expect(heads.sorted() == Array(1...Int64(total)))
+                // and the reader, following its cursor, saw every row: none committed behind it.
+                #expect(try await reader.value.count == total)
             }
         }
     }

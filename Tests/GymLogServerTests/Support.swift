@@ -9,23 +9,43 @@ import Testing
 /// The fixed server clock of every test (2025-11-21T10:03:20Z).
 let testNow: Int64 = 1_763_719_400_000
 
-/// A server on a temporary SQLite file, deleted after the test.
+/// A server on a fresh store of the given backend (a temporary SQLite file, or a new
+/// PostgreSQL database), removed after the test.
 struct Harness: Sendable {
-    let path: String
-    let storage: SQLiteSyncStorage
+    let backend: Backend
+    let storage: any SyncStorage
     var config: ServerConfig
 
-    /// Runs `body` with a fresh harness and deletes its files afterwards.
-    static func with<T>(configure: (inout ServerConfig) -> Void = { _ in },
+    /// Runs `body` with a fresh harness and removes its store afterwards.
+    static func with<T>(_ backend: Backend = .sqlite, configure: (inout ServerConfig) -> Void = { _ in },
                         _ body: (Harness) async throws -> T) async throws -> T {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-test-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        var config = ServerConfig(database: "sqlite:" + path)
-        config.now = { testNow }
-        config.logLevel = .warning
-        configure(&config)
-        let harness = Harness(path: path, storage: try SQLiteSyncStorage(path: path), config: config)
-        return try await body(harness)
+        switch backend {
+        case .sqlite:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-test-\(UUID().uuidString).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            var config = ServerConfig(database: "sqlite:" + path)
+            config.now = { testNow }
+            config.logLevel = .warning
+            configure(&config)
+            return try await body(Harness(backend: backend, storage: try SQLiteSyncStorage(path: path), config: config))
+        case .postgres:
+            return try await PostgresTestDatabase.with { url in
+                var config = ServerConfig(database: url)
+                config.now = { testNow }
+                config.logLevel = .warning
+                configure(&config)
+                let storage = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger)
+                do {
+                    try await storage.prepare()
+                    let result = try await body(Harness(backend: backend, storage: storage, config: config))
+                    await storage.shutdown()
+                    return result
+                } catch {
+                    await storage.shutdown()
+                    throw error
+                }
+            }
+        }
     }
 
     /// Creates a user directly in the store and returns its token.

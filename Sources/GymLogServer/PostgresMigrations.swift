@@ -1,0 +1,157 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One append-only step of the PostgreSQL schema: never edit a shipped one, add the next.
+struct PostgresMigration: Sendable {
+    var version: Int
+    var name: String
+    /// One SQL statement each (the extended protocol runs one statement per query).
+    var steps: [String]
+}
+
+/// The PostgreSQL schema and the runner that brings a database up to date.
+///
+/// Every start runs `migrate`: in ONE transaction it takes a transaction-scoped advisory
+/// lock, so two instances starting at once migrate one after the other (the second finds
+/// the work done), reads the applied versions from `gymlog_schema_migrations`, and applies
+/// the missing ones. PostgreSQL's DDL is transactional: a failed step leaves nothing behind.
+enum PostgresSchema {
+    /// The advisory lock key ("gymlog" in ASCII); advisory locks are per database.
+    static let migrationLockKey: Int64 = 0x67_79_6D_6C_6F_67
+
+    static let migrations: [PostgresMigration] = [
+        PostgresMigration(version: 1, name: "server-v1", steps: [
+            // One row: the epoch names this database, so clients notice a wiped server.
+            """
+            CREATE TABLE meta (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                epoch TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            """
+            INSERT INTO meta VALUES (1, replace(gen_random_uuid()::text, '-', ''), (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+            """,
+            // change_seq is the user's change counter: the pull cursor. It is bumped only by
+            // a push holding this row's lock, so values become visible in commit order.
+            """
+            CREATE TABLE users (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                name TEXT COLLATE "C" NOT NULL,
+                token_hash TEXT COLLATE "C" NOT NULL UNIQUE,
+                created_at BIGINT NOT NULL,
+                revoked_at BIGINT,
+                change_seq BIGINT NOT NULL DEFAULT 0
+            )
+            """,
+            // Names are unique case-insensitively, like SQLite's COLLATE NOCASE (ASCII names).
+            "CREATE UNIQUE INDEX users_name_nocase ON users (lower(name))",
+            // The Replicache rule: per (user, device), the last applied gapless seq.
+            """
+            CREATE TABLE devices (
+                user_id BIGINT NOT NULL REFERENCES users(id),
+                device_id TEXT COLLATE "C" NOT NULL,
+                last_applied_seq BIGINT NOT NULL DEFAULT 0,
+                last_seen_at BIGINT,
+                PRIMARY KEY (user_id, device_id)
+            )
+            """,
+            // Idempotency keys are unique per user in the schema, not only in code.
+            """
+            CREATE TABLE applied_keys (
+                user_id BIGINT NOT NULL REFERENCES users(id),
+                idempotency_key TEXT COLLATE "C" NOT NULL,
+                PRIMARY KEY (user_id, idempotency_key)
+            )
+            """,
+            // The merged state: one row per (user, entity, entity_id, field), last writer wins.
+            // A value keeps its type in one of three columns; all three NULL is JSON null.
+            """
+            CREATE TABLE fields (
+                user_id BIGINT NOT NULL REFERENCES users(id),
+                entity TEXT COLLATE "C" NOT NULL,
+                entity_id TEXT COLLATE "C" NOT NULL,
+                field TEXT COLLATE "C" NOT NULL,
+                value_int BIGINT,
+                value_real DOUBLE PRECISION,
+                value_text TEXT,
+                clock TEXT COLLATE "C" NOT NULL,
+                change_seq BIGINT NOT NULL,
+                PRIMARY KEY (user_id, entity, entity_id, field),
+                CHECK (num_nonnulls(value_int, value_real, value_text) <= 1)
+            )
+            """,
+            "CREATE INDEX fields_by_change ON fields (user_id, change_seq)",
+        ]),
+    ]
+
+    /// Applies the missing migrations on `connection`; throws a `ServerSetupError` naming the
+    /// failed migration and step.
+    static func migrate(_ connection: PostgresConnection, location: PostgresURL, logger: Logger,
+                        migrations: [PostgresMigration] = Self.migrations) async throws {
+        func failure(_ what: String, _ error: any Error) -> ServerSetupError {
+            ServerSetupError("\(what) on \(location.redacted) failed: \(describePostgresError(error)). Nothing of it was applied.")
+        }
+        do {
+            try await connection.query("BEGIN", logger: logger)
+        } catch {
+            throw failure("starting the schema migration", error)
+        }
+        do {
+            do {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLockKey))", logger: logger)
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS gymlog_schema_migrations (
+                        version INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                    )
+                    """, logger: logger)
+            } catch {
+                throw failure("preparing the schema migration table", error)
+            }
+            var applied: Set<Int> = []
+            for try await version in try await connection.query("SELECT version FROM gymlog_schema_migrations", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            let known = Set(migrations.map(\.version))
+            if let newer = applied.subtracting(known).max() {
+                throw ServerSetupError("the database \(location.redacted) has schema version \(newer), newer than this gymlog-server knows (up to \(known.max() ?? 0)); run a gymlog-server at least as new as the one that migrated it.")
+            }
+            for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
+                for (index, step) in migration.steps.enumerated() {
+                    do {
+                        try await connection.query(PostgresQuery(unsafeSQL: step), logger: logger)
+                    } catch {
+                        let firstLine = step.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                        throw failure("migration \(migration.version) (\(migration.name)), step \(index + 1) of \(migration.steps.count) (\(firstLine.prefix(60))…),", error)
+                    }
+                }
+                try await connection.query(
+                    "INSERT INTO gymlog_schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
+                logger.notice("applied PostgreSQL migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            }
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            if error is ServerSetupError { throw error }
+            throw failure("the schema migration", error)
+        }
+    }
+}
+
+/// A PostgreSQL error as one readable phrase: the server's message and SQLSTATE, or the
+/// connection problem. (PSQLError's own description hides everything on purpose.)
+func describePostgresError(_ error: any Error) -> String {
+    guard let psql = error as? PSQLError else { return "\(error)" }
+    if let info = psql.serverInfo, let message = info[.message] {
+        var text = message
+        if let detail = info[.detail] { text += " (\(detail))" }
+        if let hint = info[.hint] { text += "; hint: \(hint)" }
+        if let state = info[.sqlState] { text += " [SQLSTATE \(state)]" }
+        return text
+    }
+    if let underlying = psql.underlying { return "\(psql.code): \(underlying)" }
+    return "\(psql.code)"
+}

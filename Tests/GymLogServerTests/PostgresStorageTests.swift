@@ -1,0 +1,234 @@
+import Foundation
+import GymLogCore
+@testable import GymLogServer
+import GymLogSync
+import Testing
+
+/// What only the PostgreSQL store has: its URL, its errors, its migrations, its schema
+/// constraints and several pools on one database. The protocol rules themselves are the
+/// conformance suite's (ProtocolTests, EndpointTests), run on every backend.
+@Suite("PostgreSQL URL")
+struct PostgresURLTests {
+    @Test func partsArePercentDecodedAndDefaulted() throws {
+        let full = try PostgresURL(parsing: "postgres://gym%20user:p%40ss:w@db.example:6543/gym?sslmode=require", environment: [:])
+        #expect(full == PostgresURL(user: "gym user", password: "p@ss:w", host: "db.example", port: 6543, database: "gym", tls: .require))
+        #expect(!full.redacted.contains("p@ss") && full.redacted.contains(":***@"))
+
+        let short = try PostgresURL(parsing: "postgresql://gymlog@[::1]/gymlog", environment: [:])
+        #expect(short == PostgresURL(user: "gymlog", host: "::1", port: 5432, database: "gymlog"))
+        #expect(short.endpoint == "[::1]:5432")
+
+        // A password left out of the URL comes from PGPASSWORD, as with psql.
+        let fromEnvironment = try PostgresURL(parsing: "postgres://gymlog@127.0.0.1/gymlog", environment: ["PGPASSWORD": "s3cret"])
+        #expect(fromEnvironment.password == "s3cret")
+        #expect(try StorageLocation.parse("postgresql://u@h/db", environment: [:]) == .postgres(url: "postgresql://u@h/db"))
+    }
+
+    @Test(arguments: [
+        ("postgres:gymlog@h/db", "lacks the //"),
+        ("postgres://h:5432/db", "has no user name"),
+        ("postgres://@h:5432/db", "has no user name"),
+        ("postgres://u@:5432/db", "has no host"),
+        ("postgres://u@h:99999/db", "the port \"99999\""),
+        ("postgres://u@h:54x/db", "the port \"54x\""),
+        ("postgres://u@h:5432", "has no database name"),
+        ("postgres://u@h:5432/", "has no database name"),
+        ("postgres://u@[::1/db", "closing ]"),
+        ("postgres://u@h/db?sslmode=maybe", "sslmode=maybe"),
+        ("postgres://u@h/db?search_path=x", "\"search_path\""),
+    ])
+    func eachBadPartIsNamed(url: String, says: String) throws {
+        do {
+            _ = try openSyncStorage(url, environment: [:])
+            Issue.record("\(url) must be refused")
+        } catch let error as ServerSetupError {
+            #expect(error.message.contains(says), "\(error.message)")
+            #expect(error.message.contains("postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
+        }
+    }
+
+    @Test func aPasswordNeverAppearsInAnError() throws {
+        do {
+            _ = try openSyncStorage("postgres://u:hunter2@h:bad/db", environment: [:])
+            Issue.record("must be refused")
+        } catch let error as ServerSetupError {
+            #expect(!error.message.contains("hunter2") && error.message.contains("u:***@h"))
+        }
+        do {
+            _ = try StorageLocation.parse("mysql://u:hunter2@h/db", environment: [:])
+            Issue.record("must be refused")
+        } catch let error as ServerSetupError {
+            #expect(!error.message.contains("hunter2") && error.message.contains("postgres://"))
+        }
+    }
+
+    @Test func anUnreachableDatabaseSaysWhereAndWhatToCheck() async throws {
+        // Port 1 on loopback: nothing listens, the connection is refused at once.
+        let storage = try PostgresSyncStorage(url: "postgres://gymlog@127.0.0.1:1/gymlog", environment: [:], logger: PostgresAdmin.logger)
+        do {
+            _ = try await storage.epoch()
+            Issue.record("must not reach a closed port")
+        } catch let error as ServerSetupError {
+            #expect(error.message.hasPrefix("cannot connect to PostgreSQL at 127.0.0.1:1"), "\(error.message)")
+            #expect(error.message.contains("pg_isready -h 127.0.0.1 -p 1") && error.message.contains("listen_addresses"))
+        }
+        await storage.shutdown()
+    }
+}
+
+@Suite("PostgreSQL store", .enabled(if: PostgresTestDatabase.isRequested, "needs GYMLOG_TEST_POSTGRES_URL (./scripts/test starts a server)"))
+struct PostgresStorageTests {
+    @Test func migrationsAreRecordedAndRunOnce() async throws {
+        try await PostgresTestDatabase.with { url in
+            let location = try PostgresURL(parsing: url)
+            let first = try PostgresSyncStorage(url: url, poolSize: 2, logger: PostgresAdmin.logger)
+            let epoch = try await first.epoch()
+            await first.shutdown()
+            // Given a migrated database, when a second server starts on it, then it keeps the epoch
+            // and applies nothing again.
+            let second = try PostgresSyncStorage(url: url, poolSize: 2, logger: PostgresAdmin.logger)
+            #expect(try await second.epoch() == epoch && epoch.count == 32)
+            await second.shutdown()
+            #expect(try await PostgresAdmin.strings(location, "SELECT version || ' ' || name FROM gymlog_schema_migrations ORDER BY version")
+                    == PostgresSchema.migrations.map { "\($0.version) \($0.name)" })
+        }
+    }
+
+    @Test func instancesStartingAtOnceMigrateOnce() async throws {
+        try await PostgresTestDatabase.with { url in
+            // Given an empty database, when four servers start at the same moment...
+            let storages = try (0..<4).map { _ in try PostgresSyncStorage(url: url, poolSize: 1, logger: PostgresAdmin.logger) }
+            let epochs = try await withThrowingTaskGroup(of: String.self) { group in
+                for storage in storages { group.addTask { try await storage.epoch() } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            for storage in storages { await storage.shutdown() }
+            // ...then all of them work, on one epoch: the advisory lock let one migrate.
+            #expect(epochs.count == 1)
+            let location = try PostgresURL(parsing: url)
+            #expect(try await PostgresAdmin.int64(location, "SELECT count(*) FROM meta") == 1)
+        }
+    }
+
+    @Test func aFailedMigrationNamesItsStepAndLeavesNothing() async throws {
+        try await PostgresTestDatabase.with { url in
+            let location = try PostgresURL(parsing: url)
+            let broken = PostgresSchema.migrations + [PostgresMigration(version: 2, name: "broken-example", steps: [
+                "CREATE TABLE half_done (x INTEGER)",
+                "CREATE TABLE users (id INTEGER)",
+            ])]
+            do {
+                try await PostgresAdmin.migrate(location, migrations: broken)
+                Issue.record("the second step must fail: users exists")
+            } catch let error as ServerSetupError {
+                #expect(error.message.contains("migration 2 (broken-example), step 2 of 2"), "\(error.message)")
+                #expect(error.message.contains("\"users\" already exists") && error.message.contains("Nothing of it was applied"))
+            }
+            // The whole run was one transaction: not even migration 1 is there.
+            #expect(try await PostgresAdmin.int64(location, "SELECT count(*) FROM pg_tables WHERE tablename IN ('half_done', 'users', 'gymlog_schema_migrations')") == 0)
+
+            // A database migrated by a newer server is refused with what to do.
+            try await PostgresAdmin.migrate(location, migrations: PostgresSchema.migrations)
+            try await PostgresAdmin.execute(location, ["INSERT INTO gymlog_schema_migrations (version, name) VALUES (99, 'from-the-future')"])
+            let storage = try PostgresSyncStorage(url: url, poolSize: 1, logger: PostgresAdmin.logger)
+            await #expect { try await storage.prepare() } throws: { error in
+                (error as? ServerSetupError)?.message.contains("schema version 99, newer than this gymlog-server knows") ?? false
+            }
+            await storage.shutdown()
+        }
+    }
+
+    @Test func aMissingDatabaseOrRoleSaysHowToFixIt() async throws {
+        let admin = try PostgresTestDatabase.adminLocation()
+        var noDatabase = admin
+        noDatabase.database = "gymlog_missing_\(UInt32.random(in: 0...UInt32.max))"
+        let storage = try PostgresSyncStorage(url: PostgresTestDatabase.url(for: noDatabase), poolSize: 1, logger: PostgresAdmin.logger)
+        await #expect { try await storage.prepare() } throws: { error in
+            let message = (error as? ServerSetupError)?.message ?? ""
+            return message.contains("has no database \"\(noDatabase.database)\"") && message.contains("createdb --owner")
+        }
+        await storage.shutdown()
+
+        var noRole = admin
+        noRole.user = "gymlog_nobody"
+        let stranger = try PostgresSyncStorage(url: PostgresTestDatabase.url(for: noRole), poolSize: 1, logger: PostgresAdmin.logger)
+        await #expect { try await stranger.prepare() } throws: { error in
+            let message = (error as? ServerSetupError)?.message ?? ""
+            return message.contains("refused user \"gymlog_nobody\"") && message.contains("pg_hba.conf")
+        }
+        await stranger.shutdown()
+    }
+
+    @Test func idempotencyKeysAreUniquePerUserInTheSchema() async throws {
+        try await PostgresTestDatabase.with { url in
+            let storage = try PostgresSyncStorage(url: url, poolSize: 1, logger: PostgresAdmin.logger)
+            let alice = try await storage.createUser(name: "alice", tokenHash: "a", now: testNow)
+            let bob = try await storage.createUser(name: "bob", tokenHash: "b", now: testNow)
+            await storage.shutdown()
+            let location = try PostgresURL(parsing: url)
+            try await PostgresAdmin.execute(location, ["INSERT INTO applied_keys VALUES (\(alice.id), 'k1')"])
+            // The same key for another user is another key...
+            try await PostgresAdmin.execute(location, ["INSERT INTO applied_keys VALUES (\(bob.id), 'k1')"])
+            // ...but twice for one user is refused by the database itself, whatever the code does.
+            await #expect { try await PostgresAdmin.execute(location, ["INSERT INTO applied_keys VALUES (\(alice.id), 'k1')"]) } throws: {
+                PostgresAdmin.sqlState(of: $0) == "23505"
+            }
+        }
+    }
+
+    @Test func valuesKeepTheirTypeExactly() async throws {
+        try await PostgresTestDatabase.with { url in
+            let storage = try PostgresSyncStorage(url: url, poolSize: 2, logger: PostgresAdmin.logger)
+            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let clock = HLC(millis: testNow - 1, counter: 0, node: "dev")
+            let values: [String: FieldValue] = [
+                "a": .int(Int64.max), "b": .int(Int64.min), "c": .real(0.1), "d": .real(-1e300), "e": .text(""),
+                "f": .text("héllo \"q\" 💪\n"), "g": .null, "h": .real(2),
+            ]
+            let event = ValidEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "s1",
+                                   fields: values.keys.sorted().map { ValidField(name: $0, value: values[$0]!, clock: clock, clockText: clock.description) })
+            _ = try await storage.push(user: auth, deviceID: "dev", items: [.valid(event)], now: testNow)
+            let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: 100, maxBytes: 1 << 20)
+            #expect(page.rows.count == 1)
+            #expect(Dictionary(uniqueKeysWithValues: page.rows[0].fields.map { ($0.name, $0.value) }) == values)
+            #expect(page.rows[0].fields.map(\.name) == values.keys.sorted(), "fields of one change come in name order, as on SQLite")
+            await storage.shutdown()
+        }
+    }
+
+    @Test func twoPoolsPushingForOneUserNeverShareACursorValue() async throws {
+        try await PostgresTestDatabase.with { url in
+            // Given two storages on one database, as two server instances have...
+            let one = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger), two = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger)
+            let user = try await one.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            // ...when 8 devices push 15 events each, one at a time, alternating between them...
+            let heads = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for d in 0..<8 {
+                    group.addTask {
+                        var heads: [Int64] = []
+                        for seq in Int64(1)...15 {
+                            let clock = HLC(millis: testNow - 1000 + seq, counter: 0, node: "dev\(d)")
+                            let event = ValidEvent(seq: seq, idempotencyKey: "d\(d)-\(seq)", entity: "sets", entityID: "d\(d)-\(seq)",
+                                                   fields: [ValidField(name: "reps", value: .int(seq), clock: clock, clockText: clock.description)])
+                            let storage = (d + Int(seq)) % 2 == 0 ? one : two
+                            guard case .completed(let last, let head, _) = try await storage.push(user: auth, deviceID: "dev\(d)", items: [.valid(event)], now: testNow) else {
+                                Issue.record("unexpected gap"); return heads
+                            }
+                            #expect(last == seq)
+                            heads.append(head)
+                        }
+                        return heads
+                    }
+                }
+                return try await group.reduce(into: [Int64]()) { $0 += $1 }
+            }
+            // ...then every push got its own change counter value.
+            #expect(heads.sorted() == Array(1...120))
+            let page = try await two.pull(user: auth, deviceID: "dev0", after: 0, limit: 1000, maxBytes: 1 << 22)
+            #expect(page.fieldCount == 120 && page.cursor == 120 && page.lastAppliedSeq == 15)
+            await one.shutdown(); await two.shutdown()
+        }
+    }
+}
