@@ -98,7 +98,7 @@ func runSync(_ context: CLIContext) throws {
 
 /// Runs async work from a synchronous command (ArgumentParser commands here are synchronous
 /// so the REPL can call them).
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     Task {

@@ -119,19 +119,6 @@ final class RawFieldInserter {
     }
 }
 
-/// Runs async work to completion from synchronous code.
-func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let box = AwaitBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try box.result!.get()
-}
-
-private final class AwaitBox<T>: @unchecked Sendable { var result: Result<T, Error>? }
 
 private func seconds(_ t0: UInt64) -> Double { Double(monotonicNanos() - t0) / 1e9 }
 
@@ -335,7 +322,7 @@ func syncCommand(_ options: Options) throws {
     let dbB = try GymLogDatabase(path: dir + "/device-b.sqlite")
     let engineA = SyncEngine(replica: DatabaseReplica(db: dbA), transport: HTTPSyncTransport(baseURL: url, token: devicesToken))
     let engineB = SyncEngine(replica: DatabaseReplica(db: dbB), transport: HTTPSyncTransport(baseURL: url, token: devicesToken))
-    func sync(_ engine: SyncEngine) throws -> SyncReport { try blockingAwait { try await engine.run() } }
+    func sync(_ engine: SyncEngine) throws -> SyncReport { try runBlocking { try await engine.run() } }
     // Some shared history first, then both devices caught up (A also pulls back its own writes).
     for _ in 0..<3 {
         _ = try dbA.logSets(exercise: benchMention, specs: benchSpecs)
