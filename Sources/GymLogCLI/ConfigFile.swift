@@ -54,8 +54,13 @@ public enum ConfigFile {
             entries.removeAll { $0.key == key }
             if let value { entries.append((key, value)) }
         }
+        // A bare file name (`GYMLOG_CONFIG=b.toml`) lives in the current directory.
         let dir = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        if !dir.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw UserError("Cannot create the config directory \(dir): \(error.localizedDescription)")
+            }
+        }
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw UserError("Cannot write \(tmp): \(String(cString: strerror(errno))).") }

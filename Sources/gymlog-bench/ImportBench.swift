@@ -200,7 +200,7 @@ func importBenchCommand(_ options: Options) throws {
     let binDir = executableDirectory()
     let gymlog = binDir + "/gymlog"
     guard access(gymlog, X_OK) == 0 else {
-        throw BenchError("\(gymlog) is missing; build it: swift build -c release --product gymlog-bench --product gymlog")
+        throw BenchError("\(gymlog) is missing; build it: swift build -c release")
     }
     if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
 
@@ -304,7 +304,7 @@ struct ImportSection {
             rows inserted through the plain write pipeline in the same run.
 
             ```sh
-            swift build -c release --product gymlog-bench --product gymlog
+            swift build -c release
             .build/release/gymlog-bench import            # 100,000 sets, 3 runs; about a minute
             .build/release/gymlog-bench import --quick    # 20,000 sets, 1 run
             ```

@@ -62,7 +62,7 @@ struct Report {
         ## How to reproduce
 
         ```sh
-        swift build -c release --product gymlog-bench --product gymlog
+        swift build -c release
         .build/release/gymlog-bench run            # ~1,000,000-set history; a few minutes
         .build/release/gymlog-bench run --quick    # 100,000-set history, for a quick look
         ```

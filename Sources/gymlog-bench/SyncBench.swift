@@ -145,7 +145,7 @@ func syncCommand(_ options: Options) throws {
     let binDir = executableDirectory()
     let serverBinary = options.values["server"] ?? binDir + "/gymlog-server"
     guard access(serverBinary, X_OK) == 0 else {
-        throw BenchError("\(serverBinary) is missing; build it: swift build -c release --product gymlog-bench --product gymlog --product gymlog-server")
+        throw BenchError("\(serverBinary) is missing; build it: swift build -c release")
     }
     if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
 

@@ -18,7 +18,7 @@ struct SyncSection {
             on loopback with its SQLite store, each against a baseline taken in the same run.
 
             ```sh
-            swift build -c release --product gymlog-bench --product gymlog --product gymlog-server
+            swift build -c release
             .build/release/gymlog-bench sync            # push 20,000 events, pull 100,000 changes; about a minute
             .build/release/gymlog-bench sync --quick    # push 5,000, pull 25,000, 20 rounds
             ```

@@ -16,11 +16,11 @@ let usage = """
       gymlog-bench run [--quick] [--sets N] [--calls N] [--runs N] [--out FILE] [--keep]
           Measure logging, one-shot process and export against their baselines, print a
           table and rewrite FILE (default BENCHMARKS.md). --quick uses a 100,000-set history.
-          Build first: swift build -c release --product gymlog-bench --product gymlog
+          Build first: swift build -c release
       gymlog-bench sync [--quick] [--events N] [--changes N] [--rounds N] [--out FILE] [--keep] [--server PATH]
           Measure push, pull, no-op sync, A-to-B latency and server memory against the release
           gymlog-server on loopback (or PATH); print a table and rewrite the sync section of FILE.
-          Build first: swift build -c release --product gymlog-bench --product gymlog --product gymlog-server
+          Build first: swift build -c release
       gymlog-bench import [--quick] [--keep]
           Import a generated 100,000-set Strong export and compare it with writing the same rows
           through the plain write pipeline; rewrite the import section of BENCHMARKS.md.
@@ -108,7 +108,7 @@ func runCommand(_ options: Options) throws {
     let binDir = executableDirectory()
     let gymlog = binDir + "/gymlog"
     guard access(gymlog, X_OK) == 0 else {
-        throw BenchError("\(gymlog) is missing; build it: swift build -c release --product gymlog-bench --product gymlog")
+        throw BenchError("\(gymlog) is missing; build it: swift build -c release")
     }
     if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
     let sqlite3 = findOnPath("sqlite3")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymLogCore
+@testable import GymLogCLI
 import Testing
 
 /// Drives the real `gymlog` executable the way a script or a shell user does.
@@ -152,5 +153,23 @@ func fixture(_ path: String) -> URL {
         let bad = try home.gymlog(["log", "bench", "100x"])
         #expect(bad.status == 1 && bad.stderr.contains("expected reps after 'x'"))
         #expect(try home.gymlog(["history"]).stdout.contains("Dip: bw-20kg x 8"))
+    }
+}
+
+@Suite struct ConfigFileTests {
+    @Test func loginSettingsCanBeSavedToABareRelativeConfigPath() throws {
+        // Given a config path with no directory part, as in the README's two-device example
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-cfg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(dir)
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        // When the server and token are saved
+        try ConfigFile.update("b.toml", ["sync.server": .string("http://127.0.0.1:8080"), "sync.token": .string("glt_x")])
+        // Then the file is there, private, and reads back
+        let settings = try ConfigFile.load(dir + "/b.toml")
+        #expect(settings.server == "http://127.0.0.1:8080" && settings.token == "glt_x")
+        let mode = try FileManager.default.attributesOfItem(atPath: dir + "/b.toml")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
     }
 }
