@@ -204,14 +204,9 @@ func importBenchCommand(_ options: Options) throws {
     }
     if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
 
-    let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array((base + "/gymlog-bench-import.XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { throw BenchError("cannot make a directory under \(base)") }
-    let dir = String(cString: made)
-    defer {
-        if options.flags.contains("keep") { log("kept working files in \(dir)") } else { try? FileManager.default.removeItem(atPath: dir) }
-    }
-    log("working directory: \(dir)")
+    let workDir = try WorkingDirectory(prefix: "gymlog-bench-import", keep: options.flags.contains("keep"))
+    defer { workDir.finish() }
+    let dir = workDir.path
     var env = ProcessInfo.processInfo.environment
     env["XDG_DATA_HOME"] = dir + "/xdg"
     env["XDG_CONFIG_HOME"] = dir + "/config"
@@ -327,35 +322,14 @@ struct ImportSection {
             """
         out += "### Import results\n\n"
         out += r.quick ? "**Quick run** (`--quick`: \(sets) sets, \(runs) run); not the figures of record.\n\n" : ""
-        out += "- Date: \(r.machine.date)\n"
-        out += "- Machine: \(r.machine.cpus) CPUs (`nproc`), \(r.machine.cpuModel), \(r.machine.memory) RAM, \(r.machine.kernel)\n"
-        out += "- SQLite linked by gymlog-bench: \(r.machine.sqlite); release build (`-c release`)\n\n"
-        out += "| # | Measurement | gymlog | Baseline | Ratio | Target | Result |\n"
-        out += "|---|---|---|---|---|---|---|\n"
-        for row in r.rows {
-            out += "| \(row.id) | \(row.what) | \(row.figure) | \(row.baseline) | \(row.ratio) | \(row.target) | **\(row.verdict)** |\n"
-        }
+        out += resultsTableMarkdown(machine: r.machine, rows: r.rows)
         out += "\n#### Import details\n\n"
         out += r.details.map { "- " + $0 }.joined(separator: "\n") + "\n"
         return out
     }
 
-    /// Replaces the section between the markers, or inserts it just above `Report.marker`.
+    /// Replaces this section of BENCHMARKS.md (see `rewriteMarkedSection`).
     func write(to path: String) throws {
-        let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        let section = Self.begin + "\n\n" + markdown() + "\n" + Self.end + "\n"
-        var text: String
-        if let b = existing.range(of: Self.begin), let e = existing.range(of: Self.end, range: b.upperBound..<existing.endIndex) {
-            var tail = existing[e.upperBound...]
-            if tail.hasPrefix("\n") { tail = tail.dropFirst() }
-            text = String(existing[..<b.lowerBound]) + section + tail
-        } else if let m = existing.range(of: Report.marker) {
-            text = String(existing[..<m.lowerBound]) + section + "\n" + String(existing[m.lowerBound...])
-        } else if existing.isEmpty {
-            text = Report.defaultHeader + section + "\n" + Report.marker + "\n"
-        } else {
-            text = existing + (existing.hasSuffix("\n") ? "\n" : "\n\n") + section
-        }
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try rewriteMarkedSection(in: path, begin: Self.begin, end: Self.end, content: markdown())
     }
 }

@@ -236,19 +236,8 @@ func loadReport(_ results: [LoadResult], plan: LoadPlan, postgres: String) -> St
     return out
 }
 
-/// Replaces the text between the load markers, or inserts the section above the
-/// `run` marker (or at the end) the first time.
+/// Replaces the load section of BENCHMARKS.md (see `rewriteMarkedSection`).
 func writeLoadSection(_ section: String, to path: String) throws {
-    let begin = "<!-- load:begin: this section is rewritten by `gymlog-bench load` -->"
-    let end = "<!-- load:end -->"
-    var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    let block = begin + "\n\n" + section.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n" + end
-    if let b = text.range(of: begin), let e = text.range(of: end, range: b.upperBound..<text.endIndex) {
-        text.replaceSubrange(b.lowerBound..<e.upperBound, with: block)
-    } else if let marker = text.range(of: "<!-- Everything below this line") {
-        text.insert(contentsOf: block + "\n\n", at: marker.lowerBound)
-    } else {
-        text += "\n" + block + "\n"
-    }
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try rewriteMarkedSection(in: path, begin: "<!-- load:begin: this section is rewritten by `gymlog-bench load` -->",
+                             end: "<!-- load:end -->", content: section)
 }

@@ -24,14 +24,7 @@ struct Report {
     func markdown() -> String {
         var out = "## Results\n\n"
         out += quick ? "**Quick run** (`--quick`: 100,000-set history); not the figures of record.\n\n" : ""
-        out += "- Date: \(machine.date)\n"
-        out += "- Machine: \(machine.cpus) CPUs (`nproc`), \(machine.cpuModel), \(machine.memory) RAM, \(machine.kernel)\n"
-        out += "- SQLite linked by gymlog-bench: \(machine.sqlite); release build (`-c release`)\n\n"
-        out += "| # | Measurement | gymlog | Baseline | Ratio | Target | Result |\n"
-        out += "|---|---|---|---|---|---|---|\n"
-        for r in rows {
-            out += "| \(r.id) | \(r.what) | \(r.figure) | \(r.baseline) | \(r.ratio) | \(r.target) | **\(r.verdict)** |\n"
-        }
+        out += resultsTableMarkdown(machine: machine, rows: rows)
         out += "\n### Details\n\n"
         out += details.map { "- " + $0 }.joined(separator: "\n") + "\n"
         return out
@@ -127,4 +120,59 @@ struct Report {
 
 
         """
+}
+
+/// The part every results section of BENCHMARKS.md starts with: when and where it was
+/// measured, then the figures table.
+func resultsTableMarkdown(machine: MachineFacts, rows: [ResultRow]) -> String {
+    var out = "- Date: \(machine.date)\n"
+    out += "- Machine: \(machine.cpus) CPUs (`nproc`), \(machine.cpuModel), \(machine.memory) RAM, \(machine.kernel)\n"
+    out += "- SQLite linked by gymlog-bench: \(machine.sqlite); release build (`-c release`)\n\n"
+    out += "| # | Measurement | gymlog | Baseline | Ratio | Target | Result |\n"
+    out += "|---|---|---|---|---|---|---|\n"
+    for r in rows {
+        out += "| \(r.id) | \(r.what) | \(r.figure) | \(r.baseline) | \(r.ratio) | \(r.target) | **\(r.verdict)** |\n"
+    }
+    return out
+}
+
+/// Replaces the text between `begin` and `end` in the file at `path`, or, the first time,
+/// inserts the section just above the `run` marker (or at the end when that is missing too).
+/// Each subcommand owns one such section, so none of them touches another's figures.
+func rewriteMarkedSection(in path: String, begin: String, end: String, content: String) throws {
+    let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    let block = begin + "\n\n" + content.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n" + end + "\n"
+    let text: String
+    if let b = existing.range(of: begin), let e = existing.range(of: end, range: b.upperBound..<existing.endIndex) {
+        var tail = existing[e.upperBound...]
+        if tail.hasPrefix("\n") { tail = tail.dropFirst() }
+        text = String(existing[..<b.lowerBound]) + block + tail
+    } else if let m = existing.range(of: Report.marker) {
+        text = String(existing[..<m.lowerBound]) + block + "\n" + String(existing[m.lowerBound...])
+    } else if existing.isEmpty {
+        text = Report.defaultHeader + block + "\n" + Report.marker + "\n"
+    } else {
+        text = existing + (existing.hasSuffix("\n") ? "\n" : "\n\n") + block
+    }
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+}
+
+/// A fresh directory under `$TMPDIR` (or /tmp) for one subcommand's working files,
+/// removed by `finish()` unless `--keep` was given.
+struct WorkingDirectory {
+    let path: String
+    let keep: Bool
+
+    init(prefix: String, keep: Bool) throws {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/\(prefix).XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchError("cannot make a directory under \(base)") }
+        path = String(cString: made)
+        self.keep = keep
+        log("working directory: \(path)")
+    }
+
+    func finish() {
+        if keep { log("kept working files in \(path)") } else { try? FileManager.default.removeItem(atPath: path) }
+    }
 }

@@ -149,14 +149,9 @@ func syncCommand(_ options: Options) throws {
     }
     if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
 
-    let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array((base + "/gymlog-bench-sync.XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { throw BenchError("cannot make a directory under \(base)") }
-    let dir = String(cString: made)
-    defer {
-        if options.flags.contains("keep") { log("kept working files in \(dir)") } else { try? FileManager.default.removeItem(atPath: dir) }
-    }
-    log("working directory: \(dir)")
+    let workDir = try WorkingDirectory(prefix: "gymlog-bench-sync", keep: options.flags.contains("keep"))
+    defer { workDir.finish() }
+    let dir = workDir.path
     var env = ProcessInfo.processInfo.environment
     env["XDG_DATA_HOME"] = dir + "/xdg"
     let environment = env.map { "\($0.key)=\($0.value)" }

@@ -116,14 +116,9 @@ func runCommand(_ options: Options) throws {
         log("sqlite3 is not installed: baselines (c) and (d) are skipped. Install it with `apt-get install -y sqlite3`.")
     }
 
-    let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array((base + "/gymlog-bench.XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { throw BenchError("cannot make a directory under \(base)") }
-    let dir = String(cString: made)
-    defer {
-        if options.flags.contains("keep") { log("kept working files in \(dir)") } else { try? FileManager.default.removeItem(atPath: dir) }
-    }
-    log("working directory: \(dir)")
+    let workDir = try WorkingDirectory(prefix: "gymlog-bench", keep: options.flags.contains("keep"))
+    defer { workDir.finish() }
+    let dir = workDir.path
 
     var rows: [ResultRow] = []
     var details: [String] = []
