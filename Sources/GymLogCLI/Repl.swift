@@ -113,7 +113,16 @@ final class ReplSession {
                 let set = try context.db().deleteSet(.number(n))
                 context.print("Deleted set \(n): \(set.summary)")
                 outcome = .ok
-            case "show", "prs", "history", "exercises", "export", "log", "sync", "status", "chart", "stats", "import":
+            case "log":
+                // As `gymlog log`'s fast path does: words without flags are a set line, so
+                // `log dip -20x8` reaches the entry parser rather than ArgumentParser's options.
+                let words = (try? shellWords(rest)) ?? []
+                if !words.isEmpty && !words.contains(where: looksLikeFlag) {
+                    outcome = try EntryRunner(context: context).run(words.joined(separator: " ")) ? .ok : .failed
+                } else {
+                    outcome = runCommand(line)
+                }
+            case "show", "prs", "history", "exercises", "export", "sync", "status", "chart", "stats", "import":
                 outcome = runCommand(line)
             default:
                 outcome = try EntryRunner(context: context).run(line) ? .ok : .failed
@@ -152,10 +161,22 @@ final class ReplSession {
         }
     }
 
+    /// The most words a command line may have (`exercises add` with a long name needs a handful).
+    static let maxCommandWords = 200
+
     /// Runs a one-shot subcommand inside the REPL, sharing this session's database.
     private func runCommand(_ line: String) -> Outcome {
         do {
-            let args = try shellWords(line)
+            var args = try shellWords(line)
+            // ArgumentParser takes time quadratic in the argument count (a pasted 70 KB line of
+            // 14,000 words took a minute); no command needs more than a few words.
+            if args.count > Self.maxCommandWords {
+                throw UserError("`\(args[0].lowercased())` got \(args.count) words; a command takes at most \(Self.maxCommandWords), "
+                    + "so check the line (was it pasted by mistake?).")
+            }
+            // The command word matched case-insensitively (`SHOW`); ArgumentParser's names are
+            // lower case, and an unknown first word would fall through to `gymlog repl`'s usage.
+            if !args.isEmpty { args[0] = args[0].lowercased() }
             var command = try Gymlog.parseAsRoot(args)
             if let c = command as? any ContextCommand {
                 try c.run(in: context)
@@ -172,6 +193,11 @@ final class ReplSession {
             return Gymlog.exitCode(for: error) == .success ? .ok : .failed
         }
     }
+}
+
+/// `--json`, `-h`: a word ArgumentParser takes as an option (`-20x8` is a load, as in `gymlog log`'s fast path).
+func looksLikeFlag(_ word: String) -> Bool {
+    word.hasPrefix("-") && word.count > 1 && !(word.dropFirst().first?.isNumber ?? false)
 }
 
 /// Splits a line like a shell does for quotes: `export --out "my file.csv"`.

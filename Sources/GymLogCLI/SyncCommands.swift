@@ -35,6 +35,8 @@ public struct DatabaseReplica: SyncReplica {
     public func unparkDueEvents() throws { try db.unparkDueEvents() }
     public func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws { try db.acknowledge(lastAppliedSeq: lastAppliedSeq, rejected: rejected) }
     public func rebase(epoch: String, nextSeq: Int64) throws { try db.rebase(epoch: epoch, nextSeq: nextSeq) }
+    public var wallClock: Int64 { db.wallClock }
+    public func restampClocks(after limit: Int64) throws -> Int { try db.restampClocks(after: limit) }
 }
 
 /// One sync at a time per database, across processes: an exclusive `flock` on a file next
@@ -92,6 +94,9 @@ func runSync(_ context: CLIContext) throws {
     if !report.rejected.isEmpty { line += ", \(report.rejected.count) failed" }
     context.print(line + ".")
     if report.rebased { context.print("The server's history was new or older than this device's; all local data was sent again.") }
+    if report.restamped > 0 {
+        context.print("This device's clock was ahead when \(report.restamped) pending change\(report.restamped == 1 ? " was" : "s were") made; they were given the corrected time and sent.")
+    }
     for r in report.rejected { context.printError("rejected \(r) (kept; retried later, see `gymlog status`)") }
     if !report.rejected.isEmpty { throw ExitCode.failure }
 }

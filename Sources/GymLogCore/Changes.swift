@@ -52,6 +52,10 @@ public func incomingWins(stored: HLC?, incoming: HLC) -> Bool {
 /// The field name that carries a row's tombstone.
 public let tombstoneField = "deleted_at"
 
+/// The most UTF-8 bytes one text field may hold. The sync server refuses bigger values
+/// (`maxValueBytes` in GymLogServer/Validation.swift), so the client never writes one.
+public let maxTextFieldBytes = 16 * 1024
+
 // MARK: - Payload JSON
 
 /// Encodes `{"field":{"v":value,"c":"clock"},...}` by hand: it runs inside every write

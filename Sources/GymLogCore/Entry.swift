@@ -93,9 +93,15 @@ public struct EntryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     /// The line, and a caret line under the offending span: the REPL and `gymlog log` print this.
+    ///
+    /// The echo shows every character in one column, so the caret lines up: whitespace as a
+    /// space, a control character as U+FFFD (printed raw, a CR or an escape would garble the line).
     public func pointing(into line: String, indent: String = "  ") -> String {
         let width = max(1, span.end - span.start)
-        return indent + line + "\n" + indent + String(repeating: " ", count: span.start)
+        var shown = ""
+        shown.reserveCapacity(line.utf8.count)
+        for c in line { shown.append(isControl(c) ? "\u{FFFD}" : isSpace(c) ? " " : c) }
+        return indent + shown + "\n" + indent + String(repeating: " ", count: span.start)
             + String(repeating: "^", count: width) + " " + message
     }
 }

@@ -86,6 +86,13 @@ private let saturatedWhole: Int64 = 1_000_000_000_000
 
 @inline(__always) func isSpace(_ c: Character) -> Bool { c.isWhitespace }
 
+/// A C0 or C1 control character other than whitespace (tab, CR, LF, VT, FF and NEL are spaces).
+/// A control always forms a character of its own, so its first scalar decides.
+@inline(__always) func isControl(_ c: Character) -> Bool {
+    let v = c.unicodeScalars.first!.value
+    return v < 0x09 || (v > 0x0D && v < 0x20) || (v >= 0x7F && v <= 0x9F && v != 0x85)
+}
+
 @inline(__always) func isTimes(_ c: Character) -> Bool { c == "x" || c == "X" || c == "×" }
 
 enum EntryLexer {

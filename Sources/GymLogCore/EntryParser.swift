@@ -3,6 +3,9 @@
 /// A hand-written tokenizer and recursive descent over the line's characters: pure, no
 /// regular expressions, no Foundation. Error spans are 0-based Character offsets into the line.
 public enum EntryParser {
+    /// The most sets one line may log (`bench 100x5x50 100x5x50` is the most).
+    public static let maxSetsPerLine = 100
+
     /// Parses `line`, or says what is wrong with it and where.
     public static func parse(_ line: String) -> Result<EntryLine, EntryError> {
         let chars = Array(line)
@@ -14,6 +17,13 @@ public enum EntryParser {
     }
 
     private static func parseLine(_ chars: [Character]) throws(EntryError) -> EntryLine {
+        // A control character (NUL, Escape from an arrow key, ...) is never meant, cannot all be
+        // stored (SQLite cuts text at a NUL) and would garble the terminal when echoed back.
+        if let bad = chars.firstIndex(where: isControl) {
+            var code = String(chars[bad].unicodeScalars.first!.value, radix: 16, uppercase: true)
+            while code.count < 4 { code = "0" + code }
+            throw EntryError("unexpected control character U+\(code); remove it (type plain text)", at: Span(bad, bad + 1))
+        }
         // `#` anywhere starts the note.
         var hash = chars.count
         for (i, c) in chars.enumerated() where c == "#" { hash = i; break }
@@ -156,8 +166,15 @@ private struct GroupParser {
         var sets: [SetSpec] = []
         var first = true
         while i < tokens.count {
+            let groupStart = tokens[i].start
             let g = try parseGroup(.log, first: first)
             first = false
+            // Bounded so one pasted or garbled line cannot log (and take minutes over) thousands of sets.
+            if sets.count + g.count * max(1, g.reps.count) > EntryParser.maxSetsPerLine {
+                let span = Span(groupStart, tokens[i - 1].end)
+                throw EntryError("'\(text(span))' goes past \(EntryParser.maxSetsPerLine) sets, the most one line logs; "
+                    + "log the rest on another line", at: span)
+            }
             let template = SetSpec(kind: g.kind ?? .working, load: g.load, rpe: g.rpe,
                                    durationSeconds: g.duration, distance: g.distance)
             if g.reps.isEmpty {
@@ -655,7 +672,7 @@ private struct GroupParser {
         guard k + 2 < tokens.count, tokens[k].kind == .number, tokens[k + 1].kind == .comma,
               !tokens[k + 1].spaced, tokens[k + 2].kind == .number, !tokens[k + 2].spaced else { return }
         let whole = text(tokens[k]), fraction = text(tokens[k + 2])
-        throw EntryError("use a decimal point: \(whole).\(fraction)", at: Span(tokens[k].start, tokens[k + 2].end))
+        throw EntryError("'\(whole),\(fraction)': use a decimal point: \(whole).\(fraction)", at: Span(tokens[k].start, tokens[k + 2].end))
     }
 
     // MARK: Errors

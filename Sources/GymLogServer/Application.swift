@@ -70,7 +70,7 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
             case .capabilities: jsonResponse(routes.capabilities)
             case .register: try await routes.register(request)
             case .push: try await routes.push(request, context: context)
-            case .pull: try await routes.pull(request)
+            case .pull: try await routes.pull(request, context: context)
             }
         }
     }

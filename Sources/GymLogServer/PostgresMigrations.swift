@@ -84,6 +84,10 @@ enum PostgresSchema {
             """,
             "CREATE INDEX fields_by_change ON fields (user_id, change_seq)",
         ]),
+        PostgresMigration(version: 2, name: "server-v2-history-generation", steps: [
+            // Bumped when a device proves the history was rolled back (SyncRoutes.pull).
+            "ALTER TABLE users ADD COLUMN history_generation BIGINT NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Applies the missing migrations on `connection`; throws a `ServerSetupError` naming the

@@ -159,9 +159,19 @@ public final class PostgresSyncStorage: SyncStorage {
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
         try await ready.value
-        let rows = try await client.query("SELECT id, name FROM users WHERE token_hash = \(hash) AND revoked_at IS NULL", logger: logger)
-        for try await (id, name) in rows.decode((Int64, String).self) { return AuthenticatedUser(id: id, name: name) }
+        let rows = try await client.query("SELECT id, name, history_generation FROM users WHERE token_hash = \(hash) AND revoked_at IS NULL", logger: logger)
+        for try await (id, name, generation) in rows.decode((Int64, String, Int64).self) {
+            return AuthenticatedUser(id: id, name: name, historyGeneration: generation)
+        }
         return nil
+    }
+
+    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
+        try await ready.value
+        let rows = try await client.query(
+            "UPDATE users SET history_generation = history_generation + 1 WHERE id = \(user.id) RETURNING history_generation", logger: logger)
+        for try await generation in rows.decode(Int64.self) { return generation }
+        return 0
     }
 
     public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {

@@ -8,7 +8,14 @@ import Logging
 struct SyncRoutes: Sendable {
     let config: ServerConfig
     let storage: any SyncStorage
+    /// The database's epoch; a user's devices see it with the user's history generation.
     let epoch: String
+
+    /// The epoch a user's cursors carry: the database's, plus the history generation once a
+    /// rollback was detected, so every device of the user notices it and starts over.
+    func epoch(for user: AuthenticatedUser) -> String {
+        user.historyGeneration == 0 ? epoch : "\(epoch)-g\(user.historyGeneration)"
+    }
 
     var capabilities: Capabilities {
         Capabilities(protocolVersion: syncProtocolVersion, maxBodyBytes: config.maxBodyBytes, maxPushEvents: config.maxPushEvents,
@@ -82,6 +89,7 @@ struct SyncRoutes: Sendable {
         case .completed(let lastApplied, let head, let results):
             let rejected = results.count { $0.status == .rejected }
             if rejected > 0 { context.logger.notice("push rejected events", metadata: ["rejected": "\(rejected)", "user": "\(user.name)"]) }
+            let epoch = epoch(for: user)
             let response = PushResponse(epoch: epoch, lastAppliedSeq: lastApplied, cursor: "\(epoch):\(head)", results: results)
             if let bytes = encodePushResponse(response) { return jsonResponse(bytes: bytes.utf8) }
             return jsonResponse(response)
@@ -94,7 +102,7 @@ struct SyncRoutes: Sendable {
 
     // MARK: pull
 
-    func pull(_ request: Request) async throws -> Response {
+    func pull(_ request: Request, context: ServerContext) async throws -> Response {
         let user = try await authenticate(request)
         let query = request.uri.queryParameters
         guard let device = query["device_id"].map(String.init), PushValidation.isPlainName(device) else {
@@ -115,12 +123,39 @@ struct SyncRoutes: Sendable {
             }
             limit = min(n, config.maxPullLimit)
         }
+        var ackedSeq: Int64 = 0
+        if let text = query["acked_seq"].map(String.init) {
+            guard let n = Int64(text), n >= 0 else {
+                throw APIError(.badRequest, "invalid_acked_seq", "acked_seq must be a whole number >= 0: the highest seq the server acknowledged to this device.")
+            }
+            ackedSeq = n
+        }
+        var epoch = epoch(for: user)
+        func startOver(lastAppliedSeq: Int64) -> Response {
+            jsonResponse(PullResponse(epoch: epoch, changes: [], cursor: "\(epoch):0", hasMore: false,
+                                      lastAppliedSeq: lastAppliedSeq, epochChanged: true))
+        }
         if let cursorEpoch = cursor.epoch, cursorEpoch != epoch {
             let page = try await storage.pull(user: user, deviceID: device, after: 0, limit: 1, maxBytes: 0)
-            return jsonResponse(PullResponse(epoch: epoch, changes: [], cursor: "\(epoch):0", hasMore: false,
-                                             lastAppliedSeq: page.lastAppliedSeq, epochChanged: true))
+            return startOver(lastAppliedSeq: page.lastAppliedSeq)
         }
         let page = try await storage.pull(user: user, deviceID: device, after: cursor.position, limit: limit, maxBytes: config.maxPullBytes)
+        // The device knows more history than this database holds: its cursor is past the head,
+        // or it was acknowledged events this database never applied. The database was restored
+        // from an older backup. Only this device can tell, but every device of the user may
+        // hold a cursor into the lost history that new changes will soon overtake, so the
+        // user's history starts a new generation: all their devices start over and re-send.
+        if cursor.epoch != nil, ackedSeq > page.lastAppliedSeq || page.cursor < cursor.position {
+            let generation = try await storage.startNewHistoryGeneration(user: user)
+            var renewed = user
+            renewed.historyGeneration = generation
+            epoch = self.epoch(for: renewed)
+            context.logger.notice("history rolled back; new history generation", metadata: [
+                "user": "\(user.name)", "generation": "\(generation)", "acked_seq": "\(ackedSeq)",
+                "last_applied_seq": "\(page.lastAppliedSeq)", "cursor": "\(cursor.position)", "head": "\(page.cursor)",
+            ])
+            return startOver(lastAppliedSeq: page.lastAppliedSeq)
+        }
         return jsonResponse(bytes: encodePullResponse(page, epoch: epoch).utf8)
     }
 
@@ -153,10 +188,16 @@ struct SyncRoutes: Sendable {
     }
 
     func decode<T: Decodable>(_ data: Data) throws -> T {
+        // JSONDecoder alone lets some malformed bodies through (trailing commas; broken
+        // strings where a value is read with `try?`) and names no problem: check first.
+        if let problem = JSONDiagnosis.problem(in: data) {
+            throw APIError(.badRequest, "invalid_json", "the request body is not valid JSON: \(problem); send a JSON object as documented in openapi.yaml.")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw APIError(.badRequest, "invalid_json", "the request body is not valid JSON; send a JSON object as documented in openapi.yaml.")
+            let problem = JSONDiagnosis.unpairedSurrogate(in: data).map { ": " + $0 } ?? ""
+            throw APIError(.badRequest, "invalid_json", "the request body is not valid JSON\(problem); send a JSON object as documented in openapi.yaml.")
         } catch let error as DecodingError {
             throw APIError(.badRequest, "invalid_request", "the request body does not have the documented shape: \(Self.describe(error)). See openapi.yaml.")
         }

@@ -108,6 +108,9 @@ public final class SQLiteSyncStorage: SyncStorage {
             CREATE INDEX fields_by_change ON fields(user_id, change_seq);
             """)
         }
+        m.registerMigration("server-v2-history-generation") { db in
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN history_generation INTEGER NOT NULL DEFAULT 0")
+        }
         return m
     }
 
@@ -152,8 +155,15 @@ public final class SQLiteSyncStorage: SyncStorage {
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
         try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name FROM users WHERE token_hash = ? AND revoked_at IS NULL"),
-                             arguments: [hash]).map { AuthenticatedUser(id: $0[0], name: $0[1]) }
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, history_generation FROM users WHERE token_hash = ? AND revoked_at IS NULL"),
+                             arguments: [hash]).map { AuthenticatedUser(id: $0[0], name: $0[1], historyGeneration: $0[2]) }
+        }
+    }
+
+    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE users SET history_generation = history_generation + 1 WHERE id = ?", arguments: [user.id])
+            return try Int64.fetchOne(db, sql: "SELECT history_generation FROM users WHERE id = ?", arguments: [user.id]) ?? 0
         }
     }
 

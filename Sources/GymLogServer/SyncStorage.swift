@@ -16,6 +16,9 @@ public struct UserRecord: Hashable, Sendable {
 public struct AuthenticatedUser: Hashable, Sendable {
     public var id: Int64
     public var name: String
+    /// How many times this user's history was found rolled back (a restore from an older
+    /// backup) and restarted; part of the epoch the user's devices see.
+    public var historyGeneration: Int64 = 0
 }
 
 /// One field of a validated event.
@@ -117,6 +120,10 @@ public protocol SyncStorage: Sendable {
     /// Field rows with change counter > `after`, at most `limit` rows (one counter value
     /// is never split) and about `maxBytes` of JSON.
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage
+    /// Starts a new history generation for the user, after a device proved the server's
+    /// history is older than what it had acknowledged (see `SyncRoutes.pull`). Returns the
+    /// new generation; every device of the user then sees a new epoch and re-sends its state.
+    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64
     /// Releases connections and background work; the storage is not used afterwards.
     func shutdown() async
 }

@@ -35,7 +35,16 @@ struct IncomingEvent: Decodable {
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        seq = try c.decode(Int64.self, forKey: .seq)
+        do {
+            seq = try c.decode(Int64.self, forKey: .seq)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            // A number that is no Int64 (4.5, 1e400, 2^63) fails with Foundation's internal
+            // error, which JSONDecoder reports as "not valid JSON" for the whole body; name
+            // the field instead (`.events[3].seq has the wrong type`).
+            throw DecodingError.typeMismatch(Int64.self, .init(codingPath: c.codingPath + [CodingKeys.seq], debugDescription: "\(error)"))
+        }
         idempotencyKey = try? c.decodeIfPresent(String.self, forKey: .idempotencyKey)
         entity = try? c.decodeIfPresent(String.self, forKey: .entity)
         entityID = try? c.decodeIfPresent(String.self, forKey: .entityID)
@@ -121,13 +130,13 @@ enum PushValidation {
             .rejected(seq: e.seq, error: ErrorDetail(code: code, message: message))
         }
         guard let key = e.idempotencyKey, isKey(key, maxBytes: 128) else {
-            return reject("invalid_idempotency_key", "event \(e.seq) needs an idempotency_key of 1 to 128 printable characters (a UUID).")
+            return reject("invalid_idempotency_key", "event \(e.seq) needs an idempotency_key of 1 to 128 printable ASCII characters without spaces (a UUID).")
         }
         guard let entity = e.entity, isEntityName(entity) else {
             return reject("invalid_entity", "event \(e.seq) has entity \(quoted(e.entity)); an entity name is 1 to 32 lowercase letters or underscores.")
         }
         guard let entityID = e.entityID, isKey(entityID, maxBytes: 64) else {
-            return reject("invalid_entity_id", "event \(e.seq) has entity_id \(quoted(e.entityID)); an entity_id is 1 to 64 printable characters.")
+            return reject("invalid_entity_id", "event \(e.seq) has entity_id \(quoted(e.entityID)); an entity_id is 1 to 64 printable ASCII characters without spaces.")
         }
         if let op = e.op, !isEntityName(op) {
             return reject("invalid_op", "event \(e.seq) has op \(quoted(op)); use create, update, delete or restore.")

@@ -125,6 +125,7 @@ public struct ChangeWriter {
     /// appends the matching outbox event with the next gapless sequence number.
     @discardableResult
     public mutating func write(_ entity: EntityKind, id: UUID, op: ChangeOp, fields: [(String, FieldValue)]) throws -> HLC {
+        try Self.checkStorable(entity, fields)
         clock = clock.tick(now: now, node: deviceID)
         let changes = fields.map { FieldChange($0.0, $0.1, clock) }
         try RowWriter.upsert(db, entity, id: id.key, changes: changes, creating: op == .create)
@@ -138,6 +139,28 @@ public struct ChangeWriter {
         try fault?(.outboxWritten)
         touched = true
         return clock
+    }
+
+    /// Refuses text that the row could not keep as typed (SQLite cuts it at a NUL) or that
+    /// the server would refuse for good: it would sit in the outbox as a poison event.
+    static func checkStorable(_ entity: EntityKind, _ fields: [(String, FieldValue)]) throws {
+        for (name, value) in fields {
+            guard case .text(let text) = value else { continue }
+            let bytes = text.utf8.count
+            guard bytes > maxTextFieldBytes || text.utf8.contains(0) else { continue }
+            let what = switch (entity, name) {
+            case (.exercises, "name"): "exercise name"
+            case (.workouts, "name"): "workout name"
+            case (.aliases, "alias"): "alias"
+            case (_, "note"): "note"
+            default: "\(entity.rawValue) field '\(name)'"
+            }
+            if bytes > maxTextFieldBytes {
+                throw UserError("The \(what) is \(bytes) bytes long; gymlog keeps at most \(maxTextFieldBytes) bytes of text "
+                    + "in one field so that it syncs. Shorten it; nothing was saved.")
+            }
+            throw UserError("The \(what) contains a NUL character (U+0000), which gymlog cannot store; remove it. Nothing was saved.")
+        }
     }
 
     /// Folds a clock seen from elsewhere into the local clock (sync's pull path).

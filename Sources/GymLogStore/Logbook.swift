@@ -348,11 +348,11 @@ extension ChangeWriter {
     func targetSet(_ target: SetTarget) throws -> LoggedSet {
         switch target {
         case .last:
-            guard let last = try lastLiveSet() else { throw UserError("There is no set to change: none is logged.") }
+            guard let last = try lastLiveSet() else { throw UserError("There is no set to edit: none is logged yet; log one first, e.g. `bench 100x5`.") }
             return last
         case .number(let n):
             guard let workout = try newestUnfinishedWorkout()?.workout ?? latestWorkout() else {
-                throw UserError("There is no workout yet, so there is no set #\(n).")
+                throw UserError("There is no workout yet, so there is no set #\(n); log a set first, e.g. `bench 100x5`.")
             }
             let sets = try Row.fetchAll(db, sql: """
                 SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL

@@ -197,6 +197,57 @@ extension GymLogDatabase {
         }
     }
 
+    /// The wall clock this database stamps writes with (Unix milliseconds).
+    public var wallClock: Int64 { environment.now() }
+
+    /// Recovers from a clock that was far ahead and has been fixed since. Writes made while
+    /// it was wrong carry clocks the server refuses (`clock_ahead`), and the HLC would keep
+    /// stamping new writes from that future for days. Every pending event of this device whose
+    /// clock is past `limit` gets a fresh clock, in sequence order, from an HLC restarted above
+    /// now and above every other clock this database holds (so a re-stamped write still beats
+    /// whatever it overwrote); a row's field clock follows when that event is still the
+    /// field's latest writer. One transaction. Returns how many events were re-stamped.
+    @discardableResult
+    public func restampClocks(after limit: Int64) throws -> Int {
+        try queue.writeWithoutTransaction { db in
+            var count = 0
+            try db.inTransaction(.immediate) {
+                let events = try Row.fetchAll(db, sql: "SELECT seq, entity, entity_id, payload FROM outbox ORDER BY abs(seq)").map {
+                    (seq: $0[0] as Int64, entity: $0[1] as String, id: $0[2] as String, fields: try decodePayload($0[3] as String))
+                }
+                func isFuture(_ clock: HLC) -> Bool { clock.millis > limit && clock.node == deviceID }
+                let future = Set(events.flatMap { $0.fields.map(\.clock).filter(isFuture) })
+                guard !future.isEmpty else { return .commit }
+                var clock = HLC(millis: environment.now(), counter: 0, node: deviceID)
+                for entity in EntityKind.allCases {
+                    for text in try String.fetchAll(db, sql: "SELECT clocks FROM \(entity.rawValue)") {
+                        let clocks = (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+                        for case let c? in clocks.values.map(HLC.init) where !future.contains(c) && c > clock { clock = c }
+                    }
+                }
+                for event in events where event.fields.contains(where: { isFuture($0.clock) }) {
+                    clock = clock.tick(now: environment.now(), node: deviceID)
+                    let stored = try String.fetchOne(db, sql: "SELECT clocks FROM \(event.entity) WHERE id = ?", arguments: [event.id])
+                    var clocks = stored.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+                    let restamped = event.fields.map { field -> FieldChange in
+                        guard isFuture(field.clock) else { return field }
+                        if clocks[field.name] == field.clock.description { clocks[field.name] = clock.description }
+                        return FieldChange(field.name, field.value, clock)
+                    }
+                    try db.execute(sql: "UPDATE outbox SET payload = ? WHERE seq = ?", arguments: [encodePayload(restamped), event.seq])
+                    if stored != nil {
+                        try db.execute(sql: "UPDATE \(event.entity) SET clocks = ? WHERE id = ?",
+                                       arguments: [String(decoding: try JSONEncoder().encode(clocks), as: UTF8.self), event.id])
+                    }
+                    count += 1
+                }
+                try db.execute(sql: "UPDATE device SET last_clock = ?", arguments: [clock.description])
+                return .commit
+            }
+            return count
+        }
+    }
+
     /// Notes the end of a sync cycle for `gymlog status`.
     public func recordSyncOutcome(server: String, error: String?) throws {
         try queue.write { db in

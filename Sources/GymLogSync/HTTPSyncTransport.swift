@@ -3,7 +3,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// `SyncTransport` over HTTP(S) with URLSession, speaking the `/v1` JSON protocol.
+/// Sends one HTTP request and returns the answer's status and body, or throws
+/// `SyncTransportError.unreachable` when no answer came. The seam between the protocol code
+/// and the network: the reliability suites put a fault-injecting exchange here.
+public typealias HTTPExchange = @Sendable (URLRequest) async throws -> (status: Int, body: Data)
+
+/// `SyncTransport` over HTTP(S), speaking the `/v1` JSON protocol; URLSession by default.
 public struct HTTPSyncTransport: SyncTransport {
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
     public let baseURL: URL
@@ -11,19 +16,24 @@ public struct HTTPSyncTransport: SyncTransport {
     public let token: String?
     /// Seconds before a request counts as unreachable.
     public let timeout: TimeInterval
-    private let session: URLSession
+    private let exchange: HTTPExchange
 
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, session: URLSession = .shared) {
-        self.baseURL = baseURL; self.token = token; self.timeout = timeout; self.session = session
+        self.init(baseURL: baseURL, token: token, timeout: timeout, exchange: Self.urlSessionExchange(session, server: baseURL.absoluteString))
+    }
+
+    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, exchange: @escaping HTTPExchange) {
+        self.baseURL = baseURL; self.token = token; self.timeout = timeout; self.exchange = exchange
     }
 
     public func push(_ request: PushRequest) async throws -> PushResponse {
         try await send("POST", "v1/push", body: try JSONEncoder().encode(request))
     }
 
-    public func pull(cursor: SyncCursor, limit: Int? = nil, deviceID: String) async throws -> PullResponse {
+    public func pull(cursor: SyncCursor, limit: Int? = nil, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
         var items = [URLQueryItem(name: "device_id", value: deviceID), URLQueryItem(name: "cursor", value: cursor.description)]
         if let limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
+        if let ackedSeq, ackedSeq > 0 { items.append(URLQueryItem(name: "acked_seq", value: String(ackedSeq))) }
         return try await send("GET", "v1/pull", query: items)
     }
 
@@ -57,11 +67,7 @@ public struct HTTPSyncTransport: SyncTransport {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, response) = try await perform(request)
-        guard let http = response as? HTTPURLResponse else {
-            throw SyncTransportError.invalidResponse(server: serverName, status: 0, reason: "not an HTTP response")
-        }
-        let status = http.statusCode
+        let (status, data) = try await exchange(request)
         if (200..<300).contains(status) {
             do { return try JSONDecoder().decode(T.self, from: data) } catch {
                 throw SyncTransportError.invalidResponse(server: serverName, status: status, reason: "\(error)")
@@ -75,20 +81,24 @@ public struct HTTPSyncTransport: SyncTransport {
         throw SyncTransportError.invalidResponse(server: serverName, status: status, reason: snippet.isEmpty ? "empty body" : snippet)
     }
 
-    // A continuation around dataTask: the async URLSession API is not on every Linux Foundation.
-    private func perform(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        let server = serverName
-        return try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: SyncTransportError.unreachable(server: server, reason: error.localizedDescription))
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: SyncTransportError.unreachable(server: server, reason: "no response"))
+    /// The real network. A continuation around dataTask: the async URLSession API is not on
+    /// every Linux Foundation.
+    public static func urlSessionExchange(_ session: URLSession = .shared, server: String) -> HTTPExchange {
+        { request in
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: SyncTransportError.unreachable(server: server, reason: error.localizedDescription))
+                    } else if let http = response as? HTTPURLResponse {
+                        continuation.resume(returning: (http.statusCode, data ?? Data()))
+                    } else if response != nil {
+                        continuation.resume(throwing: SyncTransportError.invalidResponse(server: server, status: 0, reason: "not an HTTP response"))
+                    } else {
+                        continuation.resume(throwing: SyncTransportError.unreachable(server: server, reason: "no response"))
+                    }
                 }
+                task.resume()
             }
-            task.resume()
         }
     }
 }

@@ -16,6 +16,11 @@ public protocol SyncReplica: Sendable {
     func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws
     /// Replaces the outbox with the full state, numbered from `nextSeq` (new epoch or restore).
     func rebase(epoch: String, nextSeq: Int64) throws
+    /// The device's wall clock, Unix milliseconds.
+    var wallClock: Int64 { get }
+    /// Gives this device's pending writes stamped after `limit` fresh clocks from now (its
+    /// clock was far ahead and has been fixed); returns how many events changed.
+    func restampClocks(after limit: Int64) throws -> Int
 }
 
 /// What one cycle did.
@@ -28,6 +33,8 @@ public struct SyncReport: Equatable, Sendable {
     public var rejected: [String] = []
     /// The server's state was new or older than ours, so the full local state was re-sent.
     public var rebased = false
+    /// Pending writes stamped while the device clock was far ahead were given fresh clocks.
+    public var restamped = 0
     public var roundTrips = 0
     public init() {}
 }
@@ -49,6 +56,10 @@ public struct SyncEngine: Sendable {
     public var pullLimit = 1000
     public var onProgress: (@Sendable (SyncProgress) -> Void)?
 
+    /// How far the device clock may be ahead of the server's for a `clock_ahead` answer to
+    /// mean "fixed since" (network delay and ordinary drift fit well inside a minute).
+    static let clockAgreementMs: Int64 = 60_000
+
     public init(replica: SyncReplica, transport: SyncTransport) {
         self.replica = replica; self.transport = transport
     }
@@ -62,7 +73,8 @@ public struct SyncEngine: Sendable {
 
         // Pull.
         while true {
-            let page = try await transport.pull(cursor: cursor, limit: pullLimit, deviceID: replica.deviceID)
+            let page = try await transport.pull(cursor: cursor, limit: pullLimit, deviceID: replica.deviceID,
+                                                ackedSeq: cursor.epoch == nil ? nil : position.ackedSeq)
             report.roundTrips += 1
             let pageCursor = SyncCursor(page.cursor)?.position ?? 0
             // The server was wiped (new epoch) or restored from an older backup (its head or
@@ -99,12 +111,23 @@ public struct SyncEngine: Sendable {
         // Push.
         try replica.unparkDueEvents()
         var after = max(serverAck, position.ackedSeq)
+        var restampedThisCycle = false
         while true {
             let events = try replica.pending(after: after, limit: pushBatch)
             guard !events.isEmpty else { break }
             let response: PushResponse
             do {
                 response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: events))
+            } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
+                // The server refuses clocks far in its future. If this device's wall clock is not
+                // ahead of the server's now, it was wrong and has been fixed, but the pending
+                // writes (and the HLC) still carry the wrong time: re-stamp them and push again.
+                // Otherwise the clock is still ahead and the error says so.
+                guard case .server(_, let body) = error, let serverTime = body.serverTimeMs,
+                      replica.wallClock - serverTime <= Self.clockAgreementMs else { throw error }
+                report.restamped += try replica.restampClocks(after: serverTime)
+                restampedThisCycle = true
+                continue
             } catch let error as SyncTransportError where error.code == "sequence_gap" && !rebasedThisCycle {
                 // The server lost events it had acknowledged (restored backup): re-send all.
                 if case .server(_, let body) = error, let last = body.lastAppliedSeq {

@@ -6,9 +6,18 @@ public protocol SyncTransport: Sendable {
     /// Sends a batch of outbox events; the answer acknowledges them through `lastAppliedSeq`.
     func push(_ request: PushRequest) async throws -> PushResponse
     /// Fetches the next page of changes after `cursor`; the answer carries the device's ack too.
-    func pull(cursor: SyncCursor, limit: Int?, deviceID: String) async throws -> PullResponse
+    /// `ackedSeq` is the highest seq the server acknowledged to this device: a server that
+    /// applied less was restored from an older backup, and answers with a new epoch.
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse
     /// The server's protocol version and limits.
     func capabilities() async throws -> Capabilities
+}
+
+extension SyncTransport {
+    /// A pull that reports no acknowledged seq (a first sync, or an observer).
+    public func pull(cursor: SyncCursor, limit: Int?, deviceID: String) async throws -> PullResponse {
+        try await pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: nil)
+    }
 }
 
 /// Why a sync request failed, worded for the person running `gymlog sync`.

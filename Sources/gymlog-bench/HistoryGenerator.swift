@@ -2,18 +2,8 @@ import Foundation
 import GymLogCore
 import GymLogStore
 
-/// A small, fast, seedable generator (SplitMix64), so a seed always yields the same history.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-
+/// Seeded ids for generated histories (GymLogCore's SplitMix64), so a seed always yields the same history.
+extension SplitMix64 {
     /// A random version-4 UUID in the store's lower-case text form.
     mutating func uuidKey() -> String {
         let a = next(), b = next()

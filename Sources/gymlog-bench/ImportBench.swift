@@ -41,15 +41,8 @@ enum StrongHistory {
     static let names = ["Push", "Pull", "Legs", "Upper", "Lower"]
 
     static func generate(sets total: Int, seed: UInt64 = 6) -> [BenchImportWorkout] {
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
-        func roll(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        var rng = SplitMix64(seed: seed)
+        func roll(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         var workouts: [BenchImportWorkout] = []
         var made = 0, day: Int64 = 0
         let origin = epochMillis(year: 2010, month: 1, day: 1, utcOffsetSeconds: 0)

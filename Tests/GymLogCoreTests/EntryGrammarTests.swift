@@ -90,18 +90,8 @@ struct EntryGrammarFixtureTests {
 
 // MARK: - Properties
 
-/// A small deterministic generator (SplitMix64) so fuzz failures are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Deterministic, so fuzz failures are reproducible.
+typealias SeededGenerator = SplitMix64
 
 enum Fuzz {
     static let grammarTokens: [String] = [
@@ -185,6 +175,10 @@ struct EntryParserPropertyTests {
                 successes += 1
                 if case .log(let exercise, let sets) = entry {
                     #expect(!exercise.name.isEmpty && !sets.isEmpty, "case \(n): \(line.debugDescription)")
+                    #expect(sets.count <= EntryParser.maxSetsPerLine, "case \(n): \(line.debugDescription)")
+                    // Accepted text is storable: no NUL or other control character.
+                    let text = exercise.name + sets.compactMap(\.note).joined()
+                    #expect(!text.contains(where: isControl), "case \(n): \(line.debugDescription)")
                     #expect(exercise.span.start >= 0 && exercise.span.start < exercise.span.end
                                 && exercise.span.end <= count, "case \(n): \(line.debugDescription)")
                     for set in sets {
@@ -292,6 +286,39 @@ struct EntryParserDirectTests {
         // The caret line puts the caret under the token.
         let caretLine = error.pointing(into: line, indent: "").split(separator: "\n", omittingEmptySubsequences: false)[1]
         #expect(caretLine.prefix(while: { $0 == " " }).count == start)
+    }
+
+    @Test("control characters are refused and named by code point", arguments: [
+        // (line, column of the control character, code point)
+        ("bench 100x5 # a\u{0}b", 15, "U+0000"),
+        ("sq\u{0}uat 100x5", 2, "U+0000"),
+        ("bench\u{1B}[A 100x5", 5, "U+001B"),
+        ("bench 100x5\u{8}", 11, "U+0008"),
+        ("\u{7F}", 0, "U+007F"),
+        ("+ x5\u{9B}", 4, "U+009B"),
+    ])
+    func controlCharacters(_ line: String, _ column: Int, _ code: String) {
+        // SQLite cuts text at a NUL, the sync server refuses it, and an echoed escape garbles the terminal.
+        #expect(EntryParser.parse(line) == .failure(EntryError("unexpected control character \(code); remove it (type plain text)",
+                                                               at: Span(column, column + 1))))
+    }
+
+    @Test("whitespace control characters are still spaces")
+    func whitespaceControls() {
+        for line in ["bench\t100x5", "bench\u{B}100x5", "bench\u{C}100x5", "bench\r100x5", "bench\u{85}100x5"] {
+            #expect(EntryParser.parse(line) == .success(.log(exercise: ExerciseMention(name: "bench", span: Span(0, 5)),
+                                                              sets: [SetSpec(load: .weight(Fixed(100), nil), reps: 5)])),
+                    "\(line.debugDescription)")
+        }
+    }
+
+    @Test("the echoed line keeps one column per character so the caret lines up")
+    func echo() {
+        // Given a line with a tab, a carriage return and a NUL before the offending token
+        let line = "a\tb\r\u{0}c 100x5 @11"
+        let error = EntryError("bad", at: Span(12, 15))
+        // When it is echoed, then whitespace shows as a space and a control character as U+FFFD
+        #expect(error.pointing(into: line, indent: "") == "a b \u{FFFD}c 100x5 @11\n" + String(repeating: " ", count: 12) + "^^^ bad")
     }
 
     @Test("the empty line and a lone note are errors")

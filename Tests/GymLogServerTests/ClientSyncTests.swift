@@ -127,8 +127,8 @@ struct DropPushAnswer: SyncTransport {
         _ = try await inner.push(request)
         throw SyncTransportError.unreachable(server: "test", reason: "connection reset")
     }
-    func pull(cursor: SyncCursor, limit: Int?, deviceID: String) async throws -> PullResponse {
-        try await inner.pull(cursor: cursor, limit: limit, deviceID: deviceID)
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
+        try await inner.pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq)
     }
     func capabilities() async throws -> Capabilities { try await inner.capabilities() }
 }
@@ -191,10 +191,11 @@ struct ClientDevice {
     var database: String { root + "/gymlog.sqlite" }
     var config: String { root + "/config.toml" }
 
-    init(server: ServerProcess, token: String) throws {
+    /// A fresh folder; logged in to `server` when one is given (an offline device otherwise).
+    init(server: ServerProcess? = nil, token: String = "") throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-device-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try run(["login", "--server", server.url, "--token", token])
+        if let server { try run(["login", "--server", server.url, "--token", token]) }
     }
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }
@@ -213,7 +214,11 @@ struct ClientDevice {
         return waits.map { $0() }
     }
 
-    private func start(_ args: [String], stdin: String) throws -> () -> Run {
+    /// A running `gymlog` on this device whose pipes the caller drives (feeds, reads, kills).
+    struct Launched { var process: Process; var input: FileHandle; var output: FileHandle; var error: FileHandle }
+
+    /// Starts `gymlog args` without waiting for it.
+    func launch(_ args: [String]) throws -> Launched {
         let p = Process()
         p.executableURL = builtProducts.appendingPathComponent("gymlog")
         p.arguments = args
@@ -221,11 +226,17 @@ struct ClientDevice {
         let input = Pipe(), output = Pipe(), error = Pipe()
         p.standardInput = input; p.standardOutput = output; p.standardError = error
         try p.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
+        return Launched(process: p, input: input.fileHandleForWriting, output: output.fileHandleForReading, error: error.fileHandleForReading)
+    }
+
+    private func start(_ args: [String], stdin: String) throws -> () -> Run {
+        let launched = try launch(args)
+        let p = launched.process, output = launched.output, error = launched.error
+        launched.input.write(Data(stdin.utf8))
+        try launched.input.close()
         return {
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = error.fileHandleForReading.readDataToEndOfFile()
+            let out = output.readDataToEndOfFile()
+            let err = error.readDataToEndOfFile()
             p.waitUntilExit()
             return Run(status: p.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
         }
@@ -246,6 +257,7 @@ struct ClientDevice {
     func liveSets() throws -> [SetRow] { try allSets().filter { !$0.deleted } }
     func outboxDepth() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox") ?? -1 } }
     func exerciseCount() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM exercises") ?? -1 } }
+    func setCount() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets") ?? -1 } }
 }
 
 var builtProducts: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }

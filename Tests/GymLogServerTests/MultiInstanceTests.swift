@@ -165,24 +165,14 @@ final class RandomRoutingTransport: SyncTransport, @unchecked Sendable {
     }
 
     func push(_ request: PushRequest) async throws -> PushResponse { try await pick().push(request) }
-    func pull(cursor: SyncCursor, limit: Int?, deviceID: String) async throws -> PullResponse {
-        try await pick().pull(cursor: cursor, limit: limit, deviceID: deviceID)
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
+        try await pick().pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq)
     }
     func capabilities() async throws -> Capabilities { try await pick().capabilities() }
 }
 
-/// SplitMix64: a small seeded generator, so a failing run can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A seeded generator, so a failing run can be replayed.
+typealias SeededRandom = SplitMix64
 
 /// A `gymlog-server serve` process on a free loopback port over the given `--db`; its log
 /// (stderr) is kept to count requests and to explain a failure.

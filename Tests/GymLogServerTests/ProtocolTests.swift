@@ -321,16 +321,49 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func cursorPastTheHeadComesBackLower(_ backend: Backend) async throws {
-        // A server restored from an older backup keeps its epoch; the client sees its cursor go back.
+    @Test(arguments: Backend.all) func aCursorPastTheHeadStartsANewHistoryGeneration(_ backend: Backend) async throws {
+        // A server restored from an older backup keeps its database epoch; a device whose
+        // cursor is past the head proves the rollback, and the user's epoch moves on.
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
+            try await h.router { client in
+                let a = Device(), b = Device()
+                _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 1))])])
+                let epoch = try await h.storage.epoch()
+                let r: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+                #expect(r.epochChanged && r.epoch == "\(epoch)-g1" && r.cursor == "\(epoch)-g1:0" && r.changes.isEmpty && !r.hasMore)
+                // Every device of the user now starts over, even one whose cursor looked fine.
+                let other: PullResponse = try decodeBody(try await client.pull(token, device: b, cursor: "\(epoch):1"))
+                #expect(other.epochChanged && other.epoch == "\(epoch)-g1")
+                let fresh: PullResponse = try decodeBody(try await client.pull(token, device: b, cursor: "\(epoch)-g1:0"))
+                #expect(!fresh.epochChanged && fresh.changes.count == 1 && fresh.cursor == "\(epoch)-g1:1")
+                // Pushes answer in the new generation too.
+                let pushed: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow))])]))
+                #expect(pushed.epoch == "\(epoch)-g1")
+            }
+        }
+    }
+
+    @Test(arguments: Backend.all) func anAckTheServerNeverGaveStartsANewHistoryGeneration(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
+            let token = try await h.addUser("alice")
+            let bob = try await h.addUser("bob")
             try await h.router { client in
                 let a = Device()
                 _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 1))])])
                 let epoch = try await h.storage.epoch()
-                let r: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
-                #expect(r.cursor == "\(epoch):1" && r.changes.isEmpty && !r.hasMore)
+                let honest = try await client.execute(uri: "/v1/pull?device_id=\(a.id)&cursor=\(epoch):1&acked_seq=1", method: .get, headers: authHeaders(token, json: false))
+                let same: PullResponse = try decodeBody(honest)
+                #expect(!same.epochChanged && same.epoch == epoch)
+                // The device was acknowledged seq 5 by a server that has since lost it.
+                let rolledBack = try await client.execute(uri: "/v1/pull?device_id=\(a.id)&cursor=\(epoch):1&acked_seq=5", method: .get, headers: authHeaders(token, json: false))
+                let r: PullResponse = try decodeBody(rolledBack)
+                #expect(r.epochChanged && r.epoch == "\(epoch)-g1" && r.lastAppliedSeq == 1)
+                // Only that user's history starts over.
+                let other: PullResponse = try decodeBody(try await client.pull(bob, device: Device(), cursor: "\(epoch):0"))
+                #expect(!other.epochChanged && other.epoch == epoch)
+                let bad = try await client.execute(uri: "/v1/pull?device_id=\(a.id)&cursor=0&acked_seq=-1", method: .get, headers: authHeaders(token, json: false))
+                #expect(bad.status == .badRequest && String(buffer: bad.body).contains("invalid_acked_seq"))
             }
         }
     }

@@ -1,0 +1,922 @@
+import Foundation
+import GRDB
+import GymLogCore
+import GymLogStore
+@testable import GymLogCLI
+import Testing
+
+// Hostile input for the entry language and the REPL (SYNC.md, "Hostile input": fuzzed entry
+// lines -> clear errors, no crash, nothing written).
+//
+// Lines come from two generators: random lines (raw bytes including invalid UTF-8, control
+// characters, NUL, unicode digits and letters, emoji, huge numbers, very long lines, many
+// tokens) and mutated lines (the inputs of fixtures/entry-grammar.tsv and REPL commands with
+// seeded character edits, extreme numbers and splices). Each line goes through
+// `ReplSession.handle`, the code path the REPL runs for a line, against a real SQLite file;
+// a few hundred more are piped into the real `gymlog` binary.
+//
+// GYMLOG_RELIABILITY_SCALE multiplies the line counts; GYMLOG_RELIABILITY_SEED replays a run.
+
+// MARK: - Knobs and randomness
+
+private enum ReplFuzzKnobs {
+    static let scale: Int = max(1, Int(ProcessInfo.processInfo.environment["GYMLOG_RELIABILITY_SCALE"] ?? "") ?? 1)
+    static let seed: UInt64 = {
+        if let text = ProcessInfo.processInfo.environment["GYMLOG_RELIABILITY_SEED"], let seed = UInt64(text) { return seed }
+        return UInt64.random(in: 1...999_999_999)
+    }()
+    static func replay(_ suite: String) -> String {
+        "seed=\(seed) scale=\(scale) (replay: GYMLOG_RELIABILITY_SEED=\(seed) GYMLOG_RELIABILITY_SCALE=\(scale) swift test --filter \(suite))"
+    }
+}
+
+/// Small, fast and the same on every platform, so a seed replays a run exactly.
+private typealias ReplFuzzRNG = SplitMix64
+
+extension SplitMix64 {
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
+    mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
+}
+
+// MARK: - Line generators
+
+/// One fuzzed line: the bytes a pipe carries (never a newline) and where it came from.
+private struct FuzzLine {
+    /// `corpus`: a fixture line or REPL command as it is, so sessions build up sets to work on.
+    enum Origin: String { case random, mutated, corpus }
+    var bytes: [UInt8]
+    var origin: Origin
+
+    /// What `readLine` hands the REPL for these bytes: invalid UTF-8 repaired to U+FFFD and a
+    /// trailing "\r" dropped with the newline.
+    var text: String {
+        var b = bytes
+        if b.last == 13 { b.removeLast() }
+        return String(decoding: b, as: UTF8.self)
+    }
+
+    init(_ bytes: [UInt8], _ origin: Origin) {
+        self.bytes = bytes.filter { $0 != 10 }
+        self.origin = origin
+    }
+
+    init(_ text: String, _ origin: Origin) { self.init(Array(text.utf8), origin) }
+
+    /// The line for failure messages: escaped, and cut when it is long.
+    var shown: String {
+        let t = text
+        if t.count <= 240 { return t.debugDescription }
+        return String(t.prefix(200)).debugDescription + "… (\(t.count) characters, \(bytes.count) bytes)"
+    }
+}
+
+private enum FuzzCorpus {
+    /// REPL commands beside sets, as a user types them (`quit` is added only in-process).
+    static let commands: [String] = [
+        "+", "+ 102.5", "+ x6", "+ @9", "+ x6x3", "+ bw+10 d", "+ # again", "undo", "redo", "UNDO",
+        "start", "start Push day", "finish", "note felt strong today", "note",
+        "show", "show --json", "edit 102.5x5", "edit 2 x6 @9", "edit # felt easy", "edit", "edit 1 bw x8", "edit 3 60s",
+        "delete 1", "delete 2", "delete", "delete x",
+        "prs", "prs bench", "prs --json", "history", "history bench", "history --limit 3", "history squat --json",
+        "exercises", "exercises list", "exercises add Front Squat", "exercises add \"Romanian Deadlift\"",
+        "exercises add plank hold --kind timed", "exercises add row --kind rowing", "exercises alias bp bench",
+        "exercises alias sq squat", "exercises rename bench \"Bench Press\"", "exercises rename bp Flat Bench",
+        "exercises rename squat", "export", "export --format strong", "export --out fuzz.csv --exercise bench",
+        "export --since 2026-01-01 --until 2026-12-31", "export --since 2026-02-30",
+        "chart bench", "chart bench --metric weight --width 60 --height 10", "chart squat --json", "chart",
+        "stats", "stats --weeks 12 --by muscle", "stats --json", "stats --weeks 0",
+        "sync", "status", "status --json", "help", "?", "log bench 100x5", "log squat 140x5x3 @8", "log",
+        "import \(fixture("import/strong-quoted-kg.csv").path) --dry-run",
+        "import \(fixture("import/hevy-kg-km.csv").path)",
+        "import \(fixture("import/strong-bad-rows.csv").path)",
+        "import nothing-here.csv", "show --help", "exercises --help", "// a comment", "",
+    ]
+
+    /// The inputs of the grammar fixture: accepted and rejected entry lines.
+    static let grammarLines: [String] = {
+        guard let text = try? String(contentsOf: fixture("entry-grammar.tsv"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { raw in
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            guard !line.hasPrefix("#"), let tab = line.lastIndex(of: "\t") else { return nil }
+            return String(line[..<tab])
+        }
+    }()
+
+    static let extremes = [
+        "0", "-1", "-0", "1e308", "-1e308", "1.7976931348623157e308", "99999999999999999999", "NaN", "nan", "inf",
+        "-inf", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "4294967296", "0.0001",
+        "000000000000000000005", "5.000000000000000001", "2001", "1000", "51", "86401", "1_000", "0x10", "٣", "５", "½",
+    ]
+
+    static let tokens = [
+        "bench", "squat", "Bench Press", "bp", "+", "-", "x", "×", "@", "#", ",", ".", ":", "100", "102.5", "5", "x5",
+        "x5x3", "5,5,4", "kg", "lb", "lbs", "bw", "w", "d", "f", "s", "min", "m", "km", "7:41", "1:02:03", "@8.5",
+        "undo", "redo", "edit", "delete", "start", "finish", "note", "show", "prs", "history", "exercises", "alias",
+        "rename", "add", "export", "sync", "status", "chart", "stats", "help", "--json", "--help", "--limit", "--weeks",
+        "--width", "--height", "--metric", "--kind", "--format", "--since", "--until", "--exercise", "--", "-h",
+        "\"", "'", "\"\"", "''", "\\", "//", " ", "\t",
+    ]
+
+    /// Scalars that have broken parsers before: controls, NUL, whitespace that is not a space,
+    /// digits and letters outside ASCII, combining marks, emoji and bidi controls.
+    static let oddScalars: [Unicode.Scalar] = [
+        "\u{0}", "\u{1}", "\u{7}", "\u{8}", "\u{B}", "\u{C}", "\u{D}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}",
+        "\u{85}", "\u{9B}", "\u{A0}", "\u{AD}", "\u{200B}", "\u{200D}", "\u{200E}", "\u{202E}", "\u{2028}",
+        "\u{2029}", "\u{3000}", "\u{FEFF}", "\u{FFFD}", "\u{FFFF}", "\u{E000}", "\u{10FFFF}",
+        "\u{301}", "\u{308}", "\u{20DD}", "\u{FE0F}", "٣", "۵", "५", "５", "𝟓", "½", "Ⅻ", "²", "µ", "ß", "ǅ", "İ", "ﬃ",
+        "Ж", "ж", "λ", "漢", "한", "ע", "ع", "🏋", "💪", "🇩", "🇪", "👩", "🏻", "×", "−", "–", "＋", "＠", "＃", "，", "．",
+    ]
+}
+
+private enum FuzzGenerator {
+    static func line(_ rng: inout ReplFuzzRNG) -> FuzzLine {
+        rng.chance(30) ? random(&rng) : mutated(&rng)
+    }
+
+    // MARK: Random lines
+
+    static func random(_ rng: inout ReplFuzzRNG) -> FuzzLine {
+        switch rng.int(0...9) {
+        case 0, 1:
+            // Raw bytes: invalid UTF-8, NUL, every control.
+            return FuzzLine((0..<rng.int(0...60)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }, .random)
+        case 2, 3:
+            // Odd scalars mixed with ASCII.
+            var s = String.UnicodeScalarView()
+            for _ in 0..<rng.int(0...40) {
+                if rng.chance(50) {
+                    s.append(rng.pick(FuzzCorpus.oddScalars))
+                } else if rng.chance(30), let any = Unicode.Scalar(UInt32(rng.int(0...0x2FFFF))) {
+                    s.append(any)
+                } else {
+                    s.append(Unicode.Scalar(UInt8(rng.int(32...126))))
+                }
+            }
+            return FuzzLine(String(s), .random)
+        case 4, 5:
+            // Token soup: grammar, commands and flags, glued or spaced.
+            var line = ""
+            for _ in 0..<rng.int(0...16) {
+                line += rng.chance(15) ? rng.pick(FuzzCorpus.extremes) : rng.pick(FuzzCorpus.tokens)
+                if rng.chance(60) { line += " " }
+            }
+            return FuzzLine(line, .random)
+        case 6:
+            // Huge numbers where numbers go.
+            let digits = String((0..<rng.int(19...400)).map { _ in Character(String(rng.int(0...9))) })
+            let shapes = ["bench \(digits)x5", "bench 100x\(digits)", "bench 100x5x\(digits)", "bench 100x5 @\(digits)",
+                          "plank \(digits)s", "row \(digits)m", "plank \(digits):00", "plank 1:\(digits)", "+ \(digits)",
+                          "edit \(digits) x5", "delete \(digits)", "history --limit \(digits)", "stats --weeks \(digits)",
+                          "chart bench --width \(digits)", "bench \(digits).\(digits)x5", "dip bw+\(digits)x5"]
+            return FuzzLine(rng.pick(shapes), .random)
+        case 7:
+            // A very long line of one repeated unit.
+            let unit = rng.pick(["long ", "100x5 ", "1x1x50 ", "x", "@", "#", "é", "🏋️", "a,", "5,", " ", "\u{301}", "\u{0}"])
+            let prefix = rng.pick(["", "bench ", "bench 100x5 # ", "note ", "start ", "+ ", "edit ", "exercises add "])
+            let repeats = rng.chance(10) ? rng.int(2_000...12_000) : rng.int(100...2_000)
+            return FuzzLine(prefix + String(repeating: unit, count: repeats), .random)
+        default:
+            // Many valid-looking groups on one line.
+            var line = rng.pick(["bench", "squat", "row", "plank", "+", "pullup"])
+            for _ in 0..<rng.int(20...400) {
+                line += " " + rng.pick(["100x5", "w60x10", "bw x8", "60s", "2000m 7:41", "100x5,5,4", "80x12 d", "@8",
+                                        "x3", "102.5kg x5", "+20x6", "5"])
+            }
+            return FuzzLine(line, .random)
+        }
+    }
+
+    // MARK: Mutated lines
+
+    static func mutated(_ rng: inout ReplFuzzRNG) -> FuzzLine {
+        let seeds = rng.chance(55) ? FuzzCorpus.grammarLines : FuzzCorpus.commands
+        var line = Array((seeds.isEmpty ? FuzzCorpus.commands : seeds).randomElement(using: &rng)!.unicodeScalars)
+        // Some corpus lines run as they are, so sessions build up sets to undo, edit and repeat.
+        let edits = rng.chance(15) ? 0 : rng.int(1...3)
+        for _ in 0..<edits { mutate(&line, &rng) }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: line)
+        return FuzzLine(String(view), edits == 0 ? .corpus : .mutated)
+    }
+
+    static func mutate(_ s: inout [Unicode.Scalar], _ rng: inout ReplFuzzRNG) {
+        let at = rng.int(0...s.count)
+        switch rng.int(0...9) {
+        case 0 where !s.isEmpty:
+            s.remove(at: min(at, s.count - 1))
+        case 1:
+            s.insert(rng.chance(50) ? rng.pick(FuzzCorpus.oddScalars) : Unicode.Scalar(UInt8(rng.int(32...126))), at: at)
+        case 2 where s.count >= 2:
+            let i = min(at, s.count - 2)
+            s.swapAt(i, i + 1)
+        case 3 where !s.isEmpty:
+            let from = min(at, s.count - 1), length = rng.int(1...8)
+            s.insert(contentsOf: Array(s[from..<min(s.count, from + length)]), at: from)
+        case 4, 5:
+            // Replace a run of digits (or insert a number) with an extreme.
+            let extreme = Array(rng.pick(FuzzCorpus.extremes).unicodeScalars)
+            if let start = s.indices.filter({ s[$0].properties.numericType != nil }).randomElement(using: &rng) {
+                var end = start
+                while end < s.count, s[end].properties.numericType != nil || s[end] == "." { end += 1 }
+                s.replaceSubrange(start..<end, with: extreme)
+            } else {
+                s.insert(contentsOf: extreme, at: at)
+            }
+        case 6:
+            // Splice: this line's head with another line's tail.
+            let other = Array(rng.pick(rng.chance(50) ? FuzzCorpus.grammarLines : FuzzCorpus.commands).unicodeScalars)
+            let cut = rng.int(0...other.count)
+            s = Array(s[..<at]) + Array(other[cut...])
+        case 7:
+            s.insert(contentsOf: Array((" " + rng.pick(FuzzCorpus.tokens) + (rng.chance(50) ? " " : "")).unicodeScalars), at: at)
+        case 8 where !s.isEmpty:
+            // Flip the case of a letter.
+            let i = min(at, s.count - 1)
+            let flipped = String(s[i]).uppercased() == String(s[i]) ? String(s[i]).lowercased() : String(s[i]).uppercased()
+            s.replaceSubrange(i...i, with: Array(flipped.unicodeScalars))
+        default:
+            s.insert(rng.pick(["\t", "\u{A0}", "\u{3000}", " ", "\u{2028}"] as [Unicode.Scalar]), at: at)
+        }
+    }
+}
+
+// MARK: - The database, cell by cell
+
+/// One SQLite value, compared byte for byte (Swift's String equality would call NFC and NFD equal).
+private enum Cell: Hashable, CustomStringConvertible {
+    case null, int(Int64), real(UInt64), text([UInt8]), blob([UInt8])
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let i): self = .int(i)
+        case .double(let d): self = .real(d.bitPattern)
+        case .string(let s): self = .text(Array(s.utf8))
+        case .blob(let data): self = .blob(Array(data))
+        }
+    }
+
+    init(_ value: FieldValue) {
+        switch value {
+        case .null: self = .null
+        case .int(let i): self = .int(i)
+        case .real(let d): self = .real(d.bitPattern)
+        case .text(let s): self = .text(Array(s.utf8))
+        }
+    }
+
+    var text: String? { if case .text(let b) = self { String(decoding: b, as: UTF8.self) } else { nil } }
+
+    var description: String {
+        switch self {
+        case .null: "NULL"
+        case .int(let i): "\(i)"
+        case .real(let bits): "\(Double(bitPattern: bits))"
+        case .text(let b): String(decoding: b, as: UTF8.self).debugDescription + "(\(b.count) bytes)"
+        case .blob(let b): "blob(\(b.count) bytes)"
+        }
+    }
+}
+
+/// Every table of the client database, every row, in a fixed order.
+private struct DatabaseDump: Equatable {
+    struct Table: Equatable {
+        var columns: [String]
+        var rows: [[Cell]]
+        func rowsByID() -> [String: [String: Cell]] {
+            var out: [String: [String: Cell]] = [:]
+            for row in rows { out[row[0].text ?? "\(row[0])"] = Dictionary(uniqueKeysWithValues: zip(columns, row)) }
+            return out
+        }
+    }
+
+    static let syncedTables = ["exercises", "aliases", "workouts", "sets"]
+    var tables: [String: Table]
+
+    static func read(_ db: Database) throws -> DatabaseDump {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        var tables: [String: Table] = [:]
+        for name in names {
+            let columns = try db.columns(in: name).map(\.name)
+            let order = (1...columns.count).map(String.init).joined(separator: ", ")
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM \"\(name)\" ORDER BY \(order)").map { row in
+                (0..<row.count).map { Cell(row[$0] as DatabaseValue) }
+            }
+            tables[name] = Table(columns: columns, rows: rows)
+        }
+        return DatabaseDump(tables: tables)
+    }
+
+    struct Event { var seq: Int64; var entity: String; var entityID: String; var op: String; var payload: String }
+
+    var events: [Event] {
+        guard let t = tables["outbox"] else { return [] }
+        let c = Dictionary(uniqueKeysWithValues: t.columns.enumerated().map { ($1, $0) })
+        return t.rows.map { r in
+            guard case .int(let seq) = r[c["seq"]!] else { return Event(seq: -1, entity: "", entityID: "", op: "", payload: "") }
+            return Event(seq: seq, entity: r[c["entity"]!].text ?? "", entityID: r[c["entity_id"]!].text ?? "",
+                         op: r[c["op"]!].text ?? "", payload: r[c["payload"]!].text ?? "")
+        }.sorted { $0.seq < $1.seq }
+    }
+
+    /// Blanks one column, for comparisons that allow it to change.
+    mutating func mask(column: String, of table: String) {
+        guard var t = tables[table], let i = t.columns.firstIndex(of: column) else { return }
+        for r in t.rows.indices { t.rows[r][i] = .null }
+        tables[table] = t
+    }
+
+    var deviceLastSeq: Int64? {
+        guard let t = tables["device"], let i = t.columns.firstIndex(of: "last_seq"), case .int(let v)? = t.rows.first?[i] else { return nil }
+        return v
+    }
+
+    /// Which cells differ between two dumps of one table, for failure messages.
+    static func difference(_ a: DatabaseDump, _ b: DatabaseDump) -> String {
+        var parts: [String] = []
+        for name in Set(a.tables.keys).union(b.tables.keys).sorted() where a.tables[name] != b.tables[name] {
+            let before = Set((a.tables[name]?.rows ?? []).map { "\($0)" }), after = Set((b.tables[name]?.rows ?? []).map { "\($0)" })
+            let gone = before.subtracting(after).sorted().prefix(2), new = after.subtracting(before).sorted().prefix(2)
+            parts.append("\(name): -\(gone.map { String($0.prefix(300)) }) +\(new.map { String($0.prefix(300)) })")
+        }
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// The largest text value the sync server accepts (`maxValueBytes`, GymLogServer/Validation.swift).
+private let syncableTextBytes = 16 * 1024
+
+/// The write-pipeline invariants (SYNC.md guarantee 1, DESIGN.md "Write pipeline").
+private enum OutboxInvariant {
+    /// What changed from `before` to `after` must be exactly what the new outbox events say:
+    /// every changed synced row has an event, every event changed its row, the row holds the
+    /// values and clocks its newest events carry, and the sequence stays gapless.
+    static func problemsOfAcceptedLine(_ before: DatabaseDump, _ after: DatabaseDump) -> [String] {
+        var problems: [String] = []
+        for name in ["sync_state", "records_meta", "grdb_migrations"] where before.tables[name] != after.tables[name] {
+            problems.append("table \(name) changed: \(DatabaseDump.difference(before, after))")
+        }
+        let old = before.events, now = after.events
+        let oldSeqs = Set(old.map(\.seq))
+        let kept = now.filter { oldSeqs.contains($0.seq) }
+        if kept.map(\.payload) != old.map(\.payload) || kept.count != old.count {
+            problems.append("existing outbox events changed or vanished")
+        }
+        let new = now.filter { !oldSeqs.contains($0.seq) }
+        let first = (old.last?.seq ?? 0) + 1
+        if new.map(\.seq) != Array(first..<(first + Int64(new.count))) {
+            problems.append("new outbox seqs are not gapless after \(first - 1): \(new.map(\.seq))")
+        }
+        if after.deviceLastSeq != (now.last?.seq ?? 0) {
+            problems.append("device.last_seq is \(after.deviceLastSeq.map(String.init) ?? "missing") but the newest outbox seq is \(now.last?.seq ?? 0)")
+        }
+        var changed: Set<String> = []
+        var afterRows: [String: [String: [String: Cell]]] = [:]
+        for table in DatabaseDump.syncedTables {
+            let a = before.tables[table]?.rowsByID() ?? [:], b = after.tables[table]?.rowsByID() ?? [:]
+            afterRows[table] = b
+            for id in Set(a.keys).subtracting(b.keys) { problems.append("\(table) row \(id) vanished (hard delete)") }
+            for (id, row) in b where a[id] != row { changed.insert("\(table) \(id)") }
+        }
+        let evented = Set(new.map { "\($0.entity) \($0.entityID)" })
+        for row in changed.subtracting(evented).sorted().prefix(3) { problems.append("\(row) changed without an outbox event") }
+        for row in evented.subtracting(changed).sorted().prefix(3) { problems.append("outbox event for \(row), which did not change") }
+        // (One line may write a row twice, e.g. `note` creating the workout it notes.)
+        for e in new {
+            for f in (try? decodePayload(e.payload)) ?? [] {
+                guard case .text(let s) = f.value else { continue }
+                if s.utf8.count > syncableTextBytes {
+                    problems.append("outbox event \(e.seq) field \(f.name) holds \(s.utf8.count) bytes; the server refuses more than \(syncableTextBytes), so it would never sync")
+                }
+                if s.utf8.contains(0) {
+                    problems.append("outbox event \(e.seq) field \(f.name) holds a NUL, which the server refuses, so it would never sync")
+                }
+            }
+        }
+        problems += agreement(afterRows, events: new)
+        return problems
+    }
+
+    /// Each row named by `events` holds, field by field, the newest value and clock they carry.
+    static func agreement(_ rows: [String: [String: [String: Cell]]], events: [DatabaseDump.Event]) -> [String] {
+        var problems: [String] = []
+        var merged: [String: [String: FieldChange]] = [:]
+        for e in events {
+            guard let fields = try? decodePayload(e.payload) else {
+                problems.append("outbox event \(e.seq) has an unreadable payload: \(e.payload.prefix(200))")
+                continue
+            }
+            for f in fields { merged["\(e.entity) \(e.entityID)", default: [:]][f.name] = f }
+        }
+        for (key, fields) in merged.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let row = rows[parts[0]]?[parts[1]] else {
+                problems.append("outbox events name \(key), which is not in the database")
+                continue
+            }
+            let clocks = (row["clocks"]?.text).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] } ?? [:]
+            for (name, f) in fields.sorted(by: { $0.key < $1.key }) {
+                guard let cell = row[name] else { continue }  // kept in `extra`
+                if cell != Cell(f.value) {
+                    problems.append("\(key) field \(name) holds \(cell) but its outbox event says \(Cell(f.value))")
+                }
+                if clocks[name] != f.clock.description {
+                    problems.append("\(key) field \(name) has clock \(clocks[name] ?? "none") but its outbox event says \(f.clock)")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// For a database that never synced: every synced row has events, and agrees with them.
+    static func problemsOfWholeDatabase(_ dump: DatabaseDump) -> [String] {
+        var problems: [String] = []
+        var rows: [String: [String: [String: Cell]]] = [:]
+        let events = dump.events
+        let evented = Set(events.map { "\($0.entity) \($0.entityID)" })
+        for table in DatabaseDump.syncedTables {
+            rows[table] = dump.tables[table]?.rowsByID() ?? [:]
+            for id in (rows[table] ?? [:]).keys.sorted() where !evented.contains("\(table) \(id)") {
+                problems.append("\(table) row \(id) has no outbox event")
+            }
+        }
+        if events.map(\.seq) != Array(1..<(1 + Int64(events.count))) { problems.append("outbox seqs are not 1...\(events.count)") }
+        if dump.deviceLastSeq != Int64(events.count) { problems.append("device.last_seq \(dump.deviceLastSeq ?? -1) != \(events.count) events") }
+        return problems + agreement(rows, events: events)
+    }
+}
+
+// MARK: - Running lines in-process
+
+/// A deterministic clock and id source for one session (the environment's closures are @Sendable).
+private final class FuzzEnvironment: @unchecked Sendable {
+    private let lock = NSLock()
+    private var millis: Int64
+    private var ids: UInt64 = 0
+    init(start: Int64) { millis = start }
+    func now() -> Int64 { lock.withLock { millis } }
+    func advance(_ ms: Int64) { lock.withLock { millis += ms } }
+    func newID() -> UUID {
+        lock.withLock {
+            ids += 1
+            return UUID(uuidString: String(format: "00000000-0000-7000-8000-%012llx", ids))!
+        }
+    }
+}
+
+/// What one line printed.
+private final class FuzzOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out: [String] = [], err: [String] = []
+    func print(_ line: String) { lock.withLock { out.append(line) } }
+    func printError(_ line: String) { lock.withLock { err.append(line) } }
+    func take() -> (out: [String], err: [String]) {
+        lock.withLock {
+            defer { out = []; err = [] }
+            // Multi-line prints count as their lines; colour codes are dropped.
+            let split = { (lines: [String]) in
+                lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }.map(stripANSI)
+            }
+            return (split(out), split(err))
+        }
+    }
+}
+
+private func stripANSI(_ s: String) -> String {
+    guard s.contains("\u{1B}[") else { return s }
+    return s.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+}
+
+private struct UncheckedSendable<T>: @unchecked Sendable { let value: T }
+
+/// Runs each line on its own thread so a hang fails the test instead of stalling it.
+private final class Watchdog: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "gymlog.repl-fuzz.worker")
+    private var result: ReplSession.Outcome?
+
+    func run(timeout seconds: Double, _ body: @escaping () -> ReplSession.Outcome) -> ReplSession.Outcome? {
+        let done = DispatchSemaphore(value: 0)
+        let job = UncheckedSendable(value: body)
+        result = nil
+        queue.async { [self] in
+            result = job.value()
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return result
+    }
+}
+
+/// A REPL session in-process: a fresh database, a deterministic clock, captured output.
+private struct FuzzSession {
+    let env: FuzzEnvironment
+    let output = FuzzOutput()
+    let context: CLIContext
+    let repl: ReplSession
+    let db: GymLogDatabase
+
+    init(dir: String, start: Int64 = 1_767_225_600_000, utcOffset: Int = 0, settings: Settings = Settings()) throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let env = FuzzEnvironment(start: start)
+        let output = self.output
+        self.env = env
+        context = CLIContext(paths: Paths(database: dir + "/gymlog.sqlite", config: dir + "/config.toml", history: dir + "/history"),
+                             settings: settings,
+                             environment: Environment(now: { env.now() }, utcOffset: { _ in utcOffset }, newID: { env.newID() }),
+                             out: { output.print($0) }, err: { output.printError($0) })
+        repl = ReplSession(context: context)
+        db = try context.db()
+    }
+
+    func dump() throws -> DatabaseDump { try db.read(DatabaseDump.read) }
+}
+
+/// How `ReplSession.handle` reads a line: its first word decides the command.
+private func replWord(_ raw: String) -> (line: String, word: String)? {
+    let line = raw.trimmingCharacters(in: .whitespaces)
+    if line.isEmpty || line.hasPrefix("//") { return nil }
+    return (line, line.split(separator: " ", maxSplits: 1).first.map { $0.lowercased() } ?? "")
+}
+
+private let replCommandWords: Set<String> = [
+    "quit", "exit", "q", "help", "?", "start", "finish", "note", "redo", "edit", "delete", "show", "prs", "history",
+    "exercises", "export", "log", "sync", "status", "chart", "stats", "import",
+]
+
+/// The message oracle for a rejected line: one `error:` line that says what was wrong, in words
+/// of the line or with an example of what to type, and never an internal error's text.
+private func errorProblems(line raw: String, err: [String]) -> [String] {
+    guard let (line, word) = replWord(raw) else { return ["a blank or comment line failed"] }
+    guard let first = err.first else { return ["rejected without any message on stderr"] }
+    var problems: [String] = []
+    let prefix = first.hasPrefix("error: ") ? "error: " : first.hasPrefix("Error: ") ? "Error: " : nil
+    guard let prefix else { return ["the first stderr line does not start with `error:`: \(first.prefix(200).debugDescription)"] }
+    let message = String(first.dropFirst(prefix.count))
+    if message.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("empty error message") }
+    for noise in ["Optional(", "SQLite error", "GRDB", "Swift.", "Error Domain", "couldn’t be completed", "could not be completed", "(null)"]
+    where message.contains(noise) {
+        problems.append("the error shows internals (\(noise)): \(message.prefix(200).debugDescription)")
+    }
+    // Entry lines and `edit` changes: the parser's message, the line echoed and a caret under
+    // the offending part.
+    var parseError: EntryError?
+    var echoed = line
+    if !replCommandWords.contains(word), case .failure(let e) = EntryParser.parse(line) {
+        parseError = e
+    } else if word == "log", let words = try? shellWords(line.dropFirst(word.count).trimmingCharacters(in: .whitespaces)),
+              !words.isEmpty, !words.contains(where: looksLikeFlag),
+              case .failure(let e) = EntryParser.parse(words.joined(separator: " ")) {
+        // `log WORDS`: the words joined, as `gymlog log` takes them.
+        parseError = e
+        echoed = words.joined(separator: " ")
+    } else if word == "edit" {
+        let rest = line.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+        let parts = rest.split(separator: " ", maxSplits: 1)
+        let patch = parts.count == 2 && Int(parts[0]) != nil ? String(parts[1]) : rest
+        if !patch.isEmpty, case .failure(let e) = EntryParser.parse("+ " + patch) {
+            let shift = line.count - patch.count - 2
+            parseError = EntryError(e.message, at: Span(max(0, e.span.start + shift), max(0, e.span.end + shift)))
+        }
+    }
+    if let e = parseError {
+        let expected = (["error: " + e.message] + e.pointing(into: echoed).split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        if err != expected {
+            problems.append("a parse error printed \(err.map { String($0.prefix(200)) }) instead of \(expected.map { String($0.prefix(200)) })")
+        }
+        let chars = Array(echoed)
+        if e.span.start < 0 || e.span.end > chars.count || e.span.start > e.span.end {
+            problems.append("the error span \(e.span) is outside the line (\(chars.count) characters)")
+        } else {
+            let offending = String(chars[e.span.start..<e.span.end]).trimmingCharacters(in: .whitespaces)
+            // A control character is named by its code point rather than printed.
+            let codePoint = offending.unicodeScalars.first.map { "U+" + String(format: "%04X", $0.value) } ?? "-"
+            if !(offending.isEmpty || e.message.contains(offending) || e.message.contains("`") || e.message.contains(codePoint)) {
+                problems.append("the message neither quotes \(offending.prefix(80).debugDescription) nor gives an example: \(e.message.debugDescription)")
+            }
+        }
+        return problems
+    }
+    // Other rejections name a word of the line or show what to type; ArgumentParser's usage
+    // errors print the usage.
+    let allWords = Set(line.split(whereSeparator: { $0.isWhitespace || $0 == "\"" || $0 == "'" }).map(String.init))
+    let words = allWords.filter { $0.count >= 2 || $0.allSatisfy(\.isNumber) }
+    let mentions = words.contains { message.localizedCaseInsensitiveContains($0) } || message.contains(word)
+        || allWords.contains { message.contains("'\($0)'") }
+    // A value that cannot be stored is named by its offending character or its size.
+    let namesValue = message.contains("U+") || message.contains(" bytes long")
+    let suggests = message.contains("`") || message.contains("e.g.") || err.contains { $0.hasPrefix("Usage: ") }
+    if !(mentions || namesValue || suggests) {
+        problems.append("the message names nothing from the line and suggests nothing: \(message.prefix(200).debugDescription)")
+    }
+    return problems
+}
+
+/// Counts for the summary line.
+private struct FuzzCounts {
+    var random = 0, mutated = 0, corpus = 0, rejected = 0, accepted = 0, wrote = 0
+    mutating func count(_ line: FuzzLine) {
+        switch line.origin {
+        case .random: random += 1
+        case .mutated: mutated += 1
+        case .corpus: corpus += 1
+        }
+    }
+    var lines: String { "lines=\(random + mutated + corpus) random=\(random) mutated=\(mutated) corpus=\(corpus)" }
+    var line: String { lines + " rejected=\(rejected) accepted=\(accepted) wrote=\(wrote)" }
+}
+
+@Suite struct ReplFuzzTests {
+    /// Lines per in-process session: a fresh database keeps the per-line dumps cheap.
+    static let linesPerSession = 250
+
+    @Test func fuzzedLinesNeverCrashHangOrHalfWrite() throws {
+        let seed = ReplFuzzKnobs.seed
+        var rng = ReplFuzzRNG(seed: seed ^ 0x5245_504C)
+        let total = 4_000 * ReplFuzzKnobs.scale
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-fuzz-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        var counts = FuzzCounts()
+        var failures = 0
+        let watchdog = Watchdog()
+        let started = Date()
+
+        func fail(_ what: String, session: Int, index: Int, line: FuzzLine) {
+            failures += 1
+            guard failures <= 25 else { return }
+            Issue.record("ReplFuzzTests \(ReplFuzzKnobs.replay("ReplFuzzTests")) session \(session) line \(index) \(line.origin.rawValue) \(line.shown): \(what)")
+        }
+
+        var done = 0
+        sessions: for session in 0..<((total + Self.linesPerSession - 1) / Self.linesPerSession) {
+            let dir = root + "/s\(session)"
+            // Given a fresh database, a deterministic clock and, half the time, a server that is down
+            let fixture = try FuzzSession(dir: dir, start: 1_767_225_600_000 + Int64(rng.int(0...30_000_000)) * 1000,
+                                          utcOffset: rng.pick([0, 3600, -18_000, 19_800]),
+                                          settings: Settings(defaultUnit: rng.chance(70) ? .kg : .lb,
+                                                             server: rng.chance(50) ? "http://127.0.0.1:9" : nil, token: "glt_fuzz"))
+            let (env, output, repl, db) = (fixture.env, fixture.output, fixture.repl, fixture.db)
+            var before = try fixture.dump()
+
+            for index in 0..<min(Self.linesPerSession, total - done) {
+                let fuzzed = FuzzGenerator.line(&rng)
+                counts.count(fuzzed)
+                env.advance(rng.chance(3) ? Int64(rng.int(2...30)) * 3_600_000 : Int64(rng.int(0...180_000)))
+                var text = fuzzed.text
+                // `export` writes CSV to standard output or to --out: keep both inside the test's folder.
+                if replWord(text)?.word == "export" {
+                    text = text.replacingOccurrences(of: "/", with: "") + " --out \(dir)/export.csv"
+                }
+
+                // When the line is handled as the REPL handles it
+                guard let outcome = watchdog.run(timeout: 30, { repl.handle(text) }) else {
+                    fail("no answer within 30 s (hang)", session: session, index: index, line: fuzzed)
+                    break sessions
+                }
+                let (_, err) = output.take()
+                let after = try db.read(DatabaseDump.read)
+                let word = replWord(text)?.word ?? ""
+
+                // Then a rejected line wrote nothing and said why; an accepted one kept the outbox whole
+                var problems: [String] = []
+                switch outcome {
+                case .failed:
+                    counts.rejected += 1
+                    problems += errorProblems(line: text, err: err)
+                    var expected = before, actual = after
+                    if word == "sync" {
+                        // A failed sync records the server and its error for `status`, and nothing else.
+                        for name in ["server", "last_error"] {
+                            expected.mask(column: name, of: "sync_state"); actual.mask(column: name, of: "sync_state")
+                        }
+                    }
+                    if expected != actual {
+                        problems.append("a rejected line changed the database: \(DatabaseDump.difference(before, after))")
+                    }
+                case .ok, .quit:
+                    counts.accepted += 1
+                    if let bad = err.first(where: { $0.hasPrefix("error:") || $0.hasPrefix("Error:") }) {
+                        problems.append("an accepted line printed an error: \(bad.prefix(200).debugDescription)")
+                    }
+                    if !replCommandWords.contains(word), replWord(text) != nil, case .failure(let e) = EntryParser.parse(replWord(text)!.line) {
+                        problems.append("the parser rejects the line (\(e.message)) but the REPL accepted it")
+                    }
+                    if before != after {
+                        counts.wrote += 1
+                        problems += OutboxInvariant.problemsOfAcceptedLine(before, after)
+                    }
+                }
+                for p in problems { fail(p, session: session, index: index, line: fuzzed) }
+                before = after
+                done += 1
+            }
+            // And the whole file is sound and every row agrees with its outbox events
+            let integrity = try db.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+            #expect(integrity == ["ok"], "\(ReplFuzzKnobs.replay("ReplFuzzTests")) session \(session)")
+            for p in OutboxInvariant.problemsOfWholeDatabase(before).prefix(5) {
+                Issue.record("ReplFuzzTests \(ReplFuzzKnobs.replay("ReplFuzzTests")) session \(session) at the end: \(p)")
+            }
+        }
+        if failures == 0 { try? FileManager.default.removeItem(atPath: root) }
+        let seconds = Int(Date().timeIntervalSince(started))
+        print("reliability: repl-fuzz-in-process seed=\(seed) scale=\(ReplFuzzKnobs.scale) \(counts.line) seconds=\(seconds) outcome=\(failures == 0 ? "ok" : "failed")")
+    }
+}
+
+// MARK: - The real binary
+
+@Suite struct ReplFuzzBinaryTests {
+    @Test func aFuzzedSessionPipedIntoGymlogExitsCleanlyAndLeavesASoundDatabase() throws {
+        // Given a few hundred fuzzed lines (no `quit`, which would end the session early) and,
+        // half the time, a configured sync server that is down
+        let seed = ReplFuzzKnobs.seed
+        var rng = ReplFuzzRNG(seed: seed ^ 0x4249_4E41)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-fuzz-bin-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home + "/config/gymlog", withIntermediateDirectories: true)
+        let serverDown = rng.chance(50)
+        if serverDown {
+            try "[sync]\nserver = \"http://127.0.0.1:9\"\ntoken = \"glt_fuzz\"\n".write(toFile: home + "/config/gymlog/config.toml", atomically: true, encoding: .utf8)
+        }
+        var counts = FuzzCounts()
+        var input: [UInt8] = []
+        var lines = 0
+        while lines < 300 * ReplFuzzKnobs.scale {
+            var fuzzed = FuzzGenerator.line(&rng)
+            let word = replWord(fuzzed.text)?.word
+            if ["quit", "exit", "q"].contains(word) { continue }
+            // `export --out` stays in the session's folder (the process runs there).
+            if word == "export" { fuzzed.bytes.removeAll { $0 == UInt8(ascii: "/") } }
+            counts.count(fuzzed)
+            input += fuzzed.bytes + [10]
+            lines += 1
+        }
+        _ = FileManager.default.createFile(atPath: home + "/input.txt", contents: Data(input))
+
+        // When they are piped into `gymlog` in one process
+        let started = Date()
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("gymlog")
+        process.arguments = []
+        process.currentDirectoryURL = URL(fileURLWithPath: home)
+        process.environment = [
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/xdg-data",
+            "XDG_STATE_HOME": home + "/state", "GYMLOG_DB": home + "/gymlog.sqlite", "TZ": "UTC",
+        ]
+        _ = FileManager.default.createFile(atPath: home + "/stdout.txt", contents: nil)
+        _ = FileManager.default.createFile(atPath: home + "/stderr.txt", contents: nil)
+        process.standardInput = FileHandle(forReadingAtPath: home + "/input.txt")
+        process.standardOutput = FileHandle(forWritingAtPath: home + "/stdout.txt")
+        process.standardError = FileHandle(forWritingAtPath: home + "/stderr.txt")
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let limit = 120.0 * Double(ReplFuzzKnobs.scale)
+        let where_ = "ReplFuzzBinaryTests \(ReplFuzzKnobs.replay("ReplFuzzBinaryTests")); input, output and database kept in \(home)"
+        if exited.wait(timeout: .now() + limit) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+            let out = (try? String(contentsOfFile: home + "/stdout.txt", encoding: .utf8)) ?? ""
+            Issue.record("gymlog did not finish \(lines) lines within \(Int(limit)) s (hang); last output: \(out.suffix(300).debugDescription). \(where_)")
+            return
+        }
+        let seconds = Date().timeIntervalSince(started)
+
+        // Then it exited by itself (0, or 1 because some lines failed), never by a signal
+        let stderr = (try? String(contentsOfFile: home + "/stderr.txt", encoding: .utf8)) ?? ""
+        var ok = true
+        if process.terminationReason != .exit || ![0, 1].contains(process.terminationStatus) {
+            ok = false
+            Issue.record("gymlog ended by \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus); stderr ends \(stderr.suffix(500).debugDescription). \(where_)")
+        }
+        for crash in ["Fatal error", "fatal error", "Illegal instruction", "Segmentation fault", "SQLite error", "database is locked"]
+        where stderr.contains(crash) {
+            ok = false
+            Issue.record("stderr shows \(crash.debugDescription). \(where_)")
+        }
+        // And the file passes SQLite's integrity check, and every row has its outbox events
+        let db = try DatabaseQueue(path: home + "/gymlog.sqlite")
+        let (integrity, foreignKeys, dump) = try db.read { db in
+            (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count,
+             try DatabaseDump.read(db))
+        }
+        if integrity != ["ok"] { ok = false; Issue.record("integrity_check: \(integrity). \(where_)") }
+        if foreignKeys != 0 { ok = false; Issue.record("\(foreignKeys) foreign key violations. \(where_)") }
+        for p in OutboxInvariant.problemsOfWholeDatabase(dump).prefix(5) { ok = false; Issue.record("\(p). \(where_)") }
+        let errors = stderr.split(separator: "\n").filter { $0.hasPrefix("error:") || $0.hasPrefix("Error:") }.count
+        let sets = dump.tables["sets"]?.rows.count ?? 0
+        if ok { try? FileManager.default.removeItem(atPath: home) }
+        print("reliability: repl-fuzz-binary seed=\(seed) scale=\(ReplFuzzKnobs.scale) \(counts.lines) error_lines=\(errors) sets=\(sets) events=\(dump.events.count) server=\(serverDown ? "down" : "none") exit=\(process.terminationStatus) seconds=\(Int(seconds)) outcome=\(ok ? "ok" : "failed")")
+    }
+}
+
+// MARK: - Regressions found by the fuzzer
+
+@Suite final class ReplFuzzRegressionTests {
+    private let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-regress-\(UUID().uuidString)").path
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
+
+    private func session() throws -> FuzzSession { try FuzzSession(dir: dir) }
+
+    /// Runs `line`, expecting it to be refused with a message containing `says` and no change at all.
+    private func expectRefused(_ s: FuzzSession, _ line: String, says: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = try s.dump()
+        let outcome = s.repl.handle(line)
+        let (_, err) = s.output.take()
+        let after = try s.dump()
+        #expect(outcome == .failed, "\(line.prefix(80).debugDescription)", sourceLocation: sourceLocation)
+        #expect(err.first?.hasPrefix("error: ") == true && err.first?.contains(says) == true,
+                "\(line.prefix(80).debugDescription): \(err.map { $0.prefix(200) })", sourceLocation: sourceLocation)
+        #expect(before == after, "\(line.prefix(80).debugDescription) changed \(DatabaseDump.difference(before, after))",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test func aNulCharacterIsRefusedWhereverTextIsTyped() throws {
+        // Given a session with one set (SQLite used to keep "a" of "a\0b" while the outbox sent
+        // "a\0b", which the server refuses: the row and its event disagreed and never synced)
+        let s = try session()
+        #expect(s.repl.handle("bench 100x5") == .ok)
+        _ = s.output.take()
+        // When text with a NUL is typed anywhere, then it is refused and nothing is written
+        try expectRefused(s, "bench 100x5 # a\u{0}b", says: "unexpected control character U+0000")
+        try expectRefused(s, "sq\u{0}uat 100x5", says: "unexpected control character U+0000")
+        try expectRefused(s, "edit # a\u{0}b", says: "unexpected control character U+0000")
+        try expectRefused(s, "note felt\u{0}strong", says: "The note contains a NUL character")
+        try expectRefused(s, "start push\u{0}day", says: "The workout name contains a NUL character")
+        try expectRefused(s, "exercises add front\u{0}squat", says: "The exercise name contains a NUL character")
+        try expectRefused(s, "exercises rename bench be\u{0}nch", says: "The exercise name contains a NUL character")
+        try expectRefused(s, "exercises alias b\u{0}p bench", says: "The alias contains a NUL character")
+        // And other control characters are refused in set lines, named by code point
+        try expectRefused(s, "bench\u{1B}[A 100x5", says: "unexpected control character U+001B")
+    }
+
+    @Test func textTooLongToSyncIsRefusedAndTheLimitItselfIsKept() throws {
+        // Given the server's limit of 16 KiB per text value (a longer note used to be saved and
+        // then refused by every sync, forever)
+        let s = try session()
+        #expect(s.repl.handle("bench 100x5") == .ok)
+        _ = s.output.take()
+        // When longer text is typed, then it is refused with its size and nothing is written
+        try expectRefused(s, "note " + String(repeating: "x", count: maxTextFieldBytes + 1), says: "The note is 16385 bytes long")
+        try expectRefused(s, "bench 100x5 # " + String(repeating: "é", count: 9_000), says: "The note is 18000 bytes long")
+        try expectRefused(s, "exercises add " + String(repeating: "long", count: 4_300), says: "The exercise name is 17200 bytes long")
+        try expectRefused(s, "edit # " + String(repeating: "y", count: 20_000), says: "The note is 20000 bytes long")
+        // And text of exactly the limit is saved, in the row and in its outbox event alike
+        #expect(s.repl.handle("note " + String(repeating: "z", count: maxTextFieldBytes)) == .ok)
+        #expect(OutboxInvariant.problemsOfWholeDatabase(try s.dump()) == [])
+    }
+
+    @Test func oneLineLogsAtMostAHundredSets() throws {
+        // Given a pasted line of 9,800 groups of 50 sets (it used to log 490,000 sets, for hours)
+        let s = try session()
+        let huge = "bench " + String(repeating: "1x1x50 ", count: 9_800)
+        // When it is typed, then it is refused at the group that goes past 100 sets
+        try expectRefused(s, huge, says: "'1x1x50' goes past 100 sets, the most one line logs")
+        // And 100 sets in one line still log
+        #expect(s.repl.handle("bench 100x5x50 100x5x50") == .ok)
+        #expect(try s.db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets") } == 100)
+    }
+
+    @Test func commandWordsInCapitalsRunTheCommand() throws {
+        // Given a set logged with caps lock on (`LOG bench 100x5` used to answer with the usage
+        // of `gymlog repl`)
+        let s = try session()
+        #expect(s.repl.handle("LOG bench 100x5") == .ok)
+        #expect(s.output.take().out.contains { $0.contains("Bench #1") })
+        // When `SHOW` and `History` are typed, then they run
+        #expect(s.repl.handle("SHOW") == .ok)
+        #expect(s.output.take().out.contains { $0.contains("Bench  100kg x 5") })
+        #expect(s.repl.handle("History bench") == .ok)
+        #expect(s.output.take().err == [])
+    }
+
+    @Test func logInTheReplReadsItsWordsAsASetLineLikeGymlogLog() throws {
+        // Given `log` with a negative load (ArgumentParser used to take `-20x8` for an option:
+        // "Unknown option '-20x8'. Did you mean '--db'?")
+        let s = try session()
+        // When it is typed, then the entry parser explains it, as `gymlog log dip -20x8` does
+        try expectRefused(s, "log dip -20x8", says: "write assisted bodyweight as `bw-20`")
+        #expect(s.repl.handle("log dip bw-20x8") == .ok)
+        #expect(s.output.take().out.contains { $0.contains("bw-20kg x 8") })
+        // And flags still reach ArgumentParser
+        #expect(s.repl.handle("log --help") == .ok)
+        #expect(s.output.take().err.contains { $0.contains("USAGE") || $0.contains("Usage") })
+    }
+
+    @Test func aCommandOfThousandsOfWordsIsRefusedAtOnce() throws {
+        // Given a pasted line of 13,800 words after a command word (ArgumentParser took a
+        // minute over it, quadratic in the word count)
+        let s = try session()
+        // When it is typed, then it is refused before parsing, naming the command
+        try expectRefused(s, "exercises add " + String(repeating: "100x5 ", count: 13_800),
+                          says: "`exercises` got 13802 words; a command takes at most 200")
+        try expectRefused(s, "history " + String(repeating: "x ", count: 500), says: "`history` got 501 words")
+    }
+
+    @Test func editWithNothingLoggedSaysWhatToDo() throws {
+        let s = try session()
+        try expectRefused(s, "edit # felt easy", says: "There is no set to edit: none is logged yet; log one first, e.g. `bench 100x5`.")
+        try expectRefused(s, "edit -0 bw x8", says: "There is no workout yet, so there is no set #0; log a set first, e.g. `bench 100x5`.")
+        try expectRefused(s, "delete 3", says: "There is no workout yet, so there is no set #3; log a set first")
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import GRDB
+import GymLogCore
+@testable import GymLogStore
+import GymLogSync
+import GymLogCLI
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The deterministic multi-device simulation (issue 5): devices with skewed clocks log,
+/// edit, delete, undo and redo sets while syncing with the real server in random
+/// interleavings, optionally through a fault-injecting exchange; then every device syncs
+/// twice and the oracle checks guarantees 2-5 of SYNC.md. Everything random comes from one
+/// seed, and only one actor runs at a time, so a seed replays the same run.
+enum Sim {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// `GYMLOG_RELIABILITY_SCALE` multiplies the work of every randomized reliability suite
+    /// (CI runs 1; `GYMLOG_RELIABILITY_SCALE=20 ./scripts/test --filter Simulation` is a long run).
+    static let scale = max(1, Int(environment["GYMLOG_RELIABILITY_SCALE"] ?? "") ?? 1)
+
+    /// `GYMLOG_RELIABILITY_SEED` replays a run; otherwise each run draws a new seed and prints it.
+    static func seed(offset: UInt64 = 0) -> UInt64 {
+        if let text = environment["GYMLOG_RELIABILITY_SEED"], let seed = UInt64(text) { return seed &+ offset }
+        return UInt64.random(in: 1..<(1 << 48))
+    }
+
+    /// The simulation's one source of randomness: its sequence depends only on the seed.
+    typealias Random = SplitMix64
+}
+
+extension SplitMix64 {
+    mutating func int(_ range: Range<Int>) -> Int { Int(next() % UInt64(range.count)) + range.lowerBound }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int(next() % UInt64(range.count)) + range.lowerBound }
+    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+    mutating func pick<T>(_ items: [T]) -> T { items[int(0..<items.count)] }
+    /// A version-7 UUID from the generator instead of the system's random source.
+    mutating func uuid(millis: Int64) -> UUID {
+        let a = next(), b = next()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let ms = UInt64(max(0, millis))
+        for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: ms >> (8 * UInt64(5 - i))) }
+        for i in 6..<8 { bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * UInt64(i))) }
+        for i in 8..<16 { bytes[i] = UInt8(truncatingIfNeeded: b >> (8 * UInt64(i - 8))) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x70
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}
+
+extension Sim {
+    /// A value shared by the simulation and the closures it hands to the code under test.
+    /// Only one actor runs at a time (see `Turns`); the lock keeps the compiler and TSan honest.
+    final class Box<T>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: T
+        init(_ value: T) { self.value = value }
+        func with<R>(_ body: (inout T) throws -> R) rethrows -> R { lock.lock(); defer { lock.unlock() }; return try body(&value) }
+        var get: T { with { $0 } }
+    }
+
+    /// Runs concurrent actors one at a time: an actor blocks at every `gate`, and only when
+    /// every live actor is blocked does the scheduler wake one, chosen by the seed. Actors
+    /// interleave only at gates (before each local operation and each HTTP request), so the
+    /// interleaving is random yet replayable.
+    actor Turns {
+        private var random: Random
+        private var live = Set<Int>()
+        private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+        private let clock: Box<Int64>
+        private(set) var steps = 0
+
+        init(seed: UInt64, clock: Box<Int64>) { random = Random(seed: seed); self.clock = clock }
+
+        func enter(_ ids: [Int]) { live.formUnion(ids) }
+
+        func gate(_ id: Int) async {
+            await withCheckedContinuation { continuation in
+                waiting[id] = continuation
+                releaseIfAllWaiting()
+            }
+        }
+
+        func leave(_ id: Int) {
+            live.remove(id)
+            releaseIfAllWaiting()
+        }
+
+        private func releaseIfAllWaiting() {
+            guard !waiting.isEmpty, waiting.count == live.count else { return }
+            let chosen = random.pick(waiting.keys.sorted())
+            steps += 1
+            // Time passes between steps: mostly seconds, sometimes an hour.
+            let elapsed = random.chance(0.02) ? Int64(random.int(600_000...3_600_000)) : Int64(random.int(0...5_000))
+            clock.with { $0 += elapsed }
+            waiting.removeValue(forKey: chosen)!.resume()
+        }
+    }
+}
+
+// MARK: Devices
+
+extension Sim {
+    /// One client database with its own skewed clock and seeded ids.
+    final class Device: @unchecked Sendable {
+        let index: Int
+        let path: String
+        let db: GymLogDatabase
+        let skewMs: Box<Int64>
+        var random: Random
+        var stats = OpStats()
+
+        init(index: Int, directory: URL, seed: UInt64, clock: Box<Int64>, skewMs: Int64) throws {
+            self.index = index
+            self.path = directory.appendingPathComponent("device-\(index).sqlite").path
+            let skew = Box(skewMs)
+            self.skewMs = skew
+            let ids = Box(Random(seed: seed ^ 0xD1CE))
+            random = Random(seed: seed)
+            let env = Environment(
+                now: { clock.get + skew.get },
+                utcOffset: { _ in 3600 },
+                newID: { ids.with { $0.uuid(millis: clock.get + skew.get) } })
+            db = try GymLogDatabase(path: path, environment: env)
+        }
+
+        var deviceID: String { db.deviceID }
+        var replica: DatabaseReplica { DatabaseReplica(db: db) }
+
+        static let exerciseNames = ["bench press", "squat", "deadlift", "overhead press", "barbell row", "pull up"]
+        static let newNames = ["bench", "back squat", "conventional deadlift", "press", "pendlay row", "chin up", "larsen press"]
+
+        /// Does one random user action. A refusal the user would see (`UserError`: nothing to
+        /// undo, no such set...) is part of the game; any other error is a bug.
+        func randomOperation() throws {
+            let roll = random.int(0..<100)
+            do {
+                switch roll {
+                case 0..<30:
+                    let name = random.pick(Self.exerciseNames)
+                    let spec = randomSpec()
+                    _ = try db.logSets(exercise: ExerciseMention(name: name, span: Span(0, name.count)),
+                                       specs: Array(repeating: spec, count: random.int(1...3)))
+                    stats.logged += 1
+                case 30..<40:
+                    _ = try db.repeatLast(randomPatch())
+                    stats.repeated += 1
+                case 40..<50:
+                    _ = try db.undoLastSet()
+                    stats.undone += 1
+                case 50..<56:
+                    _ = try db.redoLastUndo()
+                    stats.redone += 1
+                case 56..<72:
+                    _ = try db.editSet(random.chance(0.3) ? .last : .number(random.int(1...6)), patch: randomPatch())
+                    stats.edited += 1
+                case 72..<80:
+                    _ = try db.deleteSet(random.chance(0.3) ? .last : .number(random.int(1...6)))
+                    stats.deleted += 1
+                case 80..<85:
+                    _ = try db.startWorkout(name: random.chance(0.5) ? random.pick(["push", "pull", "legs", "upper"]) : nil)
+                    stats.workouts += 1
+                case 85..<90:
+                    _ = try db.finishWorkout()
+                    stats.workouts += 1
+                case 90..<95:
+                    _ = try db.noteWorkout(random.pick(["felt strong", "tired", "gym busy", "new shoes", "☃ cold"]))
+                    stats.notes += 1
+                case 95..<98:
+                    _ = try db.renameExercise(random.pick(Self.exerciseNames + Self.newNames), to: random.pick(Self.exerciseNames + Self.newNames))
+                    stats.renames += 1
+                default:
+                    _ = try db.addAlias(random.pick(["bp", "sq", "dl", "ohp", "row"]), for: random.pick(Self.exerciseNames + Self.newNames))
+                    stats.aliases += 1
+                }
+            } catch is UserError {
+                stats.refused += 1
+            }
+        }
+
+        private func randomLoad() -> LoadSpec {
+            .weight(Fixed(thousandths: Int64(random.int(8...80)) * 2500), random.chance(0.9) ? .kg : .lb)
+        }
+
+        private func randomSpec() -> SetSpec {
+            SetSpec(kind: random.chance(0.85) ? .working : random.pick(SetKind.allCases), load: randomLoad(),
+                    reps: random.int(1...15), rpe: random.chance(0.4) ? Fixed(thousandths: Int64(random.int(12...20)) * 500) : nil,
+                    note: random.chance(0.1) ? random.pick(["easy", "grindy", "paused", "belt"]) : nil)
+        }
+
+        private func randomPatch() -> SetPatch {
+            var patch = SetPatch()
+            switch random.int(0..<5) {
+            case 0: patch.load = randomLoad()
+            case 1: patch.reps = random.int(1...15)
+            case 2: patch.rpe = Fixed(thousandths: Int64(random.int(12...20)) * 500)
+            case 3: patch.note = random.pick(["form check", "left knee", "pb attempt"])
+            default: patch.load = randomLoad(); patch.reps = random.int(1...15)
+            }
+            return patch
+        }
+
+        /// Every synced row as `entity/id -> field -> (value, clock)`. Stub parents inserted
+        /// ahead of their row (no clocks) hold no fields and are left out.
+        func state() throws -> [String: [String: WireField]] {
+            try db.read { db in
+                var out: [String: [String: WireField]] = [:]
+                for entity in EntityKind.allCases {
+                    let columns = RowWriter.columns[entity]!.sorted()
+                    for row in try Row.fetchAll(db, sql: "SELECT id, clocks, extra, \(columns.joined(separator: ", ")) FROM \(entity.rawValue)") {
+                        let clocks = try JSONDecoder().decode([String: String].self, from: Data((row[1] as String).utf8))
+                        var fields: [String: WireField] = [:]
+                        for (i, name) in columns.enumerated() {
+                            guard let clock = clocks[name] else { continue }
+                            fields[name] = WireField(v: FieldValue(row[3 + i] as DatabaseValue), c: HLC(clock)!)
+                        }
+                        if let extra = row[2] as String? {
+                            for (name, value) in try JSONDecoder().decode([String: FieldValue].self, from: Data(extra.utf8)) {
+                                if let clock = clocks[name] { fields[name] = WireField(v: value, c: HLC(clock)!) }
+                            }
+                        }
+                        if !fields.isEmpty { out["\(entity.rawValue)/\(row[0] as String)"] = fields }
+                    }
+                }
+                return out
+            }
+        }
+
+        func lastSeq() throws -> Int64 { try db.read { try Int64.fetchOne($0, sql: "SELECT last_seq FROM device") ?? -1 } }
+        func outboxDepth() throws -> Int { try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox") ?? -1 } }
+        func integrity() throws -> String { try db.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "" } }
+    }
+
+    struct OpStats: Sendable {
+        var logged = 0, repeated = 0, undone = 0, redone = 0, edited = 0, deleted = 0
+        var workouts = 0, notes = 0, renames = 0, aliases = 0, refused = 0
+        var total: Int { logged + repeated + undone + redone + edited + deleted + workouts + notes + renames + aliases }
+        static func + (a: OpStats, b: OpStats) -> OpStats {
+            OpStats(logged: a.logged + b.logged, repeated: a.repeated + b.repeated, undone: a.undone + b.undone,
+                    redone: a.redone + b.redone, edited: a.edited + b.edited, deleted: a.deleted + b.deleted,
+                    workouts: a.workouts + b.workouts, notes: a.notes + b.notes, renames: a.renames + b.renames,
+                    aliases: a.aliases + b.aliases, refused: a.refused + b.refused)
+        }
+    }
+}

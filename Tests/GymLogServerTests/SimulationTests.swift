@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// Guarantees 2-5 of SYNC.md under random interleavings, clock skew, faults and server
+/// restores (see SimulationSupport.swift). A failure prints its seed: rerun it with
+/// `GYMLOG_RELIABILITY_SEED=<seed> swift test --skip-build --filter Simulation`.
+@Suite("Simulation", .serialized) struct SimulationTests {
+    private func simulate(_ name: String, _ options: Sim.Options) async throws {
+        let seed = Sim.seed()
+        let runner = try await Sim.Runner(options, seed: seed)
+        try await runner.run()
+        let outcome = runner.failures.isEmpty ? "ok" : "FAILED"
+        print("reliability: simulation-\(name) \(runner.summary) outcome=\(outcome)")
+        if !runner.network.counts.isEmpty { print("reliability: simulation-\(name) faults: \(runner.faultBreakdown)") }
+        let passed = runner.failures.isEmpty
+        #expect(passed, """
+            simulation \(name) failed with seed \(seed) (rerun: GYMLOG_RELIABILITY_SEED=\(seed) swift test --skip-build --filter Simulation); \
+            \(runner.failures.count) problem(s), first ones:
+            \(runner.failures.prefix(15).joined(separator: "\n"))
+            """)
+        #expect(runner.counts.syncs > 0 && runner.counts.ackedWritesChecked > 0, "the run exercised nothing (seed \(seed))")
+    }
+
+    @Test(arguments: Backend.all) func cleanNetwork(_ backend: Backend) async throws {
+        try await simulate("clean-\(backend.rawValue)", Sim.Options(backend: backend, devices: 3, rounds: 150 * Sim.scale))
+    }
+
+    @Test(arguments: Backend.all) func faultsAndServerRestores(_ backend: Backend) async throws {
+        try await simulate("faults-\(backend.rawValue)", Sim.Options(backend: backend, devices: 4, rounds: 200 * Sim.scale,
+                                                                    faultRate: 0.05, serverLives: true,
+                                                                    // Devices up to 3 days ahead, a server that takes 1: some
+                                                                    // are refused until their clock is fixed.
+                                                                    serverMaxClockAheadSeconds: 86_400))
+    }
+}
