@@ -56,9 +56,9 @@ public struct SyncEngine: Sendable {
     public var pullLimit = 1000
     public var onProgress: (@Sendable (SyncProgress) -> Void)?
 
-    /// How far the device clock may be ahead of the server's for a `clock_ahead` answer to
-    /// mean "fixed since" (network delay and ordinary drift fit well inside a minute).
-    static let clockAgreementMs: Int64 = 60_000
+    /// How far inside the server's clock limit the device clock must be before pending
+    /// writes are re-stamped after `clock_ahead` (network delay fits well inside a minute).
+    static let clockMarginMs: Int64 = 60_000
 
     public init(replica: SyncReplica, transport: SyncTransport) {
         self.replica = replica; self.transport = transport
@@ -119,12 +119,13 @@ public struct SyncEngine: Sendable {
             do {
                 response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: events))
             } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
-                // The server refuses clocks far in its future. If this device's wall clock is not
-                // ahead of the server's now, it was wrong and has been fixed, but the pending
-                // writes (and the HLC) still carry the wrong time: re-stamp them and push again.
-                // Otherwise the clock is still ahead and the error says so.
+                // The server refuses clocks far in its future. If this device's wall clock is
+                // now within what the server accepts, it was further ahead when the pending
+                // writes were made (and the HLC still is): re-stamp them from the corrected time
+                // and push again. Otherwise the clock is still too far ahead and the error says so.
                 guard case .server(_, let body) = error, let serverTime = body.serverTimeMs,
-                      replica.wallClock - serverTime <= Self.clockAgreementMs else { throw error }
+                      let accepted = try? await transport.capabilities().maxClockAheadMs,
+                      replica.wallClock - serverTime <= accepted - Self.clockMarginMs else { throw error }
                 report.restamped += try replica.restampClocks(after: serverTime)
                 restampedThisCycle = true
                 continue
