@@ -4,8 +4,9 @@ import GymLogSync
 
 /// The most fields one event may carry (and so the most rows one change counter value has).
 public let maxEventFields = 64
-/// The longest text value a field may hold, in UTF-8 bytes.
-public let maxValueBytes = 16 * 1024
+/// The longest text value a field may hold, in UTF-8 bytes: the client's own limit, so a
+/// client never writes a value the server refuses.
+public let maxValueBytes = maxTextFieldBytes
 
 /// `POST /v1/push` as received: every event part is optional so that one malformed event is
 /// rejected on its own instead of failing the whole request.
