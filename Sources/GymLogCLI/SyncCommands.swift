@@ -101,21 +101,6 @@ func runSync(_ context: CLIContext) throws {
     if !report.rejected.isEmpty { throw ExitCode.failure }
 }
 
-/// Runs async work from a synchronous command (ArgumentParser commands here are synchronous
-/// so the REPL can call them).
-public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try box.result!.get()
-}
-
-private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, Error>? }
-
 struct Sync: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
