@@ -8,16 +8,20 @@ import Hummingbird
 public struct APIError: Error, HTTPResponseError, Equatable {
     public var status: HTTPResponse.Status
     public var body: ErrorBody
+    /// Sent with the JSON body (`Allow` on a 405).
+    public var headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, lastAppliedSeq: Int64? = nil, serverTimeMs: Int64? = nil) {
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, lastAppliedSeq: Int64? = nil, serverTimeMs: Int64? = nil,
+                headers: HTTPFields = [:]) {
         self.status = status
         self.body = ErrorBody(error: ErrorDetail(code: code, message: message), lastAppliedSeq: lastAppliedSeq, serverTimeMs: serverTimeMs)
+        self.headers = headers
     }
 
-    public var headers: HTTPFields { [:] }
-
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        jsonResponse(body, status: status)
+        var response = jsonResponse(body, status: status)
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     static let unauthorized = APIError(.unauthorized, "unauthorized",
@@ -28,8 +32,25 @@ public struct APIError: Error, HTTPResponseError, Equatable {
                  "the request body is larger than the server's limit of \(limit) bytes; send smaller batches.")
     }
 
+    /// 404 for a path the server does not serve; 405 with `Allow` for a served path asked with
+    /// another method (RFC 9110 15.5.6), so a client sees it has the method wrong, not the URL.
     static func notFound(_ request: Request) -> APIError {
-        APIError(.notFound, "not_found", "there is no \(request.method) \(request.uri.path) endpoint; see openapi.yaml for the API.")
+        let allowed = Endpoint.allCases.filter { $0.path == request.uri.path }.map(\.method.rawValue)
+        guard !allowed.isEmpty else {
+            return APIError(.notFound, "not_found", "there is no \(request.method) \(request.uri.path) endpoint; see openapi.yaml for the API.")
+        }
+        var headers = HTTPFields()
+        headers[.allow] = allowed.joined(separator: ", ")
+        return APIError(.methodNotAllowed, "method_not_allowed",
+                        "there is no \(request.method) \(request.uri.path) endpoint; use \(allowed.joined(separator: " or ")) \(request.uri.path) (see openapi.yaml).",
+                        headers: headers)
+    }
+
+    /// The client stopped sending before the body was whole (it hung up, or sent less than
+    /// its Content-Length): its fault, not the server's.
+    static func incompleteBody(_ error: any Error) -> APIError {
+        APIError(.badRequest, "incomplete_body",
+                 "the request body ended before it was complete (\(error)); send the whole body, with a Content-Length that matches it.")
     }
 }
 

@@ -124,6 +124,8 @@ struct RequestLogMiddleware: RouterMiddleware {
             apiError = APIError(.internalServerError, "internal_error",
                                 "the server failed to handle the request; try again later, and report request id \(requestID) if it persists.")
         }
-        return jsonResponse(apiError.body, status: apiError.status)
+        var response = jsonResponse(apiError.body, status: apiError.status)
+        response.headers.append(contentsOf: apiError.headers)
+        return response
     }
 }

@@ -184,6 +184,10 @@ struct SyncRoutes: Sendable {
             return Data(buffer.readableBytesView)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw APIError.payloadTooLarge(limit: limit)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw APIError.incompleteBody(error)
         }
     }
 

@@ -22,11 +22,16 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func unknownRouteIsJSON404(_ backend: Backend) async throws {
+    @Test(arguments: Backend.all) func unknownRouteIsJSON404AndWrongMethod405(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             try await h.router { client in
-                try expectError(try await client.execute(uri: "/v2/push", method: .get), .notFound, "not_found")
-                try expectError(try await client.execute(uri: "/v1/push", method: .get), .notFound, "not_found")
+                let missing = try await client.execute(uri: "/v2/push", method: .get)
+                try expectError(missing, .notFound, "not_found")
+                #expect(missing.headers[.allow] == nil)
+                let wrongMethod = try await client.execute(uri: "/v1/push", method: .get)
+                let body = try expectError(wrongMethod, .methodNotAllowed, "method_not_allowed")
+                #expect(wrongMethod.headers[.allow] == "POST")
+                #expect(body.error.message.contains("use POST /v1/push"), "\(body.error.message)")
             }
         }
     }

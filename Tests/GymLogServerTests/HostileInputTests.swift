@@ -2,6 +2,7 @@ import Foundation
 import GymLogCore
 @testable import GymLogServer
 import GymLogSync
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -252,14 +253,17 @@ struct HostileInputTests {
         try await HostileWorld.with(backend) { [cases] world in try await world.expectAllRefused(cases) }
     }
 
-    @Test(arguments: Backend.all) func wrongMethodsAre404NamingMethodAndPath(_ backend: Backend) async throws {
+    @Test(arguments: Backend.all) func wrongMethodsAre405WithAllowAndUnknownPaths404(_ backend: Backend) async throws {
         var cases: [HostileCase] = []
         let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options, .trace, .connect]
         for endpoint in Endpoint.allCases {
             for method in methods where method != endpoint.method {
                 let uri = endpoint == .pull ? endpoint.path + "?device_id=dev-alice" : endpoint.path
-                cases.append(HostileCase("\(method) \(endpoint.path)", method: method, uri: uri, body: Array(HostileCase.applicablePush().utf8),
-                                         .notFound, "not_found", mentions: ["no \(method) \(endpoint.path) endpoint"]))
+                var c = HostileCase("\(method) \(endpoint.path)", method: method, uri: uri, body: Array(HostileCase.applicablePush().utf8),
+                                    .methodNotAllowed, "method_not_allowed",
+                                    mentions: ["no \(method) \(endpoint.path) endpoint", "use \(endpoint.method) \(endpoint.path)"])
+                c.headers = [.allow: endpoint.method.rawValue]
+                cases.append(c)
             }
         }
         for path in ["/v1/../v1/push", "/V1/PUSH", "/v1/push%00", "/v1/%70ush", "/v2/push", "/v1/push/x", "/v1/pushes", "/../../etc/passwd", "/v1/push;x"] {
@@ -481,8 +485,10 @@ struct HostileInputTests {
             let bad = hostileSplice(push, after: #""device_id":"dev-"#, [0xFF, 0x00])
             expectJSONError(try await post("\(auth)Content-Type: application/json\r\nContent-Length: \(bad.count)\r\n", bad),
                             400, "invalid_json", "not valid UTF-8", "invalid UTF-8 over the wire")
-            // A body that stops early (the client half-closes): no answer is owed, nothing is applied.
-            _ = try? await post("\(auth)Content-Type: application/json\r\nContent-Length: \(push.count)\r\n", Array(push.prefix(push.count / 2)), halfClose: true)
+            // A body that stops early (the client half-closes, so it can still read): nothing is
+            // applied, and the answer blames the body, not the server (it used to be a 500).
+            expectJSONError(try await post("\(auth)Content-Type: application/json\r\nContent-Length: \(push.count)\r\n", Array(push.prefix(push.count / 2)), halfClose: true),
+                            400, "incomplete_body", "ended before it was complete", "body cut short")
             // Requests the HTTP parser itself refuses (unknown method, control byte in a header,
             // an 100 KB request line): a 4xx or a closed connection, never a crash.
             for raw in ["FOO /v1/push HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
@@ -536,6 +542,8 @@ struct HostileCase: Sendable, CustomStringConvertible {
     var code: String
     /// Substrings the message must contain: it names the problem.
     var mentions: [String]
+    /// Headers the answer must carry, with these values.
+    var headers: [HTTPField.Name: String] = [:]
 
     init(_ name: String, method: HTTPRequest.Method = .post, uri: String = "/v1/push", body: [UInt8]?,
          _ status: HTTPResponse.Status, _ code: String, mentions: [String]) {
@@ -706,6 +714,9 @@ struct HostileWorld: Sendable {
             check(response.status == c.status, "\(label) \(c.name): expected \(c.status.code), got \(response.status.code) \(text.prefix(300))")
             check(response.headers[.contentType]?.hasPrefix("application/json") == true, "\(label) \(c.name): Content-Type \(response.headers[.contentType] ?? "none")")
             check(response.headers[RequestLogMiddleware.header] != nil, "\(label) \(c.name): no X-Request-ID")
+            for (name, value) in c.headers {
+                check(response.headers[name] == value, "\(label) \(c.name): \(name) is \(response.headers[name] ?? "missing"), expected \(value)")
+            }
             // The message names the problem without echoing a huge input back.
             check(response.body.readableBytes < 2048, "\(label) \(c.name): \(response.body.readableBytes)-byte answer")
             if let error = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView)) {
