@@ -52,8 +52,10 @@ public final class CLIContext: @unchecked Sendable {
                           err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
     }
 
-    public func print(_ line: String) { writeOut(line) }
-    public func printError(_ line: String) { writeErr(line) }
+    /// Every line a command prints goes through `TerminalText.safe`: names and notes may hold
+    /// control characters from elsewhere, and must not drive the terminal.
+    public func print(_ line: String) { writeOut(TerminalText.safe(line)) }
+    public func printError(_ line: String) { writeErr(TerminalText.safe(line)) }
 
     /// Opens the database on first use, so commands that do not need it never pay for it.
     public func db() throws -> GymLogDatabase {

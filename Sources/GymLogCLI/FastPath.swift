@@ -28,7 +28,7 @@ extension Gymlog {
         guard !words.isEmpty else { return nil }
         let context: CLIContext
         do { context = try CLIContext.live(db: db) } catch {
-            FileHandle.standardError.write(Data((Style.stderr.errorLine(error.localizedDescription) + "\n").utf8))
+            FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
             return 1
         }
         do {

@@ -45,7 +45,7 @@ extension ContextCommand {
     public mutating func run() throws {
         let context: CLIContext
         do { context = try CLIContext.live(db: global.db) } catch {
-            FileHandle.standardError.write(Data((Style.stderr.errorLine(error.localizedDescription) + "\n").utf8))
+            FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
             throw ExitCode.failure
         }
         do { try run(in: context) } catch let e as UserError {

@@ -59,7 +59,7 @@ final class ReplSession {
     func prompt() -> String {
         guard let open = try? context.db().openWorkout() else { return "gymlog> " }
         let name = open.workout.name ?? Render.clock(open.workout.startedAt, open.workout.utcOffsetSeconds)
-        return "[\(name) · \(open.setCount) set\(open.setCount == 1 ? "" : "s")] > "
+        return TerminalText.safe("[\(name) · \(open.setCount) set\(open.setCount == 1 ? "" : "s")] > ")
     }
 
     func completions() -> [String] {

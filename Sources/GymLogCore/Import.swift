@@ -200,6 +200,7 @@ struct WorkoutAssembler {
 
     /// The exercise called `name` (or with `id`), added the first time it is seen.
     mutating func exercise(named name: String, id: UUID? = nil) -> Int {
+        let name = ControlCharacters.cleaned(name, lineBreaks: false)
         let key = id.map { "id:" + $0.uuidString.lowercased() } ?? nameKey(name)
         if let i = exerciseIndex[key] { return i }
         exercises.append(ImportedExercise(name: name, id: id))
@@ -225,7 +226,14 @@ struct WorkoutAssembler {
             if !notes[w].isEmpty {
                 workout.note = ([workout.note].compactMap { $0 } + notes[w]).joined(separator: "\n")
             }
+            // Other apps keep whatever was typed; gymlog stores no control characters (a
+            // Windows line break becomes a line feed, an Escape is dropped).
+            workout.name = workout.name.map { ControlCharacters.cleaned($0, lineBreaks: false) }
+            workout.note = workout.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
             workout.sets = settle(sets, in: workout)
+            for i in workout.sets.indices {
+                workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
+            }
             if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
             out.append(workout)
         }

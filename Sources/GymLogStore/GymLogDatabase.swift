@@ -141,13 +141,16 @@ public struct ChangeWriter {
         return clock
     }
 
-    /// Refuses text that the row could not keep as typed (SQLite cuts it at a NUL) or that
-    /// the server would refuse for good: it would sit in the outbox as a poison event.
+    /// Refuses text that the row could not keep as typed (SQLite cuts it at a NUL), that
+    /// the server would refuse for good (it would sit in the outbox as a poison event), or
+    /// that holds control characters (invisible, and able to drive the terminal that prints
+    /// it). Notes may hold tabs and line breaks; names are one line.
     static func checkStorable(_ entity: EntityKind, _ fields: [(String, FieldValue)]) throws {
         for (name, value) in fields {
             guard case .text(let text) = value else { continue }
             let bytes = text.utf8.count
-            guard bytes > maxTextFieldBytes || text.utf8.contains(0) else { continue }
+            let control = ControlCharacters.firstForbidden(in: text, lineBreaks: name == "note")
+            guard bytes > maxTextFieldBytes || control != nil else { continue }
             let what = switch (entity, name) {
             case (.exercises, "name"): "exercise name"
             case (.workouts, "name"): "workout name"
@@ -159,7 +162,10 @@ public struct ChangeWriter {
                 throw UserError("The \(what) is \(bytes) bytes long; gymlog keeps at most \(maxTextFieldBytes) bytes of text "
                     + "in one field so that it syncs. Shorten it; nothing was saved.")
             }
-            throw UserError("The \(what) contains a NUL character (U+0000), which gymlog cannot store; remove it. Nothing was saved.")
+            if let (scalar, position) = control {
+                throw UserError("The \(what) contains the control character \(ControlCharacters.describe(scalar)) at character \(position), "
+                    + "which gymlog does not store\(scalar.value == 0 ? "" : " (printed, it could drive your terminal)"); remove it. Nothing was saved.")
+            }
         }
     }
 

@@ -172,6 +172,34 @@ import Testing
         #expect(try Self.count(home, "SELECT COUNT(*) FROM exercises") == 6)
     }
 
+    @Test func controlCharactersInAnotherAppsTextAreCleanedNotRefused() throws {
+        // Given a Strong export typed on Windows, with an escape sequence pasted into a note and
+        // a tab in a workout name (gymlog refuses these when typed; a whole import must not fail)
+        let home = try TemporaryHome()
+        let csv = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\r\n"
+            + "2024-03-05 18:30:00,Pull\tDay,55m,Deadlift (Barbell),1,150,5,0,0,\"grip slipped\r\nlast rep \u{1B}[31mugly\u{7}\",\"slept\u{0} badly\",8\r\n"
+            + "2024-03-05 18:30:00,Pull\tDay,55m,Dead\u{1B}lift (Barbell),2,150,5,0,0,,,\r\n"
+        let path = home.root + "/strong.csv"
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        // When it is imported
+        let run = try home.gymlog(["import", path])
+        // Then everything comes in, with line breaks kept as line feeds and the controls dropped
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Imported 1 workout, 2 sets, 1 new exercise"), "\(run.stdout)")
+        let (name, workoutNote, setNote) = try DatabaseQueue(path: home.database).read { db in
+            (try String.fetchOne(db, sql: "SELECT name FROM workouts"),
+             try String.fetchOne(db, sql: "SELECT note FROM workouts"),
+             try String.fetchOne(db, sql: "SELECT note FROM sets WHERE note IS NOT NULL"))
+        }
+        #expect(name == "Pull Day")
+        #expect(workoutNote == "slept badly")
+        #expect(setNote == "grip slipped\nlast rep [31mugly")
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM exercises WHERE name = 'Deadlift (Barbell)'") == 1)
+        // And the outbox carries the same clean text, so it syncs
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM outbox WHERE instr(payload, '\\u001b') > 0 OR instr(payload, '\\r') > 0 OR instr(payload, '\\u0000') > 0") == 0)
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM outbox WHERE instr(payload, 'last rep [31mugly') > 0") == 1)
+    }
+
     @Test func unitsAndTimeZonesComeFromTheFlags() throws {
         let home = try TemporaryHome()
         let run = try Self.importFixture(home, "strong-minimal-no-duration-rpe-notes.csv",

@@ -831,7 +831,7 @@ private struct FuzzCounts {
                 sourceLocation: sourceLocation)
     }
 
-    @Test func aNulCharacterIsRefusedWhereverTextIsTyped() throws {
+    @Test func controlCharactersAreRefusedWhereverTextIsTyped() throws {
         // Given a session with one set (SQLite used to keep "a" of "a\0b" while the outbox sent
         // "a\0b", which the server refuses: the row and its event disagreed and never synced)
         let s = try session()
@@ -841,13 +841,50 @@ private struct FuzzCounts {
         try expectRefused(s, "bench 100x5 # a\u{0}b", says: "unexpected control character U+0000")
         try expectRefused(s, "sq\u{0}uat 100x5", says: "unexpected control character U+0000")
         try expectRefused(s, "edit # a\u{0}b", says: "unexpected control character U+0000")
-        try expectRefused(s, "note felt\u{0}strong", says: "The note contains a NUL character")
-        try expectRefused(s, "start push\u{0}day", says: "The workout name contains a NUL character")
-        try expectRefused(s, "exercises add front\u{0}squat", says: "The exercise name contains a NUL character")
-        try expectRefused(s, "exercises rename bench be\u{0}nch", says: "The exercise name contains a NUL character")
-        try expectRefused(s, "exercises alias b\u{0}p bench", says: "The alias contains a NUL character")
+        try expectRefused(s, "note felt\u{0}strong", says: "The note contains the control character U+0000 (NUL) at character 5")
+        try expectRefused(s, "start push\u{0}day", says: "The workout name contains the control character U+0000 (NUL) at character 5")
+        try expectRefused(s, "exercises add front\u{0}squat", says: "The exercise name contains the control character U+0000 (NUL)")
+        try expectRefused(s, "exercises rename bench be\u{0}nch", says: "The exercise name contains the control character U+0000 (NUL)")
+        try expectRefused(s, "exercises alias b\u{0}p bench", says: "The alias contains the control character U+0000 (NUL)")
         // And other control characters are refused in set lines, named by code point
         try expectRefused(s, "bench\u{1B}[A 100x5", says: "unexpected control character U+001B")
+        // And in names and notes, where they used to be kept and later printed raw: an escape
+        // sequence that sets the window title or writes the clipboard, a one-byte CSI, a
+        // carriage return that overprints the line, a bell, a delete
+        try expectRefused(s, "note felt \u{1B}]52;c;cm0gLXJmIH4=\u{7}strong",
+                          says: "The note contains the control character U+001B (Escape) at character 6, which gymlog does not store (printed, it could drive your terminal)")
+        try expectRefused(s, "start push\u{9B}2Jday", says: "The workout name contains the control character U+009B (CSI) at character 5")
+        try expectRefused(s, "exercises add front\rsquat", says: "The exercise name contains the control character U+000D (carriage return)")
+        try expectRefused(s, "exercises rename bench be\u{7}nch", says: "U+0007 (bell)")
+        try expectRefused(s, "exercises alias bp\u{7F} bench", says: "The alias contains the control character U+007F (delete)")
+        try expectRefused(s, "note two\u{85}lines", says: "U+0085")
+        // And a tab is fine in a note (it is text), while ordinary non-ASCII text is untouched
+        #expect(s.repl.handle("note felt\tstrong, «ça va» 💪") == .ok)
+        let note = try s.db.read { try String.fetchOne($0, sql: "SELECT note FROM workouts") }
+        #expect(note == "felt\tstrong, «ça va» 💪")
+    }
+
+    @Test func controlCharactersFromElsewhereArePrintedHarmless() throws {
+        // Given a workout whose name and notes hold escape sequences, as another device, an old
+        // version or a hand-edited database could have stored them (typing them is refused)
+        let s = try session()
+        #expect(s.repl.handle("bench 100x5 # first") == .ok)
+        try s.db.queue.write { db in
+            try db.execute(sql: "UPDATE workouts SET name = ?, note = ?", arguments: ["Push\u{1B}]0;pwned\u{7}", "felt \u{1B}[2Jgood\r"])
+            try db.execute(sql: "UPDATE sets SET note = ?", arguments: ["\u{1B}]52;c;cm0gLXJm\u{1B}\\ \u{9B}8m"])
+        }
+        _ = s.output.take()
+        // When they are shown, then no control character reaches the terminal, only the text
+        for command in ["show", "history", "history bench", "prs"] {
+            #expect(s.repl.handle(command) == .ok, "\(command)")
+            let (out, err) = s.output.take()
+            let printed = (out + err).joined(separator: "\n")
+            #expect(!printed.unicodeScalars.contains { ControlCharacters.isForbidden($0, lineBreaks: true) },
+                    "\(command) printed \(printed.debugDescription)")
+            if command != "prs" { #expect(printed.contains("52;c;cm0gLXJm"), "\(command): \(printed.debugDescription)") }
+        }
+        // And the prompt, which shows the workout's name, is clean too
+        #expect(s.repl.prompt() == "[Push\u{FFFD}]0;pwned\u{FFFD} · 1 set] > ")
     }
 
     @Test func textTooLongToSyncIsRefusedAndTheLimitItselfIsKept() throws {
