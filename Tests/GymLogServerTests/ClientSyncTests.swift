@@ -9,7 +9,7 @@ import Testing
 /// The real `gymlog` client against the real `gymlog-server` on a loopback port.
 @Suite(.serialized) struct ClientSyncTests {
     @Test func twoDevicesConvergeThroughCreateEditDeleteAndUndo() throws {
-        let server = try ServerProcess()
+        let server = try ServerInstance()
         let token = try server.addUser("alice")
         let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
 
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aThirdDeviceGetsTheWholeHistoryAndNoSyncDuplicatesAnything() throws {
-        let server = try ServerProcess()
+        let server = try ServerInstance()
         let token = try server.addUser("carol")
         let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
         try a.run(["log", "squat 140x5x3"]); try b.run(["log", "squat 150x3"])
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func twoSyncProcessesAtOnceNeverSayDatabaseIsLocked() throws {
-        let server = try ServerProcess()
+        let server = try ServerInstance()
         let token = try server.addUser("dave")
         let a = try ClientDevice(server: server, token: token)
         for i in 0..<20 { try a.run(["log", "row \(50 + i)x10x5"]) }
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func anotherUsersTokenSeesAndChangesNothing() throws {
-        let server = try ServerProcess()
+        let server = try ServerInstance()
         let alice = try ClientDevice(server: server, token: try server.addUser("alice2"))
         let mallory = try ClientDevice(server: server, token: try server.addUser("mallory"))
         try alice.run(["log", "deadlift 200x5"])
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func offlineSyncFailsWithOneLineAndKeepsTheOutbox() throws {
-        let server = try ServerProcess()
+        let server = try ServerInstance()
         let a = try ClientDevice(server: server, token: try server.addUser("erin"))
         try a.run(["log", "bench 100x5"])
         server.stop()
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func aPushWhoseAnswerIsLostIsAppliedOnceAndHealedByThePull() async throws {
-        let server = try ServerProcess()
+        let server = try ServerInstance()
         let token = try server.addUser("frank")
         let a = try ClientDevice(server: server, token: token)
         try a.run(["log", "press 60x5x2"])
@@ -138,53 +138,6 @@ struct SetRow: Equatable {
     var id: String, weight: String?, reps: Int?, note: String?, deleted: Bool
 }
 
-/// A `gymlog-server serve` process on a free loopback port with its own SQLite file.
-final class ServerProcess {
-    let dir: String
-    let process = Process()
-    private(set) var url = ""
-    var db: String { "sqlite:\(dir)/server.sqlite" }
-
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        process.executableURL = builtProducts.appendingPathComponent("gymlog-server")
-        process.arguments = ["serve", "--db", db, "--port", "0"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        var buffer = ""
-        while Date() < deadline {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            buffer += String(decoding: data, as: UTF8.self)
-            if let line = buffer.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
-                url = String(line.dropFirst("listening on ".count))
-                return
-            }
-        }
-        process.terminate()
-        throw UserError("gymlog-server did not start: \(buffer)")
-    }
-
-    func addUser(_ name: String) throws -> String {
-        let p = Process()
-        p.executableURL = builtProducts.appendingPathComponent("gymlog-server")
-        p.arguments = ["user", "add", name, "--db", db]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return String(text.split(separator: "\n").last ?? "")
-    }
-
-    func stop() { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-    deinit { stop() }
-}
-
 /// One client database with its own config, driven through the real `gymlog` binary.
 struct ClientDevice {
     let root: String
@@ -192,7 +145,7 @@ struct ClientDevice {
     var config: String { root + "/config.toml" }
 
     /// A fresh folder; logged in to `server` when one is given (an offline device otherwise).
-    init(server: ServerProcess? = nil, token: String = "") throws {
+    init(server: ServerInstance? = nil, token: String = "") throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-device-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         if let server { try run(["login", "--server", server.url, "--token", token]) }

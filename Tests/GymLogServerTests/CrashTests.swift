@@ -259,7 +259,7 @@ extension CrashTests {
         let knobs = CrashKnobs()
         var rng = SeededRandom(seed: knobs.seed)
         let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
-        let server = try ServerProcess()
+        let server = try ServerInstance()
         let token = try server.addUser("crash")
         let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
         defer { for d in [a, b] { try? FileManager.default.removeItem(atPath: d.root) } }
