@@ -82,8 +82,12 @@ struct Import: ContextCommand {
     }
 
     static func contents(of path: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw UserError("Cannot import '\(path)': it is a folder. Name the CSV file exported by the app, e.g. `gymlog import ~/Downloads/strong.csv`.")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw UserError("Cannot read \(path): check the path and its permissions.")
+            throw UserError("Cannot read '\(path)': check the path and its permissions.")
         }
         return [UInt8](data)
     }

@@ -56,6 +56,13 @@ struct SyncRoutes: Sendable {
         guard PushValidation.isPlainName(push.deviceID) else {
             throw APIError(.badRequest, "invalid_device_id", "device_id must be 1 to 64 letters, digits, '_', '.' or '-' (a UUID).")
         }
+        // Sequence numbers belong to one history: a device renumbers its outbox when the epoch
+        // changes (wipe, proven rollback), so a push numbered under another epoch (a stale copy
+        // delivered late) must not consume numbers the device now uses for other events.
+        if let pushed = push.epoch, pushed != epoch(for: user) {
+            throw APIError(.conflict, "epoch_changed",
+                           "this push was numbered under epoch \"\(pushed.prefix(100))\", but the server's history is now \"\(epoch(for: user))\"; nothing was applied. Pull, then push again.")
+        }
         guard push.events.count <= config.maxPushEvents else {
             throw APIError(.contentTooLarge, "too_many_events",
                            "the push holds \(push.events.count) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
@@ -312,11 +319,15 @@ struct PushBodyReader {
     private mutating func push() throws -> IncomingPush {
         var deviceID: String?
         var events: [IncomingEvent]?
+        var epoch: String?
         try object { reader, key in
             switch key {
             case "device_id":
                 guard deviceID == nil else { throw Bail() }
                 deviceID = try reader.string()
+            case "epoch":
+                guard epoch == nil else { throw Bail() }
+                epoch = try reader.string()
             case "events":
                 guard events == nil else { throw Bail() }
                 events = try reader.events()
@@ -326,7 +337,7 @@ struct PushBodyReader {
         }
         skipWhitespace()
         guard i == b.count, let deviceID, let events else { throw Bail() }
-        return IncomingPush(deviceID: deviceID, events: events)
+        return IncomingPush(deviceID: deviceID, events: events, epoch: epoch)
     }
 
     private mutating func events() throws -> [IncomingEvent] {

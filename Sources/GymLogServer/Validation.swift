@@ -13,9 +13,11 @@ public let maxValueBytes = maxTextFieldBytes
 struct IncomingPush: Decodable {
     var deviceID: String
     var events: [IncomingEvent]
+    /// The epoch the device numbered its events under; absent from older clients.
+    var epoch: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case events
+        case events, epoch
         case deviceID = "device_id"
     }
 }

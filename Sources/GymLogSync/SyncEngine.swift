@@ -66,6 +66,18 @@ public struct SyncEngine: Sendable {
 
     public func run() async throws -> SyncReport {
         var report = SyncReport()
+        do {
+            try await cycle(&report)
+        } catch let error as SyncTransportError where error.code == "epoch_changed" {
+            // The server's history moved on between this cycle's pull and its push (another
+            // device proved a rollback): pull again, which rebases, then push.
+            try await cycle(&report)
+        }
+        return report
+    }
+
+    /// One pull -> push -> ack cycle, counted into `report`.
+    private func cycle(_ report: inout SyncReport) async throws {
         var position = try replica.syncPosition()
         var cursor = SyncCursor(epoch: position.epoch, position: position.cursor)
         var serverAck: Int64 = 0
@@ -117,7 +129,7 @@ public struct SyncEngine: Sendable {
             guard !events.isEmpty else { break }
             let response: PushResponse
             do {
-                response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: events))
+                response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: events, epoch: position.epoch))
             } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
                 // The server refuses clocks far in its future. If this device's wall clock is
                 // now within what the server accepts, it was further ahead when the pending
@@ -157,6 +169,5 @@ public struct SyncEngine: Sendable {
             guard response.lastAppliedSeq >= events.last!.seq else { break }
             after = response.lastAppliedSeq
         }
-        return report
     }
 }

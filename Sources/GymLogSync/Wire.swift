@@ -76,11 +76,17 @@ public struct PushRequest: Codable, Hashable, Sendable {
     public var deviceID: String
     /// Events in ascending `seq` order.
     public var events: [PushEvent]
+    /// The epoch this device numbered its outbox under (from its last pull). The server
+    /// refuses the push with `epoch_changed` when its history has moved on since, so a stale
+    /// copy of an old push cannot consume sequence numbers the device has reused.
+    public var epoch: String?
 
-    public init(deviceID: String, events: [PushEvent]) { self.deviceID = deviceID; self.events = events }
+    public init(deviceID: String, events: [PushEvent], epoch: String? = nil) {
+        self.deviceID = deviceID; self.events = events; self.epoch = epoch
+    }
 
     enum CodingKeys: String, CodingKey {
-        case events
+        case events, epoch
         case deviceID = "device_id"
     }
 }

@@ -230,7 +230,9 @@ import Testing
         let unknown = try Self.importFixture(home, "unknown-layout.csv")
         #expect(unknown.status == 1 && unknown.stderr.contains("Cannot tell which app wrote this file"))
         let missing = try home.gymlog(["import", home.root + "/nope.csv"])
-        #expect(missing.status == 1 && missing.stderr.contains("Cannot read"))
+        #expect(missing.status == 1 && missing.stderr.contains("Cannot read '\(home.root)/nope.csv'"), "\(missing.stderr)")
+        let folder = try home.gymlog(["import", "/"])
+        #expect(folder.status == 1 && folder.stderr.contains("Cannot import '/': it is a folder"), "\(folder.stderr)")
     }
 
     @Test func largeImportsAreWrittenInBatchesOfWholeWorkouts() throws {

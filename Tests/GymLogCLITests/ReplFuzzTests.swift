@@ -580,7 +580,9 @@ private func errorProblems(line raw: String, err: [String]) -> [String] {
         }
     }
     if let e = parseError {
+        // As printed: a control character the lexer took for a space (NEL, CR, VT) shows as U+FFFD.
         let expected = (["error: " + e.message] + e.pointing(into: echoed).split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            .map(TerminalText.safe)
         if err != expected {
             problems.append("a parse error printed \(err.map { String($0.prefix(200)) }) instead of \(expected.map { String($0.prefix(200)) })")
         }
@@ -599,7 +601,8 @@ private func errorProblems(line raw: String, err: [String]) -> [String] {
     }
     // Other rejections name a word of the line or show what to type; ArgumentParser's usage
     // errors print the usage.
-    let allWords = Set(line.split(whereSeparator: { $0.isWhitespace || $0 == "\"" || $0 == "'" }).map(String.init))
+    // Words as printed: control characters show as U+FFFD.
+    let allWords = Set(TerminalText.safe(line).split(whereSeparator: { $0.isWhitespace || $0 == "\"" || $0 == "'" }).map(String.init))
     let words = allWords.filter { $0.count >= 2 || $0.allSatisfy(\.isNumber) }
     let mentions = words.contains { message.localizedCaseInsensitiveContains($0) } || message.contains(word)
         || allWords.contains { message.contains("'\($0)'") }

@@ -344,6 +344,36 @@ struct ProtocolTests {
         }
     }
 
+    @Test(arguments: Backend.all) func aPushNumberedUnderAnOldEpochIsRefusedWhole(_ backend: Backend) async throws {
+        // A copy of a push delayed across a rollback must not take sequence numbers the device
+        // has reused since it renumbered its outbox in the new generation.
+        try await Harness.with(backend) { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let a = Device()
+                let epoch = try await h.storage.epoch()
+                // Given a push numbered under the current epoch, then it applies (and one without an epoch, as older clients send, too)
+                let first: PushResponse = try decodeBody(try await client.push(token, PushRequest(deviceID: a.id, events: [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 9))])], epoch: epoch)))
+                #expect(first.results == [PushResult(seq: 1, status: .applied)])
+                let legacy: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow - 8))])]))
+                #expect(legacy.results == [PushResult(seq: 2, status: .applied)])
+                // When a rollback is proven (the user's epoch moves on) and the device renumbers from 3
+                let moved: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+                #expect(moved.epochChanged && moved.epoch == "\(epoch)-g1")
+                let before = try await client.pullAll(token, device: a)
+                // Then a stale copy numbered under the old epoch is refused, naming both epochs, and applies nothing
+                let stale = try await client.push(token, PushRequest(deviceID: a.id, events: [event(3, "s3", ["reps": (.int(99), a.clock(testNow - 7))])], epoch: epoch))
+                let body = try expectError(stale, .conflict, "epoch_changed")
+                #expect(body.error.message.contains("\"\(epoch)\"") && body.error.message.contains("\"\(epoch)-g1\""), "\(body.error.message)")
+                let after = try await client.pullAll(token, device: a)
+                #expect(after.cursor == before.cursor && merged(after.changes) == merged(before.changes))
+                // And seq 3 is still free for the device's own renumbered event under the new epoch
+                let renumbered: PushResponse = try decodeBody(try await client.push(token, PushRequest(deviceID: a.id, events: [event(3, "s1", ["reps": (.int(10), a.clock(testNow - 1))])], epoch: "\(epoch)-g1")))
+                #expect(renumbered.results == [PushResult(seq: 3, status: .applied)] && renumbered.lastAppliedSeq == 3)
+            }
+        }
+    }
+
     @Test(arguments: Backend.all) func anAckTheServerNeverGaveStartsANewHistoryGeneration(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")

@@ -116,6 +116,8 @@ extension Sim {
             var requests = 0
             var replays = 0
             var stash: [URLRequest] = []
+            /// Pushes refused because they were numbered under an epoch that had moved on.
+            var staleEpochPushes = 0
         }
 
         init(turns: Turns, ledger: Box<Ledger>, seed: UInt64) {
@@ -126,13 +128,10 @@ extension Sim {
 
         /// Turns faults on (a fraction of requests) or off (0).
         func setFaultRate(_ rate: Double) { state.with { $0.faultRate = rate } }
-        /// Stale copies must not outlive the server life they were sent to: a restored server
-        /// renumbers nothing, so a pre-restore push replayed afterwards would be taken as new
-        /// (RELIABILITY.md, known limits).
-        func forgetStash() { state.with { $0.stash.removeAll() } }
         var counts: [Fault: Int] { state.get.counts }
         var requests: Int { state.get.requests }
         var replays: Int { state.get.replays }
+        var staleEpochPushes: Int { state.get.staleEpochPushes }
 
         func transport(port: Int, token: String, actor: Int) -> HTTPSyncTransport {
             HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: token, timeout: 60) { request in
@@ -204,6 +203,8 @@ extension Sim {
                     return answer
                 }
                 ledger.with { $0.noteAnswered(pushed, response) }
+            } else if pushed != nil, answer.status == 409, String(decoding: answer.body, as: UTF8.self).contains("\"epoch_changed\"") {
+                state.with { $0.staleEpochPushes += 1 }
             }
             return answer
         }

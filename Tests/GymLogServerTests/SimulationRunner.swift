@@ -139,7 +139,7 @@ extension Sim {
             try await store.restoreBackup()
             counts.restores += 1
             ledger.with { $0.restore(life) }
-            network.forgetStash()
+            // Stale copies of earlier requests stay in flight and may arrive after the restore.
         }
 
         /// Starts the server on an empty database (a new epoch).
@@ -148,7 +148,6 @@ extension Sim {
             counts.wipes += 1
             backupLife = nil
             ledger.with { $0.restore(Ledger.Life(appliedBySeq: [:], appliedKeys: [])) }
-            network.forgetStash()
             // A wiped server has no accounts: the operator adds the user again and the
             // devices log in with the new token; their data is still theirs.
             token = try await addUser()
@@ -325,7 +324,7 @@ extension Sim {
             let ledger = self.ledger.get
             return "seed=\(seed) scale=\(Sim.scale) backend=\(options.backend.rawValue) devices=\(options.devices) rounds=\(c.rounds) "
                 + "ops=\(devices.reduce(OpStats()) { $0 + $1.stats }.total) refused=\(devices.reduce(OpStats()) { $0 + $1.stats }.refused) "
-                + "syncs=\(c.syncs) failed_syncs=\(c.failedSyncs) requests=\(network.requests) faults=\(faults) replays=\(network.replays) "
+                + "syncs=\(c.syncs) failed_syncs=\(c.failedSyncs) requests=\(network.requests) faults=\(faults) replays=\(network.replays) stale_epoch_pushes=\(network.staleEpochPushes) "
                 + "applied_events=\(ledger.appliedEvents) duplicate_answers=\(ledger.duplicateEvents) rebases=\(rebases.get) "
                 + "clock_jumps=\(c.clockJumps) clocks_fixed=\(c.clocksFixed) restamped=\(restamped.get) backups=\(c.backups) restores=\(c.restores) wipes=\(c.wipes) "
                 + "acked_writes_checked=\(c.ackedWritesChecked) tombstones_checked=\(c.tombstonesChecked) "
