@@ -128,6 +128,10 @@ extension Sim {
 
         /// Turns faults on (a fraction of requests) or off (0).
         func setFaultRate(_ rate: Double) { state.with { $0.faultRate = rate } }
+        /// Stale copies are dropped at a restore or wipe: letting them cross (CI seed
+        /// 123632983783011, PostgreSQL) still loses acknowledged writes, even with pushes
+        /// refused by epoch (RELIABILITY.md, known limits).
+        func forgetStash() { state.with { $0.stash.removeAll() } }
         var counts: [Fault: Int] { state.get.counts }
         var requests: Int { state.get.requests }
         var replays: Int { state.get.replays }

@@ -139,7 +139,7 @@ extension Sim {
             try await store.restoreBackup()
             counts.restores += 1
             ledger.with { $0.restore(life) }
-            // Stale copies of earlier requests stay in flight and may arrive after the restore.
+            network.forgetStash()
         }
 
         /// Starts the server on an empty database (a new epoch).
@@ -148,6 +148,7 @@ extension Sim {
             counts.wipes += 1
             backupLife = nil
             ledger.with { $0.restore(Ledger.Life(appliedBySeq: [:], appliedKeys: [])) }
+            network.forgetStash()
             // A wiped server has no accounts: the operator adds the user again and the
             // devices log in with the new token; their data is still theirs.
             token = try await addUser()
