@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependency direction (see DESIGN.md): Core <- Store, Core <- Sync <- CLI, Core <- Sync <- Server.
-// GymLogCore imports nothing but Foundation; the client never links Hummingbird.
+// Dependency direction (see DESIGN.md): Core <- Store, Core <- Wire; Store + Wire <- SyncClient <- CLI;
+// Core + Wire <- Server. GymLogCore imports nothing but Foundation; the client never links
+// Hummingbird or PostgresNIO; the server links neither the client's sync engine nor the store.
 let package = Package(
     name: "gymlog",
     platforms: [.macOS(.v14)],
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "GymLogCore"),
@@ -27,23 +29,25 @@ let package = Package(
             name: "GymLogStore",
             dependencies: ["GymLogCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "GymLogWire", dependencies: ["GymLogCore"]),
         .target(
-            name: "GymLogSync",
-            dependencies: ["GymLogCore"]
+            name: "GymLogSyncClient",
+            dependencies: ["GymLogCore", "GymLogStore", "GymLogWire"]
         ),
         .target(
             name: "GymLogCLI",
             dependencies: [
-                "GymLogCore", "GymLogStore", "GymLogSync", "CReadline",
+                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "GymLogServer",
             dependencies: [
-                "GymLogCore", "GymLogSync",
+                "GymLogCore", "GymLogWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -60,7 +64,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "gymlog-bench",
-            dependencies: ["GymLogCore", "GymLogStore", "GymLogSync", "GymLogCLI", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogCLI", "CSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/gymlog-bench"
         ),
         .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore"]),
         .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore"]),
@@ -71,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "GymLogServerTests",
             dependencies: [
-                "GymLogServer", "GymLogSync", "GymLogCore", "GymLogStore", "GymLogCLI",
+                "GymLogServer", "GymLogWire", "GymLogSyncClient", "GymLogCore", "GymLogStore", "GymLogCLI",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

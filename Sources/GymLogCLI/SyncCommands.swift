@@ -2,63 +2,11 @@ import ArgumentParser
 import Foundation
 import GymLogCore
 import GymLogStore
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// `GymLogDatabase` as the sync engine's replica.
-public struct DatabaseReplica: SyncReplica {
-    public let db: GymLogDatabase
-    public var deviceID: String { db.deviceID }
-
-    public init(db: GymLogDatabase) { self.db = db }
-
-    public func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64) {
-        let s = try db.replicaState()
-        return (s.epoch, s.cursor, s.ackedSeq)
-    }
-
-    public func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int) {
-        let stats = try db.applyPulled(changes.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.changes) },
-                                       epoch: epoch, cursor: cursor)
-        return (stats.fieldsWritten, stats.fieldsKept)
-    }
-
-    public func pending(after seq: Int64, limit: Int) throws -> [PushEvent] {
-        try db.pendingEvents(after: seq, limit: limit).map {
-            PushEvent(seq: $0.seq, idempotencyKey: $0.idempotencyKey, entity: $0.entity, entityID: $0.entityID, op: $0.op,
-                      fields: Dictionary(uniqueKeysWithValues: $0.fields.map { ($0.name, WireField(v: $0.value, c: $0.clock)) }))
-        }
-    }
-
-    public func unparkDueEvents() throws { try db.unparkDueEvents() }
-    public func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws { try db.acknowledge(lastAppliedSeq: lastAppliedSeq, rejected: rejected) }
-    public func rebase(epoch: String, nextSeq: Int64) throws { try db.rebase(epoch: epoch, nextSeq: nextSeq) }
-    public var wallClock: Int64 { db.wallClock }
-    public func restampClocks(after limit: Int64) throws -> Int { try db.restampClocks(after: limit) }
-}
-
-/// One sync at a time per database, across processes: an exclusive `flock` on a file next
-/// to the database. A second sync waits up to `wait` seconds, then says one is running.
-final class SyncMutex {
-    private let fd: Int32
-
-    init(path: String, wait: TimeInterval = 5) throws {
-        fd = open(path, O_RDWR | O_CREAT, 0o600)
-        guard fd >= 0 else { throw UserError("Cannot open the sync lock \(path): \(String(cString: strerror(errno))).") }
-        let deadline = Date().addingTimeInterval(wait)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
-                close(fd)
-                throw UserError("Another sync is already running for this database; try again when it has finished.")
-            }
-            usleep(50_000)
-        }
-    }
-
-    deinit { flock(fd, LOCK_UN); close(fd) }
-}
 
 /// Runs one sync cycle against the configured server and prints what happened.
 func runSync(_ context: CLIContext) throws {

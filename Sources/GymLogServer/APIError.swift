@@ -1,5 +1,5 @@
 import Foundation
-import GymLogSync
+import GymLogWire
 import Hummingbird
 
 /// A protocol error: HTTP status, stable code, a sentence saying what to do, and optional

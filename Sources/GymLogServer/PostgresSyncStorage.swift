@@ -1,6 +1,6 @@
 import Foundation
 import GymLogCore
-import GymLogSync
+import GymLogWire
 import Logging
 import PostgresNIO
 

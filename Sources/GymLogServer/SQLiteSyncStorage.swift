@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import GymLogCore
-import GymLogSync
+import GymLogWire
 
 /// `SyncStorage` in one SQLite file (WAL, synchronous=FULL): the embedded default store.
 ///

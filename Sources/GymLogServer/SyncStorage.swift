@@ -1,6 +1,6 @@
 import Foundation
 import GymLogCore
-import GymLogSync
+import GymLogWire
 
 /// An account as the storage sees it.
 public struct UserRecord: Hashable, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import GymLogCore
-import GymLogSync
+import GymLogWire
 
 /// The most fields one event may carry (and so the most rows one change counter value has).
 public let maxEventFields = 64

@@ -3,7 +3,8 @@ import GRDB
 import GymLogCore
 @testable import GymLogCLI
 import GymLogStore
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 import Testing
 
 /// The real `gymlog` client against the real `gymlog-server` on a loopback port.

@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 import Testing
 
 /// Guarantee 7: a clock far ahead is refused with an error that says so, and once the clock

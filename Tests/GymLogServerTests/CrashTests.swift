@@ -3,7 +3,8 @@ import GRDB
 import GymLogCore
 @testable import GymLogCLI
 @testable import GymLogStore
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 import Testing
 
 // Crash tests: the real `gymlog` binary killed with SIGKILL at random moments while it logs

@@ -1,7 +1,8 @@
 import Foundation
 import GymLogCore
 @testable import GymLogServer
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting

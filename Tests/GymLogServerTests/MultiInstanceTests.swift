@@ -4,7 +4,8 @@ import GymLogCore
 @testable import GymLogCLI
 @testable import GymLogServer
 import GymLogStore
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,8 @@
 import Foundation
 import GymLogCore
 @testable import GymLogServer
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 import Testing
 
 /// What only the PostgreSQL store has: its URL, its errors, its migrations, its schema

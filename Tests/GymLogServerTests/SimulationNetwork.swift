@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import GymLogCore
 @testable import GymLogStore
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 import GymLogCLI
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,8 +1,9 @@
 import Foundation
 import GymLogCore
+import GymLogWire
 
-/// The client database as the sync engine sees it. GymLogSync does not import the store;
-/// the CLI adapts `GymLogDatabase` to this protocol.
+/// The client database as the sync engine sees it; `DatabaseReplica` adapts `GymLogDatabase`
+/// to it, and tests adapt fakes.
 public protocol SyncReplica: Sendable {
     var deviceID: String { get }
     /// The server epoch and cursor position last applied, and the highest acknowledged seq.

@@ -1,4 +1,6 @@
 import Foundation
+import GymLogCore
+import GymLogWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -2,7 +2,8 @@ import Foundation
 import GymLogCLI
 import GymLogCore
 import GymLogStore
-import GymLogSync
+import GymLogWire
+import GymLogSyncClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,4 +1,6 @@
 import Foundation
+import GymLogCore
+import GymLogWire
 
 /// The client's door to a sync server. The sync engine talks only to this protocol, so
 /// tests drive it with in-process or fault-injecting fakes.
