@@ -4,6 +4,7 @@ import GymLogWire
 import HTTPTypes
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The request context every route gets.
 public typealias ServerContext = BasicRequestContext
@@ -21,7 +22,7 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
     logger.logLevel = config.logLevel
     let router = try await buildRouter(config, storage: storage, logger: logger)
     let startLogger = logger
-    return Application(
+    var app = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "gymlog-server"),
         onServerRunning: { channel in
@@ -33,6 +34,11 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
         },
         logger: logger
     )
+    // The storage's client runs as a service of the application; the server starts listening
+    // only once the database answers (an unreachable or unmigratable one fails `serve` here).
+    app.addServices(storage.applicationServices())
+    app.beforeServerStarts { _ = try await storage.epoch() }
+    return app
 }
 
 /// Every endpoint the server serves. The router is built from this list, so the OpenAPI
@@ -60,7 +66,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
 
 /// The routes of the `/v1` protocol plus `/healthz`, behind the request-id/error middleware.
 public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger) async throws -> Router<ServerContext> {
-    let routes = SyncRoutes(config: config, storage: storage, epoch: try await storage.epoch())
+    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage))
     let router = Router(context: ServerContext.self)
     router.add(middleware: RequestLogMiddleware())
     for endpoint in Endpoint.allCases {

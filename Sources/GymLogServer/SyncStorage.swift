@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 import GymLogWire
+import ServiceLifecycle
 
 /// An account as the storage sees it.
 public struct UserRecord: Hashable, Sendable {
@@ -126,11 +127,16 @@ public protocol SyncStorage: Sendable {
     func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64
     /// Releases connections and background work; the storage is not used afterwards.
     func shutdown() async
+    /// Hands the storage's background work (a database client) to the application, whose
+    /// ServiceGroup then runs it and stops it at graceful shutdown. Called once, by `buildApplication`.
+    func applicationServices() -> [any Service]
 }
 
 extension SyncStorage {
     /// Nothing to release by default (SQLite closes its file when the last reference goes).
     public func shutdown() async {}
+    /// No background work by default.
+    public func applicationServices() -> [any Service] { [] }
 }
 
 /// Where the server keeps its data, from the `--db` URL.
@@ -189,8 +195,9 @@ public struct ServerSetupError: Error, LocalizedError, Equatable, CustomStringCo
 
 /// Opens the storage a `--db` URL names. This is the one place a backend is chosen.
 ///
-/// A PostgreSQL store connects and migrates in the background; its first call reports an
-/// unreachable database or a failed migration. `poolSize` is its connection pool's size.
+/// A PostgreSQL store connects and migrates when its pool starts (as a service of the
+/// application, or on its first call); that call reports an unreachable database or a failed
+/// migration. `poolSize` is its connection pool's size.
 public func openSyncStorage(_ url: String?, poolSize: Int = 10,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SyncStorage {
     switch try StorageLocation.parse(url, environment: environment) {

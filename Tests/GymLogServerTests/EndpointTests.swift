@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Endpoints and error codes")
 struct EndpointTests {
-    @Test(arguments: Backend.all) func healthzAndCapabilities(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func healthzAndCapabilities(_ backend: Backend) async throws {
         try await Harness.with(backend, configure: { $0.maxBodyBytes = 123_456; $0.maxClockAheadSeconds = 60 }) { h in
             try await h.router { client in
                 let health = try await client.execute(uri: "/healthz", method: .get)
@@ -23,7 +23,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func unknownRouteIsJSON404AndWrongMethod405(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func unknownRouteIsJSON404AndWrongMethod405(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             try await h.router { client in
                 let missing = try await client.execute(uri: "/v2/push", method: .get)
@@ -37,7 +37,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func requestIDIsEchoedOrGenerated(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func requestIDIsEchoedOrGenerated(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             try await h.router { client in
                 let given = try await client.execute(uri: "/healthz", method: .get, headers: [RequestLogMiddleware.header: "req-42"])
@@ -48,7 +48,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func registrationClosedByDefault(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func registrationClosedByDefault(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             try await h.router { client in
                 let r = try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: #"{"name":"alice"}"#))
@@ -57,7 +57,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func openRegistration(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func openRegistration(_ backend: Backend) async throws {
         try await Harness.with(backend, configure: { $0.openRegistration = true }) { h in
             try await h.router { client in
                 // Given an open server, when alice registers, then she gets a working token.
@@ -86,7 +86,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func unauthorized(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func unauthorized(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -103,7 +103,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func revokedTokenIsRejected(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func revokedTokenIsRejected(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -120,7 +120,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func pushBodyErrors(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func pushBodyErrors(_ backend: Backend) async throws {
         try await Harness.with(backend, configure: { $0.maxBodyBytes = 4096; $0.maxPushEvents = 3 }) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -154,7 +154,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func bodyLimitOverRealHTTP(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func bodyLimitOverRealHTTP(_ backend: Backend) async throws {
         try await Harness.with(backend, configure: { $0.maxBodyBytes = 2048 }) { h in
             let token = try await h.addUser("alice")
             try await h.live { client in
@@ -165,7 +165,7 @@ struct EndpointTests {
         }
     }
 
-    @Test(arguments: Backend.all) func pullQueryErrors(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func pullQueryErrors(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in

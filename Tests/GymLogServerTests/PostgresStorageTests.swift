@@ -3,6 +3,7 @@ import GymLogCore
 @testable import GymLogServer
 import GymLogWire
 import GymLogSyncClient
+import HummingbirdTesting
 import Testing
 
 /// What only the PostgreSQL store has: its URL, its errors, its migrations, its schema
@@ -177,24 +178,32 @@ struct PostgresStorageTests {
         }
     }
 
-    @Test func valuesKeepTheirTypeExactly() async throws {
+    @Test func thePoolRunsAsAServiceOfTheApplication() async throws {
         try await PostgresTestDatabase.with { url in
+            // Given a store nobody started, handed to an application...
             let storage = try PostgresSyncStorage(url: url, poolSize: 2, logger: PostgresAdmin.logger)
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
-            let clock = HLC(millis: testNow - 1, counter: 0, node: "dev")
-            let values: [String: FieldValue] = [
-                "a": .int(Int64.max), "b": .int(Int64.min), "c": .real(0.1), "d": .real(-1e300), "e": .text(""),
-                "f": .text("héllo \"q\" 💪\n"), "g": .null, "h": .real(2),
-            ]
-            let event = ValidEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "s1",
-                                   fields: values.keys.sorted().map { ValidField(name: $0, value: values[$0]!, clock: clock, clockText: clock.description) })
-            _ = try await storage.push(user: auth, deviceID: "dev", items: [.valid(event)], now: testNow)
-            let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: 100, maxBytes: 1 << 20)
-            #expect(page.rows.count == 1)
-            #expect(Dictionary(uniqueKeysWithValues: page.rows[0].fields.map { ($0.name, $0.value) }) == values)
-            #expect(page.rows[0].fields.map(\.name) == values.keys.sorted(), "fields of one change come in name order, as on SQLite")
+            var config = ServerConfig(database: url)
+            config.now = { testNow }
+            config.logLevel = .warning
+            let app = try await buildApplication(config, storage: storage)
+            // ...when the application runs, its ServiceGroup starts the pool and the routes reach the database...
+            let status = try await app.test(.router) { client in
+                try await client.execute(uri: "/v1/capabilities", method: .get).status
+            }
+            #expect(status == .ok)
+            let epoch = try await PostgresAdmin.strings(try PostgresURL(parsing: url), "SELECT epoch FROM meta")
+            #expect(epoch.count == 1)
+            // ...and once it stopped gracefully, the store refuses calls instead of waiting forever.
             await storage.shutdown()
+            await #expect(throws: (any Error).self) { _ = try await storage.listUsers() }
+        }
+    }
+
+    @Test func aStoreShutDownBeforeItsFirstCallRefusesCalls() async throws {
+        let storage = try PostgresSyncStorage(url: "postgres://gymlog@127.0.0.1:1/gymlog", environment: [:], logger: PostgresAdmin.logger)
+        await storage.shutdown()
+        await #expect { _ = try await storage.epoch() } throws: { error in
+            (error as? ServerSetupError)?.message.contains("shut down") ?? false
         }
     }
 

@@ -4,14 +4,44 @@ import Testing
 
 /// A storage backend the conformance suite runs against.
 enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
-    case sqlite, postgres
+    case memory, sqlite, postgres
 
     var testDescription: String { rawValue }
 
-    /// The backends every conformance test runs on. PostgreSQL is left out only locally
-    /// without a server (`PostgresEnvironmentTests` prints the notice); under CI=true it is
-    /// always in, and a missing server fails its cases instead of skipping them.
+    /// The stores a server runs on in production: the simulation and integration tests run
+    /// on these. PostgreSQL is left out only locally without a server (`PostgresEnvironmentTests`
+    /// prints the notice); under CI=true it is always in, and a missing server fails its cases
+    /// instead of skipping them.
     static let all: [Backend] = PostgresTestDatabase.isRequested ? [.sqlite, .postgres] : [.sqlite]
+
+    /// Every store the sync rules run on: the in-memory one first (fast, and the reference
+    /// the others are compared with), then `all`.
+    static let conformance: [Backend] = [.memory] + all
+
+    /// Runs `body` on a fresh, empty store of this backend and removes it afterwards.
+    func withStorage<T>(_ body: (any SyncStorage) async throws -> T) async throws -> T {
+        switch self {
+        case .memory:
+            return try await body(MemorySyncStorage())
+        case .sqlite:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-store-test-\(UUID().uuidString).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            return try await body(try SQLiteSyncStorage(path: path))
+        case .postgres:
+            return try await PostgresTestDatabase.with { url in
+                let storage = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger)
+                do {
+                    try await storage.prepare()
+                    let result = try await body(storage)
+                    await storage.shutdown()
+                    return result
+                } catch {
+                    await storage.shutdown()
+                    throw error
+                }
+            }
+        }
+    }
 }
 
 /// Throwaway PostgreSQL databases on the server named by `GYMLOG_TEST_POSTGRES_URL`

@@ -8,10 +8,10 @@ import HummingbirdTesting
 import Testing
 
 /// The storage conformance suite, with EndpointTests: every protocol rule and every error,
-/// through the real router, on every backend in `Backend.all` (SQLite and PostgreSQL).
+/// through the real router, on every backend in `Backend.conformance` (memory, SQLite and PostgreSQL).
 @Suite("Push and pull protocol")
 struct ProtocolTests {
-    @Test(arguments: Backend.all) func pushThenPull(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func pushThenPull(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -49,7 +49,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func samePushTwiceIsAllDuplicate(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func samePushTwiceIsAllDuplicate(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -69,7 +69,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func knownIdempotencyKeyUnderNewSeqIsDuplicateAndAdvances(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func knownIdempotencyKeyUnderNewSeqIsDuplicateAndAdvances(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -86,7 +86,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func gapRejectsTheWholeRequest(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func gapRejectsTheWholeRequest(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -109,7 +109,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func aTextValueWithANulCharacterIsRejectedNotTruncated(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func aTextValueWithANulCharacterIsRejectedNotTruncated(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -127,7 +127,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func rejectedEventsConsumeTheirSeqButNotTheirKey(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func rejectedEventsConsumeTheirSeqButNotTheirKey(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -183,7 +183,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func lastWriterWinsPerField(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func lastWriterWinsPerField(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -215,7 +215,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func tombstonesBeatOlderAndConcurrentEditsAndRestoreNeedsANewerClock(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func tombstonesBeatOlderAndConcurrentEditsAndRestoreNeedsANewerClock(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -249,7 +249,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all, [1, 3, 7, 50, 1000])
+    @Test(arguments: Backend.conformance, [1, 3, 7, 50, 1000])
     func pagingNeverSplitsAChangeAndReturnsEverythingOnce(_ backend: Backend, limit: Int) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
@@ -290,7 +290,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func pullPageIsBoundedByBytes(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func pullPageIsBoundedByBytes(_ backend: Backend) async throws {
         try await Harness.with(backend, configure: { $0.maxPullBytes = 40_000 }) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -305,7 +305,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func epochMismatchTellsTheClientToReset(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func epochMismatchTellsTheClientToReset(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -322,7 +322,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func aCursorPastTheHeadStartsANewHistoryGeneration(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func aCursorPastTheHeadStartsANewHistoryGeneration(_ backend: Backend) async throws {
         // A server restored from an older backup keeps its database epoch; a device whose
         // cursor is past the head proves the rollback, and the user's epoch moves on.
         try await Harness.with(backend) { h in
@@ -345,7 +345,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func aPushNumberedUnderAnOldEpochIsRefusedWhole(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func aPushNumberedUnderAnOldEpochIsRefusedWhole(_ backend: Backend) async throws {
         // A copy of a push delayed across a rollback must not take sequence numbers the device
         // has reused since it renumbered its outbox in the new generation.
         try await Harness.with(backend) { h in
@@ -375,7 +375,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func anAckTheServerNeverGaveStartsANewHistoryGeneration(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func anAckTheServerNeverGaveStartsANewHistoryGeneration(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             let bob = try await h.addUser("bob")
@@ -399,7 +399,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func clockFarAheadRejectsTheWholeRequest(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func clockFarAheadRejectsTheWholeRequest(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -417,7 +417,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func pullReturnsTheAckThatHealsALostPushResponse(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func pullReturnsTheAckThatHealsALostPushResponse(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")
             try await h.router { client in
@@ -430,7 +430,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all) func usersAreIsolated(_ backend: Backend) async throws {
+    @Test(arguments: Backend.conformance) func usersAreIsolated(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let alice = try await h.addUser("alice"), bob = try await h.addUser("bob")
             try await h.router { client in
@@ -458,7 +458,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test(arguments: Backend.all)
+    @Test(arguments: Backend.conformance)
     func concurrentPushesNeverShareACursorValueAndAPullNeverSkipsALateCommit(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")

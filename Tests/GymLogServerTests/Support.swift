@@ -21,6 +21,12 @@ struct Harness: Sendable {
     static func with<T>(_ backend: Backend = .sqlite, configure: (inout ServerConfig) -> Void = { _ in },
                         _ body: (Harness) async throws -> T) async throws -> T {
         switch backend {
+        case .memory:
+            var config = ServerConfig(database: "memory:")
+            config.now = { testNow }
+            config.logLevel = .warning
+            configure(&config)
+            return try await body(Harness(backend: backend, storage: MemorySyncStorage(), config: config))
         case .sqlite:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-test-\(UUID().uuidString).sqlite").path
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

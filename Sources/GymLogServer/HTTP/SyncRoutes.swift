@@ -1,0 +1,195 @@
+import Foundation
+import GymLogCore
+import GymLogWire
+import Hummingbird
+import Logging
+
+/// The handlers of the `/v1` endpoints. Status codes are chosen here and only here.
+struct SyncRoutes: Sendable {
+    let config: ServerConfig
+    let storage: any SyncStorage
+    /// The database's epoch; a user's devices see it with the user's history generation.
+    let databaseEpoch: DatabaseEpoch
+
+    /// The epoch a user's cursors carry (`SyncRules.epoch`).
+    func epoch(for user: AuthenticatedUser) async throws -> String {
+        SyncRules.epoch(database: try await databaseEpoch.value(), historyGeneration: user.historyGeneration)
+    }
+
+    var capabilities: Capabilities {
+        Capabilities(protocolVersion: syncProtocolVersion, maxBodyBytes: config.maxBodyBytes, maxPushEvents: config.maxPushEvents,
+                     maxPullLimit: config.maxPullLimit, registrationOpen: config.openRegistration,
+                     maxClockAheadMs: Int64(config.maxClockAheadSeconds) * 1000)
+    }
+
+    // MARK: register
+
+    func register(_ request: Request) async throws -> Response {
+        guard config.openRegistration else {
+            throw APIError(.forbidden, "registration_closed",
+                           "this server does not allow registration; ask its operator for a token (`gymlog-server user add NAME`).")
+        }
+        let body: RegisterRequest = try decode(try await readJSONBody(request, limit: 64 * 1024))
+        guard PushValidation.isPlainName(body.name) else {
+            throw APIError(.badRequest, "invalid_name", "a user name is 1 to 64 letters, digits, '_', '.' or '-'; choose another name.")
+        }
+        let token = Tokens.generate()
+        do {
+            let user = try await storage.createUser(name: body.name, tokenHash: Tokens.hash(token), now: config.now())
+            return jsonResponse(RegisterResponse(user: user.name, token: token), status: .created)
+        } catch StorageError.userExists {
+            throw APIError(.conflict, "user_exists", "a user named \"\(body.name)\" already exists; choose another name.")
+        }
+    }
+
+    // MARK: push
+
+    func push(_ request: Request, context: ServerContext) async throws -> Response {
+        let user = try await authenticate(request)
+        let started = ContinuousClock.now
+        let body = try await readJSONBody(request, limit: config.maxBodyBytes)
+        // The hand-written reader takes the common shape; anything else (and every error)
+        // goes through JSONDecoder exactly as before.
+        let push: IncomingPush = try PushBodyReader.read(body) ?? decode(body)
+        let decoded = ContinuousClock.now
+        guard PushValidation.isPlainName(push.deviceID) else {
+            throw APIError(.badRequest, "invalid_device_id", "device_id must be 1 to 64 letters, digits, '_', '.' or '-' (a UUID).")
+        }
+        // Sequence numbers belong to one history: a device renumbers its outbox when the epoch
+        // changes (wipe, proven rollback), so a push numbered under another epoch (a stale copy
+        // delivered late) must not consume numbers the device now uses for other events.
+        let epoch = try await self.epoch(for: user)
+        if let pushed = push.epoch, pushed != epoch {
+            throw APIError(.conflict, "epoch_changed",
+                           "this push was numbered under epoch \"\(pushed.prefix(100))\", but the server's history is now \"\(epoch)\"; nothing was applied. Pull, then push again.")
+        }
+        guard push.events.count <= config.maxPushEvents else {
+            throw APIError(.contentTooLarge, "too_many_events",
+                           "the push holds \(push.events.count) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
+        }
+        var previous: Int64 = 0
+        for event in push.events {
+            guard event.seq > previous else {
+                throw APIError(.badRequest, "invalid_sequence",
+                               "events must have seq >= 1 in strictly ascending order; seq \(event.seq) follows \(previous).")
+            }
+            previous = event.seq
+        }
+        let items = push.events.map(PushValidation.validate)
+        // Only fields that would be stored can poison the merge; a rejected event's clock cannot.
+        var top = Int64.min
+        for case .valid(let event) in items { for field in event.fields where field.clock.millis > top { top = field.clock.millis } }
+        let now = config.now()
+        let maxAheadMs = Int64(config.maxClockAheadSeconds) * 1000
+        if top > now, top - now > maxAheadMs {
+            throw APIError(.unprocessableContent, "clock_ahead",
+                           "the device clock is ahead of the server by about \(describeDuration(ms: top - now)); set this device's date and time correctly (automatic time), then sync again.",
+                           serverTimeMs: now)
+        }
+        let validated = ContinuousClock.now
+        let outcome = try await storage.push(user: user, deviceID: push.deviceID, items: items, now: now)
+        context.logger.debug("push timing", metadata: [
+            "events": "\(items.count)", "decode": "\(decoded - started)", "validate": "\(validated - decoded)",
+            "store": "\(ContinuousClock.now - validated)",
+        ])
+        switch outcome {
+        case .completed(let lastApplied, let head, let results):
+            let rejected = results.count { $0.status == .rejected }
+            if rejected > 0 { context.logger.notice("push rejected events", metadata: ["rejected": "\(rejected)", "user": "\(user.name)"]) }
+            let response = PushResponse(epoch: epoch, lastAppliedSeq: lastApplied, cursor: "\(epoch):\(head)", results: results)
+            if let bytes = encodePushResponse(response) { return jsonResponse(bytes: bytes.utf8) }
+            return jsonResponse(response)
+        case .sequenceGap(let lastApplied, let got):
+            throw APIError(.conflict, "sequence_gap",
+                           "event seq \(got) skips ahead: the server has applied this device's events up to \(lastApplied); nothing of this push was applied, resend starting at seq \(lastApplied + 1).",
+                           lastAppliedSeq: lastApplied)
+        }
+    }
+
+    // MARK: pull
+
+    func pull(_ request: Request, context: ServerContext) async throws -> Response {
+        let user = try await authenticate(request)
+        let query = request.uri.queryParameters
+        guard let device = query["device_id"].map(String.init), PushValidation.isPlainName(device) else {
+            throw APIError(.badRequest, "invalid_device_id", "pull needs ?device_id=<this database's device id> (1 to 64 letters, digits, '_', '.' or '-').")
+        }
+        var cursor = SyncCursor.start
+        if let text = query["cursor"].map(String.init), !text.isEmpty {
+            guard let parsed = SyncCursor(text) else {
+                throw APIError(.badRequest, "invalid_cursor",
+                               "the cursor \"\(text.prefix(100))\" is not `<epoch>:<n>` or `0`; pull with cursor=0 to start over.")
+            }
+            cursor = parsed
+        }
+        var limit = config.defaultPullLimit
+        if let text = query["limit"].map(String.init) {
+            guard let n = Int(text), n >= 1 else {
+                throw APIError(.badRequest, "invalid_limit", "limit must be a whole number from 1 to \(config.maxPullLimit).")
+            }
+            limit = min(n, config.maxPullLimit)
+        }
+        var ackedSeq: Int64 = 0
+        if let text = query["acked_seq"].map(String.init) {
+            guard let n = Int64(text), n >= 0 else {
+                throw APIError(.badRequest, "invalid_acked_seq", "acked_seq must be a whole number >= 0: the highest seq the server acknowledged to this device.")
+            }
+            ackedSeq = n
+        }
+        var epoch = try await self.epoch(for: user)
+        func startOver(lastAppliedSeq: Int64) -> Response {
+            jsonResponse(PullResponse(epoch: epoch, changes: [], cursor: "\(epoch):0", hasMore: false,
+                                      lastAppliedSeq: lastAppliedSeq, epochChanged: true))
+        }
+        if let cursorEpoch = cursor.epoch, cursorEpoch != epoch {
+            let page = try await storage.pull(user: user, deviceID: device, after: 0, limit: 1, maxBytes: 0)
+            return startOver(lastAppliedSeq: page.lastAppliedSeq)
+        }
+        let page = try await storage.pull(user: user, deviceID: device, after: cursor.position, limit: limit, maxBytes: config.maxPullBytes)
+        // The device knows more history than this database holds: its cursor is past the head,
+        // or it was acknowledged events this database never applied. The database was restored
+        // from an older backup. Only this device can tell, but every device of the user may
+        // hold a cursor into the lost history that new changes will soon overtake, so the
+        // user's history starts a new generation: all their devices start over and re-send.
+        if cursor.epoch != nil, SyncRules.historyRolledBack(cursorPosition: cursor.position, ackedSeq: ackedSeq, page: page) {
+            let generation = try await storage.startNewHistoryGeneration(user: user)
+            var renewed = user
+            renewed.historyGeneration = generation
+            epoch = try await self.epoch(for: renewed)
+            context.logger.notice("history rolled back; new history generation", metadata: [
+                "user": "\(user.name)", "generation": "\(generation)", "acked_seq": "\(ackedSeq)",
+                "last_applied_seq": "\(page.lastAppliedSeq)", "cursor": "\(cursor.position)", "head": "\(page.cursor)",
+            ])
+            return startOver(lastAppliedSeq: page.lastAppliedSeq)
+        }
+        return jsonResponse(bytes: encodePullResponse(page, epoch: epoch).utf8)
+    }
+
+    // MARK: helpers
+
+    func authenticate(_ request: Request) async throws -> AuthenticatedUser {
+        guard let header = request.headers[.authorization], header.count > 7,
+              header.prefix(7).lowercased() == "bearer " else { throw APIError.unauthorized }
+        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        guard !token.isEmpty, token.utf8.count <= 256,
+              let user = try await storage.userForTokenHash(Tokens.hash(token)) else { throw APIError.unauthorized }
+        return user
+    }
+}
+
+/// The database's epoch, read on first use (after the storage's services started) and kept:
+/// it never changes while the database exists.
+final class DatabaseEpoch: @unchecked Sendable {
+    private let storage: any SyncStorage
+    private let lock = NSLock()
+    private var cached: String?
+
+    init(storage: any SyncStorage) { self.storage = storage }
+
+    func value() async throws -> String {
+        if let cached = lock.withLock({ cached }) { return cached }
+        let epoch = try await storage.epoch()
+        lock.withLock { cached = epoch }
+        return epoch
+    }
+}

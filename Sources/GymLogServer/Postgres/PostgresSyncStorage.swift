@@ -1,0 +1,239 @@
+import Foundation
+import GymLogCore
+import GymLogWire
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// `SyncStorage` on PostgreSQL through a PostgresNIO connection pool: several stateless
+/// server instances can share one database with the same guarantees as the SQLite store.
+///
+/// Concurrency: a push locks its user's row (`SELECT ... FOR NO KEY UPDATE`) before it
+/// reads `last_applied_seq` or the change counter, so pushes of one user are applied one
+/// at a time whichever instance takes them; the counter is assigned and committed in lock
+/// order, so a pull (one statement, one snapshot) never sees counter value n+1 without n.
+/// Idempotency keys are a primary key per user in the schema.
+public final class PostgresSyncStorage: SyncRulesStorage, Service {
+    public let backend = "postgres"
+    /// The parsed `--db` URL.
+    public let location: PostgresURL
+    private let client: PostgresClient
+    private let logger: Logger
+    private let connectionConfig: PostgresConnection.Configuration
+    private let lifecycle = PostgresLifecycle()
+
+    /// Parses the URL and sets up the pool; nothing connects yet. Errors about the URL are
+    /// thrown here; errors about reaching or migrating the database by the first call.
+    ///
+    /// The pool runs as a ServiceLifecycle service of the application (`applicationServices`,
+    /// added by `buildApplication`); used on its own (the `user` commands, tests), the first
+    /// call starts it and `shutdown()` stops it.
+    public init(url: String, poolSize: Int = 10, environment: [String: String] = ProcessInfo.processInfo.environment,
+                logger: Logger = Logger(label: "gymlog-server.postgres")) throws {
+        let location = try PostgresURL(parsing: url, environment: environment)
+        guard poolSize >= 1 else { throw ServerSetupError("the PostgreSQL pool size must be at least 1, not \(poolSize).") }
+        connectionConfig = try location.connectionConfiguration()
+        self.location = location
+        self.logger = logger
+        client = PostgresClient(configuration: location.clientConfiguration(poolSize: poolSize), backgroundLogger: logger)
+    }
+
+    deinit { lifecycle.cancelStandalone() }
+
+    /// Hands the pool to the application's ServiceGroup: from now on only `run()` starts it.
+    public func applicationServices() -> [any Service] {
+        lifecycle.expectService()
+        return [self]
+    }
+
+    /// Runs the pool until graceful shutdown (or cancellation), after connecting and
+    /// migrating once; every call waits for that first, so its error (unreachable database,
+    /// failed migration) is the first thing a caller sees.
+    public func run() async throws {
+        guard lifecycle.claim(.service) else {
+            // Started on its own before the application ran: its owner's `shutdown()` stops it.
+            try? await gracefulShutdown()
+            return
+        }
+        await Self.runPool(client, connectionConfig, location: location, logger: logger, ready: lifecycle.ready)
+    }
+
+    // Static, so a pool started on its own does not keep the storage alive (deinit stops it).
+    private static func runPool(_ client: PostgresClient, _ config: PostgresConnection.Configuration, location: PostgresURL,
+                                logger: Logger, ready: ReadyGate) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            do {
+                try await connectAndMigrate(config, location: location, logger: logger)
+                ready.resolve(.success(()))
+            } catch {
+                ready.resolve(.failure(error))
+            }
+            await group.waitForAll()
+        }
+    }
+
+    private static func connectAndMigrate(_ config: PostgresConnection.Configuration, location: PostgresURL, logger: Logger) async throws {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: config, id: 0, logger: logger)
+        } catch {
+            throw ServerSetupError(describeConnectFailure(error, location: location))
+        }
+        do {
+            try await PostgresSchema.migrate(connection, location: location, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+    }
+
+    /// Waits until the database is reachable and migrated (starting the pool when used on its own).
+    public func prepare() async throws {
+        try lifecycle.checkNotStopped()
+        if lifecycle.claim(.standalone) {
+            let (client, config, location, logger, ready) = (self.client, connectionConfig, self.location, self.logger, lifecycle.ready)
+            lifecycle.startStandalone(Task { await Self.runPool(client, config, location: location, logger: logger, ready: ready) })
+        }
+        try await lifecycle.ready.wait()
+    }
+
+    /// Closes the pool's connections when it runs on its own (an application's ServiceGroup
+    /// closes it at graceful shutdown); the storage is unusable afterwards.
+    public func shutdown() async {
+        await lifecycle.stopStandalone()
+    }
+
+    static func describeConnectFailure(_ error: any Error, location: PostgresURL) -> String {
+        let at = "PostgreSQL at \(location.endpoint)"
+        if let psql = error as? PSQLError, let state = psql.serverInfo?[.sqlState] {
+            let message = describePostgresError(psql)
+            switch state {
+            case "3D000":
+                return "\(at) has no database \"\(location.database)\" (\(message)). Create it (`createdb --owner \(location.user) \(location.database)` as the postgres user, see the README) or fix the database name in --db."
+            case "28P01", "28000":
+                return "\(at) refused user \"\(location.user)\": \(message). Check the user name and password in --db (or PGPASSWORD), and that pg_hba.conf lets this user reach database \"\(location.database)\" from this machine."
+            case "57P03":
+                return "\(at) is starting up or shutting down (\(message)); try again in a moment."
+            default:
+                return "cannot open the database \(location.redacted): \(message)."
+            }
+        }
+        if let psql = error as? PSQLError {
+            switch psql.code {
+            case .authMechanismRequiresPassword:
+                return "\(at) wants a password for user \"\(location.user)\"; put it in --db (postgres://\(location.user):PASSWORD@...) or in PGPASSWORD."
+            case .sslUnsupported:
+                return "\(at) does not offer TLS but --db asks for sslmode=\(location.tls.rawValue); enable ssl on the server or use sslmode=disable on a trusted network."
+            default:
+                break
+            }
+        }
+        return "cannot connect to \(at) (\(describeConnectionProblem(error))). Check that PostgreSQL is running and listening on that host and port (`pg_isready -h \(location.host) -p \(location.port)`; listen_addresses and port in postgresql.conf), that the --db URL names the right host and port, and that no firewall is in the way."
+    }
+
+    // The socket-level reason in a few words; NIO's own text lists every address it tried.
+    private static func describeConnectionProblem(_ error: any Error) -> String {
+        let text = describePostgresError(error)
+        let known: [(String, String)] = [
+            ("Connection refused", "connection refused: nothing listens there"),
+            ("No route to host", "no route to host"),
+            ("Network is unreachable", "network is unreachable"),
+            ("connectTimeout", "no answer within 10 seconds"),
+            ("timeout", "no answer within 10 seconds"),
+            ("resolve", "the host name does not resolve"),
+            ("DNS error", "the host name does not resolve"),
+            ("UnknownHost", "the host name does not resolve"),
+            ("NXDOMAIN", "the host name does not resolve"),
+        ]
+        return known.first { text.localizedCaseInsensitiveContains($0.0) }?.1 ?? text
+    }
+
+    // MARK: SyncStorage
+
+    public func epoch() async throws -> String {
+        try await prepare()
+        for try await epoch in try await client.query("SELECT epoch FROM meta", logger: logger).decode(String.self) { return epoch }
+        throw ServerSetupError("the database \(location.redacted) has no epoch row in its meta table; it was not made by gymlog-server.")
+    }
+
+    public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
+        try await prepare()
+        let rows = try await client.query("""
+            INSERT INTO users (name, token_hash, created_at) VALUES (\(name), \(tokenHash), \(now))
+            ON CONFLICT ((lower(name))) DO NOTHING RETURNING id
+            """, logger: logger)
+        for try await id in rows.decode(Int64.self) {
+            return UserRecord(id: id, name: name, createdAt: now, revokedAt: nil)
+        }
+        throw StorageError.userExists(name)
+    }
+
+    public func listUsers() async throws -> [UserRecord] {
+        try await prepare()
+        var users: [UserRecord] = []
+        let rows = try await client.query("SELECT id, name, created_at, revoked_at FROM users ORDER BY id", logger: logger)
+        for try await (id, name, created, revoked) in rows.decode((Int64, String, Int64, Int64?).self) {
+            users.append(UserRecord(id: id, name: name, createdAt: created, revokedAt: revoked))
+        }
+        return users
+    }
+
+    public func revokeUser(name: String, now: Int64) async throws -> UserRecord {
+        try await prepare()
+        // COALESCE keeps the first revocation time when revoking twice.
+        let rows = try await client.query("""
+            UPDATE users SET revoked_at = COALESCE(revoked_at, \(now)) WHERE lower(name) = lower(\(name))
+            RETURNING id, name, created_at, revoked_at
+            """, logger: logger)
+        for try await (id, stored, created, revoked) in rows.decode((Int64, String, Int64, Int64?).self) {
+            return UserRecord(id: id, name: stored, createdAt: created, revokedAt: revoked)
+        }
+        throw StorageError.noSuchUser(name)
+    }
+
+    public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
+        try await prepare()
+        let rows = try await client.query("SELECT id, name, history_generation FROM users WHERE token_hash = \(hash) AND revoked_at IS NULL", logger: logger)
+        for try await (id, name, generation) in rows.decode((Int64, String, Int64).self) {
+            return AuthenticatedUser(id: id, name: name, historyGeneration: generation)
+        }
+        return nil
+    }
+
+    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
+        try await prepare()
+        let rows = try await client.query(
+            "UPDATE users SET history_generation = history_generation + 1 WHERE id = \(user.id) RETURNING history_generation", logger: logger)
+        for try await generation in rows.decode(Int64.self) { return generation }
+        return 0
+    }
+
+    // MARK: SyncRulesStorage
+
+    public func withTransaction<R: Sendable>(user: Int64, _ body: (PostgresSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
+        try await prepare()
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let (result, commit) = try await body(PostgresSyncTransaction(connection: connection, logger: logger, user: user))
+                if commit {
+                    try await connection.query("COMMIT", logger: logger)
+                } else {
+                    try await connection.query("ROLLBACK", logger: logger)
+                }
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    public func changes(user: Int64, device: String, after: Int64, rowLimit: Int) async throws -> ChangeSnapshot {
+        try await prepare()
+        return try await Self.changes(client, logger: logger, user: user, device: device, after: after, rowLimit: rowLimit)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import GymLogCore
+
+/// The push primitives on SQLite, inside the BEGIN IMMEDIATE that `SQLiteSyncStorage.withTransaction`
+/// opened on the writer connection. SQLite's single writer serialises pushes, so the change
+/// counter read here can never be handed out out of commit order; `lockCounters` only reads.
+///
+/// The per-field statements bind raw on GRDB's cached statements: they run once per pushed
+/// field, and StatementArguments' boxing would cost more than SQLite itself.
+public struct SQLiteSyncTransaction: SyncStorageTransaction {
+    let pool: DatabasePool
+    let user: Int64
+
+    public func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64) {
+        let user = self.user
+        return try await pool.writeWithoutTransaction { db in
+            let lastApplied = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
+                arguments: [user, device]) ?? 0
+            let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ?"), arguments: [user]) ?? 0
+            return (lastApplied, head)
+        }
+    }
+
+    public func recordIdempotencyKeys(_ keys: [String]) async throws -> Set<String> {
+        let user = self.user
+        return try await pool.writeWithoutTransaction { db in
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO applied_keys (user_id, idempotency_key) VALUES (?, ?)")
+            defer { insert.clearBindings() }
+            insert.bind(1, user)
+            var new: Set<String> = []
+            for key in keys {
+                insert.bind(2, key)
+                try insert.stepDone(db)
+                if sqlite3_changes(db.sqliteConnection) > 0 { new.insert(key) }
+            }
+            return new
+        }
+    }
+
+    public func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]] {
+        let user = self.user
+        return try await pool.writeWithoutTransaction { db in
+            let select = try db.cachedStatement(sql: "SELECT field, clock FROM fields WHERE user_id = ? AND entity = ? AND entity_id = ?")
+            defer { select.clearBindings() }
+            select.bind(1, user)
+            var stored: [RowKey: [String: String]] = [:]
+            for row in rows {
+                select.bind(2, row.entity); select.bind(3, row.entityID)
+                var clocks: [String: String] = [:]
+                try select.eachRow(db) { statement in
+                    if let field = sqlite3_column_text(statement, 0), let clock = sqlite3_column_text(statement, 1) {
+                        clocks[String(cString: field)] = String(cString: clock)
+                    }
+                }
+                if !clocks.isEmpty { stored[row] = clocks }
+            }
+            return stored
+        }
+    }
+
+    public func writeFields(_ writes: [FieldWrite]) async throws {
+        let user = self.user
+        try await pool.writeWithoutTransaction { db in
+            let write = try db.cachedStatement(sql: """
+                INSERT INTO fields (user_id, entity, entity_id, field, value, clock, change_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, entity, entity_id, field) DO UPDATE
+                SET value = excluded.value, clock = excluded.clock, change_seq = excluded.change_seq
+                """)
+            defer { write.clearBindings() }
+            write.bind(1, user)
+            for field in writes {
+                write.bind(2, field.row.entity); write.bind(3, field.row.entityID); write.bind(4, field.field)
+                write.bind(5, field.value); write.bind(6, field.clock); write.bind(7, field.changeSeq)
+                try write.stepDone(db)
+            }
+        }
+    }
+
+    public func setLastAppliedSeq(_ seq: Int64, device: String, now: Int64) async throws {
+        let user = self.user
+        try await pool.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO devices (user_id, device_id, last_applied_seq, last_seen_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id, device_id) DO UPDATE SET last_applied_seq = excluded.last_applied_seq, last_seen_at = excluded.last_seen_at
+                """).execute(arguments: [user, device, seq, now])
+        }
+    }
+
+    public func setChangeCounter(_ value: Int64) async throws {
+        let user = self.user
+        try await pool.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "UPDATE users SET change_seq = ? WHERE id = ?").execute(arguments: [value, user])
+        }
+    }
+}

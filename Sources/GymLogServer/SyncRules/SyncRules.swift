@@ -1,0 +1,164 @@
+import Foundation
+import GymLogCore
+import GymLogWire
+
+/// The server's sync rules, written once for every backend (DESIGN.md "Push" and "Pull").
+///
+/// Pure decisions over `SyncStorageTransaction` primitives: no SQL, no clock, no I/O of their
+/// own, so the in-memory store proves them and SQLite and PostgreSQL only store what they decide.
+public enum SyncRules {
+    // MARK: Push
+
+    /// Applies a validated, seq-ascending batch for one device, inside the caller's transaction:
+    ///
+    /// - a seq <= the device's last applied seq is a replay: acknowledged as `duplicate`, nothing applied;
+    /// - a seq past last applied + 1 is a gap: the whole request is `sequenceGap` (the caller rolls back);
+    /// - a rejected event still consumes its seq; its idempotency key is not recorded;
+    /// - a known idempotency key under a new seq is a `duplicate` that consumes the seq;
+    /// - per field, the write with the newer HLC wins (an equal clock is the same write again);
+    ///   the tombstone `deleted_at` is a field like any other, so a delete beats older and
+    ///   concurrent edits of it and only a newer clock restores the row;
+    /// - every event that wrote at least one field takes the next value of the user's change
+    ///   counter; an event whose writes all lost takes none.
+    public static func push<T: SyncStorageTransaction>(_ transaction: T, deviceID: String, items: [PushItem],
+                                                       now: Int64) async throws -> PushOutcome {
+        let (committedLastApplied, startHead) = try await transaction.lockCounters(device: deviceID)
+        let candidates: [ValidEvent]
+        switch sequence(items, lastAppliedSeq: committedLastApplied) {
+        case .gap(let got): return .sequenceGap(lastAppliedSeq: committedLastApplied, got: got)
+        case .candidates(let events): candidates = events
+        }
+        var newKeys: Set<String> = []
+        if !candidates.isEmpty {
+            var seen: Set<String> = []
+            newKeys = try await transaction.recordIdempotencyKeys(candidates.map(\.idempotencyKey).filter { seen.insert($0).inserted })
+        }
+        var seenRows: Set<RowKey> = []
+        let touched = candidates.filter { newKeys.contains($0.idempotencyKey) }
+            .map { RowKey(entity: $0.entity, entityID: $0.entityID) }
+            .filter { seenRows.insert($0).inserted }
+        let stored = touched.isEmpty ? [:] : try await transaction.storedClocks(touched)
+        let merge = merge(items, lastAppliedSeq: committedLastApplied, newKeys: newKeys, stored: stored, head: startHead)
+        if !merge.writes.isEmpty { try await transaction.writeFields(merge.writes) }
+        try await transaction.setLastAppliedSeq(merge.lastAppliedSeq, device: deviceID, now: now)
+        if merge.head != startHead { try await transaction.setChangeCounter(merge.head) }
+        return .completed(lastAppliedSeq: merge.lastAppliedSeq, head: merge.head, results: merge.results)
+    }
+
+    /// The outcome of checking a batch's sequence numbers.
+    enum Sequence: Equatable {
+        /// `got` skips past the device's last applied seq + 1.
+        case gap(got: Int64)
+        /// The valid events past the device's last applied seq, in order.
+        case candidates([ValidEvent])
+    }
+
+    /// Replays are skipped, a gap ends the check, rejected events consume their seq.
+    static func sequence(_ items: [PushItem], lastAppliedSeq: Int64) -> Sequence {
+        var last = lastAppliedSeq
+        var candidates: [ValidEvent] = []
+        for item in items where item.seq > last {
+            guard item.seq == last + 1 else { return .gap(got: item.seq) }
+            last = item.seq
+            if case .valid(let event) = item { candidates.append(event) }
+        }
+        return .candidates(candidates)
+    }
+
+    /// What a gapless batch does: the results, the fields to store and the counters after it.
+    struct Merge: Equatable {
+        var results: [PushResult] = []
+        /// Each field's final write of the batch, in the order the fields were first written.
+        var writes: [FieldWrite] = []
+        var lastAppliedSeq: Int64
+        var head: Int64
+    }
+
+    /// Per-field last-writer-wins, event by event: a later event of the batch sees the earlier
+    /// ones' writes. `newKeys` are the idempotency keys first recorded by this batch; `stored`
+    /// holds the stored clocks of every row they touch.
+    static func merge(_ items: [PushItem], lastAppliedSeq: Int64, newKeys: Set<String>,
+                      stored: [RowKey: [String: String]], head: Int64) -> Merge {
+        var merge = Merge(lastAppliedSeq: lastAppliedSeq, head: head)
+        merge.results.reserveCapacity(items.count)
+        var newKeys = newKeys
+        var clocks = stored
+        var writeIndex: [FieldKey: Int] = [:]
+        for item in items {
+            let seq = item.seq
+            guard seq > merge.lastAppliedSeq else { merge.results.append(PushResult(seq: seq, status: .duplicate)); continue }
+            merge.lastAppliedSeq = seq
+            let event: ValidEvent
+            switch item {
+            case .rejected(_, let error):
+                merge.results.append(PushResult(seq: seq, status: .rejected, error: error)); continue
+            case .valid(let e):
+                event = e
+            }
+            // The first event of the batch holding a key applies; any later one is a replay.
+            guard newKeys.remove(event.idempotencyKey) != nil else { merge.results.append(PushResult(seq: seq, status: .duplicate)); continue }
+            let row = RowKey(entity: event.entity, entityID: event.entityID)
+            let changeSeq = merge.head + 1
+            var wrote = false
+            for field in event.fields {
+                guard wins(field, over: clocks[row]?[field.name]) else { continue }
+                clocks[row, default: [:]][field.name] = field.clockText
+                let write = FieldWrite(row: row, field: field.name, value: field.value, clock: field.clockText, changeSeq: changeSeq)
+                let key = FieldKey(row: row, field: field.name)
+                if let index = writeIndex[key] { merge.writes[index] = write } else {
+                    writeIndex[key] = merge.writes.count
+                    merge.writes.append(write)
+                }
+                wrote = true
+            }
+            if wrote { merge.head = changeSeq }
+            merge.results.append(PushResult(seq: seq, status: .applied))
+        }
+        return merge
+    }
+
+    /// Whether an incoming field replaces the stored one: strictly newer HLC (stored clocks
+    /// are canonical text, checked by `PushValidation.clock` when they were pushed).
+    static func wins(_ field: ValidField, over storedClock: String?) -> Bool {
+        incomingWins(stored: storedClock.flatMap(PushValidation.clock), incoming: field.clock)
+    }
+
+    private struct FieldKey: Hashable {
+        var row: RowKey
+        var field: String
+    }
+
+    // MARK: Pull
+
+    /// How many rows a pull reads for a page of `limit`: one event writes at most
+    /// `maxEventFields` rows under one counter value, so this always reaches past the page's
+    /// last complete group.
+    public static func rowsToRead(limit: Int) -> Int { limit + maxEventFields + 1 }
+
+    /// Cuts a page from a snapshot: at most `limit` field rows and about `maxBytes` of JSON,
+    /// one change counter value never split (a value bigger than the page still fills an empty
+    /// one, so paging always progresses).
+    public static func page(_ snapshot: ChangeSnapshot, after: Int64, limit: Int, maxBytes: Int) -> PullPage {
+        var builder = PageBuilder(limit: limit, maxBytes: maxBytes)
+        for row in snapshot.rows {
+            if !builder.accept(seq: row.changeSeq) { break }
+            builder.add(entity: row.entity, entityID: row.entityID, field: PulledField(name: row.field, value: row.value, clock: row.clock))
+        }
+        return builder.finish(after: after, head: snapshot.head, lastAppliedSeq: snapshot.lastAppliedSeq)
+    }
+
+    // MARK: Epochs and history generations
+
+    /// The epoch a user's cursors carry: the database's, plus the history generation once a
+    /// rollback was detected, so every device of the user notices it and starts over.
+    public static func epoch(database: String, historyGeneration: Int64) -> String {
+        historyGeneration == 0 ? database : "\(database)-g\(historyGeneration)"
+    }
+
+    /// Whether a device knows more history than the store holds: its cursor (in the current
+    /// epoch) is past the head, or it was acknowledged a seq the store never applied. The
+    /// store was restored from an older backup; the user's history starts a new generation.
+    public static func historyRolledBack(cursorPosition: Int64, ackedSeq: Int64, page: PullPage) -> Bool {
+        ackedSeq > page.lastAppliedSeq || page.cursor < cursorPosition
+    }
+}

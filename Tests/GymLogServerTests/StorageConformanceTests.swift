@@ -1,0 +1,195 @@
+import Foundation
+import GymLogCore
+@testable import GymLogServer
+import GymLogWire
+import Testing
+
+/// The storage conformance suite at the storage API: the same calls on every backend in
+/// `Backend.conformance` (memory, SQLite, PostgreSQL), and the same answers from all of them.
+/// ProtocolTests and EndpointTests run the rules through the router on the same backends.
+@Suite("Storage conformance")
+struct StorageConformanceTests {
+    @Test(arguments: Backend.conformance) func valuesKeepTheirTypeExactly(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let clock = HLC(millis: testNow - 1, counter: 0, node: "dev")
+            let values: [String: FieldValue] = [
+                "a": .int(Int64.max), "b": .int(Int64.min), "c": .real(0.1), "d": .real(-1e300), "e": .text(""),
+                "f": .text("héllo \"q\" 💪\n"), "g": .null, "h": .real(2),
+            ]
+            // Given one event holding every kind of value, when pushed and pulled back...
+            let event = ValidEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "s1",
+                                   fields: values.keys.sorted().map { ValidField(name: $0, value: values[$0]!, clock: clock, clockText: clock.description) })
+            _ = try await storage.push(user: auth, deviceID: "dev", items: [.valid(event)], now: testNow)
+            let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: 100, maxBytes: 1 << 20)
+            // ...then each value comes back with its type, in field name order.
+            #expect(page.rows.count == 1)
+            #expect(Dictionary(uniqueKeysWithValues: page.rows[0].fields.map { ($0.name, $0.value) }) == values)
+            #expect(page.rows[0].fields.map(\.name) == values.keys.sorted(), "fields of one change come in name order on every backend")
+        }
+    }
+
+    @Test(arguments: Backend.conformance) func aGapRollsBackEvenTheEventsBeforeIt(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            // Given a batch whose third event skips a seq...
+            let items = [Script.item(1, "a", "reps", .int(1), millis: 1), Script.item(2, "b", "reps", .int(2), millis: 2),
+                         Script.item(4, "c", "reps", .int(4), millis: 4)]
+            let outcome = try await storage.push(user: auth, deviceID: "dev", items: items, now: testNow)
+            // ...then it is a gap naming the ack, and nothing of it was stored: not the rows,
+            // not the ack, not the idempotency keys (they apply under the right seqs afterwards).
+            #expect(outcome == .sequenceGap(lastAppliedSeq: 0, got: 4))
+            let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: 100, maxBytes: 1 << 20)
+            #expect(page.rows.isEmpty && page.lastAppliedSeq == 0 && page.cursor == 0)
+            let retry = try await storage.push(user: auth, deviceID: "dev", items: Array(items.prefix(2)), now: testNow)
+            guard case .completed(let last, let head, let results) = retry else { Issue.record("\(retry)"); return }
+            #expect(last == 2 && head == 2 && results.allSatisfy { $0.status == .applied })
+        }
+    }
+
+    @Test(arguments: Backend.conformance) func anEventWhoseWritesAllLoseTakesNoCounterValue(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            _ = try await storage.push(user: auth, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 100)], now: testNow)
+            // When another device pushes an older write of the same field and a newer one of another...
+            let outcome = try await storage.push(user: auth, deviceID: "b", items: [
+                Script.item(1, "s1", "reps", .int(9), millis: 50),
+                Script.item(2, "s1", "note", .text("x"), millis: 200),
+            ], now: testNow)
+            // ...then both are applied, but only the winning one advanced the counter.
+            #expect(outcome == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 1, status: .applied), PushResult(seq: 2, status: .applied)]))
+            let page = try await storage.pull(user: auth, deviceID: "b", after: 1, limit: 100, maxBytes: 1 << 20)
+            #expect(page.rows.map { $0.fields.map(\.name) } == [["note"]] && page.cursor == 2 && page.lastAppliedSeq == 2)
+        }
+    }
+
+    /// The drift this suite exists for: the same pushes must give the same pull pages, in the
+    /// same order, byte for byte, on every backend.
+    @Test func everyBackendGivesTheSamePagesInTheSameOrder() async throws {
+        var answers: [(Backend, [PushOutcome], [PullPage])] = []
+        for backend in Backend.conformance {
+            let answer = try await backend.withStorage { storage in try await Script.run(on: storage) }
+            answers.append((backend, answer.pushes, answer.pages))
+        }
+        let (_, pushes, pages) = try #require(answers.first)
+        #expect(pages.count > 3, "the script must page")
+        #expect(pages.reduce(0) { $0 + $1.fieldCount } > 40)
+        for (backend, otherPushes, otherPages) in answers.dropFirst() {
+            #expect(otherPushes == pushes, "push outcomes on \(backend) differ from memory")
+            #expect(otherPages == pages, "pull pages on \(backend) differ from memory")
+        }
+    }
+}
+
+/// A deterministic push script: several devices, overwrites in and across batches, equal and
+/// older clocks, replays, a reused idempotency key, rejected events, tombstones, rows touched
+/// in an order that is not their sort order, then a full pull in small pages.
+enum Script {
+    static func item(_ seq: Int64, _ entityID: String, _ field: String, _ value: FieldValue, millis: Int64,
+                     node: String = "dev", key: String? = nil, entity: String = "sets") -> PushItem {
+        let clock = HLC(millis: testNow - 100_000 + millis, counter: 0, node: node)
+        return .valid(ValidEvent(seq: seq, idempotencyKey: key ?? "\(node)-\(seq)-\(entityID)", entity: entity, entityID: entityID,
+                                 fields: [ValidField(name: field, value: value, clock: clock, clockText: clock.description)]))
+    }
+
+    static func event(_ seq: Int64, _ entityID: String, node: String, millis: Int64, entity: String = "sets",
+                      _ fields: [(String, FieldValue)]) -> PushItem {
+        let clock = HLC(millis: testNow - 100_000 + millis, counter: 0, node: node)
+        return .valid(ValidEvent(seq: seq, idempotencyKey: "\(node)-\(seq)", entity: entity, entityID: entityID,
+                                 fields: fields.map { ValidField(name: $0.0, value: $0.1, clock: clock, clockText: clock.description) }))
+    }
+
+    static func run(on storage: any SyncStorage) async throws -> (pushes: [PushOutcome], pages: [PullPage]) {
+        let user = try await storage.createUser(name: "alice", tokenHash: "script", now: testNow)
+        let auth = AuthenticatedUser(id: user.id, name: user.name)
+        var pushes: [PushOutcome] = []
+        func push(_ device: String, _ items: [PushItem]) async throws {
+            pushes.append(try await storage.push(user: auth, deviceID: device, items: items, now: testNow))
+        }
+        let ids = ["zeta", "alpha", "Mid", "b-2", "b-10", "a"]
+        // Device A: 30 events over six rows, 1 to 4 fields each, inserted out of sort order.
+        try await push("A", (1...30).map { i in
+            event(Int64(i), ids[i % ids.count], node: "A", millis: Int64(i) * 10, entity: i % 4 == 0 ? "workouts" : "sets",
+                  (0..<(i % 4 + 1)).map { ("f\($0)", i % 3 == 0 ? .text("v\(i)") : .int(Int64(i))) })
+        })
+        // Device B: older and newer writes of A's fields, an equal clock (a no-op), a rejected
+        // event, a replay of its own seq, and a tombstone.
+        try await push("B", [
+            event(1, "zeta", node: "B", millis: 5, [("f0", .int(-1))]),
+            event(2, "alpha", node: "B", millis: 1_000, [("f0", .real(2.5)), ("deleted_at", .int(testNow))]),
+            .rejected(seq: 3, error: ErrorDetail(code: "invalid_value", message: "no")),
+            event(4, "Mid", node: "B", millis: 1_000, [("note", .null)]),
+        ])
+        try await push("B", [event(4, "Mid", node: "B", millis: 2_000, [("note", .text("replayed"))]),
+                             event(5, "a", node: "B", millis: 2_000, [("f0", .text("b")), ("f1", .text("b"))])])
+        // Device A again: a key it already used under a new seq, then a restore with a newer clock.
+        try await push("A", [item(31, "zeta", "f0", .int(99), millis: 3_000, node: "A", key: "A-1"),
+                             event(32, "alpha", node: "A", millis: 3_000, [("deleted_at", .null)])])
+        // A gap: nothing of it lands.
+        try await push("C", [event(2, "zeta", node: "C", millis: 9_000, [("f0", .int(7))])])
+
+        var pages: [PullPage] = []
+        var cursor: Int64 = 0
+        repeat {
+            let page = try await storage.pull(user: auth, deviceID: "A", after: cursor, limit: 7, maxBytes: 1 << 20)
+            pages.append(page)
+            cursor = page.cursor
+        } while pages.last?.hasMore == true && pages.count < 100
+        return (pushes, pages)
+    }
+}
+
+@Suite("Sync rules (pure)")
+struct SyncRulesTests {
+    @Test func replaysAreSkippedAndAGapNamesItsSeq() {
+        let items: [PushItem] = [Script.item(3, "a", "f", .int(1), millis: 1), Script.item(4, "a", "f", .int(1), millis: 1),
+                                 .rejected(seq: 5, error: ErrorDetail(code: "x", message: "x")), Script.item(6, "b", "f", .int(1), millis: 1)]
+        // Given the device's ack at 3, when the batch 3...6 arrives, then 3 is a replay and 5 consumes its seq.
+        guard case .candidates(let events) = SyncRules.sequence(items, lastAppliedSeq: 3) else { Issue.record("no gap expected"); return }
+        #expect(events.map(\.seq) == [4, 6])
+        // Given the ack at 1, the same batch skips seq 2.
+        #expect(SyncRules.sequence(items, lastAppliedSeq: 1) == .gap(got: 3))
+    }
+
+    @Test func laterEventsOfABatchSeeEarlierWritesAndOnlyTheFinalWriteIsStored() {
+        let items = [Script.item(1, "s", "reps", .int(1), millis: 10), Script.item(2, "s", "reps", .int(2), millis: 30),
+                     Script.item(3, "s", "reps", .int(3), millis: 20), Script.item(4, "s", "reps", .int(4), millis: 40, key: "dev-1-s")]
+        let keys: Set<String> = ["dev-1-s", "dev-2-s", "dev-3-s"]
+        // When merged over a stored clock older than all of them...
+        let stored = [RowKey(entity: "sets", entityID: "s"): ["reps": HLC(millis: testNow - 100_000, counter: 0, node: "dev").description]]
+        let merge = SyncRules.merge(items, lastAppliedSeq: 0, newKeys: keys, stored: stored, head: 7)
+        // ...then seq 3 loses to seq 2 in the same batch and takes no counter value, seq 4 reuses
+        // seq 1's key (a duplicate), and one write (seq 2's) is stored under counter 9.
+        #expect(merge.results.map(\.status) == [.applied, .applied, .applied, .duplicate])
+        #expect(merge.writes.map(\.value) == [.int(2)] && merge.writes.map(\.changeSeq) == [9])
+        #expect(merge.head == 9 && merge.lastAppliedSeq == 4)
+    }
+
+    @Test func aPageNeverSplitsACounterValueButAlwaysProgresses() {
+        func row(_ seq: Int64, _ field: String) -> ChangeRow {
+            ChangeRow(entity: "sets", entityID: "s\(seq)", field: field, value: .int(seq), clock: "c", changeSeq: seq)
+        }
+        let snapshot = ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: [row(1, "a"), row(2, "a"), row(2, "b"), row(2, "c"), row(3, "a")])
+        // A limit of 2 stops before counter 2's three rows...
+        let first = SyncRules.page(snapshot, after: 0, limit: 2, maxBytes: 1 << 20)
+        #expect(first.fieldCount == 1 && first.cursor == 1 && first.hasMore)
+        // ...and an empty page takes them whole, beyond the limit.
+        let second = SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: Array(snapshot.rows.dropFirst())), after: 1, limit: 2, maxBytes: 1 << 20)
+        #expect(second.fieldCount == 3 && second.cursor == 2 && second.hasMore)
+        // A cursor past the head answers the head (the store lost history).
+        #expect(SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: []), after: 9, limit: 2, maxBytes: 1 << 20).cursor == 3)
+    }
+
+    @Test func pullOrderIsBytewise() {
+        let rows = ["b", "B", "a", "Z", "é"].map { ChangeRow(entity: "sets", entityID: $0, field: "f", value: .null, clock: "c", changeSeq: 1) }
+        #expect(rows.sorted(by: ChangeRow.pullOrder).map(\.entityID) == ["B", "Z", "a", "b", "é"])
+    }
+
+    @Test func epochsCarryTheHistoryGeneration() {
+        #expect(SyncRules.epoch(database: "ab", historyGeneration: 0) == "ab")
+        #expect(SyncRules.epoch(database: "ab", historyGeneration: 2) == "ab-g2")
+    }
+}
