@@ -3,7 +3,8 @@ import GRDB
 import GRDBSQLite
 import GymLogCore
 
-// Raw SQLite binding on GRDB statements for the push loop, and FieldValue <-> DatabaseValue.
+// Raw SQLite binding and column reading on GRDB statements: they run once per pushed or
+// pulled field, where GRDB's StatementArguments and Row boxing would cost more than SQLite.
 
 // SQLITE_TRANSIENT: SQLite copies the bound bytes before the Swift string goes away.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -56,23 +57,20 @@ extension Statement {
     }
 }
 
-extension FieldValue {
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: .null
-        case .int(let i): i.databaseValue
-        case .real(let d): d.databaseValue
-        case .text(let s): s.databaseValue
-        }
-    }
+/// A column of the current row of a stepped statement as text (a BLOB's bytes read as UTF-8).
+func columnText(_ statement: SQLiteStatement, _ index: Int32) -> String {
+    guard let bytes = sqlite3_column_text(statement, index) else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
+}
 
-    init(_ dbValue: DatabaseValue) {
-        switch dbValue.storage {
-        case .null: self = .null
-        case .int64(let i): self = .int(i)
-        case .double(let d): self = .real(d)
-        case .string(let s): self = .text(s)
-        case .blob(let b): self = .text(String(decoding: b, as: UTF8.self))
+extension FieldValue {
+    /// The value of a column of the current row, by its SQLite storage class.
+    init(column index: Int32, of statement: SQLiteStatement) {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_NULL: self = .null
+        case SQLITE_INTEGER: self = .int(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: self = .real(sqlite3_column_double(statement, index))
+        default: self = .text(columnText(statement, index))
         }
     }
 }

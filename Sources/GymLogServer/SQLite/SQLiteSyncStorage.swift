@@ -205,14 +205,17 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ?"), arguments: [user]) ?? 0
             // The index fields_by_change holds (user_id, change_seq) and then the primary key,
             // so this order is read straight from it, without sorting.
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            let select = try db.cachedStatement(sql: """
                 SELECT entity, entity_id, field, value, clock, change_seq FROM fields
                 WHERE user_id = ? AND change_seq > ? ORDER BY change_seq, entity, entity_id, field LIMIT ?
-                """), arguments: [user, after, rowLimit])
+                """)
+            defer { select.clearBindings() }
+            select.bind(1, user); select.bind(2, after); select.bind(3, Int64(rowLimit))
             var changes: [ChangeRow] = []
-            while let row = try rows.next() {
-                changes.append(ChangeRow(entity: row[0], entityID: row[1], field: row[2], value: FieldValue(row[3] as DatabaseValue),
-                                         clock: row[4], changeSeq: row[5]))
+            try select.eachRow(db) { row in
+                changes.append(ChangeRow(entity: columnText(row, 0), entityID: columnText(row, 1), field: columnText(row, 2),
+                                         value: FieldValue(column: 3, of: row), clock: columnText(row, 4),
+                                         changeSeq: sqlite3_column_int64(row, 5)))
             }
             return ChangeSnapshot(head: head, lastAppliedSeq: lastApplied, rows: changes)
         }

@@ -50,11 +50,7 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
             for row in rows {
                 select.bind(2, row.entity); select.bind(3, row.entityID)
                 var clocks: [String: String] = [:]
-                try select.eachRow(db) { statement in
-                    if let field = sqlite3_column_text(statement, 0), let clock = sqlite3_column_text(statement, 1) {
-                        clocks[String(cString: field)] = String(cString: clock)
-                    }
-                }
+                try select.eachRow(db) { statement in clocks[columnText(statement, 0)] = columnText(statement, 1) }
                 if !clocks.isEmpty { stored[row] = clocks }
             }
             return stored

@@ -38,15 +38,15 @@ public enum SyncRules {
             .map { RowKey(entity: $0.entity, entityID: $0.entityID) }
             .filter { seenRows.insert($0).inserted }
         let stored = touched.isEmpty ? [:] : try await transaction.storedClocks(touched)
-        let merge = merge(items, lastAppliedSeq: committedLastApplied, newKeys: newKeys, stored: stored, head: startHead)
-        if !merge.writes.isEmpty { try await transaction.writeFields(merge.writes) }
-        try await transaction.setLastAppliedSeq(merge.lastAppliedSeq, device: deviceID, now: now)
-        if merge.head != startHead { try await transaction.setChangeCounter(merge.head) }
-        return .completed(lastAppliedSeq: merge.lastAppliedSeq, head: merge.head, results: merge.results)
+        let decided = merge(items, lastAppliedSeq: committedLastApplied, newKeys: newKeys, stored: stored, head: startHead)
+        if !decided.writes.isEmpty { try await transaction.writeFields(decided.writes) }
+        try await transaction.setLastAppliedSeq(decided.lastAppliedSeq, device: deviceID, now: now)
+        if decided.head != startHead { try await transaction.setChangeCounter(decided.head) }
+        return .completed(lastAppliedSeq: decided.lastAppliedSeq, head: decided.head, results: decided.results)
     }
 
     /// The outcome of checking a batch's sequence numbers.
-    enum Sequence: Equatable {
+    enum SequenceCheck: Equatable {
         /// `got` skips past the device's last applied seq + 1.
         case gap(got: Int64)
         /// The valid events past the device's last applied seq, in order.
@@ -54,7 +54,7 @@ public enum SyncRules {
     }
 
     /// Replays are skipped, a gap ends the check, rejected events consume their seq.
-    static func sequence(_ items: [PushItem], lastAppliedSeq: Int64) -> Sequence {
+    static func sequence(_ items: [PushItem], lastAppliedSeq: Int64) -> SequenceCheck {
         var last = lastAppliedSeq
         var candidates: [ValidEvent] = []
         for item in items where item.seq > last {

@@ -98,7 +98,7 @@ public protocol SyncRulesStorage: SyncStorage {
 extension SyncRulesStorage {
     /// `SyncRules.push` in one transaction; a sequence gap commits nothing.
     public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
-        try await withTransaction(user: user.id) { transaction in
+        try await withTransaction(user: user.id) { (transaction: Transaction) async throws -> (result: PushOutcome, commit: Bool) in
             let outcome = try await SyncRules.push(transaction, deviceID: deviceID, items: items, now: now)
             if case .sequenceGap = outcome { return (outcome, false) }
             return (outcome, true)
