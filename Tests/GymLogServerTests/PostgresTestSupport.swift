@@ -30,15 +30,16 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
         case .postgres:
             return try await PostgresTestDatabase.with { url in
                 let storage = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger)
+                // The store is shut down whatever the body did, then its answer or error is passed on.
+                var outcome: Result<T, any Error>
                 do {
                     try await storage.prepare()
-                    let result = try await body(storage)
-                    await storage.shutdown()
-                    return result
+                    outcome = .success(try await body(storage))
                 } catch {
-                    await storage.shutdown()
-                    throw error
+                    outcome = .failure(error)
                 }
+                await storage.shutdown()
+                return try outcome.get()
             }
         }
     }
