@@ -30,6 +30,17 @@ public struct Gymlog: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Runs the process's arguments through the tree, awaiting async commands, then exits.
+    public static func runCommandLine() async {
+        await asyncMain(Gymlog.self)
+    }
+}
+
+/// Called on a concrete root from top-level code, `main()` resolves to `ParsableCommand`'s
+/// synchronous one, which refuses an async root; through this generic it is the async one.
+private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type) async {
+    await Root.main()
 }
 
 /// A command that runs against a `CLIContext`, so the REPL and tests can run it too.

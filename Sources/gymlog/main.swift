@@ -6,4 +6,4 @@ import Foundation
 if let status = Gymlog.runFastPath(Array(CommandLine.arguments.dropFirst())) {
     exit(status)
 }
-await Gymlog.main()
+await Gymlog.runCommandLine()

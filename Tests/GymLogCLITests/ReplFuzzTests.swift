@@ -884,7 +884,7 @@ private struct FuzzCounts {
         // version or a hand-edited database could have stored them (typing them is refused)
         let s = try session()
         #expect(await s.repl.handle("bench 100x5 # first") == .ok)
-        try s.db.queue.write { db in
+        try await s.db.queue.write { db in
             try db.execute(sql: "UPDATE workouts SET name = ?, note = ?", arguments: ["Push\u{1B}]0;pwned\u{7}", "felt \u{1B}[2Jgood\r"])
             try db.execute(sql: "UPDATE sets SET note = ?", arguments: ["\u{1B}]52;c;cm0gLXJm\u{1B}\\ \u{9B}8m"])
         }
