@@ -173,13 +173,13 @@ _gymlog() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|log|undo|show|history|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
+    repl|log|undo|redo|start|finish|note|show|edit|delete|history|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
         # Offer subcommand argument completions
         "_gymlog_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl log undo show history prs chart stats exercises export import sync status login logout help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl log undo redo start finish note show edit delete history prs chart stats exercises export import sync status login logout help' -- "${cur}"))
         ;;
     esac
 }
@@ -229,12 +229,102 @@ _gymlog_undo() {
     esac
 }
 
+_gymlog_redo() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_start() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_finish() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_note() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
 _gymlog_show() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_edit() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_delete() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in

@@ -50,9 +50,15 @@ _gymlog() {
     command)
         local -ar subcommands=(
             'repl:Open the logging REPL (the default when gymlog runs with no arguments).'
-            'log:Log one line of sets without opening the REPL.'
+            'log:Log one line of sets, e.g. `log bench 100x5 @8` (in the REPL, just type the line).'
             'undo:Delete the last logged set (kept as a tombstone so every device deletes it too).'
+            'redo:Bring back the set the last `undo` deleted.'
+            'start:Start a new workout, optionally named (logging a set starts one automatically).'
+            'finish:Finish the current workout.'
+            'note:Set the current workout'\''s note, e.g. `note felt strong today`.'
             'show:Show the current (or latest) workout with its sets numbered for edit and delete.'
+            'edit:Change set N of `show` (default: the last), e.g. `edit 2 x6 @9`.'
+            'delete:Delete set N of `show`, e.g. `delete 3`.'
             'history:List recent workouts, or the recent sets of one exercise.'
             'prs:Show personal records: heaviest weight, best e1RM, rep maxes 1-12, set and session volume.'
             'chart:Chart an exercise'\''s progression in the terminal: best e1RM, heaviest weight or session volume per workout.'
@@ -70,7 +76,7 @@ _gymlog() {
         ;;
     arg)
         case "${words[1]}" in
-        repl|log|undo|show|history|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
+        repl|log|undo|redo|start|finish|note|show|edit|delete|history|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
             "_gymlog_${words[1]}" && ret=0
             ;;
         esac
@@ -114,11 +120,81 @@ _gymlog_undo() {
     return "${ret}"
 }
 
+_gymlog_redo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_start() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:name:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_finish() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_note() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:text:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _gymlog_show() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_edit() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:changes:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_delete() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:number:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0

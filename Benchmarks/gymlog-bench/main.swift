@@ -225,7 +225,7 @@ do {
     switch arguments.first {
     case "generate": try generateCommand(Options(arguments.dropFirst(), flags: []))
     case "run": try runCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
-    case "sync": try syncCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
+    case "sync": try await syncCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
     case "load": try loadCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
     case "import": try importBenchCommand(Options(arguments.dropFirst(), flags: ["quick", "keep", "baseline"]))
     case "log-loop": try logLoopCommand(Options(arguments.dropFirst(), flags: ["trace"]))

@@ -36,6 +36,8 @@ public final class CLIContext: @unchecked Sendable {
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
     private var database: GymLogDatabase?
+    /// The REPL line being run, as typed, so a command can point at a mistake in it; nil in a shell.
+    public internal(set) var typedLine: String?
 
     public init(paths: Paths, settings: Settings, environment: Environment = .live,
                 out: @escaping (String) -> Void, err: @escaping (String) -> Void) {

@@ -490,21 +490,35 @@ private func stripANSI(_ s: String) -> String {
 
 private struct UncheckedSendable<T>: @unchecked Sendable { let value: T }
 
-/// Runs each line on its own thread so a hang fails the test instead of stalling it.
-private final class Watchdog: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "gymlog.repl-fuzz.worker")
-    private var result: ReplSession.Outcome?
-
-    func run(timeout seconds: Double, _ body: @escaping () -> ReplSession.Outcome) -> ReplSession.Outcome? {
-        let done = DispatchSemaphore(value: 0)
+/// Runs each line in a task of its own so a hang fails the test instead of stalling it.
+private enum Watchdog {
+    static func run(timeout seconds: Double, _ body: @escaping () async -> ReplSession.Outcome) async -> ReplSession.Outcome? {
         let job = UncheckedSendable(value: body)
-        result = nil
-        queue.async { [self] in
-            result = job.value()
-            done.signal()
+        return await withCheckedContinuation { continuation in
+            let answer = FirstAnswer(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                if !Task.isCancelled { answer.give(nil) }
+            }
+            Task {
+                answer.give(await job.value())
+                timer.cancel()
+            }
         }
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        return result
+    }
+}
+
+/// Resumes a continuation with whichever answer comes first: the line's outcome or the timeout.
+private final class FirstAnswer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<ReplSession.Outcome?, Never>?
+    init(_ continuation: CheckedContinuation<ReplSession.Outcome?, Never>) { self.continuation = continuation }
+    func give(_ outcome: ReplSession.Outcome?) {
+        let waiting = lock.withLock { () -> CheckedContinuation<ReplSession.Outcome?, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: outcome)
     }
 }
 
@@ -539,10 +553,9 @@ private func replWord(_ raw: String) -> (line: String, word: String)? {
     return (line, line.split(separator: " ", maxSplits: 1).first.map { $0.lowercased() } ?? "")
 }
 
-private let replCommandWords: Set<String> = [
-    "quit", "exit", "q", "help", "?", "start", "finish", "note", "redo", "edit", "delete", "show", "prs", "history",
-    "exercises", "export", "log", "sync", "status", "chart", "stats", "import",
-]
+/// The first words the REPL runs as commands (the tree's, plus `help` and `quit`); any other
+/// line is an entry line.
+private let replCommandWords: Set<String> = ReplSession.commandWords
 
 /// The message oracle for a rejected line: one `error:` line that says what was wrong, in words
 /// of the line or with an example of what to type, and never an internal error's text.
@@ -633,7 +646,7 @@ private struct FuzzCounts {
     /// Lines per in-process session: a fresh database keeps the per-line dumps cheap.
     static let linesPerSession = 250
 
-    @Test func fuzzedLinesNeverCrashHangOrHalfWrite() throws {
+    @Test func fuzzedLinesNeverCrashHangOrHalfWrite() async throws {
         let seed = ReplFuzzKnobs.seed
         var rng = ReplFuzzRNG(seed: seed ^ 0x5245_504C)
         let total = 4_000 * ReplFuzzKnobs.scale
@@ -641,7 +654,6 @@ private struct FuzzCounts {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         var counts = FuzzCounts()
         var failures = 0
-        let watchdog = Watchdog()
         let started = Date()
 
         func fail(_ what: String, session: Int, index: Int, line: FuzzLine) {
@@ -672,7 +684,7 @@ private struct FuzzCounts {
                 }
 
                 // When the line is handled as the REPL handles it
-                guard let outcome = watchdog.run(timeout: 30, { repl.handle(text) }) else {
+                guard let outcome = await Watchdog.run(timeout: 30, { await repl.handle(text) }) else {
                     fail("no answer within 30 s (hang)", session: session, index: index, line: fuzzed)
                     break sessions
                 }
@@ -822,9 +834,9 @@ private struct FuzzCounts {
 
     /// Runs `line`, expecting it to be refused with a message containing `says` and no change at all.
     private func expectRefused(_ s: FuzzSession, _ line: String, says: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let before = try s.dump()
-        let outcome = s.repl.handle(line)
+        let outcome = await s.repl.handle(line)
         let (_, err) = s.output.take()
         let after = try s.dump()
         #expect(outcome == .failed, "\(line.prefix(80).debugDescription)", sourceLocation: sourceLocation)
@@ -834,52 +846,52 @@ private struct FuzzCounts {
                 sourceLocation: sourceLocation)
     }
 
-    @Test func controlCharactersAreRefusedWhereverTextIsTyped() throws {
+    @Test func controlCharactersAreRefusedWhereverTextIsTyped() async throws {
         // Given a session with one set (SQLite used to keep "a" of "a\0b" while the outbox sent
         // "a\0b", which the server refuses: the row and its event disagreed and never synced)
         let s = try session()
-        #expect(s.repl.handle("bench 100x5") == .ok)
+        #expect(await s.repl.handle("bench 100x5") == .ok)
         _ = s.output.take()
         // When text with a NUL is typed anywhere, then it is refused and nothing is written
-        try expectRefused(s, "bench 100x5 # a\u{0}b", says: "unexpected control character U+0000")
-        try expectRefused(s, "sq\u{0}uat 100x5", says: "unexpected control character U+0000")
-        try expectRefused(s, "edit # a\u{0}b", says: "unexpected control character U+0000")
-        try expectRefused(s, "note felt\u{0}strong", says: "The note contains the control character U+0000 (NUL) at character 5")
-        try expectRefused(s, "start push\u{0}day", says: "The workout name contains the control character U+0000 (NUL) at character 5")
-        try expectRefused(s, "exercises add front\u{0}squat", says: "The exercise name contains the control character U+0000 (NUL)")
-        try expectRefused(s, "exercises rename bench be\u{0}nch", says: "The exercise name contains the control character U+0000 (NUL)")
-        try expectRefused(s, "exercises alias b\u{0}p bench", says: "The alias contains the control character U+0000 (NUL)")
+        try await expectRefused(s, "bench 100x5 # a\u{0}b", says: "unexpected control character U+0000")
+        try await expectRefused(s, "sq\u{0}uat 100x5", says: "unexpected control character U+0000")
+        try await expectRefused(s, "edit # a\u{0}b", says: "unexpected control character U+0000")
+        try await expectRefused(s, "note felt\u{0}strong", says: "The note contains the control character U+0000 (NUL) at character 5")
+        try await expectRefused(s, "start push\u{0}day", says: "The workout name contains the control character U+0000 (NUL) at character 5")
+        try await expectRefused(s, "exercises add front\u{0}squat", says: "The exercise name contains the control character U+0000 (NUL)")
+        try await expectRefused(s, "exercises rename bench be\u{0}nch", says: "The exercise name contains the control character U+0000 (NUL)")
+        try await expectRefused(s, "exercises alias b\u{0}p bench", says: "The alias contains the control character U+0000 (NUL)")
         // And other control characters are refused in set lines, named by code point
-        try expectRefused(s, "bench\u{1B}[A 100x5", says: "unexpected control character U+001B")
+        try await expectRefused(s, "bench\u{1B}[A 100x5", says: "unexpected control character U+001B")
         // And in names and notes, where they used to be kept and later printed raw: an escape
         // sequence that sets the window title or writes the clipboard, a one-byte CSI, a
         // carriage return that overprints the line, a bell, a delete
-        try expectRefused(s, "note felt \u{1B}]52;c;cm0gLXJmIH4=\u{7}strong",
+        try await expectRefused(s, "note felt \u{1B}]52;c;cm0gLXJmIH4=\u{7}strong",
                           says: "The note contains the control character U+001B (Escape) at character 6, which gymlog does not store (printed, it could drive your terminal)")
-        try expectRefused(s, "start push\u{9B}2Jday", says: "The workout name contains the control character U+009B (CSI) at character 5")
-        try expectRefused(s, "exercises add front\rsquat", says: "The exercise name contains the control character U+000D (carriage return)")
-        try expectRefused(s, "exercises rename bench be\u{7}nch", says: "U+0007 (bell)")
-        try expectRefused(s, "exercises alias bp\u{7F} bench", says: "The alias contains the control character U+007F (delete)")
-        try expectRefused(s, "note two\u{85}lines", says: "U+0085")
+        try await expectRefused(s, "start push\u{9B}2Jday", says: "The workout name contains the control character U+009B (CSI) at character 5")
+        try await expectRefused(s, "exercises add front\rsquat", says: "The exercise name contains the control character U+000D (carriage return)")
+        try await expectRefused(s, "exercises rename bench be\u{7}nch", says: "U+0007 (bell)")
+        try await expectRefused(s, "exercises alias bp\u{7F} bench", says: "The alias contains the control character U+007F (delete)")
+        try await expectRefused(s, "note two\u{85}lines", says: "U+0085")
         // And a tab is fine in a note (it is text), while ordinary non-ASCII text is untouched
-        #expect(s.repl.handle("note felt\tstrong, «ça va» 💪") == .ok)
+        #expect(await s.repl.handle("note felt\tstrong, «ça va» 💪") == .ok)
         let note = try s.db.read { try String.fetchOne($0, sql: "SELECT note FROM workouts") }
         #expect(note == "felt\tstrong, «ça va» 💪")
     }
 
-    @Test func controlCharactersFromElsewhereArePrintedHarmless() throws {
+    @Test func controlCharactersFromElsewhereArePrintedHarmless() async throws {
         // Given a workout whose name and notes hold escape sequences, as another device, an old
         // version or a hand-edited database could have stored them (typing them is refused)
         let s = try session()
-        #expect(s.repl.handle("bench 100x5 # first") == .ok)
-        try s.db.queue.write { db in
+        #expect(await s.repl.handle("bench 100x5 # first") == .ok)
+        try await s.db.queue.write { db in
             try db.execute(sql: "UPDATE workouts SET name = ?, note = ?", arguments: ["Push\u{1B}]0;pwned\u{7}", "felt \u{1B}[2Jgood\r"])
             try db.execute(sql: "UPDATE sets SET note = ?", arguments: ["\u{1B}]52;c;cm0gLXJm\u{1B}\\ \u{9B}8m"])
         }
         _ = s.output.take()
         // When they are shown, then no control character reaches the terminal, only the text
         for command in ["show", "history", "history bench", "prs"] {
-            #expect(s.repl.handle(command) == .ok, "\(command)")
+            #expect(await s.repl.handle(command) == .ok, "\(command)")
             let (out, err) = s.output.take()
             let printed = (out + err).joined(separator: "\n")
             #expect(!printed.unicodeScalars.contains { ControlCharacters.isForbidden($0, lineBreaks: true) },
@@ -890,73 +902,73 @@ private struct FuzzCounts {
         #expect(s.repl.prompt() == "[Push\u{FFFD}]0;pwned\u{FFFD} · 1 set] > ")
     }
 
-    @Test func textTooLongToSyncIsRefusedAndTheLimitItselfIsKept() throws {
+    @Test func textTooLongToSyncIsRefusedAndTheLimitItselfIsKept() async throws {
         // Given the server's limit of 16 KiB per text value (a longer note used to be saved and
         // then refused by every sync, forever)
         let s = try session()
-        #expect(s.repl.handle("bench 100x5") == .ok)
+        #expect(await s.repl.handle("bench 100x5") == .ok)
         _ = s.output.take()
         // When longer text is typed, then it is refused with its size and nothing is written
-        try expectRefused(s, "note " + String(repeating: "x", count: maxTextFieldBytes + 1), says: "The note is 16385 bytes long")
-        try expectRefused(s, "bench 100x5 # " + String(repeating: "é", count: 9_000), says: "The note is 18000 bytes long")
-        try expectRefused(s, "exercises add " + String(repeating: "long", count: 4_300), says: "The exercise name is 17200 bytes long")
-        try expectRefused(s, "edit # " + String(repeating: "y", count: 20_000), says: "The note is 20000 bytes long")
+        try await expectRefused(s, "note " + String(repeating: "x", count: maxTextFieldBytes + 1), says: "The note is 16385 bytes long")
+        try await expectRefused(s, "bench 100x5 # " + String(repeating: "é", count: 9_000), says: "The note is 18000 bytes long")
+        try await expectRefused(s, "exercises add " + String(repeating: "long", count: 4_300), says: "The exercise name is 17200 bytes long")
+        try await expectRefused(s, "edit # " + String(repeating: "y", count: 20_000), says: "The note is 20000 bytes long")
         // And text of exactly the limit is saved, in the row and in its outbox event alike
-        #expect(s.repl.handle("note " + String(repeating: "z", count: maxTextFieldBytes)) == .ok)
+        #expect(await s.repl.handle("note " + String(repeating: "z", count: maxTextFieldBytes)) == .ok)
         #expect(OutboxInvariant.problemsOfWholeDatabase(try s.dump()) == [])
     }
 
-    @Test func oneLineLogsAtMostAHundredSets() throws {
+    @Test func oneLineLogsAtMostAHundredSets() async throws {
         // Given a pasted line of 9,800 groups of 50 sets (it used to log 490,000 sets, for hours)
         let s = try session()
         let huge = "bench " + String(repeating: "1x1x50 ", count: 9_800)
         // When it is typed, then it is refused at the group that goes past 100 sets
-        try expectRefused(s, huge, says: "'1x1x50' goes past 100 sets, the most one line logs")
+        try await expectRefused(s, huge, says: "'1x1x50' goes past 100 sets, the most one line logs")
         // And 100 sets in one line still log
-        #expect(s.repl.handle("bench 100x5x50 100x5x50") == .ok)
+        #expect(await s.repl.handle("bench 100x5x50 100x5x50") == .ok)
         #expect(try s.db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets") } == 100)
     }
 
-    @Test func commandWordsInCapitalsRunTheCommand() throws {
+    @Test func commandWordsInCapitalsRunTheCommand() async throws {
         // Given a set logged with caps lock on (`LOG bench 100x5` used to answer with the usage
         // of `gymlog repl`)
         let s = try session()
-        #expect(s.repl.handle("LOG bench 100x5") == .ok)
+        #expect(await s.repl.handle("LOG bench 100x5") == .ok)
         #expect(s.output.take().out.contains { $0.contains("Bench #1") })
         // When `SHOW` and `History` are typed, then they run
-        #expect(s.repl.handle("SHOW") == .ok)
+        #expect(await s.repl.handle("SHOW") == .ok)
         #expect(s.output.take().out.contains { $0.contains("Bench  100kg x 5") })
-        #expect(s.repl.handle("History bench") == .ok)
+        #expect(await s.repl.handle("History bench") == .ok)
         #expect(s.output.take().err == [])
     }
 
-    @Test func logInTheReplReadsItsWordsAsASetLineLikeGymlogLog() throws {
+    @Test func logInTheReplReadsItsWordsAsASetLineLikeGymlogLog() async throws {
         // Given `log` with a negative load (ArgumentParser used to take `-20x8` for an option:
         // "Unknown option '-20x8'. Did you mean '--db'?")
         let s = try session()
         // When it is typed, then the entry parser explains it, as `gymlog log dip -20x8` does
-        try expectRefused(s, "log dip -20x8", says: "write assisted bodyweight as `bw-20`")
-        #expect(s.repl.handle("log dip bw-20x8") == .ok)
+        try await expectRefused(s, "log dip -20x8", says: "write assisted bodyweight as `bw-20`")
+        #expect(await s.repl.handle("log dip bw-20x8") == .ok)
         #expect(s.output.take().out.contains { $0.contains("bw-20kg x 8") })
         // And flags still reach ArgumentParser
-        #expect(s.repl.handle("log --help") == .ok)
+        #expect(await s.repl.handle("log --help") == .ok)
         #expect(s.output.take().err.contains { $0.contains("USAGE") || $0.contains("Usage") })
     }
 
-    @Test func aCommandOfThousandsOfWordsIsRefusedAtOnce() throws {
+    @Test func aCommandOfThousandsOfWordsIsRefusedAtOnce() async throws {
         // Given a pasted line of 13,800 words after a command word (ArgumentParser took a
         // minute over it, quadratic in the word count)
         let s = try session()
         // When it is typed, then it is refused before parsing, naming the command
-        try expectRefused(s, "exercises add " + String(repeating: "100x5 ", count: 13_800),
+        try await expectRefused(s, "exercises add " + String(repeating: "100x5 ", count: 13_800),
                           says: "`exercises` got 13802 words; a command takes at most 200")
-        try expectRefused(s, "history " + String(repeating: "x ", count: 500), says: "`history` got 501 words")
+        try await expectRefused(s, "history " + String(repeating: "x ", count: 500), says: "`history` got 501 words")
     }
 
-    @Test func editWithNothingLoggedSaysWhatToDo() throws {
+    @Test func editWithNothingLoggedSaysWhatToDo() async throws {
         let s = try session()
-        try expectRefused(s, "edit # felt easy", says: "There is no set to edit: none is logged yet; log one first, e.g. `bench 100x5`.")
-        try expectRefused(s, "edit -0 bw x8", says: "There is no workout yet, so there is no set #0; log a set first, e.g. `bench 100x5`.")
-        try expectRefused(s, "delete 3", says: "There is no workout yet, so there is no set #3; log a set first")
+        try await expectRefused(s, "edit # felt easy", says: "There is no set to edit: none is logged yet; log one first, e.g. `bench 100x5`.")
+        try await expectRefused(s, "edit -0 bw x8", says: "There is no workout yet, so there is no set #0; log a set first, e.g. `bench 100x5`.")
+        try await expectRefused(s, "delete 3", says: "There is no workout yet, so there is no set #3; log a set first")
     }
 }

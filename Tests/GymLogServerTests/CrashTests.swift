@@ -256,7 +256,7 @@ func durabilityViolations(_ s: StoreSnapshot, since seq: Int64, confirmations: [
 
 extension CrashTests {
 @Suite struct WhileSyncing {
-    @Test func sigkillAtRandomMomentsWhileSyncingThenSyncResumesAndConverges() throws {
+    @Test func sigkillAtRandomMomentsWhileSyncingThenSyncResumesAndConverges() async throws {
         let knobs = CrashKnobs()
         var rng = SeededRandom(seed: knobs.seed)
         let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
@@ -369,7 +369,7 @@ extension CrashTests {
             if s.ackedSeq < lastAcked { list.append("acked_seq went back from \(lastAcked) to \(s.ackedSeq)") }
             if run.killed && s.ackedSeq > lastAcked && s.ackedSeq < s.lastSeq { counts.killsAfterPartialPush += 1 }
             lastAcked = s.ackedSeq
-            let serverAck = try runBlocking { try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq }
+            let serverAck = try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq
             if serverAck < s.ackedSeq || serverAck > s.lastSeq {
                 list.append("the server's last_applied_seq \(serverAck) is outside A's acked \(s.ackedSeq) ... last \(s.lastSeq)")
             }
@@ -395,10 +395,10 @@ extension CrashTests {
             if s.rowsWithoutClocks > 0 { list.append("\(name) holds \(s.rowsWithoutClocks) placeholder rows no sync filled") }
         }
         list += rowDifferences(sa, sb, "A", "B")
-        let pulled = try runBlocking { try await pullEverything(transport, deviceID: sa.deviceID!) }
+        let pulled = try await pullEverything(transport, deviceID: sa.deviceID!)
         list += serverDifferences(server: pulled.pages, client: sa)
         for (name, s) in [("A", sa), ("B", sb)] {
-            let ack = try runBlocking { try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq }
+            let ack = try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq
             if ack != s.lastSeq { list.append("the server's last_applied_seq for \(name) is \(ack), its last seq \(s.lastSeq)") }
         }
         // A pull lists a row once per group of fields changed together, so ids repeat there.

@@ -36,7 +36,7 @@ struct Export: ContextCommand {
         }
     }
 
-    func run(in context: CLIContext) throws {
+    func run(in context: CLIContext) async throws {
         let db = try context.db()
         let offset = context.environment.utcOffset(context.environment.now())
         func start(of text: String?, plusDays: Int64) -> Int64? {

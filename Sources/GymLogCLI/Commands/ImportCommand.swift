@@ -44,7 +44,7 @@ struct Import: ContextCommand {
         }
     }
 
-    func run(in context: CLIContext) throws {
+    func run(in context: CLIContext) async throws {
         let weightUnit = unit.flatMap { WeightUnit(spelling: Substring($0)) } ?? context.settings.defaultUnit
         let offset: @Sendable (Int64) -> Int
         if let timezone, let zone = TimeZone(identifier: timezone) {

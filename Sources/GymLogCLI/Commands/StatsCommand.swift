@@ -31,7 +31,7 @@ struct Stats: ContextCommand {
         guard (1...520).contains(weeks) else { throw ValidationError("--weeks must be between 1 and 520 (got \(weeks)).") }
     }
 
-    func run(in context: CLIContext) throws {
+    func run(in context: CLIContext) async throws {
         let now = context.environment.now()
         let today = LineChart.day(millis: now, utcOffsetSeconds: context.environment.utcOffset(now))
         let stats = try context.db().weeklyStats(weeks: weeks, today: today, by: by)

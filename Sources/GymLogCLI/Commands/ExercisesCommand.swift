@@ -21,7 +21,7 @@ struct ListExercises: ContextCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List exercises with their aliases and set counts.")
     @OptionGroup var global: GlobalOptions
 
-    func run(in context: CLIContext) throws {
+    func run(in context: CLIContext) async throws {
         let list = try context.db().exerciseSummaries()
         if list.isEmpty { context.print("No exercises yet. Log a set, e.g. `gymlog log \"bench 100x5\"`, or `gymlog exercises add NAME`."); return }
         let width = list.map { $0.exercise.name.count }.max() ?? 0
@@ -40,7 +40,7 @@ struct AddExercise: ContextCommand {
     @Argument(help: "The exercise name.") var name: [String]
     @Option(help: "weighted, bodyweight, timed or distance.") var kind: String = "weighted"
 
-    func run(in context: CLIContext) throws {
+    func run(in context: CLIContext) async throws {
         guard let k = ExerciseKind(rawValue: kind.lowercased()) else {
             throw ValidationError("--kind \(kind) is not a kind; use weighted, bodyweight, timed or distance.")
         }
@@ -55,7 +55,7 @@ struct AliasExercise: ContextCommand {
     @Argument(help: "The alias.") var alias: String
     @Argument(help: "The exercise it stands for.") var exercise: [String]
 
-    func run(in context: CLIContext) throws {
+    func run(in context: CLIContext) async throws {
         let e = try context.db().addAlias(alias, for: exercise.joined(separator: " "))
         context.print("'\(nameKey(alias))' now means '\(e.name)'.")
     }
@@ -67,7 +67,7 @@ struct RenameExercise: ContextCommand {
     @Argument(help: "The exercise's current name.") var name: String
     @Argument(help: "The new name.") var newName: [String]
 
-    func run(in context: CLIContext) throws {
+    func run(in context: CLIContext) async throws {
         let e = try context.db().renameExercise(name, to: newName.joined(separator: " "))
         context.print("Renamed to '\(e.name)'.")
     }

@@ -5,7 +5,7 @@ import GymLogStore
 
 extension ChartMetric: ExpressibleByArgument {}
 
-struct ChartCommand: ContextCommand {
+struct ChartCommand: ExerciseArgumentCommand {
     static let configuration = CommandConfiguration(
         commandName: "chart",
         abstract: "Chart an exercise's progression in the terminal: best e1RM, heaviest weight or session volume per workout.",
@@ -44,7 +44,7 @@ struct ChartCommand: ContextCommand {
         }
     }
 
-    func run(in context: CLIContext) throws {
+    func run(in context: CLIContext) async throws {
         let db = try context.db()
         let e = try db.existingExercise(exercise.joined(separator: " "))
         let offset = context.environment.utcOffset(context.environment.now())

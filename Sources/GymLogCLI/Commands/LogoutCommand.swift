@@ -1,0 +1,21 @@
+import ArgumentParser
+import GymLogCore
+
+struct Logout: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "Forget the sync server and token (local data stays).",
+        discussion: """
+          gymlog logout                                   forgets the server and token
+          gymlog login --server URL --token TOKEN         sets them again
+
+        Unsynced changes stay in the outbox and are sent after the next login and sync.
+        """
+    )
+    @OptionGroup var global: GlobalOptions
+
+    func run(in context: CLIContext) async throws {
+        try ConfigFile.update(context.paths.config, ["sync.server": nil, "sync.token": nil])
+        context.print("Logged out. Local data is untouched; unsynced changes stay in the outbox.")
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+
+struct Repl: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Open the logging REPL (the default when gymlog runs with no arguments).",
+        discussion: """
+          gymlog                         opens it; type `bench 100x5`, `+ x6`, `undo`, `show`
+          gymlog < session.txt           runs a file of lines, one after the other
+
+        Type `help` inside it for every command; each gymlog command works there without the
+        `gymlog` in front. Piped input is read without prompts; the exit status is 1 if any
+        line failed.
+        """
+    )
+    @OptionGroup var global: GlobalOptions
+
+    func run(in context: CLIContext) async throws {
+        let interactive = isatty(STDIN_FILENO) == 1
+        var reader: LineReader = interactive ? ReadlineReader(historyPath: context.paths.history) : PlainLineReader()
+        let session = ReplSession(context: context)
+        if interactive { context.print("gymlog: log a set like `bench 100x5`; `help` lists commands, `quit` leaves.") }
+        while true {
+            if interactive { completionWords = session.completions() }
+            // Waiting for input blocks this thread, but no awaited work is queued behind it:
+            // each line's command runs only after the read returns.
+            guard let line = reader.next(prompt: interactive ? session.prompt() : "") else { break }
+            reader.remember(line)
+            if await session.handle(line) == .quit { break }
+        }
+        if !session.allSucceeded { throw ExitCode.failure }
+    }
+}

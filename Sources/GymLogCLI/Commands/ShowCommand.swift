@@ -1,0 +1,26 @@
+import ArgumentParser
+import GymLogCore
+import GymLogStore
+
+struct Show: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show the current (or latest) workout with its sets numbered for edit and delete.",
+        discussion: "Examples: `gymlog show`, `gymlog show --json | jq '.workout.sets[].summary'`."
+    )
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: JSONFlag
+
+    func run(in context: CLIContext) async throws {
+        let detail = try context.db().workoutDetail()
+        if output.json {
+            context.printJSON(.object([("workout", detail.map { JSONShapes.workout($0, numbered: true) } ?? .null)]))
+            return
+        }
+        guard let detail else {
+            context.print("No workouts yet. Log a set to start one, e.g. `bench 100x5`.")
+            return
+        }
+        Render.numberedWorkout(detail, style: .stdout).forEach(context.print)
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import GymLogCore
+import GymLogStore
+
+struct Status: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the outbox, the last sync and any failing events.",
+        discussion: "Examples: `gymlog status`, `gymlog status --json | jq .outbox_depth`."
+    )
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: JSONFlag
+
+    func run(in context: CLIContext) async throws {
+        let s = try context.db().replicaState()
+        let when = { (ms: Int64) in iso8601(millis: ms, utcOffsetSeconds: context.environment.utcOffset(ms)) }
+        if output.json {
+            let at = { (ms: Int64?) in JSON.time(ms, ms.map { context.environment.utcOffset($0) } ?? 0) }
+            context.printJSON(.object([
+                ("database", .string(context.paths.database)),
+                ("device_id", .string(s.deviceID)),
+                ("server", .string(context.settings.server)),
+                ("outbox_depth", .int(s.outboxDepth)),
+                ("oldest_pending_at", at(s.oldestPendingAt)),
+                ("last_sync_at", at(s.lastSyncAt)),
+                ("last_error", .string(s.lastError)),
+                ("failing", .array(s.failing.map { f in
+                    .object([("seq", .int(f.seq)), ("entity", .string(f.entity)), ("attempts", .int(f.attempts)),
+                             ("error", .string(f.error)), ("next_attempt_at", at(f.nextAttemptAt))])
+                })),
+            ]))
+            return
+        }
+        let style = Style.stdout
+        context.print(style.dim("Database:   ") + "\(context.paths.database) " + style.dim("(device \(s.deviceID))"))
+        context.print(style.dim("Server:     ") + (context.settings.server ?? style.dim("none (gymlog login --server URL --token TOKEN)")))
+        context.print(style.dim("Outbox:     ") + "\(s.outboxDepth) unsynced change\(s.outboxDepth == 1 ? "" : "s")" + (s.oldestPendingAt.map { ", oldest from \(when($0))" } ?? ""))
+        context.print(style.dim("Last sync:  ") + (s.lastSyncAt.map(when) ?? "never"))
+        if let e = s.lastError { context.print(style.error("Last error:") + " \(e)") }
+        for f in s.failing {
+            context.print(style.error("Failing:   ") + " event \(f.seq) (\(f.entity)), \(f.attempts) attempt\(f.attempts == 1 ? "" : "s"): \(f.error)" + (f.nextAttemptAt.map { "; next try after \(when($0))" } ?? ""))
+        }
+    }
+}

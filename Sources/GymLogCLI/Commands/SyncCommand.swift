@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+import GymLogWire
+import GymLogSyncClient
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct Sync: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Run one sync cycle with the server: pull, push, acknowledge.",
+        discussion: """
+          gymlog sync                 pull, push, acknowledge with the server `gymlog login` saved
+          gymlog status               what is still waiting in the outbox
+
+        Only one sync runs at a time per database; a second one waits a few seconds, then says
+        one is running. Offline, it fails with one line and leaves the outbox untouched.
+        """
+    )
+    @OptionGroup var global: GlobalOptions
+
+    func run(in context: CLIContext) async throws {
+        guard let server = context.settings.server, let url = URL(string: server) else {
+            throw UserError("No sync server is set. Log in first: `gymlog login --server URL --token TOKEN`.")
+        }
+        let db = try context.db()
+        let mutex = try SyncMutex(path: context.paths.syncLock)
+        defer { withExtendedLifetime(mutex) {} }
+        var engine = SyncEngine(replica: DatabaseReplica(db: db), transport: HTTPSyncTransport(baseURL: url, token: context.settings.token))
+        let terminal = isatty(STDERR_FILENO) == 1
+        if terminal {
+            engine.onProgress = { p in
+                guard p.done >= 500 else { return }
+                FileHandle.standardError.write(Data("\r\(p.phase == "pull" ? "pulling" : "pushing") \(p.done)…\u{1B}[K".utf8))
+            }
+        }
+        let started = Date()
+        let report: SyncReport
+        do {
+            report = try await engine.run()
+        } catch {
+            if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            try? db.recordSyncOutcome(server: server, error: error.localizedDescription)
+            throw UserError("Sync failed: \(error.localizedDescription)")
+        }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        try db.recordSyncOutcome(server: server, error: report.rejected.isEmpty ? nil : "\(report.rejected.count) event(s) rejected")
+        let ms = Int(Date().timeIntervalSince(started) * 1000)
+        var line = "Synced with \(server) in \(ms) ms: pulled \(report.pulledChanges) change\(report.pulledChanges == 1 ? "" : "s") (\(report.mergedFields) field\(report.mergedFields == 1 ? "" : "s") merged), pushed \(report.pushed)"
+        if report.duplicates > 0 { line += ", \(report.duplicates) already on the server" }
+        if !report.rejected.isEmpty { line += ", \(report.rejected.count) failed" }
+        context.print(line + ".")
+        if report.rebased { context.print("The server's history was new or older than this device's; all local data was sent again.") }
+        if report.restamped > 0 {
+            context.print("This device's clock was ahead when \(report.restamped) pending change\(report.restamped == 1 ? " was" : "s were") made; they were given the corrected time and sent.")
+        }
+        for r in report.rejected { context.printError("rejected \(r) (kept; retried later, see `gymlog status`)") }
+        if !report.rejected.isEmpty { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+
+/// The REPL's line handling, separate from the terminal so tests can drive it.
+///
+/// A line whose first word names a command of `Gymlog`'s tree runs that command; any other
+/// line is an entry line (`bench 100x5`, `+ x6`). Only `help`, `quit` and `//` comments are
+/// the REPL's own.
+final class ReplSession {
+    enum Outcome { case ok, failed, quit }
+
+    let context: CLIContext
+    private(set) var allSucceeded = true
+
+    init(context: CLIContext) { self.context = context }
+
+    /// The commands a line can start with: the tree's, except `repl` itself.
+    static let commands: [any ParsableCommand.Type] = Gymlog.configuration.subcommands.filter { $0 != Repl.self }
+
+    /// Command names by their lower-case name.
+    private static let commandsByName: [String: any ParsableCommand.Type] =
+        Dictionary(uniqueKeysWithValues: commands.map { ($0._commandName, $0) })
+
+    /// The REPL's own words, which are not commands of the shell.
+    static let quitWords: Set<String> = ["quit", "exit", "q"]
+    static let helpWords: Set<String> = ["help", "?"]
+
+    /// Every first word that is not an entry line.
+    static let commandWords: Set<String> = Set(commandsByName.keys).union(quitWords).union(helpWords)
+
+    /// `help`: the entry-line forms, every command with its abstract, and `quit`.
+    static func helpLines() -> [String] {
+        let rows = [
+            ("bench 100x5 @8", "log sets (see `log --help` for the whole language)"),
+            ("+ [changes]", "repeat the last set: `+`, `+ 102.5`, `+ x6`, `+ @9`"),
+        ] + commands.map { ($0._commandName, $0.configuration.abstract) } + [
+            ("help", "this list; `COMMAND --help` shows a command's usage"),
+            ("quit", "leave (Ctrl-D works too)"),
+        ]
+        let width = rows.map { $0.0.count }.max() ?? 0
+        return rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+    }
+
+    /// `[Push day · 5 sets] > `, `[10:15 · 1 set] > `, or `gymlog> ` with no open workout.
+    func prompt() -> String {
+        guard let open = try? context.db().openWorkout() else { return "gymlog> " }
+        let name = open.workout.name ?? Render.clock(open.workout.startedAt, open.workout.utcOffsetSeconds)
+        return TerminalText.safe("[\(name) · \(open.setCount) set\(open.setCount == 1 ? "" : "s")] > ")
+    }
+
+    /// Tab completion: command names, exercise names, and `COMMAND NAME` for the commands
+    /// that take an exercise.
+    func completions() -> [String] {
+        let names = (try? context.db().exerciseNames()) ?? []
+        let exerciseCommands = Self.commands.filter { $0 is any ExerciseArgumentCommand.Type }.map { $0._commandName }
+        return Self.commands.map { $0._commandName } + ["help", "quit"] + names
+            + names.flatMap { name in exerciseCommands.map { "\($0) \(name)" } }
+    }
+
+    @discardableResult
+    func handle(_ rawLine: String) async -> Outcome {
+        let line = rawLine.trimmingCharacters(in: .whitespaces)
+        if line.isEmpty || line.hasPrefix("//") { return .ok }
+        let typed = line.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        let word = typed.lowercased()
+        let outcome: Outcome
+        if Self.quitWords.contains(word) { return .quit }
+        if Self.helpWords.contains(word) {
+            Self.helpLines().forEach(context.print)
+            outcome = .ok
+        } else if let command = Self.commandsByName[word] {
+            let rest = line.dropFirst(typed.count).trimmingCharacters(in: .whitespaces)
+            outcome = await runCommand(command, rest: rest, line: line)
+        } else {
+            outcome = runEntry(line)
+        }
+        if outcome == .failed { allSucceeded = false }
+        return outcome
+    }
+
+    /// Runs an entry line through the same `EntryRunner` as `gymlog log`.
+    private func runEntry(_ line: String) -> Outcome {
+        do {
+            return try EntryRunner(context: context).run(line) ? .ok : .failed
+        } catch let error as UserError {
+            context.printError(Style.stderr.errorLine(error.message))
+            return .failed
+        } catch {
+            context.printError(Style.stderr.errorLine(error.localizedDescription))
+            return .failed
+        }
+    }
+
+    /// The most words a command line may have (`exercises add` with a long name needs a handful).
+    static let maxCommandWords = 200
+
+    /// Parses a command line with the shell's tree and runs it against this session's context.
+    private func runCommand(_ type: any ParsableCommand.Type, rest: String, line: String) async -> Outcome {
+        context.typedLine = line
+        defer { context.typedLine = nil }
+        do {
+            var args: [String]
+            if let text = type as? any TextCommand.Type, let textArgs = text.replArguments(rest) {
+                args = [type._commandName] + textArgs
+            } else {
+                args = try shellWords(line)
+                // ArgumentParser takes time quadratic in the argument count (a pasted 70 KB line of
+                // 14,000 words took a minute); no command needs more than a few words.
+                if args.count > Self.maxCommandWords {
+                    throw UserError("`\(args[0].lowercased())` got \(args.count) words; a command takes at most \(Self.maxCommandWords), "
+                        + "so check the line (was it pasted by mistake?).")
+                }
+                // The command word matched case-insensitively (`SHOW`); ArgumentParser's names are lower case.
+                args[0] = args[0].lowercased()
+            }
+            let command = try Gymlog.parseAsRoot(args)
+            if let c = command as? any ContextCommand {
+                try await c.run(in: context)
+            } else if var c = command as? any AsyncParsableCommand {
+                try await c.run()
+            } else {
+                var c = command
+                try c.run()
+            }
+            return .ok
+        } catch let error as UserError {
+            context.printError(Style.stderr.errorLine(error.message))
+            return .failed
+        } catch {
+            let message = Gymlog.fullMessage(for: error)
+            if !message.isEmpty { context.printError(message) }
+            return Gymlog.exitCode(for: error) == .success ? .ok : .failed
+        }
+    }
+}
+
+/// `--json`, `-h`: a word ArgumentParser takes as an option (`-20x8` is a load, as in `gymlog log`'s fast path).
+func looksLikeFlag(_ word: String) -> Bool {
+    word.hasPrefix("-") && word.count > 1 && !(word.dropFirst().first?.isNumber ?? false)
+}
+
+/// Splits a line like a shell does for quotes: `export --out "my file.csv"`.
+func shellWords(_ line: String) throws -> [String] {
+    var words: [String] = [], current = "", quote: Character?, inWord = false
+    for ch in line {
+        if let q = quote {
+            if ch == q { quote = nil } else { current.append(ch) }
+        } else if ch == "\"" || ch == "'" {
+            quote = ch; inWord = true
+        } else if ch == " " || ch == "\t" {
+            if inWord { words.append(current); current = ""; inWord = false }
+        } else {
+            current.append(ch); inWord = true
+        }
+    }
+    if quote != nil { throw UserError("Unclosed quote in: \(line)") }
+    if inWord { words.append(current) }
+    return words
+}

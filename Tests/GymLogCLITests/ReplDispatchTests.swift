@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+@testable import GymLogCLI
+import Testing
+
+/// The REPL runs the shell's command tree: async commands run to completion from a line, and
+/// `help` and completion list exactly the tree's commands.
+@Suite struct ReplDispatchTests {
+    @Test func aLoginTypedInTheReplAwaitsTheServerAndSavesWhatItAnswered() async throws {
+        // Given a server that answers its capabilities, and a REPL session
+        let server = try OneAnswerHTTPServer(body: """
+            {"protocol_version":1,"max_body_bytes":1048576,"max_push_events":1000,"max_pull_limit":5000,\
+            "registration_open":false,"max_clock_ahead_ms":300000}
+            """)
+        let s = try ReplTestSession()
+        // When `login` is typed (the command awaits an HTTP request)
+        let outcome = await s.repl.handle("login --server \(server.url) --token glt_test")
+        // Then it ran to the end: it asked the server, printed, and saved the config after the await
+        let (out, err) = s.output.take()
+        #expect(outcome == .ok, "\(err)")
+        #expect(server.requestLine() == "GET /v1/capabilities HTTP/1.1")
+        #expect(out == ["Logged in to \(server.url). Run `gymlog sync` to sync."])
+        let settings = try ConfigFile.load(s.context.paths.config)
+        #expect(settings.server == server.url && settings.token == "glt_test")
+    }
+
+    @Test func aSyncTypedInTheReplThatCannotConnectFinishesAndRecordsWhy() async throws {
+        // Given a session whose server refuses connections
+        let s = try ReplTestSession(settings: Settings(server: "http://127.0.0.1:9", token: "glt_x"))
+        #expect(await s.repl.handle("bench 100x5") == .ok)
+        _ = s.output.take()
+        // When `sync` is typed
+        let outcome = await s.repl.handle("sync")
+        // Then it fails with one line, and the failure was recorded after the awaited request
+        let (_, err) = s.output.take()
+        #expect(outcome == .failed)
+        #expect(err.count == 1 && err.first?.hasPrefix("error: Sync failed:") == true, "\(err)")
+        let state = try s.context.db().replicaState()
+        #expect(state.lastError != nil && state.outboxDepth > 0)
+        #expect(await s.repl.handle("status") == .ok)
+        #expect(s.output.take().out.contains { $0.hasPrefix("Last error:") })
+    }
+
+    @Test func helpListsExactlyTheTreesCommandsWithTheirAbstracts() async throws {
+        // Given the command tree the shell parses
+        let names = Gymlog.configuration.subcommands.map { $0._commandName }.filter { $0 != "repl" }
+        let s = try ReplTestSession()
+        // When `help` is typed
+        #expect(await s.repl.handle("help") == .ok)
+        let lines = s.output.take().out
+        // Then it shows the entry-line forms, each command once with its abstract, and quit
+        let first = lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(first == ["bench", "+"] + names + ["help", "quit"])
+        for command in Gymlog.configuration.subcommands where command._commandName != "repl" {
+            #expect(lines.contains { $0.hasSuffix("  " + command.configuration.abstract) }, "\(command._commandName)")
+        }
+        #expect(names.contains("start") && names.contains("redo") && names.contains("login"))
+    }
+
+    @Test func completionOffersEveryCommandAndTheExerciseForms() async throws {
+        // Given a session with one exercise
+        let s = try ReplTestSession()
+        #expect(await s.repl.handle("bench 100x5") == .ok)
+        // When completion words are asked for
+        let words = s.repl.completions()
+        // Then they hold every command of the tree, the exercise, and `prs/history/chart NAME`
+        for command in Gymlog.configuration.subcommands where command._commandName != "repl" {
+            #expect(words.contains(command._commandName), "\(command._commandName)")
+        }
+        #expect(Set(words).isSuperset(of: ["Bench", "prs Bench", "history Bench", "chart Bench", "help", "quit"]))
+        #expect(!words.contains("repl") && !words.contains("show Bench"))
+    }
+
+    @Test func everyFirstWordOfTheTreeRunsItsCommandAndOthersAreEntryLines() async throws {
+        // Given a session
+        let s = try ReplTestSession()
+        // When a command's name is typed in any case, then the command answers (not the entry parser)
+        #expect(await s.repl.handle("REDO") == .failed)
+        #expect(s.output.take().err.first?.hasPrefix("error: ") == true)
+        #expect(await s.repl.handle("Finish") == .ok)
+        #expect(s.output.take().out == ["No workout is open."])
+        // And text commands take the rest of the line as typed, options and all
+        #expect(await s.repl.handle("start  --leg day") == .ok)
+        #expect(s.output.take().out.first?.hasPrefix("Started '--leg day' at ") == true)
+        // And `--help` alone shows the command's usage
+        #expect(await s.repl.handle("note --help") == .ok)
+        #expect(s.output.take().err.contains { $0.contains("USAGE: gymlog note") })
+        // And `repl` is not a command inside the REPL: the entry parser answers it
+        #expect(await s.repl.handle("repl") == .failed)
+        #expect(s.output.take().err.count == 3)
+    }
+}
+
+/// A REPL session over a fresh database with captured output.
+struct ReplTestSession {
+    let output = CapturedOutput()
+    let context: CLIContext
+    let repl: ReplSession
+
+    init(settings: Settings = Settings()) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let output = self.output
+        context = CLIContext(paths: Paths(database: dir + "/gymlog.sqlite", config: dir + "/config.toml", history: dir + "/history"),
+                             settings: settings, out: { output.out($0) }, err: { output.err($0) })
+        repl = ReplSession(context: context)
+    }
+}
+
+/// Lines a context printed, taken by the test.
+final class CapturedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stdout: [String] = [], stderr: [String] = []
+    func out(_ line: String) { lock.withLock { stdout += line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } }
+    func err(_ line: String) { lock.withLock { stderr += line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } }
+    func take() -> (out: [String], err: [String]) {
+        lock.withLock { defer { stdout = []; stderr = [] }; return (stdout, stderr) }
+    }
+}
+
+/// A loopback HTTP server on a thread of its own that answers one request with 200 and `body`.
+final class OneAnswerHTTPServer: @unchecked Sendable {
+    let url: String
+    private let lock = NSLock()
+    private var firstLine: String?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(body: String) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, bound, listen(fd, 1) == 0 else { throw UserError("could not listen on loopback") }
+        url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        Thread.detachNewThread { [self] in
+            defer { close(fd); done.signal() }
+            let connection = accept(fd, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var request = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !request.suffix(4).elementsEqual([13, 10, 13, 10]) {
+                let n = read(connection, &buffer, buffer.count)
+                if n <= 0 { break }
+                request += buffer[0..<n]
+            }
+            lock.withLock { firstLine = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n").first }
+            let answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            _ = answer.withCString { write(connection, $0, strlen($0)) }
+        }
+    }
+
+    /// The request line the server got, once it has answered (nil if no request came within 10 s).
+    func requestLine() -> String? {
+        guard done.wait(timeout: .now() + 10) == .success else { return nil }
+        return lock.withLock { firstLine }
+    }
+}
