@@ -1,5 +1,5 @@
+import ArgumentParser
 import Foundation
-import GymLogCLI
 import GymLogCore
 import GymLogStore
 import GymLogWire
@@ -131,26 +131,21 @@ private func grouped(_ n: Int) -> String {
     return f.string(from: NSNumber(value: n)) ?? String(n)
 }
 
-func syncCommand(_ options: Options) throws {
-    let quick = options.flags.contains("quick")
+func syncCommand(_ options: SyncCommand) async throws {
+    let quick = options.report.quick
     var plan = quick ? SyncBenchPlan.quick : SyncBenchPlan()
-    if let n = try options.int("events") { plan.pushEvents = n }
-    if let n = try options.int("changes") { plan.pullChanges = n }
-    if let n = try options.int("rounds") { plan.latencyRounds = n }
-    let outPath = options.values["out"] ?? "BENCHMARKS.md"
-    guard plan.pushEvents % plan.pushBatch == 0 else { throw BenchError("--events must be a multiple of \(plan.pushBatch)") }
+    if let n = options.events?.value { plan.pushEvents = n }
+    if let n = options.changes?.value { plan.pullChanges = n }
+    if let n = options.rounds?.value { plan.latencyRounds = n }
+    let outPath = options.report.out ?? "BENCHMARKS.md"
+    guard plan.pushEvents % plan.pushBatch == 0 else { throw ValidationError("--events must be a multiple of \(plan.pushBatch)") }
     guard plan.pullChanges <= plan.pushEvents * SetShape.setColumns.count else {
-        throw BenchError("--changes must be at most --events × \(SetShape.setColumns.count) (the pushed field rows)")
+        throw ValidationError("--changes must be at most --events × \(SetShape.setColumns.count) (the pushed field rows)")
     }
 
-    let binDir = executableDirectory()
-    let serverBinary = options.values["server"] ?? binDir + "/gymlog-server"
-    guard access(serverBinary, X_OK) == 0 else {
-        throw BenchError("\(serverBinary) is missing; build it: swift build -c release")
-    }
-    if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
+    let serverBinary = try releaseProduct("gymlog-server", path: options.server)
 
-    let workDir = try WorkingDirectory(prefix: "gymlog-bench-sync", keep: options.flags.contains("keep"))
+    let workDir = try WorkingDirectory(prefix: "gymlog-bench-sync", keep: options.report.keep)
     defer { workDir.finish() }
     let dir = workDir.path
     var env = ProcessInfo.processInfo.environment
@@ -318,19 +313,19 @@ func syncCommand(_ options: Options) throws {
     let dbB = try GymLogDatabase(path: dir + "/device-b.sqlite")
     let engineA = SyncEngine(replica: DatabaseReplica(db: dbA), transport: HTTPSyncTransport(baseURL: url, token: devicesToken))
     let engineB = SyncEngine(replica: DatabaseReplica(db: dbB), transport: HTTPSyncTransport(baseURL: url, token: devicesToken))
-    func sync(_ engine: SyncEngine) throws -> SyncReport { try runBlocking { try await engine.run() } }
+    func sync(_ engine: SyncEngine) async throws -> SyncReport { try await engine.run() }
     // Some shared history first, then both devices caught up (A also pulls back its own writes).
     for _ in 0..<3 {
         _ = try dbA.logSets(exercise: benchMention, specs: benchSpecs)
-        _ = try sync(engineA); _ = try sync(engineB)
+        _ = try await sync(engineA); _ = try await sync(engineB)
     }
-    _ = try sync(engineA); _ = try sync(engineB); _ = try sync(engineA)
+    _ = try await sync(engineA); _ = try await sync(engineB); _ = try await sync(engineA)
 
     var noopTimes: [Double] = []
     var maxPull = 0, maxPush = 0, maxTrips = 0
     for _ in 0..<plan.noopRuns {
         let t0 = monotonicNanos()
-        let report = try sync(engineA)
+        let report = try await sync(engineA)
         noopTimes.append(seconds(t0) * 1000)
         maxTrips = max(maxTrips, report.roundTrips)
         guard report.pulledChanges == 0, report.pushed == 0 else { throw BenchError("the no-op sync did work: \(report)") }
@@ -350,9 +345,9 @@ func syncCommand(_ options: Options) throws {
         let t0 = monotonicNanos()
         _ = try dbA.logSets(exercise: benchMention, specs: benchSpecs)
         let t1 = monotonicNanos()
-        let a = try sync(engineA)
+        let a = try await sync(engineA)
         let t2 = monotonicNanos()
-        let b = try sync(engineB)
+        let b = try await sync(engineB)
         let t3 = monotonicNanos()
         guard a.pushed >= 1, b.pulledChanges >= 1 else { throw BenchError("round \(round): A pushed \(a.pushed), B pulled \(b.pulledChanges)") }
         guard round >= warmRounds else { continue }

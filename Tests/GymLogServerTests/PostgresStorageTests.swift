@@ -2,7 +2,7 @@ import Foundation
 import GymLogCore
 @testable import GymLogServer
 import GymLogWire
-import GymLogSyncClient
+import GymLogTestSupport
 import Testing
 
 /// What only the PostgreSQL store has: its URL, its errors, its migrations, its schema
