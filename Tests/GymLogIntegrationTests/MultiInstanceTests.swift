@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GymLogCore
 import GymLogTestSupport
-@testable @testable import GymLogServer
+@testable import GymLogServer
 import GymLogStore
 import GymLogWire
 import GymLogSyncClient

@@ -153,7 +153,7 @@ public struct ClientDatabaseDump: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         var config = Configuration()
         config.readonly = true
-        return try DatabaseQueue(path: path, configuration: config).read { try read($0, rows: scope, tables: tables) }
+        return try DatabaseQueue(path: path, configuration: config).read { try ClientDatabaseDump.read($0, rows: scope, tables: tables) }
     }
 
     /// Reads through a connection the caller holds (e.g. the app's own, between two commands).

@@ -43,21 +43,23 @@ public final class RunningProcess: @unchecked Sendable {
     public let process: Process
     public let input: FileHandle
     private let output: DrainedPipe, error: DrainedPipe
-    private let exited = DispatchSemaphore(value: 0)
+    private let exited: DispatchSemaphore
     private var killedByUs = false
 
     /// Starts `executable args`; `environment` nil inherits the runner's.
     public init(_ executable: URL, _ args: [String], environment: [String: String]? = nil, currentDirectory: String? = nil) throws {
-        process = Process()
+        let process = Process()
         process.executableURL = executable
         process.arguments = args
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin; process.standardOutput = stdout; process.standardError = stderr
-        let exited = self.exited
+        let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        self.process = process
+        self.exited = exited
         input = stdin.fileHandleForWriting
         output = DrainedPipe(stdout.fileHandleForReading)
         error = DrainedPipe(stderr.fileHandleForReading)
