@@ -65,21 +65,46 @@ let package = Package(
         .executableTarget(
             name: "gymlog-bench",
             dependencies: [
-                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogCLI", "CSQLite",
+                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/gymlog-bench"
         ),
+        // The tests' shared harness (one process runner, server instance, fake clock, client
+        // database reader and write-pipeline invariant); a library, so test targets share it.
+        .target(
+            name: "GymLogTestSupport",
+            dependencies: [
+                "GymLogCore", "GymLogWire", "GymLogServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/GymLogTestSupport"
+        ),
         .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore"]),
-        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore"]),
+        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore", "GymLogTestSupport"]),
+        // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",
-            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore"]
+            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(
             name: "GymLogServerTests",
             dependencies: [
-                "GymLogServer", "GymLogWire", "GymLogSyncClient", "GymLogCore", "GymLogStore", "GymLogCLI",
+                "GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        // Client and server together: real binaries and in-process engines against the real
+        // server (sync, simulation, restores, clock skew, several instances, crashes while syncing).
+        .testTarget(
+            name: "GymLogIntegrationTests",
+            dependencies: [
+                "GymLogServer", "GymLogWire", "GymLogSyncClient", "GymLogCore", "GymLogStore", "GymLogTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -129,8 +129,8 @@ enum StrongHistory {
 /// `import --baseline --db PATH --sets N`: the same rows through the plain write pipeline, in
 /// transactions of about 2,000 sets of whole workouts (the importer's batch size), no parsing,
 /// no existence checks, no records.
-func importBaselineCommand(_ options: Options) throws {
-    guard let path = options.values["db"], let total = try options.int("sets") else {
+func importBaselineCommand(_ options: ImportCommand) throws {
+    guard let path = options.db, let total = options.sets?.value else {
         throw BenchError("import --baseline needs --db PATH and --sets N")
     }
     let workouts = StrongHistory.generate(sets: total)
@@ -184,20 +184,15 @@ func importBaselineCommand(_ options: Options) throws {
 }
 
 /// `import [--quick] [--sets N] [--runs N] [--out FILE] [--keep]` (or `--baseline`, the child).
-func importBenchCommand(_ options: Options) throws {
-    if options.flags.contains("baseline") { return try importBaselineCommand(options) }
-    let quick = options.flags.contains("quick")
-    let total = try options.int("sets") ?? (quick ? 20_000 : 100_000)
-    let runs = try options.int("runs") ?? (quick ? 1 : 3)
-    let outPath = options.values["out"] ?? "BENCHMARKS.md"
-    let binDir = executableDirectory()
-    let gymlog = binDir + "/gymlog"
-    guard access(gymlog, X_OK) == 0 else {
-        throw BenchError("\(gymlog) is missing; build it: swift build -c release")
-    }
-    if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
+func importBenchCommand(_ options: ImportCommand) throws {
+    if options.baseline { return try importBaselineCommand(options) }
+    let quick = options.report.quick
+    let total = options.sets?.value ?? (quick ? 20_000 : 100_000)
+    let runs = options.runs?.value ?? (quick ? 1 : 3)
+    let outPath = options.report.out ?? "BENCHMARKS.md"
+    let gymlog = try releaseProduct("gymlog")
 
-    let workDir = try WorkingDirectory(prefix: "gymlog-bench-import", keep: options.flags.contains("keep"))
+    let workDir = try WorkingDirectory(prefix: "gymlog-bench-import", keep: options.report.keep)
     defer { workDir.finish() }
     let dir = workDir.path
     var env = ProcessInfo.processInfo.environment
@@ -221,7 +216,7 @@ func importBenchCommand(_ options: Options) throws {
         let importDB = dir + "/import-\(run).sqlite", baselineDB = dir + "/baseline-\(run).sqlite"
         importRuns.append(try spawnMeasured([gymlog, "import", "--db", importDB, csvPath], environment: environment,
                                             stdoutPath: dir + "/import.out", directory: dir))
-        baselineRuns.append(try spawnMeasured([binDir + "/gymlog-bench", "import", "--baseline", "--db", baselineDB, "--sets", "\(total)"],
+        baselineRuns.append(try spawnMeasured([executableDirectory() + "/gymlog-bench", "import", "--baseline", "--db", baselineDB, "--sets", "\(total)"],
                                               environment: environment, stdoutPath: nil, directory: dir))
         if run < runs { for f in [importDB, baselineDB] { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: f + s) } } }
         lastImportDB = importDB
@@ -276,7 +271,7 @@ func importBenchCommand(_ options: Options) throws {
 }
 
 /// The import section of BENCHMARKS.md, between its own markers, above `Report.marker`.
-struct ImportSection {
+struct ImportSection: MarkedSection {
     var report: Report
     var sets: Int
     var runs: Int
@@ -313,16 +308,7 @@ struct ImportSection {
 
 
             """
-        out += "### Import results\n\n"
-        out += r.quick ? "**Quick run** (`--quick`: \(sets) sets, \(runs) run); not the figures of record.\n\n" : ""
-        out += resultsTableMarkdown(machine: r.machine, rows: r.rows)
-        out += "\n#### Import details\n\n"
-        out += r.details.map { "- " + $0 }.joined(separator: "\n") + "\n"
+        out += resultsMarkdown(r, title: "Import", quickRun: "(`--quick`: \(sets) sets, \(runs) run)")
         return out
-    }
-
-    /// Replaces this section of BENCHMARKS.md (see `rewriteMarkedSection`).
-    func write(to path: String) throws {
-        try rewriteMarkedSection(in: path, begin: Self.begin, end: Self.end, content: markdown())
     }
 }

@@ -27,16 +27,16 @@ struct LoadPlan {
     var poolSize = 10
 }
 
-func loadCommand(_ options: Options) throws {
+func loadCommand(_ options: LoadCommand) throws {
     var plan = LoadPlan()
-    if options.flags.contains("quick") { plan.rounds = 5 }
-    plan.devices = try options.int("devices") ?? plan.devices
-    plan.users = min(plan.devices, try options.int("users") ?? plan.users)
-    plan.rounds = try options.int("rounds") ?? plan.rounds
-    plan.batch = try options.int("batch") ?? plan.batch
-    plan.poolSize = try options.int("pool-size") ?? plan.poolSize
-    let outPath = options.values["out"] ?? "BENCHMARKS.md"
-    let binary = options.values["server"] ?? executableDirectory() + "/gymlog-server"
+    if options.report.quick { plan.rounds = 5 }
+    plan.devices = options.devices?.value ?? plan.devices
+    plan.users = min(plan.devices, options.users?.value ?? plan.users)
+    plan.rounds = options.rounds?.value ?? plan.rounds
+    plan.batch = options.batch?.value ?? plan.batch
+    plan.poolSize = options.poolSize?.value ?? plan.poolSize
+    let outPath = options.report.out ?? "BENCHMARKS.md"
+    let binary = options.server ?? executableDirectory() + "/gymlog-server"
     guard access(binary, X_OK) == 0 else {
         throw BenchError("\(binary) is missing; build it: swift build -c release")
     }
@@ -44,10 +44,10 @@ func loadCommand(_ options: Options) throws {
 
     let dir = NSTemporaryDirectory() + "gymlog-bench-load-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    let postgres = try options.values["postgres"].map { try LoadPostgres(adminURL: $0) } ?? LoadPostgres(bin: options.values["pg-bin"])
+    let postgres = try options.postgres.map { try LoadPostgres(adminURL: $0) } ?? LoadPostgres(bin: options.pgBin)
     defer {
         postgres.stop()
-        if options.flags.contains("keep") { log("kept working files in \(dir)") } else { try? FileManager.default.removeItem(atPath: dir) }
+        if options.report.keep { log("kept working files in \(dir)") } else { try? FileManager.default.removeItem(atPath: dir) }
     }
     log("PostgreSQL: \(postgres.description)")
 
@@ -117,7 +117,7 @@ func runLoadScenario(store: String, instances: Int, database: String, binary: St
 final class LoadDevice: @unchecked Sendable {
     let id: String
     let token: String
-    let connection: LoadHTTPConnection
+    let connection: MiniHTTPClient
     let pushes: [[UInt8]]
     let batch: Int
     private(set) var pushMillis: [Double] = []
@@ -130,7 +130,7 @@ final class LoadDevice: @unchecked Sendable {
         self.id = id
         self.token = token
         batch = plan.batch
-        connection = try LoadHTTPConnection(host: "127.0.0.1", port: port)
+        connection = try MiniHTTPClient(host: "127.0.0.1", port: port)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var bodies: [[UInt8]] = []
         var seq: Int64 = 0

@@ -75,13 +75,10 @@ func spawnMeasured(_ argv: [String], environment: [String], stdoutPath: String?,
 }
 
 /// `gymlog-bench child-rusage [--stdout FILE] -- ARGV…`: runs ARGV and prints "wall_ns maxrss_kib".
-func childRusageCommand(_ args: ArraySlice<String>) -> Int32 {
-    var rest = args
-    var stdoutPath: String?
-    if rest.first == "--stdout", rest.count >= 2 { stdoutPath = rest.dropFirst().first; rest = rest.dropFirst(2) }
-    guard rest.first == "--", rest.count >= 2 else { return 64 }
+func childRusageCommand(stdoutPath: String?, argv: [String]) -> Int32 {
+    guard !argv.isEmpty else { return 64 }
     do {
-        let run = try spawnAndWait(Array(rest.dropFirst()), environment: ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" },
+        let run = try spawnAndWait(argv, environment: ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" },
                                    stdoutPath: stdoutPath, stderrPath: nil)
         print("\(run.wallNanos) \(run.maxRSSKiB)")
         return 0
@@ -89,6 +86,18 @@ func childRusageCommand(_ args: ArraySlice<String>) -> Int32 {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         return 1
     }
+}
+
+/// The built product `name` next to this executable (or `path` when given): refused when it is
+/// missing, with a warning when this is not a release build.
+func releaseProduct(_ name: String, path: String? = nil) throws -> String {
+    let binDir = executableDirectory()
+    let binary = path ?? binDir + "/" + name
+    guard access(binary, X_OK) == 0 else {
+        throw BenchError("\(binary) is missing; build it: swift build -c release")
+    }
+    if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
+    return binary
 }
 
 /// The directory holding this executable (where `swift build` also put `gymlog`).

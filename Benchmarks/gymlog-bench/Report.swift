@@ -176,3 +176,27 @@ struct WorkingDirectory {
         if keep { log("kept working files in \(path)") } else { try? FileManager.default.removeItem(atPath: path) }
     }
 }
+
+/// A section of BENCHMARKS.md that one benchmark rewrites between its two markers.
+protocol MarkedSection {
+    static var begin: String { get }
+    static var end: String { get }
+    func markdown() -> String
+}
+
+extension MarkedSection {
+    /// Replaces this section of BENCHMARKS.md (see `rewriteMarkedSection`).
+    func write(to path: String) throws {
+        try rewriteMarkedSection(in: path, begin: Self.begin, end: Self.end, content: markdown())
+    }
+}
+
+/// A section's results: the table (with a note when `quick`), then the details as a list.
+func resultsMarkdown(_ r: Report, title: String, quickRun: String) -> String {
+    var out = "### \(title) results\n\n"
+    out += r.quick ? "**Quick run** \(quickRun); not the figures of record.\n\n" : ""
+    out += resultsTableMarkdown(machine: r.machine, rows: r.rows)
+    out += "\n#### \(title) details\n\n"
+    out += r.details.map { "- " + $0 }.joined(separator: "\n") + "\n"
+    return out
+}

@@ -1,5 +1,5 @@
+import ArgumentParser
 import Foundation
-import GymLogCLI
 import GymLogCore
 import GymLogStore
 import GymLogWire
@@ -131,26 +131,21 @@ private func grouped(_ n: Int) -> String {
     return f.string(from: NSNumber(value: n)) ?? String(n)
 }
 
-func syncCommand(_ options: Options) async throws {
-    let quick = options.flags.contains("quick")
+func syncCommand(_ options: SyncCommand) async throws {
+    let quick = options.report.quick
     var plan = quick ? SyncBenchPlan.quick : SyncBenchPlan()
-    if let n = try options.int("events") { plan.pushEvents = n }
-    if let n = try options.int("changes") { plan.pullChanges = n }
-    if let n = try options.int("rounds") { plan.latencyRounds = n }
-    let outPath = options.values["out"] ?? "BENCHMARKS.md"
-    guard plan.pushEvents % plan.pushBatch == 0 else { throw BenchError("--events must be a multiple of \(plan.pushBatch)") }
+    if let n = options.events?.value { plan.pushEvents = n }
+    if let n = options.changes?.value { plan.pullChanges = n }
+    if let n = options.rounds?.value { plan.latencyRounds = n }
+    let outPath = options.report.out ?? "BENCHMARKS.md"
+    guard plan.pushEvents % plan.pushBatch == 0 else { throw ValidationError("--events must be a multiple of \(plan.pushBatch)") }
     guard plan.pullChanges <= plan.pushEvents * SetShape.setColumns.count else {
-        throw BenchError("--changes must be at most --events × \(SetShape.setColumns.count) (the pushed field rows)")
+        throw ValidationError("--changes must be at most --events × \(SetShape.setColumns.count) (the pushed field rows)")
     }
 
-    let binDir = executableDirectory()
-    let serverBinary = options.values["server"] ?? binDir + "/gymlog-server"
-    guard access(serverBinary, X_OK) == 0 else {
-        throw BenchError("\(serverBinary) is missing; build it: swift build -c release")
-    }
-    if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
+    let serverBinary = try releaseProduct("gymlog-server", path: options.server)
 
-    let workDir = try WorkingDirectory(prefix: "gymlog-bench-sync", keep: options.flags.contains("keep"))
+    let workDir = try WorkingDirectory(prefix: "gymlog-bench-sync", keep: options.report.keep)
     defer { workDir.finish() }
     let dir = workDir.path
     var env = ProcessInfo.processInfo.environment

@@ -3,7 +3,7 @@ import Foundation
 /// The sync section of BENCHMARKS.md: everything between its own begin and end markers is
 /// rewritten by `gymlog-bench sync`; the rest of the file (the header, and the part below
 /// `Report.marker` that `gymlog-bench run` rewrites) is left alone.
-struct SyncSection {
+struct SyncSection: MarkedSection {
     var report: Report
     var plan: SyncBenchPlan
 
@@ -46,16 +46,7 @@ struct SyncSection {
 
 
             """
-        out += "### Sync results\n\n"
-        out += r.quick ? "**Quick run** (`--quick`: \(plan.pushEvents) events pushed, \(plan.pullChanges) changes pulled); not the figures of record.\n\n" : ""
-        out += resultsTableMarkdown(machine: r.machine, rows: r.rows)
-        out += "\n#### Sync details\n\n"
-        out += r.details.map { "- " + $0 }.joined(separator: "\n") + "\n"
+        out += resultsMarkdown(r, title: "Sync", quickRun: "(`--quick`: \(plan.pushEvents) events pushed, \(plan.pullChanges) changes pulled)")
         return out
-    }
-
-    /// Replaces this section of BENCHMARKS.md (see `rewriteMarkedSection`).
-    func write(to path: String) throws {
-        try rewriteMarkedSection(in: path, begin: Self.begin, end: Self.end, content: markdown())
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GymLogCore
 import GymLogStore
+import GymLogTestSupport
 import Testing
 
 /// `gymlog import` run as a user runs it: the real binary against a fresh database.

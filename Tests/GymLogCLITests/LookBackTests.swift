@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 import GymLogStore
+import GymLogTestSupport
 import Testing
 
 /// `chart`, `stats`, `--json`, colour, completions and the man page, through the real binary.
@@ -13,7 +14,7 @@ import Testing
         let home = try TemporaryHome()
         let days = try seedBench(home)
         // When charted at this width
-        let run = try runGymlog(home, ["chart", "bench", "--width", String(width)])
+        let run = try home.gymlog(["chart", "bench", "--width", String(width)])
         // Then every line fits, the axes carry the max value, its unit and the first and last dates
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -30,9 +31,9 @@ import Testing
     @Test func chartFollowsTheTerminalWidthFromColumns() throws {
         let home = try TemporaryHome()
         try seedBench(home)
-        let wide = try runGymlog(home, ["chart", "bench"], env: ["COLUMNS": "200"])
+        let wide = try home.gymlog(["chart", "bench"], env: ["COLUMNS": "200"])
         #expect(wide.stdout.split(separator: "\n").map(\.count).max() == 200)
-        let piped = try runGymlog(home, ["chart", "bench"])
+        let piped = try home.gymlog(["chart", "bench"])
         #expect(piped.stdout.split(separator: "\n").map(\.count).max() == 80, "80 columns when piped")
     }
 
@@ -40,22 +41,22 @@ import Testing
         let home = try TemporaryHome()
         let days = try seedBench(home)
         // Heaviest weight and session volume
-        #expect(try runGymlog(home, ["chart", "bench", "--metric", "weight"]).stdout.contains("197.5kg ┤"))
-        #expect(try runGymlog(home, ["chart", "bench", "--metric", "volume"]).stdout.contains("2962.5kg ┤"))
+        #expect(try home.gymlog(["chart", "bench", "--metric", "weight"]).stdout.contains("197.5kg ┤"))
+        #expect(try home.gymlog(["chart", "bench", "--metric", "volume"]).stdout.contains("2962.5kg ┤"))
         // --since keeps the last ten workouts
-        let since = try runGymlog(home, ["chart", "bench", "--since", LineChart.dayLabel(days[30])])
+        let since = try home.gymlog(["chart", "bench", "--since", LineChart.dayLabel(days[30])])
         #expect(since.stdout.contains("· 10 workouts, \(LineChart.dayLabel(days[30])) to \(LineChart.dayLabel(days[39]))"))
         // A flat series has one value label; a single workout is one point with its date
-        let flat = try runGymlog(home, ["chart", "row", "--metric", "weight"])
+        let flat = try home.gymlog(["chart", "row", "--metric", "weight"])
         #expect(flat.stdout.components(separatedBy: "┤").count == 2 && flat.stdout.contains("100kg ┤"))
-        let one = try runGymlog(home, ["chart", "ohp", "--metric", "weight"])
+        let one = try home.gymlog(["chart", "ohp", "--metric", "weight"])
         #expect(one.status == 0 && one.stdout.contains("1 workout,") && one.stdout.contains("70kg on \(LineChart.dayLabel(days[5]))"))
         // No data says so; a bad metric or width is a usage error
-        let none = try runGymlog(home, ["chart", "plank"])
+        let none = try home.gymlog(["chart", "plank"])
         #expect(none.status == 0 && none.stdout.contains("nothing to chart"))
-        #expect(try runGymlog(home, ["chart", "bench", "--metric", "reps"]).status == 64)
-        #expect(try runGymlog(home, ["chart", "bench", "--width", "10"]).status == 64)
-        #expect(try runGymlog(home, ["chart", "squat"]).status == 1)
+        #expect(try home.gymlog(["chart", "bench", "--metric", "reps"]).status == 64)
+        #expect(try home.gymlog(["chart", "bench", "--width", "10"]).status == 64)
+        #expect(try home.gymlog(["chart", "squat"]).status == 1)
     }
 
     @Test func chartBucketsALongHistory() throws {
@@ -63,13 +64,13 @@ import Testing
         let home = try TemporaryHome()
         try seed(home, (0..<1500).map { i in (daysAgo: 1500 - i, lines: ["deadlift \(150 + (i % 40))x3"]) })
         // When charted in 80 columns
-        let run = try runGymlog(home, ["chart", "deadlift", "--metric", "weight"])
+        let run = try home.gymlog(["chart", "deadlift", "--metric", "weight"])
         // Then it still fits and shows the extremes
         #expect(run.status == 0)
         #expect(run.stdout.contains("1500 workouts"))
         #expect(run.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
         #expect(run.stdout.contains("189kg ┤") && run.stdout.contains("150kg ┤"))
-        let json = try object(try runGymlog(home, ["chart", "deadlift", "--metric", "weight", "--json"]).stdout)
+        let json = try object(try home.gymlog(["chart", "deadlift", "--metric", "weight", "--json"]).stdout)
         #expect((json["points"] as? [[String: Any]])?.count == 1500)
     }
 
@@ -86,7 +87,7 @@ import Testing
             (daysAgo: 0, lines: ["bench w60x10", "bench 102.5x5", "plank 60s"]),
         ])
         // When asked for five weeks as JSON
-        let json = try object(try runGymlog(home, ["stats", "--weeks", "5", "--json"]).stdout)
+        let json = try object(try home.gymlog(["stats", "--weeks", "5", "--json"]).stdout)
         let weekly = try #require(json["weekly"] as? [[String: Any]])
         // Then every working set is counted once, warm-ups never
         #expect(weekly.count == 5 && json["by"] as? String == "exercise" && json["unit"] as? String == "kg")
@@ -106,16 +107,16 @@ import Testing
         let thisWeek = try #require(weekly.last?["groups"] as? [[String: Any]])
         #expect(thisWeek.contains { $0["name"] as? String == "Bench" && $0["sets"] as? Int == 1 && $0["workouts"] as? Int == 1 })
         // By muscle group, with a built-in table and "other" for unknown names
-        let muscles = try object(try runGymlog(home, ["stats", "--weeks", "5", "--by", "muscle", "--json"]).stdout)
+        let muscles = try object(try home.gymlog(["stats", "--weeks", "5", "--by", "muscle", "--json"]).stdout)
         let names = Set((muscles["weekly"] as! [[String: Any]]).flatMap { ($0["groups"] as! [[String: Any]]).map { $0["name"] as! String } })
         #expect(names == ["chest", "legs", "back", "core", "other"])
         // And the text form lists the weeks and the exercises
-        let text = try runGymlog(home, ["stats", "--weeks", "5"])
+        let text = try home.gymlog(["stats", "--weeks", "5"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("Zercher Thing") && text.stdout.contains("Weekly average"))
         #expect(text.stdout.contains(starts.last!))
-        #expect(try runGymlog(home, ["stats", "--weeks", "0"]).status == 64)
-        #expect(try runGymlog(home, ["stats", "--by", "planet"]).status == 64)
+        #expect(try home.gymlog(["stats", "--weeks", "0"]).status == 64)
+        #expect(try home.gymlog(["stats", "--by", "planet"]).status == 64)
     }
 
     // MARK: --json
@@ -127,7 +128,7 @@ import Testing
         let iso = try Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00$"#)
 
         // show: numbered sets exactly as typed
-        let show = try runGymlog(home, ["show", "--json"])
+        let show = try home.gymlog(["show", "--json"])
         #expect(show.stdout.contains("\"weight\": 102.5,") && show.stdout.contains("\"weight_unit\": \"lb\""))
         let workout = try #require(try object(show.stdout)["workout"] as? [String: Any])
         let sets = try #require(workout["sets"] as? [[String: Any]])
@@ -138,12 +139,12 @@ import Testing
         #expect((workout["started_at"] as! String).wholeMatch(of: iso) != nil)
 
         // history
-        let history = try object(try runGymlog(home, ["history", "bench", "--json"]).stdout)
+        let history = try object(try home.gymlog(["history", "bench", "--json"]).stdout)
         #expect(history["exercise"] as? String == "Bench")
         #expect(((history["workouts"] as! [[String: Any]])[0]["sets"] as! [[String: Any]]).count == 2)
 
         // prs: values in the default unit, the set as typed
-        let prs = try object(try runGymlog(home, ["prs", "--json"]).stdout)
+        let prs = try object(try home.gymlog(["prs", "--json"]).stdout)
         let bench = try #require((prs["exercises"] as! [[String: Any]]).first { $0["exercise"] as? String == "Bench" })
         let records = bench["records"] as! [[String: Any]]
         let heaviest = try #require(records.first { $0["metric"] as? String == "weight" })
@@ -152,18 +153,18 @@ import Testing
         #expect(records.contains { $0["metric"] as? String == "rep_max" && $0["reps"] as? Int == 3 })
 
         // status, stats, chart
-        let status = try object(try runGymlog(home, ["status", "--json"]).stdout)
+        let status = try object(try home.gymlog(["status", "--json"]).stdout)
         #expect(status["outbox_depth"] as? Int ?? 0 > 0 && status["server"] is NSNull && status["last_sync_at"] is NSNull)
-        #expect(try object(try runGymlog(home, ["stats", "--json"]).stdout)["weeks"] as? Int == 8)
-        let chart = try object(try runGymlog(home, ["chart", "bench", "--json", "--metric", "weight"]).stdout)
+        #expect(try object(try home.gymlog(["stats", "--json"]).stdout)["weeks"] as? Int == 8)
+        let chart = try object(try home.gymlog(["chart", "bench", "--json", "--metric", "weight"]).stdout)
         let point = try #require((chart["points"] as? [[String: Any]])?.first)
         #expect((point["value"] as! NSNumber).doubleValue == 102.5 && point["sets"] as? Int == 2 && chart["unit"] as? String == "kg")
 
         // Empty databases still answer with the same shapes
         let empty = try TemporaryHome()
-        #expect(try object(try runGymlog(empty, ["show", "--json"]).stdout)["workout"] is NSNull)
-        #expect((try object(try runGymlog(empty, ["history", "--json"]).stdout)["workouts"] as? [Any])?.isEmpty == true)
-        #expect((try object(try runGymlog(empty, ["prs", "--json"]).stdout)["exercises"] as? [Any])?.isEmpty == true)
+        #expect(try object(try empty.gymlog(["show", "--json"]).stdout)["workout"] is NSNull)
+        #expect((try object(try empty.gymlog(["history", "--json"]).stdout)["workouts"] as? [Any])?.isEmpty == true)
+        #expect((try object(try empty.gymlog(["prs", "--json"]).stdout)["exercises"] as? [Any])?.isEmpty == true)
     }
 
     // MARK: colour
@@ -174,18 +175,18 @@ import Testing
         let commands: [[String]] = [["prs"], ["history"], ["show"], ["chart", "bench"], ["stats"], ["status"], ["log", "bench 300x1"]]
         // Piped: plain text
         for args in commands {
-            let run = try runGymlog(home, args)
+            let run = try home.gymlog(args)
             #expect(!run.stdout.contains("\u{1B}") && !run.stderr.contains("\u{1B}"), "\(args)")
         }
         // Forced: PRs highlighted, secondary text dim
-        let pr = try runGymlog(home, ["log", "bench 310x1"], env: ["GYMLOG_FORCE_COLOR": "1"])
+        let pr = try home.gymlog(["log", "bench 310x1"], env: ["GYMLOG_FORCE_COLOR": "1"])
         #expect(pr.stdout.contains("\u{1B}[1;32mPR! "))
-        #expect(try runGymlog(home, ["prs"], env: ["GYMLOG_FORCE_COLOR": "1"]).stdout.contains("\u{1B}[1;32m310kg\u{1B}[0m"))
-        #expect(try runGymlog(home, ["chart", "bench"], env: ["GYMLOG_FORCE_COLOR": "1"]).stdout.contains("\u{1B}[2m"))
+        #expect(try home.gymlog(["prs"], env: ["GYMLOG_FORCE_COLOR": "1"]).stdout.contains("\u{1B}[1;32m310kg\u{1B}[0m"))
+        #expect(try home.gymlog(["chart", "bench"], env: ["GYMLOG_FORCE_COLOR": "1"]).stdout.contains("\u{1B}[2m"))
         // NO_COLOR wins, whatever its value
         for value in ["", "1"] {
             for args in commands {
-                let run = try runGymlog(home, args, env: ["GYMLOG_FORCE_COLOR": "1", "NO_COLOR": value])
+                let run = try home.gymlog(args, env: ["GYMLOG_FORCE_COLOR": "1", "NO_COLOR": value])
                 #expect(!run.stdout.contains("\u{1B}"), "\(args)")
             }
         }
@@ -195,14 +196,14 @@ import Testing
 
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScriptsMatchTheCommandTree(shell: String) throws {
-        let run = try runGymlog(try TemporaryHome(), ["--generate-completion-script", shell])
+        let run = try TemporaryHome().gymlog(["--generate-completion-script", shell])
         #expect(run.status == 0)
         try compareGenerated(run.stdout, "completions/gymlog.\(shell)")
     }
 
     @Test func theManPageCoversEveryCommandAndOption() throws {
         // Given the command tree as ArgumentParser describes it
-        let dump = try object(try runGymlog(try TemporaryHome(), ["--experimental-dump-help"]).stdout)
+        let dump = try object(try TemporaryHome().gymlog(["--experimental-dump-help"]).stdout)
         let manual = try String(contentsOf: repositoryRoot.appendingPathComponent("man/gymlog.1"), encoding: .utf8)
         // Then the page names every subcommand and every long option
         var missing: [String] = []
@@ -224,19 +225,14 @@ import Testing
 
         // And when swift-argument-parser's generate-manual has been built (scripts/generate-completions
         // builds it), the page is exactly what it generates today
-        let generator = productsDirectory.appendingPathComponent("generate-manual")
+        let generator = builtProducts.appendingPathComponent("generate-manual")
         guard FileManager.default.isExecutableFile(atPath: generator.path) else { return }
         let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/generate-completions"), encoding: .utf8)
         let date = try #require(script.firstMatch(of: /MANUAL_DATE=(\S+)/)?.1)
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-man-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = generator
-        process.arguments = [productsDirectory.appendingPathComponent("gymlog").path, "--date", String(date), "--output-directory", out.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let generated = try ProcessRunner.run(generator, [builtProducts.appendingPathComponent("gymlog").path, "--date", String(date), "--output-directory", out.path])
+        #expect(generated.status == 0, "\(generated.stderr)")
         try compareGenerated(try String(contentsOf: out.appendingPathComponent("gymlog.1"), encoding: .utf8), "man/gymlog.1")
     }
 }
@@ -269,47 +265,12 @@ private func object(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text.prefix(200))")
 }
 
-/// Runs the built binary in `home` like `TemporaryHome.gymlog`, with extra environment.
-private func runGymlog(_ home: TemporaryHome, _ args: [String], env extra: [String: String] = [:]) throws -> TemporaryHome.Run {
-    let process = Process()
-    process.executableURL = productsDirectory.appendingPathComponent("gymlog")
-    process.arguments = args
-    process.environment = [
-        "HOME": home.root, "XDG_CONFIG_HOME": home.root + "/config", "XDG_DATA_HOME": home.root + "/xdg-data",
-        "XDG_STATE_HOME": home.root + "/state", "GYMLOG_DB": home.database, "TZ": "UTC",
-    ].merging(extra) { $1 }
-    let output = Pipe(), error = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output; process.standardError = error
-    try process.run()
-    // Read stderr on another thread so a large output on one pipe cannot stall the child.
-    let err = DataBox()
-    let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async { err.data = error.fileHandleForReading.readDataToEndOfFile(); done.signal() }
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    done.wait()
-    process.waitUntilExit()
-    return TemporaryHome.Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err.data, as: UTF8.self))
-}
-
-private final class DataBox: @unchecked Sendable { var data = Data() }
-
-/// A clock the seeding code moves by hand.
-private final class SeedClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var millis: Int64 = 0
-    func now() -> Int64 { lock.withLock { millis } }
-    func set(_ value: Int64) { lock.withLock { millis = value } }
-    func advance(_ ms: Int64) { lock.withLock { millis += ms } }
-}
-
 /// Logs workouts straight into the home's database, oldest first: each is (days before
 /// today, lines in the entry language), starting at 10:00 UTC, a minute per line.
 @discardableResult
 private func seed(_ home: TemporaryHome, _ workouts: [(daysAgo: Int, lines: [String])], offset: Int = 0) throws -> [Int64] {
-    let clock = SeedClock()
-    let environment = Environment(now: { clock.now() }, utcOffset: { _ in offset }, newID: { UUID() })
+    let clock = FakeClock()
+    let environment = clock.environment(utcOffset: offset, newID: { UUID() })
     let db = try GymLogDatabase(path: home.database, environment: environment)
     let today = Int64(Date().timeIntervalSince1970) / 86_400
     var days: [Int64] = []

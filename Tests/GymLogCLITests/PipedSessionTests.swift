@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GymLogCore
 @testable import GymLogCLI
+import GymLogTestSupport
 import Testing
 
 /// Drives the real `gymlog` executable the way a script or a shell user does.
@@ -93,44 +94,6 @@ import Testing
         let bad = try home.gymlog(["log", "bench 225x5"])
         #expect(bad.status != 0 && bad.stderr.contains("stone"))
     }
-}
-
-/// An isolated HOME with its own database and config, and a way to run the built binary.
-struct TemporaryHome {
-    let root: String
-    var database: String { root + "/data/gymlog.sqlite" }
-    var config: String { root + "/config/gymlog/config.toml" }
-
-    init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-cli-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root + "/config/gymlog", withIntermediateDirectories: true)
-    }
-
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
-
-    func gymlog(_ args: [String], stdin: String = "") throws -> Run {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("gymlog")
-        process.arguments = args
-        process.environment = [
-            "HOME": root, "XDG_CONFIG_HOME": root + "/config", "XDG_DATA_HOME": root + "/xdg-data",
-            "XDG_STATE_HOME": root + "/state", "GYMLOG_DB": database, "TZ": "UTC",
-        ]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input; process.standardOutput = output; process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-    }
-}
-
-/// The directory holding the built products (`.build/debug`), next to the test bundle.
-var productsDirectory: URL {
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 }
 
 func fixture(_ path: String) -> URL {

@@ -3,6 +3,7 @@ import GRDB
 import GymLogCore
 import GymLogStore
 @testable import GymLogCLI
+import GymLogTestSupport
 import Testing
 
 // Hostile input for the entry language and the REPL (SYNC.md, "Hostile input": fuzzed entry
@@ -241,229 +242,7 @@ private enum FuzzGenerator {
     }
 }
 
-// MARK: - The database, cell by cell
-
-/// One SQLite value, compared byte for byte (Swift's String equality would call NFC and NFD equal).
-private enum Cell: Hashable, CustomStringConvertible {
-    case null, int(Int64), real(UInt64), text([UInt8]), blob([UInt8])
-
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .null: self = .null
-        case .int64(let i): self = .int(i)
-        case .double(let d): self = .real(d.bitPattern)
-        case .string(let s): self = .text(Array(s.utf8))
-        case .blob(let data): self = .blob(Array(data))
-        }
-    }
-
-    init(_ value: FieldValue) {
-        switch value {
-        case .null: self = .null
-        case .int(let i): self = .int(i)
-        case .real(let d): self = .real(d.bitPattern)
-        case .text(let s): self = .text(Array(s.utf8))
-        }
-    }
-
-    var text: String? { if case .text(let b) = self { String(decoding: b, as: UTF8.self) } else { nil } }
-
-    var description: String {
-        switch self {
-        case .null: "NULL"
-        case .int(let i): "\(i)"
-        case .real(let bits): "\(Double(bitPattern: bits))"
-        case .text(let b): String(decoding: b, as: UTF8.self).debugDescription + "(\(b.count) bytes)"
-        case .blob(let b): "blob(\(b.count) bytes)"
-        }
-    }
-}
-
-/// Every table of the client database, every row, in a fixed order.
-private struct DatabaseDump: Equatable {
-    struct Table: Equatable {
-        var columns: [String]
-        var rows: [[Cell]]
-        func rowsByID() -> [String: [String: Cell]] {
-            var out: [String: [String: Cell]] = [:]
-            for row in rows { out[row[0].text ?? "\(row[0])"] = Dictionary(uniqueKeysWithValues: zip(columns, row)) }
-            return out
-        }
-    }
-
-    static let syncedTables = ["exercises", "aliases", "workouts", "sets"]
-    var tables: [String: Table]
-
-    static func read(_ db: Database) throws -> DatabaseDump {
-        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        var tables: [String: Table] = [:]
-        for name in names {
-            let columns = try db.columns(in: name).map(\.name)
-            let order = (1...columns.count).map(String.init).joined(separator: ", ")
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM \"\(name)\" ORDER BY \(order)").map { row in
-                (0..<row.count).map { Cell(row[$0] as DatabaseValue) }
-            }
-            tables[name] = Table(columns: columns, rows: rows)
-        }
-        return DatabaseDump(tables: tables)
-    }
-
-    struct Event { var seq: Int64; var entity: String; var entityID: String; var op: String; var payload: String }
-
-    var events: [Event] {
-        guard let t = tables["outbox"] else { return [] }
-        let c = Dictionary(uniqueKeysWithValues: t.columns.enumerated().map { ($1, $0) })
-        return t.rows.map { r in
-            guard case .int(let seq) = r[c["seq"]!] else { return Event(seq: -1, entity: "", entityID: "", op: "", payload: "") }
-            return Event(seq: seq, entity: r[c["entity"]!].text ?? "", entityID: r[c["entity_id"]!].text ?? "",
-                         op: r[c["op"]!].text ?? "", payload: r[c["payload"]!].text ?? "")
-        }.sorted { $0.seq < $1.seq }
-    }
-
-    /// Blanks one column, for comparisons that allow it to change.
-    mutating func mask(column: String, of table: String) {
-        guard var t = tables[table], let i = t.columns.firstIndex(of: column) else { return }
-        for r in t.rows.indices { t.rows[r][i] = .null }
-        tables[table] = t
-    }
-
-    var deviceLastSeq: Int64? {
-        guard let t = tables["device"], let i = t.columns.firstIndex(of: "last_seq"), case .int(let v)? = t.rows.first?[i] else { return nil }
-        return v
-    }
-
-    /// Which cells differ between two dumps of one table, for failure messages.
-    static func difference(_ a: DatabaseDump, _ b: DatabaseDump) -> String {
-        var parts: [String] = []
-        for name in Set(a.tables.keys).union(b.tables.keys).sorted() where a.tables[name] != b.tables[name] {
-            let before = Set((a.tables[name]?.rows ?? []).map { "\($0)" }), after = Set((b.tables[name]?.rows ?? []).map { "\($0)" })
-            let gone = before.subtracting(after).sorted().prefix(2), new = after.subtracting(before).sorted().prefix(2)
-            parts.append("\(name): -\(gone.map { String($0.prefix(300)) }) +\(new.map { String($0.prefix(300)) })")
-        }
-        return parts.joined(separator: "; ")
-    }
-}
-
-/// The largest text value the sync server accepts (`maxValueBytes`, GymLogServer/Validation.swift).
-private let syncableTextBytes = 16 * 1024
-
-/// The write-pipeline invariants (SYNC.md guarantee 1, DESIGN.md "Write pipeline").
-private enum OutboxInvariant {
-    /// What changed from `before` to `after` must be exactly what the new outbox events say:
-    /// every changed synced row has an event, every event changed its row, the row holds the
-    /// values and clocks its newest events carry, and the sequence stays gapless.
-    static func problemsOfAcceptedLine(_ before: DatabaseDump, _ after: DatabaseDump) -> [String] {
-        var problems: [String] = []
-        for name in ["sync_state", "records_meta", "grdb_migrations"] where before.tables[name] != after.tables[name] {
-            problems.append("table \(name) changed: \(DatabaseDump.difference(before, after))")
-        }
-        let old = before.events, now = after.events
-        let oldSeqs = Set(old.map(\.seq))
-        let kept = now.filter { oldSeqs.contains($0.seq) }
-        if kept.map(\.payload) != old.map(\.payload) || kept.count != old.count {
-            problems.append("existing outbox events changed or vanished")
-        }
-        let new = now.filter { !oldSeqs.contains($0.seq) }
-        let first = (old.last?.seq ?? 0) + 1
-        if new.map(\.seq) != Array(first..<(first + Int64(new.count))) {
-            problems.append("new outbox seqs are not gapless after \(first - 1): \(new.map(\.seq))")
-        }
-        if after.deviceLastSeq != (now.last?.seq ?? 0) {
-            problems.append("device.last_seq is \(after.deviceLastSeq.map(String.init) ?? "missing") but the newest outbox seq is \(now.last?.seq ?? 0)")
-        }
-        var changed: Set<String> = []
-        var afterRows: [String: [String: [String: Cell]]] = [:]
-        for table in DatabaseDump.syncedTables {
-            let a = before.tables[table]?.rowsByID() ?? [:], b = after.tables[table]?.rowsByID() ?? [:]
-            afterRows[table] = b
-            for id in Set(a.keys).subtracting(b.keys) { problems.append("\(table) row \(id) vanished (hard delete)") }
-            for (id, row) in b where a[id] != row { changed.insert("\(table) \(id)") }
-        }
-        let evented = Set(new.map { "\($0.entity) \($0.entityID)" })
-        for row in changed.subtracting(evented).sorted().prefix(3) { problems.append("\(row) changed without an outbox event") }
-        for row in evented.subtracting(changed).sorted().prefix(3) { problems.append("outbox event for \(row), which did not change") }
-        // (One line may write a row twice, e.g. `note` creating the workout it notes.)
-        for e in new {
-            for f in (try? decodePayload(e.payload)) ?? [] {
-                guard case .text(let s) = f.value else { continue }
-                if s.utf8.count > syncableTextBytes {
-                    problems.append("outbox event \(e.seq) field \(f.name) holds \(s.utf8.count) bytes; the server refuses more than \(syncableTextBytes), so it would never sync")
-                }
-                if s.utf8.contains(0) {
-                    problems.append("outbox event \(e.seq) field \(f.name) holds a NUL, which the server refuses, so it would never sync")
-                }
-            }
-        }
-        problems += agreement(afterRows, events: new)
-        return problems
-    }
-
-    /// Each row named by `events` holds, field by field, the newest value and clock they carry.
-    static func agreement(_ rows: [String: [String: [String: Cell]]], events: [DatabaseDump.Event]) -> [String] {
-        var problems: [String] = []
-        var merged: [String: [String: FieldChange]] = [:]
-        for e in events {
-            guard let fields = try? decodePayload(e.payload) else {
-                problems.append("outbox event \(e.seq) has an unreadable payload: \(e.payload.prefix(200))")
-                continue
-            }
-            for f in fields { merged["\(e.entity) \(e.entityID)", default: [:]][f.name] = f }
-        }
-        for (key, fields) in merged.sorted(by: { $0.key < $1.key }) {
-            let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
-            guard let row = rows[parts[0]]?[parts[1]] else {
-                problems.append("outbox events name \(key), which is not in the database")
-                continue
-            }
-            let clocks = (row["clocks"]?.text).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] } ?? [:]
-            for (name, f) in fields.sorted(by: { $0.key < $1.key }) {
-                guard let cell = row[name] else { continue }  // kept in `extra`
-                if cell != Cell(f.value) {
-                    problems.append("\(key) field \(name) holds \(cell) but its outbox event says \(Cell(f.value))")
-                }
-                if clocks[name] != f.clock.description {
-                    problems.append("\(key) field \(name) has clock \(clocks[name] ?? "none") but its outbox event says \(f.clock)")
-                }
-            }
-        }
-        return problems
-    }
-
-    /// For a database that never synced: every synced row has events, and agrees with them.
-    static func problemsOfWholeDatabase(_ dump: DatabaseDump) -> [String] {
-        var problems: [String] = []
-        var rows: [String: [String: [String: Cell]]] = [:]
-        let events = dump.events
-        let evented = Set(events.map { "\($0.entity) \($0.entityID)" })
-        for table in DatabaseDump.syncedTables {
-            rows[table] = dump.tables[table]?.rowsByID() ?? [:]
-            for id in (rows[table] ?? [:]).keys.sorted() where !evented.contains("\(table) \(id)") {
-                problems.append("\(table) row \(id) has no outbox event")
-            }
-        }
-        if events.map(\.seq) != Array(1..<(1 + Int64(events.count))) { problems.append("outbox seqs are not 1...\(events.count)") }
-        if dump.deviceLastSeq != Int64(events.count) { problems.append("device.last_seq \(dump.deviceLastSeq ?? -1) != \(events.count) events") }
-        return problems + agreement(rows, events: events)
-    }
-}
-
 // MARK: - Running lines in-process
-
-/// A deterministic clock and id source for one session (the environment's closures are @Sendable).
-private final class FuzzEnvironment: @unchecked Sendable {
-    private let lock = NSLock()
-    private var millis: Int64
-    private var ids: UInt64 = 0
-    init(start: Int64) { millis = start }
-    func now() -> Int64 { lock.withLock { millis } }
-    func advance(_ ms: Int64) { lock.withLock { millis += ms } }
-    func newID() -> UUID {
-        lock.withLock {
-            ids += 1
-            return UUID(uuidString: String(format: "00000000-0000-7000-8000-%012llx", ids))!
-        }
-    }
-}
 
 /// What one line printed.
 private final class FuzzOutput: @unchecked Sendable {
@@ -524,7 +303,7 @@ private final class FirstAnswer: @unchecked Sendable {
 
 /// A REPL session in-process: a fresh database, a deterministic clock, captured output.
 private struct FuzzSession {
-    let env: FuzzEnvironment
+    let env: FakeClock
     let output = FuzzOutput()
     let context: CLIContext
     let repl: ReplSession
@@ -532,18 +311,19 @@ private struct FuzzSession {
 
     init(dir: String, start: Int64 = 1_767_225_600_000, utcOffset: Int = 0, settings: Settings = Settings()) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let env = FuzzEnvironment(start: start)
+        let env = FakeClock(millis: start, idVersion: 7)
         let output = self.output
         self.env = env
         context = CLIContext(paths: Paths(database: dir + "/gymlog.sqlite", config: dir + "/config.toml", history: dir + "/history"),
                              settings: settings,
-                             environment: Environment(now: { env.now() }, utcOffset: { _ in utcOffset }, newID: { env.newID() }),
+                             environment: env.environment(utcOffset: utcOffset),
                              out: { output.print($0) }, err: { output.printError($0) })
         repl = ReplSession(context: context)
         db = try context.db()
     }
 
-    func dump() throws -> DatabaseDump { try db.read(DatabaseDump.read) }
+    /// Every table cell by cell and every synced row, through the session's connection.
+    func dump() throws -> ClientDatabaseDump { try db.read { try ClientDatabaseDump.read($0, tables: true) } }
 }
 
 /// How `ReplSession.handle` reads a line: its first word decides the command.
@@ -689,7 +469,7 @@ private struct FuzzCounts {
                     break sessions
                 }
                 let (_, err) = output.take()
-                let after = try db.read(DatabaseDump.read)
+                let after = try fixture.dump()
                 let word = replWord(text)?.word ?? ""
 
                 // Then a rejected line wrote nothing and said why; an accepted one kept the outbox whole
@@ -705,8 +485,8 @@ private struct FuzzCounts {
                             expected.mask(column: name, of: "sync_state"); actual.mask(column: name, of: "sync_state")
                         }
                     }
-                    if expected != actual {
-                        problems.append("a rejected line changed the database: \(DatabaseDump.difference(before, after))")
+                    if expected.tables != actual.tables {
+                        problems.append("a rejected line changed the database: \(ClientDatabaseDump.difference(before, after))")
                     }
                 case .ok, .quit:
                     counts.accepted += 1
@@ -716,9 +496,10 @@ private struct FuzzCounts {
                     if !replCommandWords.contains(word), replWord(text) != nil, case .failure(let e) = EntryParser.parse(replWord(text)!.line) {
                         problems.append("the parser rejects the line (\(e.message)) but the REPL accepted it")
                     }
-                    if before != after {
+                    if before.tables != after.tables {
                         counts.wrote += 1
-                        problems += OutboxInvariant.problemsOfAcceptedLine(before, after)
+                        problems += WritePipelineInvariant.violations(from: before, to: after)
+                        problems += WritePipelineInvariant.violations(after, acknowledgedThrough: nil, synced: false)
                     }
                 }
                 for p in problems { fail(p, session: session, index: index, line: fuzzed) }
@@ -728,7 +509,7 @@ private struct FuzzCounts {
             // And the whole file is sound and every row agrees with its outbox events
             let integrity = try db.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
             #expect(integrity == ["ok"], "\(ReplFuzzKnobs.replay("ReplFuzzTests")) session \(session)")
-            for p in OutboxInvariant.problemsOfWholeDatabase(before).prefix(5) {
+            for p in WritePipelineInvariant.violations(before, acknowledgedThrough: nil, synced: false).prefix(5) {
                 Issue.record("ReplFuzzTests \(ReplFuzzKnobs.replay("ReplFuzzTests")) session \(session) at the end: \(p)")
             }
         }
@@ -746,11 +527,11 @@ private struct FuzzCounts {
         // half the time, a configured sync server that is down
         let seed = ReplFuzzKnobs.seed
         var rng = ReplFuzzRNG(seed: seed ^ 0x4249_4E41)
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-fuzz-bin-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home + "/config/gymlog", withIntermediateDirectories: true)
+        let temporaryHome = try TemporaryHome(prefix: "gymlog-repl-fuzz-bin")
+        let home = temporaryHome.root
         let serverDown = rng.chance(50)
         if serverDown {
-            try "[sync]\nserver = \"http://127.0.0.1:9\"\ntoken = \"glt_fuzz\"\n".write(toFile: home + "/config/gymlog/config.toml", atomically: true, encoding: .utf8)
+            try "[sync]\nserver = \"http://127.0.0.1:9\"\ntoken = \"glt_fuzz\"\n".write(toFile: temporaryHome.config, atomically: true, encoding: .utf8)
         }
         var counts = FuzzCounts()
         var input: [UInt8] = []
@@ -769,39 +550,24 @@ private struct FuzzCounts {
 
         // When they are piped into `gymlog` in one process
         let started = Date()
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("gymlog")
-        process.arguments = []
-        process.currentDirectoryURL = URL(fileURLWithPath: home)
-        process.environment = [
-            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/xdg-data",
-            "XDG_STATE_HOME": home + "/state", "GYMLOG_DB": home + "/gymlog.sqlite", "TZ": "UTC",
-        ]
-        _ = FileManager.default.createFile(atPath: home + "/stdout.txt", contents: nil)
-        _ = FileManager.default.createFile(atPath: home + "/stderr.txt", contents: nil)
-        process.standardInput = FileHandle(forReadingAtPath: home + "/input.txt")
-        process.standardOutput = FileHandle(forWritingAtPath: home + "/stdout.txt")
-        process.standardError = FileHandle(forWritingAtPath: home + "/stderr.txt")
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
         let limit = 120.0 * Double(ReplFuzzKnobs.scale)
+        let run = try ProcessRunner.run(builtProducts.appendingPathComponent("gymlog"), [], stdin: Data(input),
+                                        environment: temporaryHome.environment, currentDirectory: home, timeout: limit)
+        try run.stdout.write(toFile: home + "/stdout.txt", atomically: true, encoding: .utf8)
+        try run.stderr.write(toFile: home + "/stderr.txt", atomically: true, encoding: .utf8)
         let where_ = "ReplFuzzBinaryTests \(ReplFuzzKnobs.replay("ReplFuzzBinaryTests")); input, output and database kept in \(home)"
-        if exited.wait(timeout: .now() + limit) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-            let out = (try? String(contentsOfFile: home + "/stdout.txt", encoding: .utf8)) ?? ""
-            Issue.record("gymlog did not finish \(lines) lines within \(Int(limit)) s (hang); last output: \(out.suffix(300).debugDescription). \(where_)")
+        if run.timedOut {
+            Issue.record("gymlog did not finish \(lines) lines within \(Int(limit)) s (hang); last output: \(run.stdout.suffix(300).debugDescription). \(where_)")
             return
         }
         let seconds = Date().timeIntervalSince(started)
 
         // Then it exited by itself (0, or 1 because some lines failed), never by a signal
-        let stderr = (try? String(contentsOfFile: home + "/stderr.txt", encoding: .utf8)) ?? ""
+        let stderr = run.stderr
         var ok = true
-        if process.terminationReason != .exit || ![0, 1].contains(process.terminationStatus) {
+        if run.signalled || ![0, 1].contains(run.status) {
             ok = false
-            Issue.record("gymlog ended by \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus); stderr ends \(stderr.suffix(500).debugDescription). \(where_)")
+            Issue.record("gymlog ended by \(run.signalled ? "signal" : "exit") \(run.status); stderr ends \(stderr.suffix(500).debugDescription). \(where_)")
         }
         for crash in ["Fatal error", "fatal error", "Illegal instruction", "Segmentation fault", "SQLite error", "database is locked"]
         where stderr.contains(crash) {
@@ -809,18 +575,13 @@ private struct FuzzCounts {
             Issue.record("stderr shows \(crash.debugDescription). \(where_)")
         }
         // And the file passes SQLite's integrity check, and every row has its outbox events
-        let db = try DatabaseQueue(path: home + "/gymlog.sqlite")
-        let (integrity, foreignKeys, dump) = try db.read { db in
-            (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count,
-             try DatabaseDump.read(db))
-        }
-        if integrity != ["ok"] { ok = false; Issue.record("integrity_check: \(integrity). \(where_)") }
-        if foreignKeys != 0 { ok = false; Issue.record("\(foreignKeys) foreign key violations. \(where_)") }
-        for p in OutboxInvariant.problemsOfWholeDatabase(dump).prefix(5) { ok = false; Issue.record("\(p). \(where_)") }
+        let dump = try #require(try ClientDatabaseDump.read(temporaryHome.database, rows: .all))
+        for p in dump.integrityProblems { ok = false; Issue.record("\(p). \(where_)") }
+        for p in WritePipelineInvariant.violations(dump, acknowledgedThrough: nil, synced: false).prefix(5) { ok = false; Issue.record("\(p). \(where_)") }
         let errors = stderr.split(separator: "\n").filter { $0.hasPrefix("error:") || $0.hasPrefix("Error:") }.count
-        let sets = dump.tables["sets"]?.rows.count ?? 0
+        let sets = dump.rowCounts["sets"] ?? 0
         if ok { try? FileManager.default.removeItem(atPath: home) }
-        print("reliability: repl-fuzz-binary seed=\(seed) scale=\(ReplFuzzKnobs.scale) \(counts.lines) error_lines=\(errors) sets=\(sets) events=\(dump.events.count) server=\(serverDown ? "down" : "none") exit=\(process.terminationStatus) seconds=\(Int(seconds)) outcome=\(ok ? "ok" : "failed")")
+        print("reliability: repl-fuzz-binary seed=\(seed) scale=\(ReplFuzzKnobs.scale) \(counts.lines) error_lines=\(errors) sets=\(sets) events=\(dump.outbox.count) server=\(serverDown ? "down" : "none") exit=\(run.status) seconds=\(Int(seconds)) outcome=\(ok ? "ok" : "failed")")
     }
 }
 
@@ -842,7 +603,7 @@ private struct FuzzCounts {
         #expect(outcome == .failed, "\(line.prefix(80).debugDescription)", sourceLocation: sourceLocation)
         #expect(err.first?.hasPrefix("error: ") == true && err.first?.contains(says) == true,
                 "\(line.prefix(80).debugDescription): \(err.map { $0.prefix(200) })", sourceLocation: sourceLocation)
-        #expect(before == after, "\(line.prefix(80).debugDescription) changed \(DatabaseDump.difference(before, after))",
+        #expect(before.tables == after.tables, "\(line.prefix(80).debugDescription) changed \(ClientDatabaseDump.difference(before, after))",
                 sourceLocation: sourceLocation)
     }
 
@@ -915,7 +676,7 @@ private struct FuzzCounts {
         try await expectRefused(s, "edit # " + String(repeating: "y", count: 20_000), says: "The note is 20000 bytes long")
         // And text of exactly the limit is saved, in the row and in its outbox event alike
         #expect(await s.repl.handle("note " + String(repeating: "z", count: maxTextFieldBytes)) == .ok)
-        #expect(OutboxInvariant.problemsOfWholeDatabase(try s.dump()) == [])
+        #expect(WritePipelineInvariant.violations(try s.dump(), acknowledgedThrough: nil, synced: false) == [])
     }
 
     @Test func oneLineLogsAtMostAHundredSets() async throws {

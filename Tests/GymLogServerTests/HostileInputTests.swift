@@ -2,7 +2,7 @@ import Foundation
 import GymLogCore
 @testable import GymLogServer
 import GymLogWire
-import GymLogSyncClient
+import GymLogTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting

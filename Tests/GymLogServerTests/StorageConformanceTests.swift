@@ -2,6 +2,7 @@ import Foundation
 import GymLogCore
 @testable import GymLogServer
 import GymLogWire
+import GymLogTestSupport
 import Testing
 
 /// The storage conformance suite at the storage API: the same calls on every backend in

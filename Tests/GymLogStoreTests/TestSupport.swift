@@ -2,27 +2,11 @@ import Foundation
 import GymLogCore
 @testable import GymLogStore
 import GRDB
+import GymLogTestSupport
 
-/// A controllable clock and sequential ids, so every test run writes the same rows.
-final class FakeWorld: @unchecked Sendable {
-    private let lock = NSLock()
-    private var millis: Int64 = 1_763_700_000_000
-    private var nextID: UInt64 = 1
-
-    var environment: Environment {
-        Environment(
-            now: { [self] in lock.withLock { millis } },
-            utcOffset: { _ in 3600 },
-            newID: { [self] in
-                lock.withLock {
-                    defer { nextID += 1 }
-                    return UUID(uuidString: String(format: "00000000-0000-4000-8000-%012llx", nextID))!
-                }
-            })
-    }
-
-    func advance(minutes: Int64) { lock.withLock { millis += minutes * 60_000 } }
-}
+/// The store tests' controllable clock and sequential ids, so every run writes the same rows:
+/// the shared fake clock, under the name these tests use.
+typealias FakeWorld = FakeClock
 
 /// A fresh database file in a temporary directory, removed at the end of the test process.
 func temporaryDatabase(_ world: FakeWorld = FakeWorld(), settings: Settings = Settings()) throws -> GymLogDatabase {

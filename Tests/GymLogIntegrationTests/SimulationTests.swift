@@ -1,12 +1,12 @@
 import Foundation
+import GymLogTestSupport
 import Testing
 
 /// Guarantees 2-5 of SYNC.md under random interleavings, clock skew, faults and server
 /// restores (see SimulationSupport.swift). A failure prints its seed: rerun it with
 /// `GYMLOG_RELIABILITY_SEED=<seed> swift test --skip-build --filter Simulation`.
 @Suite("Simulation", .serialized) struct SimulationTests {
-    private func simulate(_ name: String, _ options: Sim.Options) async throws {
-        let seed = Sim.seed()
+    private func simulate(_ name: String, _ options: Sim.Options, seed: UInt64 = Sim.seed()) async throws {
         let runner = try await Sim.Runner(options, seed: seed)
         try await runner.run()
         let outcome = runner.failures.isEmpty ? "ok" : "FAILED"
@@ -31,5 +31,20 @@ import Testing
                                                                     // Devices up to 3 days ahead, a server that takes 1: some
                                                                     // are refused until their clock is fixed.
                                                                     serverMaxClockAheadSeconds: 86_400))
+    }
+
+    /// RELIABILITY.md, known limits: delayed copies of requests that cross a server restore
+    /// still lose acknowledged writes (CI seed 123632983783011 on PostgreSQL: a stale copy
+    /// arriving before any device proves the rollback carries the current epoch). The storm
+    /// above drops such copies at restores; this run lets them cross, so a fix shows up here.
+    /// Intermittent: a change elsewhere may move what the seed draws and hide the loss.
+    @Test(.enabled(if: PostgresTestDatabase.isRequested, "needs GYMLOG_TEST_POSTGRES_URL (./scripts/test starts a server)"))
+    func delayedCopiesCrossingRestores() async throws {
+        let options = Sim.Options(backend: .postgres, devices: 4, rounds: 200, faultRate: 0.05, serverLives: true,
+                                  serverMaxClockAheadSeconds: 86_400, stashCrossesRestores: true)
+        await withKnownIssue("acknowledged writes lost when delayed copies cross a restore (RELIABILITY.md, known limits)",
+                             isIntermittent: true) {
+            try await simulate("stale-copies-cross-restores-postgres", options, seed: 123_632_983_783_011)
+        }
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import GymLogCore
+import GymLogTestSupport
 @testable import GymLogStore
 import GymLogWire
 import GymLogSyncClient
-import GymLogCLI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -70,10 +70,10 @@ extension Sim {
         private var random: Random
         private var live = Set<Int>()
         private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
-        private let clock: Box<Int64>
+        private let clock: FakeClock
         private(set) var steps = 0
 
-        init(seed: UInt64, clock: Box<Int64>) { random = Random(seed: seed); self.clock = clock }
+        init(seed: UInt64, clock: FakeClock) { random = Random(seed: seed); self.clock = clock }
 
         func enter(_ ids: [Int]) { live.formUnion(ids) }
 
@@ -95,7 +95,7 @@ extension Sim {
             steps += 1
             // Time passes between steps: mostly seconds, sometimes an hour.
             let elapsed = random.chance(0.02) ? Int64(random.int(600_000...3_600_000)) : Int64(random.int(0...5_000))
-            clock.with { $0 += elapsed }
+            clock.advance(elapsed)
             waiting.removeValue(forKey: chosen)!.resume()
         }
     }
@@ -113,7 +113,7 @@ extension Sim {
         var random: Random
         var stats = OpStats()
 
-        init(index: Int, directory: URL, seed: UInt64, clock: Box<Int64>, skewMs: Int64) throws {
+        init(index: Int, directory: URL, seed: UInt64, clock: FakeClock, skewMs: Int64) throws {
             self.index = index
             self.path = directory.appendingPathComponent("device-\(index).sqlite").path
             let skew = Box(skewMs)
@@ -121,9 +121,9 @@ extension Sim {
             let ids = Box(Random(seed: seed ^ 0xD1CE))
             random = Random(seed: seed)
             let env = Environment(
-                now: { clock.get + skew.get },
+                now: { clock.now() + skew.get },
                 utcOffset: { _ in 3600 },
-                newID: { ids.with { $0.uuid(millis: clock.get + skew.get) } })
+                newID: { ids.with { $0.uuid(millis: clock.now() + skew.get) } })
             db = try GymLogDatabase(path: path, environment: env)
         }
 

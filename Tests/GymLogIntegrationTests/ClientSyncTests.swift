@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 import GymLogCore
-@testable import GymLogCLI
 import GymLogStore
 import GymLogWire
 import GymLogSyncClient
+import GymLogTestSupport
 import Testing
 
 /// The real `gymlog` client against the real `gymlog-server` on a loopback port.
@@ -133,85 +132,3 @@ struct DropPushAnswer: SyncTransport {
     }
     func capabilities() async throws -> Capabilities { try await inner.capabilities() }
 }
-
-/// A set as compared across devices: every synced field, tombstone included.
-struct SetRow: Equatable {
-    var id: String, weight: String?, reps: Int?, note: String?, deleted: Bool
-}
-
-/// One client database with its own config, driven through the real `gymlog` binary.
-struct ClientDevice {
-    let root: String
-    var database: String { root + "/gymlog.sqlite" }
-    var config: String { root + "/config.toml" }
-
-    /// A fresh folder; logged in to `server` when one is given (an offline device otherwise).
-    init(server: ServerInstance? = nil, token: String = "") throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-device-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        if let server { try run(["login", "--server", server.url, "--token", token]) }
-    }
-
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
-
-    @discardableResult
-    func run(_ args: [String], stdin: String = "", expect: Int32 = 0) throws -> Run {
-        let r = try start(args, stdin: stdin)()
-        if r.status != expect { Issue.record("gymlog \(args.joined(separator: " ")) exited \(r.status): \(r.stderr)") }
-        return r
-    }
-
-    func sync() throws { try run(["sync"]) }
-
-    func runConcurrently(_ args: [String], count: Int) throws -> [Run] {
-        let waits = try (0..<count).map { _ in try start(args, stdin: "") }
-        return waits.map { $0() }
-    }
-
-    /// A running `gymlog` on this device whose pipes the caller drives (feeds, reads, kills).
-    struct Launched { var process: Process; var input: FileHandle; var output: FileHandle; var error: FileHandle }
-
-    /// Starts `gymlog args` without waiting for it.
-    func launch(_ args: [String]) throws -> Launched {
-        let p = Process()
-        p.executableURL = builtProducts.appendingPathComponent("gymlog")
-        p.arguments = args
-        p.environment = ["HOME": root, "GYMLOG_DB": database, "GYMLOG_CONFIG": config, "TZ": "UTC"]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        p.standardInput = input; p.standardOutput = output; p.standardError = error
-        try p.run()
-        return Launched(process: p, input: input.fileHandleForWriting, output: output.fileHandleForReading, error: error.fileHandleForReading)
-    }
-
-    private func start(_ args: [String], stdin: String) throws -> () -> Run {
-        let launched = try launch(args)
-        let p = launched.process, output = launched.output, error = launched.error
-        launched.input.write(Data(stdin.utf8))
-        try launched.input.close()
-        return {
-            let out = output.readDataToEndOfFile()
-            let err = error.readDataToEndOfFile()
-            p.waitUntilExit()
-            return Run(status: p.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-        }
-    }
-
-    private func query<T>(_ body: (Database) throws -> T) throws -> T {
-        try DatabaseQueue(path: database).read(body)
-    }
-
-    func allSets() throws -> [SetRow] {
-        try query { db in
-            try Row.fetchAll(db, sql: "SELECT id, weight, reps, note, deleted_at IS NOT NULL FROM sets ORDER BY performed_at, id").map {
-                SetRow(id: $0[0], weight: $0[1], reps: $0[2], note: $0[3], deleted: $0[4])
-            }
-        }
-    }
-
-    func liveSets() throws -> [SetRow] { try allSets().filter { !$0.deleted } }
-    func outboxDepth() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox") ?? -1 } }
-    func exerciseCount() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM exercises") ?? -1 } }
-    func setCount() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets") ?? -1 } }
-}
-
-var builtProducts: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogTestSupport
 import Testing
 
 /// Item 4 of the reliability issue: the server's database replaced by an older backup, or

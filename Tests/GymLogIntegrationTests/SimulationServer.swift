@@ -1,4 +1,5 @@
 import Foundation
+import GymLogTestSupport
 import GRDB
 import Testing
 @testable import GymLogServer

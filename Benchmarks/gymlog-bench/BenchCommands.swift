@@ -3,58 +3,6 @@ import GRDB
 import GymLogCore
 import GymLogStore
 
-// gymlog-bench: the performance benchmark of issue 2, run on demand (never in tests).
-//
-//   gymlog-bench generate --db PATH --sets N [--seed S] [--years Y]
-//   gymlog-bench run [--quick] [--sets N] [--calls N] [--runs N] [--out BENCHMARKS.md] [--keep]
-//   gymlog-bench sync [--quick] [--events N] [--changes N] [--rounds N] [--out BENCHMARKS.md] [--keep] [--server PATH]
-
-let usage = """
-    usage:
-      gymlog-bench generate --db PATH --sets N [--seed S] [--years Y]
-          Write a realistic multi-year history of N sets into PATH (replaced if present).
-      gymlog-bench run [--quick] [--sets N] [--calls N] [--runs N] [--out FILE] [--keep]
-          Measure logging, one-shot process and export against their baselines, print a
-          table and rewrite FILE (default BENCHMARKS.md). --quick uses a 100,000-set history.
-          Build first: swift build -c release
-      gymlog-bench sync [--quick] [--events N] [--changes N] [--rounds N] [--out FILE] [--keep] [--server PATH]
-          Measure push, pull, no-op sync, A-to-B latency and server memory against the release
-          gymlog-server on loopback (or PATH); print a table and rewrite the sync section of FILE.
-          Build first: swift build -c release
-      gymlog-bench import [--quick] [--keep]
-          Import a generated 100,000-set Strong export and compare it with writing the same rows
-          through the plain write pipeline; rewrite the import section of BENCHMARKS.md.
-      gymlog-bench log-loop --db PATH [--calls N] [--per-workout N] [--trace]
-          Only the domain logging loop (`bench 100x5`), for a profiler: perf record -g …
-    """
-
-/// Command-line options as `--name value` pairs and bare `--flag`s.
-struct Options {
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-
-    init(_ args: ArraySlice<String>, flags known: Set<String>) throws {
-        var i = args.startIndex
-        while i < args.endIndex {
-            let arg = args[i]
-            guard arg.hasPrefix("--") else { throw BenchError("unexpected argument '\(arg)'") }
-            let name = String(arg.dropFirst(2))
-            if known.contains(name) { flags.insert(name); i += 1; continue }
-            guard i + 1 < args.endIndex else { throw BenchError("--\(name) needs a value") }
-            values[name] = args[i + 1]
-            i += 2
-        }
-    }
-
-    func int(_ name: String) throws -> Int? {
-        guard let text = values[name] else { return nil }
-        guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")), n > 0 else {
-            throw BenchError("--\(name) \(text) is not a positive whole number")
-        }
-        return n
-    }
-}
-
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -62,32 +10,27 @@ struct BenchError: Error, CustomStringConvertible {
 
 func log(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
-func generateCommand(_ options: Options) throws {
-    guard let path = options.values["db"], let sets = try options.int("sets") else {
-        throw BenchError("generate needs --db PATH and --sets N")
-    }
+func generateCommand(_ options: GenerateCommand) throws {
+    let path = options.db, sets = options.sets.value
     var generator = HistoryGenerator(sets: sets)
-    if let seed = try options.int("seed") { generator.seed = UInt64(seed) }
-    if let years = options.values["years"] {
-        guard let y = Double(years), y > 0 else { throw BenchError("--years \(years) is not a positive number") }
-        generator.years = y
-    }
+    if let seed = options.seed?.value { generator.seed = UInt64(seed) }
+    if let years = options.years { generator.years = years }
     let s = try generator.generate(path: path, progress: log)
     print("Wrote \(s.sets) sets in \(s.workouts) workouts over \(s.exercises) exercises to \(path) "
           + "(\(s.fileBytes / 1_048_576) MiB): inserts \(fmt(s.insertSeconds, 1)) s, records rebuild \(fmt(s.recordsSeconds, 1)) s, \(s.records) records.")
 }
 
 /// `log-loop`: the domain logging loop alone, to run under `perf record` or callgrind.
-func logLoopCommand(_ options: Options) throws {
-    guard let path = options.values["db"] else { throw BenchError("log-loop needs --db PATH") }
-    let calls = try options.int("calls") ?? 2000
+func logLoopCommand(_ options: LogLoopCommand) throws {
+    let path = options.db
+    let calls = options.calls?.value ?? 2000
     var environment = Environment.live
-    if let perWorkout = try options.int("per-workout") {
+    if let perWorkout = options.perWorkout?.value {
         let clock = SessionClock(setsPerWorkout: perWorkout)
         environment = Environment(now: { clock.now() }, utcOffset: Environment.live.utcOffset, newID: Environment.live.newID)
     }
     let db = try GymLogDatabase(path: path, environment: environment)
-    if options.flags.contains("trace") {
+    if options.trace {
         // Every statement with its duration, to find the one that dominates a call.
         db.queue.inDatabase { $0.trace(options: .profile) { print($0.expandedDescription) } }
     }
@@ -98,25 +41,20 @@ func logLoopCommand(_ options: Options) throws {
 
 func fmt(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
 
-func runCommand(_ options: Options) throws {
-    let quick = options.flags.contains("quick")
-    let historySets = try options.int("sets") ?? (quick ? 100_000 : 1_000_000)
-    let calls = try options.int("calls") ?? 2000
-    let processRuns = try options.int("runs") ?? 50
-    let outPath = options.values["out"] ?? "BENCHMARKS.md"
+func runCommand(_ options: RunCommand) throws {
+    let quick = options.report.quick
+    let historySets = options.sets?.value ?? (quick ? 100_000 : 1_000_000)
+    let calls = options.calls?.value ?? 2000
+    let processRuns = options.runs?.value ?? 50
+    let outPath = options.report.out ?? "BENCHMARKS.md"
 
-    let binDir = executableDirectory()
-    let gymlog = binDir + "/gymlog"
-    guard access(gymlog, X_OK) == 0 else {
-        throw BenchError("\(gymlog) is missing; build it: swift build -c release")
-    }
-    if !binDir.contains("release") { log("warning: \(binDir) does not look like a release build; figures will be off.") }
+    let gymlog = try releaseProduct("gymlog")
     let sqlite3 = findOnPath("sqlite3")
     if sqlite3 == nil {
         log("sqlite3 is not installed: baselines (c) and (d) are skipped. Install it with `apt-get install -y sqlite3`.")
     }
 
-    let workDir = try WorkingDirectory(prefix: "gymlog-bench", keep: options.flags.contains("keep"))
+    let workDir = try WorkingDirectory(prefix: "gymlog-bench", keep: options.report.keep)
     defer { workDir.finish() }
     let dir = workDir.path
 
@@ -218,23 +156,4 @@ func runCommand(_ options: Options) throws {
     details.forEach { print("- " + $0) }
     try report.write(to: outPath)
     log("wrote \(outPath)")
-}
-
-let arguments = CommandLine.arguments.dropFirst()
-do {
-    switch arguments.first {
-    case "generate": try generateCommand(Options(arguments.dropFirst(), flags: []))
-    case "run": try runCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
-    case "sync": try await syncCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
-    case "load": try loadCommand(Options(arguments.dropFirst(), flags: ["quick", "keep"]))
-    case "import": try importBenchCommand(Options(arguments.dropFirst(), flags: ["quick", "keep", "baseline"]))
-    case "log-loop": try logLoopCommand(Options(arguments.dropFirst(), flags: ["trace"]))
-    case "child-rusage": exit(childRusageCommand(arguments.dropFirst()))
-    case "help", "--help", "-h", nil: print(usage)
-    default: throw BenchError("unknown command '\(arguments.first!)'")
-    }
-} catch {
-    log("gymlog-bench: \(error)")
-    if error is BenchError { log(usage); exit(64) }
-    exit(1)
 }

@@ -1,22 +1,23 @@
 import Foundation
-import GymLogCore
 
 /// A `gymlog-server serve` process on a free loopback port over the given `--db`; its log
 /// (stderr) is kept to count requests and to explain a failure.
-final class ServerInstance: @unchecked Sendable {
-    let database: String
-    let process = Process()
-    let logPath: String
-    private(set) var url = ""
+public final class ServerInstance: @unchecked Sendable {
+    public let database: String
+    public let process = Process()
+    public let logPath: String
+    public private(set) var url = ""
+
+    /// Something the server or its admin command refused, with what it printed.
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
 
     /// A server on a fresh SQLite file in a temporary folder of its own.
-    convenience init() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try self.init(database: "sqlite:\(dir)/server.sqlite")
+    public convenience init(extraArguments: [String] = []) throws {
+        let dir = try temporaryDirectory("gymlog-server")
+        try self.init(database: "sqlite:\(dir)/server.sqlite", extraArguments: extraArguments)
     }
 
-    init(database: String, extraArguments: [String] = []) throws {
+    public init(database: String, extraArguments: [String] = []) throws {
         self.database = database
         logPath = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-\(UUID().uuidString).log").path
         FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -38,31 +39,24 @@ final class ServerInstance: @unchecked Sendable {
             }
         }
         stop()
-        throw UserError("gymlog-server did not start: \(buffer) \(log())")
+        throw Failure(description: "gymlog-server did not start: \(buffer) \(log())")
     }
 
     /// `gymlog-server user add NAME --db ...`; returns the token (its last line).
-    func addUser(_ name: String) throws -> String {
-        let p = Process()
-        p.executableURL = builtProducts.appendingPathComponent("gymlog-server")
-        p.arguments = ["user", "add", name, "--db", database]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw UserError("gymlog-server user add failed: \(errors)") }
-        return String(text.split(separator: "\n").last ?? "")
+    public func addUser(_ name: String) throws -> String {
+        let run = try ProcessRunner.runProduct("gymlog-server", ["user", "add", name, "--db", database])
+        guard run.status == 0 else { throw Failure(description: "gymlog-server user add failed: \(run.stderr)") }
+        return String(run.stdout.split(separator: "\n").last ?? "")
     }
 
-    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    /// What the server logged so far.
+    public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Requests to a path the log shows, with any status.
-    func requests(to path: String) -> Int { log().components(separatedBy: "path=\(path)").count - 1 }
+    public func requests(to path: String) -> Int { log().components(separatedBy: "path=\(path)").count - 1 }
 
-    func stop() {
+    /// Stops the server (SIGTERM) and waits for it.
+    public func stop() {
         if process.isRunning { process.terminate(); process.waitUntilExit() }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogTestSupport
 import GymLogWire
 import GymLogSyncClient
 #if canImport(FoundationNetworking)
@@ -129,9 +130,9 @@ extension Sim {
 
         /// Turns faults on (a fraction of requests) or off (0).
         func setFaultRate(_ rate: Double) { state.with { $0.faultRate = rate } }
-        /// Stale copies are dropped at a restore or wipe: letting them cross (CI seed
+        /// Drops the stale copies (at a restore or wipe): letting them cross (CI seed
         /// 123632983783011, PostgreSQL) still loses acknowledged writes, even with pushes
-        /// refused by epoch (RELIABILITY.md, known limits).
+        /// refused by epoch (RELIABILITY.md, known limits; `Options.stashCrossesRestores`).
         func forgetStash() { state.with { $0.stash.removeAll() } }
         var counts: [Fault: Int] { state.get.counts }
         var requests: Int { state.get.requests }

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogTestSupport
 import GymLogWire
 import GymLogSyncClient
 import Testing
@@ -50,6 +51,6 @@ import Testing
         }
         // New writes are stamped with the real time again.
         let clock = try a.db.read { try String.fetchOne($0, sql: "SELECT last_clock FROM device") }.flatMap(HLC.init)
-        #expect(clock.map { $0.millis < runner.clock.get + fixedSkewMs + 60_000 } == true)
+        #expect(clock.map { $0.millis < runner.clock.now() + fixedSkewMs + 60_000 } == true)
     }
 }

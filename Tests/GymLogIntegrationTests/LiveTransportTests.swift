@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogTestSupport
 @testable import GymLogServer
 import GymLogWire
 import GymLogSyncClient

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import GymLogCore
-@testable import GymLogCLI
+import GymLogTestSupport
 @testable import GymLogServer
 import GymLogStore
 import GymLogWire
@@ -172,6 +172,4 @@ final class RandomRoutingTransport: SyncTransport, @unchecked Sendable {
     func capabilities() async throws -> Capabilities { try await pick().capabilities() }
 }
 
-/// A seeded generator, so a failing run can be replayed.
-typealias SeededRandom = SplitMix64
 

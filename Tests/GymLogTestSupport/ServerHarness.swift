@@ -2,23 +2,22 @@ import Foundation
 import GymLogCore
 @testable import GymLogServer
 import GymLogWire
-import GymLogSyncClient
 import Hummingbird
 import HummingbirdTesting
 import Testing
 
 /// The fixed server clock of every test (2025-11-21T10:03:20Z).
-let testNow: Int64 = 1_763_719_400_000
+public let testNow: Int64 = 1_763_719_400_000
 
 /// A server on a fresh store of the given backend (a temporary SQLite file, or a new
 /// PostgreSQL database), removed after the test.
-struct Harness: Sendable {
-    let backend: Backend
-    let storage: any SyncStorage
-    var config: ServerConfig
+public struct Harness: Sendable {
+    public let backend: Backend
+    public let storage: any SyncStorage
+    public var config: ServerConfig
 
     /// Runs `body` with a fresh harness and removes its store afterwards.
-    static func with<T>(_ backend: Backend = .sqlite, configure: (inout ServerConfig) -> Void = { _ in },
+    public static func with<T>(_ backend: Backend = .sqlite, configure: (inout ServerConfig) -> Void = { _ in },
                         _ body: (Harness) async throws -> T) async throws -> T {
         switch backend {
         case .memory:
@@ -56,59 +55,59 @@ struct Harness: Sendable {
     }
 
     /// Creates a user directly in the store and returns its token.
-    func addUser(_ name: String) async throws -> String {
+    public func addUser(_ name: String) async throws -> String {
         let token = Tokens.generate()
         _ = try await storage.createUser(name: name, tokenHash: Tokens.hash(token), now: testNow)
         return token
     }
 
     /// Runs the real app through the in-process router.
-    func router<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+    public func router<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
         let app = try await buildApplication(config, storage: storage)
         return try await app.test(.router, body)
     }
 
     /// Runs the real app on a loopback port.
-    func live<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+    public func live<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
         let app = try await buildApplication(config, storage: storage)
         return try await app.test(.live, body)
     }
 }
 
 /// A device pushing events with its own gapless seq.
-struct Device {
-    let id: String
-    init(_ id: String = UUID().uuidString.lowercased()) { self.id = id }
-    var node: String { id }
+public struct Device: Sendable {
+    public let id: String
+    public init(_ id: String = UUID().uuidString.lowercased()) { self.id = id }
+    public var node: String { id }
 
-    func clock(_ millis: Int64, _ counter: Int = 0) -> HLC { HLC(millis: millis, counter: counter, node: id) }
+    public func clock(_ millis: Int64, _ counter: Int = 0) -> HLC { HLC(millis: millis, counter: counter, node: id) }
 }
 
 /// An event with `(value, clock)` fields.
-func event(_ seq: Int64, _ entityID: String, entity: String = "sets", op: String = "update",
+public func event(_ seq: Int64, _ entityID: String, entity: String = "sets", op: String = "update",
            key: String = UUID().uuidString.lowercased(), _ fields: [String: (FieldValue, HLC)]) -> PushEvent {
     PushEvent(seq: seq, idempotencyKey: key, entity: entity, entityID: entityID, op: op,
               fields: fields.mapValues { WireField(v: $0.0, c: $0.1) })
 }
 
-let jsonHeaders: HTTPFields = [.contentType: "application/json"]
+public let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 
-func authHeaders(_ token: String, json: Bool = true) -> HTTPFields {
+public func authHeaders(_ token: String, json: Bool = true) -> HTTPFields {
     var h: HTTPFields = [.authorization: "Bearer \(token)"]
     if json { h[.contentType] = "application/json" }
     return h
 }
 
 extension TestClientProtocol {
-    func push(_ token: String, _ request: PushRequest) async throws -> TestResponse {
+    public func push(_ token: String, _ request: PushRequest) async throws -> TestResponse {
         try await execute(uri: "/v1/push", method: .post, headers: authHeaders(token), body: ByteBuffer(data: try JSONEncoder().encode(request)))
     }
 
-    func push(_ token: String, device: Device, _ events: [PushEvent]) async throws -> TestResponse {
+    public func push(_ token: String, device: Device, _ events: [PushEvent]) async throws -> TestResponse {
         try await push(token, PushRequest(deviceID: device.id, events: events))
     }
 
-    func pull(_ token: String, device: Device, cursor: String? = nil, limit: Int? = nil) async throws -> TestResponse {
+    public func pull(_ token: String, device: Device, cursor: String? = nil, limit: Int? = nil) async throws -> TestResponse {
         var query = "device_id=\(device.id)"
         if let cursor { query += "&cursor=\(cursor)" }
         if let limit { query += "&limit=\(limit)" }
@@ -116,7 +115,7 @@ extension TestClientProtocol {
     }
 
     /// Pulls every page from `cursor`, checking the paging contract on the way.
-    func pullAll(_ token: String, device: Device, from cursor: String = "0", limit: Int? = nil) async throws -> (changes: [PullResponse], cursor: String) {
+    public func pullAll(_ token: String, device: Device, from cursor: String = "0", limit: Int? = nil) async throws -> (changes: [PullResponse], cursor: String) {
         var pages: [PullResponse] = []
         var cursor = cursor
         while true {
@@ -133,10 +132,10 @@ extension TestClientProtocol {
 }
 
 extension ByteBuffer {
-    init(data: Data) { self.init(bytes: data) }
+    public init(data: Data) { self.init(bytes: data) }
 }
 
-func decodeBody<T: Decodable>(_ response: TestResponse, as: T.Type = T.self) throws -> T {
+public func decodeBody<T: Decodable>(_ response: TestResponse, as: T.Type = T.self) throws -> T {
     do {
         return try JSONDecoder().decode(T.self, from: Data(response.body.readableBytesView))
     } catch {
@@ -147,7 +146,7 @@ func decodeBody<T: Decodable>(_ response: TestResponse, as: T.Type = T.self) thr
 
 /// Asserts the response is the JSON error shape with this status and code.
 @discardableResult
-func expectError(_ response: TestResponse, _ status: HTTPResponse.Status, _ code: String,
+public func expectError(_ response: TestResponse, _ status: HTTPResponse.Status, _ code: String,
                  sourceLocation: SourceLocation = #_sourceLocation) throws -> ErrorBody {
     #expect(response.status == status, "body: \(String(buffer: response.body))", sourceLocation: sourceLocation)
     let body: ErrorBody = try decodeBody(response)
@@ -157,7 +156,7 @@ func expectError(_ response: TestResponse, _ status: HTTPResponse.Status, _ code
 }
 
 /// Every field of every change in the pages, keyed `entity/id/field`.
-func merged(_ pages: [PullResponse]) -> [String: WireField] {
+public func merged(_ pages: [PullResponse]) -> [String: WireField] {
     var out: [String: WireField] = [:]
     for page in pages { for change in page.changes { for (name, f) in change.fields { out["\(change.entity)/\(change.entityID)/\(name)"] = f } } }
     return out

@@ -1,0 +1,279 @@
+import Foundation
+import GymLogCore
+import GymLogSyncClient
+import GymLogTestSupport
+import GymLogWire
+import Testing
+
+// Crash tests of client and server together: the real `gymlog` binary killed with SIGKILL at
+// random moments while it syncs with the real `gymlog-server` (and while it imports); after
+// every kill the client's SQLite file is checked against the write pipeline's invariant
+// (GymLogTestSupport), the events it still holds and what the server acknowledged, and in the
+// end every device and the server must converge.
+
+// MARK: - Crash while syncing
+
+@Suite("Crash while syncing", .serialized) struct CrashWhileSyncingTests {
+    @Test func sigkillAtRandomMomentsWhileSyncingThenSyncResumesAndConverges() async throws {
+        let knobs = CrashKnobs()
+        var rng = SeededRandom(seed: knobs.seed)
+        let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
+        let server = try ServerInstance()
+        let token = try server.addUser("crash")
+        let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
+        defer { for d in [a, b] { try? FileManager.default.removeItem(atPath: d.root) } }
+        let transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        var registryA = EventRegistry(), registryB = EventRegistry()
+        let wantedKills = 20 * knobs.scale
+        var counts = (kills: 0, completed: 0, attempts: 0, chunks: 0, importedSets: 0, bRounds: 0, maxOutbox: 0, killsAfterPartialPush: 0, importKills: 0)
+        var failures = 0
+        var lastAcked: Int64 = 0
+
+        // A's writes: a generated Strong export (3000 sets, then 1000 a time), then a few REPL
+        // lines (edits and an undo, so updates and tombstones are pending too); two refills in
+        // three are a piped session of 400 lines (workout notes and some repeated sets: cheap,
+        // unlike edits, which recompute an exercise's records, and the history grows slowly).
+        // B's: a pull, lines that may edit one of A's sets, and a push, so A's cycles pull
+        // remote writes as well.
+        func writeOnA() throws {
+            if counts.chunks % 3 == 0 {
+                let sets = counts.chunks == 0 ? 3000 : 1000
+                let file = a.root + "/chunk\(counts.chunks).csv"
+                try strongCSV(chunk: counts.chunks, sets: sets, rng: &rng).write(toFile: file, atomically: true, encoding: .utf8)
+                let before = counts.chunks == 0 ? 0 : try a.setCount()
+                if counts.chunks > 0 && Bool.random(using: &rng) {
+                    // An import killed at a random moment leaves whole batches (here: all or
+                    // nothing, one batch of 1000) and a consistent outbox; running it again
+                    // finishes the job.
+                    let delay = Double.random(in: 0...0.35, using: &rng)
+                    let run = try killedRun(a, ["import", file], input: "", after: delay)
+                    if run.killed { counts.importKills += 1 }
+                    var list: [String] = []
+                    if let s = try ClientDatabaseDump.read(a.database, rows: .checkedAgainst(watermark: registryA.clock(ofSeq: lastAcked))) {
+                        list = s.integrityProblems + WritePipelineInvariant.violations(s, acknowledgedThrough: registryA.clock(ofSeq: s.ackedSeq), synced: true)
+                    }
+                    let added = try a.setCount() - before
+                    if added != 0 && added != sets { list.append("the killed import stored \(added) of \(sets) sets") }
+                    problems(list, "import killed after \(Int(delay * 1000)) ms")
+                }
+                let imported = try a.run(["import", file])
+                #expect(imported.stdout.contains("Imported"), "\(imported.stdout) \(imported.stderr)")
+                if try a.setCount() - before != sets { problems(["the import stored \(try a.setCount() - before) of \(sets) sets"], "import of chunk \(counts.chunks)") }
+                counts.importedSets += sets
+                try a.run(["repl"], stdin: "bench 100x5 # c\(counts.chunks)\n+ x4\nedit 102.5\nsquat 140x5x3\nundo\n")
+            } else {
+                var lines = "start R\(counts.chunks)\nbench 60x5 # r\(counts.chunks)\n"
+                for i in 0..<400 {
+                    lines += Int.random(in: 0..<5, using: &rng) < 4 ? "note n\(counts.chunks)-\(i)\n" : "+ x\(Int.random(in: 1...12, using: &rng))\n"
+                }
+                try a.run(["repl"], stdin: lines)
+            }
+            counts.chunks += 1
+            problems(try registryA.record(a.database), "recording A's outbox")
+        }
+        func writeOnB() throws {
+            try b.sync()
+            // B's set joins the newest open workout, which after the pull may be A's; `edit 1`
+            // then changes that workout's first set, possibly one of A's.
+            try b.run(["repl"], stdin: "row 60x10 # br\(counts.bRounds)\nedit 1 x7\n+\nundo\n")
+            problems(try registryB.record(b.database), "recording B's outbox")
+            try b.sync()
+            counts.bRounds += 1
+        }
+        func problems(_ list: [String], _ what: String) {
+            guard !list.isEmpty else { return }
+            failures += 1
+            let message = "\(what), \(context):\n" + list.prefix(12).joined(separator: "\n")
+            Issue.record("\(message)")
+        }
+
+        try writeOnA()
+        if let s = try ClientDatabaseDump.read(a.database) {
+            problems(s.integrityProblems + WritePipelineInvariant.violations(s, acknowledgedThrough: nil, synced: false), "before any sync")
+        }
+        // How long an uninterrupted sync took lately: kills are spread over that span.
+        var syncSeconds = 1.0
+        var pending = try a.outboxDepth()
+        while counts.kills < wantedKills && counts.attempts < wantedKills * 3 && failures < 3 {
+            counts.attempts += 1
+            if pending < 300 { try writeOnA(); pending = try a.outboxDepth() }
+            if counts.attempts % 6 == 0 { try writeOnB() }
+            counts.maxOutbox = max(counts.maxOutbox, pending)
+
+            // When a sync is killed at a random moment (a quarter of them while starting up)
+            let delay = Int.random(in: 0..<4, using: &rng) == 0 ? Double.random(in: 0...0.1, using: &rng) : Double.random(in: 0.05...max(0.1, syncSeconds * 0.6), using: &rng)
+            let started = Date()
+            let run = try killedRun(a, ["sync"], input: "", after: delay)
+            let where_ = "sync attempt \(counts.attempts) (\(Int(delay * 1000)) ms, \(run.killed ? "killed" : "finished first"))"
+            if run.killed {
+                counts.kills += 1
+                syncSeconds = min(4, syncSeconds * 1.2)
+            } else {
+                counts.completed += 1
+                syncSeconds = max(0.3, (syncSeconds + Date().timeIntervalSince(started)) / 2)
+                if run.status != 0 { problems(["exit \(run.status): \(run.stderr)"], where_) }
+            }
+
+            // Then the file is intact, the sync lock is free, what is still pending is exactly
+            // A's unacknowledged events, and the server never acknowledged less than A deleted.
+            // (acked_seq only grows, so the last one seen bounds the rows the check needs from below)
+            guard let s = try ClientDatabaseDump.read(a.database, rows: .checkedAgainst(watermark: registryA.clock(ofSeq: lastAcked))) else {
+                problems(["the database is gone"], where_); break
+            }
+            pending = s.outbox.count
+            var list = s.integrityProblems
+            list += WritePipelineInvariant.violations(s, acknowledgedThrough: registryA.clock(ofSeq: s.ackedSeq), synced: true)
+            list += registryA.pendingViolations(s)
+            if s.ackedSeq < lastAcked { list.append("acked_seq went back from \(lastAcked) to \(s.ackedSeq)") }
+            if run.killed && s.ackedSeq > lastAcked && s.ackedSeq < s.lastSeq { counts.killsAfterPartialPush += 1 }
+            lastAcked = s.ackedSeq
+            let serverAck = try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq
+            if serverAck < s.ackedSeq || serverAck > s.lastSeq {
+                list.append("the server's last_applied_seq \(serverAck) is outside A's acked \(s.ackedSeq) ... last \(s.lastSeq)")
+            }
+            if !syncLockIsFree(a) { list.append("the sync lock is still held after the process died") }
+            problems(list, where_)
+        }
+
+        // When every device syncs twice with no new writes
+        var outcome = "converged"
+        let finals = try [a, b, a, b].map { try $0.run(["sync"]) }
+        if finals.contains(where: { $0.status != 0 }) { outcome = "sync-failed" }
+
+        // Then A, B and the server hold the same rows, field for field, each set once (a fresh
+        // device pulling everything is ClientSyncTests' business; here the server's full pull
+        // is compared with A directly)
+        var list: [String] = []
+        let sa = try #require(try ClientDatabaseDump.read(a.database)), sb = try #require(try ClientDatabaseDump.read(b.database))
+        for (name, s, registry) in [("A", sa, registryA), ("B", sb, registryB)] {
+            list += s.integrityProblems.map { "\(name): \($0)" }
+            list += WritePipelineInvariant.violations(s, acknowledgedThrough: registry.clock(ofSeq: s.ackedSeq), synced: true).map { "\(name): \($0)" }
+            if !s.outbox.isEmpty { list.append("\(name) still has \(s.outbox.count) events in its outbox") }
+            if s.ackedSeq != s.lastSeq { list.append("\(name): acked_seq \(s.ackedSeq) != last_seq \(s.lastSeq)") }
+            if s.rowsWithoutClocks > 0 { list.append("\(name) holds \(s.rowsWithoutClocks) placeholder rows no sync filled") }
+        }
+        list += rowDifferences(sa, sb, "A", "B")
+        let pulled = try await pullEverything(transport, deviceID: sa.deviceID!)
+        list += serverDifferences(server: pulled.pages, client: sa)
+        for (name, s) in [("A", sa), ("B", sb)] {
+            let ack = try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq
+            if ack != s.lastSeq { list.append("the server's last_applied_seq for \(name) is \(ack), its last seq \(s.lastSeq)") }
+        }
+        // A pull lists a row once per group of fields changed together, so ids repeat there.
+        let serverSetIDs = pulled.pages.flatMap(\.changes).filter { $0.entity == "sets" }.map(\.entityID)
+        let expectedSets = registryA.createdIDs(of: "sets").union(registryB.createdIDs(of: "sets")).count
+        let setCounts = [sa, sb].map { $0.rows["sets"]?.count ?? 0 } + [Set(serverSetIDs).count]
+        if Set(setCounts) != [expectedSets] { list.append("set counts A, B, server: \(setCounts); sets ever created: \(expectedSets)") }
+        if !list.isEmpty { outcome = "diverged" }
+        problems(list, "after the final syncs")
+
+        #expect(counts.kills >= wantedKills, "only \(counts.kills) of \(counts.attempts) syncs were still running when killed, \(context)")
+        print("reliability: crash-while-syncing seed=\(knobs.seed) scale=\(knobs.scale) kills=\(counts.kills) "
+              + "kills_after_partial_push=\(counts.killsAfterPartialPush) import_kills=\(counts.importKills) syncs_finished_before_kill=\(counts.completed) imported_sets=\(counts.importedSets) max_outbox=\(counts.maxOutbox) "
+              + "second_device_rounds=\(counts.bRounds) sets_everywhere=\(expectedSets) final_sync=\(outcome) "
+              + "outcome=\(failures == 0 && outcome == "converged" ? "ok" : "failed")")
+    }
+}
+
+/// A Strong export with `sets` sets in workouts of 3 exercises x 5 sets, dated by `chunk` so
+/// chunks never overlap (Strong rows get ids derived from their content).
+func strongCSV(chunk: Int, sets: Int, rng: inout SeededRandom) -> String {
+    let exercises = ["Bench Press", "Squat", "Deadlift", "Overhead Press", "Barbell Row", "Pull Up"]
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX"); formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    var out = "Date,Workout Name,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes\n"
+    var written = 0, day = 0
+    while written < sets {
+        let date = formatter.string(from: Date(timeIntervalSince1970: 1_500_000_000 + Double(chunk * 1000 + day) * 86_400))
+        for exercise in exercises.shuffled(using: &rng).prefix(3) {
+            for order in 1...5 where written < sets {
+                out += "\(date),C\(chunk) D\(day),\(exercise),\(order),\(Int.random(in: 20...200, using: &rng)),\(Int.random(in: 1...12, using: &rng)),0,0,\n"
+                written += 1
+            }
+        }
+        day += 1
+    }
+    return out
+}
+
+/// Every page the server has for the user, from the start.
+func pullEverything(_ transport: HTTPSyncTransport, deviceID: String) async throws -> (pages: [PullResponse], cursor: String) {
+    var pages: [PullResponse] = []
+    var cursor = SyncCursor(epoch: nil, position: 0)
+    for _ in 0..<10_000 {
+        let page = try await transport.pull(cursor: cursor, limit: 1000, deviceID: deviceID)
+        pages.append(page)
+        cursor = SyncCursor(page.cursor) ?? cursor
+        if !page.hasMore { break }
+    }
+    return (pages, cursor.description)
+}
+
+/// Differences between the server's merged rows and a client's: every field the client has a
+/// clock for is on the server with that clock and value, and the server has nothing more.
+func serverDifferences(server pages: [PullResponse], client s: ClientDatabaseDump) -> [String] {
+    let remote = merged(pages)
+    var local: [String: WireField] = [:]
+    for (entity, rows) in s.rows {
+        for (id, row) in rows { for (name, clock) in row.clocks { local["\(entity)/\(id)/\(name)"] = WireField(v: row.value(name) ?? .null, c: clock) } }
+    }
+    var out: [String] = []
+    for (key, field) in local where !sameField(remote[key], field) { out.append("server \(key) = \(remote[key].map { "\($0.v) @\($0.c)" } ?? "missing"), client \(field.v) @\(field.c)") }
+    for key in remote.keys where local[key] == nil { out.append("server has \(key), the client does not") }
+    return Array(out.sorted().prefix(10)) + (out.count > 10 ? ["... \(out.count) differences"] : [])
+}
+
+private func sameField(_ a: WireField?, _ b: WireField) -> Bool {
+    guard let a else { return false }
+    return a.c == b.c && sameValue(a.v, b.v)
+}
+
+/// Row-by-row, field-by-field differences (values and clocks) between two client databases.
+func rowDifferences(_ x: ClientDatabaseDump, _ y: ClientDatabaseDump, _ xName: String, _ yName: String) -> [String] {
+    var out: [String] = []
+    for entity in EntityKind.allCases.map(\.rawValue) {
+        let xs = x.rows[entity] ?? [:], ys = y.rows[entity] ?? [:]
+        for id in Set(xs.keys).union(ys.keys) {
+            guard let r = xs[id], let q = ys[id] else { out.append("\(entity)/\(id) only on \(xs[id] == nil ? yName : xName)"); continue }
+            if r.clocks != q.clocks { out.append("\(entity)/\(id) clocks differ: \(xName) \(r.clocks) \(yName) \(q.clocks)") }
+            for name in Set(r.values.keys).union(q.values.keys).union(r.extra.keys).union(q.extra.keys) where !sameValue(r.value(name) ?? .null, q.value(name) ?? .null) {
+                out.append("\(entity)/\(id).\(name): \(xName) \(r.value(name) ?? .null), \(yName) \(q.value(name) ?? .null)")
+            }
+        }
+    }
+    return Array(out.sorted().prefix(10)) + (out.count > 10 ? ["... \(out.count) differences"] : [])
+}
+
+/// Every outbox event a device ever wrote, recorded before its syncs, so what is pending after
+/// a kill can be compared with what was written.
+struct EventRegistry {
+    private(set) var events: [Int64: OutboxEvent] = [:]
+
+    /// Adds the device's current outbox; an event already recorded must be unchanged.
+    mutating func record(_ path: String) throws -> [String] {
+        guard let s = try ClientDatabaseDump.read(path, rows: .none) else { return ["no database at \(path)"] }
+        var out: [String] = []
+        for e in s.outbox where e.seq > 0 {
+            if let known = events[e.seq], known != e { out.append("event \(e.seq) changed while pending: \(known.payload) -> \(e.payload)") }
+            events[e.seq] = e
+        }
+        return out
+    }
+
+    func clock(ofSeq seq: Int64) -> HLC? { seq > 0 ? events[seq]?.clock : nil }
+
+    func createdIDs(of entity: String) -> Set<String> { Set(events.values.filter { $0.entity == entity && $0.op == "create" }.map(\.entityID)) }
+
+    /// A killed sync deletes only acknowledged events and changes no pending one: the outbox
+    /// is exactly the recorded events after acked_seq, byte for byte (same idempotency keys,
+    /// so a resend is recognised as the same event).
+    func pendingViolations(_ s: ClientDatabaseDump) -> [String] {
+        let expected = events.values.filter { $0.seq > s.ackedSeq }.sorted { $0.seq < $1.seq }
+        let actual = s.outbox.filter { $0.seq > 0 }
+        guard expected != actual else { return [] }
+        let firstDiff = zip(expected, actual).first { $0 != $1 }
+        return ["pending outbox (\(actual.count) events) is not the recorded events after acked_seq \(s.ackedSeq) (\(expected.count))"
+                + (firstDiff.map { ": recorded \($0.0.seq) \($0.0.key), stored \($0.1.seq) \($0.1.key)" } ?? "")]
+    }
+}
