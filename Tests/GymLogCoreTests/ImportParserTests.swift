@@ -20,11 +20,7 @@ import Testing
     /// name -> summary of each set, in order, for compact expectations.
     static func summaries(_ file: ImportedFile) -> [String] {
         file.workouts.flatMap { w in
-            w.sets.map { file.exercises[$0.exercise].name + ": " + LoggedSet(
-                id: $0.id, workoutID: w.id, exerciseID: UUID(), kind: $0.values.kind, weight: $0.values.weight,
-                bodyweight: $0.values.bodyweight, reps: $0.values.reps, rpe: $0.values.rpe,
-                durationSeconds: $0.values.durationSeconds, distance: $0.values.distance, note: $0.values.note,
-                performedAt: $0.performedAt).summary }
+            w.sets.map { file.exercises[$0.exercise].name + ": " + $0.values.summary }
         }
     }
 

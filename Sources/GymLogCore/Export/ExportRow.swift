@@ -2,75 +2,21 @@ import Foundation
 
 /// One logged set joined with its workout and exercise: the unit of `gymlog export`.
 public struct ExportRow: Sendable, Equatable {
-    /// The set's id.
-    public var setID: UUID
-    /// The workout's id.
-    public var workoutID: UUID
-    /// The workout's name, nil when never named.
-    public var workoutName: String?
-    /// Milliseconds since 1970 (UTC).
-    public var workoutStartedAt: Int64
-    /// Milliseconds since 1970 (UTC); nil while the workout is still open.
-    public var workoutEndedAt: Int64?
-    /// The note on the workout as a whole.
-    public var workoutNote: String?
-    /// The workout's own UTC offset, used for its start and end times.
-    public var workoutUTCOffsetSeconds: Int
-    /// The exercise's id.
-    public var exerciseID: UUID
-    /// The exercise's display name.
-    public var exerciseName: String
+    /// The set as stored (its time and offset are the set's own).
+    public var set: LoggedSet
+    /// The set's workout; its own UTC offset is used for its start and end times.
+    public var workout: Workout
+    /// The set's exercise (its id and display name are exported).
+    public var exercise: Exercise
     /// 1-based position among all of this exercise's sets in this workout, warm-ups included.
     public var setOrder: Int
     /// 1-based position among this exercise's `.working` sets in this workout; nil for tagged sets.
     public var workingSetNumber: Int?
-    /// Working, warm-up, drop or failure.
-    public var kind: SetKind
-    /// External load, or added (assisted when negative) load when `bodyweight` is true.
-    public var weight: Weight?
-    /// True for bodyweight sets (`bw x8`, `bw+20x6`).
-    public var bodyweight: Bool
-    /// Repetitions, if counted.
-    public var reps: Int?
-    /// Rate of perceived exertion as typed (`8`, `8.5`).
-    public var rpe: Fixed?
-    /// Time under load or on the clock, in seconds.
-    public var durationSeconds: Int?
-    /// Distance as typed, with its unit.
-    public var distance: Distance?
-    /// The note on this set.
-    public var note: String?
-    /// Milliseconds since 1970 (UTC) when the set was logged.
-    public var performedAt: Int64
-    /// The set's UTC offset, used for `performedAt`.
-    public var utcOffsetSeconds: Int
-
-    /// A row from its parts; `workoutUTCOffsetSeconds` defaults to the set's offset.
-    public init(setID: UUID, workoutID: UUID, workoutName: String? = nil, workoutStartedAt: Int64,
-                workoutEndedAt: Int64? = nil, workoutNote: String? = nil, workoutUTCOffsetSeconds: Int? = nil,
-                exerciseID: UUID, exerciseName: String, setOrder: Int, workingSetNumber: Int?,
-                kind: SetKind = .working, weight: Weight? = nil, bodyweight: Bool = false, reps: Int? = nil,
-                rpe: Fixed? = nil, durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil,
-                performedAt: Int64, utcOffsetSeconds: Int) {
-        self.setID = setID; self.workoutID = workoutID; self.workoutName = workoutName
-        self.workoutStartedAt = workoutStartedAt; self.workoutEndedAt = workoutEndedAt
-        self.workoutNote = workoutNote; self.workoutUTCOffsetSeconds = workoutUTCOffsetSeconds ?? utcOffsetSeconds
-        self.exerciseID = exerciseID; self.exerciseName = exerciseName
-        self.setOrder = setOrder; self.workingSetNumber = workingSetNumber; self.kind = kind
-        self.weight = weight; self.bodyweight = bodyweight; self.reps = reps; self.rpe = rpe
-        self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
-        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds
-    }
 
     /// A row from stored values; the caller numbers the set within its exercise and workout.
     public init(set: LoggedSet, workout: Workout, exercise: Exercise, setOrder: Int, workingSetNumber: Int?) {
-        self.init(setID: set.id, workoutID: workout.id, workoutName: workout.name,
-                  workoutStartedAt: workout.startedAt, workoutEndedAt: workout.endedAt, workoutNote: workout.note,
-                  workoutUTCOffsetSeconds: workout.utcOffsetSeconds, exerciseID: exercise.id,
-                  exerciseName: exercise.name, setOrder: setOrder, workingSetNumber: workingSetNumber,
-                  kind: set.kind, weight: set.weight, bodyweight: set.bodyweight, reps: set.reps, rpe: set.rpe,
-                  durationSeconds: set.durationSeconds, distance: set.distance, note: set.note,
-                  performedAt: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds)
+        self.set = set; self.workout = workout; self.exercise = exercise
+        self.setOrder = setOrder; self.workingSetNumber = workingSetNumber
     }
 }
 
@@ -87,11 +33,10 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// unfinished workout's Duration is `0m`.
     case strong
 
-    static let nativeHeader = [
+    static let nativeHeader: [String] = [
         "set_id", "workout_id", "workout_name", "workout_started_at", "workout_ended_at", "workout_note",
-        "exercise_id", "exercise", "set_order", "kind", "weight", "weight_unit", "bodyweight", "reps", "rpe",
-        "distance", "distance_unit", "duration_seconds", "note", "performed_at",
-    ]
+        "exercise_id", "exercise", "set_order",
+    ] + SetField.allCases.map(\.rawValue) + ["performed_at"]
 
     static let strongHeader = [
         "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance",
@@ -124,59 +69,52 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     }
 
     static func appendNative(_ row: ExportRow, to w: inout CSVWriter) {
-        w.fieldUUID(row.setID)
-        w.fieldUUID(row.workoutID)
-        w.optionalField(row.workoutName)
-        w.fieldISO8601(millis: row.workoutStartedAt, utcOffsetSeconds: row.workoutUTCOffsetSeconds)
-        if let ended = row.workoutEndedAt {
-            w.fieldISO8601(millis: ended, utcOffsetSeconds: row.workoutUTCOffsetSeconds)
+        let set = row.set, workout = row.workout
+        w.fieldUUID(set.id)
+        w.fieldUUID(workout.id)
+        w.optionalField(workout.name)
+        w.fieldISO8601(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        if let ended = workout.endedAt {
+            w.fieldISO8601(millis: ended, utcOffsetSeconds: workout.utcOffsetSeconds)
         } else {
             w.emptyField()
         }
-        w.optionalField(row.workoutNote)
-        w.fieldUUID(row.exerciseID)
-        w.field(row.exerciseName)
+        w.optionalField(workout.note)
+        w.fieldUUID(row.exercise.id)
+        w.field(row.exercise.name)
         w.fieldInt(row.setOrder)
-        w.field(row.kind.rawValue)
-        if let weight = row.weight {
-            w.fieldFixed(weight.value)
-            w.field(weight.unit.rawValue)
-        } else {
-            w.emptyField(); w.emptyField()
+        for field in SetField.allCases {
+            switch set.values[field] {
+            case .null: w.emptyField()
+            case .text(let text): w.field(text)
+            case .int(let value): w.fieldInt(value)
+            case .fixed(let value): w.fieldFixed(value)
+            case .bool(let flag): w.field(flag ? "true" : "false")
+            }
         }
-        w.field(row.bodyweight ? "true" : "false")
-        w.optionalInt(row.reps)
-        w.optionalFixed(row.rpe)
-        if let distance = row.distance {
-            w.fieldFixed(distance.value)
-            w.field(distance.unit.rawValue)
-        } else {
-            w.emptyField(); w.emptyField()
-        }
-        w.optionalInt(row.durationSeconds)
-        w.optionalField(row.note)
-        w.fieldISO8601(millis: row.performedAt, utcOffsetSeconds: row.utcOffsetSeconds)
+        w.fieldISO8601(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds)
         w.endRow()
     }
 
     static func appendStrong(_ row: ExportRow, to w: inout CSVWriter) {
-        w.fieldLocalDateTime(millis: row.workoutStartedAt, utcOffsetSeconds: row.workoutUTCOffsetSeconds)
-        if let name = row.workoutName, !name.isEmpty { w.field(name) } else { w.field(defaultWorkoutName) }
-        w.fieldStrongDuration(from: row.workoutStartedAt, to: row.workoutEndedAt)
-        w.field(row.exerciseName)
-        switch row.kind {
+        let v = row.set.values, workout = row.workout
+        w.fieldLocalDateTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        if let name = workout.name, !name.isEmpty { w.field(name) } else { w.field(defaultWorkoutName) }
+        w.fieldStrongDuration(from: workout.startedAt, to: workout.endedAt)
+        w.field(row.exercise.name)
+        switch v.kind {
         case .working: w.fieldInt(row.workingSetNumber ?? row.setOrder)
         case .warmup: w.field("W")
         case .drop: w.field("D")
         case .failure: w.field("F")
         }
-        if let weight = row.weight { w.fieldFixed(weight.value) } else { w.fieldInt(0) }
-        w.fieldInt(row.reps ?? 0)
-        if let distance = row.distance { w.fieldFixed(distance.value) } else { w.fieldInt(0) }
-        w.fieldInt(row.durationSeconds ?? 0)
-        w.optionalField(row.note)
-        w.optionalField(row.workoutNote)
-        w.optionalFixed(row.rpe)
+        if let weight = v.weight { w.fieldFixed(weight.value) } else { w.fieldInt(0) }
+        w.fieldInt(v.reps ?? 0)
+        if let distance = v.distance { w.fieldFixed(distance.value) } else { w.fieldInt(0) }
+        w.fieldInt(v.durationSeconds ?? 0)
+        w.optionalField(v.note)
+        w.optionalField(workout.note)
+        w.optionalFixed(v.rpe)
         w.endRow()
     }
 }

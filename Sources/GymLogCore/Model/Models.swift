@@ -28,56 +28,35 @@ public struct Workout: Equatable, Sendable {
     }
 }
 
-/// A set as stored: units resolved, exactly as typed.
+/// A set as stored: its identity, its values and when it was logged.
+///
+/// The values' fields read and write through the set (`set.weight`) by key path, so they
+/// are declared once, in `SetValues`.
+@dynamicMemberLookup
 public struct LoggedSet: Equatable, Sendable {
     public var id: UUID
     public var workoutID: UUID
     public var exerciseID: UUID
-    public var kind: SetKind
-    /// External load, or added/assisted load when `bodyweight` is true.
-    public var weight: Weight?
-    public var bodyweight: Bool
-    public var reps: Int?
-    public var rpe: Fixed?
-    public var durationSeconds: Int?
-    public var distance: Distance?
-    public var note: String?
+    public var values: SetValues
     /// Milliseconds since 1970 (UTC) when the set was logged.
     public var performedAt: Int64
     public var utcOffsetSeconds: Int
 
-    public init(id: UUID, workoutID: UUID, exerciseID: UUID, kind: SetKind = .working, weight: Weight? = nil,
-                bodyweight: Bool = false, reps: Int? = nil, rpe: Fixed? = nil, durationSeconds: Int? = nil,
-                distance: Distance? = nil, note: String? = nil, performedAt: Int64, utcOffsetSeconds: Int = 0) {
-        self.id = id; self.workoutID = workoutID; self.exerciseID = exerciseID; self.kind = kind
-        self.weight = weight; self.bodyweight = bodyweight; self.reps = reps; self.rpe = rpe
-        self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
+    /// A set from its identity, values and time.
+    public init(id: UUID, workoutID: UUID, exerciseID: UUID, values: SetValues = SetValues(), performedAt: Int64,
+                utcOffsetSeconds: Int = 0) {
+        self.id = id; self.workoutID = workoutID; self.exerciseID = exerciseID; self.values = values
         self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds
     }
 
-    /// `100kg x 5 @8`, `bw+20kg x 6`, `60s`, `2000m in 7:41`, prefixed by the kind when tagged.
-    public var summary: String {
-        var parts: [String] = []
-        switch kind {
-        case .working: break
-        case .warmup: parts.append("warm-up")
-        case .drop: parts.append("drop")
-        case .failure: parts.append("failure")
-        }
-        var load = ""
-        if bodyweight {
-            load = "bw"
-            if let w = weight { load += (w.value.thousandths >= 0 ? "+" : "") + w.description }
-        } else if let w = weight {
-            load = w.description
-        }
-        if let reps { parts.append(load.isEmpty ? "\(reps) reps" : "\(load) x \(reps)") }
-        else if !load.isEmpty { parts.append(load) }
-        if let distance { parts.append(distance.description) }
-        if let d = durationSeconds { parts.append(distance == nil ? formatDuration(d) : "in \(formatDuration(d))") }
-        if let rpe { parts.append("@\(rpe)") }
-        var text = parts.joined(separator: " ")
-        if let note, !note.isEmpty { text += "  # \(note)" }
-        return text
+    /// One of the values' fields (`set.weight`, `set.reps = 6`).
+    @inlinable
+    public subscript<T>(dynamicMember field: WritableKeyPath<SetValues, T>) -> T {
+        get { values[keyPath: field] }
+        set { values[keyPath: field] = newValue }
     }
+
+    /// Something computed from the values (`set.summary`).
+    @inlinable
+    public subscript<T>(dynamicMember property: KeyPath<SetValues, T>) -> T { values[keyPath: property] }
 }
