@@ -281,15 +281,8 @@ struct ExportResult {
     var floorRSSKiB: Int
 }
 
-/// The export query of `GymLogDatabase.forEachExportRow`, unfiltered: same columns, joins, order.
-let exportSQL = """
-    SELECT s.id, s.workout_id, s.exercise_id, s.kind, s.weight, s.weight_unit, s.bodyweight, s.reps, s.rpe, \
-    s.duration_s, s.distance, s.distance_unit, s.note, s.performed_at, s.utc_offset, \
-    w.id, w.name, w.started_at, w.ended_at, w.utc_offset, w.note, e.name \
-    FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id \
-    WHERE s.deleted_at IS NULL AND w.deleted_at IS NULL \
-    ORDER BY w.started_at, s.workout_id, s.exercise_id, s.performed_at, s.id
-    """
+/// The export query of `GymLogDatabase.forEachExportRow`, unfiltered: the store's own text.
+let exportSQL = ExportFilter().query.sql.split(separator: "\n").joined(separator: " ")
 
 func measureExport(directory: String, gymlog: String, sqlite3: String?, database: String, runs: Int) throws -> ExportResult {
     let env = childEnvironment(directory: directory)

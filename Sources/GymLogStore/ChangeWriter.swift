@@ -28,9 +28,9 @@ public struct ChangeWriter {
         self.db = db; self.now = now; self.environment = environment; self.settings = settings; self.fault = fault
         self.formulaChecked = formulaChecked
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT device_id, last_clock, last_seq FROM device"))!
-        self.deviceID = row[0]
-        self.clock = HLC(row[1] as String) ?? .zero
-        self.seq = row[2]
+        self.deviceID = row["device_id"]
+        self.clock = HLC(row["last_clock"] as String) ?? .zero
+        self.seq = row["last_seq"]
     }
 
     /// THE write of the pipeline: stamps `fields` with a fresh clock, upserts the row, and

@@ -36,6 +36,23 @@ public struct ExportFilter: Sendable {
     public init(since: Int64? = nil, until: Int64? = nil, exerciseID: UUID? = nil) {
         self.since = since; self.until = until; self.exerciseID = exerciseID
     }
+
+    /// The query `forEachExportRow` runs: live sets joined with their workout and exercise,
+    /// grouped by workout and exercise (the benchmark's `sqlite3` baseline runs it too).
+    public var query: (sql: String, arguments: StatementArguments) {
+        var conditions = ["s.deleted_at IS NULL", "w.deleted_at IS NULL"]
+        var args: [DatabaseValueConvertible] = []
+        if let since { conditions.append("s.performed_at >= ?"); args.append(since) }
+        if let until { conditions.append("s.performed_at < ?"); args.append(until) }
+        if let exerciseID { conditions.append("s.exercise_id = ?"); args.append(exerciseID.key) }
+        let sql = """
+            SELECT \(Rows.setColumns), \(Rows.workoutColumns), e.name AS e_name
+            FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY w.started_at, s.workout_id, s.exercise_id, s.performed_at, s.id
+            """
+        return (sql, StatementArguments(args))
+    }
 }
 
 extension GymLogDatabase {
@@ -182,18 +199,9 @@ extension GymLogDatabase {
 
     /// Streams every live set matching `filter`, oldest first, one row at a time (constant memory).
     public func forEachExportRow(_ filter: ExportFilter, _ body: (ExportRow) throws -> Void) throws {
-        var conditions = ["s.deleted_at IS NULL", "w.deleted_at IS NULL"]
-        var args: [DatabaseValueConvertible] = []
-        if let since = filter.since { conditions.append("s.performed_at >= ?"); args.append(since) }
-        if let until = filter.until { conditions.append("s.performed_at < ?"); args.append(until) }
-        if let id = filter.exerciseID { conditions.append("s.exercise_id = ?"); args.append(id.key) }
+        let query = filter.query
         try queue.read { db in
-            let cursor = try Row.fetchCursor(db, sql: """
-                SELECT \(Rows.setColumns), \(Rows.workoutColumns), e.name AS e_name
-                FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
-                WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY w.started_at, s.workout_id, s.exercise_id, s.performed_at, s.id
-                """, arguments: StatementArguments(args))
+            let cursor = try Row.fetchCursor(db, sql: query.sql, arguments: query.arguments)
             var decodeSet = SetDecoder(), decodeWorkout = WorkoutDecoder()
             var exerciseName = ColumnPositions(["e_name"])
             var lastGroup: (workout: UUID, exercise: UUID)?
