@@ -28,9 +28,11 @@ public struct ChangeWriter {
         self.db = db; self.now = now; self.environment = environment; self.settings = settings; self.fault = fault
         self.formulaChecked = formulaChecked
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT device_id, last_clock, last_seq FROM device"))!
-        self.deviceID = row["device_id"]
-        self.clock = HLC(row["last_clock"] as String) ?? .zero
-        self.seq = row["last_seq"]
+        var columns = ColumnPositions(["device_id", "last_clock", "last_seq"])
+        let p = columns(row)
+        self.deviceID = row[p[0]]
+        self.clock = HLC(row[p[1]] as String) ?? .zero
+        self.seq = row[p[2]]
     }
 
     /// THE write of the pipeline: stamps `fields` with a fresh clock, upserts the row, and

@@ -276,7 +276,8 @@ extension ChangeWriter {
             """)) else { return nil }
         let workout = Rows.workout(row)
         guard workout.endedAt == nil else { return nil }
-        return (workout, max(workout.startedAt, row["last_activity"] as Int64? ?? 0))
+        var lastActivity = ColumnPositions(["last_activity"])
+        return (workout, max(workout.startedAt, row[lastActivity(row)[0]] as Int64? ?? 0))
     }
 
     mutating func createWorkout(name: String?) throws -> Workout {

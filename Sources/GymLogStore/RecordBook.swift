@@ -8,7 +8,7 @@ import GymLogCore
 extension ChangeWriter {
     /// Compares a new set against the stored records of its exercise and raises those it beats.
     func checkRecords(_ set: LoggedSet) throws -> [RecordBreak] {
-        guard set.kind.countsForRecords else { return [] }
+        guard set.values.kind.countsForRecords else { return [] }
         try ensureRecordsFormula()
         var current: [RecordKey: Double] = [:]
         var sessionRecordIsThisWorkout = false

@@ -67,6 +67,7 @@ extension SetFieldValue {
 
 /// Where a query's columns are, looked up by name on its first row and reused for the rest,
 /// so decoding never depends on a column's position and costs no name lookup per row.
+/// (GRDB's `row["name"]` lower-cases every column name of a fetched row on each lookup.)
 struct ColumnPositions {
     let names: [String]
     private var found: [Int]?
@@ -89,18 +90,22 @@ struct ColumnPositions {
 /// Decodes `LoggedSet`s from rows selecting `SetColumns.select`, by column name.
 struct SetDecoder {
     private var columns = ColumnPositions(SetColumns.decoded)
-    private var byField: [SetField: Int] = [:]
+    /// Each value column's field and position; a scan of ten pairs costs less than hashing.
+    private var byField: [(field: SetField, position: Int)] = []
 
     mutating func callAsFunction(_ row: Row) -> LoggedSet {
         let p = columns(row)
         if byField.isEmpty {
-            for (i, column) in SetColumns.values.enumerated() { byField[column.field] = p[5 + i] }
+            byField = SetColumns.values.enumerated().map { ($0.element.field, p[5 + $0.offset]) }
         }
         let byField = self.byField
         return LoggedSet(
             id: parseUUID(row[p[0]]) ?? UUID(), workoutID: parseUUID(row[p[1]]) ?? UUID(),
             exerciseID: parseUUID(row[p[2]]) ?? UUID(),
-            values: SetValues { field in SetFieldValue(row[byField[field]!] as DatabaseValue) },
+            values: SetValues { field in
+                let position = byField.first { $0.field == field }!.position
+                return SetFieldValue(row[position] as DatabaseValue)
+            },
             performedAt: row[p[3]], utcOffsetSeconds: row[p[4]])
     }
 }
@@ -137,7 +142,8 @@ enum Rows {
 
     /// An exercise from `id`, `name` and `kind` columns, prefixed by `prefix` in joins.
     static func exercise(_ row: Row, prefix: String = "") -> Exercise {
-        Exercise(id: parseUUID(row[prefix + "id"]) ?? UUID(), name: row[prefix + "name"],
-                 kind: ExerciseKind(rawValue: row[prefix + "kind"]) ?? .weighted)
+        var columns = ColumnPositions([prefix + "id", prefix + "name", prefix + "kind"])
+        let p = columns(row)
+        return Exercise(id: parseUUID(row[p[0]]) ?? UUID(), name: row[p[1]], kind: ExerciseKind(rawValue: row[p[2]]) ?? .weighted)
     }
 }
