@@ -34,9 +34,13 @@ public struct Workout: Equatable, Sendable {
 /// are declared once, in `SetValues`.
 @dynamicMemberLookup
 public struct LoggedSet: Equatable, Sendable {
+    /// The set's own id (time-ordered, made by the device that logged it).
     public var id: UUID
+    /// The workout the set belongs to.
     public var workoutID: UUID
+    /// The exercise the set is of.
     public var exerciseID: UUID
+    /// What the set was: load, reps, time, note...
     public var values: SetValues
     /// Milliseconds since 1970 (UTC) when the set was logged.
     public var performedAt: Int64

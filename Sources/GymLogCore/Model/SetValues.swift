@@ -5,14 +5,21 @@ import Foundation
 /// A new field is added here (the property, its `SetField` case and the two switches
 /// below); the store's column table, export, JSON output and import build on it.
 public struct SetValues: Equatable, Sendable {
+    /// Working, warm-up, drop or failure.
     public var kind: SetKind
     /// External load, or added/assisted load when `bodyweight` is true.
     public var weight: Weight?
+    /// True for bodyweight sets (`bw x8`, `bw+20x6`).
     public var bodyweight: Bool
+    /// Repetitions, if counted.
     public var reps: Int?
+    /// Rate of perceived exertion as typed (`8`, `8.5`).
     public var rpe: Fixed?
+    /// Time under load or on the clock, in seconds.
     public var durationSeconds: Int?
+    /// Distance as typed, with its unit.
     public var distance: Distance?
+    /// The note on this set.
     public var note: String?
 
     /// Values from their parts; every part is optional except the kind.
