@@ -36,12 +36,15 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     static let nativeHeader: [String] = [
         "set_id", "workout_id", "workout_name", "workout_started_at", "workout_ended_at", "workout_note",
         "exercise_id", "exercise", "set_order",
-    ] + SetField.allCases.map(\.rawValue) + ["performed_at"]
+    ] + setFields.map(\.rawValue) + ["performed_at"]
 
     static let strongHeader = [
         "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance",
         "Seconds", "Notes", "Workout Notes", "RPE",
     ]
+
+    /// The set's fields in native column order (`allCases` would build an array per row).
+    static let setFields = SetField.allCases
 
     /// Workout Name for workouts that were never named.
     public static let defaultWorkoutName = "Workout"
@@ -83,7 +86,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         w.fieldUUID(row.exercise.id)
         w.field(row.exercise.name)
         w.fieldInt(row.setOrder)
-        for field in SetField.allCases {
+        for field in setFields {
             switch set.values[field] {
             case .null: w.emptyField()
             case .text(let text): w.field(text)
