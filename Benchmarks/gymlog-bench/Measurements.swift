@@ -92,8 +92,9 @@ final class RawLogger {
     private let workoutID: String, exerciseID: String
     private let offset: Int
     private let payload: String
-    /// The set's fields as bound; only `performed_at` changes from call to call.
+    /// The set's fields as bound; only `performed_at` (at `performedAtIndex`) changes from call to call.
     private let fields: [(String, FieldValue)]
+    private let performedAtIndex: Int
     private let device: String
     private var seq: Int64 = 0
     private var rng = SplitMix64(seed: 42)
@@ -116,6 +117,7 @@ final class RawLogger {
         let clock = HLC(millis: now, counter: 0, node: device)
         payload = SetShape.payload(workoutID: workoutID, exerciseID: exerciseID, at: now, offset: offset, clock: clock)
         fields = SetShape.benchFields(workoutID: workoutID, exerciseID: exerciseID, at: now, offset: offset)
+        performedAtIndex = fields.firstIndex { $0.0 == "performed_at" }!
         begin = try conn.prepare("BEGIN IMMEDIATE")
         commit = try conn.prepare("COMMIT")
         insertSet = try conn.prepare(SetShape.insertSQL)
@@ -133,7 +135,7 @@ final class RawLogger {
         try begin.run()
         insertSet.bind(1, id)
         for (i, field) in fields.enumerated() {
-            insertSet.bind(Int32(i + 2), field.0 == "performed_at" ? .int(now) : field.1)
+            insertSet.bind(Int32(i + 2), i == performedAtIndex ? .int(now) : field.1)
         }
         insertSet.bind(Int32(fields.count + 2), clocks)
         try insertSet.run()
