@@ -85,33 +85,27 @@ struct HistoryGenerator {
         let insertWorkout = try conn.prepare("""
             INSERT INTO workouts (id, name, started_at, ended_at, utc_offset, note, clocks) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        let insertSet = try conn.prepare("""
-            INSERT INTO sets (id, workout_id, exercise_id, kind, weight, weight_unit, bodyweight, reps, rpe,
-                              duration_s, distance, distance_unit, note, performed_at, utc_offset, clocks)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insertSet = try conn.prepare(SetShape.insertSQL)
 
         func clock(_ millis: Int64) -> String { HLC(millis: millis, counter: 0, node: deviceID).description }
         let exerciseClockParts = clockParts(["name", "kind", "deleted_at"])
         let aliasClockParts = clockParts(["alias", "exercise_id", "deleted_at"])
         let workoutClockParts = clockParts(["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at"])
-        let setClockParts = clockParts(["workout_id", "exercise_id", "kind", "weight", "weight_unit", "bodyweight", "reps",
-                                        "rpe", "duration_s", "distance", "distance_unit", "note", "performed_at",
-                                        "utc_offset", "deleted_at"])
+        let setClockParts = clockParts(SetShape.setColumns)
 
         try conn.exec("BEGIN")
         let catalog = Catalog.exercises
-        var ids: [String: String] = [:]
+        var ids: [String: UUID] = [:]
         for e in catalog {
-            let id = derivedID(namespace: "exercise", key: nameKey(e.name)).key
-            ids[e.name] = id
+            let uuid = derivedID(namespace: "exercise", key: nameKey(e.name)), id = uuid.key
+            ids[e.name] = uuid
             insertExercise.bind(1, id); insertExercise.bind(2, e.name); insertExercise.bind(3, e.kind.rawValue)
             insertExercise.bind(4, exerciseClockParts.joined(separator: clock(first - 86_400_000)))
             try insertExercise.run()
         }
         for (alias, name) in Catalog.aliases {
             insertAlias.bind(1, derivedID(namespace: "alias", key: alias).key); insertAlias.bind(2, alias)
-            insertAlias.bind(3, ids[name]!); insertAlias.bind(4, aliasClockParts.joined(separator: clock(first - 86_400_000)))
+            insertAlias.bind(3, ids[name]!.key); insertAlias.bind(4, aliasClockParts.joined(separator: clock(first - 86_400_000)))
             try insertAlias.run()
         }
 
@@ -124,7 +118,7 @@ struct HistoryGenerator {
             let startedAt = first + Int64(index) * gap + jitter
             let offset = utcOffset(startedAt)
             let secondsPerSet = Int64(max(20, min(180, Double(gap) / 1000 * 0.7 / Double(size))))
-            let workoutID = rng.uuidKey()
+            let workoutID = rng.uuidKey(), workoutUUID = UUID(uuidString: workoutID)!
 
             // The sets: the template's exercises in order, until the planned size is reached.
             var at = startedAt + 60_000
@@ -136,15 +130,11 @@ struct HistoryGenerator {
                 exerciseIndex += 1
                 let spec = catalog.first { $0.name == name }!
                 for s in spec.sets(progress: progress01, rng: &rng) where produced < size {
-                    insertSet.bind(1, rng.uuidKey()); insertSet.bind(2, workoutID); insertSet.bind(3, ids[name]!)
-                    insertSet.bind(4, s.kind.rawValue)
-                    insertSet.bind(5, s.weight?.value.description); insertSet.bind(6, s.weight?.unit.rawValue)
-                    insertSet.bind(7, s.bodyweight ? 1 : 0)
-                    insertSet.bind(8, s.reps.map { Int64($0) }); insertSet.bind(9, s.rpe?.description)
-                    insertSet.bind(10, s.durationSeconds.map { Int64($0) })
-                    insertSet.bind(11, s.distance?.value.description); insertSet.bind(12, s.distance?.unit.rawValue)
-                    insertSet.bind(13, s.note); insertSet.bind(14, at); insertSet.bind(15, Int64(offset))
-                    insertSet.bind(16, setClockParts.joined(separator: clock(at)))
+                    let fields = SetColumns.createFields(workoutID: workoutUUID, exerciseID: ids[name]!, values: s,
+                                                         performedAt: at, utcOffsetSeconds: offset)
+                    insertSet.bind(1, rng.uuidKey())
+                    for (i, field) in fields.enumerated() { insertSet.bind(Int32(i + 2), field.1) }
+                    insertSet.bind(Int32(fields.count + 2), setClockParts.joined(separator: clock(at)))
                     try insertSet.run()
                     lastClock = at
                     at += secondsPerSet * 1000 + Int64.random(in: 0...15_000, using: &rng)

@@ -41,10 +41,25 @@ struct ResultRow {
     var verdict: String { info ? "info" : pass.map { $0 ? "PASS" : "MISS" } ?? "not measured" }
 }
 
-/// Columns of one `sets` row and its outbox event, as the write pipeline stores them.
+/// One `sets` row and its outbox event as the write pipeline stores them, built on the
+/// store's column table (`SetColumns`) so the benchmark writes exactly the product's shape.
 enum SetShape {
-    static let setColumns = ["workout_id", "exercise_id", "kind", "weight", "weight_unit", "bodyweight", "reps", "rpe",
-                             "duration_s", "distance", "distance_unit", "note", "performed_at", "utc_offset", "deleted_at"]
+    /// Every synced column of a set, in the order a create writes them.
+    static var setColumns: [String] { SetColumns.synced }
+
+    /// The fields of one `bench 100x5` set, as `ChangeWriter.write` stores them on create.
+    static func benchFields(workoutID: String, exerciseID: String, at: Int64, offset: Int) -> [(String, FieldValue)] {
+        SetColumns.createFields(workoutID: UUID(uuidString: workoutID)!, exerciseID: UUID(uuidString: exerciseID)!,
+                                values: SetValues(weight: Weight(Fixed(100), .kg), reps: 5), performedAt: at,
+                                utcOffsetSeconds: offset)
+    }
+
+    /// One `sets` row: its id, every synced column in `setColumns` order, then its clocks.
+    static var insertSQL: String {
+        let columns = ["id"] + setColumns + ["clocks"]
+        return "INSERT INTO sets (\(columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+    }
 
     /// `{"field":"clock",...}` for every set column, as `RowWriter` writes on create.
     static func clocks(_ clock: HLC) -> String {
@@ -53,9 +68,20 @@ enum SetShape {
 
     /// The outbox payload of `bench 100x5` as `encodePayload` writes it.
     static func payload(workoutID: String, exerciseID: String, at: Int64, offset: Int, clock: HLC) -> String {
-        let values: [FieldValue] = [.text(workoutID), .text(exerciseID), .text("working"), .text("100"), .text("kg"), .int(0),
-                                    .int(5), .null, .null, .null, .null, .null, .int(at), .int(Int64(offset)), .null]
-        return encodePayload(zip(setColumns, values).map { FieldChange($0.0, $0.1, clock) })
+        encodePayload(benchFields(workoutID: workoutID, exerciseID: exerciseID, at: at, offset: offset)
+            .map { FieldChange($0.0, $0.1, clock) })
+    }
+}
+
+extension RawStatement {
+    /// Binds a field as the write pipeline stores it.
+    func bind(_ index: Int32, _ value: FieldValue) {
+        switch value {
+        case .null: bind(index, nil as String?)
+        case .int(let i): bind(index, i)
+        case .real(let d): bind(index, d)
+        case .text(let text): bind(index, text)
+        }
     }
 }
 
@@ -66,6 +92,9 @@ final class RawLogger {
     private let workoutID: String, exerciseID: String
     private let offset: Int
     private let payload: String
+    /// The set's fields as bound; only `performed_at` (at `performedAtIndex`) changes from call to call.
+    private let fields: [(String, FieldValue)]
+    private let performedAtIndex: Int
     private let device: String
     private var seq: Int64 = 0
     private var rng = SplitMix64(seed: 42)
@@ -87,13 +116,11 @@ final class RawLogger {
             """)
         let clock = HLC(millis: now, counter: 0, node: device)
         payload = SetShape.payload(workoutID: workoutID, exerciseID: exerciseID, at: now, offset: offset, clock: clock)
+        fields = SetShape.benchFields(workoutID: workoutID, exerciseID: exerciseID, at: now, offset: offset)
+        performedAtIndex = fields.firstIndex { $0.0 == "performed_at" }!
         begin = try conn.prepare("BEGIN IMMEDIATE")
         commit = try conn.prepare("COMMIT")
-        insertSet = try conn.prepare("""
-            INSERT INTO sets (id, workout_id, exercise_id, kind, weight, weight_unit, bodyweight, reps, rpe, duration_s,
-                              distance, distance_unit, note, performed_at, utc_offset, deleted_at, clocks)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        insertSet = try conn.prepare(SetShape.insertSQL)
         insertOutbox = try conn.prepare("""
             INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
@@ -106,10 +133,11 @@ final class RawLogger {
         let clocks = SetShape.clocks(HLC(millis: now, counter: 0, node: device))
         seq += 1
         try begin.run()
-        insertSet.bind(1, id); insertSet.bind(2, workoutID); insertSet.bind(3, exerciseID); insertSet.bind(4, "working")
-        insertSet.bind(5, "100"); insertSet.bind(6, "kg"); insertSet.bind(7, 0); insertSet.bind(8, 5)
-        for i: Int32 in 9...13 { insertSet.bind(i, nil as String?) }
-        insertSet.bind(14, now); insertSet.bind(15, Int64(offset)); insertSet.bind(16, nil as String?); insertSet.bind(17, clocks)
+        insertSet.bind(1, id)
+        for (i, field) in fields.enumerated() {
+            insertSet.bind(Int32(i + 2), i == performedAtIndex ? .int(now) : field.1)
+        }
+        insertSet.bind(Int32(fields.count + 2), clocks)
         try insertSet.run()
         insertOutbox.bind(1, seq); insertOutbox.bind(2, "sets"); insertOutbox.bind(3, id); insertOutbox.bind(4, "create")
         insertOutbox.bind(5, payload); insertOutbox.bind(6, key); insertOutbox.bind(7, now)
@@ -255,15 +283,8 @@ struct ExportResult {
     var floorRSSKiB: Int
 }
 
-/// The export query of `GymLogDatabase.forEachExportRow`, unfiltered: same columns, joins, order.
-let exportSQL = """
-    SELECT s.id, s.workout_id, s.exercise_id, s.kind, s.weight, s.weight_unit, s.bodyweight, s.reps, s.rpe, \
-    s.duration_s, s.distance, s.distance_unit, s.note, s.performed_at, s.utc_offset, \
-    w.id, w.name, w.started_at, w.ended_at, w.utc_offset, w.note, e.name \
-    FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id \
-    WHERE s.deleted_at IS NULL AND w.deleted_at IS NULL \
-    ORDER BY w.started_at, s.workout_id, s.exercise_id, s.performed_at, s.id
-    """
+/// The export query of `GymLogDatabase.forEachExportRow`, unfiltered: the store's own text.
+let exportSQL = ExportFilter().query.sql.split(separator: "\n").joined(separator: " ")
 
 func measureExport(directory: String, gymlog: String, sqlite3: String?, database: String, runs: Int) throws -> ExportResult {
     let env = childEnvironment(directory: directory)

@@ -52,14 +52,14 @@ struct SetEventFactory {
             let r = rng.next()
             let warmup = r % 5 == 0
             let weights = ["60", "80", "100", "102.5", "105", "32.5"]
-            let values: [FieldValue] = [
-                .text(workoutID), .text(exercises[Int(r >> 8) % exercises.count]), .text(warmup ? "warmup" : "working"),
-                .text(weights[Int(r >> 16) % weights.count]), .text("kg"), .int(0), .int(Int64(3 + (r >> 24) % 8)),
-                (r >> 32) % 3 == 0 ? .real(8.5) : .null, .null, .null, .null,
-                (r >> 40) % 20 == 0 ? .text("felt strong, \"easy\" today") : .null,
-                .int(millis - 5000), .int(3600), .null,
-            ]
-            let changes = zip(SetShape.setColumns, values).map { FieldChange($0.0, $0.1, clock) }
+            let values = SetValues(kind: warmup ? .warmup : .working,
+                                   weight: Weight(Fixed(parsing: weights[Int(r >> 16) % weights.count])!, .kg),
+                                   reps: Int(3 + (r >> 24) % 8), rpe: (r >> 32) % 3 == 0 ? Fixed(thousandths: 8500) : nil,
+                                   note: (r >> 40) % 20 == 0 ? "felt strong, \"easy\" today" : nil)
+            let fields = SetColumns.createFields(workoutID: UUID(uuidString: workoutID)!,
+                                                 exerciseID: UUID(uuidString: exercises[Int(r >> 8) % exercises.count])!,
+                                                 values: values, performedAt: millis - 5000, utcOffsetSeconds: 3600)
+            let changes = fields.map { FieldChange($0.0, $0.1, clock) }
             return PushEvent(seq: seq, idempotencyKey: rng.uuidKey(), entity: .sets, entityID: rng.uuidKey(), op: .create, changes: changes)
         }
     }

@@ -72,6 +72,19 @@ enum JSON: Equatable {
     }
 }
 
+extension JSON {
+    /// A set's field: decimals as numbers exactly as typed, flags as booleans.
+    init(_ value: SetFieldValue) {
+        switch value {
+        case .null: self = .null
+        case .text(let text): self = .string(text)
+        case .int(let i): self = .int(i)
+        case .fixed(let f): self = .fixed(f)
+        case .bool(let b): self = .bool(b)
+        }
+    }
+}
+
 /// The JSON shapes shared by the read commands (documented in the README, "Look back").
 enum JSONShapes {
     /// A set exactly as typed: `weight` is the typed number, `weight_unit` its unit.
@@ -83,16 +96,9 @@ enum JSONShapes {
             ("workout_id", .string(s.workoutID.key)),
             ("exercise_id", .string(exercise.id.key)),
             ("exercise", .string(exercise.name)),
-            ("kind", .string(s.kind.rawValue)),
-            ("weight", .fixed(s.weight?.value)),
-            ("weight_unit", .string(s.weight?.unit.rawValue)),
-            ("bodyweight", .bool(s.bodyweight)),
-            ("reps", .int(s.reps)),
-            ("rpe", .fixed(s.rpe)),
-            ("distance", .fixed(s.distance?.value)),
-            ("distance_unit", .string(s.distance?.unit.rawValue)),
-            ("duration_seconds", .int(s.durationSeconds)),
-            ("note", .string(s.note)),
+        ]
+        fields += SetField.allCases.map { ($0.rawValue, JSON(s.values[$0])) }
+        fields += [
             ("performed_at", .time(s.performedAt, s.utcOffsetSeconds)),
             ("summary", .string(s.summary)),
         ]

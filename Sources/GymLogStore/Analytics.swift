@@ -88,7 +88,7 @@ extension GymLogDatabase {
         let formula = settings.e1rmFormula
         return try queue.read { db in
             let cursor = try Row.fetchCursor(db, sql: """
-                SELECT \(Rows.setColumns), w.started_at, w.utc_offset
+                SELECT \(Rows.setColumns), w.started_at AS w_started_at, w.utc_offset AS w_utc_offset
                 FROM sets s JOIN workouts w ON w.id = s.workout_id
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY w.started_at, s.workout_id, s.performed_at, s.id
@@ -104,10 +104,11 @@ extension GymLogDatabase {
                 }
                 current.removeAll(keepingCapacity: true)
             }
+            var decode = SetDecoder(), workoutColumns = ColumnPositions(["w_started_at", "w_utc_offset"])
             while let row = try cursor.next() {
-                let set = Rows.set(row)
+                let set = decode(row)
                 if let first = current.first, first.workoutID != set.workoutID { flush() }
-                if current.isEmpty { start = (row[15], row[16]) }
+                if current.isEmpty { let p = workoutColumns(row); start = (row[p[0]], row[p[1]]) }
                 current.append(set)
             }
             flush()
@@ -127,18 +128,20 @@ extension GymLogDatabase {
         var groups = [[String: Tally]](repeating: [:], count: weeks)
         try queue.read { db in
             let cursor = try Row.fetchCursor(db, sql: """
-                SELECT \(Rows.setColumns), e.name, e.kind
+                SELECT \(Rows.setColumns), e.name AS e_name, e.kind AS e_kind
                 FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
                 WHERE s.deleted_at IS NULL AND w.deleted_at IS NULL AND s.kind != 'warmup'
                   AND s.performed_at >= ? AND s.performed_at < ?
                 """, arguments: [from, to])
+            var decode = SetDecoder(), exerciseColumns = ColumnPositions(["e_name", "e_kind"])
             while let row = try cursor.next() {
-                let set = Rows.set(row)
+                let set = decode(row)
                 let day = LineChart.day(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds)
                 let index = Int((mondayOf(day) - firstMonday) / 7)
                 guard index >= 0, index < weeks else { continue }
-                let name: String = row[15]
-                let key = grouping == .exercise ? name : MuscleGroup.of(name: name, kind: ExerciseKind(rawValue: row[16]) ?? .weighted)
+                let p = exerciseColumns(row)
+                let name: String = row[p[0]]
+                let key = grouping == .exercise ? name : MuscleGroup.of(name: name, kind: ExerciseKind(rawValue: row[p[1]]) ?? .weighted)
                 let workout = set.workoutID.key
                 let volume = workingVolume(of: set)
                 weekly[index].workouts.insert(workout); weekly[index].sets += 1; weekly[index].volume += volume

@@ -105,7 +105,6 @@ extension ChangeWriter {
                 ])
             }
         }
-        let workoutKey = workout.id.key
         for set in workout.sets {
             if try rowExists("sets", set.id) {
                 state.report.setsExisting += 1
@@ -114,11 +113,9 @@ extension ChangeWriter {
             state.report.setsCreated += 1
             guard let exerciseID = try importedExercise(set.exercise, firstSet: set.values, state: &state),
                   !state.dryRun else { continue }
-            var fields: [(String, FieldValue)] = [("workout_id", .text(workoutKey)), ("exercise_id", .text(exerciseID.key))]
-            fields += Rows.fields(of: set.values)
-            fields += [("performed_at", .int(set.performedAt)), ("utc_offset", .int(Int64(set.utcOffsetSeconds))),
-                       (tombstoneField, .null)]
-            try write(.sets, id: set.id, op: .create, fields: fields)
+            try write(.sets, id: set.id, op: .create, fields: SetColumns.createFields(
+                workoutID: workout.id, exerciseID: exerciseID, values: set.values, performedAt: set.performedAt,
+                utcOffsetSeconds: set.utcOffsetSeconds))
             state.touched.insert(exerciseID)
         }
     }

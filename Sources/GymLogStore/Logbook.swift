@@ -58,7 +58,7 @@ extension GymLogDatabase {
             guard let exercise = try w.exercise(id: last.exerciseID) else {
                 throw UserError("The last set's exercise is missing; log the exercise by name instead.")
             }
-            let v = SetResolver.values(repeating: SetValues(of: last), with: patch, defaultUnit: w.settings.defaultUnit)
+            let v = SetResolver.values(repeating: last.values, with: patch, defaultUnit: w.settings.defaultUnit)
             return try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false)
         }
     }
@@ -91,18 +91,15 @@ extension GymLogDatabase {
     public func editSet(_ target: SetTarget, patch: SetPatch) throws -> StoredSet {
         try commit { w in
             let set = try w.targetSet(target)
-            let old = SetValues(of: set)
-            let new = SetResolver.values(editing: old, with: patch, defaultUnit: w.settings.defaultUnit)
-            let oldFields = Rows.fields(of: old), newFields = Rows.fields(of: new)
+            let new = SetResolver.values(editing: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
+            let oldFields = SetColumns.fields(of: set.values), newFields = SetColumns.fields(of: new)
             let changed = zip(oldFields, newFields).filter { $0.0.1 != $0.1.1 }.map { $0.1 }
             if !changed.isEmpty {
                 try w.write(.sets, id: set.id, op: .update, fields: changed)
                 try w.rebuildRecords(exerciseID: set.exerciseID)
             }
             var updated = set
-            updated.kind = new.kind; updated.weight = new.weight; updated.bodyweight = new.bodyweight
-            updated.reps = new.reps; updated.rpe = new.rpe; updated.durationSeconds = new.durationSeconds
-            updated.distance = new.distance; updated.note = new.note
+            updated.values = new
             return StoredSet(set: updated, order: try w.order(of: updated), records: [])
         }
     }
@@ -215,15 +212,15 @@ extension GymLogDatabase {
 
 extension ChangeWriter {
     func resolver() throws -> ExerciseResolver {
-        let exercises = try Row.fetchAll(db, sql: "SELECT id, name, kind FROM exercises WHERE deleted_at IS NULL").map(Rows.exercise)
+        let exercises = try Row.fetchAll(db, sql: "SELECT id, name, kind FROM exercises WHERE deleted_at IS NULL").map { Rows.exercise($0) }
         let aliases = try Row.fetchAll(db, sql: "SELECT alias, exercise_id FROM aliases WHERE deleted_at IS NULL").map {
-            Alias(alias: $0[0], exerciseID: UUID(uuidString: $0[1]) ?? UUID())
+            Alias(alias: $0["alias"], exerciseID: UUID(uuidString: $0["exercise_id"]) ?? UUID())
         }
         return ExerciseResolver(exercises: exercises, aliases: aliases)
     }
 
     func exercise(id: UUID) throws -> Exercise? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, kind FROM exercises WHERE id = ?"), arguments: [id.key]).map(Rows.exercise)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, kind FROM exercises WHERE id = ?"), arguments: [id.key]).map { Rows.exercise($0) }
     }
 
     /// Exact, case-insensitive name or alias match through the indexes (the common case).
@@ -274,12 +271,13 @@ extension ChangeWriter {
     func newestUnfinishedWorkout() throws -> (workout: Workout, lastActivity: Int64)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(Rows.workoutColumns),
-                   (SELECT MAX(performed_at) FROM sets WHERE workout_id = w.id AND deleted_at IS NULL)
+                   (SELECT MAX(performed_at) FROM sets WHERE workout_id = w.id AND deleted_at IS NULL) AS last_activity
             FROM workouts w WHERE w.deleted_at IS NULL ORDER BY w.started_at DESC LIMIT 1
             """)) else { return nil }
         let workout = Rows.workout(row)
         guard workout.endedAt == nil else { return nil }
-        return (workout, max(workout.startedAt, row[6] as Int64? ?? 0))
+        var lastActivity = ColumnPositions(["last_activity"])
+        return (workout, max(workout.startedAt, row[lastActivity(row)[0]] as Int64? ?? 0))
     }
 
     mutating func createWorkout(name: String?) throws -> Workout {
@@ -315,13 +313,10 @@ extension ChangeWriter {
         for (i, v) in values.enumerated() {
             let id = environment.newID()
             let at = first + Int64(i)
-            var fields: [(String, FieldValue)] = [("workout_id", .text(workout.id.key)), ("exercise_id", .text(exercise.id.key))]
-            fields += Rows.fields(of: v)
-            fields += [("performed_at", .int(at)), ("utc_offset", .int(Int64(offset))), (tombstoneField, .null)]
-            try write(.sets, id: id, op: .create, fields: fields)
-            let set = LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, kind: v.kind, weight: v.weight,
-                                bodyweight: v.bodyweight, reps: v.reps, rpe: v.rpe, durationSeconds: v.durationSeconds,
-                                distance: v.distance, note: v.note, performedAt: at, utcOffsetSeconds: offset)
+            try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
+                workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset))
+            let set = LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at,
+                                utcOffsetSeconds: offset)
             order += 1
             stored.append(StoredSet(set: set, order: order, records: try checkRecords(set)))
         }
@@ -354,10 +349,11 @@ extension ChangeWriter {
             guard let workout = try newestUnfinishedWorkout()?.workout ?? latestWorkout() else {
                 throw UserError("There is no workout yet, so there is no set #\(n); log a set first, e.g. `bench 100x5`.")
             }
+            var decode = SetDecoder()
             let sets = try Row.fetchAll(db, sql: """
                 SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL
                 ORDER BY s.performed_at, s.id
-                """, arguments: [workout.id.key]).map { Rows.set($0) }
+                """, arguments: [workout.id.key]).map { decode($0) }
             guard n >= 1, n <= sets.count else {
                 throw UserError("There is no set #\(n): the current workout has \(sets.count) set\(sets.count == 1 ? "" : "s"); `show` numbers them.")
             }

@@ -36,6 +36,23 @@ public struct ExportFilter: Sendable {
     public init(since: Int64? = nil, until: Int64? = nil, exerciseID: UUID? = nil) {
         self.since = since; self.until = until; self.exerciseID = exerciseID
     }
+
+    /// The query `forEachExportRow` runs: live sets joined with their workout and exercise,
+    /// grouped by workout and exercise (the benchmark's `sqlite3` baseline runs it too).
+    public var query: (sql: String, arguments: StatementArguments) {
+        var conditions = ["s.deleted_at IS NULL", "w.deleted_at IS NULL"]
+        var args: [DatabaseValueConvertible] = []
+        if let since { conditions.append("s.performed_at >= ?"); args.append(since) }
+        if let until { conditions.append("s.performed_at < ?"); args.append(until) }
+        if let exerciseID { conditions.append("s.exercise_id = ?"); args.append(exerciseID.key) }
+        let sql = """
+            SELECT \(Rows.setColumns), \(Rows.workoutColumns), e.name AS e_name
+            FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY w.started_at, s.workout_id, s.exercise_id, s.performed_at, s.id
+            """
+        return (sql, StatementArguments(args))
+    }
 }
 
 extension GymLogDatabase {
@@ -87,30 +104,31 @@ extension GymLogDatabase {
     }
 
     private func setsWithExercises(_ db: Database, where condition: String, _ args: StatementArguments) throws -> [(set: LoggedSet, exercise: Exercise)] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(Rows.setColumns), e.id, e.name, e.kind FROM sets s JOIN exercises e ON e.id = s.exercise_id
+        var decode = SetDecoder()
+        return try Row.fetchAll(db, sql: """
+            SELECT \(Rows.setColumns), e.id AS e_id, e.name AS e_name, e.kind AS e_kind
+            FROM sets s JOIN exercises e ON e.id = s.exercise_id
             WHERE \(condition) AND s.deleted_at IS NULL ORDER BY s.performed_at, s.id
-            """, arguments: args).map { row in
-            (Rows.set(row), Exercise(id: UUID(uuidString: row[15]) ?? UUID(), name: row[16], kind: ExerciseKind(rawValue: row[17]) ?? .weighted))
-        }
+            """, arguments: args).map { row in (decode(row), Rows.exercise(row, prefix: "e_")) }
     }
 
     /// The newest workouts first, each with its sets (only those of `exercise` when given).
     public func history(exercise: Exercise? = nil, limit: Int = 10) throws -> [WorkoutDetail] {
         try queue.read { db in
             let workouts: [Workout]
+            var decode = WorkoutDecoder()
             if let exercise {
                 workouts = try Row.fetchAll(db, sql: """
                     SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL AND w.id IN
                     (SELECT workout_id FROM sets WHERE exercise_id = ? AND deleted_at IS NULL)
                     ORDER BY w.started_at DESC LIMIT ?
-                    """, arguments: [exercise.id.key, limit]).map { Rows.workout($0) }
+                    """, arguments: [exercise.id.key, limit]).map { decode($0) }
             } else {
                 workouts = try Row.fetchAll(db, sql: """
                     SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL
                     AND EXISTS (SELECT 1 FROM sets WHERE workout_id = w.id AND deleted_at IS NULL)
                     ORDER BY w.started_at DESC LIMIT ?
-                    """, arguments: [limit]).map { Rows.workout($0) }
+                    """, arguments: [limit]).map { decode($0) }
             }
             return try workouts.map { w in
                 if let exercise {
@@ -133,16 +151,18 @@ extension GymLogDatabase {
                 }
             }
             let rows = try Row.fetchAll(db, sql: """
-                SELECT e.id, e.name, e.kind, r.metric, r.reps, r.value, \(Rows.setColumns)
+                SELECT e.id AS e_id, e.name AS e_name, e.kind AS e_kind, r.metric AS r_metric, r.reps AS r_reps,
+                       r.value AS r_value, \(Rows.setColumns)
                 FROM records r JOIN exercises e ON e.id = r.exercise_id JOIN sets s ON s.id = r.set_id
                 WHERE e.deleted_at IS NULL \(exercise == nil ? "" : "AND e.id = ?")
                 ORDER BY e.name COLLATE NOCASE, r.metric, r.reps
                 """, arguments: exercise.map { [$0.id.key] } ?? [])
             var result: [(exercise: Exercise, records: [RecordEntry])] = []
+            var decode = SetDecoder()
             for row in rows {
-                let e = Exercise(id: UUID(uuidString: row[0]) ?? UUID(), name: row[1], kind: ExerciseKind(rawValue: row[2]) ?? .weighted)
-                guard let metric = RecordMetric(rawValue: row[3]) else { continue }
-                let entry = RecordEntry(metric: metric, reps: row[4], value: row[5], set: Rows.set(row, from: 6))
+                let e = Rows.exercise(row, prefix: "e_")
+                guard let metric = RecordMetric(rawValue: row["r_metric"]) else { continue }
+                let entry = RecordEntry(metric: metric, reps: row["r_reps"], value: row["r_value"], set: decode(row))
                 if result.last?.exercise.id == e.id { result[result.count - 1].records.append(entry) } else { result.append((e, [entry])) }
             }
             return result
@@ -154,15 +174,16 @@ extension GymLogDatabase {
         try queue.read { db in
             var aliases: [String: [String]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT exercise_id, alias FROM aliases WHERE deleted_at IS NULL ORDER BY alias") {
-                aliases[row[0], default: []].append(row[1])
+                aliases[row["exercise_id"], default: []].append(row["alias"])
             }
             return try Row.fetchAll(db, sql: """
                 SELECT e.id, e.name, e.kind,
-                  (SELECT COUNT(*) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL),
-                  (SELECT MAX(performed_at) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL)
+                  (SELECT COUNT(*) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL) AS set_count,
+                  (SELECT MAX(performed_at) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL) AS last_performed_at
                 FROM exercises e WHERE e.deleted_at IS NULL ORDER BY e.name COLLATE NOCASE
                 """).map { row in
-                ExerciseSummary(exercise: Rows.exercise(row), aliases: aliases[row[0]] ?? [], setCount: row[3], lastPerformedAt: row[4])
+                ExerciseSummary(exercise: Rows.exercise(row), aliases: aliases[row["id"]] ?? [], setCount: row["set_count"],
+                               lastPerformedAt: row["last_performed_at"])
             }
         }
     }
@@ -178,28 +199,22 @@ extension GymLogDatabase {
 
     /// Streams every live set matching `filter`, oldest first, one row at a time (constant memory).
     public func forEachExportRow(_ filter: ExportFilter, _ body: (ExportRow) throws -> Void) throws {
-        var conditions = ["s.deleted_at IS NULL", "w.deleted_at IS NULL"]
-        var args: [DatabaseValueConvertible] = []
-        if let since = filter.since { conditions.append("s.performed_at >= ?"); args.append(since) }
-        if let until = filter.until { conditions.append("s.performed_at < ?"); args.append(until) }
-        if let id = filter.exerciseID { conditions.append("s.exercise_id = ?"); args.append(id.key) }
+        let query = filter.query
         try queue.read { db in
-            let cursor = try Row.fetchCursor(db, sql: """
-                SELECT \(Rows.setColumns), \(Rows.workoutColumns), e.name
-                FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
-                WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY w.started_at, s.workout_id, s.exercise_id, s.performed_at, s.id
-                """, arguments: StatementArguments(args))
-            var lastGroup = ""
+            let cursor = try Row.fetchCursor(db, sql: query.sql, arguments: query.arguments)
+            var decodeSet = SetDecoder(), decodeWorkout = WorkoutDecoder()
+            var exerciseName = ColumnPositions(["e_name"])
+            var lastGroup: (workout: UUID, exercise: UUID)?
             var order = 0, working = 0
             while let row = try cursor.next() {
-                let set = Rows.set(row)
-                let workout = Rows.workout(row, from: 15)
-                let group: String = row[1] as String + (row[2] as String)
-                if group != lastGroup { lastGroup = group; order = 0; working = 0 }
+                let set = decodeSet(row)
+                let workout = decodeWorkout(row)
+                if lastGroup == nil || lastGroup! != (set.workoutID, set.exerciseID) {
+                    lastGroup = (set.workoutID, set.exerciseID); order = 0; working = 0
+                }
                 order += 1
                 if set.kind == .working { working += 1 }
-                let exercise = Exercise(id: set.exerciseID, name: row[21], kind: .weighted)
+                let exercise = Exercise(id: set.exerciseID, name: row[exerciseName(row)[0]], kind: .weighted)
                 try body(ExportRow(set: set, workout: workout, exercise: exercise, setOrder: order,
                                    workingSetNumber: set.kind == .working ? working : nil))
             }

@@ -8,17 +8,19 @@ import GymLogCore
 extension ChangeWriter {
     /// Compares a new set against the stored records of its exercise and raises those it beats.
     func checkRecords(_ set: LoggedSet) throws -> [RecordBreak] {
-        guard set.kind.countsForRecords else { return [] }
+        guard set.values.kind.countsForRecords else { return [] }
         try ensureRecordsFormula()
         var current: [RecordKey: Double] = [:]
         var sessionRecordIsThisWorkout = false
         let workoutKey = set.workoutID.key
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT metric, reps, value, workout_id FROM records WHERE exercise_id = ?"),
                                        arguments: [set.exerciseID.key])
+        var columns = ColumnPositions(["metric", "reps", "value", "workout_id"])
         while let row = try rows.next() {
-            guard let metric = RecordMetric(rawValue: row[0]) else { continue }
-            current[RecordKey(metric: metric, reps: row[1])] = row[2]
-            if metric == .sessionVolume { sessionRecordIsThisWorkout = row[3] == workoutKey }
+            let p = columns(row)
+            guard let metric = RecordMetric(rawValue: row[p[0]]) else { continue }
+            current[RecordKey(metric: metric, reps: row[p[1]])] = row[p[2]]
+            if metric == .sessionVolume { sessionRecordIsThisWorkout = row[p[3]] == workoutKey }
         }
         var candidates = recordValues(of: set, formula: settings.e1rmFormula)
         if workingVolume(of: set) > 0 {
@@ -59,8 +61,9 @@ extension ChangeWriter {
             SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL
             ORDER BY s.performed_at, s.id
             """, arguments: [exerciseID.key])
+        var decode = SetDecoder()
         while let row = try cursor.next() {
-            let set = Rows.set(row)
+            let set = decode(row)
             for v in recordValues(of: set, formula: settings.e1rmFormula) {
                 let key = RecordKey(metric: v.metric, reps: v.reps)
                 if beats(v.value, best[key]?.0.value) { best[key] = (v, set) }

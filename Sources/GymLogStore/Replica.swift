@@ -58,10 +58,11 @@ extension GymLogDatabase {
             let depth = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
             let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(created_at) FROM outbox")
             let failing = try Row.fetchAll(db, sql: """
-                SELECT abs(seq), entity, attempts, last_error, next_attempt_at FROM outbox WHERE last_error IS NOT NULL ORDER BY abs(seq) LIMIT 20
-                """).map { (seq: $0[0] as Int64, entity: $0[1] as String, attempts: $0[2] as Int, error: $0[3] as String, nextAttemptAt: $0[4] as Int64?) }
-            return ReplicaState(deviceID: deviceID, server: s[0], epoch: s[1], cursor: s[2], ackedSeq: s[3], lastSyncAt: s[4],
-                                lastError: s[5], outboxDepth: depth, oldestPendingAt: oldest, failing: failing)
+                SELECT abs(seq) AS seq, entity, attempts, last_error, next_attempt_at FROM outbox WHERE last_error IS NOT NULL ORDER BY abs(seq) LIMIT 20
+                """).map { (seq: $0["seq"] as Int64, entity: $0["entity"] as String, attempts: $0["attempts"] as Int, error: $0["last_error"] as String,
+                        nextAttemptAt: $0["next_attempt_at"] as Int64?) }
+            return ReplicaState(deviceID: deviceID, server: s["server"], epoch: s["epoch"], cursor: s["cursor"], ackedSeq: s["acked_seq"],
+                                lastSyncAt: s["last_sync_at"], lastError: s["last_error"], outboxDepth: depth, oldestPendingAt: oldest, failing: failing)
         }
     }
 
@@ -73,8 +74,8 @@ extension GymLogDatabase {
             try Row.fetchAll(db, sql: """
                 SELECT seq, idempotency_key, entity, entity_id, op, payload FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?
                 """, arguments: [seq, limit]).map { row in
-                PendingEvent(seq: row[0], idempotencyKey: row[1], entity: row[2], entityID: row[3], op: row[4],
-                             fields: try decodePayload(row[5]))
+                PendingEvent(seq: row["seq"], idempotencyKey: row["idempotency_key"], entity: row["entity"], entityID: row["entity_id"],
+                             op: row["op"], fields: try decodePayload(row["payload"]))
             }
         }
     }
@@ -173,21 +174,23 @@ extension GymLogDatabase {
                 for entity in [EntityKind.exercises, .aliases, .workouts, .sets] {
                     let columns = RowWriter.columns[entity]!.sorted()
                     let rows = try Row.fetchCursor(db, sql: "SELECT id, clocks, extra, \(columns.joined(separator: ", ")) FROM \(entity.rawValue) ORDER BY rowid")
+                    var positions = ColumnPositions(["id", "clocks", "extra"] + columns)
                     while let row = try rows.next() {
-                        let clocks = (try? JSONDecoder().decode([String: String].self, from: Data((row[1] as String).utf8))) ?? [:]
+                        let p = positions(row)
+                        let clocks = (try? JSONDecoder().decode([String: String].self, from: Data((row[p[1]] as String).utf8))) ?? [:]
                         var fields: [FieldChange] = []
                         for (i, name) in columns.enumerated() {
                             guard let clock = clocks[name].flatMap(HLC.init) else { continue }
-                            fields.append(FieldChange(name, FieldValue(row[3 + i] as DatabaseValue), clock))
+                            fields.append(FieldChange(name, FieldValue(row[p[3 + i]] as DatabaseValue), clock))
                         }
-                        if let extra = row[2] as String?, let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(extra.utf8)) {
+                        if let extra = row[p[2]] as String?, let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(extra.utf8)) {
                             for (name, value) in object { if let clock = clocks[name].flatMap(HLC.init) { fields.append(FieldChange(name, value, clock)) } }
                         }
                         guard !fields.isEmpty else { continue }
                         seq += 1
                         try db.execute(sql: """
                             INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at) VALUES (?, ?, ?, 'update', ?, ?, ?)
-                            """, arguments: [seq, entity.rawValue, row[0] as String, encodePayload(fields), environment.newID().key, now])
+                            """, arguments: [seq, entity.rawValue, row[p[0]] as String, encodePayload(fields), environment.newID().key, now])
                     }
                 }
                 try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [seq])
@@ -213,7 +216,8 @@ extension GymLogDatabase {
             var count = 0
             try db.inTransaction(.immediate) {
                 let events = try Row.fetchAll(db, sql: "SELECT seq, entity, entity_id, payload FROM outbox ORDER BY abs(seq)").map {
-                    (seq: $0[0] as Int64, entity: $0[1] as String, id: $0[2] as String, fields: try decodePayload($0[3] as String))
+                    (seq: $0["seq"] as Int64, entity: $0["entity"] as String, id: $0["entity_id"] as String,
+                     fields: try decodePayload($0["payload"] as String))
                 }
                 func isFuture(_ clock: HLC) -> Bool { clock.millis > limit && clock.node == deviceID }
                 let future = Set(events.flatMap { $0.fields.map(\.clock).filter(isFuture) })

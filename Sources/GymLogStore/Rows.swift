@@ -2,53 +2,148 @@ import Foundation
 import GRDB
 import GymLogCore
 
-/// Column lists and row decoding shared by every query, so they cannot drift apart.
-enum Rows {
-    static let setColumns = """
-        s.id, s.workout_id, s.exercise_id, s.kind, s.weight, s.weight_unit, s.bodyweight, s.reps, s.rpe, \
-        s.duration_s, s.distance, s.distance_unit, s.note, s.performed_at, s.utc_offset
-        """
-    static let workoutColumns = "w.id, w.name, w.started_at, w.ended_at, w.utc_offset, w.note"
+/// The `sets` table's columns: the one table the write pipeline (row and outbox fields), the
+/// row decoder, export and the benchmark share. A set's values map onto columns through
+/// `SetField`, so a new field is its `SetValues` declaration, one entry here and a migration.
+public enum SetColumns {
+    /// The columns holding a set's values, in the order a write lists them, each with its field.
+    public static let values: [(name: String, field: SetField)] = [
+        ("kind", .kind), ("weight", .weight), ("weight_unit", .weightUnit), ("bodyweight", .bodyweight),
+        ("reps", .reps), ("rpe", .rpe), ("duration_s", .durationSeconds), ("distance", .distance),
+        ("distance_unit", .distanceUnit), ("note", .note),
+    ]
 
-    static func set(_ row: Row, from i: Int = 0) -> LoggedSet {
-        var weight: Weight?
-        if let text: String = row[i + 4], let value = Fixed(parsingSigned: text) {
-            weight = Weight(value, WeightUnit(rawValue: row[i + 5] ?? "kg") ?? .kg)
-        }
-        var distance: Distance?
-        if let text: String = row[i + 10], let value = Fixed(parsing: text) {
-            distance = Distance(value, DistanceUnit(rawValue: row[i + 11] ?? "m") ?? .m)
-        }
-        return LoggedSet(
-            id: parseUUID(row[i]) ?? UUID(), workoutID: parseUUID(row[i + 1]) ?? UUID(),
-            exerciseID: parseUUID(row[i + 2]) ?? UUID(), kind: SetKind(rawValue: row[i + 3]) ?? .working,
-            weight: weight, bodyweight: row[i + 6], reps: row[i + 7],
-            rpe: (row[i + 8] as String?).flatMap { Fixed(parsing: $0) }, durationSeconds: row[i + 9],
-            distance: distance, note: row[i + 12], performedAt: row[i + 13], utcOffsetSeconds: row[i + 14])
-    }
-
-    static func workout(_ row: Row, from i: Int = 0) -> Workout {
-        Workout(id: parseUUID(row[i]) ?? UUID(), name: row[i + 1], startedAt: row[i + 2], endedAt: row[i + 3],
-                utcOffsetSeconds: row[i + 4], note: row[i + 5])
-    }
-
-    static func exercise(_ row: Row) -> Exercise {
-        Exercise(id: parseUUID(row[0]) ?? UUID(), name: row[1], kind: ExerciseKind(rawValue: row[2]) ?? .weighted)
-    }
+    /// Every synced column of `sets` (all but `id`, `clocks` and `extra`), as a create writes them.
+    public static let synced: [String] = ["workout_id", "exercise_id"] + values.map(\.name)
+        + ["performed_at", "utc_offset", tombstoneField]
 
     /// The fields a set's values are stored as.
-    static func fields(of v: SetValues) -> [(String, FieldValue)] {
-        [
-            ("kind", .text(v.kind.rawValue)),
-            ("weight", v.weight.map { .text($0.value.description) } ?? .null),
-            ("weight_unit", v.weight.map { .text($0.unit.rawValue) } ?? .null),
-            ("bodyweight", .int(v.bodyweight ? 1 : 0)),
-            ("reps", v.reps.map { .int(Int64($0)) } ?? .null),
-            ("rpe", v.rpe.map { .text($0.description) } ?? .null),
-            ("duration_s", v.durationSeconds.map { .int(Int64($0)) } ?? .null),
-            ("distance", v.distance.map { .text($0.value.description) } ?? .null),
-            ("distance_unit", v.distance.map { .text($0.unit.rawValue) } ?? .null),
-            ("note", v.note.map { .text($0) } ?? .null),
-        ]
+    public static func fields(of v: SetValues) -> [(String, FieldValue)] {
+        values.map { ($0.name, FieldValue(v[$0.field])) }
+    }
+
+    /// Every field of a new set, in `synced` order, as `ChangeWriter.write(.sets, op: .create)` takes them.
+    public static func createFields(workoutID: UUID, exerciseID: UUID, values v: SetValues, performedAt: Int64,
+                                    utcOffsetSeconds: Int) -> [(String, FieldValue)] {
+        var fields: [(String, FieldValue)] = [("workout_id", .text(workoutID.key)), ("exercise_id", .text(exerciseID.key))]
+        fields.reserveCapacity(synced.count)
+        fields += Self.fields(of: v)
+        fields += [("performed_at", .int(performedAt)), ("utc_offset", .int(Int64(utcOffsetSeconds))), (tombstoneField, .null)]
+        return fields
+    }
+
+    /// The columns a `LoggedSet` is decoded from.
+    static let decoded = ["id", "workout_id", "exercise_id", "performed_at", "utc_offset"] + values.map(\.name)
+
+    /// `s.id, s.workout_id, ...`: a SELECT list for `SetDecoder` over a table aliased `s`.
+    static let select = decoded.map { "s." + $0 }.joined(separator: ", ")
+}
+
+extension FieldValue {
+    /// How a set's field is stored: decimals as their typed text (exact), flags as 0 or 1.
+    init(_ value: SetFieldValue) {
+        switch value {
+        case .null: self = .null
+        case .text(let s): self = .text(s)
+        case .int(let i): self = .int(Int64(i))
+        case .fixed(let f): self = .text(f.description)
+        case .bool(let b): self = .int(b ? 1 : 0)
+        }
+    }
+}
+
+extension SetFieldValue {
+    /// A stored column's value; `SetValues(reading:)` parses text into decimals where it expects them.
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let i): self = .int(Int(i))
+        case .double(let d): self = .fixed(Fixed(rounding: d))
+        case .string(let s): self = .text(s)
+        case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+/// Where a query's columns are, looked up by name on its first row and reused for the rest,
+/// so decoding never depends on a column's position and costs no name lookup per row.
+/// (GRDB's `row["name"]` lower-cases every column name of a fetched row on each lookup.)
+struct ColumnPositions {
+    let names: [String]
+    private var found: [Int]?
+
+    init(_ names: [String]) { self.names = names }
+
+    /// The position of each of `names` in `row` (the leftmost column of that name).
+    mutating func callAsFunction(_ row: Row) -> [Int] {
+        if let found { return found }
+        let columns = Array(row.columnNames)
+        let positions = names.map { name in
+            guard let i = columns.firstIndex(of: name) else { preconditionFailure("query has no column '\(name)': \(columns)") }
+            return i
+        }
+        found = positions
+        return positions
+    }
+}
+
+/// Decodes `LoggedSet`s from rows selecting `SetColumns.select`, by column name.
+struct SetDecoder {
+    private var columns = ColumnPositions(SetColumns.decoded)
+    /// Each value column's field and position; a scan of ten pairs costs less than hashing.
+    private var byField: [(field: SetField, position: Int)] = []
+
+    mutating func callAsFunction(_ row: Row) -> LoggedSet {
+        let p = columns(row)
+        if byField.isEmpty {
+            byField = SetColumns.values.enumerated().map { ($0.element.field, p[5 + $0.offset]) }
+        }
+        let byField = self.byField
+        return LoggedSet(
+            id: parseUUID(row[p[0]]) ?? UUID(), workoutID: parseUUID(row[p[1]]) ?? UUID(),
+            exerciseID: parseUUID(row[p[2]]) ?? UUID(),
+            values: SetValues { field in
+                let position = byField.first { $0.field == field }!.position
+                return SetFieldValue(row[position] as DatabaseValue)
+            },
+            performedAt: row[p[3]], utcOffsetSeconds: row[p[4]])
+    }
+}
+
+/// Decodes `Workout`s from rows selecting `Rows.workoutColumns`, by column name.
+struct WorkoutDecoder {
+    private var columns = ColumnPositions(["w_id", "w_name", "w_started_at", "w_ended_at", "w_utc_offset", "w_note"])
+
+    mutating func callAsFunction(_ row: Row) -> Workout {
+        let p = columns(row)
+        return Workout(id: parseUUID(row[p[0]]) ?? UUID(), name: row[p[1]], startedAt: row[p[2]], endedAt: row[p[3]],
+                       utcOffsetSeconds: row[p[4]], note: row[p[5]])
+    }
+}
+
+/// SELECT lists and one-off decoders shared by every query, so they cannot drift apart.
+enum Rows {
+    static let setColumns = SetColumns.select
+    /// A workout aliased `w`, its columns prefixed `w_` so they never clash with a joined set's.
+    static let workoutColumns = "w.id AS w_id, w.name AS w_name, w.started_at AS w_started_at, w.ended_at AS w_ended_at, "
+        + "w.utc_offset AS w_utc_offset, w.note AS w_note"
+
+    /// One set (for queries that fetch a single row).
+    static func set(_ row: Row) -> LoggedSet {
+        var decode = SetDecoder()
+        return decode(row)
+    }
+
+    /// One workout (for queries that fetch a single row).
+    static func workout(_ row: Row) -> Workout {
+        var decode = WorkoutDecoder()
+        return decode(row)
+    }
+
+    /// An exercise from `id`, `name` and `kind` columns, prefixed by `prefix` in joins.
+    static func exercise(_ row: Row, prefix: String = "") -> Exercise {
+        var columns = ColumnPositions([prefix + "id", prefix + "name", prefix + "kind"])
+        let p = columns(row)
+        return Exercise(id: parseUUID(row[p[0]]) ?? UUID(), name: row[p[1]], kind: ExerciseKind(rawValue: row[p[2]]) ?? .weighted)
     }
 }

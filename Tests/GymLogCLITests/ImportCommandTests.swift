@@ -78,7 +78,7 @@ import Testing
         #expect(logged.status == 0, "\(logged.stderr)")
         let exported = try source.gymlog(["export"])
         #expect(exported.status == 0)
-        #expect(CSVReader.rows(exported.stdout).count == 14)
+        #expect(ImportCSVCursor.rows(exported.stdout).count == 14)
         let file = source.root + "/native.csv"
         try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
 

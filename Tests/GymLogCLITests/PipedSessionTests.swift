@@ -48,7 +48,7 @@ import Testing
         // And the export parses as CSV with one row per live set
         let export = try home.gymlog(["export"])
         #expect(export.status == 0)
-        let rows = CSVReader.rows(export.stdout)
+        let rows = ImportCSVCursor.rows(export.stdout)
         #expect(rows.first == ExportFormat.native.header)
         #expect(rows.count == 1 + 19)
         #expect(Set(rows.dropFirst().map(\.count)) == [ExportFormat.native.header.count])
@@ -80,7 +80,7 @@ import Testing
         let out = home.root + "/strong.csv"
         let run = try home.gymlog(["export", "--format", "strong", "--exercise", "bench", "--out", out])
         #expect(run.status == 0)
-        let rows = CSVReader.rows(try String(contentsOfFile: out, encoding: .utf8))
+        let rows = ImportCSVCursor.rows(try String(contentsOfFile: out, encoding: .utf8))
         #expect(rows[0].joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE")
         #expect(rows.dropFirst().map { $0[4] } == ["W", "1", "2", "D"])
         #expect(rows.dropFirst().allSatisfy { $0[3] == "Bench" })

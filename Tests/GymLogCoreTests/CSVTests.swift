@@ -45,7 +45,7 @@ struct CSVTests {
             $0.field(""); $0.endRow()
         }
         #expect(out == "a,,-42\r\n,\r\n\"\"\r\n\"\"\r\n")
-        #expect(CSVReader.rows(out) == [["a", "", "-42"], ["", ""], [""], [""]])
+        #expect(ImportCSVCursor.rows(out) == [["a", "", "-42"], ["", ""], [""], [""]])
     }
 
     @Test("byte, Substring and String fields write the same")
@@ -84,7 +84,7 @@ struct CSVTests {
     @Test("reader handles quoted commas, quotes and newlines, CRLF or LF, and no final newline")
     func readerCases() {
         let text = "name,note\r\n\"Bench, flat\",\"said \"\"go\"\"\"\r\nsquat,\"two\r\nlines\"\nrow,\"lf\nonly\"\nlast,no newline"
-        #expect(CSVReader.rows(text) == [
+        #expect(ImportCSVCursor.rows(text) == [
             ["name", "note"],
             ["Bench, flat", "said \"go\""],
             ["squat", "two\r\nlines"],
@@ -95,22 +95,22 @@ struct CSVTests {
 
     @Test("reader: semicolons, BOM, blank lines, CR-only endings, lenient stray quotes")
     func readerEdges() {
-        #expect(CSVReader.rows("a;\"b;c\";d\n1;2;3\n", delimiter: ";") == [["a", "b;c", "d"], ["1", "2", "3"]])
-        #expect(CSVReader.rows("\u{FEFF}a,b\r\n") == [["a", "b"]])
-        #expect(CSVReader.rows("a\n\n\r\nb\n") == [["a"], ["b"]])
-        #expect(CSVReader.rows("a,b\rc,d") == [["a", "b"], ["c", "d"]])
-        #expect(CSVReader.rows("5'10\" tall,x") == [["5'10\" tall", "x"]])
-        #expect(CSVReader.rows("\"open,never closed") == [["open,never closed"]])
-        #expect(CSVReader.rows("a,") == [["a", ""]])
-        #expect(CSVReader.rows(",") == [["", ""]])
-        #expect(CSVReader.rows("") == [])
-        #expect(CSVReader.rows(Array("x,\"y\"\r\n".utf8)) == [["x", "y"]])
+        #expect(ImportCSVCursor.rows("a;\"b;c\";d\n1;2;3\n", delimiter: ";") == [["a", "b;c", "d"], ["1", "2", "3"]])
+        #expect(ImportCSVCursor.rows("\u{FEFF}a,b\r\n") == [["a", "b"]])
+        #expect(ImportCSVCursor.rows("a\n\n\r\nb\n") == [["a"], ["b"]])
+        #expect(ImportCSVCursor.rows("a,b\rc,d") == [["a", "b"], ["c", "d"]])
+        #expect(ImportCSVCursor.rows("5'10\" tall,x") == [["5'10\" tall", "x"]])
+        #expect(ImportCSVCursor.rows("\"open,never closed") == [["open,never closed"]])
+        #expect(ImportCSVCursor.rows("a,") == [["a", ""]])
+        #expect(ImportCSVCursor.rows(",") == [["", ""]])
+        #expect(ImportCSVCursor.rows("") == [])
+        #expect(ImportCSVCursor.rows(Array("x,\"y\"\r\n".utf8)) == [["x", "y"]])
     }
 
     @Test("guessDelimiter picks ; for semicolon files")
     func guessDelimiter() {
-        #expect(CSVReader.guessDelimiter("Date;Workout Name;\"a,b,c\"\n1,2,3,4") == ";")
-        #expect(CSVReader.guessDelimiter("Date,Workout Name,Duration\n") == ",")
+        #expect(ImportCSVCursor.guessDelimiter("Date;Workout Name;\"a,b,c\"\n1,2,3,4") == ";")
+        #expect(ImportCSVCursor.guessDelimiter("Date,Workout Name,Duration\n") == ",")
     }
 
     @Test("random rows survive write then read", arguments: [",", ";"])
@@ -134,7 +134,7 @@ struct CSVTests {
         }
         let text = String(decoding: writer.buffer, as: UTF8.self)
         // Then
-        let back = CSVReader.rows(text, delimiter: Character(delimiter))
+        let back = ImportCSVCursor.rows(text, delimiter: Character(delimiter))
         #expect(back.count == rows.count)
         for (i, (a, b)) in zip(rows, back).enumerated() where a != b {
             Issue.record("row \(i): wrote \(a.debugDescription), read \(b.debugDescription)")

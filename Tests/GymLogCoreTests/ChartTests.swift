@@ -109,8 +109,9 @@ import Testing
     @Test func metricsIgnoreWarmUpsAndCompareInKilograms() {
         let w = UUID(), e = UUID()
         func set(_ kind: SetKind, _ weight: String, _ unit: WeightUnit, _ reps: Int, bodyweight: Bool = false) -> LoggedSet {
-            LoggedSet(id: UUID(), workoutID: w, exerciseID: e, kind: kind, weight: Weight(Fixed(parsing: weight)!, unit),
-                      bodyweight: bodyweight, reps: reps, performedAt: 0)
+            LoggedSet(id: UUID(), workoutID: w, exerciseID: e,
+                      values: SetValues(kind: kind, weight: Weight(Fixed(parsing: weight)!, unit), bodyweight: bodyweight, reps: reps),
+                      performedAt: 0)
         }
         let sets = [set(.warmup, "140", .kg, 5), set(.working, "100", .kg, 5), set(.working, "225", .lb, 3), set(.drop, "80", .kg, 10)]
         #expect(ChartMetric.weight.value(of: sets, formula: .epley)! == 225 * WeightUnit.kilogramsPerPound)

@@ -19,27 +19,36 @@ enum ExportFixtures {
     static let bench = id(0x10), pullUp = id(0x11), squat = id(0x12), plank = id(0x13), row = id(0x14)
     static let run = id(0x15), dip = id(0x16), deadlift = id(0x17)
 
+    /// One row: set `n` of `exercise` (named `name`) in `workout`.
+    static func row(_ n: Int, workout: Workout, _ exercise: UUID, _ name: String, order: Int, working: Int?,
+                    _ values: SetValues, performedAt: Int64, offset: Int) -> ExportRow {
+        ExportRow(set: LoggedSet(id: id(n), workoutID: workout.id, exerciseID: exercise, values: values,
+                                 performedAt: performedAt, utcOffsetSeconds: offset),
+                  workout: workout, exercise: Exercise(id: exercise, name: name, kind: .weighted),
+                  setOrder: order, workingSetNumber: working)
+    }
+
     static var rows: [ExportRow] {
         let pushStart = at(2026, 11, 21, 10, 15, offset: cet)
         let pushEnd = pushStart + (78 * 60 + 30) * 1000  // 1h 18m 30s
         func pushRow(_ n: Int, _ exercise: UUID, _ name: String, order: Int, working: Int?, kind: SetKind = .working,
                      weight: Weight? = nil, bodyweight: Bool = false, reps: Int? = nil, rpe: Fixed? = nil,
                      note: String? = nil, minute: Int) -> ExportRow {
-            ExportRow(setID: id(n), workoutID: push, workoutName: "Push Day", workoutStartedAt: pushStart,
-                      workoutEndedAt: pushEnd, workoutNote: "Felt strong, slept 8h", exerciseID: exercise,
-                      exerciseName: name, setOrder: order, workingSetNumber: working, kind: kind, weight: weight,
-                      bodyweight: bodyweight, reps: reps, rpe: rpe, note: note,
-                      performedAt: pushStart + Int64(minute * 60_000), utcOffsetSeconds: cet)
+            row(n, workout: Workout(id: push, name: "Push Day", startedAt: pushStart, endedAt: pushEnd, utcOffsetSeconds: cet,
+                                    note: "Felt strong, slept 8h"),
+                exercise, name, order: order, working: working,
+                SetValues(kind: kind, weight: weight, bodyweight: bodyweight, reps: reps, rpe: rpe, note: note),
+                performedAt: pushStart + Int64(minute * 60_000), offset: cet)
         }
         let legsStart = at(2026, 11, 22, 18, 5, 9, offset: newYork)
         func legsRow(_ n: Int, _ exercise: UUID, _ name: String, order: Int, working: Int?, kind: SetKind = .working,
                      weight: Weight? = nil, bodyweight: Bool = false, reps: Int? = nil, rpe: Fixed? = nil,
                      duration: Int? = nil, distance: Distance? = nil, note: String? = nil, minute: Int) -> ExportRow {
-            ExportRow(setID: id(n), workoutID: legs, workoutName: nil, workoutStartedAt: legsStart,
-                      exerciseID: exercise, exerciseName: name, setOrder: order, workingSetNumber: working,
-                      kind: kind, weight: weight, bodyweight: bodyweight, reps: reps, rpe: rpe,
-                      durationSeconds: duration, distance: distance, note: note,
-                      performedAt: legsStart + Int64(minute * 60_000), utcOffsetSeconds: newYork)
+            row(n, workout: Workout(id: legs, startedAt: legsStart, utcOffsetSeconds: newYork), exercise, name,
+                order: order, working: working,
+                SetValues(kind: kind, weight: weight, bodyweight: bodyweight, reps: reps, rpe: rpe, durationSeconds: duration,
+                          distance: distance, note: note),
+                performedAt: legsStart + Int64(minute * 60_000), offset: newYork)
         }
         let pullStart = at(2026, 11, 23, 23, 40, offset: nepal)
         return [
@@ -66,12 +75,12 @@ enum ExportFixtures {
                     bodyweight: true, reps: 10, minute: 60),
             legsRow(12, dip, "Dip", order: 2, working: 1, weight: Weight(Fixed(thousandths: -22_500), .lb),
                     bodyweight: true, reps: 8, minute: 63),
-            ExportRow(setID: id(13), workoutID: pull, workoutName: "Pull, heavy", workoutStartedAt: pullStart,
-                      workoutEndedAt: pullStart + 45 * 60_000 + 59_999, workoutNote: nil, exerciseID: deadlift,
-                      exerciseName: "Deadlift", setOrder: 1, workingSetNumber: 1,
-                      weight: Weight(Fixed(180), .kg), reps: 3, rpe: Fixed(9),
-                      // After midnight local time, though the workout started the day before.
-                      performedAt: pullStart + 25 * 60_000, utcOffsetSeconds: nepal),
+            row(13, workout: Workout(id: pull, name: "Pull, heavy", startedAt: pullStart,
+                                     endedAt: pullStart + 45 * 60_000 + 59_999, utcOffsetSeconds: nepal),
+                deadlift, "Deadlift", order: 1, working: 1,
+                SetValues(weight: Weight(Fixed(180), .kg), reps: 3, rpe: Fixed(9)),
+                // After midnight local time, though the workout started the day before.
+                performedAt: pullStart + 25 * 60_000, offset: nepal),
         ]
     }
 
@@ -101,8 +110,8 @@ struct ExportFormatTests {
         let golden = try #require(FileManager.default.contents(atPath: url.path),
                                   "missing golden \(url.path); record it with GYMLOG_RECORD_GOLDENS=1")
         if Array(golden) != bytes {
-            let ours = CSVReader.rows(String(decoding: bytes, as: UTF8.self))
-            let theirs = CSVReader.rows(String(decoding: golden, as: UTF8.self))
+            let ours = ImportCSVCursor.rows(String(decoding: bytes, as: UTF8.self))
+            let theirs = ImportCSVCursor.rows(String(decoding: golden, as: UTF8.self))
             let firstDiff = (0..<min(ours.count, theirs.count)).first { ours[$0] != theirs[$0] }
                 ?? min(ours.count, theirs.count)
             Issue.record("""
@@ -133,7 +142,7 @@ struct ExportFormatTests {
 
     @Test("every row reads back with one value per header column", arguments: ExportFormat.allCases)
     func rowShape(format: ExportFormat) {
-        let rows = CSVReader.rows(String(decoding: ExportFixtures.export(format), as: UTF8.self))
+        let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(format), as: UTF8.self))
         #expect(rows.count == ExportFixtures.rows.count + 1)
         #expect(rows.first == format.header)
         for row in rows { #expect(row.count == format.header.count) }
@@ -142,7 +151,7 @@ struct ExportFormatTests {
     @Test("native values: exact weights, ISO times with offsets, nil as empty")
     func nativeValues() throws {
         // Given
-        let rows = CSVReader.rows(String(decoding: ExportFixtures.export(.native), as: UTF8.self))
+        let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(.native), as: UTF8.self))
         let header = rows[0]
         func value(_ row: Int, _ column: String) -> String { rows[row][header.firstIndex(of: column)!] }
         // Then
@@ -165,7 +174,7 @@ struct ExportFormatTests {
 
     @Test("strong values: local start, Strong durations, W/D/F set order, zeros for absent numbers")
     func strongValues() {
-        let rows = CSVReader.rows(String(decoding: ExportFixtures.export(.strong), as: UTF8.self))
+        let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(.strong), as: UTF8.self))
         #expect(rows[1] == ["2026-11-21 10:15:00", "Push Day", "1h 18m", "Bench Press", "W", "60", "8", "0", "0", "",
                             "Felt strong, slept 8h", ""])
         #expect(rows[3][4] == "2" && rows[3][5] == "102.5" && rows[3][11] == "8.5")
@@ -184,16 +193,23 @@ struct ExportFormatTests {
         #expect(strongDuration(from: 1_000_000, to: nil) == "0m")
     }
 
-    @Test("ExportRow(set:workout:exercise:) carries every stored field")
+    @Test("a native row carries every stored field, times at the workout's and the set's own offsets")
     func rowFromModels() {
+        // Given a drop set logged at +02:00 in a workout that started at +01:00
         let workout = Workout(id: ExportFixtures.push, name: "A", startedAt: 1000, endedAt: 2000, utcOffsetSeconds: 3600, note: "n")
         let exercise = Exercise(id: ExportFixtures.bench, name: "Bench Press", kind: .weighted)
-        let set = LoggedSet(id: ExportFixtures.id(1), workoutID: workout.id, exerciseID: exercise.id, kind: .drop,
-                            weight: Weight(Fixed(50), .lb), reps: 12, rpe: Fixed(9), note: "x",
-                            performedAt: 1500, utcOffsetSeconds: 7200)
+        let set = LoggedSet(id: ExportFixtures.id(1), workoutID: workout.id, exerciseID: exercise.id,
+                            values: SetValues(kind: .drop, weight: Weight(Fixed(50), .lb), reps: 12, rpe: Fixed(9), note: "x"),
+                            performedAt: 3000, utcOffsetSeconds: 7200)
         let row = ExportRow(set: set, workout: workout, exercise: exercise, setOrder: 3, workingSetNumber: nil)
-        #expect(row.workoutUTCOffsetSeconds == 3600 && row.utcOffsetSeconds == 7200)
-        #expect(row.weight == Weight(Fixed(50), .lb) && row.kind == .drop && row.setOrder == 3 && row.workoutNote == "n")
+        // When it is written in the native layout
+        var writer = CSVWriter()
+        ExportFormat.native.append(row, to: &writer)
+        // Then every field is there, in header order
+        let fields = String(decoding: writer.buffer, as: UTF8.self).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        #expect(fields.count == ExportFormat.native.header.count)
+        #expect(Array(fields[3...5]) == ["1970-01-01T01:00:01+01:00", "1970-01-01T01:00:02+01:00", "n"])
+        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "", "", "", "x", "1970-01-01T02:00:03+02:00"])
     }
 
     @Test("a large export stays correct across buffer flushes")
@@ -213,6 +229,6 @@ struct ExportFormatTests {
         }
         flushed.append(contentsOf: writer.buffer)
         // Then
-        #expect(CSVReader.rows(flushed).count == expectedRows)
+        #expect(ImportCSVCursor.rows(flushed).count == expectedRows)
     }
 }

@@ -20,11 +20,7 @@ import Testing
     /// name -> summary of each set, in order, for compact expectations.
     static func summaries(_ file: ImportedFile) -> [String] {
         file.workouts.flatMap { w in
-            w.sets.map { file.exercises[$0.exercise].name + ": " + LoggedSet(
-                id: $0.id, workoutID: w.id, exerciseID: UUID(), kind: $0.values.kind, weight: $0.values.weight,
-                bodyweight: $0.values.bodyweight, reps: $0.values.reps, rpe: $0.values.rpe,
-                durationSeconds: $0.values.durationSeconds, distance: $0.values.distance, note: $0.values.note,
-                performedAt: $0.performedAt).summary }
+            w.sets.map { file.exercises[$0.exercise].name + ": " + $0.values.summary }
         }
     }
 
@@ -219,17 +215,15 @@ import Testing
         #expect(file.setCount == rows.count)
         let byID = Dictionary(uniqueKeysWithValues: file.workouts.flatMap { w in w.sets.map { ($0.id, (w, $0)) } })
         for row in rows {
-            let (w, s) = try #require(byID[row.setID])
-            #expect(w.id == row.workoutID && w.name == row.workoutName && w.note == row.workoutNote)
-            #expect(w.startedAt / 1000 == row.workoutStartedAt / 1000)
-            #expect(w.endedAt.map { $0 / 1000 } == row.workoutEndedAt.map { $0 / 1000 })
-            #expect(w.utcOffsetSeconds == row.workoutUTCOffsetSeconds / 60 * 60)
-            #expect(file.exercises[s.exercise] == ImportedExercise(name: row.exerciseName, id: row.exerciseID))
-            #expect(s.values == SetValues(kind: row.kind, weight: row.weight, bodyweight: row.bodyweight, reps: row.reps,
-                                          rpe: row.rpe, durationSeconds: row.durationSeconds, distance: row.distance,
-                                          note: row.note))
-            #expect(s.performedAt / 1000 == row.performedAt / 1000)
-            #expect(s.utcOffsetSeconds == row.utcOffsetSeconds / 60 * 60)
+            let (w, s) = try #require(byID[row.set.id])
+            #expect(w.id == row.workout.id && w.name == row.workout.name && w.note == row.workout.note)
+            #expect(w.startedAt / 1000 == row.workout.startedAt / 1000)
+            #expect(w.endedAt.map { $0 / 1000 } == row.workout.endedAt.map { $0 / 1000 })
+            #expect(w.utcOffsetSeconds == row.workout.utcOffsetSeconds / 60 * 60)
+            #expect(file.exercises[s.exercise] == ImportedExercise(name: row.exercise.name, id: row.exercise.id))
+            #expect(s.values == row.set.values)
+            #expect(s.performedAt / 1000 == row.set.performedAt / 1000)
+            #expect(s.utcOffsetSeconds == row.set.utcOffsetSeconds / 60 * 60)
         }
     }
 

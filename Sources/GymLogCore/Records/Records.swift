@@ -63,6 +63,7 @@ public struct RecordValue: Hashable, Sendable {
 /// The per-set record values of a set (everything but session volume, which depends on the
 /// workout). Warm-ups achieve nothing. Loads compare in kilograms whatever unit was typed.
 public func recordValues(of set: LoggedSet, formula: E1RMFormula) -> [RecordValue] {
+    let set = set.values
     guard set.kind.countsForRecords else { return [] }
     var values: [RecordValue] = []
     if set.bodyweight {
@@ -85,6 +86,7 @@ public func recordValues(of set: LoggedSet, formula: E1RMFormula) -> [RecordValu
 
 /// The working volume a set adds to its workout's session volume, in kg.
 public func workingVolume(of set: LoggedSet) -> Double {
+    let set = set.values
     guard set.kind.countsForRecords, !set.bodyweight, let w = set.weight, let reps = set.reps else { return 0 }
     return w.kilograms * Double(reps)
 }

@@ -43,6 +43,10 @@ public enum LoadSpec: Equatable, Sendable {
 }
 
 /// One set as parsed from a line, before the exercise and units are resolved.
+///
+/// Not a `SetValues`: the load is what was typed (`LoadSpec`, its unit possibly omitted and
+/// bodyweight not yet split from the weight); `SetResolver.values(of:defaultUnit:)` turns it
+/// into the stored values once the user's default unit is known.
 public struct SetSpec: Equatable, Sendable {
     public var kind: SetKind
     public var load: LoadSpec?
@@ -59,7 +63,11 @@ public struct SetSpec: Equatable, Sendable {
     }
 }
 
-/// The changes a `+` line asks for; nil fields keep the last set's value.
+/// The changes a `+` or `edit` line asks for; nil fields keep the last set's value.
+///
+/// Not a `SetValues`: every field is optional (absent means "unchanged"), the load is
+/// unresolved as in `SetSpec`, and `count` says how many copies to log;
+/// `SetResolver.values(repeating:with:)` applies it to stored values.
 public struct SetPatch: Equatable, Sendable {
     public var kind: SetKind?
     public var load: LoadSpec?

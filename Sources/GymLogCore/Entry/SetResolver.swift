@@ -1,38 +1,5 @@
 import Foundation
 
-/// The concrete fields of a set to store, once units and the `+` patch are resolved.
-public struct SetValues: Equatable, Sendable {
-    public var kind: SetKind
-    public var weight: Weight?
-    public var bodyweight: Bool
-    public var reps: Int?
-    public var rpe: Fixed?
-    public var durationSeconds: Int?
-    public var distance: Distance?
-    public var note: String?
-
-    public init(kind: SetKind = .working, weight: Weight? = nil, bodyweight: Bool = false, reps: Int? = nil,
-                rpe: Fixed? = nil, durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil) {
-        self.kind = kind; self.weight = weight; self.bodyweight = bodyweight; self.reps = reps
-        self.rpe = rpe; self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
-    }
-
-    public init(of set: LoggedSet) {
-        self.init(kind: set.kind, weight: set.weight, bodyweight: set.bodyweight, reps: set.reps, rpe: set.rpe,
-                  durationSeconds: set.durationSeconds, distance: set.distance, note: set.note)
-    }
-
-    /// The set an exercise of this shape is, for inferring a new exercise's kind.
-    public var exerciseKind: ExerciseKind {
-        if bodyweight { return .bodyweight }
-        if weight == nil && reps == nil {
-            if distance != nil { return .distance }
-            if durationSeconds != nil { return .timed }
-        }
-        return .weighted
-    }
-}
-
 /// Resolves parsed specs into stored values. A typed unit wins; an omitted unit is the
 /// unit of the set being repeated (so `+ 230` after `225lb x5` stays in pounds), else the
 /// user's default unit.

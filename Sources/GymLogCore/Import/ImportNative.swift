@@ -25,6 +25,47 @@ struct NativeReader {
         return (local - Int64(offset) * 1000, offset)
     }
 
+    /// Where a set field sits in the native layout (nil: `performed_at`, which follows them).
+    static func column(_ field: SetField?) -> Int {
+        ExportFormat.nativeHeader.firstIndex(of: field?.rawValue ?? "performed_at")!
+    }
+
+    /// One set field as written by the native export, checked strictly: an export that
+    /// does not read back exactly is reported, not guessed at. Units are checked when their
+    /// number is there (`weight` and `distance` come before their units).
+    static func value(_ text: String, of field: SetField, weight: SetFieldValue?, distance: SetFieldValue?) throws -> SetFieldValue {
+        switch field {
+        case .kind:
+            guard SetKind(rawValue: text) != nil else { throw ImportRowError("kind '\(text)' is not working, warmup, drop or failure") }
+            return .text(text)
+        case .bodyweight:
+            guard text == "true" || text == "false" else { throw ImportRowError("bodyweight '\(text)' is not true or false") }
+            return .bool(text == "true")
+        case .weightUnit:
+            guard (weight ?? .null) == .null || WeightUnit(rawValue: text) != nil else {
+                throw ImportRowError("weight_unit '\(text)' is not kg or lb")
+            }
+            return text.isEmpty ? .null : .text(text)
+        case .distanceUnit:
+            guard (distance ?? .null) == .null || DistanceUnit(rawValue: text) != nil else {
+                throw ImportRowError("distance_unit '\(text)' is not m, km, mi or yd")
+            }
+            return text.isEmpty ? .null : .text(text)
+        case _ where text.isEmpty:
+            return .null
+        case .weight, .rpe, .distance:
+            guard let value = field == .weight ? Fixed(parsingSigned: text) : Fixed(parsing: text) else {
+                throw ImportRowError("\(field.rawValue) '\(text)' is not a number")
+            }
+            return .fixed(value)
+        case .reps, .durationSeconds:
+            guard let value = Int(text) else { throw ImportRowError("\(field.rawValue) '\(text)' is not a whole number") }
+            return .int(value)
+        case .note:
+            return .text(text)
+        }
+    }
+
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         while let (line, f) = cursor.next() {
             guard f.count == header.count else {
@@ -42,13 +83,6 @@ struct NativeReader {
                     }
                     return t
                 }
-                func fixed(_ i: Int, _ name: String, signed: Bool = false) throws -> Fixed? {
-                    if f[i].isEmpty { return nil }
-                    guard let v = signed ? Fixed(parsingSigned: f[i]) : Fixed(parsing: f[i]) else {
-                        throw ImportRowError("\(name) '\(f[i])' is not a number")
-                    }
-                    return v
-                }
                 func int(_ i: Int, _ name: String) throws -> Int? {
                     if f[i].isEmpty { return nil }
                     guard let v = Int(f[i]) else { throw ImportRowError("\(name) '\(f[i])' is not a whole number") }
@@ -60,24 +94,12 @@ struct NativeReader {
                 let exerciseName = f[7]
                 guard !exerciseName.isEmpty else { throw ImportRowError("exercise is empty") }
                 guard try int(8, "set_order") != nil else { throw ImportRowError("set_order is empty") }
-                guard let kind = SetKind(rawValue: f[9]) else {
-                    throw ImportRowError("kind '\(f[9])' is not working, warmup, drop or failure")
+                var read: [SetField: SetFieldValue] = [:]
+                for field in SetField.allCases {
+                    read[field] = try Self.value(f[Self.column(field)], of: field, weight: read[.weight], distance: read[.distance])
                 }
-                var weight: Weight?
-                if let value = try fixed(10, "weight", signed: true) {
-                    guard let unit = WeightUnit(rawValue: f[11]) else { throw ImportRowError("weight_unit '\(f[11])' is not kg or lb") }
-                    weight = Weight(value, unit)
-                }
-                guard f[12] == "true" || f[12] == "false" else { throw ImportRowError("bodyweight '\(f[12])' is not true or false") }
-                var distance: Distance?
-                if let value = try fixed(15, "distance") {
-                    guard let unit = DistanceUnit(rawValue: f[16]) else { throw ImportRowError("distance_unit '\(f[16])' is not m, km, mi or yd") }
-                    distance = Distance(value, unit)
-                }
-                let values = SetValues(kind: kind, weight: weight, bodyweight: f[12] == "true", reps: try int(13, "reps"),
-                                       rpe: try fixed(14, "rpe"), durationSeconds: try int(17, "duration_seconds"),
-                                       distance: distance, note: f[18].isEmpty ? nil : f[18])
-                let performed = try time(19, "performed_at")
+                let values = SetValues(reading: { read[$0] ?? .null })
+                let performed = try time(Self.column(nil), "performed_at")
 
                 let name = f[2].isEmpty ? nil : f[2]
                 let note = f[5].isEmpty ? nil : f[5]

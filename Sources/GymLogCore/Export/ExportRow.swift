@@ -1,0 +1,160 @@
+import Foundation
+
+/// One logged set joined with its workout and exercise: the unit of `gymlog export`.
+public struct ExportRow: Sendable, Equatable {
+    /// The set as stored (its time and offset are the set's own).
+    public var set: LoggedSet
+    /// The set's workout; its own UTC offset is used for its start and end times.
+    public var workout: Workout
+    /// The set's exercise (its id and display name are exported).
+    public var exercise: Exercise
+    /// 1-based position among all of this exercise's sets in this workout, warm-ups included.
+    public var setOrder: Int
+    /// 1-based position among this exercise's `.working` sets in this workout; nil for tagged sets.
+    public var workingSetNumber: Int?
+
+    /// A row from stored values; the caller numbers the set within its exercise and workout.
+    public init(set: LoggedSet, workout: Workout, exercise: Exercise, setOrder: Int, workingSetNumber: Int?) {
+        self.set = set; self.workout = workout; self.exercise = exercise
+        self.setOrder = setOrder; self.workingSetNumber = workingSetNumber
+    }
+}
+
+/// The column layouts `gymlog export --format` can write.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    /// Every field gymlog stores, lossless: ids, kinds, units, ISO 8601 times with offsets.
+    case native
+    /// The layout of the Strong app's CSV export, so the file opens in tools built for it.
+    ///
+    /// Strong's layout carries no unit columns: Weight and Distance are the numbers as typed
+    /// (a mix of kg and lb sets is written as is), and readers assume the user's unit.
+    /// Like Strong, absent Weight, Reps, Distance and Seconds are written as `0` and an absent
+    /// RPE as an empty field; Date is the workout's local start with no offset, and an
+    /// unfinished workout's Duration is `0m`.
+    case strong
+
+    static let nativeHeader: [String] = [
+        "set_id", "workout_id", "workout_name", "workout_started_at", "workout_ended_at", "workout_note",
+        "exercise_id", "exercise", "set_order",
+    ] + setFields.map(\.rawValue) + ["performed_at"]
+
+    static let strongHeader = [
+        "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance",
+        "Seconds", "Notes", "Workout Notes", "RPE",
+    ]
+
+    /// The set's fields in native column order (`allCases` would build an array per row).
+    static let setFields = SetField.allCases
+
+    /// Workout Name for workouts that were never named.
+    public static let defaultWorkoutName = "Workout"
+
+    /// The column names, in order.
+    public var header: [String] {
+        switch self {
+        case .native: Self.nativeHeader
+        case .strong: Self.strongHeader
+        }
+    }
+
+    /// Writes the header row.
+    public func appendHeader(to writer: inout CSVWriter) {
+        writer.fields(header)
+        writer.endRow()
+    }
+
+    /// Writes one row for `row` in this layout.
+    public func append(_ row: ExportRow, to writer: inout CSVWriter) {
+        switch self {
+        case .native: Self.appendNative(row, to: &writer)
+        case .strong: Self.appendStrong(row, to: &writer)
+        }
+    }
+
+    static func appendNative(_ row: ExportRow, to w: inout CSVWriter) {
+        let set = row.set, workout = row.workout
+        w.fieldUUID(set.id)
+        w.fieldUUID(workout.id)
+        w.optionalField(workout.name)
+        w.fieldISO8601(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        if let ended = workout.endedAt {
+            w.fieldISO8601(millis: ended, utcOffsetSeconds: workout.utcOffsetSeconds)
+        } else {
+            w.emptyField()
+        }
+        w.optionalField(workout.note)
+        w.fieldUUID(row.exercise.id)
+        w.field(row.exercise.name)
+        w.fieldInt(row.setOrder)
+        for field in setFields {
+            switch set.values[field] {
+            case .null: w.emptyField()
+            case .text(let text): w.field(text)
+            case .int(let value): w.fieldInt(value)
+            case .fixed(let value): w.fieldFixed(value)
+            case .bool(let flag): w.field(flag ? "true" : "false")
+            }
+        }
+        w.fieldISO8601(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds)
+        w.endRow()
+    }
+
+    static func appendStrong(_ row: ExportRow, to w: inout CSVWriter) {
+        let v = row.set.values, workout = row.workout
+        w.fieldLocalDateTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        if let name = workout.name, !name.isEmpty { w.field(name) } else { w.field(defaultWorkoutName) }
+        w.fieldStrongDuration(from: workout.startedAt, to: workout.endedAt)
+        w.field(row.exercise.name)
+        switch v.kind {
+        case .working: w.fieldInt(row.workingSetNumber ?? row.setOrder)
+        case .warmup: w.field("W")
+        case .drop: w.field("D")
+        case .failure: w.field("F")
+        }
+        if let weight = v.weight { w.fieldFixed(weight.value) } else { w.fieldInt(0) }
+        w.fieldInt(v.reps ?? 0)
+        if let distance = v.distance { w.fieldFixed(distance.value) } else { w.fieldInt(0) }
+        w.fieldInt(v.durationSeconds ?? 0)
+        w.optionalField(v.note)
+        w.optionalField(workout.note)
+        w.optionalFixed(v.rpe)
+        w.endRow()
+    }
+}
+
+extension CSVWriter {
+    @inlinable
+    mutating func optionalField(_ value: String?) {
+        if let value { field(value) } else { emptyField() }
+    }
+
+    @inlinable
+    mutating func optionalInt(_ value: Int?) {
+        if let value { fieldInt(value) } else { emptyField() }
+    }
+
+    @inlinable
+    mutating func optionalFixed(_ value: Fixed?) {
+        if let value { fieldFixed(value) } else { emptyField() }
+    }
+
+    /// Strong's duration spelling: `1h 5m`, `45m`; `0m` when unfinished or under a minute.
+    mutating func fieldStrongDuration(from start: Int64, to end: Int64?) {
+        beginField(empty: false)
+        let minutes = max(0, ((end ?? start) - start) / 60_000)
+        if minutes >= 60 {
+            appendDecimal(minutes / 60, to: &buffer)
+            buffer.append(UInt8(ascii: "h"))
+            buffer.append(UInt8(ascii: " "))
+        }
+        appendDecimal(minutes % 60, to: &buffer)
+        buffer.append(UInt8(ascii: "m"))
+    }
+}
+
+/// Strong's duration spelling for a workout: `1h 5m`, `45m`, `0m`.
+public func strongDuration(from start: Int64, to end: Int64?) -> String {
+    var w = CSVWriter(reservingCapacity: 16)
+    w.fieldStrongDuration(from: start, to: end)
+    return String(decoding: w.buffer, as: UTF8.self)
+}

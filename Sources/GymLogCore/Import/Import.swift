@@ -1,0 +1,156 @@
+import Foundation
+
+// Reading other apps' exports (and gymlog's own) into one normalised model. Pure: the caller
+// reads the file and supplies the time zone; nothing here touches the disk or the clock.
+
+/// The apps whose CSV exports `gymlog import` reads.
+public enum ImportSource: String, CaseIterable, Sendable {
+    case strong, hevy, fitnotes, native
+
+    /// The app's name as people write it.
+    public var displayName: String {
+        switch self {
+        case .strong: "Strong"
+        case .hevy: "Hevy"
+        case .fitnotes: "FitNotes"
+        case .native: "gymlog (native)"
+        }
+    }
+}
+
+/// How to read a file: which app wrote it (nil: detect), and what to assume where it is silent.
+public struct ImportOptions: Sendable {
+    /// The app that wrote the file; nil detects it from the header.
+    public var source: ImportSource?
+    /// The unit of weights in files that do not say (Strong's plain `Weight`).
+    public var weightUnit: WeightUnit
+    /// The UTC offset (seconds) in force at an instant (UTC milliseconds): times written without
+    /// a zone are read as wall-clock times of this zone.
+    public var utcOffset: @Sendable (Int64) -> Int
+
+    public init(source: ImportSource? = nil, weightUnit: WeightUnit = .kg,
+                utcOffset: @escaping @Sendable (Int64) -> Int = { _ in 0 }) {
+        self.source = source; self.weightUnit = weightUnit; self.utcOffset = utcOffset
+    }
+}
+
+/// An exercise named by an imported file; native files also carry its id.
+public struct ImportedExercise: Equatable, Sendable {
+    /// The name as written in the file, spaces collapsed.
+    public var name: String
+    /// The exercise's id (native files only).
+    public var id: UUID?
+    public init(name: String, id: UUID? = nil) { self.name = name; self.id = id }
+}
+
+/// One set read from a file, ready to store.
+public struct ImportedSet: Equatable, Sendable {
+    /// The line of the file the set's row starts on (1-based, the header is line 1).
+    public var line: Int
+    /// The file's own id (native) or one derived from the set's content, so a re-import finds it.
+    public var id: UUID
+    /// Index into `ImportedFile.exercises`.
+    public var exercise: Int
+    /// The set as stored: kind, load, reps, RPE, time, distance, note.
+    public var values: SetValues
+    /// Milliseconds since 1970 (UTC).
+    public var performedAt: Int64
+    public var utcOffsetSeconds: Int
+
+    public init(line: Int, id: UUID, exercise: Int, values: SetValues, performedAt: Int64, utcOffsetSeconds: Int) {
+        self.line = line; self.id = id; self.exercise = exercise; self.values = values
+        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds
+    }
+}
+
+/// One workout read from a file with its sets in the order they were done.
+public struct ImportedWorkout: Equatable, Sendable {
+    /// The line of the workout's first row.
+    public var line: Int
+    /// The file's own id (native) or one derived from source, start and name.
+    public var id: UUID
+    public var name: String?
+    public var startedAt: Int64
+    public var endedAt: Int64?
+    public var utcOffsetSeconds: Int
+    public var note: String?
+    public var sets: [ImportedSet]
+
+    public init(line: Int, id: UUID, name: String?, startedAt: Int64, endedAt: Int64?, utcOffsetSeconds: Int,
+                note: String?, sets: [ImportedSet] = []) {
+        self.line = line; self.id = id; self.name = name; self.startedAt = startedAt; self.endedAt = endedAt
+        self.utcOffsetSeconds = utcOffsetSeconds; self.note = note; self.sets = sets
+    }
+}
+
+/// A row that was not imported, with the line it starts on and why.
+public struct ImportProblem: Equatable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var reason: String
+    public init(line: Int, reason: String) { self.line = line; self.reason = reason }
+    public var description: String { "line \(line): \(reason)" }
+}
+
+/// Everything read from one file: workouts, the exercises they name, and the rows left out.
+public struct ImportedFile: Sendable {
+    public var source: ImportSource
+    /// The field separator found on the header line.
+    public var delimiter: Character
+    /// Oldest first.
+    public var workouts: [ImportedWorkout]
+    public var exercises: [ImportedExercise]
+    /// Rows that are malformed: the import is refused unless the caller chose to skip them.
+    public var badRows: [ImportProblem]
+    /// Rows that are well-formed but are not sets (rest timers, empty sets): always left out.
+    public var ignoredRows: [ImportProblem]
+    /// The weight unit assumed because the file did not say; nil when every weight had a unit.
+    public var assumedWeightUnit: WeightUnit?
+    /// The distance unit assumed because the file did not say.
+    public var assumedDistanceUnit: DistanceUnit?
+
+    /// Sets across all workouts.
+    public var setCount: Int { workouts.reduce(0) { $0 + $1.sets.count } }
+}
+
+extension ImportSource {
+    /// The app that wrote a CSV file with this header, or nil when it is none gymlog knows.
+    public static func detect(header fields: [String]) -> ImportSource? {
+        let names = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let set = Set(names)
+        if names == ExportFormat.nativeHeader { return .native }
+        if set.isSuperset(of: ["title", "start_time", "exercise_title"]) { return .hevy }
+        if names.count >= 3, names[0] == "date", names[1] == "exercise", names[2] == "category" { return .fitnotes }
+        if set.isSuperset(of: ["date", "exercise name", "set order"]) { return .strong }
+        return nil
+    }
+}
+
+/// Reads exports of Strong, Hevy, FitNotes and gymlog itself into `ImportedFile`.
+public enum ImportParser {
+    /// Parses a whole file. Malformed rows are collected in `badRows` (every one, with its
+    /// line), never thrown; a file whose header cannot be read at all throws `UserError`.
+    public static func parse(_ bytes: [UInt8], options: ImportOptions) throws -> ImportedFile {
+        var cursor = ImportCSVCursor(bytes, delimiter: nil)
+        guard let header = cursor.next() else {
+            throw UserError("The file is empty: there is no header line to tell which app wrote it.")
+        }
+        let detected = ImportSource.detect(header: header.fields)
+        let source: ImportSource
+        if let chosen = options.source {
+            source = chosen
+        } else if let detected {
+            source = detected
+        } else {
+            let shown = header.fields.prefix(6).joined(separator: String(cursor.delimiterCharacter))
+            throw UserError("Cannot tell which app wrote this file from its header '\(shown)'. Pass --from strong, hevy, fitnotes or native.")
+        }
+        var assembler = WorkoutAssembler(source: source, options: options)
+        switch source {
+        case .strong: try StrongReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
+        case .hevy: try HevyReader(header: header.fields).read(&cursor, into: &assembler)
+        case .fitnotes: try FitNotesReader(header: header.fields).read(&cursor, into: &assembler)
+        case .native: try NativeReader(header: header.fields).read(&cursor, into: &assembler)
+        }
+        return assembler.finish(delimiter: cursor.delimiterCharacter)
+    }
+}

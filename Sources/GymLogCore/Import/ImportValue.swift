@@ -1,0 +1,233 @@
+import Foundation
+
+// MARK: - Header columns
+
+/// Finds columns by name (case-insensitive, surrounding spaces ignored).
+struct ImportColumns {
+    let names: [String]
+    init(_ header: [String]) { names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+
+    /// The index of the first column whose name is one of `candidates`.
+    func index(_ candidates: String...) -> Int? {
+        for c in candidates { if let i = names.firstIndex(of: c) { return i } }
+        return nil
+    }
+
+    /// The index of a column the format cannot do without.
+    func required(_ name: String, in source: ImportSource) throws -> Int {
+        guard let i = names.firstIndex(of: name.lowercased()) else {
+            throw UserError("This \(source.displayName) file has no '\(name)' column; check that it is an unmodified export, or pass the right --from.")
+        }
+        return i
+    }
+}
+
+extension Array where Element == String {
+    /// The trimmed field at `index`, "" when the column is absent.
+    func field(_ index: Int?) -> String {
+        guard let index, index < count else { return "" }
+        return self[index].trimmingCharacters(in: .whitespaces)
+    }
+}
+
+// MARK: - Values
+
+/// Readers of the numbers, units and times found in exports.
+enum ImportValue {
+    /// A decimal as exported: `100`, `102.5`, `8.0`, float noise like `149.99999999999997`
+    /// rounded to the nearest thousandth (what a person typed), a decimal comma when the file
+    /// is semicolon-separated. Nil for anything else.
+    static func number(_ text: String, decimalComma: Bool = false, signed: Bool = false) -> Fixed? {
+        var bytes = Array(text.utf8)
+        var negative = false
+        if signed, bytes.first == UInt8(ascii: "-") { negative = true; bytes.removeFirst() }
+        guard !bytes.isEmpty, bytes.count <= 40 else { return nil }
+        var whole: Int64 = 0, fraction: Int64 = 0, fractionDigits = 0, digits = 0
+        var seenPoint = false, roundUp = false
+        for b in bytes {
+            if b == UInt8(ascii: ".") || (decimalComma && b == UInt8(ascii: ",")) {
+                if seenPoint { return nil }
+                seenPoint = true
+            } else if b >= 48 && b <= 57 {
+                digits += 1
+                if seenPoint {
+                    fractionDigits += 1
+                    if fractionDigits <= 3 {
+                        fraction = fraction * 10 + Int64(b - 48)
+                    } else if fractionDigits == 4 {
+                        roundUp = b >= 53
+                    }
+                } else {
+                    guard whole < 1_000_000_000 else { return nil }
+                    whole = whole * 10 + Int64(b - 48)
+                }
+            } else {
+                return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        for _ in min(fractionDigits, 3)..<3 { fraction *= 10 }
+        var thousandths = whole * 1000 + fraction
+        if roundUp { thousandths += 1 }
+        return Fixed(thousandths: negative ? -thousandths : thousandths)
+    }
+
+    /// A count written as `8` or `8.0`; nil for fractions, signs or text.
+    static func count(_ text: String) -> Int? {
+        guard let f = number(text), f.thousandths % 1000 == 0, f.thousandths < 1_000_000_000 else { return nil }
+        return Int(f.thousandths / 1000)
+    }
+
+    /// A duration: plain seconds (`95`, `95.0`), `55s`, `38min`, `1h 18m`, `1h 5m 3s`,
+    /// `7:41` (M:SS) or `1:02:03` (H:MM:SS).
+    static func duration(_ text: String) -> Int? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !t.isEmpty else { return nil }
+        if let n = count(t) { return n }
+        if t.contains(":") {
+            let parts = t.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 || parts.count == 3 else { return nil }
+            var total = 0
+            for (i, p) in parts.enumerated() {
+                guard let n = Int(p), n >= 0, i == 0 || (p.count == 2 && n < 60) else { return nil }
+                total = total * 60 + n
+            }
+            return total
+        }
+        var total = 0, number: Int?, sawUnit = false
+        var i = t.startIndex
+        while i < t.endIndex {
+            let c = t[i]
+            if c == " " { i = t.index(after: i); continue }
+            if let d = c.wholeNumberValue, c.isASCII {
+                guard number ?? 0 < 100_000_000 else { return nil }
+                number = (number ?? 0) * 10 + d
+                i = t.index(after: i)
+                continue
+            }
+            guard let n = number else { return nil }
+            var unit = ""
+            while i < t.endIndex, t[i].isLetter { unit.append(t[i]); i = t.index(after: i) }
+            switch unit {
+            case "h", "hr", "hrs", "hour", "hours": total += n * 3600
+            case "m", "min", "mins", "minute", "minutes": total += n * 60
+            case "s", "sec", "secs", "second", "seconds": total += n
+            default: return nil
+            }
+            number = nil
+            sawUnit = true
+        }
+        guard sawUnit, number == nil else { return nil }
+        return total
+    }
+
+    /// `2024-01-31 10:15:00`, `2024-01-31 10:15`, `2024-01-31T10:15:00` or `2024-01-31`
+    /// as wall-clock milliseconds (as if UTC).
+    static func localDateTime(_ text: String) -> Int64? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.utf8.count >= 10, let day = parseDay(String(t.prefix(10))) else { return nil }
+        let base = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0)
+        let rest = t.dropFirst(10)
+        if rest.isEmpty { return base }
+        guard rest.first == " " || rest.first == "T", let clock = timeOfDay(String(rest.dropFirst())) else { return nil }
+        return base + Int64(clock) * 1000
+    }
+
+    /// `07:48`, `7:48` or `07:48:05` as seconds after midnight.
+    static func timeOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3 else { return nil }
+        var values: [Int] = []
+        for (i, p) in parts.enumerated() {
+            guard !p.isEmpty, p.count <= 2, p.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(p),
+                  i == 0 || p.count == 2 else { return nil }
+            values.append(n)
+        }
+        guard values[0] < 24, values[1] < 60, values.count == 2 || values[2] < 60 else { return nil }
+        return values[0] * 3600 + values[1] * 60 + (values.count == 3 ? values[2] : 0)
+    }
+
+    /// An RPE between 1 and 10 (0 or empty means none).
+    static func rpe(_ text: String, decimalComma: Bool = false) -> Result<Fixed?, ImportRowError> {
+        guard !text.isEmpty else { return .success(nil) }
+        guard let f = number(text, decimalComma: decimalComma) else { return .failure(.init("RPE '\(text)' is not a number")) }
+        if f.isZero { return .success(nil) }
+        guard f >= Fixed(1), f <= Fixed(10) else { return .failure(.init("RPE '\(text)' is not between 1 and 10")) }
+        return .success(f)
+    }
+}
+
+/// Why one row could not be read.
+struct ImportRowError: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+extension ImportValue {
+    /// A load: empty or 0 is none; the unit is the column's, the row's, or the assumed one.
+    static func weight(_ text: String, unit: WeightUnit?, decimalComma: Bool = false,
+                       assumed: inout WeightUnit?, fallback: WeightUnit, column: String = "Weight") throws -> Weight? {
+        guard !text.isEmpty else { return nil }
+        guard let value = number(text, decimalComma: decimalComma, signed: true) else {
+            throw ImportRowError("\(column) '\(text)' is not a number")
+        }
+        if value.isZero { return nil }
+        if let unit { return Weight(value, unit) }
+        assumed = fallback
+        return Weight(value, fallback)
+    }
+
+    static func weightUnit(_ text: String) throws -> WeightUnit? {
+        guard !text.isEmpty else { return nil }
+        guard let unit = WeightUnit(spelling: Substring(text)) else {
+            throw ImportRowError("weight unit '\(text)' is not kg or lbs")
+        }
+        return unit
+    }
+
+    static func distanceUnit(_ text: String) throws -> DistanceUnit? {
+        guard !text.isEmpty else { return nil }
+        switch text.lowercased() {
+        case "kms", "kilometers", "kilometres": return .km
+        case "meters", "metres": return .m
+        default: break
+        }
+        guard let unit = DistanceUnit(spelling: Substring(text)) else {
+            throw ImportRowError("distance unit '\(text)' is not m, km, mi or yd")
+        }
+        return unit
+    }
+
+    static func distance(_ text: String, unit: DistanceUnit?, decimalComma: Bool = false,
+                         assumed: inout DistanceUnit?, fallback: DistanceUnit) throws -> Distance? {
+        guard !text.isEmpty else { return nil }
+        guard let value = number(text, decimalComma: decimalComma) else { throw ImportRowError("Distance '\(text)' is not a number") }
+        if value.isZero { return nil }
+        if let unit { return Distance(value, unit) }
+        assumed = fallback
+        return Distance(value, fallback)
+    }
+
+    static func reps(_ text: String, column: String = "Reps") throws -> Int? {
+        guard !text.isEmpty else { return nil }
+        guard let n = count(text) else { throw ImportRowError("\(column) '\(text)' is not a whole number") }
+        return n == 0 ? nil : n
+    }
+
+    static func seconds(_ text: String, column: String) throws -> Int? {
+        guard !text.isEmpty else { return nil }
+        guard let n = duration(text) else { throw ImportRowError("\(column) '\(text)' is not a duration like 95, 55s, 38min or 1h 18m") }
+        return n == 0 ? nil : n
+    }
+}
+
+/// The name as written, with runs of spaces collapsed (newlines in a name become spaces).
+func cleanName(_ text: String) -> String {
+    text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+}
+
+/// Text that is nil when empty.
+func nonEmpty(_ text: String) -> String? {
+    let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return t.isEmpty ? nil : t
+}

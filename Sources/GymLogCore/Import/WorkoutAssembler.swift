@@ -1,0 +1,178 @@
+import Foundation
+
+// MARK: - Assembling workouts
+
+/// A set as a reader found it, before ids and times are settled.
+struct PendingSet {
+    var line: Int
+    var id: UUID?
+    var exercise: Int
+    var values: SetValues
+    var performedAt: Int64?
+    var utcOffsetSeconds: Int?
+}
+
+/// Groups rows into workouts (in order of first appearance) and exercises (by name or id),
+/// then gives every set its id and time.
+struct WorkoutAssembler {
+    let source: ImportSource
+    let options: ImportOptions
+    var workouts: [ImportedWorkout] = []
+    var pending: [[PendingSet]] = []
+    var notes: [[String]] = []
+    var workoutIndex: [String: Int] = [:]
+    var exercises: [ImportedExercise] = []
+    var exerciseIndex: [String: Int] = [:]
+    var badRows: [ImportProblem] = []
+    var ignoredRows: [ImportProblem] = []
+    var assumedWeightUnit: WeightUnit?
+    var assumedDistanceUnit: DistanceUnit?
+
+    init(source: ImportSource, options: ImportOptions) { self.source = source; self.options = options }
+
+    mutating func bad(_ line: Int, _ reason: String) { badRows.append(ImportProblem(line: line, reason: reason)) }
+    mutating func ignore(_ line: Int, _ reason: String) { ignoredRows.append(ImportProblem(line: line, reason: reason)) }
+
+    /// The workout for `key`, made by `make` the first time the key is seen.
+    mutating func workout(key: String, _ make: () -> ImportedWorkout) -> Int {
+        if let i = workoutIndex[key] { return i }
+        workouts.append(make())
+        pending.append([])
+        notes.append([])
+        workoutIndex[key] = workouts.count - 1
+        return workouts.count - 1
+    }
+
+    /// The exercise called `name` (or with `id`), added the first time it is seen.
+    mutating func exercise(named name: String, id: UUID? = nil) -> Int {
+        let name = ControlCharacters.cleaned(name, lineBreaks: false)
+        let key = id.map { "id:" + $0.uuidString.lowercased() } ?? nameKey(name)
+        if let i = exerciseIndex[key] { return i }
+        exercises.append(ImportedExercise(name: name, id: id))
+        exerciseIndex[key] = exercises.count - 1
+        return exercises.count - 1
+    }
+
+    mutating func add(_ set: PendingSet, to workout: Int) { pending[workout].append(set) }
+
+    /// Adds a line to a workout's note once (exercise notes repeat on every row in some apps).
+    mutating func addNote(_ text: String, to workout: Int) {
+        let clean = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !clean.isEmpty, !notes[workout].contains(clean) else { return }
+        notes[workout].append(clean)
+    }
+
+    /// Settles ids and times; workouts that ended up with no set are dropped.
+    func finish(delimiter: Character) -> ImportedFile {
+        var out: [ImportedWorkout] = []
+        out.reserveCapacity(workouts.count)
+        for (w, sets) in zip(workouts.indices, pending) where !sets.isEmpty {
+            var workout = workouts[w]
+            if !notes[w].isEmpty {
+                workout.note = ([workout.note].compactMap { $0 } + notes[w]).joined(separator: "\n")
+            }
+            // Other apps keep whatever was typed; gymlog stores no control characters (a
+            // Windows line break becomes a line feed, an Escape is dropped).
+            workout.name = workout.name.map { ControlCharacters.cleaned($0, lineBreaks: false) }
+            workout.note = workout.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
+            workout.sets = settle(sets, in: workout)
+            for i in workout.sets.indices {
+                workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
+            }
+            if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
+            out.append(workout)
+        }
+        out.sort { ($0.startedAt, $0.line) < ($1.startedAt, $1.line) }
+        return ImportedFile(source: source, delimiter: delimiter, workouts: out, exercises: exercises, badRows: badRows,
+                            ignoredRows: ignoredRows, assumedWeightUnit: assumedWeightUnit,
+                            assumedDistanceUnit: assumedDistanceUnit)
+    }
+
+    /// Native sets keep their ids and times (nudged 1 ms apart where the export's whole seconds
+    /// made them equal, so they keep their order); the others get times spread over the
+    /// workout and ids derived from the workout, the exercise, its position and the values.
+    func settle(_ sets: [PendingSet], in workout: ImportedWorkout) -> [ImportedSet] {
+        var result: [ImportedSet] = []
+        result.reserveCapacity(sets.count)
+        var lastTime: [Int: Int64] = [:]
+        var position: [Int: Int] = [:]
+        let n = Int64(sets.count)
+        let span = workout.endedAt.map { max(0, $0 - workout.startedAt) }
+        var previous = Int64.min
+        for (i, s) in sets.enumerated() {
+            if let id = s.id, let at = s.performedAt {
+                let time = max(at, (lastTime[s.exercise] ?? Int64.min) &+ 1)
+                lastTime[s.exercise] = time
+                result.append(ImportedSet(line: s.line, id: id, exercise: s.exercise, values: s.values, performedAt: time,
+                                          utcOffsetSeconds: s.utcOffsetSeconds ?? workout.utcOffsetSeconds))
+                continue
+            }
+            var time: Int64
+            if let span, span > 0 {
+                time = workout.startedAt + span * Int64(i) / n
+            } else {
+                time = workout.startedAt + Int64(i) * 60_000
+            }
+            time = max(time, previous &+ 1)
+            previous = time
+            let p = (position[s.exercise] ?? 0) + 1
+            position[s.exercise] = p
+            let key = workout.id.uuidString.lowercased() + "|" + nameKey(exercises[s.exercise].name) + "|\(p)|" + canonicalValues(s.values)
+            result.append(ImportedSet(line: s.line, id: derivedID(namespace: "import-set", key: key), exercise: s.exercise,
+                                      values: s.values, performedAt: time, utcOffsetSeconds: workout.utcOffsetSeconds))
+        }
+        return result
+    }
+
+    /// The id of a workout from another app: its source, local start and name, so the same
+    /// workout in a later, overlapping export (or read with another --timezone) is the same row.
+    func workoutID(localStart: Int64, name: String?) -> UUID {
+        derivedID(namespace: "import-workout", key: "\(source.rawValue)|\(localStart)|\(name ?? "")")
+    }
+
+    /// Builds the stored values of a set from the numbers of a row; reps without a load are a
+    /// bodyweight set. Nil when the row holds no number at all.
+    func values(kind: SetKind, weight: Weight?, reps: Int?, rpe: Fixed?, duration: Int?, distance: Distance?,
+                note: String?) -> SetValues? {
+        guard weight != nil || reps != nil || duration != nil || distance != nil else { return nil }
+        var v = SetValues(kind: kind, weight: weight, reps: reps, rpe: rpe, durationSeconds: duration,
+                          distance: distance, note: note)
+        if let w = weight, w.value.thousandths < 0 {
+            v.bodyweight = true  // a negative load is an assisted bodyweight set
+        } else if weight == nil && reps != nil {
+            v.bodyweight = true
+        }
+        return v
+    }
+
+    /// Wall-clock `local` (milliseconds as if UTC) in the chosen zone: the instant and its offset.
+    func instant(local: Int64) -> (millis: Int64, offset: Int) {
+        utcInstant(local: local, offsetAt: options.utcOffset)
+    }
+}
+
+/// The instant whose wall-clock time is `local` (milliseconds as if UTC) in a zone described
+/// by `offsetAt` (UTC millis -> offset seconds), with that offset. A wall time skipped by a
+/// daylight-saving jump lands one offset-step later; a repeated one takes the first.
+public func utcInstant(local: Int64, offsetAt: (Int64) -> Int) -> (millis: Int64, offset: Int) {
+    let first = offsetAt(local)
+    let guess = local - Int64(first) * 1000
+    let second = offsetAt(guess)
+    if second == first { return (guess, first) }
+    let retry = local - Int64(second) * 1000
+    let third = offsetAt(retry)
+    return third == second ? (retry, second) : (guess, first)
+}
+
+/// The parts of a set that identify it in a derived id (the note is left out, so a note
+/// edited in the other app does not make the set new).
+func canonicalValues(_ v: SetValues) -> String {
+    var s = v.kind.rawValue
+    s += "|" + (v.weight.map { "\($0.value)\($0.unit.rawValue)" } ?? "")
+    s += v.bodyweight ? "|bw" : "|"
+    s += "|" + (v.reps.map(String.init) ?? "")
+    s += "|" + (v.rpe.map { $0.description } ?? "")
+    s += "|" + (v.durationSeconds.map(String.init) ?? "")
+    s += "|" + (v.distance.map { "\($0.value)\($0.unit.rawValue)" } ?? "")
+    return s
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// What an exercise measures, so display and records fit it.
+public enum ExerciseKind: String, CaseIterable, Sendable, Codable {
+    case weighted, bodyweight, timed, distance
+}
+
+/// A named exercise. Its id is derived from the name it was created with, so two devices
+/// that create "Bench Press" offline end up with the same exercise after sync.
+public struct Exercise: Equatable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var kind: ExerciseKind
+    public init(id: UUID, name: String, kind: ExerciseKind) { self.id = id; self.name = name; self.kind = kind }
+}
+
+/// A training session. Started implicitly by the first set, ended by `finish` or the idle gap.
+public struct Workout: Equatable, Sendable {
+    public var id: UUID
+    public var name: String?
+    public var startedAt: Int64
+    public var endedAt: Int64?
+    public var utcOffsetSeconds: Int
+    public var note: String?
+    public init(id: UUID, name: String? = nil, startedAt: Int64, endedAt: Int64? = nil, utcOffsetSeconds: Int, note: String? = nil) {
+        self.id = id; self.name = name; self.startedAt = startedAt; self.endedAt = endedAt
+        self.utcOffsetSeconds = utcOffsetSeconds; self.note = note
+    }
+}
+
+/// A set as stored: its identity, its values and when it was logged.
+///
+/// The values' fields read and write through the set (`set.weight`) by key path, so they
+/// are declared once, in `SetValues`.
+@dynamicMemberLookup
+public struct LoggedSet: Equatable, Sendable {
+    /// The set's own id (time-ordered, made by the device that logged it).
+    public var id: UUID
+    /// The workout the set belongs to.
+    public var workoutID: UUID
+    /// The exercise the set is of.
+    public var exerciseID: UUID
+    /// What the set was: load, reps, time, note...
+    public var values: SetValues
+    /// Milliseconds since 1970 (UTC) when the set was logged.
+    public var performedAt: Int64
+    public var utcOffsetSeconds: Int
+
+    /// A set from its identity, values and time.
+    public init(id: UUID, workoutID: UUID, exerciseID: UUID, values: SetValues = SetValues(), performedAt: Int64,
+                utcOffsetSeconds: Int = 0) {
+        self.id = id; self.workoutID = workoutID; self.exerciseID = exerciseID; self.values = values
+        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// One of the values' fields (`set.weight`, `set.reps = 6`).
+    @inlinable
+    public subscript<T>(dynamicMember field: WritableKeyPath<SetValues, T>) -> T {
+        get { values[keyPath: field] }
+        set { values[keyPath: field] = newValue }
+    }
+
+    /// Something computed from the values (`set.summary`).
+    @inlinable
+    public subscript<T>(dynamicMember property: KeyPath<SetValues, T>) -> T { values[keyPath: property] }
+}

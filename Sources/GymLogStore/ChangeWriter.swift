@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// Points in the write pipeline where tests inject failures.
+public enum WritePhase: Sendable {
+    /// The domain row is written; its outbox event is not yet.
+    case rowWritten
+    /// The outbox event is written too; the transaction has not committed.
+    case outboxWritten
+}
+
+/// Writes synced rows and their outbox events inside one open transaction.
+public struct ChangeWriter {
+    public let db: Database
+    public let now: Int64
+    public let environment: Environment
+    public let settings: Settings
+    let deviceID: String
+    let fault: (@Sendable (WritePhase) throws -> Void)?
+    let formulaChecked: FlagBox
+    private(set) var clock: HLC
+    private(set) var seq: Int64
+    private var touched = false
+
+    init(db: Database, now: Int64, environment: Environment, settings: Settings,
+         fault: (@Sendable (WritePhase) throws -> Void)?, formulaChecked: FlagBox = FlagBox()) throws {
+        self.db = db; self.now = now; self.environment = environment; self.settings = settings; self.fault = fault
+        self.formulaChecked = formulaChecked
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT device_id, last_clock, last_seq FROM device"))!
+        var columns = ColumnPositions(["device_id", "last_clock", "last_seq"])
+        let p = columns(row)
+        self.deviceID = row[p[0]]
+        self.clock = HLC(row[p[1]] as String) ?? .zero
+        self.seq = row[p[2]]
+    }
+
+    /// THE write of the pipeline: stamps `fields` with a fresh clock, upserts the row, and
+    /// appends the matching outbox event with the next gapless sequence number.
+    @discardableResult
+    public mutating func write(_ entity: EntityKind, id: UUID, op: ChangeOp, fields: [(String, FieldValue)]) throws -> HLC {
+        try Self.checkStorable(entity, fields)
+        clock = clock.tick(now: now, node: deviceID)
+        let changes = fields.map { FieldChange($0.0, $0.1, clock) }
+        try RowWriter.upsert(db, entity, id: id.key, changes: changes, creating: op == .create)
+        try fault?(.rowWritten)
+        seq += 1
+        try db.cachedStatement(sql: """
+            INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [seq, entity.rawValue, id.key, op.rawValue,
+                                     encodePayload(changes), environment.newID().key, now])
+        try fault?(.outboxWritten)
+        touched = true
+        return clock
+    }
+
+    /// Refuses text that the row could not keep as typed (SQLite cuts it at a NUL), that
+    /// the server would refuse for good (it would sit in the outbox as a poison event), or
+    /// that holds control characters (invisible, and able to drive the terminal that prints
+    /// it). Notes may hold tabs and line breaks; names are one line.
+    static func checkStorable(_ entity: EntityKind, _ fields: [(String, FieldValue)]) throws {
+        for (name, value) in fields {
+            guard case .text(let text) = value else { continue }
+            let bytes = text.utf8.count
+            let control = ControlCharacters.firstForbidden(in: text, lineBreaks: name == "note")
+            guard bytes > maxTextFieldBytes || control != nil else { continue }
+            let what = switch (entity, name) {
+            case (.exercises, "name"): "exercise name"
+            case (.workouts, "name"): "workout name"
+            case (.aliases, "alias"): "alias"
+            case (_, "note"): "note"
+            default: "\(entity.rawValue) field '\(name)'"
+            }
+            if bytes > maxTextFieldBytes {
+                throw UserError("The \(what) is \(bytes) bytes long; gymlog keeps at most \(maxTextFieldBytes) bytes of text "
+                    + "in one field so that it syncs. Shorten it; nothing was saved.")
+            }
+            if let (scalar, position) = control {
+                throw UserError("The \(what) contains the control character \(ControlCharacters.describe(scalar)) at character \(position), "
+                    + "which gymlog does not store\(scalar.value == 0 ? "" : " (printed, it could drive your terminal)"); remove it. Nothing was saved.")
+            }
+        }
+    }
+
+    /// Folds a clock seen from elsewhere into the local clock (sync's pull path).
+    public mutating func observe(_ remote: HLC) {
+        if remote > clock { clock = clock.receiving(remote, now: now, node: deviceID) }
+        touched = true
+    }
+
+    mutating func finish() throws {
+        guard touched else { return }
+        try db.cachedStatement(sql: "UPDATE device SET last_clock = ?, last_seq = ?")
+            .execute(arguments: [clock.description, seq])
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// Generic upsert of field changes into a synced table. Field names are column names,
+/// except fields this version does not know, which go to the `extra` JSON column so a
+/// newer client's data is kept, not dropped.
+enum RowWriter {
+    static let columns: [EntityKind: Set<String>] = [
+        .exercises: ["name", "kind", "deleted_at"],
+        .aliases: ["alias", "exercise_id", "deleted_at"],
+        .workouts: ["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at"],
+        .sets: Set(SetColumns.synced),
+    ]
+
+    /// Writes `changes` to row `id`. A create carries every column and inserts (or revives a
+    /// row with the same derived id); other changes update the fields they name, and insert
+    /// a partial row only when the row is not there yet (a change that arrived first).
+    static func upsert(_ db: Database, _ entity: EntityKind, id: String, changes: [FieldChange], creating: Bool) throws {
+        guard !changes.isEmpty else { return }
+        if !creating {
+            try update(db, entity, id: id, changes: changes)
+            if db.changesCount > 0 { return }
+        }
+        let known = columns[entity]!
+        var names: [String] = [], values: [DatabaseValue] = []
+        var extra: [FieldChange] = []
+        for c in changes {
+            if known.contains(c.name) { names.append(c.name); values.append(c.value.databaseValue) } else { extra.append(c) }
+        }
+        let clocks = clocksJSON(changes)
+        var insertCols = ["id"] + names + ["clocks"]
+        var updates = names.map { "\($0) = excluded.\($0)" } + ["clocks = json_patch(\(entity.rawValue).clocks, excluded.clocks)"]
+        var args: [DatabaseValue] = [id.databaseValue] + values + [clocks.databaseValue]
+        if !extra.isEmpty {
+            var json = "{"
+            for (i, c) in extra.enumerated() {
+                if i > 0 { json += "," }
+                appendJSONString(c.name, to: &json); json += ":"; appendJSON(c.value, to: &json)
+            }
+            json += "}"
+            insertCols.append("extra")
+            updates.append("extra = json_patch(coalesce(\(entity.rawValue).extra, '{}'), excluded.extra)")
+            args.append(json.databaseValue)
+        }
+        let sql = "INSERT INTO \(entity.rawValue) (\(insertCols.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: insertCols.count).joined(separator: ", ")
+            + ") ON CONFLICT(id) DO UPDATE SET " + updates.joined(separator: ", ")
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(args))
+    }
+}
+
+extension RowWriter {
+    /// `{"field":"clock",...}` for the row's `clocks` column, formatting a shared clock once.
+    static func clocksJSON(_ changes: [FieldChange]) -> String {
+        var json = "{"
+        json.reserveCapacity(48 * changes.count)
+        var lastClock: HLC?, clockText = ""
+        for (i, c) in changes.enumerated() {
+            if i > 0 { json += "," }
+            appendJSONString(c.name, to: &json)
+            if c.clock != lastClock { lastClock = c.clock; clockText = c.clock.description }
+            json += ":\"" + clockText + "\""
+        }
+        return json + "}"
+    }
+
+    static func update(_ db: Database, _ entity: EntityKind, id: String, changes: [FieldChange]) throws {
+        let known = columns[entity]!
+        var sets: [String] = [], args: [DatabaseValue] = []
+        var extra = "{"
+        for c in changes {
+            if known.contains(c.name) {
+                sets.append("\(c.name) = ?"); args.append(c.value.databaseValue)
+            } else {
+                if extra.count > 1 { extra += "," }
+                appendJSONString(c.name, to: &extra); extra += ":"; appendJSON(c.value, to: &extra)
+            }
+        }
+        if extra.count > 1 {
+            sets.append("extra = json_patch(coalesce(extra, '{}'), ?)"); args.append((extra + "}").databaseValue)
+        }
+        sets.append("clocks = json_patch(clocks, ?)"); args.append(clocksJSON(changes).databaseValue)
+        args.append(id.databaseValue)
+        try db.cachedStatement(sql: "UPDATE \(entity.rawValue) SET \(sets.joined(separator: ", ")) WHERE id = ?")
+            .execute(arguments: StatementArguments(args))
+    }
+}
