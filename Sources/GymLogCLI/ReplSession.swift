@@ -7,7 +7,7 @@ import GymLogStore
 ///
 /// A line whose first word names a command of `Gymlog`'s tree runs that command; any other
 /// line is an entry line (`bench 100x5`, `+ x6`). Only `help`, `quit` and `//` comments are
-/// the REPL's own.
+/// the REPL's own; `repl` typed inside it says where the user already is.
 final class ReplSession {
     enum Outcome { case ok, failed, quit }
 
@@ -30,12 +30,13 @@ final class ReplSession {
     /// Every first word that is not an entry line.
     static let commandWords: Set<String> = Set(commandsByName.keys).union(quitWords).union(helpWords)
 
-    /// `help`: the entry-line forms, every command with its abstract, and `quit`.
+    /// `help`: the entry-line forms, every command of the shell with its abstract (so the two
+    /// lists cannot disagree), and `quit`.
     static func helpLines() -> [String] {
         let rows = [
             ("bench 100x5 @8", "log sets (see `log --help` for the whole language)"),
             ("+ [changes]", "repeat the last set: `+`, `+ 102.5`, `+ x6`, `+ @9`"),
-        ] + commands.map { ($0._commandName, $0.configuration.abstract) } + [
+        ] + Gymlog.configuration.subcommands.map { ($0._commandName, $0.configuration.abstract) } + [
             ("help", "this list; `COMMAND --help` shows a command's usage"),
             ("quit", "leave (Ctrl-D works too)"),
         ]
@@ -69,6 +70,9 @@ final class ReplSession {
         if Self.quitWords.contains(word) { return .quit }
         if Self.helpWords.contains(word) {
             Self.helpLines().forEach(context.print)
+            outcome = .ok
+        } else if word == Repl._commandName {
+            context.print("You are in the REPL already: type a set like `bench 100x5`, or `help` for the commands.")
             outcome = .ok
         } else if let command = Self.commandsByName[word] {
             let rest = line.dropFirst(typed.count).trimmingCharacters(in: .whitespaces)

@@ -147,12 +147,15 @@ public struct ClientDatabaseDump: Sendable {
         return rows["sets"]?.values.filter { $0.cells["note"]?.text == note }.count ?? 0
     }
 
-    /// Reads the file at `path` read-only; nil when it does not exist (a kill came before
-    /// gymlog created it).
+    /// Reads the file at `path`; nil when it does not exist (a kill came before gymlog
+    /// created it). It only reads, but opens read-write: after a SIGKILL the first opener
+    /// recovers the WAL index, which SQLite refuses on a read-only connection ("attempt to
+    /// write a readonly database" on the first SELECT, a flaky crash-test failure). Recovery
+    /// is what gymlog's own next open does, so the dump sees what the user would.
     public static func read(_ path: String, rows scope: RowScope = .all, tables: Bool = false) throws -> ClientDatabaseDump? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         var config = Configuration()
-        config.readonly = true
+        config.foreignKeysEnabled = false
         return try DatabaseQueue(path: path, configuration: config).read { try ClientDatabaseDump.read($0, rows: scope, tables: tables) }
     }
 
