@@ -53,16 +53,7 @@ enum RowWriter {
 extension RowWriter {
     /// `{"field":"clock",...}` for the row's `clocks` column, formatting a shared clock once.
     static func clocksJSON(_ changes: [FieldChange]) -> String {
-        var json = "{"
-        json.reserveCapacity(48 * changes.count)
-        var lastClock: HLC?, clockText = ""
-        for (i, c) in changes.enumerated() {
-            if i > 0 { json += "," }
-            appendJSONString(c.name, to: &json)
-            if c.clock != lastClock { lastClock = c.clock; clockText = c.clock.description }
-            json += ":\"" + clockText + "\""
-        }
-        return json + "}"
+        encodeFieldObject(changes, reservingPerField: 48) { _, clockText, json in json += "\"" + clockText + "\"" }
     }
 
     static func update(_ db: Database, _ entity: EntityKind, id: String, changes: [FieldChange]) throws {

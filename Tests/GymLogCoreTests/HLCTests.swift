@@ -24,10 +24,29 @@ struct HLCTests {
         #expect(next > clock)
     }
 
-    @Test("receive: the wall time wins when it is ahead of both clocks")
-    func receiveWallTimeAhead() {
-        let local = HLC(millis: 1000, counter: 3, node: "a"), remote = HLC(millis: 1500, counter: 9, node: "b")
-        #expect(local.receiving(remote, now: 2000, node: "a") == HLC(millis: 2000, counter: 0, node: "a"))
+    /// (our clock, the remote clock, wall time, the clock after receiving)
+    static let receiveCases: [(HLC, HLC, Int64, HLC)] = [
+        // The wall time ahead of both clocks wins, counter reset.
+        (HLC(millis: 1000, counter: 3, node: "a"), HLC(millis: 1500, counter: 9, node: "b"), 2000,
+         HLC(millis: 2000, counter: 0, node: "a")),
+        // Our own clock ahead keeps its time and counts up.
+        (HLC(millis: 3000, counter: 3, node: "a"), HLC(millis: 1000, counter: 9, node: "b"), 2000,
+         HLC(millis: 3000, counter: 4, node: "a")),
+        // Equal times take the larger counter plus one, whichever side holds it.
+        (HLC(millis: 3000, counter: 3, node: "a"), HLC(millis: 3000, counter: 9, node: "b"), 2000,
+         HLC(millis: 3000, counter: 10, node: "a")),
+        (HLC(millis: 3000, counter: 9, node: "b"), HLC(millis: 3000, counter: 3, node: "a"), 3000,
+         HLC(millis: 3000, counter: 10, node: "b")),
+    ]
+
+    @Test("receive: a wall time ahead wins; else the later clock counts up, equal times past the larger counter",
+          arguments: receiveCases)
+    func receive(local: HLC, remote: HLC, now: Int64, expected: HLC) {
+        // Given our clock and a remote one
+        // When we receive the remote clock at wall time `now`
+        let next = local.receiving(remote, now: now, node: local.node)
+        // Then the result is the expected clock, stamped with our node
+        #expect(next == expected)
     }
 
     @Test("receive: a remote clock ahead of us (skewed) pulls us forward, past its counter")
@@ -39,19 +58,6 @@ struct HLCTests {
         // Then we move to its time, one count past it, so our next write orders after it
         #expect(next == HLC(millis: 5000, counter: 10, node: "a"))
         #expect(next > remote)
-    }
-
-    @Test("receive: our own clock ahead keeps its time and counts up")
-    func receiveLocalAhead() {
-        let local = HLC(millis: 3000, counter: 3, node: "a"), remote = HLC(millis: 1000, counter: 9, node: "b")
-        #expect(local.receiving(remote, now: 2000, node: "a") == HLC(millis: 3000, counter: 4, node: "a"))
-    }
-
-    @Test("receive: equal times take the larger counter plus one")
-    func receiveSameMillis() {
-        let local = HLC(millis: 3000, counter: 3, node: "a"), remote = HLC(millis: 3000, counter: 9, node: "b")
-        #expect(local.receiving(remote, now: 2000, node: "a") == HLC(millis: 3000, counter: 10, node: "a"))
-        #expect(remote.receiving(local, now: 3000, node: "b") == HLC(millis: 3000, counter: 10, node: "b"))
     }
 
     @Test("the text form sorts like the value and parses back")

@@ -600,25 +600,20 @@ private struct GroupParser {
     // MARK: Values
 
     func weight(_ n: EntryToken) throws(EntryError) -> Fixed {
-        if n.decimals > 3 {
-            throw EntryError("'\(text(n))': use at most 3 decimals", at: n.span)
-        }
-        if n.thousandths == 0 {
-            throw EntryError("'\(text(n))': weight must be more than 0; use `bw` for bodyweight", at: n.span)
-        }
-        if n.thousandths > 2_000_000 {
-            throw EntryError("'\(text(n))': weight must be at most 2000", at: n.span)
-        }
-        return Fixed(thousandths: n.thousandths)
+        try load(n, named: "weight", ifZero: "use `bw` for bodyweight")
     }
 
     func addedWeight(_ n: EntryToken, assisted: Bool) throws(EntryError) -> Fixed {
-        let what = assisted ? "assistance" : "added weight"
+        try load(n, named: assisted ? "assistance" : "added weight", ifZero: "use `bw` alone for bodyweight")
+    }
+
+    /// A load of at most 3 decimals in (0, 2000]; `ifZero` tells the user what to type instead of 0.
+    func load(_ n: EntryToken, named what: String, ifZero hint: String) throws(EntryError) -> Fixed {
         if n.decimals > 3 {
             throw EntryError("'\(text(n))': use at most 3 decimals", at: n.span)
         }
         if n.thousandths == 0 {
-            throw EntryError("'\(text(n))': \(what) must be more than 0; use `bw` alone for bodyweight", at: n.span)
+            throw EntryError("'\(text(n))': \(what) must be more than 0; \(hint)", at: n.span)
         }
         if n.thousandths > 2_000_000 {
             throw EntryError("'\(text(n))': \(what) must be at most 2000", at: n.span)

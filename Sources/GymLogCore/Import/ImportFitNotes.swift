@@ -31,48 +31,31 @@ struct FitNotesReader {
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         let weightFallback = a.options.weightUnit
         let delimiter = String(cursor.delimiterCharacter)
-        while let (line, raw) = cursor.next() {
-            guard raw.count >= header.count else {
-                a.bad(line, "has \(raw.count) fields but the header has \(header.count)")
-                continue
-            }
+        try a.readRows(&cursor, fieldCount: header.count, extraFields: true) { a, line, raw in
             // Fields beyond the header's count belong to the exercise name (column 1).
             let extra = raw.count - header.count
             var f = raw
             if extra > 0 {
                 f = [raw[0], raw[1...(1 + extra)].joined(separator: delimiter)] + raw[(2 + extra)...]
             }
-            do {
-                let dateText = f.field(0)
-                guard let day = parseDay(dateText) else { throw ImportRowError("Date '\(dateText)' is not a date like 2025-09-15") }
-                let exerciseName = cleanName(f.field(1))
-                guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
-                let rowUnit = try ImportValue.weightUnit(f.field(weightUnitColumn))
-                let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit ?? rowUnit,
-                                               assumed: &a.assumedWeightUnit, fallback: weightFallback)
-                let r = try ImportValue.reps(f.field(reps))
-                let distanceText = f.field(distance)
-                let dUnit = try ImportValue.distanceUnit(f.field(distanceUnitColumn))
-                let d = try ImportValue.distance(distanceText, unit: dUnit, assumed: &a.assumedDistanceUnit, fallback: .km)
-                let s = try ImportValue.seconds(f.field(time), column: "Time")
-                let set = a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
-                                   note: nonEmpty(f.field(comment)))
+            let dateText = f.field(0)
+            guard let day = parseDay(dateText) else { throw ImportRowError("Date '\(dateText)' is not a date like 2025-09-15") }
+            let exerciseName = cleanName(f.field(1))
+            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+            let rowUnit = try ImportValue.weightUnit(f.field(weightUnitColumn))
+            let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit ?? rowUnit,
+                                           assumed: &a.assumedWeightUnit, fallback: weightFallback)
+            let r = try ImportValue.reps(f.field(reps))
+            let distanceText = f.field(distance)
+            let dUnit = try ImportValue.distanceUnit(f.field(distanceUnitColumn))
+            let d = try ImportValue.distance(distanceText, unit: dUnit, assumed: &a.assumedDistanceUnit, fallback: .km)
+            let s = try ImportValue.seconds(f.field(time), column: "Time")
+            let set = a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
+                               note: nonEmpty(f.field(comment)))
 
-                let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + 12 * 3_600_000
-                let begin = a.instant(local: local)
-                let id = a.workoutID(localStart: local, name: nil)
-                let wi = a.workout(key: dateText) {
-                    ImportedWorkout(line: line, id: id, name: nil, startedAt: begin.millis, endedAt: nil,
-                                    utcOffsetSeconds: begin.offset, note: nil)
-                }
-                if let set {
-                    a.add(PendingSet(line: line, exercise: a.exercise(named: exerciseName), values: set), to: wi)
-                } else {
-                    a.ignore(line, "empty set (no weight, reps, distance or time)")
-                }
-            } catch let e as ImportRowError {
-                a.bad(line, e.reason)
-            }
+            let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + 12 * 3_600_000
+            let wi = a.workout(line: line, local: local, name: nil, key: dateText, note: nil) { _ in nil }
+            a.addSet(set, line: line, exerciseName: exerciseName, to: wi)
         }
     }
 }

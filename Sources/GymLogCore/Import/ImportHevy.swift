@@ -61,58 +61,41 @@ struct HevyReader {
 
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         var assumedDistance: DistanceUnit?, assumedWeight: WeightUnit?
-        while let (line, f) = cursor.next() {
-            guard f.count == header.count else {
-                a.bad(line, "has \(f.count) fields but the header has \(header.count)")
-                continue
+        try a.readRows(&cursor, fieldCount: header.count) { a, line, f in
+            let startText = f.field(start)
+            guard let local = Self.time(startText) else {
+                throw ImportRowError("start_time '\(startText)' is not a time like 15 Sep 2025, 07:48")
             }
-            do {
-                let startText = f.field(start)
-                guard let local = Self.time(startText) else {
-                    throw ImportRowError("start_time '\(startText)' is not a time like 15 Sep 2025, 07:48")
-                }
-                let endText = f.field(end)
-                var localEnd: Int64?
-                if !endText.isEmpty {
-                    guard let t = Self.time(endText) else { throw ImportRowError("end_time '\(endText)' is not a time like 15 Sep 2025, 08:55") }
-                    localEnd = t
-                }
-                let exerciseName = cleanName(f.field(exercise))
-                guard !exerciseName.isEmpty else { throw ImportRowError("exercise_title is empty") }
-                let typeText = f.field(setType)
-                guard let kind = Self.kind(typeText) else {
-                    throw ImportRowError("set_type '\(typeText)' is not normal, warmup, failure or dropset")
-                }
-                let indexText = f.field(setIndex)
-                if !indexText.isEmpty && ImportValue.count(indexText) == nil {
-                    throw ImportRowError("set_index '\(indexText)' is not a whole number")
-                }
-                let w = try ImportValue.weight(f.field(weight), unit: weightUnit, assumed: &assumedWeight, fallback: weightUnit,
-                                               column: weight.map { header[$0] } ?? "weight")
-                let r = try ImportValue.reps(f.field(reps), column: "reps")
-                let e = try ImportValue.rpe(f.field(rpe)).get()
-                let d = try ImportValue.distance(f.field(distance), unit: distanceUnit, assumed: &assumedDistance, fallback: distanceUnit)
-                let s = try ImportValue.seconds(f.field(duration), column: "duration_seconds")
-                let set = a.values(kind: kind, weight: w, reps: r, rpe: e, duration: s, distance: d, note: nil)
+            let endText = f.field(end)
+            var localEnd: Int64?
+            if !endText.isEmpty {
+                guard let t = Self.time(endText) else { throw ImportRowError("end_time '\(endText)' is not a time like 15 Sep 2025, 08:55") }
+                localEnd = t
+            }
+            let exerciseName = cleanName(f.field(exercise))
+            guard !exerciseName.isEmpty else { throw ImportRowError("exercise_title is empty") }
+            let typeText = f.field(setType)
+            guard let kind = Self.kind(typeText) else {
+                throw ImportRowError("set_type '\(typeText)' is not normal, warmup, failure or dropset")
+            }
+            let indexText = f.field(setIndex)
+            if !indexText.isEmpty && ImportValue.count(indexText) == nil {
+                throw ImportRowError("set_index '\(indexText)' is not a whole number")
+            }
+            let w = try ImportValue.weight(f.field(weight), unit: weightUnit, assumed: &assumedWeight, fallback: weightUnit,
+                                           column: weight.map { header[$0] } ?? "weight")
+            let r = try ImportValue.reps(f.field(reps), column: "reps")
+            let e = try ImportValue.rpe(f.field(rpe)).get()
+            let d = try ImportValue.distance(f.field(distance), unit: distanceUnit, assumed: &assumedDistance, fallback: distanceUnit)
+            let s = try ImportValue.seconds(f.field(duration), column: "duration_seconds")
+            let set = a.values(kind: kind, weight: w, reps: r, rpe: e, duration: s, distance: d, note: nil)
 
-                let name = nonEmpty(f.field(title))
-                let note = nonEmpty(f.field(description))
-                let begin = a.instant(local: local)
-                let id = a.workoutID(localStart: local, name: name)
-                let ended = localEnd.flatMap { $0 > local ? begin.millis + ($0 - local) : nil }
-                let wi = a.workout(key: "\(local)|\(name ?? "")") {
-                    ImportedWorkout(line: line, id: id, name: name, startedAt: begin.millis, endedAt: ended,
-                                    utcOffsetSeconds: begin.offset, note: note)
-                }
-                if let text = nonEmpty(f.field(exerciseNotes)) { a.addNote("\(exerciseName): \(text)", to: wi) }
-                if let set {
-                    a.add(PendingSet(line: line, exercise: a.exercise(named: exerciseName), values: set), to: wi)
-                } else {
-                    a.ignore(line, "empty set (no weight, reps, distance or time)")
-                }
-            } catch let e as ImportRowError {
-                a.bad(line, e.reason)
+            let name = nonEmpty(f.field(title))
+            let wi = a.workout(line: line, local: local, name: name, note: nonEmpty(f.field(description))) { startedAt in
+                localEnd.flatMap { $0 > local ? startedAt + ($0 - local) : nil }
             }
+            if let text = nonEmpty(f.field(exerciseNotes)) { a.addNote("\(exerciseName): \(text)", to: wi) }
+            a.addSet(set, line: line, exerciseName: exerciseName, to: wi)
         }
     }
 }

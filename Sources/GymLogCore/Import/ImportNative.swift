@@ -67,52 +67,44 @@ struct NativeReader {
     }
 
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
-        while let (line, f) = cursor.next() {
-            guard f.count == header.count else {
-                a.bad(line, "has \(f.count) fields but the header has \(header.count)")
-                continue
+        try a.readRows(&cursor, fieldCount: header.count) { a, line, f in
+            func id(_ i: Int, _ name: String) throws -> UUID {
+                guard let id = parseUUID(f[i]) else { throw ImportRowError("\(name) '\(f[i])' is not an id") }
+                return id
             }
-            do {
-                func id(_ i: Int, _ name: String) throws -> UUID {
-                    guard let id = parseUUID(f[i]) else { throw ImportRowError("\(name) '\(f[i])' is not an id") }
-                    return id
+            func time(_ i: Int, _ name: String) throws -> (millis: Int64, offset: Int) {
+                guard let t = Self.instant(f[i]) else {
+                    throw ImportRowError("\(name) '\(f[i])' is not a time like 2026-11-21T10:15:00+01:00")
                 }
-                func time(_ i: Int, _ name: String) throws -> (millis: Int64, offset: Int) {
-                    guard let t = Self.instant(f[i]) else {
-                        throw ImportRowError("\(name) '\(f[i])' is not a time like 2026-11-21T10:15:00+01:00")
-                    }
-                    return t
-                }
-                func int(_ i: Int, _ name: String) throws -> Int? {
-                    if f[i].isEmpty { return nil }
-                    guard let v = Int(f[i]) else { throw ImportRowError("\(name) '\(f[i])' is not a whole number") }
-                    return v
-                }
-                let setID = try id(0, "set_id"), workoutID = try id(1, "workout_id"), exerciseID = try id(6, "exercise_id")
-                let started = try time(3, "workout_started_at")
-                let ended = f[4].isEmpty ? nil : try time(4, "workout_ended_at").millis
-                let exerciseName = f[7]
-                guard !exerciseName.isEmpty else { throw ImportRowError("exercise is empty") }
-                guard try int(8, "set_order") != nil else { throw ImportRowError("set_order is empty") }
-                var read: [SetField: SetFieldValue] = [:]
-                for field in SetField.allCases {
-                    read[field] = try Self.value(f[Self.column(field)], of: field, weight: read[.weight], distance: read[.distance])
-                }
-                let values = SetValues(reading: { read[$0] ?? .null })
-                let performed = try time(Self.column(nil), "performed_at")
+                return t
+            }
+            func int(_ i: Int, _ name: String) throws -> Int? {
+                if f[i].isEmpty { return nil }
+                guard let v = Int(f[i]) else { throw ImportRowError("\(name) '\(f[i])' is not a whole number") }
+                return v
+            }
+            let setID = try id(0, "set_id"), workoutID = try id(1, "workout_id"), exerciseID = try id(6, "exercise_id")
+            let started = try time(3, "workout_started_at")
+            let ended = f[4].isEmpty ? nil : try time(4, "workout_ended_at").millis
+            let exerciseName = f[7]
+            guard !exerciseName.isEmpty else { throw ImportRowError("exercise is empty") }
+            guard try int(8, "set_order") != nil else { throw ImportRowError("set_order is empty") }
+            var read: [SetField: SetFieldValue] = [:]
+            for field in SetField.allCases {
+                read[field] = try Self.value(f[Self.column(field)], of: field, weight: read[.weight], distance: read[.distance])
+            }
+            let values = SetValues(reading: { read[$0] ?? .null })
+            let performed = try time(Self.column(nil), "performed_at")
 
-                let name = f[2].isEmpty ? nil : f[2]
-                let note = f[5].isEmpty ? nil : f[5]
-                let wi = a.workout(key: workoutID.uuidString) {
-                    ImportedWorkout(line: line, id: workoutID, name: name, startedAt: started.millis, endedAt: ended,
-                                    utcOffsetSeconds: started.offset, note: note)
-                }
-                let ei = a.exercise(named: exerciseName, id: exerciseID)
-                a.add(PendingSet(line: line, id: setID, exercise: ei, values: values, performedAt: performed.millis,
-                                 utcOffsetSeconds: performed.offset), to: wi)
-            } catch let e as ImportRowError {
-                a.bad(line, e.reason)
+            let name = f[2].isEmpty ? nil : f[2]
+            let note = f[5].isEmpty ? nil : f[5]
+            let wi = a.workout(key: workoutID.uuidString) {
+                ImportedWorkout(line: line, id: workoutID, name: name, startedAt: started.millis, endedAt: ended,
+                                utcOffsetSeconds: started.offset, note: note)
             }
+            let ei = a.exercise(named: exerciseName, id: exerciseID)
+            a.add(PendingSet(line: line, id: setID, exercise: ei, values: values, performedAt: performed.millis,
+                             utcOffsetSeconds: performed.offset), to: wi)
         }
     }
 }

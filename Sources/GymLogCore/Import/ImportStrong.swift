@@ -64,74 +64,57 @@ struct StrongReader {
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         let weightFallback = a.options.weightUnit
         let distanceFallback: DistanceUnit = weightFallback == .lb ? .mi : .km
-        while let (line, f) = cursor.next() {
-            guard f.count == header.count else {
-                a.bad(line, "has \(f.count) fields but the header has \(header.count)")
-                continue
+        try a.readRows(&cursor, fieldCount: header.count) { a, line, f in
+            let dateText = f.field(date)
+            guard let local = ImportValue.localDateTime(dateText) else {
+                throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00")
             }
-            do {
-                let dateText = f.field(date)
-                guard let local = ImportValue.localDateTime(dateText) else {
-                    throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00")
+            let exerciseName = cleanName(f.field(exercise))
+            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise Name is empty") }
+            let orderText = f.field(setOrder)
+            guard let kind = Self.rowKind(orderText) else {
+                throw ImportRowError("Set Order '\(orderText)' is not a set number, W, D, F, Rest Timer or Note")
+            }
+            let durationText = f.field(duration)
+            let workoutSeconds = try ImportValue.seconds(durationText, column: "Duration")
+            let name = nonEmpty(f.field(workoutName))
+            let workoutNote = nonEmpty(f.field(workoutNotes))
+            // Every row carries its workout's columns, so a row is checked whole before
+            // its workout is made.
+            var set: SetValues?
+            switch kind {
+            case .restTimer:
+                break
+            case .note:
+                break
+            case .set(let setKind):
+                let rowUnit = try ImportValue.weightUnit(f.field(weightUnitColumn))
+                let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit ?? rowUnit, decimalComma: decimalComma,
+                                               assumed: &a.assumedWeightUnit, fallback: weightFallback)
+                let r = try ImportValue.reps(f.field(reps))
+                let e = try ImportValue.rpe(f.field(rpe), decimalComma: decimalComma).get()
+                let dUnit = try headerDistanceUnit ?? ImportValue.distanceUnit(f.field(distanceUnitColumn))
+                let d = try ImportValue.distance(f.field(distance), unit: dUnit, decimalComma: decimalComma,
+                                                 assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
+                let s = try ImportValue.seconds(f.field(seconds), column: "Seconds")
+                set = a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
+                               note: nonEmpty(f.field(notes)))
+            }
+            let w = a.workout(line: line, local: local, name: name, note: workoutNote) { start in
+                workoutSeconds.map { start + Int64($0) * 1000 }
+            }
+            if a.workouts[w].note == nil, let workoutNote { a.workouts[w].note = workoutNote }
+            switch kind {
+            case .restTimer:
+                a.ignore(line, "rest timer")
+            case .note:
+                if let text = nonEmpty(f.field(notes)) {
+                    a.addNote("\(exerciseName): \(text)", to: w)
+                } else {
+                    a.ignore(line, "empty note")
                 }
-                let exerciseName = cleanName(f.field(exercise))
-                guard !exerciseName.isEmpty else { throw ImportRowError("Exercise Name is empty") }
-                let orderText = f.field(setOrder)
-                guard let kind = Self.rowKind(orderText) else {
-                    throw ImportRowError("Set Order '\(orderText)' is not a set number, W, D, F, Rest Timer or Note")
-                }
-                let durationText = f.field(duration)
-                let workoutSeconds = try ImportValue.seconds(durationText, column: "Duration")
-                let name = nonEmpty(f.field(workoutName))
-                let workoutNote = nonEmpty(f.field(workoutNotes))
-                // Every row carries its workout's columns, so a row is checked whole before
-                // its workout is made.
-                var set: SetValues?
-                switch kind {
-                case .restTimer:
-                    break
-                case .note:
-                    break
-                case .set(let setKind):
-                    let rowUnit = try ImportValue.weightUnit(f.field(weightUnitColumn))
-                    let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit ?? rowUnit, decimalComma: decimalComma,
-                                                   assumed: &a.assumedWeightUnit, fallback: weightFallback)
-                    let r = try ImportValue.reps(f.field(reps))
-                    let e = try ImportValue.rpe(f.field(rpe), decimalComma: decimalComma).get()
-                    let dUnit = try headerDistanceUnit ?? ImportValue.distanceUnit(f.field(distanceUnitColumn))
-                    let d = try ImportValue.distance(f.field(distance), unit: dUnit, decimalComma: decimalComma,
-                                                     assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
-                    let s = try ImportValue.seconds(f.field(seconds), column: "Seconds")
-                    set = a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
-                                   note: nonEmpty(f.field(notes)))
-                }
-                let start = a.instant(local: local)
-                let id = a.workoutID(localStart: local, name: name)
-                let w = a.workout(key: "\(local)|\(name ?? "")") {
-                    ImportedWorkout(line: line, id: id, name: name,
-                                    startedAt: start.millis,
-                                    endedAt: workoutSeconds.map { start.millis + Int64($0) * 1000 },
-                                    utcOffsetSeconds: start.offset, note: workoutNote)
-                }
-                if a.workouts[w].note == nil, let workoutNote { a.workouts[w].note = workoutNote }
-                switch kind {
-                case .restTimer:
-                    a.ignore(line, "rest timer")
-                case .note:
-                    if let text = nonEmpty(f.field(notes)) {
-                        a.addNote("\(exerciseName): \(text)", to: w)
-                    } else {
-                        a.ignore(line, "empty note")
-                    }
-                case .set:
-                    if let set {
-                        a.add(PendingSet(line: line, exercise: a.exercise(named: exerciseName), values: set), to: w)
-                    } else {
-                        a.ignore(line, "empty set (no weight, reps, distance or time)")
-                    }
-                }
-            } catch let e as ImportRowError {
-                a.bad(line, e.reason)
+            case .set:
+                a.addSet(set, line: line, exerciseName: exerciseName, to: w)
             }
         }
     }

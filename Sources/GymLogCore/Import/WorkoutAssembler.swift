@@ -33,6 +33,42 @@ struct WorkoutAssembler {
     mutating func bad(_ line: Int, _ reason: String) { badRows.append(ImportProblem(line: line, reason: reason)) }
     mutating func ignore(_ line: Int, _ reason: String) { ignoredRows.append(ImportProblem(line: line, reason: reason)) }
 
+    /// Runs `read` on each row of `cursor` that has `fieldCount` fields (or more, with
+    /// `extraFields`); a row with fewer, or whose `read` throws `ImportRowError`, is a bad row.
+    mutating func readRows(_ cursor: inout ImportCSVCursor, fieldCount: Int, extraFields: Bool = false,
+                           _ read: (inout WorkoutAssembler, Int, [String]) throws -> Void) rethrows {
+        while let (line, f) = cursor.next() {
+            guard f.count == fieldCount || (extraFields && f.count > fieldCount) else {
+                bad(line, "has \(f.count) fields but the header has \(fieldCount)")
+                continue
+            }
+            do {
+                try read(&self, line, f)
+            } catch let e as ImportRowError {
+                bad(line, e.reason)
+            }
+        }
+    }
+
+    /// The workout another app started at wall-clock `local` (in the chosen zone) under `name`,
+    /// made from this row the first time its `key` (by default start and name) is seen.
+    mutating func workout(line: Int, local: Int64, name: String?, key: String? = nil, note: String?,
+                          endedAt: (_ startedAt: Int64) -> Int64?) -> Int {
+        let begin = instant(local: local)
+        let id = workoutID(localStart: local, name: name)
+        return workout(key: key ?? "\(local)|\(name ?? "")") {
+            ImportedWorkout(line: line, id: id, name: name, startedAt: begin.millis, endedAt: endedAt(begin.millis),
+                            utcOffsetSeconds: begin.offset, note: note)
+        }
+    }
+
+    /// Adds a row's set to `workout` under the exercise called `exerciseName`; a row with no
+    /// number at all (nil) is ignored.
+    mutating func addSet(_ values: SetValues?, line: Int, exerciseName: String, to workout: Int) {
+        guard let values else { return ignore(line, "empty set (no weight, reps, distance or time)") }
+        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: values), to: workout)
+    }
+
     /// The workout for `key`, made by `make` the first time the key is seen.
     mutating func workout(key: String, _ make: () -> ImportedWorkout) -> Int {
         if let i = workoutIndex[key] { return i }

@@ -61,22 +61,29 @@ public let maxTextFieldBytes = 16 * 1024
 /// Encodes `{"field":{"v":value,"c":"clock"},...}` by hand: it runs inside every write
 /// transaction and JSONEncoder would cost more than the INSERT it accompanies.
 public func encodePayload(_ fields: [FieldChange]) -> String {
+    encodeFieldObject(fields, reservingPerField: 64) { f, clockText, out in
+        out += "{\"v\":"
+        appendJSON(f.value, to: &out)
+        out += ",\"c\":\"" + clockText + "\"}"
+    }
+}
+
+/// Encodes `{"field":member,...}`, `member` appending each field's value given its clock's text.
+///
+/// The fields of one event share one clock, so its text is formatted once per run of equal clocks.
+public func encodeFieldObject(_ fields: [FieldChange], reservingPerField: Int,
+                              member: (FieldChange, _ clockText: String, inout String) -> Void) -> String {
     var out = "{"
-    out.reserveCapacity(64 * fields.count)
+    out.reserveCapacity(reservingPerField * fields.count)
     var lastClock: HLC?, clockText = ""
     for (i, f) in fields.enumerated() {
         if i > 0 { out += "," }
         appendJSONString(f.name, to: &out)
-        out += ":{\"v\":"
-        appendJSON(f.value, to: &out)
-        out += ",\"c\":\""
-        // The fields of one event share one clock: format it once.
+        out += ":"
         if f.clock != lastClock { lastClock = f.clock; clockText = f.clock.description }
-        out += clockText
-        out += "\"}"
+        member(f, clockText, &out)
     }
-    out += "}"
-    return out
+    return out + "}"
 }
 
 /// Decodes a payload written by `encodePayload` (or any equivalent JSON), fields sorted by name.

@@ -83,6 +83,13 @@ func appendTwoDigits(_ value: Int, to buffer: inout [UInt8]) {
     buffer.append(UInt8(truncatingIfNeeded: 48 + value % 10))
 }
 
+/// `separator` then two digits: the `-MM`, `:SS` parts of dates, times and offsets.
+@inlinable
+func appendTwoDigits(_ value: Int, after separator: Unicode.Scalar, to buffer: inout [UInt8]) {
+    buffer.append(UInt8(ascii: separator))
+    appendTwoDigits(value, to: &buffer)
+}
+
 /// Four-digit years as ISO 8601 wants them; years outside 0...9999 get a sign or more digits.
 @inlinable
 func appendYear(_ year: Int, to buffer: inout [UInt8]) {
@@ -121,19 +128,15 @@ public func appendDecimal(_ value: Int64, to buffer: inout [UInt8]) {
 @inlinable
 func appendDate(_ t: CivilDateTime, to buffer: inout [UInt8]) {
     appendYear(t.year, to: &buffer)
-    buffer.append(UInt8(ascii: "-"))
-    appendTwoDigits(t.month, to: &buffer)
-    buffer.append(UInt8(ascii: "-"))
-    appendTwoDigits(t.day, to: &buffer)
+    appendTwoDigits(t.month, after: "-", to: &buffer)
+    appendTwoDigits(t.day, after: "-", to: &buffer)
 }
 
 @inlinable
 func appendTime(_ t: CivilDateTime, to buffer: inout [UInt8]) {
     appendTwoDigits(t.hour, to: &buffer)
-    buffer.append(UInt8(ascii: ":"))
-    appendTwoDigits(t.minute, to: &buffer)
-    buffer.append(UInt8(ascii: ":"))
-    appendTwoDigits(t.second, to: &buffer)
+    appendTwoDigits(t.minute, after: ":", to: &buffer)
+    appendTwoDigits(t.second, after: ":", to: &buffer)
 }
 
 /// Appends `2026-11-21T10:15:00+01:00` (seconds precision, always a numeric offset) to `buffer`.
@@ -151,8 +154,7 @@ public func appendISO8601(millis: Int64, utcOffsetSeconds: Int, to buffer: inout
     let magnitude = abs(offset)
     buffer.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
     appendTwoDigits(magnitude / 3600, to: &buffer)
-    buffer.append(UInt8(ascii: ":"))
-    appendTwoDigits((magnitude % 3600) / 60, to: &buffer)
+    appendTwoDigits((magnitude % 3600) / 60, after: ":", to: &buffer)
 }
 
 /// Appends the local `2026-11-21 10:15:00` (Strong's Date format, no offset) to `buffer`.
