@@ -5,6 +5,7 @@
 // with an error naming it rather than half-read.
 
 import Foundation
+import GymLogCore
 
 /// A config value.
 public enum TOMLValue: Equatable, Sendable, CustomStringConvertible {
@@ -422,24 +423,11 @@ func renderTOMLValue(_ value: TOMLValue) -> String {
 }
 
 /// A basic string with `"`, `\` and control characters escaped.
+///
+/// JSON's string escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00XX`) are a subset of a TOML
+/// basic string's, so the one escaper the JSON output uses writes valid TOML too.
 func renderTOMLString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        case "\u{08}": out += "\\b"
-        case "\u{0C}": out += "\\f"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\u" + hex4(UInt8(scalar.value))
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
+    var out = ""
+    appendJSONString(s, to: &out)
+    return out
 }

@@ -129,7 +129,7 @@ struct TOMLTests {
     func roundTrip() throws {
         // Given random keys and values, including awkward strings and extreme numbers
         var rng = SplitMix64(seed: 5)
-        let pieces = ["a", "Z", "_", "-", "9", " ", "\"", "\\", "\n", "\t", "\r", "\u{1}", "\u{7F}", "é", "🏋️", "#", "=", "'", "[", "]"]
+        let pieces = ["a", "Z", "_", "-", "9", " ", "\"", "\\", "\n", "\t", "\r", "\u{1}", "\u{8}", "\u{C}", "\u{7F}", "\u{85}", "é", "🏋️", "#", "=", "'", "[", "]"]
         for _ in 0..<300 {
             var entries: [(key: String, value: TOMLValue)] = []
             var used: Set<String> = []
