@@ -4,6 +4,16 @@ import PackageDescription
 // Dependency direction (see DESIGN.md): Core <- Store, Core <- Wire; Store + Wire <- SyncClient <- CLI;
 // Core + Wire <- Server. GymLogCore imports nothing but Foundation; the client never links
 // Hummingbird or PostgresNIO; the server links neither the client's sync engine nor the store.
+// The third-party products, named once so each target's list reads as a list of names.
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
+let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let postgresNIO: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
+
 let package = Package(
     name: "gymlog",
     platforms: [.macOS(.v14)],
@@ -27,7 +37,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
             name: "GymLogStore",
-            dependencies: ["GymLogCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["GymLogCore", grdb]
         ),
         .target(name: "GymLogWire", dependencies: ["GymLogCore"]),
         .target(
@@ -36,38 +46,24 @@ let package = Package(
         ),
         .target(
             name: "GymLogCLI",
-            dependencies: [
-                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CReadline",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CReadline", argumentParser]
         ),
         .target(
             name: "GymLogServer",
             dependencies: [
                 "GymLogCore", "GymLogWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                argumentParser, hummingbird, serviceLifecycle, logging, crypto, grdb, postgresNIO,
             ]
         ),
         .executableTarget(name: "gymlog", dependencies: ["GymLogCLI"]),
         .executableTarget(
             name: "gymlog-server",
-            dependencies: [
-                "GymLogServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["GymLogServer", argumentParser]
         ),
         .executableTarget(
             name: "gymlog-bench",
             dependencies: [
-                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CSQLite",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CSQLite", grdb, argumentParser,
             ],
             path: "Benchmarks/gymlog-bench"
         ),
@@ -76,10 +72,7 @@ let package = Package(
         .target(
             name: "GymLogTestSupport",
             dependencies: [
-                "GymLogCore", "GymLogWire", "GymLogServer",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "GymLogCore", "GymLogWire", "GymLogServer", grdb, hummingbird, hummingbirdTesting,
             ],
             path: "Tests/GymLogTestSupport"
         ),
@@ -88,15 +81,12 @@ let package = Package(
         // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",
-            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogTestSupport", grdb]
         ),
         // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(
             name: "GymLogServerTests",
-            dependencies: [
-                "GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ]
+            dependencies: ["GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport", hummingbirdTesting]
         ),
         // Client and server together: real binaries and in-process engines against the real
         // server (sync, simulation, restores, clock skew, several instances, crashes while syncing).
@@ -104,8 +94,7 @@ let package = Package(
             name: "GymLogIntegrationTests",
             dependencies: [
                 "GymLogServer", "GymLogWire", "GymLogSyncClient", "GymLogCore", "GymLogStore", "GymLogTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                grdb, hummingbirdTesting,
             ]
         ),
     ]

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import GRDB
 import GymLogCore
@@ -10,19 +11,23 @@ struct BenchError: Error, CustomStringConvertible {
 
 func log(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
-func generateCommand(_ options: GenerateCommand) throws {
-    let path = options.db, sets = options.sets.value
-    var generator = HistoryGenerator(sets: sets)
-    if let seed = options.seed?.value { generator.seed = UInt64(seed) }
-    if let years = options.years { generator.years = years }
-    let s = try generator.generate(path: path, progress: log)
-    print("Wrote \(s.sets) sets in \(s.workouts) workouts over \(s.exercises) exercises to \(path) "
-          + "(\(s.fileBytes / 1_048_576) MiB): inserts \(fmt(s.insertSeconds, 1)) s, records rebuild \(fmt(s.recordsSeconds, 1)) s, \(s.records) records.")
+struct LogLoopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log-loop",
+        abstract: "Only the domain logging loop (`bench 100x5`), for a profiler.",
+        discussion: "Example: perf record -g .build/release/gymlog-bench log-loop --db /tmp/x.sqlite --calls 5000")
+
+    @OptionGroup var database: DatabaseOption
+    @Option(help: "Calls (default 2000).") var calls: Count?
+    @Option(name: .customLong("per-workout"), help: "Sets per workout (the real clock otherwise).") var perWorkout: Count?
+    @Flag(help: "Print every statement with its duration.") var trace = false
+
+    func run() async throws { try logLoopCommand(self) }
 }
 
 /// `log-loop`: the domain logging loop alone, to run under `perf record` or callgrind.
 func logLoopCommand(_ options: LogLoopCommand) throws {
-    let path = options.db
+    let path = options.database.db
     let calls = options.calls?.value ?? 2000
     var environment = Environment.live
     if let perWorkout = options.perWorkout?.value {
@@ -40,6 +45,24 @@ func logLoopCommand(_ options: LogLoopCommand) throws {
 }
 
 func fmt(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Measure logging, the one-shot process and export against their baselines.",
+        discussion: """
+            Prints a table and rewrites FILE. --quick uses a 100,000-set history (1,000,000 otherwise).
+            Example: .build/release/gymlog-bench run --quick
+            """)
+
+    @OptionGroup var report: ReportOptions
+
+    @Option(help: "Sets in the generated history.") var sets: Count?
+    @Option(help: "Logging calls per measurement (default 2000).") var calls: Count?
+    @Option(help: "One-shot process runs (default 50).") var runs: Count?
+
+    func run() async throws { try runCommand(self) }
+}
 
 func runCommand(_ options: RunCommand) throws {
     let quick = options.report.quick
@@ -72,15 +95,8 @@ func runCommand(_ options: RunCommand) throws {
     log("(d) export, 1 warm-up + 3 runs each…")
     let e = try measureExport(directory: dir, gymlog: gymlog, sqlite3: sqlite3, database: historyPath, runs: 3)
     let setsLabel = h.sets >= 1_000_000 ? "\(h.sets / 1_000_000)M" : "\(h.sets / 1000)k"
-    if let shell = e.shell {
-        let ratio = e.gymlog.median / shell.median
-        rows.append(ResultRow(id: "d", what: "export \(setsLabel) sets, median wall", figure: "\(fmt(e.gymlog.median, 2)) s",
-                              baseline: "\(fmt(shell.median, 2)) s (sqlite3 -csv)", ratio: "\(fmt(ratio, 2))×",
-                              target: "≤ 2×", pass: ratio <= 2))
-    } else {
-        rows.append(ResultRow(id: "d", what: "export \(setsLabel) sets, median wall", figure: "\(fmt(e.gymlog.median, 2)) s",
-                              baseline: "sqlite3 not installed", ratio: "—", target: "≤ 2×", pass: nil))
-    }
+    rows.append(versusShell(id: "d", what: "export \(setsLabel) sets, median wall", unit: "s", gymlog: e.gymlog.median,
+                            shell: e.shell?.median, shellName: "sqlite3 -csv", maxRatio: 2))
     let rssMiB = Double(e.gymlogMaxRSSKiB) / 1024
     rows.append(ResultRow(id: "d", what: "export \(setsLabel) sets, peak RSS", figure: "\(fmt(rssMiB, 1)) MiB",
                           baseline: "—", ratio: "—", target: "< 64 MiB", pass: rssMiB < 64))
@@ -137,15 +153,8 @@ func runCommand(_ options: RunCommand) throws {
 
     log("(c) one-shot process, \(processRuns) runs each…")
     let p = try measureProcesses(directory: dir, gymlog: gymlog, sqlite3: sqlite3, runs: processRuns)
-    if let shell = p.shell {
-        let ratio = p.gymlog.median / shell.median
-        rows.append(ResultRow(id: "c", what: "`gymlog log \"bench 100x5\"` process, median", figure: "\(fmt(p.gymlog.median, 2)) ms",
-                              baseline: "\(fmt(shell.median, 2)) ms (sqlite3 shell)", ratio: "\(fmt(ratio, 2))×",
-                              target: "≤ 3×", pass: ratio <= 3))
-    } else {
-        rows.append(ResultRow(id: "c", what: "`gymlog log \"bench 100x5\"` process, median", figure: "\(fmt(p.gymlog.median, 2)) ms",
-                              baseline: "sqlite3 not installed", ratio: "—", target: "≤ 3×", pass: nil))
-    }
+    rows.append(versusShell(id: "c", what: "`gymlog log \"bench 100x5\"` process, median", unit: "ms", gymlog: p.gymlog.median,
+                            shell: p.shell?.median, shellName: "sqlite3 shell", maxRatio: 3))
     details.append("One-shot process, \(processRuns) runs each (ms): gymlog median \(fmt(p.gymlog.median, 2)), p99 "
                    + "\(fmt(p.gymlog.p99, 2)), mean \(fmt(p.gymlog.mean, 2))"
                    + (p.shell.map { "; sqlite3 median \(fmt($0.median, 2)), p99 \(fmt($0.p99, 2)), mean \(fmt($0.mean, 2))" } ?? "") + ".")
@@ -156,4 +165,16 @@ func runCommand(_ options: RunCommand) throws {
     details.forEach { print("- " + $0) }
     try report.write(to: outPath)
     log("wrote \(outPath)")
+}
+
+/// A row that compares a gymlog median with the sqlite3 shell's (nil when sqlite3 is not installed).
+private func versusShell(id: String, what: String, unit: String, gymlog: Double, shell: Double?, shellName: String,
+                         maxRatio: Int) -> ResultRow {
+    let figure = "\(fmt(gymlog, 2)) \(unit)", target = "≤ \(maxRatio)×"
+    guard let shell else {
+        return ResultRow(id: id, what: what, figure: figure, baseline: "sqlite3 not installed", ratio: "—", target: target, pass: nil)
+    }
+    let ratio = gymlog / shell
+    return ResultRow(id: id, what: what, figure: figure, baseline: "\(fmt(shell, 2)) \(unit) (\(shellName))",
+                     ratio: "\(fmt(ratio, 2))×", target: target, pass: ratio <= Double(maxRatio))
 }

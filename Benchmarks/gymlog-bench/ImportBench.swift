@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import GymLogCore
 import GymLogStore
@@ -181,6 +182,26 @@ func importBaselineCommand(_ options: ImportCommand) throws {
         }
         start = end
     }
+}
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a generated Strong export and compare it with the plain write pipeline.",
+        discussion: """
+            Rewrites the import section of FILE. --baseline is the child process the benchmark runs \
+            (it needs --db and --sets).
+            Example: .build/release/gymlog-bench import --quick
+            """)
+
+    @OptionGroup var report: ReportOptions
+
+    @Option(help: "Sets in the export (default 100,000).") var sets: Count?
+    @Option(help: "Runs (default 3).") var runs: Count?
+    @Flag(help: "Write the rows through the plain write pipeline (the baseline child).") var baseline = false
+    @Option(help: "The database of --baseline.") var db: String?
+
+    func run() async throws { try importBenchCommand(self) }
 }
 
 /// `import [--quick] [--sets N] [--runs N] [--out FILE] [--keep]` (or `--baseline`, the child).

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 // `gymlog-bench load`: server throughput of issue 4. Many devices push batches and pull at
@@ -25,6 +26,26 @@ struct LoadPlan {
     var rounds = 20
     var batch = 50
     var poolSize = 10
+}
+
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Many devices pushing and pulling at once against SQLite and PostgreSQL servers.",
+        discussion: "Example: .build/release/gymlog-bench load --quick --postgres postgres://USER@HOST:PORT/DATABASE")
+
+    @OptionGroup var report: ReportOptions
+
+    @Option(help: "Devices (default 50).") var devices: Count?
+    @Option(help: "Users the devices belong to (default 10).") var users: Count?
+    @Option(help: "Rounds per device (default 20).") var rounds: Count?
+    @Option(help: "Events per push (default 50).") var batch: Count?
+    @Option(name: .customLong("pool-size"), help: "The PostgreSQL pool size (default 10).") var poolSize: Count?
+    @Option(help: "The gymlog-server binary (default: next to this one).") var server: String?
+    @Option(help: "A PostgreSQL server to use instead of a throwaway cluster.") var postgres: String?
+    @Option(name: .customLong("pg-bin"), help: "The folder of initdb and pg_ctl.") var pgBin: String?
+
+    func run() async throws { try loadCommand(self) }
 }
 
 func loadCommand(_ options: LoadCommand) throws {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Nanoseconds on the monotonic clock.
@@ -72,6 +73,22 @@ func spawnMeasured(_ argv: [String], environment: [String], stdoutPath: String?,
         throw ChildFailure(description: "child-rusage printed no figures for \(argv.joined(separator: " "))")
     }
     return ChildRun(wallNanos: wall, maxRSSKiB: rss, exitStatus: 0)
+}
+
+/// `child-rusage [--stdout FILE] -- ARGV…`: the small helper process that measures a child.
+struct ChildRusageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "child-rusage",
+        abstract: "Run ARGV and print \"wall_ns maxrss_kib\" (used by the benchmarks).",
+        shouldDisplay: false)
+
+    @Option(help: "Where the child's stdout goes.") var stdout: String?
+    @Argument(parsing: .postTerminator, help: "The command to run.") var argv: [String] = []
+
+    func run() async throws {
+        let status = childRusageCommand(stdoutPath: stdout, argv: argv)
+        if status != 0 { throw ExitCode(status) }
+    }
 }
 
 /// `gymlog-bench child-rusage [--stdout FILE] -- ARGV…`: runs ARGV and prints "wall_ns maxrss_kib".

@@ -131,6 +131,26 @@ private func grouped(_ n: Int) -> String {
     return f.string(from: NSNumber(value: n)) ?? String(n)
 }
 
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Measure push, pull, no-op sync, A-to-B latency and server memory.",
+        discussion: """
+            Runs against the release gymlog-server on loopback (or --server PATH), prints a table and \
+            rewrites the sync section of FILE.
+            Example: .build/release/gymlog-bench sync --quick
+            """)
+
+    @OptionGroup var report: ReportOptions
+
+    @Option(help: "Events to push.") var events: Count?
+    @Option(help: "Changes to pull.") var changes: Count?
+    @Option(help: "A-to-B latency rounds.") var rounds: Count?
+    @Option(help: "The gymlog-server binary (default: next to this one).") var server: String?
+
+    func run() async throws { try await syncCommand(self) }
+}
+
 func syncCommand(_ options: SyncCommand) async throws {
     let quick = options.report.quick
     var plan = quick ? SyncBenchPlan.quick : SyncBenchPlan()

@@ -7,371 +7,341 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+/// Runs `body` against the in-process app of `backend` with one user, alice, and her token.
+private func withAlice(_ backend: Backend, configure: (inout ServerConfig) -> Void = { _ in },
+                       _ body: @Sendable (Harness, any TestClientProtocol, String) async throws -> Void) async throws {
+    try await Harness.with(backend, configure: configure) { h in
+        let token = try await h.addUser("alice")
+        try await h.router { client in try await body(h, client, token) }
+    }
+}
+
 /// The storage conformance suite, with EndpointTests: every protocol rule and every error,
 /// through the real router, on every backend in `Backend.conformance` (memory, SQLite and PostgreSQL).
 @Suite("Push and pull protocol")
 struct ProtocolTests {
     @Test(arguments: Backend.conformance) func pushThenPull(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                // Given two events, when pushed, then both are applied and acked.
-                let events = [
-                    event(1, "w1", entity: "workouts", op: "create", ["started_at": (.int(testNow), a.clock(testNow - 10)), "name": (.text("Push day"), a.clock(testNow - 10))]),
-                    event(2, "s1", op: "create", ["reps": (.int(5), a.clock(testNow - 5)), "weight": (.text("100"), a.clock(testNow - 5)),
-                                                  "rpe": (.real(8.5), a.clock(testNow - 5)), "note": (.null, a.clock(testNow - 5)),
-                                                  "future_field": (.text("kept"), a.clock(testNow - 5))]),
-                ]
-                let r = try await client.push(token, device: a, events)
-                #expect(r.status == .ok)
-                let push: PushResponse = try decodeBody(r)
-                #expect(push.lastAppliedSeq == 2)
-                #expect(push.results == [PushResult(seq: 1, status: .applied), PushResult(seq: 2, status: .applied)])
-                let epoch = try await h.storage.epoch()
-                #expect(push.epoch == epoch && push.cursor == "\(epoch):2")
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            // Given two events, when pushed, then both are applied and acked.
+            let events = [
+                event(1, "w1", entity: "workouts", op: "create", ["started_at": (.int(testNow), a.clock(testNow - 10)), "name": (.text("Push day"), a.clock(testNow - 10))]),
+                event(2, "s1", op: "create", ["reps": (.int(5), a.clock(testNow - 5)), "weight": (.text("100"), a.clock(testNow - 5)),
+                                              "rpe": (.real(8.5), a.clock(testNow - 5)), "note": (.null, a.clock(testNow - 5)),
+                                              "future_field": (.text("kept"), a.clock(testNow - 5))]),
+            ]
+            let r = try await client.push(token, device: a, events)
+            #expect(r.status == .ok)
+            let push: PushResponse = try decodeBody(r)
+            #expect(push.lastAppliedSeq == 2)
+            #expect(push.results == [PushResult(seq: 1, status: .applied), PushResult(seq: 2, status: .applied)])
+            let epoch = try await h.storage.epoch()
+            #expect(push.epoch == epoch && push.cursor == "\(epoch):2")
 
-                // Then a pull from the start returns both rows, one item per row, with every field.
-                let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
-                #expect(page.epoch == epoch && page.cursor == "\(epoch):2" && !page.hasMore && page.lastAppliedSeq == 2)
-                #expect(page.changes.map(\.entityID) == ["w1", "s1"])
-                let s1 = page.changes[1]
-                #expect(s1.entity == "sets")
-                #expect(s1.fields["reps"] == WireField(v: .int(5), c: a.clock(testNow - 5)))
-                #expect(s1.fields["rpe"]?.v == .real(8.5))
-                #expect(s1.fields["note"]?.v == .null)
-                #expect(s1.fields["future_field"]?.v == .text("kept"))
+            // Then a pull from the start returns both rows, one item per row, with every field.
+            let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
+            #expect(page.epoch == epoch && page.cursor == "\(epoch):2" && !page.hasMore && page.lastAppliedSeq == 2)
+            #expect(page.changes.map(\.entityID) == ["w1", "s1"])
+            let s1 = page.changes[1]
+            #expect(s1.entity == "sets")
+            #expect(s1.fields["reps"] == WireField(v: .int(5), c: a.clock(testNow - 5)))
+            #expect(s1.fields["rpe"]?.v == .real(8.5))
+            #expect(s1.fields["note"]?.v == .null)
+            #expect(s1.fields["future_field"]?.v == .text("kept"))
 
-                // And a pull from the returned cursor is empty.
-                let next: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: page.cursor))
-                #expect(next.changes.isEmpty && next.cursor == page.cursor && !next.hasMore)
-            }
+            // And a pull from the returned cursor is empty.
+            let next: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: page.cursor))
+            #expect(next.changes.isEmpty && next.cursor == page.cursor && !next.hasMore)
         }
     }
 
     @Test(arguments: Backend.conformance) func samePushTwiceIsAllDuplicate(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                let events = (1...5).map { event(Int64($0), "s\($0)", ["reps": (.int(Int64($0)), a.clock(testNow - 100 + Int64($0)))]) }
-                let first: PushResponse = try decodeBody(try await client.push(token, device: a, events))
-                let before = try await client.pullAll(token, device: a)
-                // When the same push arrives again (a retry after a lost response)...
-                let second: PushResponse = try decodeBody(try await client.push(token, device: a, events))
-                // ...then every event is a duplicate, the ack is the same, and nothing changed.
-                #expect(second.results.allSatisfy { $0.status == .duplicate })
-                #expect(second.lastAppliedSeq == 5 && second.cursor == first.cursor)
-                let after = try await client.pullAll(token, device: a)
-                #expect(after.cursor == before.cursor)
-                #expect(merged(after.changes) == merged(before.changes))
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            let events = (1...5).map { event(Int64($0), "s\($0)", ["reps": (.int(Int64($0)), a.clock(testNow - 100 + Int64($0)))]) }
+            let first: PushResponse = try decodeBody(try await client.push(token, device: a, events))
+            let before = try await client.pullAll(token, device: a)
+            // When the same push arrives again (a retry after a lost response)...
+            let second: PushResponse = try decodeBody(try await client.push(token, device: a, events))
+            // ...then every event is a duplicate, the ack is the same, and nothing changed.
+            #expect(second.results.allSatisfy { $0.status == .duplicate })
+            #expect(second.lastAppliedSeq == 5 && second.cursor == first.cursor)
+            let after = try await client.pullAll(token, device: a)
+            #expect(after.cursor == before.cursor)
+            #expect(merged(after.changes) == merged(before.changes))
         }
     }
 
     @Test(arguments: Backend.conformance) func knownIdempotencyKeyUnderNewSeqIsDuplicateAndAdvances(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                let key = UUID().uuidString.lowercased()
-                _ = try await client.push(token, device: a, [event(1, "s1", key: key, ["reps": (.int(5), a.clock(testNow - 9))])])
-                // Given the client lost its state and re-numbered the same event as seq 2.
-                let again: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s1", key: key, ["reps": (.int(6), a.clock(testNow - 1))])]))
-                #expect(again.results == [PushResult(seq: 2, status: .duplicate)])
-                #expect(again.lastAppliedSeq == 2 && again.cursor.hasSuffix(":1"))
-                let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
-                #expect(page.changes.first?.fields["reps"]?.v == .int(5))
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            let key = UUID().uuidString.lowercased()
+            _ = try await client.push(token, device: a, [event(1, "s1", key: key, ["reps": (.int(5), a.clock(testNow - 9))])])
+            // Given the client lost its state and re-numbered the same event as seq 2.
+            let again: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s1", key: key, ["reps": (.int(6), a.clock(testNow - 1))])]))
+            #expect(again.results == [PushResult(seq: 2, status: .duplicate)])
+            #expect(again.lastAppliedSeq == 2 && again.cursor.hasSuffix(":1"))
+            let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
+            #expect(page.changes.first?.fields["reps"]?.v == .int(5))
         }
     }
 
     @Test(arguments: Backend.conformance) func gapRejectsTheWholeRequest(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 9))])])
-                // When a push holds seq 2 then skips to 4...
-                let r = try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow - 8))]),
-                                                                 event(4, "s4", ["reps": (.int(4), a.clock(testNow - 7))])])
-                // ...then it is a 409 naming the ack, and not even seq 2 was committed.
-                let body = try expectError(r, .conflict, "sequence_gap")
-                #expect(body.lastAppliedSeq == 1)
-                let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
-                #expect(page.changes.map(\.entityID) == ["s1"] && page.lastAppliedSeq == 1)
-                // A push starting right after the ack goes through.
-                let ok: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow - 8))])]))
-                #expect(ok.lastAppliedSeq == 2)
-                // A first push that does not start at 1 is a gap too.
-                try expectError(try await client.push(token, device: Device(), [event(3, "x", [:])]), .conflict, "sequence_gap")
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 9))])])
+            // When a push holds seq 2 then skips to 4...
+            let r = try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow - 8))]),
+                                                             event(4, "s4", ["reps": (.int(4), a.clock(testNow - 7))])])
+            // ...then it is a 409 naming the ack, and not even seq 2 was committed.
+            let body = try expectError(r, .conflict, "sequence_gap")
+            #expect(body.lastAppliedSeq == 1)
+            let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
+            #expect(page.changes.map(\.entityID) == ["s1"] && page.lastAppliedSeq == 1)
+            // A push starting right after the ack goes through.
+            let ok: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow - 8))])]))
+            #expect(ok.lastAppliedSeq == 2)
+            // A first push that does not start at 1 is a gap too.
+            try expectError(try await client.push(token, device: Device(), [event(3, "x", [:])]), .conflict, "sequence_gap")
         }
     }
 
     @Test(arguments: Backend.conformance) func aTextValueWithANulCharacterIsRejectedNotTruncated(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                let c = a.clock(testNow - 50)
-                let r: PushResponse = try decodeBody(try await client.push(token, device: a, [
-                    event(1, "x", ["note": (.text("before\u{0}after"), c)]),
-                    event(2, "y", ["note": (.text("fine"), c)]),
-                ]))
-                #expect(r.lastAppliedSeq == 2)
-                #expect(r.results[0].status == .rejected && r.results[0].error?.code == "invalid_value")
-                #expect(r.results[0].error?.message.contains("NUL") == true)
-                #expect(r.results[1].status == .applied)
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            let c = a.clock(testNow - 50)
+            let r: PushResponse = try decodeBody(try await client.push(token, device: a, [
+                event(1, "x", ["note": (.text("before\u{0}after"), c)]),
+                event(2, "y", ["note": (.text("fine"), c)]),
+            ]))
+            #expect(r.lastAppliedSeq == 2)
+            #expect(r.results[0].status == .rejected && r.results[0].error?.code == "invalid_value")
+            #expect(r.results[0].error?.message.contains("NUL") == true)
+            #expect(r.results[1].status == .applied)
         }
     }
 
     @Test(arguments: Backend.conformance) func rejectedEventsConsumeTheirSeqButNotTheirKey(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                let c = a.clock(testNow - 50)
-                let cases: [(PushEvent, String)] = [
-                    (event(1, "x", entity: "Sets", ["reps": (.int(1), c)]), "invalid_entity"),
-                    (event(2, "x", entity: String(repeating: "a", count: 33), ["reps": (.int(1), c)]), "invalid_entity"),
-                    (event(3, "x", ["Reps": (.int(1), c)]), "invalid_field_name"),
-                    (event(4, "x", ["1reps": (.int(1), c)]), "invalid_field_name"),
-                    (event(5, "x", ["note": (.text(String(repeating: "n", count: 16 * 1024 + 1)), c)]), "value_too_large"),
-                    (event(6, "x", Dictionary(uniqueKeysWithValues: (0...64).map { ("f\($0)", (FieldValue.int(1), c)) })), "too_many_fields"),
-                    (event(7, String(repeating: "i", count: 65), ["reps": (.int(1), c)]), "invalid_entity_id"),
-                    (event(8, "x", key: "", ["reps": (.int(1), c)]), "invalid_idempotency_key"),
-                    (event(9, "x", op: "Create!", ["reps": (.int(1), c)]), "invalid_op"),
-                ]
-                let good = event(10, "ok", ["note": (.text(String(repeating: "n", count: 16 * 1024)), c)])
-                let r: PushResponse = try decodeBody(try await client.push(token, device: a, cases.map(\.0) + [good]))
-                #expect(r.lastAppliedSeq == 10)
-                for (i, (_, code)) in cases.enumerated() {
-                    #expect(r.results[i].status == .rejected)
-                    #expect(r.results[i].error?.code == code, "event \(i + 1)")
-                }
-                #expect(r.results[9] == PushResult(seq: 10, status: .applied))
-
-                // Clocks and values that the typed client cannot even produce: raw JSON.
-                let raw = """
-                {"device_id":"\(a.id)","events":[
-                 {"seq":11,"idempotency_key":"k11","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":1,"c":"yesterday"}}},
-                 {"seq":12,"idempotency_key":"k12","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":1}}},
-                 {"seq":13,"idempotency_key":"k13","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":true,"c":"\(c)"}}},
-                 {"seq":14,"idempotency_key":"k14","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":[1],"c":"\(c)"}}},
-                 {"seq":15,"idempotency_key":"k15","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"c":"\(c)"}}},
-                 {"seq":16,"idempotency_key":"k16","entity":"sets","entity_id":"x","op":"update","fields":[1]},
-                 {"seq":17,"idempotency_key":"k17","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":1,"c":"000001763719000000-00000-"}}},
-                 {"seq":18,"entity":"sets","entity_id":"x","op":"update","fields":{}}
-                ]}
-                """
-                let rr: PushResponse = try decodeBody(try await client.execute(uri: "/v1/push", method: .post, headers: authHeaders(token), body: ByteBuffer(string: raw)))
-                #expect(rr.results.map(\.error?.code) == ["invalid_clock", "invalid_clock", "invalid_value", "invalid_value", "invalid_value",
-                                                           "invalid_fields", "invalid_clock", "invalid_idempotency_key"])
-                #expect(rr.lastAppliedSeq == 18)
-
-                // Nothing of the rejected events was stored.
-                let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
-                #expect(page.changes.map(\.entityID) == ["ok"])
-
-                // A rejected event's key was not recorded: re-sent valid under a new seq, it applies.
-                let retry = event(19, "x", key: "k11", ["reps": (.int(1), c)])
-                let rs: PushResponse = try decodeBody(try await client.push(token, device: a, [retry]))
-                #expect(rs.results == [PushResult(seq: 19, status: .applied)])
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            let c = a.clock(testNow - 50)
+            let cases: [(PushEvent, String)] = [
+                (event(1, "x", entity: "Sets", ["reps": (.int(1), c)]), "invalid_entity"),
+                (event(2, "x", entity: String(repeating: "a", count: 33), ["reps": (.int(1), c)]), "invalid_entity"),
+                (event(3, "x", ["Reps": (.int(1), c)]), "invalid_field_name"),
+                (event(4, "x", ["1reps": (.int(1), c)]), "invalid_field_name"),
+                (event(5, "x", ["note": (.text(String(repeating: "n", count: 16 * 1024 + 1)), c)]), "value_too_large"),
+                (event(6, "x", Dictionary(uniqueKeysWithValues: (0...64).map { ("f\($0)", (FieldValue.int(1), c)) })), "too_many_fields"),
+                (event(7, String(repeating: "i", count: 65), ["reps": (.int(1), c)]), "invalid_entity_id"),
+                (event(8, "x", key: "", ["reps": (.int(1), c)]), "invalid_idempotency_key"),
+                (event(9, "x", op: "Create!", ["reps": (.int(1), c)]), "invalid_op"),
+            ]
+            let good = event(10, "ok", ["note": (.text(String(repeating: "n", count: 16 * 1024)), c)])
+            let r: PushResponse = try decodeBody(try await client.push(token, device: a, cases.map(\.0) + [good]))
+            #expect(r.lastAppliedSeq == 10)
+            for (i, (_, code)) in cases.enumerated() {
+                #expect(r.results[i].status == .rejected)
+                #expect(r.results[i].error?.code == code, "event \(i + 1)")
             }
+            #expect(r.results[9] == PushResult(seq: 10, status: .applied))
+
+            // Clocks and values that the typed client cannot even produce: raw JSON.
+            let raw = """
+            {"device_id":"\(a.id)","events":[
+             {"seq":11,"idempotency_key":"k11","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":1,"c":"yesterday"}}},
+             {"seq":12,"idempotency_key":"k12","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":1}}},
+             {"seq":13,"idempotency_key":"k13","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":true,"c":"\(c)"}}},
+             {"seq":14,"idempotency_key":"k14","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":[1],"c":"\(c)"}}},
+             {"seq":15,"idempotency_key":"k15","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"c":"\(c)"}}},
+             {"seq":16,"idempotency_key":"k16","entity":"sets","entity_id":"x","op":"update","fields":[1]},
+             {"seq":17,"idempotency_key":"k17","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":1,"c":"000001763719000000-00000-"}}},
+             {"seq":18,"entity":"sets","entity_id":"x","op":"update","fields":{}}
+            ]}
+            """
+            let rr: PushResponse = try decodeBody(try await client.execute(uri: "/v1/push", method: .post, headers: authHeaders(token), body: ByteBuffer(string: raw)))
+            #expect(rr.results.map(\.error?.code) == ["invalid_clock", "invalid_clock", "invalid_value", "invalid_value", "invalid_value",
+                                                       "invalid_fields", "invalid_clock", "invalid_idempotency_key"])
+            #expect(rr.lastAppliedSeq == 18)
+
+            // Nothing of the rejected events was stored.
+            let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
+            #expect(page.changes.map(\.entityID) == ["ok"])
+
+            // A rejected event's key was not recorded: re-sent valid under a new seq, it applies.
+            let retry = event(19, "x", key: "k11", ["reps": (.int(1), c)])
+            let rs: PushResponse = try decodeBody(try await client.push(token, device: a, [retry]))
+            #expect(rs.results == [PushResult(seq: 19, status: .applied)])
         }
     }
 
     @Test(arguments: Backend.conformance) func lastWriterWinsPerField(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device("aaaa"), b = Device("bbbb")
-                let t = testNow - 60_000
-                _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(5), a.clock(t)), "note": (.text("a"), a.clock(t))])])
-                let start: PullResponse = try decodeBody(try await client.pull(token, device: a))
+        try await withAlice(backend) { h, client, token in
+            let a = Device("aaaa"), b = Device("bbbb")
+            let t = testNow - 60_000
+            _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(5), a.clock(t)), "note": (.text("a"), a.clock(t))])])
+            let start: PullResponse = try decodeBody(try await client.pull(token, device: a))
 
-                // An older clock loses: nothing changes, and the change counter does not move.
-                let older: PushResponse = try decodeBody(try await client.push(token, device: b, [event(1, "s1", ["reps": (.int(9), b.clock(t - 1))])]))
-                #expect(older.results[0].status == .applied && older.cursor == start.cursor)
-                // An equal clock is the same write seen again: a no-op.
-                let equal: PushResponse = try decodeBody(try await client.push(token, device: b, [event(2, "s1", ["reps": (.int(9), a.clock(t))])]))
-                #expect(equal.cursor == start.cursor)
-                // Same millis, higher counter, or same millis and counter with a larger node: newer.
-                _ = try await client.push(token, device: b, [event(3, "s1", ["reps": (.int(6), b.clock(t))])])  // "bbbb" > "aaaa"
-                // A newer clock on one field wins that field only.
-                _ = try await client.push(token, device: b, [event(4, "s1", ["note": (.text("b"), b.clock(t + 1)), "reps": (.int(1), b.clock(t - 5))])])
+            // An older clock loses: nothing changes, and the change counter does not move.
+            let older: PushResponse = try decodeBody(try await client.push(token, device: b, [event(1, "s1", ["reps": (.int(9), b.clock(t - 1))])]))
+            #expect(older.results[0].status == .applied && older.cursor == start.cursor)
+            // An equal clock is the same write seen again: a no-op.
+            let equal: PushResponse = try decodeBody(try await client.push(token, device: b, [event(2, "s1", ["reps": (.int(9), a.clock(t))])]))
+            #expect(equal.cursor == start.cursor)
+            // Same millis, higher counter, or same millis and counter with a larger node: newer.
+            _ = try await client.push(token, device: b, [event(3, "s1", ["reps": (.int(6), b.clock(t))])])  // "bbbb" > "aaaa"
+            // A newer clock on one field wins that field only.
+            _ = try await client.push(token, device: b, [event(4, "s1", ["note": (.text("b"), b.clock(t + 1)), "reps": (.int(1), b.clock(t - 5))])])
 
-                let all = try await client.pullAll(token, device: a)
-                let state = merged(all.changes)
-                #expect(state["sets/s1/reps"] == WireField(v: .int(6), c: b.clock(t)))
-                #expect(state["sets/s1/note"] == WireField(v: .text("b"), c: b.clock(t + 1)))
-                #expect(all.cursor.hasSuffix(":3"))
-                // Incrementally, a pull from the first cursor sees only the two winning writes.
-                let since = try await client.pullAll(token, device: a, from: start.cursor)
-                #expect(since.changes.flatMap(\.changes).reduce(0) { $0 + $1.fields.count } == 2)
-            }
+            let all = try await client.pullAll(token, device: a)
+            let state = merged(all.changes)
+            #expect(state["sets/s1/reps"] == WireField(v: .int(6), c: b.clock(t)))
+            #expect(state["sets/s1/note"] == WireField(v: .text("b"), c: b.clock(t + 1)))
+            #expect(all.cursor.hasSuffix(":3"))
+            // Incrementally, a pull from the first cursor sees only the two winning writes.
+            let since = try await client.pullAll(token, device: a, from: start.cursor)
+            #expect(since.changes.flatMap(\.changes).reduce(0) { $0 + $1.fields.count } == 2)
         }
     }
 
     @Test(arguments: Backend.conformance) func tombstonesBeatOlderAndConcurrentEditsAndRestoreNeedsANewerClock(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device("aaaa"), b = Device("bbbb")
-                let t = testNow - 60_000
-                _ = try await client.push(token, device: a, [event(1, "s1", op: "create", ["reps": (.int(5), a.clock(t)), "deleted_at": (.null, a.clock(t))])])
-                // A deletes at t+10.
-                _ = try await client.push(token, device: a, [event(2, "s1", op: "delete", ["deleted_at": (.int(t + 10), a.clock(t + 10))])])
-                // B, offline, edited at t+5 (older) and tries to create the row again with an older clock.
-                _ = try await client.push(token, device: b, [event(1, "s1", ["reps": (.int(7), b.clock(t + 5)), "deleted_at": (.null, b.clock(t + 5))])])
-                var state = merged(try await client.pullAll(token, device: a).changes)
-                #expect(state["sets/s1/deleted_at"]?.v == .int(t + 10))
-                #expect(state["sets/s1/reps"]?.v == .int(7))  // the edit lands on its field, the row stays deleted
+        try await withAlice(backend) { h, client, token in
+            let a = Device("aaaa"), b = Device("bbbb")
+            let t = testNow - 60_000
+            _ = try await client.push(token, device: a, [event(1, "s1", op: "create", ["reps": (.int(5), a.clock(t)), "deleted_at": (.null, a.clock(t))])])
+            // A deletes at t+10.
+            _ = try await client.push(token, device: a, [event(2, "s1", op: "delete", ["deleted_at": (.int(t + 10), a.clock(t + 10))])])
+            // B, offline, edited at t+5 (older) and tries to create the row again with an older clock.
+            _ = try await client.push(token, device: b, [event(1, "s1", ["reps": (.int(7), b.clock(t + 5)), "deleted_at": (.null, b.clock(t + 5))])])
+            var state = merged(try await client.pullAll(token, device: a).changes)
+            #expect(state["sets/s1/deleted_at"]?.v == .int(t + 10))
+            #expect(state["sets/s1/reps"]?.v == .int(7))  // the edit lands on its field, the row stays deleted
 
-                // A concurrent edit with the same millis but an older clock (lower counter) loses too.
-                _ = try await client.push(token, device: b, [event(2, "s1", ["deleted_at": (.null, HLC(millis: t + 10, counter: 0, node: "aaa"))])])
-                state = merged(try await client.pullAll(token, device: a).changes)
-                #expect(state["sets/s1/deleted_at"]?.v == .int(t + 10))
+            // A concurrent edit with the same millis but an older clock (lower counter) loses too.
+            _ = try await client.push(token, device: b, [event(2, "s1", ["deleted_at": (.null, HLC(millis: t + 10, counter: 0, node: "aaa"))])])
+            state = merged(try await client.pullAll(token, device: a).changes)
+            #expect(state["sets/s1/deleted_at"]?.v == .int(t + 10))
 
-                // A later plain edit (not touching deleted_at) does not resurrect.
-                _ = try await client.push(token, device: b, [event(3, "s1", ["reps": (.int(8), b.clock(t + 20))])])
-                state = merged(try await client.pullAll(token, device: a).changes)
-                #expect(state["sets/s1/deleted_at"]?.v == .int(t + 10))
-                #expect(state["sets/s1/reps"]?.v == .int(8))
+            // A later plain edit (not touching deleted_at) does not resurrect.
+            _ = try await client.push(token, device: b, [event(3, "s1", ["reps": (.int(8), b.clock(t + 20))])])
+            state = merged(try await client.pullAll(token, device: a).changes)
+            #expect(state["sets/s1/deleted_at"]?.v == .int(t + 10))
+            #expect(state["sets/s1/reps"]?.v == .int(8))
 
-                // An explicit restore with a newer clock does.
-                _ = try await client.push(token, device: b, [event(4, "s1", op: "restore", ["deleted_at": (.null, b.clock(t + 30))])])
-                state = merged(try await client.pullAll(token, device: a).changes)
-                #expect(state["sets/s1/deleted_at"] == WireField(v: .null, c: b.clock(t + 30)))
-            }
+            // An explicit restore with a newer clock does.
+            _ = try await client.push(token, device: b, [event(4, "s1", op: "restore", ["deleted_at": (.null, b.clock(t + 30))])])
+            state = merged(try await client.pullAll(token, device: a).changes)
+            #expect(state["sets/s1/deleted_at"] == WireField(v: .null, c: b.clock(t + 30)))
         }
     }
 
     @Test(arguments: Backend.conformance, [1, 3, 7, 50, 1000])
     func pagingNeverSplitsAChangeAndReturnsEverythingOnce(_ backend: Backend, limit: Int) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                // Events with 1...5 fields each, some overwriting earlier rows.
-                var events: [PushEvent] = []
-                var expected: [String: WireField] = [:]
-                for i in 1...120 {
-                    let id = "s\(i % 45)"
-                    var fields: [String: (FieldValue, HLC)] = [:]
-                    for f in 0..<(i % 5 + 1) { fields["f\(f)"] = (.int(Int64(i)), a.clock(testNow - 10_000 + Int64(i))) }
-                    for (name, value) in fields { expected["sets/\(id)/\(name)"] = WireField(v: value.0, c: value.1) }
-                    events.append(event(Int64(i), id, fields))
-                }
-                _ = try await client.push(token, device: a, events)
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            // Events with 1...5 fields each, some overwriting earlier rows.
+            var events: [PushEvent] = []
+            var expected: [String: WireField] = [:]
+            for i in 1...120 {
+                let id = "s\(i % 45)"
+                var fields: [String: (FieldValue, HLC)] = [:]
+                for f in 0..<(i % 5 + 1) { fields["f\(f)"] = (.int(Int64(i)), a.clock(testNow - 10_000 + Int64(i))) }
+                for (name, value) in fields { expected["sets/\(id)/\(name)"] = WireField(v: value.0, c: value.1) }
+                events.append(event(Int64(i), id, fields))
+            }
+            _ = try await client.push(token, device: a, events)
 
-                let all = try await client.pullAll(token, device: a, limit: limit)
-                var seen: [String: Int] = [:]
-                for page in all.changes {
-                    let rows = page.changes.reduce(0) { $0 + $1.fields.count }
-                    // A page exceeds the limit only when one event alone is bigger than it.
-                    #expect(rows <= max(limit, 5))
-                    for change in page.changes { for name in change.fields.keys { seen["sets/\(change.entityID)/\(name)", default: 0] += 1 } }
-                }
-                #expect(seen.values.allSatisfy { $0 == 1 })
-                #expect(merged(all.changes) == expected)
+            let all = try await client.pullAll(token, device: a, limit: limit)
+            var seen: [String: Int] = [:]
+            for page in all.changes {
+                let rows = page.changes.reduce(0) { $0 + $1.fields.count }
+                // A page exceeds the limit only when one event alone is bigger than it.
+                #expect(rows <= max(limit, 5))
+                for change in page.changes { for name in change.fields.keys { seen["sets/\(change.entityID)/\(name)", default: 0] += 1 } }
+            }
+            #expect(seen.values.allSatisfy { $0 == 1 })
+            #expect(merged(all.changes) == expected)
 
-                // Every change counter value is whole in one page: the fields of each final
-                // write of an event (same clock = same event) never straddle two pages.
-                var pageOfClock: [HLC: Int] = [:]
-                for (n, page) in all.changes.enumerated() {
-                    for change in page.changes { for f in change.fields.values {
-                        if let other = pageOfClock[f.c] { #expect(other == n) } else { pageOfClock[f.c] = n }
-                    } }
-                }
+            // Every change counter value is whole in one page: the fields of each final
+            // write of an event (same clock = same event) never straddle two pages.
+            var pageOfClock: [HLC: Int] = [:]
+            for (n, page) in all.changes.enumerated() {
+                for change in page.changes { for f in change.fields.values {
+                    if let other = pageOfClock[f.c] { #expect(other == n) } else { pageOfClock[f.c] = n }
+                } }
             }
         }
     }
 
     @Test(arguments: Backend.conformance) func pullPageIsBoundedByBytes(_ backend: Backend) async throws {
-        try await Harness.with(backend, configure: { $0.maxPullBytes = 40_000 }) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                let note = String(repeating: "n", count: 10_000)
-                _ = try await client.push(token, device: a, (1...10).map { event(Int64($0), "s\($0)", ["note": (.text(note), a.clock(testNow - 100))]) })
-                let all = try await client.pullAll(token, device: a)
-                #expect(all.changes.count >= 3)
-                #expect(all.changes.allSatisfy { $0.changes.count <= 4 })
-                #expect(all.changes.reduce(0) { $0 + $1.changes.count } == 10)
-            }
+        try await withAlice(backend, configure: { $0.maxPullBytes = 40_000 }) { h, client, token in
+            let a = Device()
+            let note = String(repeating: "n", count: 10_000)
+            _ = try await client.push(token, device: a, (1...10).map { event(Int64($0), "s\($0)", ["note": (.text(note), a.clock(testNow - 100))]) })
+            let all = try await client.pullAll(token, device: a)
+            #expect(all.changes.count >= 3)
+            #expect(all.changes.allSatisfy { $0.changes.count <= 4 })
+            #expect(all.changes.reduce(0) { $0 + $1.changes.count } == 10)
         }
     }
 
     @Test(arguments: Backend.conformance) func epochMismatchTellsTheClientToReset(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 1))])])
-                let epoch = try await h.storage.epoch()
-                let r: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "0123456789abcdef:42"))
-                #expect(r.epochChanged && r.changes.isEmpty && r.cursor == "\(epoch):0" && r.epoch == epoch)
-                #expect(r.lastAppliedSeq == 1)
-                // A normal pull does not carry the flag at all.
-                let normal = try await client.pull(token, device: a, cursor: "\(epoch):0")
-                #expect(!String(buffer: normal.body).contains("epoch_changed"))
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 1))])])
+            let epoch = try await h.storage.epoch()
+            let r: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "0123456789abcdef:42"))
+            #expect(r.epochChanged && r.changes.isEmpty && r.cursor == "\(epoch):0" && r.epoch == epoch)
+            #expect(r.lastAppliedSeq == 1)
+            // A normal pull does not carry the flag at all.
+            let normal = try await client.pull(token, device: a, cursor: "\(epoch):0")
+            #expect(!String(buffer: normal.body).contains("epoch_changed"))
         }
     }
 
     @Test(arguments: Backend.conformance) func aCursorPastTheHeadStartsANewHistoryGeneration(_ backend: Backend) async throws {
         // A server restored from an older backup keeps its database epoch; a device whose
         // cursor is past the head proves the rollback, and the user's epoch moves on.
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device(), b = Device()
-                _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 1))])])
-                let epoch = try await h.storage.epoch()
-                let r: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
-                #expect(r.epochChanged && r.epoch == "\(epoch)-g1" && r.cursor == "\(epoch)-g1:0" && r.changes.isEmpty && !r.hasMore)
-                // Every device of the user now starts over, even one whose cursor looked fine.
-                let other: PullResponse = try decodeBody(try await client.pull(token, device: b, cursor: "\(epoch):1"))
-                #expect(other.epochChanged && other.epoch == "\(epoch)-g1")
-                let fresh: PullResponse = try decodeBody(try await client.pull(token, device: b, cursor: "\(epoch)-g1:0"))
-                #expect(!fresh.epochChanged && fresh.changes.count == 1 && fresh.cursor == "\(epoch)-g1:1")
-                // Pushes answer in the new generation too.
-                let pushed: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow))])]))
-                #expect(pushed.epoch == "\(epoch)-g1")
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device(), b = Device()
+            _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 1))])])
+            let epoch = try await h.storage.epoch()
+            let r: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+            #expect(r.epochChanged && r.epoch == "\(epoch)-g1" && r.cursor == "\(epoch)-g1:0" && r.changes.isEmpty && !r.hasMore)
+            // Every device of the user now starts over, even one whose cursor looked fine.
+            let other: PullResponse = try decodeBody(try await client.pull(token, device: b, cursor: "\(epoch):1"))
+            #expect(other.epochChanged && other.epoch == "\(epoch)-g1")
+            let fresh: PullResponse = try decodeBody(try await client.pull(token, device: b, cursor: "\(epoch)-g1:0"))
+            #expect(!fresh.epochChanged && fresh.changes.count == 1 && fresh.cursor == "\(epoch)-g1:1")
+            // Pushes answer in the new generation too.
+            let pushed: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow))])]))
+            #expect(pushed.epoch == "\(epoch)-g1")
         }
     }
 
     @Test(arguments: Backend.conformance) func aPushNumberedUnderAnOldEpochIsRefusedWhole(_ backend: Backend) async throws {
         // A copy of a push delayed across a rollback must not take sequence numbers the device
         // has reused since it renumbered its outbox in the new generation.
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                let epoch = try await h.storage.epoch()
-                // Given a push numbered under the current epoch, then it applies (and one without an epoch, as older clients send, too)
-                let first: PushResponse = try decodeBody(try await client.push(token, PushRequest(deviceID: a.id, events: [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 9))])], epoch: epoch)))
-                #expect(first.results == [PushResult(seq: 1, status: .applied)])
-                let legacy: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow - 8))])]))
-                #expect(legacy.results == [PushResult(seq: 2, status: .applied)])
-                // When a rollback is proven (the user's epoch moves on) and the device renumbers from 3
-                let moved: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
-                #expect(moved.epochChanged && moved.epoch == "\(epoch)-g1")
-                let before = try await client.pullAll(token, device: a)
-                // Then a stale copy numbered under the old epoch is refused, naming both epochs, and applies nothing
-                let stale = try await client.push(token, PushRequest(deviceID: a.id, events: [event(3, "s3", ["reps": (.int(99), a.clock(testNow - 7))])], epoch: epoch))
-                let body = try expectError(stale, .conflict, "epoch_changed")
-                #expect(body.error.message.contains("\"\(epoch)\"") && body.error.message.contains("\"\(epoch)-g1\""), "\(body.error.message)")
-                let after = try await client.pullAll(token, device: a)
-                #expect(after.cursor == before.cursor && merged(after.changes) == merged(before.changes))
-                // And seq 3 is still free for the device's own renumbered event under the new epoch
-                let renumbered: PushResponse = try decodeBody(try await client.push(token, PushRequest(deviceID: a.id, events: [event(3, "s1", ["reps": (.int(10), a.clock(testNow - 1))])], epoch: "\(epoch)-g1")))
-                #expect(renumbered.results == [PushResult(seq: 3, status: .applied)] && renumbered.lastAppliedSeq == 3)
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            let epoch = try await h.storage.epoch()
+            // Given a push numbered under the current epoch, then it applies (and one without an epoch, as older clients send, too)
+            let first: PushResponse = try decodeBody(try await client.push(token, PushRequest(deviceID: a.id, events: [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 9))])], epoch: epoch)))
+            #expect(first.results == [PushResult(seq: 1, status: .applied)])
+            let legacy: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow - 8))])]))
+            #expect(legacy.results == [PushResult(seq: 2, status: .applied)])
+            // When a rollback is proven (the user's epoch moves on) and the device renumbers from 3
+            let moved: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+            #expect(moved.epochChanged && moved.epoch == "\(epoch)-g1")
+            let before = try await client.pullAll(token, device: a)
+            // Then a stale copy numbered under the old epoch is refused, naming both epochs, and applies nothing
+            let stale = try await client.push(token, PushRequest(deviceID: a.id, events: [event(3, "s3", ["reps": (.int(99), a.clock(testNow - 7))])], epoch: epoch))
+            let body = try expectError(stale, .conflict, "epoch_changed")
+            #expect(body.error.message.contains("\"\(epoch)\"") && body.error.message.contains("\"\(epoch)-g1\""), "\(body.error.message)")
+            let after = try await client.pullAll(token, device: a)
+            #expect(after.cursor == before.cursor && merged(after.changes) == merged(before.changes))
+            // And seq 3 is still free for the device's own renumbered event under the new epoch
+            let renumbered: PushResponse = try decodeBody(try await client.push(token, PushRequest(deviceID: a.id, events: [event(3, "s1", ["reps": (.int(10), a.clock(testNow - 1))])], epoch: "\(epoch)-g1")))
+            #expect(renumbered.results == [PushResult(seq: 3, status: .applied)] && renumbered.lastAppliedSeq == 3)
         }
     }
 
@@ -400,33 +370,27 @@ struct ProtocolTests {
     }
 
     @Test(arguments: Backend.conformance) func clockFarAheadRejectsTheWholeRequest(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device()
-                let ok = event(1, "s1", ["reps": (.int(1), a.clock(testNow + 14 * 60_000))])  // within 15 minutes
-                let bad = event(2, "s2", ["reps": (.int(1), a.clock(testNow + 2 * 3_600_000 + 5 * 60_000))])
-                let body = try expectError(try await client.push(token, device: a, [ok, bad]), .unprocessableContent, "clock_ahead")
-                #expect(body.serverTimeMs == testNow)
-                #expect(body.error.message.contains("about 2 hours 5 minutes"))
-                #expect(body.error.message.contains("date and time"))
-                let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
-                #expect(page.changes.isEmpty && page.lastAppliedSeq == 0)
-                #expect(try await client.push(token, device: a, [ok]).status == .ok)
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            let ok = event(1, "s1", ["reps": (.int(1), a.clock(testNow + 14 * 60_000))])  // within 15 minutes
+            let bad = event(2, "s2", ["reps": (.int(1), a.clock(testNow + 2 * 3_600_000 + 5 * 60_000))])
+            let body = try expectError(try await client.push(token, device: a, [ok, bad]), .unprocessableContent, "clock_ahead")
+            #expect(body.serverTimeMs == testNow)
+            #expect(body.error.message.contains("about 2 hours 5 minutes"))
+            #expect(body.error.message.contains("date and time"))
+            let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
+            #expect(page.changes.isEmpty && page.lastAppliedSeq == 0)
+            #expect(try await client.push(token, device: a, [ok]).status == .ok)
         }
     }
 
     @Test(arguments: Backend.conformance) func pullReturnsTheAckThatHealsALostPushResponse(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let a = Device(), b = Device()
-                _ = try await client.push(token, device: a, (1...3).map { event(Int64($0), "s\($0)", ["reps": (.int(1), a.clock(testNow - 9))]) })
-                // The push response was lost; the next pull acks it.
-                #expect(try decodeBody(try await client.pull(token, device: a), as: PullResponse.self).lastAppliedSeq == 3)
-                #expect(try decodeBody(try await client.pull(token, device: b), as: PullResponse.self).lastAppliedSeq == 0)
-            }
+        try await withAlice(backend) { h, client, token in
+            let a = Device(), b = Device()
+            _ = try await client.push(token, device: a, (1...3).map { event(Int64($0), "s\($0)", ["reps": (.int(1), a.clock(testNow - 9))]) })
+            // The push response was lost; the next pull acks it.
+            #expect(try decodeBody(try await client.pull(token, device: a), as: PullResponse.self).lastAppliedSeq == 3)
+            #expect(try decodeBody(try await client.pull(token, device: b), as: PullResponse.self).lastAppliedSeq == 0)
         }
     }
 
@@ -460,43 +424,40 @@ struct ProtocolTests {
 
     @Test(arguments: Backend.conformance)
     func concurrentPushesNeverShareACursorValueAndAPullNeverSkipsALateCommit(_ backend: Backend) async throws {
-        try await Harness.with(backend) { h in
-            let token = try await h.addUser("alice")
-            try await h.router { client in
-                let devices = (0..<6).map { Device("dev\($0)") }
-                let total = devices.count * 12
-                // Given a reader pulling incrementally the whole time...
-                let reader = Task { () throws -> Set<String> in
-                    var seen: Set<String> = [], cursor = "0"
-                    for _ in 0..<10_000 where seen.count < total {
-                        let page: PullResponse = try decodeBody(try await client.pull(token, device: Device("reader"), cursor: cursor, limit: 7))
-                        for change in page.changes { seen.insert(change.entityID) }
-                        cursor = page.cursor
-                        await Task.yield()
-                    }
-                    return seen
+        try await withAlice(backend) { h, client, token in
+            let devices = (0..<6).map { Device("dev\($0)") }
+            let total = devices.count * 12
+            // Given a reader pulling incrementally the whole time...
+            let reader = Task { () throws -> Set<String> in
+                var seen: Set<String> = [], cursor = "0"
+                for _ in 0..<10_000 where seen.count < total {
+                    let page: PullResponse = try decodeBody(try await client.pull(token, device: Device("reader"), cursor: cursor, limit: 7))
+                    for change in page.changes { seen.insert(change.entityID) }
+                    cursor = page.cursor
+                    await Task.yield()
                 }
-                // ...when six devices push twelve events each, concurrently...
-                let heads = try await withThrowingTaskGroup(of: [Int64].self) { group in
-                    for d in devices {
-                        group.addTask {
-                            var heads: [Int64] = []
-                            for seq in Int64(1)...12 {
-                                let r: PushResponse = try decodeBody(try await client.push(token, device: d, [
-                                    event(seq, "\(d.id)-\(seq)", ["reps": (.int(seq), d.clock(testNow - 1000 + seq))])]))
-                                #expect(r.lastAppliedSeq == seq)
-                                heads.append(Int64(r.cursor.split(separator: ":").last ?? "") ?? -1)
-                            }
-                            return heads
-                        }
-                    }
-                    return try await group.reduce(into: [Int64]()) { $0 += $1 }
-                }
-                // ...then every push got its own change counter value,
-                #expect(heads.sorted() == Array(1...Int64(total)))
-                // and the reader, following its cursor, saw every row: none committed behind it.
-                #expect(try await reader.value.count == total)
+                return seen
             }
+            // ...when six devices push twelve events each, concurrently...
+            let heads = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for d in devices {
+                    group.addTask {
+                        var heads: [Int64] = []
+                        for seq in Int64(1)...12 {
+                            let r: PushResponse = try decodeBody(try await client.push(token, device: d, [
+                                event(seq, "\(d.id)-\(seq)", ["reps": (.int(seq), d.clock(testNow - 1000 + seq))])]))
+                            #expect(r.lastAppliedSeq == seq)
+                            heads.append(Int64(r.cursor.split(separator: ":").last ?? "") ?? -1)
+                        }
+                        return heads
+                    }
+                }
+                return try await group.reduce(into: [Int64]()) { $0 += $1 }
+            }
+            // ...then every push got its own change counter value,
+            #expect(heads.sorted() == Array(1...Int64(total)))
+            // and the reader, following its cursor, saw every row: none committed behind it.
+            #expect(try await reader.value.count == total)
         }
     }
 }

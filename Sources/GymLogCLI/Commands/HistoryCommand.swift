@@ -9,7 +9,7 @@ struct History: ExerciseArgumentCommand {
         discussion: "Examples: `gymlog history`, `gymlog history bench --limit 20`, `gymlog history --json`."
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "An exercise name, alias or unambiguous prefix.") var exercise: [String] = []
+    @OptionGroup var filter: ExerciseFilter
     @Option(help: "How many workouts to show.") var limit: Int = 10
     @OptionGroup var output: JSONFlag
 
@@ -19,7 +19,7 @@ struct History: ExerciseArgumentCommand {
 
     func run(in context: CLIContext) async throws {
         let db = try context.db()
-        let e = exercise.isEmpty ? nil : try db.existingExercise(exercise.joined(separator: " "))
+        let e = try filter.resolve(in: db)
         let workouts = try db.history(exercise: e, limit: limit)
         if output.json {
             context.printJSON(.object([

@@ -9,12 +9,12 @@ struct PRs: ExerciseArgumentCommand {
         discussion: "Warm-ups never count. Examples: `gymlog prs`, `gymlog prs bench`, `gymlog prs --json`."
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "An exercise name, alias or unambiguous prefix.") var exercise: [String] = []
+    @OptionGroup var filter: ExerciseFilter
     @OptionGroup var output: JSONFlag
 
     func run(in context: CLIContext) async throws {
         let db = try context.db()
-        let e = exercise.isEmpty ? nil : try db.existingExercise(exercise.joined(separator: " "))
+        let e = try filter.resolve(in: db)
         let list = try db.records(exercise: e)
         if output.json {
             context.printJSON(.object([

@@ -50,7 +50,7 @@ public struct PostgresSyncTransaction: SyncStorageTransaction {
         return stored
     }
 
-    public func writeFields(_ writes: [FieldWrite]) async throws {
+    public func writeFields(_ writes: [ChangeRow]) async throws {
         var entities: [String] = [], ids: [String] = [], names: [String] = [], kinds: [String] = []
         var ints: [Int64] = [], reals: [Double] = [], texts: [String] = [], clocks: [String] = [], seqs: [Int64] = []
         for write in writes {

@@ -57,7 +57,7 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
         }
     }
 
-    public func writeFields(_ writes: [FieldWrite]) async throws {
+    public func writeFields(_ writes: [ChangeRow]) async throws {
         let user = self.user
         try await pool.writeWithoutTransaction { db in
             let write = try db.cachedStatement(sql: """

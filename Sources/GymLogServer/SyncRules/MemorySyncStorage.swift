@@ -84,8 +84,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         let state = committed
         let rows = (state.fields[user] ?? [:]).compactMap { key, stored -> ChangeRow? in
             guard stored.changeSeq > after else { return nil }
-            return ChangeRow(entity: key.row.entity, entityID: key.row.entityID, field: key.field,
-                             value: stored.value, clock: stored.clock, changeSeq: stored.changeSeq)
+            return ChangeRow(row: key.row, field: key.field, value: stored.value, clock: stored.clock, changeSeq: stored.changeSeq)
         }.sorted(by: ChangeRow.pullOrder)
         return ChangeSnapshot(head: state.changeCounter[user] ?? 0, lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)] ?? 0,
                               rows: Array(rows.prefix(rowLimit)))
@@ -121,7 +120,7 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
         return stored
     }
 
-    public func writeFields(_ writes: [FieldWrite]) async throws {
+    public func writeFields(_ writes: [ChangeRow]) async throws {
         for write in writes {
             state.fields[user, default: [:]][MemoryFieldKey(row: write.row, field: write.field)] =
                 MemoryField(value: write.value, clock: write.clock, changeSeq: write.changeSeq)

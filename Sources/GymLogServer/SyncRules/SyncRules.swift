@@ -69,7 +69,7 @@ public enum SyncRules {
     struct Merge: Equatable {
         var results: [PushResult] = []
         /// Each field's final write of the batch, in the order the fields were first written.
-        var writes: [FieldWrite] = []
+        var writes: [ChangeRow] = []
         var lastAppliedSeq: Int64
         var head: Int64
     }
@@ -103,7 +103,7 @@ public enum SyncRules {
             for field in event.fields {
                 guard wins(field, over: clocks[row]?[field.name]) else { continue }
                 clocks[row, default: [:]][field.name] = field.clockText
-                let write = FieldWrite(row: row, field: field.name, value: field.value, clock: field.clockText, changeSeq: changeSeq)
+                let write = ChangeRow(row: row, field: field.name, value: field.value, clock: field.clockText, changeSeq: changeSeq)
                 let key = FieldKey(row: row, field: field.name)
                 if let index = writeIndex[key] { merge.writes[index] = write } else {
                     writeIndex[key] = merge.writes.count

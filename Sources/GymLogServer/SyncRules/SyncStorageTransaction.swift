@@ -12,8 +12,9 @@ public struct RowKey: Hashable, Sendable {
     }
 }
 
-/// One field the push rules decided to store, replacing what the store holds for it.
-public struct FieldWrite: Hashable, Sendable {
+/// One stored field row of a user's merged state: what the push rules write (replacing what the
+/// store holds for that field) and what a pull reads back.
+public struct ChangeRow: Hashable, Sendable {
     public var row: RowKey
     public var field: String
     public var value: FieldValue
@@ -21,20 +22,16 @@ public struct FieldWrite: Hashable, Sendable {
     public var clock: String
     /// The user's change counter value of the event that wrote it.
     public var changeSeq: Int64
-}
 
-/// One stored field row as a pull reads it.
-public struct ChangeRow: Hashable, Sendable {
-    public var entity: String
-    public var entityID: String
-    public var field: String
-    public var value: FieldValue
-    public var clock: String
-    public var changeSeq: Int64
+    public var entity: String { row.entity }
+    public var entityID: String { row.entityID }
+
+    public init(row: RowKey, field: String, value: FieldValue, clock: String, changeSeq: Int64) {
+        self.row = row; self.field = field; self.value = value; self.clock = clock; self.changeSeq = changeSeq
+    }
 
     public init(entity: String, entityID: String, field: String, value: FieldValue, clock: String, changeSeq: Int64) {
-        self.entity = entity; self.entityID = entityID; self.field = field
-        self.value = value; self.clock = clock; self.changeSeq = changeSeq
+        self.init(row: RowKey(entity: entity, entityID: entityID), field: field, value: value, clock: clock, changeSeq: changeSeq)
     }
 }
 
@@ -76,7 +73,7 @@ public protocol SyncStorageTransaction {
     /// The stored clock text of every field of these rows (distinct), by row and field name.
     func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]]
     /// Stores these fields (one write per field), replacing value, clock and change counter.
-    func writeFields(_ writes: [FieldWrite]) async throws
+    func writeFields(_ writes: [ChangeRow]) async throws
     /// Stores the device's last applied seq and when it was last seen.
     func setLastAppliedSeq(_ seq: Int64, device: String, now: Int64) async throws
     /// Stores the user's change counter.
