@@ -31,6 +31,33 @@ struct StorageConformanceTests {
         }
     }
 
+    @Test(arguments: Backend.conformance) func storedClocksAreFoundForEveryRowOfABigPush(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            // Given 1,201 rows written by device a (more than one lookup chunk of stored clocks)
+            let rows = 1_201
+            let first = (1...rows).map { Script.item(Int64($0), "r\($0)", "reps", .int(1), millis: 20, node: "a") }
+            _ = try await storage.push(user: auth, deviceID: "a", items: first, now: testNow)
+            // When device b writes every row again, older than a's on even rows and newer on odd ones
+            let second = (1...rows).map { Script.item(Int64($0), "r\($0)", "reps", .int(2), millis: $0 % 2 == 0 ? 10 : 30, node: "b") }
+            let outcome = try await storage.push(user: auth, deviceID: "b", items: second, now: testNow)
+            // Then only the odd rows changed: every stored clock was found, in every chunk
+            guard case .completed(_, let head, _) = outcome else { Issue.record("\(outcome)"); return }
+            #expect(head == Int64(rows + (rows + 1) / 2))
+            var values: [String: FieldValue] = [:]
+            var after: Int64 = 0
+            while true {
+                let page = try await storage.pull(user: auth, deviceID: "b", after: after, limit: 1_000, maxBytes: 1 << 22)
+                for row in page.rows { values[row.entityID] = row.fields.first { $0.name == "reps" }?.value }
+                after = page.cursor
+                if !page.hasMore { break }
+            }
+            #expect(values.count == rows)
+            #expect((1...rows).allSatisfy { values["r\($0)"] == ($0 % 2 == 0 ? .int(1) : .int(2)) })
+        }
+    }
+
     @Test(arguments: Backend.conformance) func aGapRollsBackEvenTheEventsBeforeIt(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
             let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
@@ -167,6 +194,22 @@ struct SyncRulesTests {
         #expect(merge.results.map(\.status) == [.applied, .applied, .applied, .duplicate])
         #expect(merge.writes.map(\.value) == [.int(2)] && merge.writes.map(\.changeSeq) == [9])
         #expect(merge.head == 9 && merge.lastAppliedSeq == 4)
+    }
+
+    @Test func aNewRowWrittenTwiceInABatchKeepsOnlyTheNewerWriteOfEachField() {
+        // Given a row nothing has stored: seq 1 writes it (the fast path for a new row), seq 2
+        // overwrites reps with a newer clock and adds weight, seq 3 writes reps with an older clock
+        let items = [Script.item(1, "s", "reps", .int(1), millis: 10), Script.item(2, "s", "reps", .int(2), millis: 30),
+                     Script.item(3, "s", "weight", .text("100"), millis: 30), Script.item(4, "s", "reps", .int(3), millis: 20)]
+        let keys: Set<String> = ["dev-1-s", "dev-2-s", "dev-3-s", "dev-4-s"]
+        // When merged with nothing stored
+        let merge = SyncRules.merge(items, lastAppliedSeq: 0, newKeys: keys, stored: [:], head: 0)
+        // Then each field is written once, with its newest value, under the counter of the
+        // event that wrote it last; the losing event takes no counter value
+        #expect(merge.results.map(\.status) == [.applied, .applied, .applied, .applied])
+        #expect(merge.writes.map(\.field) == ["reps", "weight"])
+        #expect(merge.writes.map(\.value) == [.int(2), .text("100")] && merge.writes.map(\.changeSeq) == [2, 3])
+        #expect(merge.head == 3 && merge.lastAppliedSeq == 4)
     }
 
     @Test func aPageNeverSplitsACounterValueButAlwaysProgresses() {

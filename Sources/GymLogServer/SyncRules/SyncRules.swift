@@ -82,8 +82,9 @@ public enum SyncRules {
         var merge = Merge(lastAppliedSeq: lastAppliedSeq, head: head)
         merge.results.reserveCapacity(items.count)
         var newKeys = newKeys
-        var clocks = stored
-        var writeIndex: [FieldKey: Int] = [:]
+        // Each row the batch writes, looked up once per event rather than once per field (a
+        // row key hashes a 36-character id, and a push of 1,000 set events has 15,000 fields).
+        var rows: [RowKey: RowEntry] = [:]
         for item in items {
             let seq = item.seq
             guard seq > merge.lastAppliedSeq else { merge.results.append(PushResult(seq: seq, status: .duplicate)); continue }
@@ -99,18 +100,38 @@ public enum SyncRules {
             guard newKeys.remove(event.idempotencyKey) != nil else { merge.results.append(PushResult(seq: seq, status: .duplicate)); continue }
             let row = RowKey(entity: event.entity, entityID: event.entityID)
             let changeSeq = merge.head + 1
+            let entry = rows.removeValue(forKey: row)
+            if entry == nil, stored[row] == nil {
+                // A row nothing has written yet (the common case: a new set): every field wins,
+                // and an event's field names are unique, so no per-field bookkeeping is needed
+                // unless a later event of the batch touches the row again.
+                let start = merge.writes.count
+                for field in event.fields {
+                    merge.writes.append(ChangeRow(row: row, field: field.name, value: field.value, clock: field.clockText, changeSeq: changeSeq))
+                }
+                rows[row] = .fresh(start..<merge.writes.count)
+                if !event.fields.isEmpty { merge.head = changeSeq }
+                merge.results.append(PushResult(seq: seq, status: .applied))
+                continue
+            }
+            var state: RowState
+            switch entry {
+            case .fresh(let range)?: state = RowState(writes: merge.writes[range], at: range.lowerBound)
+            case .tracked(let tracked)?: state = tracked
+            case nil: state = RowState(clocks: stored[row] ?? [:])
+            }
             var wrote = false
             for field in event.fields {
-                guard wins(field, over: clocks[row]?[field.name]) else { continue }
-                clocks[row, default: [:]][field.name] = field.clockText
+                guard wins(field, over: state.clocks[field.name]) else { continue }
+                state.clocks[field.name] = field.clockText
                 let write = ChangeRow(row: row, field: field.name, value: field.value, clock: field.clockText, changeSeq: changeSeq)
-                let key = FieldKey(row: row, field: field.name)
-                if let index = writeIndex[key] { merge.writes[index] = write } else {
-                    writeIndex[key] = merge.writes.count
+                if let index = state.writeIndex[field.name] { merge.writes[index] = write } else {
+                    state.writeIndex[field.name] = merge.writes.count
                     merge.writes.append(write)
                 }
                 wrote = true
             }
+            rows[row] = .tracked(state)
             if wrote { merge.head = changeSeq }
             merge.results.append(PushResult(seq: seq, status: .applied))
         }
@@ -123,9 +144,26 @@ public enum SyncRules {
         incomingWins(stored: storedClock.flatMap(PushValidation.clock), incoming: field.clock)
     }
 
-    private struct FieldKey: Hashable {
-        var row: RowKey
-        var field: String
+    /// One row during a merge: written once so far by a row nothing had stored (its writes
+    /// are a contiguous run), or tracked field by field.
+    private enum RowEntry {
+        case fresh(Range<Int>)
+        case tracked(RowState)
+    }
+
+    /// Each field's latest clock (stored, then this batch's winners) and where the field's
+    /// final write sits in `Merge.writes`.
+    private struct RowState {
+        var clocks: [String: String]
+        var writeIndex: [String: Int] = [:]
+
+        init(clocks: [String: String]) { self.clocks = clocks }
+
+        /// The state after a fresh row's first event, from its run of writes.
+        init(writes: ArraySlice<ChangeRow>, at start: Int) {
+            clocks = Dictionary(uniqueKeysWithValues: writes.map { ($0.field, $0.clock) })
+            writeIndex = Dictionary(uniqueKeysWithValues: writes.enumerated().map { ($1.field, start + $0) })
+        }
     }
 
     // MARK: Pull
