@@ -212,7 +212,7 @@ complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options 
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" since' -l 'since' -d 'Only sets on or after this day.' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" until' -l 'until' -d 'Only sets on or before this day.' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" exercise' -l 'exercise' -d 'Only this exercise (name, alias or prefix).' -rfka ''
-complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" format' -l 'format' -d 'native (everything, with ids and time zones) or strong (Strong\'s CSV layout).' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" format' -l 'format' -d 'native (everything: ids, time zones, aliases) or strong (Strong\'s CSV layout with unit columns).' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" db' -l 'db' -d 'The database file.' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" from' -l 'from' -d 'The app that wrote the file: strong, hevy, fitnotes or native (default: detect).' -rfka ''

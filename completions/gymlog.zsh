@@ -351,7 +351,7 @@ _gymlog_export() {
         '--since[Only sets on or after this day.]:YYYY-MM-DD:'
         '--until[Only sets on or before this day.]:YYYY-MM-DD:'
         '--exercise[Only this exercise (name, alias or prefix).]:exercise:'
-        '--format[native (everything, with ids and time zones) or strong (Strong'\''s CSV layout).]:format:'
+        '--format[native (everything\: ids, time zones, aliases) or strong (Strong'\''s CSV layout with unit columns).]:format:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0

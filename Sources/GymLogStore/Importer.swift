@@ -17,6 +17,10 @@ public struct ImportReport: Equatable, Sendable {
     public var exercisesCreated: [String] = []
     /// Exercises of the file that matched an existing exercise or alias.
     public var exercisesMatched = 0
+    /// Aliases of a native file's exercises written (or that would be).
+    public var aliasesCreated = 0
+    /// Aliases of a native file left out because the name already belongs to another exercise.
+    public var aliasesTaken: [String] = []
     /// How many transactions the writes were split into.
     public var transactions = 0
 
@@ -144,10 +148,12 @@ extension ChangeWriter {
         if let found {
             state.report.exercisesMatched += 1
             state.resolved[index] = found
+            try importAliases(of: wanted, to: found, state: &state)
             return found
         }
         if state.dryRun {
             if state.wouldCreate.insert(nameKey(wanted.name)).inserted { state.report.exercisesCreated.append(wanted.name) }
+            try importAliases(of: wanted, to: nil, state: &state)
             return nil
         }
         let created: Exercise
@@ -161,6 +167,23 @@ extension ChangeWriter {
         }
         state.report.exercisesCreated.append(wanted.name)
         state.resolved[index] = created.id
+        try importAliases(of: wanted, to: created.id, state: &state)
         return created.id
+    }
+
+    /// Gives the stored exercise `exerciseID` (nil: one a dry run would create) the aliases the
+    /// file lists for it. An alias it already has is left alone; one that names another
+    /// exercise, or is another's alias, is left out and reported.
+    mutating func importAliases(of wanted: ImportedExercise, to exerciseID: UUID?, state: inout ImportState) throws {
+        for alias in wanted.aliases {
+            let key = nameKey(alias)
+            guard !key.isEmpty else { continue }
+            if let owner = try exercise(named: key) {
+                if owner.id != exerciseID { state.report.aliasesTaken.append(key) }
+                continue
+            }
+            state.report.aliasesCreated += 1
+            if !state.dryRun, let exerciseID { try writeAlias(key, for: exerciseID) }
+        }
     }
 }

@@ -30,10 +30,7 @@ extension GymLogDatabase {
             if let taken = try w.exercise(named: alias), taken.id != exercise.id {
                 throw UserError("'\(alias)' is already the name of the exercise '\(taken.name)'; pick another alias.")
             }
-            let id = derivedID(namespace: "alias", key: key)
-            try w.write(.aliases, id: id, op: .create, fields: [
-                ("alias", .text(key)), ("exercise_id", .text(exercise.id.key)), (tombstoneField, .null),
-            ])
+            try w.writeAlias(key, for: exercise.id)
             return exercise
         }
     }
@@ -59,6 +56,14 @@ extension GymLogDatabase {
 // MARK: - Exercise steps used inside a write transaction
 
 extension ChangeWriter {
+    /// Writes `key` (a `nameKey`) as another name of `exerciseID`; the id is derived from the
+    /// key, so two devices adding the same alias converge on one row.
+    mutating func writeAlias(_ key: String, for exerciseID: UUID) throws {
+        try write(.aliases, id: derivedID(namespace: "alias", key: key), op: .create, fields: [
+            ("alias", .text(key)), ("exercise_id", .text(exerciseID.key)), (tombstoneField, .null),
+        ])
+    }
+
     func resolver() throws -> ExerciseResolver {
         let exercises = try Row.fetchAll(db, sql: "SELECT id, name, kind FROM exercises WHERE deleted_at IS NULL").map { Rows.exercise($0) }
         let aliases = try Row.fetchAll(db, sql: "SELECT alias, exercise_id FROM aliases WHERE deleted_at IS NULL").map {

@@ -81,7 +81,7 @@ import Testing
         let run = try home.gymlog(["export", "--format", "strong", "--exercise", "bench", "--out", out])
         #expect(run.status == 0)
         let rows = ImportCSVCursor.rows(try String(contentsOfFile: out, encoding: .utf8))
-        #expect(rows[0].joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE")
+        #expect(rows[0].joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Weight Unit,Reps,Distance,Distance Unit,Seconds,Notes,Workout Notes,RPE")
         #expect(rows.dropFirst().map { $0[4] } == ["W", "1", "2", "D"])
         #expect(rows.dropFirst().allSatisfy { $0[3] == "Bench" })
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GymLogCore
+@testable import GymLogCore
 
 /// A fixed set of rows touching every column: all kinds, bodyweight (added, assisted and
 /// plain), kg and lb, timed and distance sets, notes with commas, quotes and newlines, nil
@@ -25,8 +25,11 @@ enum ExportFixtures {
         ExportRow(set: LoggedSet(id: id(n), workoutID: workout.id, exerciseID: exercise, values: values,
                                  performedAt: performedAt, utcOffsetSeconds: offset),
                   workout: workout, exercise: Exercise(id: exercise, name: name, kind: .weighted),
-                  setOrder: order, workingSetNumber: working)
+                  setOrder: order, workingSetNumber: working, exerciseAliases: aliases[exercise] ?? [])
     }
+
+    /// Aliases, one holding the separator and a quote, so the field's quoting is covered.
+    static let aliases: [UUID: [String]] = [bench: ["bp", "flat \"bench\"; barbell"], pullUp: ["chin"]]
 
     static var rows: [ExportRow] {
         let pushStart = at(2026, 11, 21, 10, 15, offset: cet)
@@ -38,7 +41,7 @@ enum ExportFixtures {
                                     note: "Felt strong, slept 8h"),
                 exercise, name, order: order, working: working,
                 SetValues(kind: kind, weight: weight, bodyweight: bodyweight, reps: reps, rpe: rpe, note: note),
-                performedAt: pushStart + Int64(minute * 60_000), offset: cet)
+                performedAt: pushStart + Int64(minute * 60_000) + (minute == 10 ? 250 : 0), offset: cet)
         }
         let legsStart = at(2026, 11, 22, 18, 5, 9, offset: newYork)
         func legsRow(_ n: Int, _ exercise: UUID, _ name: String, order: Int, working: Int?, kind: SetKind = .working,
@@ -135,8 +138,8 @@ struct ExportFormatTests {
 
     @Test("headers are exactly as documented")
     func headers() {
-        #expect(ExportFormat.native.header.joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at")
-        #expect(ExportFormat.strong.header.joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE")
+        #expect(ExportFormat.native.header.joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases")
+        #expect(ExportFormat.strong.header.joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Weight Unit,Reps,Distance,Distance Unit,Seconds,Notes,Workout Notes,RPE")
         #expect(ExportFormat(rawValue: "strong") == .strong && ExportFormat.allCases.count == 2)
     }
 
@@ -159,28 +162,34 @@ struct ExportFormatTests {
         #expect(value(3, "note") == "paused, \"touch and go\" next time")
         #expect(value(4, "weight") == "70.25")
         #expect(value(1, "set_id") == "a1b2c3d4-e5f6-4a7b-8c9d-000000000001")
-        #expect(value(1, "workout_started_at") == "2026-11-21T10:15:00+01:00")
-        #expect(value(1, "workout_ended_at") == "2026-11-21T11:33:30+01:00")
+        #expect(value(1, "workout_started_at") == "2026-11-21T10:15:00.000+01:00")
+        #expect(value(1, "workout_ended_at") == "2026-11-21T11:33:30.000+01:00")
+        #expect(value(3, "performed_at") == "2026-11-21T10:25:00.250+01:00")
+        #expect(value(1, "exercise_aliases") == "bp;\"flat \"\"bench\"\"; barbell\"" && value(5, "exercise_aliases") == "chin")
+        #expect(ExportFormat.decodeAliases(value(1, "exercise_aliases")) == ["bp", "flat \"bench\"; barbell"])
+        #expect(value(7, "exercise_aliases") == "")
         #expect(value(1, "kind") == "warmup" && value(1, "set_order") == "1")
         #expect(value(5, "bodyweight") == "true" && value(1, "bodyweight") == "false")
         #expect(value(6, "weight") == "" && value(6, "weight_unit") == "" && value(6, "note") == "grip gave out\nchalk next time")
         #expect(value(7, "workout_name") == "" && value(7, "workout_ended_at") == "" && value(7, "workout_note") == "")
-        #expect(value(7, "performed_at") == "2026-11-22T18:10:09-05:00")
+        #expect(value(7, "performed_at") == "2026-11-22T18:10:09.000-05:00")
         #expect(value(10, "distance") == "3.1" && value(10, "distance_unit") == "mi" && value(10, "duration_seconds") == "1500")
         #expect(value(10, "note") == " easy pace ")
         #expect(value(12, "weight") == "-22.5" && value(12, "weight_unit") == "lb")
-        #expect(value(13, "performed_at") == "2026-11-24T00:05:00+05:45")
+        #expect(value(13, "performed_at") == "2026-11-24T00:05:00.000+05:45")
     }
 
-    @Test("strong values: local start, Strong durations, W/D/F set order, zeros for absent numbers")
+    @Test("strong values: local start, Strong durations, W/D/F set order, zeros for absent numbers, a unit per row")
     func strongValues() {
         let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(.strong), as: UTF8.self))
-        #expect(rows[1] == ["2026-11-21 10:15:00", "Push Day", "1h 18m", "Bench Press", "W", "60", "8", "0", "0", "",
+        #expect(rows[1] == ["2026-11-21 10:15:00", "Push Day", "1h 18m", "Bench Press", "W", "60", "kg", "8", "0", "", "0", "",
                             "Felt strong, slept 8h", ""])
-        #expect(rows[3][4] == "2" && rows[3][5] == "102.5" && rows[3][11] == "8.5")
-        #expect(rows[4][4] == "D" && rows[6][4] == "F" && rows[6][5] == "0")
-        #expect(rows[7] == ["2026-11-22 18:05:09", "Workout", "0m", "Squat", "1", "225", "5", "0", "0", "", "", "7.5"])
-        #expect(rows[9][7] == "2000" && rows[9][8] == "461" && rows[9][6] == "0")
+        #expect(rows[3][4] == "2" && rows[3][5] == "102.5" && rows[3][6] == "kg" && rows[3][13] == "8.5")
+        #expect(rows[4][4] == "D" && rows[6][4] == "F" && rows[6][5] == "0" && rows[6][6] == "")
+        #expect(rows[7] == ["2026-11-22 18:05:09", "Workout", "0m", "Squat", "1", "225", "lbs", "5", "0", "", "0", "", "", "7.5"])
+        #expect(rows[9][8] == "2000" && rows[9][9] == "m" && rows[9][10] == "461" && rows[9][7] == "0")
+        #expect(rows[10][8] == "3.1" && rows[10][9] == "mi")
+        #expect(rows[12][5] == "-22.5" && rows[12][6] == "lbs")
         #expect(rows[13][0] == "2026-11-23 23:40:00" && rows[13][1] == "Pull, heavy" && rows[13][2] == "45m")
     }
 
@@ -208,8 +217,8 @@ struct ExportFormatTests {
         // Then every field is there, in header order
         let fields = String(decoding: writer.buffer, as: UTF8.self).dropLast().split(separator: ",", omittingEmptySubsequences: false)
         #expect(fields.count == ExportFormat.native.header.count)
-        #expect(Array(fields[3...5]) == ["1970-01-01T01:00:01+01:00", "1970-01-01T01:00:02+01:00", "n"])
-        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "", "", "", "x", "1970-01-01T02:00:03+02:00"])
+        #expect(Array(fields[3...5]) == ["1970-01-01T01:00:01.000+01:00", "1970-01-01T01:00:02.000+01:00", "n"])
+        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "", "", "", "x", "1970-01-01T02:00:03.000+02:00", ""])
     }
 
     @Test("a large export stays correct across buffer flushes")

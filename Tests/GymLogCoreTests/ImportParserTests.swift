@@ -210,19 +210,20 @@ import Testing
         for row in rows { ExportFormat.native.append(row, to: &writer) }
         // When it is read back
         let file = try ImportParser.parse(writer.buffer, options: ImportOptions())
-        // Then every field (ids, times, offsets, values) is as written
+        // Then every field (ids, times to the millisecond, offsets, values, aliases) is as written
         #expect(file.source == .native && file.badRows.isEmpty)
         #expect(file.setCount == rows.count)
         let byID = Dictionary(uniqueKeysWithValues: file.workouts.flatMap { w in w.sets.map { ($0.id, (w, $0)) } })
         for row in rows {
             let (w, s) = try #require(byID[row.set.id])
             #expect(w.id == row.workout.id && w.name == row.workout.name && w.note == row.workout.note)
-            #expect(w.startedAt / 1000 == row.workout.startedAt / 1000)
-            #expect(w.endedAt.map { $0 / 1000 } == row.workout.endedAt.map { $0 / 1000 })
+            #expect(w.startedAt == row.workout.startedAt)
+            #expect(w.endedAt == row.workout.endedAt)
             #expect(w.utcOffsetSeconds == row.workout.utcOffsetSeconds / 60 * 60)
-            #expect(file.exercises[s.exercise] == ImportedExercise(name: row.exercise.name, id: row.exercise.id))
+            #expect(file.exercises[s.exercise] == ImportedExercise(name: row.exercise.name, id: row.exercise.id,
+                                                                   aliases: row.exerciseAliases))
             #expect(s.values == row.set.values)
-            #expect(s.performedAt / 1000 == row.set.performedAt / 1000)
+            #expect(s.performedAt == row.set.performedAt)
             #expect(s.utcOffsetSeconds == row.set.utcOffsetSeconds / 60 * 60)
         }
     }
@@ -231,7 +232,8 @@ import Testing
         #expect(throws: UserError.self) {
             try ImportParser.parse(Array("Date,Exercise Name,Set Order\n".utf8), options: ImportOptions(source: .native))
         }
-        var text = ExportFormat.native.header.joined(separator: ",") + "\n"
+        // (A file from before aliases were exported: no exercise_aliases column, whole seconds.)
+        var text = ExportFormat.nativeHeaderWithoutAliases.joined(separator: ",") + "\n"
         text += "not-an-id,a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00+01:00,,,a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Bench,1,working,100,kg,false,5,,,,,,2026-11-21T10:17:00+01:00\n"
         text += "a1b2c3d4-e5f6-4a7b-8c9d-000000000001,a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00+01:00,,,a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Bench,1,heavy,100,kg,false,5,,,,,,2026-11-21T10:17:00+01:00\n"
         let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())

@@ -12,6 +12,12 @@ struct Export: ContextCommand {
           gymlog export --out bench.csv --exercise bench --since 2026-01-01
           gymlog export --format strong --out strong.csv   opens in Strong-compatible tools
 
+        Sets are listed workout by workout, in the order they were done. The native layout
+        keeps everything gymlog stores: ids, times to the millisecond with their UTC offsets,
+        units, and each exercise's aliases; `gymlog import` reads it back exactly. The strong
+        layout writes each load and distance as typed with its unit in `Weight Unit` and
+        `Distance Unit` columns, so kg and lb sets (or m and km) never mix.
+
         Dates are local days (YYYY-MM-DD); --until is inclusive. A file given with --out is
         written to a temporary name and renamed at the end, so a failed export leaves no
         half-written file.
@@ -22,7 +28,7 @@ struct Export: ContextCommand {
     @Option(help: ArgumentHelp("Only sets on or after this day.", valueName: "YYYY-MM-DD")) var since: String?
     @Option(help: ArgumentHelp("Only sets on or before this day.", valueName: "YYYY-MM-DD")) var until: String?
     @Option(help: "Only this exercise (name, alias or prefix).") var exercise: String?
-    @Option(help: "native (everything, with ids and time zones) or strong (Strong's CSV layout).") var format: String = "native"
+    @Option(help: "native (everything: ids, time zones, aliases) or strong (Strong's CSV layout with unit columns).") var format: String = "native"
     @Flag(help: .hidden) var csv = false
 
     func validate() throws {

@@ -14,11 +14,14 @@ struct Import: ContextCommand {
           gymlog import fitnotes.csv --skip-bad-rows         import what is readable, list the rest
 
         Every row is checked before anything is written: a malformed file is refused with the
-        line and the reason, unless --skip-bad-rows is given. Ids are derived from the content
-        (native exports keep their own), so importing the same file twice, or a later export
-        that overlaps an earlier one, adds only what is new. Exercises are matched by exact
-        name or alias and otherwise created with the name in the file. Imported rows sync like
-        logged ones.
+        line and the reason, unless --skip-bad-rows is given. A set outside the limits logging
+        keeps (a load over \(SetLimits.maxLoad), reps outside \(SetLimits.reps.lowerBound)-\(SetLimits.reps.upperBound), RPE not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) in steps of \(SetLimits.rpeStep), a time over
+        24h, a negative load on a set that is not bodyweight) is a malformed row, and so is a
+        quote that is never closed (the lines after it are read on their own). Ids are derived
+        from the content (native exports keep their own), so importing the same file twice, or
+        a later export that overlaps an earlier one, adds only what is new. Exercises are
+        matched by exact name or alias and otherwise created with the name in the file; a
+        native export's aliases are added too. Imported rows sync like logged ones.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -104,6 +107,14 @@ struct Import: ContextCommand {
             if r.exercisesCreated.count > 12 { created += ", … and \(r.exercisesCreated.count - 12) more" }
         }
         lines.append(created + ".")
+        func aliases(_ n: Int) -> String { "\(n) alias\(n == 1 ? "" : "es")" }
+        if r.aliasesCreated > 0 {
+            lines.append("\(dryRun ? "Would add" : "Added") \(aliases(r.aliasesCreated)) of the file's exercises.")
+        }
+        if !r.aliasesTaken.isEmpty {
+            lines.append("Left out \(aliases(r.aliasesTaken.count)) that already name another exercise: "
+                         + r.aliasesTaken.prefix(12).joined(separator: ", ") + ".")
+        }
         if r.workoutsExisting > 0 || r.setsExisting > 0 {
             lines.append("Already in the database (left as they are): \(plural(r.workoutsExisting, "workout")), "
                          + "\(plural(r.setsExisting, "set")).")

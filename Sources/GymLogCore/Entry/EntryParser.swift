@@ -550,7 +550,7 @@ private struct GroupParser {
         if seconds <= 0 {
             throw EntryError("'\(text(span))': duration must be more than 0", at: span)
         }
-        if seconds > 86_400 {
+        if seconds > SetLimits.maxDurationSeconds {
             throw EntryError("'\(text(span))': duration must be at most 24h (24:00:00)", at: span)
         }
         return seconds
@@ -568,7 +568,7 @@ private struct GroupParser {
                 let n = tokens[i + 1]
                 let span = Span(t.start, n.end)
                 let th = n.thousandths
-                guard n.decimals <= 3, th >= 1000, th <= 10_000, th % 500 == 0 else {
+                guard n.decimals <= 3, SetLimits.isValidRPE(Fixed(thousandths: th)) else {
                     throw EntryError("'\(text(span))': RPE must be between 1 and 10 in steps of 0.5, e.g. `@8` or `@8.5`",
                                      at: span)
                 }
@@ -607,7 +607,7 @@ private struct GroupParser {
         try load(n, named: assisted ? "assistance" : "added weight", ifZero: "use `bw` alone for bodyweight")
     }
 
-    /// A load of at most 3 decimals in (0, 2000]; `ifZero` tells the user what to type instead of 0.
+    /// A load of at most 3 decimals in (0, `SetLimits.maxLoad`]; `ifZero` tells the user what to type instead of 0.
     func load(_ n: EntryToken, named what: String, ifZero hint: String) throws(EntryError) -> Fixed {
         if n.decimals > 3 {
             throw EntryError("'\(text(n))': use at most 3 decimals", at: n.span)
@@ -615,8 +615,8 @@ private struct GroupParser {
         if n.thousandths == 0 {
             throw EntryError("'\(text(n))': \(what) must be more than 0; \(hint)", at: n.span)
         }
-        if n.thousandths > 2_000_000 {
-            throw EntryError("'\(text(n))': \(what) must be at most 2000", at: n.span)
+        if n.thousandths > SetLimits.maxLoad.thousandths {
+            throw EntryError("'\(text(n))': \(what) must be at most \(SetLimits.maxLoad)", at: n.span)
         }
         return Fixed(thousandths: n.thousandths)
     }
@@ -625,8 +625,8 @@ private struct GroupParser {
         guard n.isInteger else {
             throw EntryError("'\(text(n))': reps must be a whole number", at: n.span)
         }
-        guard n.thousandths >= 1000, n.thousandths <= 999_000 else {
-            throw EntryError("'\(text(n))': reps must be between 1 and 999", at: n.span)
+        guard SetLimits.reps.contains(n.integer) else {
+            throw EntryError("'\(text(n))': reps must be between \(SetLimits.reps.lowerBound) and \(SetLimits.reps.upperBound)", at: n.span)
         }
         return n.integer
     }
@@ -635,8 +635,8 @@ private struct GroupParser {
         guard n.isInteger else {
             throw EntryError("'\(text(n))': set count must be a whole number", at: n.span)
         }
-        guard n.thousandths >= 1000, n.thousandths <= 50_000 else {
-            throw EntryError("'\(text(n))': set count must be between 1 and 50", at: n.span)
+        guard SetLimits.setCount.contains(n.integer) else {
+            throw EntryError("'\(text(n))': set count must be between \(SetLimits.setCount.lowerBound) and \(SetLimits.setCount.upperBound)", at: n.span)
         }
         return n.integer
     }
@@ -649,8 +649,8 @@ private struct GroupParser {
         if n.thousandths == 0 {
             throw EntryError("'\(text(span))': distance must be more than 0", at: span)
         }
-        if n.thousandths > 100_000_000 {
-            throw EntryError("'\(text(span))': distance must be at most 100000", at: span)
+        if n.thousandths > SetLimits.maxDistance.thousandths {
+            throw EntryError("'\(text(span))': distance must be at most \(SetLimits.maxDistance)", at: span)
         }
         return Fixed(thousandths: n.thousandths)
     }

@@ -12,36 +12,57 @@ public struct ExportRow: Sendable, Equatable {
     public var setOrder: Int
     /// 1-based position among this exercise's `.working` sets in this workout; nil for tagged sets.
     public var workingSetNumber: Int?
+    /// The exercise's other names (`bp` for Bench Press), as stored, in alphabetical order.
+    public var exerciseAliases: [String]
 
     /// A row from stored values; the caller numbers the set within its exercise and workout.
-    public init(set: LoggedSet, workout: Workout, exercise: Exercise, setOrder: Int, workingSetNumber: Int?) {
+    public init(set: LoggedSet, workout: Workout, exercise: Exercise, setOrder: Int, workingSetNumber: Int?,
+                exerciseAliases: [String] = []) {
         self.set = set; self.workout = workout; self.exercise = exercise
-        self.setOrder = setOrder; self.workingSetNumber = workingSetNumber
+        self.setOrder = setOrder; self.workingSetNumber = workingSetNumber; self.exerciseAliases = exerciseAliases
     }
 }
 
 /// The column layouts `gymlog export --format` can write.
 public enum ExportFormat: String, CaseIterable, Sendable {
-    /// Every field gymlog stores, lossless: ids, kinds, units, ISO 8601 times with offsets.
+    /// Every field gymlog stores, lossless: ids, kinds, units, aliases, ISO 8601 times to the
+    /// millisecond with offsets.
     case native
     /// The layout of the Strong app's CSV export, so the file opens in tools built for it.
     ///
-    /// Strong's layout carries no unit columns: Weight and Distance are the numbers as typed
-    /// (a mix of kg and lb sets is written as is), and readers assume the user's unit.
-    /// Like Strong, absent Weight, Reps, Distance and Seconds are written as `0` and an absent
-    /// RPE as an empty field; Date is the workout's local start with no offset, and an
-    /// unfinished workout's Duration is `0m`.
+    /// Written in Strong's layout that carries a unit on every row (`Weight Unit` `kg` or
+    /// `lbs`, `Distance Unit` `m`, `km`, `mi` or `yd`), so a mix of kg and lb sets, or of
+    /// metres and kilometres, reads back exactly as typed. Like Strong, absent Weight, Reps,
+    /// Distance and Seconds are written as `0` (with an empty unit) and an absent RPE as an
+    /// empty field; Date is the workout's local start with no offset, and an unfinished
+    /// workout's Duration is `0m`. Strong has no bodyweight column: `bw x8` is Weight 0,
+    /// assistance a negative Weight, and added load a plain Weight.
     case strong
 
-    static let nativeHeader: [String] = [
+    /// The native columns before aliases were exported; such files still import.
+    static let nativeHeaderWithoutAliases: [String] = [
         "set_id", "workout_id", "workout_name", "workout_started_at", "workout_ended_at", "workout_note",
         "exercise_id", "exercise", "set_order",
     ] + setFields.map(\.rawValue) + ["performed_at"]
 
+    static let nativeHeader: [String] = nativeHeaderWithoutAliases + ["exercise_aliases"]
+
     static let strongHeader = [
-        "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance",
-        "Seconds", "Notes", "Workout Notes", "RPE",
+        "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Weight Unit", "Reps", "Distance",
+        "Distance Unit", "Seconds", "Notes", "Workout Notes", "RPE",
     ]
+
+    /// How Strong spells a weight unit in its `Weight Unit` column.
+    static func strongSpelling(_ unit: WeightUnit) -> String {
+        switch unit {
+        case .kg: "kg"
+        case .lb: "lbs"
+        }
+    }
+
+    /// The separator between aliases in the native `exercise_aliases` field; an alias that
+    /// holds it is quoted, CSV-style, so any alias reads back.
+    static let aliasSeparator = UInt8(ascii: ";")
 
     /// The set's fields in native column order (`allCases` would build an array per row).
     static let setFields = SetField.allCases
@@ -76,9 +97,10 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         w.fieldUUID(set.id)
         w.fieldUUID(workout.id)
         w.optionalField(workout.name)
-        w.fieldISO8601(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        // Milliseconds, so sets logged within one second keep their order when read back.
+        w.fieldISO8601(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds, milliseconds: true)
         if let ended = workout.endedAt {
-            w.fieldISO8601(millis: ended, utcOffsetSeconds: workout.utcOffsetSeconds)
+            w.fieldISO8601(millis: ended, utcOffsetSeconds: workout.utcOffsetSeconds, milliseconds: true)
         } else {
             w.emptyField()
         }
@@ -95,7 +117,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
             case .bool(let flag): w.field(flag ? "true" : "false")
             }
         }
-        w.fieldISO8601(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds)
+        w.fieldISO8601(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds, milliseconds: true)
+        w.field(encodeAliases(row.exerciseAliases))
         w.endRow()
     }
 
@@ -111,14 +134,37 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         case .drop: w.field("D")
         case .failure: w.field("F")
         }
-        if let weight = v.weight { w.fieldFixed(weight.value) } else { w.fieldInt(0) }
+        if let weight = v.weight {
+            w.fieldFixed(weight.value); w.field(strongSpelling(weight.unit))
+        } else {
+            w.fieldInt(0); w.emptyField()
+        }
         w.fieldInt(v.reps ?? 0)
-        if let distance = v.distance { w.fieldFixed(distance.value) } else { w.fieldInt(0) }
+        if let distance = v.distance {
+            w.fieldFixed(distance.value); w.field(distance.unit.rawValue)
+        } else {
+            w.fieldInt(0); w.emptyField()
+        }
         w.fieldInt(v.durationSeconds ?? 0)
         w.optionalField(v.note)
         w.optionalField(workout.note)
         w.optionalFixed(v.rpe)
         w.endRow()
+    }
+}
+
+extension ExportFormat {
+    /// The aliases as one field: `bp;flat bench` (an alias holding `;`, `"` or a line break is quoted).
+    static func encodeAliases(_ aliases: [String]) -> [UInt8] {
+        var inner = CSVWriter(delimiter: aliasSeparator, reservingCapacity: 64)
+        inner.fields(aliases)
+        return inner.buffer
+    }
+
+    /// The aliases written by `encodeAliases`.
+    static func decodeAliases(_ field: String) -> [String] {
+        guard !field.isEmpty else { return [] }
+        return ImportCSVCursor.rows(field, delimiter: Character(UnicodeScalar(aliasSeparator))).first ?? []
     }
 }
 

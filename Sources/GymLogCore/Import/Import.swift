@@ -34,13 +34,15 @@ public struct ImportOptions: Sendable {
     }
 }
 
-/// An exercise named by an imported file; native files also carry its id.
+/// An exercise named by an imported file; native files also carry its id and aliases.
 public struct ImportedExercise: Equatable, Sendable {
     /// The name as written in the file, spaces collapsed.
     public var name: String
     /// The exercise's id (native files only).
     public var id: UUID?
-    public init(name: String, id: UUID? = nil) { self.name = name; self.id = id }
+    /// Its other names (native files only), each once, in the order first met.
+    public var aliases: [String]
+    public init(name: String, id: UUID? = nil, aliases: [String] = []) { self.name = name; self.id = id; self.aliases = aliases }
 }
 
 /// One set read from a file, ready to store.
@@ -117,7 +119,7 @@ extension ImportSource {
     public static func detect(header fields: [String]) -> ImportSource? {
         let names = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let set = Set(names)
-        if names == ExportFormat.nativeHeader { return .native }
+        if names == ExportFormat.nativeHeader || names == ExportFormat.nativeHeaderWithoutAliases { return .native }
         if set.isSuperset(of: ["title", "start_time", "exercise_title"]) { return .hevy }
         if names.count >= 3, names[0] == "date", names[1] == "exercise", names[2] == "category" { return .fitnotes }
         if set.isSuperset(of: ["date", "exercise name", "set order"]) { return .strong }
@@ -133,6 +135,9 @@ public enum ImportParser {
         var cursor = ImportCSVCursor(bytes, delimiter: nil)
         guard let header = cursor.next() else {
             throw UserError("The file is empty: there is no header line to tell which app wrote it.")
+        }
+        if let quote = cursor.unclosedQuote {
+            throw UserError("Line \(quote.line), the header, opens a quoted field that is never closed; close the quote with \" and import again.")
         }
         let detected = ImportSource.detect(header: header.fields)
         let source: ImportSource

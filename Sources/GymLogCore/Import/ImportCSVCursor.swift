@@ -6,15 +6,27 @@ import Foundation
 /// into the file. This is gymlog's one CSV reader: RFC 4180 (quoted fields may hold the
 /// delimiter, doubled quotes and line breaks; rows end in CRLF, LF or CR; the last row needs
 /// no line break), lenient where files in the wild are sloppy (a UTF-8 byte-order mark is
-/// dropped, blank lines are skipped, a stray quote inside an unquoted field is text, an
-/// unterminated quoted field runs to the end). The delimiter is guessed from the header line
-/// when not given.
+/// dropped, blank lines are skipped, a stray quote inside an unquoted field is text). A quoted
+/// field that is never closed would swallow every line after it: the row is cut at the end
+/// of the line where the quote opens, flagged in `unclosedQuote`, and reading goes on with
+/// the next line, so the lines after it are read as rows of their own. The delimiter is
+/// guessed from the header line when not given.
 public struct ImportCSVCursor {
     let bytes: [UInt8]
     var i = 0
     var line = 1
     /// The field separator in use.
     public private(set) var delimiter: UInt8
+    /// Set when the row `next()` returned opens a quote it never closes; nil otherwise.
+    public private(set) var unclosedQuote: UnclosedQuote?
+
+    /// A quote opened on `line` and never closed before the end of the file.
+    public struct UnclosedQuote: Equatable, Sendable {
+        /// The line the quote opens on.
+        public var line: Int
+        /// How many lines after it the quote would have taken in (they are read on their own).
+        public var swallowedLines: Int
+    }
 
     public init(_ bytes: [UInt8], delimiter: Character?) {
         self.bytes = bytes
@@ -32,6 +44,7 @@ public struct ImportCSVCursor {
 
     /// The next non-blank row and the line it starts on; nil at the end.
     public mutating func next() -> (line: Int, fields: [String])? {
+        unclosedQuote = nil
         let n = bytes.count
         while i < n {
             // Blank lines are skipped.
@@ -44,6 +57,7 @@ public struct ImportCSVCursor {
         var fields: [String] = []
         var field: [UInt8] = []
         var quoted = false, inQuotes = false
+        var quoteStart = 0, quoteLine = 0, fieldsBeforeQuote = 0
         while i < n {
             let b = bytes[i]
             if inQuotes {
@@ -59,6 +73,7 @@ public struct ImportCSVCursor {
             }
             if b == UInt8(ascii: "\"") && field.isEmpty && !quoted {
                 quoted = true; inQuotes = true; i += 1
+                quoteStart = i; quoteLine = line; fieldsBeforeQuote = fields.count
             } else if b == delimiter {
                 fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true)
                 quoted = false; i += 1
@@ -70,8 +85,22 @@ public struct ImportCSVCursor {
                 field.append(b); i += 1
             }
         }
+        if inQuotes { return cutAtUnclosedQuote(start: start, from: quoteStart, line: quoteLine, fields: fields, kept: fieldsBeforeQuote) }
         fields.append(String(decoding: field, as: UTF8.self))
         return (start, fields)
+    }
+
+    /// The row whose quote, opened at byte `from` on `line`, ran to the end of the file: its
+    /// fields before the quote and the rest of that line as the last field; reading resumes
+    /// on the next line.
+    mutating func cutAtUnclosedQuote(start: Int, from: Int, line quoteLine: Int, fields: [String], kept: Int) -> (line: Int, fields: [String]) {
+        unclosedQuote = UnclosedQuote(line: quoteLine, swallowedLines: line - quoteLine)
+        var end = from
+        while end < bytes.count && bytes[end] != 10 && bytes[end] != 13 { end += 1 }
+        let row = Array(fields.prefix(kept)) + [String(decoding: bytes[from..<end], as: UTF8.self)]
+        i = end < bytes.count && bytes[end] == 13 && end + 1 < bytes.count && bytes[end + 1] == 10 ? end + 2 : end + 1
+        line = quoteLine + 1
+        return (start, row)
     }
 
     /// `;` when the first line has more semicolons than commas outside quotes, else `,`.

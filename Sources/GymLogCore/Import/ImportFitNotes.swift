@@ -50,7 +50,7 @@ struct FitNotesReader {
             let dUnit = try ImportValue.distanceUnit(f.field(distanceUnitColumn))
             let d = try ImportValue.distance(distanceText, unit: dUnit, assumed: &a.assumedDistanceUnit, fallback: .km)
             let s = try ImportValue.seconds(f.field(time), column: "Time")
-            let set = a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
+            let set = try a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
                                note: nonEmpty(f.field(comment)))
 
             let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + 12 * 3_600_000

@@ -1,29 +1,50 @@
 import Foundation
 
-/// Reads gymlog's own `export --format native`: every field is kept, ids included, so an
-/// export imported into an empty database exports again byte for byte.
+/// Reads gymlog's own `export --format native`: every field is kept, ids and aliases
+/// included, so an export imported into an empty database exports again byte for byte.
+/// Files written before aliases were exported (no `exercise_aliases` column, times to the
+/// second) still read.
 struct NativeReader {
     let header: [String]
+    /// Whether the file has the `exercise_aliases` column.
+    let hasAliases: Bool
 
     init(header: [String]) throws {
-        guard header.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) == ExportFormat.nativeHeader else {
+        let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard names == ExportFormat.nativeHeader || names == ExportFormat.nativeHeaderWithoutAliases else {
             throw UserError("This is not a gymlog native export: its header should be '\(ExportFormat.nativeHeader.joined(separator: ","))'.")
         }
         self.header = header
+        hasAliases = names == ExportFormat.nativeHeader
     }
 
-    /// `2026-11-21T10:15:00+01:00` (or `...Z`) as UTC milliseconds and the offset written.
+    /// `2026-11-21T10:15:00+01:00`, `2026-11-21T10:15:00.250+01:00` (or `...Z`) as UTC
+    /// milliseconds and the offset written. A fraction finer than milliseconds is refused
+    /// rather than rounded: gymlog never writes one.
     static func instant(_ text: String) -> (millis: Int64, offset: Int)? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T"),
-              let local = ImportValue.localDateTime(String(decoding: bytes[0..<19], as: UTF8.self)) else { return nil }
-        let zone = String(decoding: bytes[19...], as: UTF8.self)
+              var local = ImportValue.localDateTime(String(decoding: bytes[0..<19], as: UTF8.self)) else { return nil }
+        var rest = bytes[19...]
+        if rest.first == UInt8(ascii: ".") {
+            let digits = rest.dropFirst().prefix { $0 >= 48 && $0 <= 57 }
+            guard (1...3).contains(digits.count) else { return nil }
+            var fraction: Int64 = 0
+            for d in digits { fraction = fraction * 10 + Int64(d - 48) }
+            for _ in digits.count..<3 { fraction *= 10 }
+            local += fraction
+            rest = rest.dropFirst(1 + digits.count)
+        }
+        let zone = String(decoding: rest, as: UTF8.self)
         if zone == "Z" { return (local, 0) }
         guard zone.utf8.count == 6, let sign = zone.first, sign == "+" || sign == "-",
               let hm = ImportValue.timeOfDay(String(zone.dropFirst())) else { return nil }
         let offset = (sign == "-" ? -1 : 1) * hm
         return (local - Int64(offset) * 1000, offset)
     }
+
+    /// Where `exercise_aliases` sits (files that have it).
+    static let aliasesColumn = ExportFormat.nativeHeader.count - 1
 
     /// Where a set field sits in the native layout (nil: `performed_at`, which follows them).
     static func column(_ field: SetField?) -> Int {
@@ -74,7 +95,7 @@ struct NativeReader {
             }
             func time(_ i: Int, _ name: String) throws -> (millis: Int64, offset: Int) {
                 guard let t = Self.instant(f[i]) else {
-                    throw ImportRowError("\(name) '\(f[i])' is not a time like 2026-11-21T10:15:00+01:00")
+                    throw ImportRowError("\(name) '\(f[i])' is not a time like 2026-11-21T10:15:00.250+01:00")
                 }
                 return t
             }
@@ -94,6 +115,7 @@ struct NativeReader {
                 read[field] = try Self.value(f[Self.column(field)], of: field, weight: read[.weight], distance: read[.distance])
             }
             let values = SetValues(reading: { read[$0] ?? .null })
+            try WorkoutAssembler.checkLimits(values)
             let performed = try time(Self.column(nil), "performed_at")
 
             let name = f[2].isEmpty ? nil : f[2]
@@ -103,8 +125,9 @@ struct NativeReader {
                                 utcOffsetSeconds: started.offset, note: note)
             }
             let ei = a.exercise(named: exerciseName, id: exerciseID)
+            if hasAliases { a.addAliases(ExportFormat.decodeAliases(f[Self.aliasesColumn]), to: ei) }
             a.add(PendingSet(line: line, id: setID, exercise: ei, values: values, performedAt: performed.millis,
-                             utcOffsetSeconds: performed.offset), to: wi)
+                             utcOffsetSeconds: performed.offset, exactTime: f[Self.column(nil)].contains(".")), to: wi)
         }
     }
 }

@@ -97,7 +97,7 @@ struct StrongReader {
                 let d = try ImportValue.distance(f.field(distance), unit: dUnit, decimalComma: decimalComma,
                                                  assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
                 let s = try ImportValue.seconds(f.field(seconds), column: "Seconds")
-                set = a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
+                set = try a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
                                note: nonEmpty(f.field(notes)))
             }
             let w = a.workout(line: line, local: local, name: name, note: workoutNote) { start in

@@ -10,6 +10,9 @@ struct PendingSet {
     var values: SetValues
     var performedAt: Int64?
     var utcOffsetSeconds: Int?
+    /// The time is to the millisecond (native files since they carry a fraction), so it is kept
+    /// as written even when it equals another set's.
+    var exactTime = false
 }
 
 /// Groups rows into workouts (in order of first appearance) and exercises (by name or id),
@@ -38,6 +41,10 @@ struct WorkoutAssembler {
     mutating func readRows(_ cursor: inout ImportCSVCursor, fieldCount: Int, extraFields: Bool = false,
                            _ read: (inout WorkoutAssembler, Int, [String]) throws -> Void) rethrows {
         while let (line, f) = cursor.next() {
+            if let quote = cursor.unclosedQuote {
+                bad(quote.line, Self.unclosedQuoteReason(quote))
+                continue
+            }
             guard f.count == fieldCount || (extraFields && f.count > fieldCount) else {
                 bad(line, "has \(f.count) fields but the header has \(fieldCount)")
                 continue
@@ -48,6 +55,13 @@ struct WorkoutAssembler {
                 bad(line, e.reason)
             }
         }
+    }
+
+    /// Why a row whose quote is never closed is bad, and what the lines after it became.
+    static func unclosedQuoteReason(_ quote: ImportCSVCursor.UnclosedQuote) -> String {
+        let swallowed = quote.swallowedLines == 0 ? "" : quote.swallowedLines == 1
+            ? "; the 1 line after it is read on its own" : "; the \(quote.swallowedLines) lines after it are read on their own"
+        return "a quoted field opens on this line and is never closed (close it with \", and write a quote inside a field as \"\")\(swallowed)"
     }
 
     /// The workout another app started at wall-clock `local` (in the chosen zone) under `name`,
@@ -91,6 +105,11 @@ struct WorkoutAssembler {
 
     mutating func add(_ set: PendingSet, to workout: Int) { pending[workout].append(set) }
 
+    /// Records other names of exercise `index` (every row of a native file repeats them).
+    mutating func addAliases(_ aliases: [String], to index: Int) {
+        for alias in aliases where !exercises[index].aliases.contains(alias) { exercises[index].aliases.append(alias) }
+    }
+
     /// Adds a line to a workout's note once (exercise notes repeat on every row in some apps).
     mutating func addNote(_ text: String, to workout: Int) {
         let clean = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -102,6 +121,7 @@ struct WorkoutAssembler {
     func finish(delimiter: Character) -> ImportedFile {
         var out: [ImportedWorkout] = []
         out.reserveCapacity(workouts.count)
+        let bodyweightExercises = source == .native ? [] : bodyweightExercises()
         for (w, sets) in zip(workouts.indices, pending) where !sets.isEmpty {
             var workout = workouts[w]
             if !notes[w].isEmpty {
@@ -114,6 +134,8 @@ struct WorkoutAssembler {
             workout.sets = settle(sets, in: workout)
             for i in workout.sets.indices {
                 workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
+                // After the ids are derived, so a file read before this rule keeps its ids.
+                if bodyweightExercises.contains(workout.sets[i].exercise) { Self.makeAddedLoad(&workout.sets[i].values) }
             }
             if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
             out.append(workout)
@@ -124,9 +146,26 @@ struct WorkoutAssembler {
                             assumedDistanceUnit: assumedDistanceUnit)
     }
 
-    /// Native sets keep their ids and times (nudged 1 ms apart where the export's whole seconds
-    /// made them equal, so they keep their order); the others get times spread over the
-    /// workout and ids derived from the workout, the exercise, its position and the values.
+    /// Exercises with a bodyweight set in the file (reps without a load, or assistance).
+    ///
+    /// Other apps' files have no bodyweight column: Strong writes `bw+20x6` as Weight 20. An
+    /// exercise has one kind, so once one of its sets is a bodyweight set, its loads are added
+    /// load; an exercise whose every set carries added load still reads as weighted.
+    func bodyweightExercises() -> Set<Int> {
+        var found = Set<Int>()
+        for sets in pending { for s in sets where s.values.bodyweight { found.insert(s.exercise) } }
+        return found
+    }
+
+    /// A positive load with reps on a bodyweight exercise is added load (`bw+20x6`).
+    static func makeAddedLoad(_ values: inout SetValues) {
+        if let w = values.weight, w.value.thousandths > 0, values.reps != nil { values.bodyweight = true }
+    }
+
+    /// Native sets keep their ids and times (in older files, written to the second, nudged 1 ms
+    /// apart where whole seconds made them equal, so they keep their order); the others get
+    /// times spread over the workout and ids derived from the workout, the exercise, its
+    /// position and the values.
     func settle(_ sets: [PendingSet], in workout: ImportedWorkout) -> [ImportedSet] {
         var result: [ImportedSet] = []
         result.reserveCapacity(sets.count)
@@ -137,7 +176,7 @@ struct WorkoutAssembler {
         var previous = Int64.min
         for (i, s) in sets.enumerated() {
             if let id = s.id, let at = s.performedAt {
-                let time = max(at, (lastTime[s.exercise] ?? Int64.min) &+ 1)
+                let time = s.exactTime ? at : max(at, (lastTime[s.exercise] ?? Int64.min) &+ 1)
                 lastTime[s.exercise] = time
                 result.append(ImportedSet(line: s.line, id: id, exercise: s.exercise, values: s.values, performedAt: time,
                                           utcOffsetSeconds: s.utcOffsetSeconds ?? workout.utcOffsetSeconds))
@@ -167,9 +206,10 @@ struct WorkoutAssembler {
     }
 
     /// Builds the stored values of a set from the numbers of a row; reps without a load are a
-    /// bodyweight set. Nil when the row holds no number at all.
+    /// bodyweight set. Nil when the row holds no number at all; a row outside `SetLimits`
+    /// (what logging would refuse) throws.
     func values(kind: SetKind, weight: Weight?, reps: Int?, rpe: Fixed?, duration: Int?, distance: Distance?,
-                note: String?) -> SetValues? {
+                note: String?) throws -> SetValues? {
         guard weight != nil || reps != nil || duration != nil || distance != nil else { return nil }
         var v = SetValues(kind: kind, weight: weight, reps: reps, rpe: rpe, durationSeconds: duration,
                           distance: distance, note: note)
@@ -178,7 +218,13 @@ struct WorkoutAssembler {
         } else if weight == nil && reps != nil {
             v.bodyweight = true
         }
+        try Self.checkLimits(v)
         return v
+    }
+
+    /// Throws the row error for values that logging would refuse.
+    static func checkLimits(_ values: SetValues) throws {
+        if let reason = SetLimits.violation(values) { throw ImportRowError(reason) }
     }
 
     /// Wall-clock `local` (milliseconds as if UTC) in the chosen zone: the instant and its offset.

@@ -91,11 +91,11 @@ public struct CSVWriter: Sendable {
         appendUUID(id, to: &buffer)
     }
 
-    /// Writes `2026-11-21T10:15:00+01:00`.
+    /// Writes `2026-11-21T10:15:00+01:00`, or `2026-11-21T10:15:00.250+01:00` with `milliseconds`.
     @inlinable
-    public mutating func fieldISO8601(millis: Int64, utcOffsetSeconds: Int) {
+    public mutating func fieldISO8601(millis: Int64, utcOffsetSeconds: Int, milliseconds: Bool = false) {
         beginField(empty: false)
-        appendISO8601(millis: millis, utcOffsetSeconds: utcOffsetSeconds, to: &buffer)
+        appendISO8601(millis: millis, utcOffsetSeconds: utcOffsetSeconds, milliseconds: milliseconds, to: &buffer)
     }
 
     /// Writes the local `2026-11-21 10:15:00`.

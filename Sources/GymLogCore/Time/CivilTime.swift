@@ -139,18 +139,25 @@ func appendTime(_ t: CivilDateTime, to buffer: inout [UInt8]) {
     appendTwoDigits(t.second, after: ":", to: &buffer)
 }
 
-/// Appends `2026-11-21T10:15:00+01:00` (seconds precision, always a numeric offset) to `buffer`.
+/// Appends `2026-11-21T10:15:00+01:00` (always a numeric offset) to `buffer`; with
+/// `milliseconds`, `2026-11-21T10:15:00.250+01:00`.
 ///
 /// ISO 8601 offsets have minute precision, so an offset with stray seconds (historic local
 /// mean time) is truncated to whole minutes first; the local time shown then still names the
 /// same instant as the offset printed beside it.
 @inlinable
-public func appendISO8601(millis: Int64, utcOffsetSeconds: Int, to buffer: inout [UInt8]) {
+public func appendISO8601(millis: Int64, utcOffsetSeconds: Int, milliseconds: Bool = false, to buffer: inout [UInt8]) {
     let offset = utcOffsetSeconds / 60 * 60
     let t = CivilDateTime(millis: millis, utcOffsetSeconds: offset)
     appendDate(t, to: &buffer)
     buffer.append(UInt8(ascii: "T"))
     appendTime(t, to: &buffer)
+    if milliseconds {
+        let fraction = Int((millis % 1000 + 1000) % 1000)
+        buffer.append(UInt8(ascii: "."))
+        buffer.append(UInt8(truncatingIfNeeded: 48 + fraction / 100))
+        appendTwoDigits(fraction % 100, to: &buffer)
+    }
     let magnitude = abs(offset)
     buffer.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
     appendTwoDigits(magnitude / 3600, to: &buffer)

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The one set of limits a set meets however it enters gymlog: typed in the entry language,
+/// edited, or read from an export. The entry parser checks them token by token (to point at
+/// the bad number); importers check whole values with `violation(_:)`.
+public enum SetLimits {
+    /// The heaviest load, added load or assistance, in the unit it was given in.
+    public static let maxLoad = Fixed(2000)
+    /// The fewest and most reps in one set.
+    public static let reps: ClosedRange<Int> = 1...999
+    /// The lowest and highest RPE; RPE goes in steps of `rpeStep`.
+    public static let rpe: ClosedRange<Fixed> = Fixed(1)...Fixed(10)
+    /// RPE is 8 or 8.5, never 8.3.
+    public static let rpeStep = Fixed(thousandths: 500)
+    /// The longest set: a day.
+    public static let maxDurationSeconds = 86_400
+    /// The longest distance, in the unit it was given in.
+    public static let maxDistance = Fixed(100_000)
+    /// The most sets a count (`100x5x3`) may ask for.
+    public static let setCount: ClosedRange<Int> = 1...50
+
+    /// Whether `value` is a valid RPE.
+    public static func isValidRPE(_ value: Fixed) -> Bool {
+        rpe.contains(value) && value.thousandths % rpeStep.thousandths == 0
+    }
+
+    /// Why `values` is outside the limits, naming the value and the limit; nil when it is inside.
+    ///
+    /// A negative load is assistance, so it needs a bodyweight set (`bw-20x8`); zero loads,
+    /// reps, distances and durations are not values but absences, and are refused here
+    /// because a reader that meant "none" leaves the field out.
+    public static func violation(_ v: SetValues) -> String? {
+        if let w = v.weight {
+            if w.value.isZero { return "weight \(w) must be more than 0; leave it empty for none" }
+            if w.value.thousandths < 0 && !v.bodyweight {
+                return "weight \(w) is negative, which only an assisted bodyweight set can be (e.g. `bw-20x8`)"
+            }
+            let magnitude = Fixed(thousandths: abs(w.value.thousandths))
+            if magnitude > maxLoad {
+                return "\(w.value.thousandths < 0 ? "assistance" : "weight") \(w) is more than \(maxLoad)\(w.unit.rawValue), the most a set can hold"
+            }
+        }
+        if let r = v.reps, !reps.contains(r) {
+            return "reps \(r) is not between \(reps.lowerBound) and \(reps.upperBound)"
+        }
+        if let e = v.rpe, !isValidRPE(e) {
+            return "RPE \(e) is not between \(rpe.lowerBound) and \(rpe.upperBound) in steps of \(rpeStep)"
+        }
+        if let d = v.durationSeconds {
+            if d <= 0 { return "duration \(d)s must be more than 0" }
+            if d > maxDurationSeconds { return "duration \(d)s is more than 24h, the longest a set can be" }
+        }
+        if let d = v.distance {
+            if d.value.thousandths <= 0 { return "distance \(d) must be more than 0" }
+            if d.value > maxDistance { return "distance \(d) is more than \(maxDistance)\(d.unit.rawValue), the longest a set can be" }
+        }
+        return nil
+    }
+}

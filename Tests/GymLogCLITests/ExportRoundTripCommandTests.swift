@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import GymLogCore
+import GymLogStore
+import GymLogTestSupport
+import Testing
+
+/// `gymlog export` then `gymlog import` into an empty database, run as a user runs them:
+/// the values, units, order and aliases come back.
+@Suite struct ExportRoundTripCommandTests {
+    /// The set columns of a native export, without ids and times, one row per set in file order.
+    static func setValues(_ nativeCSV: String) -> [[String]] {
+        let rows = ImportCSVCursor.rows(nativeCSV)
+        guard let header = rows.first else { return [] }
+        let columns = ["exercise", "kind", "weight", "weight_unit", "bodyweight", "reps", "rpe", "distance", "distance_unit",
+                       "duration_seconds", "note"].map { header.firstIndex(of: $0)! }
+        return rows.dropFirst().map { row in columns.map { row[$0] } }
+    }
+
+    /// The values of the `column` in every data row of a CSV export.
+    static func column(_ csv: String, _ name: String) -> [String] {
+        let rows = ImportCSVCursor.rows(csv)
+        guard let i = rows.first?.firstIndex(of: name) else { return [] }
+        return rows.dropFirst().map { $0[i] }
+    }
+
+    static func write(_ text: String, _ home: TemporaryHome, _ name: String) throws -> String {
+        let path = home.root + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test(arguments: ["strong", "native"], ["kg", "lb"])
+    func setsTypedInEitherUnitComeBackAsTyped(format: String, readerUnit: String) throws {
+        // Given sets typed in kg and lb, metres, kilometres and miles, bodyweight with added and assisted load
+        let source = try TemporaryHome()
+        let logged = try source.gymlog([], stdin: """
+            bench 225lb x5
+            bench 100x5 @8
+            bench 102.125x3
+            row 2000m 7:41
+            run 5km 25:00
+            run 3.1mi 26:10
+            pullup bw x8
+            pullup bw+20x5
+            pullup bw-15lb x10
+            plank 90s
+            """)
+        #expect(logged.status == 0, "\(logged.stderr)")
+        let export = try source.gymlog(["export", "--format", format])
+        #expect(export.status == 0, "\(export.stderr)")
+        let file = try Self.write(export.stdout, source, "export.csv")
+
+        // When it is imported into an empty database by a user whose unit is `readerUnit`
+        let target = try TemporaryHome()
+        let imported = try target.gymlog(["import", file, "--unit", readerUnit])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // Then no unit was assumed, and every set has its value in the unit it was typed in, in order
+        #expect(!imported.stdout.contains("gives no unit"), "\(imported.stdout)")
+        let before = Self.setValues(try source.gymlog(["export"]).stdout)
+        let after = Self.setValues(try target.gymlog(["export"]).stdout)
+        #expect(before.count == 10)
+        #expect(after == before)
+    }
+
+    @Test func setsAreListedInTheOrderTheyWereDone() throws {
+        // Given a superset: bench, squat, bench, row, squat
+        let home = try TemporaryHome()
+        #expect(try home.gymlog([], stdin: "bench 100x5\nsquat 140x5\nbench 100x5\nrow 2000m 7:41\nsquat 140x4\n").status == 0)
+        let done = ["bench", "squat", "bench", "row", "squat"]
+        // Then both export layouts, show and its JSON list them as they were done
+        let native = try home.gymlog(["export"]).stdout
+        #expect(Self.column(native, "exercise").map { $0.lowercased() } == done)
+        #expect(Self.column(native, "set_order") == ["1", "1", "2", "1", "2"])
+        let strong = try home.gymlog(["export", "--format", "strong"]).stdout
+        #expect(Self.column(strong, "Exercise Name").map { $0.lowercased() } == done)
+        #expect(Self.column(strong, "Set Order") == ["1", "1", "2", "1", "2"])
+        let show = try home.gymlog(["show"]).stdout.split(separator: "\n").dropFirst()
+        #expect(show.map { $0.split(separator: " ")[1].lowercased() } == done, "\(show)")
+        let json = try JSONSerialization.jsonObject(with: Data(try home.gymlog(["show", "--json"]).stdout.utf8)) as? [String: Any]
+        let sets = (json?["workout"] as? [String: Any])?["sets"] as? [[String: Any]] ?? []
+        #expect(sets.compactMap { ($0["exercise"] as? String)?.lowercased() } == done)
+        // And re-importing the native export keeps that order, even for sets logged in one millisecond
+        let target = try TemporaryHome()
+        #expect(try target.gymlog(["import", try Self.write(native, home, "n.csv")]).status == 0)
+        #expect(try target.gymlog(["export"]).stdout == native)
+    }
+
+    @Test func aliasesSurviveANativeExportAndImport() throws {
+        // Given an exercise with two aliases
+        let source = try TemporaryHome()
+        #expect(try source.gymlog(["log", "bench press 100x5"]).status == 0)
+        #expect(try source.gymlog(["exercises", "alias", "bp", "bench press"]).status == 0)
+        #expect(try source.gymlog(["exercises", "alias", "flat; bench", "bench press"]).status == 0)
+        let export = try source.gymlog(["export"]).stdout
+        // When the export is imported into an empty database
+        let target = try TemporaryHome()
+        let imported = try target.gymlog(["import", try Self.write(export, source, "n.csv")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Added 2 aliases"), "\(imported.stdout)")
+        // Then the aliases are there, synced like any change, and `bp` logs to the exercise
+        #expect(try target.gymlog(["exercises"]).stdout.contains("aliases: bp, flat; bench"))
+        let outbox = try DatabaseQueue(path: target.database).read {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox WHERE entity = 'aliases'")
+        }
+        #expect(outbox == 2)
+        #expect(try target.gymlog(["log", "bp 105x3"]).status == 0)
+        #expect(Self.column(try target.gymlog(["export"]).stdout, "exercise").count == 2)
+        // And the export is the same bytes again; a second import adds nothing
+        let again = try target.gymlog(["export"]).stdout
+        #expect(Self.column(again, "exercise_aliases") == ["bp;\"flat; bench\"", "bp;\"flat; bench\""])
+        let twice = try target.gymlog(["import", try Self.write(export, source, "n.csv")])
+        #expect(!twice.stdout.contains("Added"), "\(twice.stdout)")
+    }
+
+    @Test func anImportOutsideTheLimitsIsRefusedWithItsLinesOrSkipped() throws {
+        // Given a Strong file with a 100000 kg set, RPE 7.3 and an unclosed quote on line 5
+        let home = try TemporaryHome()
+        let path = try Self.write("""
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+            2024-05-01 10:00:00,A,30m,Bench Press,1,100,5,0,0,,,
+            2024-05-01 10:00:00,A,30m,Bench Press,2,100000,5,0,0,,,
+            2024-05-01 10:00:00,A,30m,Bench Press,3,100,5,0,0,,,7.3
+            2024-05-01 10:00:00,A,30m,Bench Press,4,100,5,0,0,"paused,,
+            2024-05-01 10:00:00,A,30m,Squat,1,140,5,0,0,,,
+            """, home, "limits.csv")
+        // When it is imported
+        let refused = try home.gymlog(["import", path])
+        // Then nothing is written and each line says why
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("line 3: weight 100000kg is more than 2000kg"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("line 4: RPE 7.3"))
+        #expect(refused.stderr.contains("line 5: a quoted field opens on this line and is never closed"))
+        #expect(refused.stderr.contains("the 1 line after it is read on its own"))
+        // When the bad rows are skipped
+        let skipped = try home.gymlog(["import", path, "--skip-bad-rows"])
+        // Then the good rows, including the one after the unclosed quote, are imported
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(skipped.stdout.contains("Imported 1 workout, 2 sets"), "\(skipped.stdout)")
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import GymLogCore
+
+/// Every export layout, read back by the importer, gives the same sets, values, units and
+/// order: checked over generated histories of every set shape, typed in either unit.
+@Suite struct ExportRoundTripTests {
+    /// The exercise shapes a lifter logs; an exercise has one.
+    enum Shape: CaseIterable { case weighted, bodyweight, timed, distance, carry }
+
+    static let names: [(String, Shape)] = [
+        ("Bench Press", .weighted), ("Squat", .weighted), ("Pull-up", .bodyweight), ("Dip", .bodyweight),
+        ("Plank", .timed), ("Run", .distance), ("Rowing (Erg)", .distance), ("Farmer's Carry", .carry),
+    ]
+
+    /// A history of `workouts` workouts whose sets are in the order they were done, with
+    /// exercises interleaved (supersets), loads in kg and lb, and notes that need quoting.
+    static func history(seed: UInt64, workouts: Int = 6) -> [ExportRow] {
+        var rng = SplitMix64(seed: seed)
+        func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &rng)] }
+        func fixed(_ range: ClosedRange<Int64>, step: Int64) -> Fixed {
+            Fixed(thousandths: Int64.random(in: range, using: &rng) / step * step)
+        }
+        let notes = [nil, nil, nil, "paused, \"touch and go\"", "left; then right", "grip gave out\nchalk next time", "ok"]
+        var rows: [ExportRow] = []
+        var day = epochMillis(year: 2026, month: 3, day: 2, utcOffsetSeconds: 0)
+        for w in 0..<workouts {
+            let offset = pick([0, 3600, -5 * 3600, 5 * 3600 + 45 * 60])
+            let start = day + 17 * 3_600_000 + Int64(w) * 7
+            let workout = Workout(id: ExportFixtures.id(0x1000 + w), name: pick([nil, "Push", "Legs, heavy"]), startedAt: start,
+                                  endedAt: start + 75 * 60_000, utcOffsetSeconds: offset, note: pick([nil, "slept 8h"]))
+            var at = start + 60_000
+            var numbering: [UUID: (Int, Int)] = [:]
+            let used = (0..<3).map { _ in Int.random(in: 0..<names.count, using: &rng) }
+            // Bodyweight exercises start with a plain `bw x8`, as they do in a log.
+            var plainDone = Set<Int>()
+            for n in 0..<Int.random(in: 4...14, using: &rng) {
+                let e = pick(used)
+                let (name, shape) = names[e]
+                let unit = pick([WeightUnit.kg, .lb])
+                var v = SetValues(kind: pick([.working, .working, .working, .warmup, .drop, .failure]))
+                switch shape {
+                case .weighted:
+                    v.weight = Weight(fixed(1_000...300_000, step: 250), unit)
+                    v.reps = Int.random(in: 1...20, using: &rng)
+                case .bodyweight:
+                    v.bodyweight = true
+                    v.reps = Int.random(in: 1...20, using: &rng)
+                    if plainDone.insert(e).inserted { break }
+                    switch Int.random(in: 0..<3, using: &rng) {
+                    case 0: break
+                    case 1: v.weight = Weight(fixed(1_000...60_000, step: 125), unit)
+                    default: v.weight = Weight(-fixed(1_000...40_000, step: 500), unit)
+                    }
+                case .timed:
+                    v.durationSeconds = Int.random(in: 1...600, using: &rng)
+                case .distance:
+                    v.distance = Distance(fixed(1...42_195_000, step: 1), pick(DistanceUnit.allCases))
+                    v.distance!.value = min(v.distance!.value, SetLimits.maxDistance)
+                    if Bool.random(using: &rng) { v.durationSeconds = Int.random(in: 60...10_000, using: &rng) }
+                case .carry:
+                    v.weight = Weight(fixed(1_000...100_000, step: 500), unit)
+                    v.distance = Distance(fixed(1_000...100_000, step: 1000), .m)
+                }
+                if shape != .timed, Int.random(in: 0..<3, using: &rng) == 0 { v.rpe = Fixed(thousandths: Int64.random(in: 12...20, using: &rng) * 500) }
+                v.note = pick(notes)
+                // Some sets share a second; two even share a millisecond.
+                at += pick([0, 1, 250, 999, 45_000, 180_000])
+                var number = numbering[ExportFixtures.id(e)] ?? (0, 0)
+                number.0 += 1
+                if v.kind == .working { number.1 += 1 }
+                numbering[ExportFixtures.id(e)] = number
+                rows.append(ExportRow(
+                    set: LoggedSet(id: ExportFixtures.id(0x100_000 + w * 100 + n), workoutID: workout.id,
+                                   exerciseID: ExportFixtures.id(e), values: v, performedAt: at, utcOffsetSeconds: offset),
+                    workout: workout, exercise: Exercise(id: ExportFixtures.id(e), name: name, kind: .weighted),
+                    setOrder: number.0, workingSetNumber: v.kind == .working ? number.1 : nil,
+                    exerciseAliases: e == 0 ? ["bp", "flat; \"bench\""] : []))
+            }
+            day += 86_400_000 * Int64.random(in: 1...3, using: &rng)
+        }
+        // The order the store lists them in: by workout, then time, then id.
+        return rows.sorted { ($0.workout.startedAt, $0.set.performedAt, $0.set.id.uuidString) < ($1.workout.startedAt, $1.set.performedAt, $1.set.id.uuidString) }
+    }
+
+    static func exportThenImport(_ rows: [ExportRow], _ format: ExportFormat, assumedUnit: WeightUnit) throws -> ImportedFile {
+        var writer = CSVWriter()
+        format.appendHeader(to: &writer)
+        for row in rows { format.append(row, to: &writer) }
+        let offsets = Dictionary(rows.map { ($0.workout.startedAt, $0.workout.utcOffsetSeconds) }, uniquingKeysWith: { a, _ in a })
+        // Strong's Date has no zone: read it in the zone each workout was in.
+        return try ImportParser.parse(writer.buffer, options: ImportOptions(weightUnit: assumedUnit, utcOffset: { instant in
+            offsets.min { abs($0.key - instant) < abs($1.key - instant) }?.value ?? 0
+        }))
+    }
+
+    @Test("every set survives export then import, in both layouts, whatever unit is assumed",
+          arguments: ExportFormat.allCases, [UInt64(1), 2, 3, 42, 2026])
+    func roundTrip(format: ExportFormat, seed: UInt64) throws {
+        // Given a generated history with kg and lb loads, every distance unit and every set shape
+        let rows = Self.history(seed: seed)
+        for assumed in WeightUnit.allCases {
+            // When it is exported and read back by a user whose unit is `assumed`
+            let file = try Self.exportThenImport(rows, format, assumedUnit: assumed)
+            // Then nothing was left out or assumed, and every set is back, in order, value for value
+            #expect(file.badRows.isEmpty, "seed \(seed): \(file.badRows)")
+            #expect(file.assumedWeightUnit == nil && file.assumedDistanceUnit == nil)
+            let sets = file.workouts.flatMap(\.sets)
+            try #require(sets.count == rows.count, "seed \(seed)")
+            for (row, set) in zip(rows, sets) {
+                #expect(set.values == row.set.values, "seed \(seed) \(format) line \(set.line)")
+                #expect(file.exercises[set.exercise].name == row.exercise.name)
+                if format == .native {
+                    #expect(set.id == row.set.id && set.performedAt == row.set.performedAt)
+                    #expect(file.exercises[set.exercise].aliases == row.exerciseAliases)
+                }
+            }
+            // Strong's Date is to the second; native keeps the millisecond.
+            let precision: Int64 = format == .native ? 1 : 1000
+            #expect(file.workouts.map { $0.startedAt / precision } == Set(rows.map(\.workout.startedAt)).sorted().map { $0 / precision })
+        }
+    }
+
+    @Test func aNativeFileWrittenToTheSecondStillKeepsItsSetsInOrder() throws {
+        // Given a file from before milliseconds were written: two sets in one second
+        var text = ExportFormat.nativeHeaderWithoutAliases.joined(separator: ",") + "\n"
+        for n in 1...2 {
+            text += "a1b2c3d4-e5f6-4a7b-8c9d-00000000000\(n),a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00+01:00,,,"
+                + "a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Bench,\(n),working,100,kg,false,\(6 - n),,,,,,2026-11-21T10:17:00+01:00\n"
+        }
+        // When it is read
+        let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
+        // Then the second set stays after the first, and no aliases are invented
+        let sets = file.workouts[0].sets
+        #expect(sets.map(\.values.reps) == [5, 4])
+        #expect(sets[1].performedAt == sets[0].performedAt + 1)
+        #expect(file.exercises[0].aliases.isEmpty)
+    }
+
+    @Test("native times read with or without milliseconds", arguments: [
+        ("2026-11-21T10:15:00+01:00", Int64(0)), ("2026-11-21T10:15:00.250+01:00", 250), ("2026-11-21T10:15:00.5Z", 500),
+        ("2026-11-21T10:15:00.007-05:30", 7),
+    ])
+    func nativeInstants(text: String, millis: Int64) throws {
+        let t = try #require(NativeReader.instant(text))
+        #expect(t.millis % 1000 == millis)
+        #expect(NativeReader.instant("2026-11-21T10:15:00.+01:00") == nil)
+        #expect(NativeReader.instant("2026-11-21T10:15:00.1234+01:00") == nil)
+    }
+}
+
+@Suite struct ISO8601MillisecondsTests {
+    @Test("milliseconds are written after the seconds, before the offset, also before 1970", arguments: [
+        (Int64(0), "1970-01-01T01:00:00.000+01:00"), (999, "1970-01-01T01:00:00.999+01:00"),
+        (1_250, "1970-01-01T01:00:01.250+01:00"), (-1, "1970-01-01T00:59:59.999+01:00"),
+    ])
+    func fractions(millis: Int64, text: String) {
+        var bytes: [UInt8] = []
+        appendISO8601(millis: millis, utcOffsetSeconds: 3600, milliseconds: true, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == text)
+        #expect(NativeReader.instant(text)?.millis == millis)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import GymLogCore
+
+/// One set of limits for every way a set enters: what the entry language refuses, no import
+/// takes either, and an import row outside them is a bad row with its line.
+@Suite struct SetLimitsTests {
+    @Test("values outside the limits are named with the limit", arguments: [
+        (SetValues(weight: Weight(Fixed(100_000), .kg), reps: 5), "weight 100000kg is more than 2000kg"),
+        (SetValues(weight: Weight(Fixed(100), .kg), reps: 0), "reps 0 is not between 1 and 999"),
+        (SetValues(weight: Weight(Fixed(100), .kg), reps: 1000), "reps 1000 is not between 1 and 999"),
+        (SetValues(weight: Weight(Fixed(-100), .kg), reps: 5), "weight -100kg is negative"),
+        (SetValues(weight: Weight(Fixed(-2500), .lb), bodyweight: true, reps: 5), "assistance -2500lb is more than 2000lb"),
+        (SetValues(weight: Weight(Fixed(0), .kg), reps: 5), "weight 0kg must be more than 0"),
+        (SetValues(weight: Weight(Fixed(100), .kg), reps: 5, rpe: Fixed(thousandths: 7300)), "RPE 7.3 is not between 1 and 10"),
+        (SetValues(weight: Weight(Fixed(100), .kg), reps: 5, rpe: Fixed(11)), "RPE 11 is not between 1 and 10"),
+        (SetValues(durationSeconds: 86_401), "duration 86401s is more than 24h"),
+        (SetValues(durationSeconds: 0), "duration 0s must be more than 0"),
+        (SetValues(distance: Distance(Fixed(100_001), .km)), "distance 100001km is more than 100000km"),
+    ])
+    func violations(values: SetValues, reason: String) {
+        #expect(SetLimits.violation(values)?.hasPrefix(reason) == true, "\(SetLimits.violation(values) ?? "nil")")
+    }
+
+    @Test("values at the limits are fine", arguments: [
+        SetValues(weight: Weight(Fixed(2000), .lb), reps: 999, rpe: Fixed(10)),
+        SetValues(weight: Weight(Fixed(-2000), .kg), bodyweight: true, reps: 1, rpe: Fixed(1)),
+        SetValues(bodyweight: true, reps: 8, rpe: Fixed(thousandths: 8500)),
+        SetValues(durationSeconds: 86_400, distance: Distance(Fixed(100_000), .m)),
+    ])
+    func inside(values: SetValues) {
+        #expect(SetLimits.violation(values) == nil)
+    }
+
+    @Test("the entry language refuses what the limits refuse", arguments: [
+        ("bench 2000.001x5", false), ("bench 2000x5", true), ("bench 100x0", false), ("bench 100x999", true),
+        ("bench 100x1000", false), ("bench 100x5 @10.5", false), ("bench 100x5 @7.3", false), ("bench 100x5 @9.5", true),
+        ("plank 86401s", false), ("plank 86400s", true), ("run 100001m", false), ("run 100000km", true),
+        ("pullup bw-2001x5", false), ("pullup bw+2000x5", true), ("bench 100x5x51", false), ("bench 100x5x50", true),
+    ])
+    func theParserAgrees(line: String, accepted: Bool) {
+        let ok: Bool
+        if case .success = EntryParser.parse(line) { ok = true } else { ok = false }
+        #expect(ok == accepted, "\(line)")
+    }
+
+    static func strongFile(_ rows: [String]) -> [UInt8] {
+        Array((["Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"] + rows)
+            .joined(separator: "\n").utf8)
+    }
+
+    @Test func importRowsOutsideTheLimitsAreBadRowsWithTheirLines() throws {
+        // Given a Strong file whose rows 3 to 6 hold what logging refuses
+        let bytes = Self.strongFile([
+            "2024-05-01 10:00:00,A,30m,Bench Press,1,100,5,0,0,,,",
+            "2024-05-01 10:00:00,A,30m,Bench Press,2,100000,5,0,0,,,",
+            "2024-05-01 10:00:00,A,30m,Bench Press,3,100,1000,0,0,,,",
+            "2024-05-01 10:00:00,A,30m,Bench Press,4,100,5,0,0,,,7.3",
+            "2024-05-01 10:00:00,A,30m,Plank,1,0,0,0,90000,,,",
+            "2024-05-01 10:00:00,A,30m,Bench Press,5,102.5,3,0,0,,,9",
+        ])
+        // When it is read
+        let file = try ImportParser.parse(bytes, options: ImportOptions())
+        // Then each is a bad row naming its line and the value, and the others are read
+        #expect(file.badRows.map(\.line) == [3, 4, 5, 6])
+        #expect(file.badRows[0].reason.contains("100000kg is more than 2000kg"))
+        #expect(file.badRows[1].reason.contains("reps 1000"))
+        #expect(file.badRows[2].reason.contains("RPE 7.3"))
+        #expect(file.badRows[3].reason.contains("90000s is more than 24h"))
+        #expect(file.setCount == 2)
+    }
+
+    @Test func aNativeRowOutsideTheLimitsIsABadRow() throws {
+        // Given native rows with 0 reps and a negative load on a set that is not bodyweight
+        var text = ExportFormat.nativeHeader.joined(separator: ",") + "\n"
+        for (n, weight, bodyweight, reps) in [(1, "100", "false", "0"), (2, "-100", "false", "5"), (3, "-20", "true", "5")] {
+            text += "a1b2c3d4-e5f6-4a7b-8c9d-00000000000\(n),a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00.000+01:00,,,"
+                + "a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Dip,\(n),working,\(weight),kg,\(bodyweight),\(reps),,,,,,2026-11-21T10:17:00.00\(n)+01:00,\n"
+        }
+        // When it is read
+        let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
+        // Then the first two are refused, the assisted set is read
+        #expect(file.badRows.map(\.line) == [2, 3])
+        #expect(file.badRows[0].reason.contains("reps 0"))
+        #expect(file.badRows[1].reason.contains("weight -100kg is negative"))
+        #expect(file.setCount == 1)
+    }
+
+    @Test func anUnclosedQuoteIsReportedWhereItOpensAndTheLinesAfterItAreRead() throws {
+        // Given a note whose quote is never closed on line 3, with three good rows after it
+        let bytes = Self.strongFile([
+            "2024-05-01 10:00:00,A,30m,Bench Press,1,100,5,0,0,,,",
+            "2024-05-01 10:00:00,A,30m,Bench Press,2,100,5,0,0,\"felt heavy,,",
+            "2024-05-01 10:00:00,A,30m,Bench Press,3,100,5,0,0,,,",
+            "2024-05-01 10:00:00,A,30m,Bench Press,4,100,5,0,0,,,",
+            "2024-05-01 10:00:00,A,30m,Squat,1,140,5,0,0,,,",
+        ])
+        // When it is read
+        let file = try ImportParser.parse(bytes, options: ImportOptions())
+        // Then line 3 is the bad row, saying how many lines the quote would have swallowed,
+        // and those lines are sets of their own
+        #expect(file.badRows.map(\.line) == [3])
+        #expect(file.badRows.first?.reason.contains("never closed") == true)
+        #expect(file.badRows.first?.reason.contains("the 3 lines after it are read on their own") == true)
+        #expect(file.setCount == 4)
+        #expect(file.workouts[0].sets.map(\.line) == [2, 4, 5, 6])
+    }
+
+    @Test func theCursorFlagsAnUnclosedQuoteAndResumesOnTheNextLine() {
+        // Given a quoted field that spans a line and is closed, then one that never closes
+        var cursor = ImportCSVCursor(Array("a,\"x\ny\"\nb,\"open\r\nc,d\r\ne,f".utf8), delimiter: ",")
+        // Then the closed one is one row, the open one is cut at its line, and reading goes on
+        #expect(cursor.next()! == (1, ["a", "x\ny"]))
+        #expect(cursor.unclosedQuote == nil)
+        #expect(cursor.next()! == (3, ["b", "open"]))
+        #expect(cursor.unclosedQuote == ImportCSVCursor.UnclosedQuote(line: 3, swallowedLines: 2))
+        #expect(cursor.next()! == (4, ["c", "d"]))
+        #expect(cursor.unclosedQuote == nil)
+        #expect(cursor.next()! == (5, ["e", "f"]))
+        #expect(cursor.next() == nil)
+    }
+
+    @Test func anUnclosedQuoteInTheHeaderIsRefusedWithItsLine() {
+        let error = #expect(throws: UserError.self) {
+            try ImportParser.parse(Array("Date,\"Exercise Name,Set Order\n2024-05-01,a,1\n".utf8), options: ImportOptions())
+        }
+        #expect(error?.message.contains("Line 1") == true)
+    }
+}
