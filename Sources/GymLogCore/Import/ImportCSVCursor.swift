@@ -19,6 +19,9 @@ public struct ImportCSVCursor {
     public private(set) var delimiter: UInt8
     /// Set when the row `next()` returned opens a quote it never closes; nil otherwise.
     public private(set) var unclosedQuote: UnclosedQuote?
+    /// The line the row `next()` returned ends on (later than its first line when a quoted
+    /// field holds line breaks).
+    public private(set) var rowEndLine = 1
 
     /// A quote opened on `line` and never closed before the end of the file.
     public struct UnclosedQuote: Equatable, Sendable {
@@ -79,13 +82,16 @@ public struct ImportCSVCursor {
                 quoted = false; i += 1
             } else if b == 10 || b == 13 {
                 i += (b == 13 && i + 1 < n && bytes[i + 1] == 10) ? 2 : 1
+                rowEndLine = line
                 line += 1
-                break
+                fields.append(String(decoding: field, as: UTF8.self))
+                return (start, fields)
             } else {
                 field.append(b); i += 1
             }
         }
         if inQuotes { return cutAtUnclosedQuote(start: start, from: quoteStart, line: quoteLine, fields: fields, kept: fieldsBeforeQuote) }
+        rowEndLine = line
         fields.append(String(decoding: field, as: UTF8.self))
         return (start, fields)
     }
@@ -95,6 +101,7 @@ public struct ImportCSVCursor {
     /// on the next line.
     mutating func cutAtUnclosedQuote(start: Int, from: Int, line quoteLine: Int, fields: [String], kept: Int) -> (line: Int, fields: [String]) {
         unclosedQuote = UnclosedQuote(line: quoteLine, swallowedLines: line - quoteLine)
+        rowEndLine = quoteLine
         var end = from
         while end < bytes.count && bytes[end] != 10 && bytes[end] != 13 { end += 1 }
         let row = Array(fields.prefix(kept)) + [String(decoding: bytes[from..<end], as: UTF8.self)]

@@ -46,7 +46,13 @@ struct WorkoutAssembler {
                 continue
             }
             guard f.count == fieldCount || (extraFields && f.count > fieldCount) else {
-                bad(line, "has \(f.count) fields but the header has \(fieldCount)")
+                var reason = "has \(f.count) fields but the header has \(fieldCount)"
+                if cursor.rowEndLine > line {
+                    // A stray quote pairs with the next one and takes the lines between into one row.
+                    reason += "; a quoted field runs on to line \(cursor.rowEndLine), taking in \(cursor.rowEndLine - line) "
+                        + "line\(cursor.rowEndLine - line == 1 ? "" : "s"): check for a quote that should have been closed on line \(line)"
+                }
+                bad(line, reason)
                 continue
             }
             do {
