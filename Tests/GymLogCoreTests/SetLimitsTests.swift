@@ -17,6 +17,8 @@ import Testing
         (SetValues(durationSeconds: 86_401), "duration 86401s is more than 24h"),
         (SetValues(durationSeconds: 0), "duration 0s must be more than 0"),
         (SetValues(distance: Distance(Fixed(100_001), .km)), "distance 100001km is more than 100000km"),
+        (SetValues(weight: Weight(Fixed(100), .kg)), "weight 100kg with no reps, time or distance; a set needs one, e.g. `100x5`"),
+        (SetValues(bodyweight: true, rpe: Fixed(8)), "a bodyweight set with no reps, time or distance"),
     ])
     func violations(values: SetValues, reason: String) {
         #expect(SetLimits.violation(values)?.hasPrefix(reason) == true, "\(SetLimits.violation(values) ?? "nil")")
@@ -64,15 +66,17 @@ import Testing
             Self.row(4, rpe: "7.3"),
             Self.row(1, "Plank", weight: "0", reps: "0", seconds: "90000"),
             Self.row(5, weight: "102.5", reps: "3", rpe: "9"),
+            Self.row(6, reps: "0"),
         ])
         // When it is read
         let file = try ImportParser.parse(bytes, options: ImportOptions())
         // Then each is a bad row naming its line and the value, and the others are read
-        #expect(file.badRows.map(\.line) == [3, 4, 5, 6])
+        #expect(file.badRows.map(\.line) == [3, 4, 5, 6, 8])
         #expect(file.badRows[0].reason.contains("100000kg is more than 2000kg"))
         #expect(file.badRows[1].reason.contains("reps 1000"))
         #expect(file.badRows[2].reason.contains("RPE 7.3"))
         #expect(file.badRows[3].reason.contains("90000s is more than 24h"))
+        #expect(file.badRows[4].reason.contains("weight 100kg with no reps, time or distance"))
         #expect(file.setCount == 2)
     }
 

@@ -15,13 +15,14 @@ struct Import: ContextCommand {
 
         Every row is checked before anything is written: a malformed file is refused with the
         line and the reason, unless --skip-bad-rows is given. A set outside the limits logging
-        keeps (a load over \(SetLimits.maxLoad), reps outside \(SetLimits.reps.lowerBound)-\(SetLimits.reps.upperBound), RPE not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) in steps of \(SetLimits.rpeStep), a time over
-        24h, a negative load on a set that is not bodyweight) is a malformed row, and so is a
-        quote that is never closed (the lines after it are read on their own). Ids are derived
-        from the content (native exports keep their own), so importing the same file twice, or
-        a later export that overlaps an earlier one, adds only what is new. Exercises are
-        matched by exact name or alias and otherwise created with the name in the file; a
-        native export's aliases are added too. Imported rows sync like logged ones.
+        keeps is a malformed row: a load over \(SetLimits.maxLoad), reps outside \(SetLimits.reps.lowerBound)-\(SetLimits.reps.upperBound), an RPE
+        not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) in steps of \(SetLimits.rpeStep), a time over 24h, a negative load on a set that
+        is not bodyweight, a load with no reps, time or distance. So is a quote that is never
+        closed (the lines after it are read on their own). Ids are derived from the content
+        (native exports keep their own), so importing the same file twice, or a later export
+        that overlaps an earlier one, adds only what is new. Exercises are matched by exact
+        name or alias and otherwise created with the name in the file; a native export's
+        aliases are added too. Imported rows sync like logged ones.
         """
     )
     @OptionGroup var global: GlobalOptions

@@ -26,10 +26,15 @@ public enum SetLimits {
 
     /// Why `values` is outside the limits, naming the value and the limit; nil when it is inside.
     ///
-    /// A negative load is assistance, so it needs a bodyweight set (`bw-20x8`); zero loads,
-    /// reps, distances and durations are not values but absences, and are refused here
-    /// because a reader that meant "none" leaves the field out.
+    /// A negative load is assistance, so it needs a bodyweight set (`bw-20x8`); a load alone
+    /// is not a set (`100` needs reps: `100x5`); zero loads, reps, distances and durations
+    /// are not values but absences, and are refused here because a reader that meant "none"
+    /// leaves the field out.
     public static func violation(_ v: SetValues) -> String? {
+        if v.reps == nil && v.durationSeconds == nil && v.distance == nil {
+            let load = v.bodyweight ? "a bodyweight set" : v.weight.map { "weight \($0)" } ?? "a set"
+            return "\(load) with no reps, time or distance; a set needs one, e.g. `\(v.bodyweight ? "bw" : v.weight.map { "\($0.value)" } ?? "100")x5`"
+        }
         if let w = v.weight {
             if w.value.isZero { return "weight \(w) must be more than 0; leave it empty for none" }
             if w.value.thousandths < 0 && !v.bodyweight {
