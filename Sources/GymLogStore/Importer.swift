@@ -82,6 +82,8 @@ struct ImportState {
     var report = ImportReport()
     /// The stored exercise id for each of the file's exercises, once resolved.
     var resolved: [UUID?]
+    /// Resolved exercises of the bodyweight kind: another app's plain load on them is added load.
+    var bodyweight = Set<UUID>()
     /// Exercises that got new sets: their records are rebuilt at the end.
     var touched = Set<UUID>()
     /// Dry run: names that would be created, so each is counted once.
@@ -117,8 +119,12 @@ extension ChangeWriter {
             state.report.setsCreated += 1
             guard let exerciseID = try importedExercise(set.exercise, firstSet: set.values, state: &state),
                   !state.dryRun else { continue }
+            var values = set.values
+            // An exercise has one kind: on a stored bodyweight exercise, a file without a
+            // bodyweight column (every app but gymlog) means added load by a plain load.
+            if state.file.source != .native && state.bodyweight.contains(exerciseID) { values.readLoadAsAdded() }
             try write(.sets, id: set.id, op: .create, fields: SetColumns.createFields(
-                workoutID: workout.id, exerciseID: exerciseID, values: set.values, performedAt: set.performedAt,
+                workoutID: workout.id, exerciseID: exerciseID, values: values, performedAt: set.performedAt,
                 utcOffsetSeconds: set.utcOffsetSeconds))
             state.touched.insert(exerciseID)
         }
@@ -139,11 +145,13 @@ extension ChangeWriter {
         let wanted = state.file.exercises[index]
         var found: UUID?
         if let id = wanted.id,
-           try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM exercises WHERE id = ? AND deleted_at IS NULL"),
-                            arguments: [id.key]) != nil {
+           let kind = try String.fetchOne(db.cachedStatement(sql: "SELECT kind FROM exercises WHERE id = ? AND deleted_at IS NULL"),
+                                          arguments: [id.key]) {
             found = id
+            if kind == ExerciseKind.bodyweight.rawValue { state.bodyweight.insert(id) }
         } else if let existing = try exercise(named: wanted.name) {
             found = existing.id
+            if existing.kind == .bodyweight { state.bodyweight.insert(existing.id) }
         }
         if let found {
             state.report.exercisesMatched += 1

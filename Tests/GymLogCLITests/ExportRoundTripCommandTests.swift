@@ -63,6 +63,22 @@ import Testing
         #expect(after == before)
     }
 
+    @Test func addedLoadOnAStoredBodyweightExerciseComesBackAsAddedLoad() throws {
+        // Given a Strong export whose dips all carry added load (Strong writes `bw+20x6` as Weight 20)
+        let source = try TemporaryHome()
+        #expect(try source.gymlog([], stdin: "dip bw+20x6\ndip bw+22.5x5\n").status == 0)
+        let file = try Self.write(try source.gymlog(["export", "--format", "strong"]).stdout, source, "strong.csv")
+        // When it is imported where Dip is a bodyweight exercise
+        let target = try TemporaryHome()
+        #expect(try target.gymlog(["log", "dip bw x10"]).status == 0)
+        let imported = try target.gymlog(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // Then the loads are added load, as they were typed
+        let rows = Self.setValues(try target.gymlog(["export"]).stdout)
+        #expect(rows.map { $0[4] } == ["true", "true", "true"])
+        #expect(rows.filter { !$0[2].isEmpty } == Self.setValues(try source.gymlog(["export"]).stdout), "\(rows)")
+    }
+
     @Test func setsAreListedInTheOrderTheyWereDone() throws {
         // Given a superset: bench, squat, bench, row, squat
         let home = try TemporaryHome()

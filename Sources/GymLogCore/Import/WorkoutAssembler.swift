@@ -141,7 +141,7 @@ struct WorkoutAssembler {
             for i in workout.sets.indices {
                 workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
                 // After the ids are derived, so a file read before this rule keeps its ids.
-                if bodyweightExercises.contains(workout.sets[i].exercise) { Self.makeAddedLoad(&workout.sets[i].values) }
+                if bodyweightExercises.contains(workout.sets[i].exercise) { workout.sets[i].values.readLoadAsAdded() }
             }
             if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
             out.append(workout)
@@ -163,10 +163,6 @@ struct WorkoutAssembler {
         return found
     }
 
-    /// A positive load with reps on a bodyweight exercise is added load (`bw+20x6`).
-    static func makeAddedLoad(_ values: inout SetValues) {
-        if let w = values.weight, w.value.thousandths > 0, values.reps != nil { values.bodyweight = true }
-    }
 
     /// Native sets keep their ids and times (in older files, written to the second, nudged 1 ms
     /// apart where whole seconds made them equal, so they keep their order); the others get
@@ -263,4 +259,12 @@ func canonicalValues(_ v: SetValues) -> String {
     s += "|" + (v.durationSeconds.map(String.init) ?? "")
     s += "|" + (v.distance.map { "\($0.value)\($0.unit.rawValue)" } ?? "")
     return s
+}
+
+extension SetValues {
+    /// Reads a set from a file without a bodyweight column as a set of a bodyweight exercise:
+    /// a positive load with reps is added load (Strong writes `bw+20x6` as Weight 20).
+    public mutating func readLoadAsAdded() {
+        if let w = weight, w.value.thousandths > 0, reps != nil { bodyweight = true }
+    }
 }
