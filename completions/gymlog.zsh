@@ -113,7 +113,7 @@ _gymlog_undo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '(--yes -y)'{--yes,-y}'[Undo even when the action belongs to another workout than the open one.]'
+        '--yes[Undo even when the action belongs to another workout than the open one.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -125,7 +125,7 @@ _gymlog_redo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '(--yes -y)'{--yes,-y}'[Redo even when the action belongs to another workout than the open one.]'
+        '--yes[Redo even when the action belongs to another workout than the open one.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0

@@ -16,7 +16,7 @@ struct Redo: ContextCommand {
         """
     )
     @OptionGroup var global: GlobalOptions
-    @Flag(name: .shortAndLong, help: "Redo even when the action belongs to another workout than the open one.") var yes = false
+    @Flag(name: .long, help: "Redo even when the action belongs to another workout than the open one.") var yes = false
 
     func run(in context: CLIContext) async throws {
         try UndoStep(.redo, context: context).run(confirmed: yes)

@@ -19,7 +19,7 @@ struct Undo: ContextCommand {
         """
     )
     @OptionGroup var global: GlobalOptions
-    @Flag(name: .shortAndLong, help: "Undo even when the action belongs to another workout than the open one.") var yes = false
+    @Flag(name: .long, help: "Undo even when the action belongs to another workout than the open one.") var yes = false
 
     func run(in context: CLIContext) async throws {
         try UndoStep(.undo, context: context).run(confirmed: yes)
