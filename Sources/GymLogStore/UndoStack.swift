@@ -125,11 +125,17 @@ extension ChangeWriter {
         for (entity, id, fields) in expected(writes, direction) {
             let names = fields.keys.sorted()
             let clocks = try clocks(entity, id: id)
-            let current = try currentValues(entity, id: id, fields: names)
-            let foreign = names.contains { clocks[$0].map { $0.node != deviceID } ?? false }
-            let differs = current.map { row in row.contains { comparable($0.0, $0.1) != fields[$0.0] } } ?? true
+            // A row the action only updated (an edit, a note) was live then and must still be:
+            // its tombstone is compared by value (a delete elsewhere), not by whose clock it has.
+            var expected = fields
+            if expected[tombstoneField] == nil { expected[tombstoneField] = .int(0) }
+            let current = try currentValues(entity, id: id, fields: expected.keys.sorted())
+            let isForeign = { (field: String) in clocks[field].map { $0.node != self.deviceID } ?? false }
+            let changed = current.map { row in row.filter { comparable($0.0, $0.1) != expected[$0.0] }.map(\.0) } ?? [tombstoneField]
+            let foreign = names.contains(where: isForeign) || changed.contains(where: isForeign)
+            let differs = !changed.isEmpty
             guard foreign || differs else { continue }
-            let expectedLive = fields[tombstoneField].map { $0 == .int(0) }
+            let expectedLive = expected[tombstoneField].map { $0 == .int(0) }
             let live = current?.first { $0.0 == tombstoneField }.map { $0.1 == .null }
             let change: String
             switch (expectedLive, live) {

@@ -120,6 +120,24 @@ import Testing
         #expect(done(try db.undo())?.summary == "Bench 100kg x 5, and the new exercise 'Bench'")
     }
 
+    @Test func undoOfAnEditRefusesWhenAnotherDeviceDeletedTheSetSince() throws {
+        // Given an edit here, then the set deleted on another device
+        let world = FakeWorld()
+        let db = try temporaryDatabase(world)
+        let set = try log(db, "Bench 100x5").sets[0].set
+        _ = try db.editSet(.last, patch: SetPatch(reps: 6), typed: "edit x6")
+        world.advance(minutes: 1)
+        let remote = HLC(millis: world.now(), counter: 0, node: "other-device")
+        try db.applyPulled([RemoteChange(entity: "sets", entityID: set.id.key,
+                                         fields: [FieldChange(tombstoneField, .int(world.now()), remote)])], epoch: "e", cursor: 1)
+        // When `undo` is typed, it refuses and says what changed
+        guard case .refused(let action, let reason) = try db.undo() else { Issue.record("undo was not refused"); return }
+        #expect(action.label == "edit x6")
+        #expect(reason == "the set Bench 100kg x 6 was deleted on another device since")
+        // Then nothing was written: the set keeps its reps and stays deleted
+        #expect(try count(db, "SELECT COUNT(*) FROM sets WHERE reps = 6 AND deleted_at IS NOT NULL") == 1)
+    }
+
     @Test func aDeleteUndoneHereIsNotRestoredOverARemoteDelete() throws {
         // Given `delete 1` here, then undone, then the same set deleted on another device
         let world = FakeWorld()
