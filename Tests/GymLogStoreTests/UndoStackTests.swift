@@ -15,6 +15,14 @@ import Testing
         }
     }
 
+    /// Applies, as sync would, a delete of `set` made on another device a minute later.
+    private func pullDeleteFromAnotherDevice(_ set: LoggedSet, into db: GymLogDatabase, _ world: FakeWorld) throws {
+        world.advance(minutes: 1)
+        let remote = HLC(millis: world.now(), counter: 0, node: "other-device")
+        try db.applyPulled([RemoteChange(entity: "sets", entityID: set.id.key,
+                                         fields: [FieldChange(tombstoneField, .int(world.now()), remote)])], epoch: "e", cursor: 1)
+    }
+
     private func done(_ outcome: UndoOutcome, sourceLocation: SourceLocation = #_sourceLocation) -> UndoableAction? {
         guard case .done(let action) = outcome else {
             Issue.record("expected the step to be taken, got \(outcome)", sourceLocation: sourceLocation)
@@ -105,10 +113,7 @@ import Testing
         let db = try temporaryDatabase(world)
         try log(db, "Bench 100x5")
         let set = try log(db, "Bench 100x6", typed: "Bench 100x6").sets[0].set
-        world.advance(minutes: 1)
-        let remote = HLC(millis: world.now(), counter: 0, node: "other-device")
-        try db.applyPulled([RemoteChange(entity: "sets", entityID: set.id.key,
-                                         fields: [FieldChange(tombstoneField, .int(world.now()), remote)])], epoch: "e", cursor: 1)
+        try pullDeleteFromAnotherDevice(set, into: db, world)
         // When `undo` (this device's last action logged that set) and then `redo` are typed
         guard case .refused(let action, let reason) = try db.undo() else { Issue.record("undo was not refused"); return }
         // Then undo says what changed and does nothing; redo has nothing; the set stays deleted
@@ -126,10 +131,7 @@ import Testing
         let db = try temporaryDatabase(world)
         let set = try log(db, "Bench 100x5").sets[0].set
         _ = try db.editSet(.last, patch: SetPatch(reps: 6), typed: "edit x6")
-        world.advance(minutes: 1)
-        let remote = HLC(millis: world.now(), counter: 0, node: "other-device")
-        try db.applyPulled([RemoteChange(entity: "sets", entityID: set.id.key,
-                                         fields: [FieldChange(tombstoneField, .int(world.now()), remote)])], epoch: "e", cursor: 1)
+        try pullDeleteFromAnotherDevice(set, into: db, world)
         // When `undo` is typed, it refuses and says what changed
         guard case .refused(let action, let reason) = try db.undo() else { Issue.record("undo was not refused"); return }
         #expect(action.label == "edit x6")
@@ -146,10 +148,7 @@ import Testing
         try log(db, "bench 100x6")
         _ = try db.deleteSet(.number(1), typed: "delete 1")
         _ = done(try db.undo())
-        world.advance(minutes: 1)
-        let remote = HLC(millis: world.now(), counter: 0, node: "other-device")
-        try db.applyPulled([RemoteChange(entity: "sets", entityID: set.id.key,
-                                         fields: [FieldChange(tombstoneField, .int(world.now()), remote)])], epoch: "e", cursor: 1)
+        try pullDeleteFromAnotherDevice(set, into: db, world)
         // When `redo` (of the delete) and `undo` run
         guard case .refused = try db.redo() else { Issue.record("redo was not refused"); return }
         _ = done(try db.undo())  // the `bench 100x6` line
