@@ -216,7 +216,7 @@ _gymlog_log() {
 
 _gymlog_undo() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--yes -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -231,7 +231,7 @@ _gymlog_undo() {
 
 _gymlog_redo() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--yes -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0

@@ -51,8 +51,8 @@ _gymlog() {
         local -ar subcommands=(
             'repl:Open the logging REPL (the default when gymlog runs with no arguments).'
             'log:Log one line of sets, e.g. `log bench 100x5 @8` (in the REPL, just type the line).'
-            'undo:Delete the last logged set (kept as a tombstone so every device deletes it too).'
-            'redo:Bring back the set the last `undo` deleted.'
+            'undo:Revert this device'\''s last action: a logged line, `+`, an edit, a delete, a start, a finish or a note.'
+            'redo:Re-apply the action the last `undo` reverted (nothing else is ever brought back).'
             'start:Start a new workout, optionally named (logging a set starts one automatically).'
             'finish:Finish the current workout.'
             'note:Set the current workout'\''s note, e.g. `note felt strong today`.'
@@ -113,6 +113,7 @@ _gymlog_undo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--yes[Undo even when the action belongs to another workout than the open one.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -124,6 +125,7 @@ _gymlog_redo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--yes[Redo even when the action belongs to another workout than the open one.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0

@@ -17,12 +17,11 @@ struct EntryRunner {
                 let db = try context.db()
                 switch entry {
                 case .log(let mention, let specs):
-                    Render.logResult(try db.logSets(exercise: mention, specs: specs), settings: context.settings).forEach(context.print)
+                    Render.logResult(try db.logSets(exercise: mention, specs: specs, typed: line), settings: context.settings).forEach(context.print)
                 case .repeatLast(let patch):
-                    Render.logResult(try db.repeatLast(patch), settings: context.settings).forEach(context.print)
+                    Render.logResult(try db.repeatLast(patch, typed: line), settings: context.settings).forEach(context.print)
                 case .undo:
-                    let (set, exercise) = try db.undoLastSet()
-                    context.print("Undid \(exercise.name): \(set.summary)")
+                    try UndoStep(.undo, context: context).run(confirmed: false)
                 }
                 return true
             } catch let error as UserError {

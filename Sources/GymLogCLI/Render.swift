@@ -14,7 +14,7 @@ enum Render {
         var lines: [String] = []
         if r.startedWorkout { lines.append("Started a workout at \(clock(r.workout.startedAt, r.workout.utcOffsetSeconds)).") }
         if r.createdExercise {
-            lines.append("New exercise '\(r.exercise.name)' (\(r.exercise.kind.rawValue)). Not what you meant? `undo`, then type the existing name.")
+            lines.append("New exercise '\(r.exercise.name)' (\(r.exercise.kind.rawValue)). Not what you meant? `undo` removes this line and the new exercise; then type the existing name.")
         }
         lines += r.sets.map { stored($0, exercise: r.exercise, settings: settings, style: style) }
         return lines
@@ -30,20 +30,30 @@ enum Render {
         return weekday[((days % 7) + 7) % 7] + " " + String(localDateTime(millis: millis, utcOffsetSeconds: offset).prefix(16))
     }
 
-    static func workoutHeader(_ w: Workout, setCount: Int, style: Style = .plain) -> String {
+    /// `Tue 2026-11-24 18:02  Push day  (52 min)  17 sets`; "(in progress)" while `status` says
+    /// the workout is open, the same rule as the REPL prompt's.
+    static func workoutHeader(_ w: Workout, setCount: Int, lastActivity: Int64?, status: WorkoutStatus, style: Style = .plain) -> String {
         var text = style.bold(day(w.startedAt, w.utcOffsetSeconds))
         if let name = w.name { text += "  " + style.bold(name) }
         var details = ""
-        if let end = w.endedAt { details += "  (\(max(0, (end - w.startedAt) / 60_000)) min)" } else { details += "  (in progress)" }
+        if let end = status.end(of: w, lastActivity: lastActivity) {
+            details += "  (\(max(0, (end - w.startedAt) / 60_000)) min)"
+        } else {
+            details += "  (in progress)"
+        }
         details += "  \(setCount) set\(setCount == 1 ? "" : "s")"
         text += style.dim(details)
         if let note = w.note, !note.isEmpty { text += "\n  " + style.dim("note:") + " \(note)" }
         return text
     }
 
+    static func workoutHeader(_ d: WorkoutDetail, status: WorkoutStatus, style: Style) -> String {
+        workoutHeader(d.workout, setCount: d.sets.count, lastActivity: d.sets.map(\.set.performedAt).max(), status: status, style: style)
+    }
+
     /// A workout's sets numbered as `edit N` and `delete N` expect.
-    static func numberedWorkout(_ d: WorkoutDetail, style: Style = .plain) -> [String] {
-        var lines = [workoutHeader(d.workout, setCount: d.sets.count, style: style)]
+    static func numberedWorkout(_ d: WorkoutDetail, status: WorkoutStatus, style: Style = .plain) -> [String] {
+        var lines = [workoutHeader(d, status: status, style: style)]
         let width = d.sets.map { $0.exercise.name.count }.max() ?? 0
         for (i, s) in d.sets.enumerated() {
             let n = String(i + 1)
@@ -54,8 +64,8 @@ enum Render {
     }
 
     /// A workout with sets grouped by exercise, for `history`.
-    static func groupedWorkout(_ d: WorkoutDetail, style: Style = .plain) -> [String] {
-        var lines = [workoutHeader(d.workout, setCount: d.sets.count, style: style)]
+    static func groupedWorkout(_ d: WorkoutDetail, status: WorkoutStatus, style: Style = .plain) -> [String] {
+        var lines = [workoutHeader(d, status: status, style: style)]
         var order: [UUID] = []
         var byExercise: [UUID: (Exercise, [LoggedSet])] = [:]
         for s in d.sets {

@@ -27,8 +27,11 @@ final class ReplSession {
     static let quitWords: Set<String> = ["quit", "exit", "q"]
     static let helpWords: Set<String> = ["help", "?"]
 
+    /// `undo!` and `redo!`: the step confirmed, as `--yes` gives it from the shell.
+    static let confirmedWords: [String: any ParsableCommand.Type] = ["undo!": Undo.self, "redo!": Redo.self]
+
     /// Every first word that is not an entry line.
-    static let commandWords: Set<String> = Set(commandsByName.keys).union(quitWords).union(helpWords)
+    static let commandWords: Set<String> = Set(commandsByName.keys).union(quitWords).union(helpWords).union(confirmedWords.keys)
 
     /// `help`: the entry-line forms, every command of the shell with its abstract (so the two
     /// lists cannot disagree), and `quit`.
@@ -74,6 +77,8 @@ final class ReplSession {
         } else if word == Repl._commandName {
             context.print("You are in the REPL already: type a set like `bench 100x5`, or `help` for the commands.")
             outcome = .ok
+        } else if let command = Self.confirmedWords[word], line.lowercased() == word {
+            outcome = await runCommand(command, rest: "--yes", line: command._commandName + " --yes")
         } else if let command = Self.commandsByName[word] {
             let rest = line.dropFirst(typed.count).trimmingCharacters(in: .whitespaces)
             outcome = await runCommand(command, rest: rest, line: line)

@@ -22,6 +22,9 @@ public struct ChangeWriter {
     private(set) var clock: HLC
     private(set) var seq: Int64
     private var touched = false
+    /// The action being recorded for `undo` (see `GymLogDatabase.commit(action:)`); nil for
+    /// writes that are no action of this device's user (sync, import, undo and redo themselves).
+    var journal: ActionJournal?
 
     init(db: Database, now: Int64, environment: Environment, settings: Settings,
          fault: (@Sendable (WritePhase) throws -> Void)?, formulaChecked: FlagBox = FlagBox()) throws {
@@ -40,6 +43,11 @@ public struct ChangeWriter {
     @discardableResult
     public mutating func write(_ entity: EntityKind, id: UUID, op: ChangeOp, fields: [(String, FieldValue)]) throws -> HLC {
         try Self.checkStorable(entity, fields)
+        if journal != nil {
+            // The before-image, read just before the upsert: what `undo` writes back.
+            let before = try currentValues(entity, id: id.key, fields: fields.map(\.0))
+            journal!.writes.append(JournalWrite(entity: entity, id: id.key, op: op, before: before, after: fields))
+        }
         clock = clock.tick(now: now, node: deviceID)
         let changes = fields.map { FieldChange($0.0, $0.1, clock) }
         try RowWriter.upsert(db, entity, id: id.key, changes: changes, creating: op == .create)

@@ -85,6 +85,20 @@ public final class GymLogDatabase: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` as one user action named `label` (the command as typed, `bench 100x5x3`):
+    /// like `commit`, and every row change it makes is journalled, locally, so that `undo`
+    /// can revert the action as a whole and `redo` re-apply it. An action that writes
+    /// nothing is not recorded; one that writes clears what could be redone.
+    public func commit<T>(action label: String, _ body: (inout ChangeWriter) throws -> T) throws -> T {
+        try commit { w in
+            w.journal = ActionJournal(label: label)
+            let result = try body(&w)
+            try w.journal?.save(w.db, now: w.now)
+            w.journal = nil
+            return result
+        }
+    }
+
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try queue.read(body)
     }

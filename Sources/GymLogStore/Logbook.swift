@@ -40,8 +40,9 @@ extension GymLogDatabase {
 
     /// Logs the sets of one `bench 100x5x3`-style line: resolves the exercise (creating it
     /// when new), finds or starts the workout, writes each set and reports the PRs it set.
-    public func logSets(exercise mention: ExerciseMention, specs: [SetSpec]) throws -> LogResult {
-        try commit { w in
+    /// `typed` is the line as typed: it names the action for `undo`.
+    public func logSets(exercise mention: ExerciseMention, specs: [SetSpec], typed: String? = nil) throws -> LogResult {
+        try commit(action: typed ?? mention.name) { w in
             let (exercise, created) = try w.resolveOrCreateExercise(mention, firstSet: specs.first.map {
                 SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) })
             let values = specs.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
@@ -50,8 +51,8 @@ extension GymLogDatabase {
     }
 
     /// Logs the last set again with `patch` applied (`+`, `+ 102.5`, `+ x6`).
-    public func repeatLast(_ patch: SetPatch) throws -> LogResult {
-        try commit { w in
+    public func repeatLast(_ patch: SetPatch, typed: String? = nil) throws -> LogResult {
+        try commit(action: typed ?? "+") { w in
             guard let last = try w.lastLiveSet() else {
                 throw UserError("There is no set to repeat yet: log one first, e.g. `bench 100x5`.")
             }
@@ -63,33 +64,9 @@ extension GymLogDatabase {
         }
     }
 
-    /// Tombstones the most recently logged live set and recomputes the records it touched.
-    public func undoLastSet() throws -> (LoggedSet, Exercise) {
-        try commit { w in
-            guard let last = try w.lastLiveSet() else { throw UserError("There is nothing to undo: no set is logged.") }
-            try w.write(.sets, id: last.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            try w.rebuildRecords(exerciseID: last.exerciseID)
-            return (last, try w.exercise(id: last.exerciseID) ?? Exercise(id: last.exerciseID, name: "?", kind: .weighted))
-        }
-    }
-
-    /// Brings back the most recently deleted set (an explicit restore with a newer clock).
-    public func redoLastUndo() throws -> (LoggedSet, Exercise) {
-        try commit { w in
-            guard let row = try Row.fetchOne(w.db, sql: """
-                SELECT \(Rows.setColumns) FROM sets s WHERE s.deleted_at IS NOT NULL
-                ORDER BY s.deleted_at DESC, s.rowid DESC LIMIT 1
-                """) else { throw UserError("There is nothing to redo: no set has been undone.") }
-            let set = Rows.set(row)
-            try w.write(.sets, id: set.id, op: .restore, fields: [(tombstoneField, .null)])
-            try w.rebuildRecords(exerciseID: set.exerciseID)
-            return (set, try w.exercise(id: set.exerciseID) ?? Exercise(id: set.exerciseID, name: "?", kind: .weighted))
-        }
-    }
-
     /// Changes fields of one set (`edit 102.5x5`, `edit 3 @9`) and recomputes its records.
-    public func editSet(_ target: SetTarget, patch: SetPatch) throws -> StoredSet {
-        try commit { w in
+    public func editSet(_ target: SetTarget, patch: SetPatch, typed: String? = nil) throws -> StoredSet {
+        try commit(action: typed ?? "edit") { w in
             let set = try w.targetSet(target)
             let new = SetResolver.values(editing: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
             let oldFields = SetColumns.fields(of: set.values), newFields = SetColumns.fields(of: new)
@@ -97,6 +74,8 @@ extension GymLogDatabase {
             if !changed.isEmpty {
                 try w.write(.sets, id: set.id, op: .update, fields: changed)
                 try w.rebuildRecords(exerciseID: set.exerciseID)
+                let name = try w.exerciseName(set.exerciseID)
+                w.describeAction("\(name) \(set.summary) -> \(new.summary)", workout: set.workoutID)
             }
             var updated = set
             updated.values = new
@@ -105,52 +84,66 @@ extension GymLogDatabase {
     }
 
     /// Tombstones one set of the current workout.
-    public func deleteSet(_ target: SetTarget) throws -> LoggedSet {
-        try commit { w in
+    public func deleteSet(_ target: SetTarget, typed: String? = nil) throws -> LoggedSet {
+        try commit(action: typed ?? "delete") { w in
             let set = try w.targetSet(target)
             try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
             try w.rebuildRecords(exerciseID: set.exerciseID)
+            let name = try w.exerciseName(set.exerciseID)
+            w.describeAction("\(name) \(set.summary)", workout: set.workoutID)
             return set
         }
     }
 
     // MARK: Workouts
 
-    /// Starts a new workout now, finishing any open one first. An open workout with no sets
-    /// yet is reused (renamed) rather than left empty.
-    public func startWorkout(name: String?) throws -> Workout {
-        try commit { w in
+    /// Starts a new workout now. An open workout with sets is finished first (its summary is
+    /// returned); one with no sets yet is reused (renamed) rather than left empty; an idle one
+    /// is closed at its last set, or discarded when empty.
+    public func startWorkout(name: String?, typed: String? = nil) throws -> StartResult {
+        try commit(action: typed ?? "start") { w in
+            var finished: WorkoutSummary?
             if let open = try w.openWorkout() {
                 if try w.setCount(workoutID: open.workout.id) == 0 {
                     var workout = open.workout
-                    if let name {
+                    if let name, name != workout.name {
                         try w.write(.workouts, id: workout.id, op: .update, fields: [("name", .text(name))])
                         workout.name = name
+                        w.describeAction("workout '\(name)'", workout: workout.id)
                     }
-                    return workout
+                    return StartResult(workout: workout, finished: nil)
                 }
-                try w.write(.workouts, id: open.workout.id, op: .update, fields: [("ended_at", .int(w.now))])
+                finished = try w.close(open.workout, at: w.now)
+            } else {
+                try w.closeIdleWorkout()
             }
-            return try w.createWorkout(name: name)
+            let workout = try w.createWorkout(name: name)
+            w.describeAction(name.map { "workout '\($0)'" } ?? "a new workout", workout: workout.id)
+            return StartResult(workout: workout, finished: finished)
         }
     }
 
-    /// Ends the open workout now; nil when none is open.
-    public func finishWorkout() throws -> Workout? {
-        try commit { w in
-            guard var open = try w.openWorkout()?.workout else { return nil }
-            try w.write(.workouts, id: open.id, op: .update, fields: [("ended_at", .int(w.now))])
-            open.endedAt = w.now
-            return open
+    /// Ends the open workout now. One with no live sets is not kept: it is discarded.
+    public func finishWorkout(typed: String? = nil) throws -> FinishResult {
+        try commit(action: typed ?? "finish") { w in
+            guard let open = try w.openWorkout()?.workout else { return .nothingOpen }
+            let name = open.name.map { "workout '\($0)'" } ?? "the workout"
+            guard let summary = try w.close(open, at: w.now) else {
+                w.describeAction("the empty workout (discarded)", workout: open.id)
+                return .discarded(open)
+            }
+            w.describeAction("\(name) (\(summary.setCount) set\(summary.setCount == 1 ? "" : "s"))", workout: open.id)
+            return .finished(summary)
         }
     }
 
     /// Sets the note of the open workout (starting one if none is open).
-    public func noteWorkout(_ text: String) throws -> Workout {
-        try commit { w in
-            var workout = try w.openWorkout()?.workout ?? w.createWorkout(name: nil)
+    public func noteWorkout(_ text: String, typed: String? = nil) throws -> Workout {
+        try commit(action: typed ?? "note") { w in
+            var workout = try w.openWorkout()?.workout ?? w.currentWorkout().0
             try w.write(.workouts, id: workout.id, op: .update, fields: [("note", .text(text))])
             workout.note = text
+            w.describeAction("note '\(text)'", workout: workout.id)
             return workout
         }
     }
@@ -159,10 +152,11 @@ extension GymLogDatabase {
 // MARK: - Steps used inside a write transaction
 
 extension ChangeWriter {
-    /// The newest live workout if it is still open: not finished and within the idle gap.
+    /// The newest live workout if it is still open, by the one rule of `WorkoutStatus`.
     func openWorkout() throws -> (workout: Workout, lastActivity: Int64)? {
         guard let newest = try newestUnfinishedWorkout() else { return nil }
-        return now - newest.lastActivity <= Int64(settings.idleGapMinutes) * 60_000 ? newest : nil
+        return WorkoutStatus(now: now, idleGapMinutes: settings.idleGapMinutes).isOpen(newest.workout, lastActivity: newest.lastActivity)
+            ? newest : nil
     }
 
     /// The newest live workout when it was never finished, with the time of its last set.
@@ -188,13 +182,31 @@ extension ChangeWriter {
         return Workout(id: id, name: name, startedAt: now, utcOffsetSeconds: offset)
     }
 
-    /// The open workout, or a new one; an idle unfinished workout is closed at its last set.
+    /// The open workout, or a new one; an idle unfinished workout is closed first.
     mutating func currentWorkout() throws -> (Workout, started: Bool) {
         if let open = try openWorkout() { return (open.workout, false) }
-        if let idle = try newestUnfinishedWorkout() {
-            try write(.workouts, id: idle.workout.id, op: .update, fields: [("ended_at", .int(idle.lastActivity))])
-        }
+        try closeIdleWorkout()
         return (try createWorkout(name: nil), true)
+    }
+
+    /// Closes the newest unfinished workout that the idle gap has ended, at its last set.
+    mutating func closeIdleWorkout() throws {
+        if let idle = try newestUnfinishedWorkout(), try openWorkout() == nil {
+            _ = try close(idle.workout, at: idle.lastActivity)
+        }
+    }
+
+    /// Ends `workout` at `end` and returns its summary; a workout without live sets is not
+    /// kept (tombstoned; `undo` brings it back) and gives nil.
+    mutating func close(_ workout: Workout, at end: Int64) throws -> WorkoutSummary? {
+        guard try setCount(workoutID: workout.id) > 0 else {
+            try write(.workouts, id: workout.id, op: .delete, fields: [(tombstoneField, .int(now))])
+            return nil
+        }
+        try write(.workouts, id: workout.id, op: .update, fields: [("ended_at", .int(end))])
+        var ended = workout
+        ended.endedAt = end
+        return try summary(of: ended)
     }
 
     mutating func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool) throws -> LogResult {
@@ -218,7 +230,24 @@ extension ChangeWriter {
             order += 1
             stored.append(StoredSet(set: set, order: order, records: try checkRecords(set)))
         }
+        describeAction(Self.describe(values, of: exercise, created: createdExercise), workout: workout.id)
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: started, sets: stored)
+    }
+
+    /// `Bench Press 100kg x 5 (3 sets)`, `Bench Press 100kg x 5, 100kg x 4`, and the exercise
+    /// when the line created it: what `undo` names.
+    static func describe(_ values: [SetValues], of exercise: Exercise, created: Bool) -> String {
+        var text = exercise.name + " "
+        if values.count > 1, Set(values.map(\.summary)).count == 1 {
+            text += "\(values[0].summary) (\(values.count) sets)"
+        } else {
+            text += values.map(\.summary).joined(separator: ", ")
+        }
+        return created ? text + ", and the new exercise '\(exercise.name)'" : text
+    }
+
+    func exerciseName(_ id: UUID) throws -> String {
+        try exercise(id: id)?.name ?? "?"
     }
 
     func lastLiveSet() throws -> LoggedSet? {

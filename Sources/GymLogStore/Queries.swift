@@ -159,15 +159,7 @@ extension GymLogDatabase {
                 WHERE e.deleted_at IS NULL \(exercise == nil ? "" : "AND e.id = ?")
                 ORDER BY e.name COLLATE NOCASE, r.metric, r.reps
                 """, arguments: exercise.map { [$0.id.key] } ?? [])
-            var result: [(exercise: Exercise, records: [RecordEntry])] = []
-            var decode = SetDecoder()
-            for row in rows {
-                let e = Rows.exercise(row, prefix: "e_")
-                guard let metric = RecordMetric(rawValue: row["r_metric"]) else { continue }
-                let entry = RecordEntry(metric: metric, reps: row["r_reps"], value: row["r_value"], set: decode(row))
-                if result.last?.exercise.id == e.id { result[result.count - 1].records.append(entry) } else { result.append((e, [entry])) }
-            }
-            return result
+            return RecordEntry.grouped(rows)
         }
     }
 

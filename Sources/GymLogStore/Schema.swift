@@ -127,6 +127,33 @@ enum Schema {
             INSERT INTO records_meta VALUES (1, 'epley');
             """)
         }
+        m.registerMigration("v2-undo-journal") { db in
+            try db.execute(sql: """
+            -- Local only, never synced and never in the outbox: this device's own actions
+            -- (one typed command that wrote), newest last, for `undo` and `redo`.
+            CREATE TABLE undo_actions (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                label TEXT NOT NULL,
+                summary TEXT NOT NULL,
+                workout_id TEXT,
+                undone INTEGER NOT NULL DEFAULT 0,
+                -- When it was done, or last undone or redone.
+                at INTEGER NOT NULL
+            );
+            -- Each row change of an action, in write order: the fields it wrote with their
+            -- values before (NULL for a create) and after, as JSON objects.
+            CREATE TABLE undo_writes (
+                action_id INTEGER NOT NULL REFERENCES undo_actions(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                entity TEXT NOT NULL,
+                entity_id TEXT NOT NULL,
+                op TEXT NOT NULL,
+                before TEXT,
+                after TEXT NOT NULL,
+                PRIMARY KEY (action_id, position)
+            ) WITHOUT ROWID;
+            """)
+        }
         return m
     }
 }

@@ -123,8 +123,10 @@ struct LoggingSession {
 
 /// What the REPL printed after a commit, parsed back from its stdout.
 enum Confirmation: Equatable {
-    case set(tag: String), undo(tag: String), restore(tag: String), edit(tag: String)
-    case workoutStarted, workoutNamed(String), exerciseCreated(String), finished, noted
+    case set(tag: String), edit(tag: String)
+    /// `Undid ...` / `Redid ...`: one action reverted or re-applied, whatever it wrote.
+    case undone, redone
+    case workoutStarted, workoutNamed(String), exerciseCreated(String), finished, discarded, noted
 
     var tag: String? {
         switch self {
@@ -145,13 +147,14 @@ enum Confirmation: Equatable {
         return lines.compactMap { line in
             // `  Bench Press #2  100kg x 5  # k3l17  e1RM 116.7kg` (not a workout's `  note: ...`)
             if line.hasPrefix("  "), line.range(of: #"^  \S.* #[0-9]+  "#, options: .regularExpression) != nil { return .set(tag: note(line)) }
-            if line.hasPrefix("Undid ") { return .undo(tag: note(line)) }
-            if line.hasPrefix("Restored ") { return .restore(tag: note(line)) }
+            if line.hasPrefix("Undid ") { return .undone }
+            if line.hasPrefix("Redid ") { return .redone }
             if line.hasPrefix("Edited: ") { return .edit(tag: note(line)) }
             if line.hasPrefix("Started a workout at ") { return .workoutStarted }
             if line.hasPrefix("Started '") { return .workoutNamed(quoted(line)) }
             if line.hasPrefix("New exercise '") { return .exerciseCreated(quoted(line)) }
-            if line.hasPrefix("Finished: ") { return .finished }
+            if line.hasPrefix("Finished ") { return .finished }
+            if line == "Nothing logged; the empty workout was discarded." { return .discarded }
             if line == "Noted." { return .noted }
             return nil
         }
@@ -182,13 +185,13 @@ enum Confirmation: Equatable {
         let note = { s.rows["sets"]?[e.entityID]?.values["note"]?.text }
         switch self {
         case .set(let tag): return e.entity == "sets" && e.op == "create" && e.field("note") == .text(tag)
-        case .undo(let tag): return e.entity == "sets" && e.op == "delete" && note() == tag
-        case .restore(let tag): return e.entity == "sets" && e.op == "restore" && note() == tag
+        case .undone, .redone: return true
         case .edit(let tag): return e.entity == "sets" && e.op == "update" && note() == tag
         case .workoutStarted: return e.entity == "workouts" && e.op == "create"
         case .workoutNamed(let name): return e.entity == "workouts" && e.field("name") == .text(name)
         case .exerciseCreated(let name): return e.entity == "exercises" && e.op == "create" && e.field("name") == .text(name)
         case .finished: return e.entity == "workouts" && e.field("ended_at").map { !$0.isNull } == true
+        case .discarded: return e.entity == "workouts" && e.op == "delete"
         case .noted: return e.entity == "workouts" && e.field("note") != nil
         }
     }
@@ -215,6 +218,11 @@ func durabilityViolations(_ s: ClientDatabaseDump, since seq: Int64, confirmatio
                 continue
             }
             used.insert(i); end = max(end, i)
+        }
+        // An undo or redo writes as many events as its action did, all in its one commit (one
+        // `created_at`); the confirmation names the action, so it stands for all of them.
+        if group.contains(where: { $0 == .undone || $0 == .redone }), end >= 0 {
+            while end + 1 < events.count, events[end + 1].createdAt == events[end].createdAt { end += 1 }
         }
         next = end + 1; lastMatched = max(lastMatched, end)
     }

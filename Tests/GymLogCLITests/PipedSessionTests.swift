@@ -22,18 +22,19 @@ import Testing
 
         let db = try DatabaseQueue(path: home.database)
         try db.read { db in
-            // 2 warm-ups + 4 + 2 bench, 3 incline, 1 ohp, 2 dips, 3 pull-ups (1 undone), 2 planks, 1 row
+            // 2 warm-ups + 4 + 2 bench, 3 incline, 1 ohp, 2 dips, 3 pull-ups (the whole line undone), 2 planks, 1 row
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets") == 20)
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE deleted_at IS NOT NULL") == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE deleted_at IS NOT NULL") == 3)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE kind = 'warmup'") == 2)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM exercises") == 7, "no 'Bnech', no 'Squat'")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM exercises WHERE deleted_at IS NULL") == 6, "`undo` took the line's new 'Pullup' too")
             #expect(try String.fetchOne(db, sql: "SELECT note FROM workouts") == "Shoulder felt fine")
             #expect(try Int.fetchOne(db, sql: "SELECT ended_at IS NOT NULL FROM workouts") == 1)
-            // One outbox event per change: 7 exercises, 1 workout create + rename-less start + note + finish,
-            // 20 set creates, 1 delete, 1 edit.
+            // One outbox event per change: 7 exercises (1 undone), 1 workout create + rename-less start + note + finish,
+            // 20 set creates, 3 undone, 1 edit.
             let events = try Row.fetchAll(db, sql: "SELECT entity, op, COUNT(*) FROM outbox GROUP BY entity, op ORDER BY entity, op")
                 .map { "\($0[0] as String).\($0[1] as String)=\($0[2] as Int)" }
-            #expect(events == ["exercises.create=7", "sets.create=20", "sets.delete=1", "sets.update=1",
+            #expect(events == ["exercises.create=7", "exercises.delete=1", "sets.create=20", "sets.delete=3", "sets.update=1",
                                "workouts.create=1", "workouts.update=2"])
             let seqs = try Int.fetchAll(db, sql: "SELECT seq FROM outbox ORDER BY seq")
             #expect(seqs == Array(1...seqs.count), "gapless")
@@ -50,7 +51,7 @@ import Testing
         #expect(export.status == 0)
         let rows = ImportCSVCursor.rows(export.stdout)
         #expect(rows.first == ExportFormat.native.header)
-        #expect(rows.count == 1 + 19)
+        #expect(rows.count == 1 + 17)
         #expect(Set(rows.dropFirst().map(\.count)) == [ExportFormat.native.header.count])
     }
 
@@ -63,7 +64,7 @@ import Testing
         #expect(bad.stderr.contains("RPE"))
         #expect(try home.gymlog(["prs", "ben"]).stdout.contains("heaviest weight     105kg"))
         #expect(try home.gymlog(["history", "bench"]).stdout.contains("Bench: 100kg x 5 @8, 105kg x 3"))
-        #expect(try home.gymlog(["undo"]).stdout.contains("Undid Bench: 105kg x 3"))
+        #expect(try home.gymlog(["undo"]).stdout.contains("Undid bench 105x3: Bench 105kg x 3"))
         #expect(try home.gymlog(["exercises", "alias", "bp", "bench"]).status == 0)
         #expect(try home.gymlog(["log", "bp 90x8"]).stdout.contains("Bench #2"))
         let list = try home.gymlog(["exercises"])

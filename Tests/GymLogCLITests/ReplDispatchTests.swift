@@ -92,7 +92,7 @@ import Testing
         #expect(await s.repl.handle("REDO") == .failed)
         #expect(s.output.take().err.first?.hasPrefix("error: ") == true)
         #expect(await s.repl.handle("Finish") == .ok)
-        #expect(s.output.take().out == ["No workout is open."])
+        #expect(s.output.take().out == ["No workout is open; log a set to start one, e.g. `bench 100x5`."])
         // And text commands take the rest of the line as typed, options and all
         #expect(await s.repl.handle("start  --leg day") == .ok)
         #expect(s.output.take().out.first?.hasPrefix("Started '--leg day' at ") == true)

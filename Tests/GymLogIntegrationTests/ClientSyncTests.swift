@@ -23,7 +23,7 @@ import Testing
         try a.run(["repl"], stdin: "edit 1 102.5\n")
         try b.run(["repl"], stdin: "edit 1 # paused\n")
         // and B deletes the last set while A edits it (an older-or-concurrent write)
-        try b.run(["undo"])
+        try b.run(["delete", "3"])
         try a.run(["repl"], stdin: "edit 3 x4\n")
         try b.sync(); try a.sync(); try b.sync(); try a.sync()
 
@@ -34,12 +34,40 @@ import Testing
         let first = try #require(sets.first)
         #expect(first.weight == "102.5" && first.note == "paused")
 
-        // When B restores it (an explicit, newer undo), it comes back everywhere
-        try b.run(["repl"], stdin: "redo\n")
+        // When B undoes its delete (an explicit, newer restore), it comes back everywhere
+        try b.run(["repl"], stdin: "undo\n")
         try b.sync(); try a.sync()
         #expect(try a.allSets().filter { $0.deleted }.isEmpty)
         #expect(try a.allSets() == (try b.allSets()))
         #expect(try a.outboxDepth() == 0 && (try b.outboxDepth()) == 0)
+    }
+
+    @Test func aSetDeletedOnOneDeviceIsNeverBroughtBackByTheOthersUndoOrRedo() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("dave")
+        let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
+        // Given sets logged on A and synced to B, where B edits set 2 and also logs a set
+        try a.run(["log", "Bench 100x5x3"])
+        try a.sync(); try b.sync()
+        try b.run(["edit", "2", "x6"])
+        try b.run(["log", "Bench 90x8"])
+        // When A deletes set 2 and B pulls that delete
+        try a.run(["delete", "2"])
+        try a.sync(); try b.sync()
+        #expect(try b.liveSets().count == 3)
+        // Then B's undo of its own line works, but the undo of its edit refuses and says why
+        try b.run(["undo"])
+        let refused = try b.run(["undo"], expect: 1)
+        #expect(refused.stderr.contains("was deleted on another device since") && refused.stderr.contains("Nothing was undone"), "\(refused.stderr)")
+        // And no redo or undo that follows brings set 2 back
+        try b.run(["redo"])
+        try b.run(["undo"])
+        try b.run(["redo", "--yes"])
+        try b.run(["redo"], expect: 1)
+        try b.sync(); try a.sync()
+        #expect(try b.liveSets().count == 3 && (try a.liveSets().count) == 3)
+        #expect(try a.allSets() == (try b.allSets()))
+        #expect(try a.allSets().filter { $0.deleted }.count == 1)
     }
 
     @Test func aThirdDeviceGetsTheWholeHistoryAndNoSyncDuplicatesAnything() throws {

@@ -26,7 +26,7 @@ import Testing
         }
         a.skewMs.with { $0 = 3 * 86_400_000 }
         for w in [110, 112, 114, 116] { try log(w) }
-        _ = try a.db.undoLastSet()
+        _ = try a.db.undo(confirmed: true)
         _ = try a.db.editSet(.number(1), patch: SetPatch(reps: 8))
         let token = runner.token
         try await runner.live { port in

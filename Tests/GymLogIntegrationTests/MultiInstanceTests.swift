@@ -104,9 +104,9 @@ final class SimulatedDevice: @unchecked Sendable {
                 case 5, 6:
                     _ = try db.editSet(.last, patch: SetPatch(reps: Int.random(in: 1...20, using: &rng), note: "n\(Int.random(in: 0...99, using: &rng))"))
                 case 7:
-                    _ = try db.undoLastSet()
+                    _ = try db.undo(confirmed: true)
                 case 8:
-                    _ = try db.redoLastUndo()
+                    _ = try db.redo(confirmed: true)
                 default:
                     _ = try db.deleteSet(.number(Int.random(in: 1...3, using: &rng)))
                 }

@@ -58,7 +58,7 @@ import Testing
             try log(a, 8)
             try log(b, 4, weight: 60)
             for d in [a, b, c, a] { await runner.syncAlone(d, port: port) }
-            _ = try a.db.undoLastSet()
+            _ = try a.db.undo(confirmed: true)
             await runner.syncAlone(a, port: port)
         }
         try await runner.wipeServer()

@@ -149,10 +149,10 @@ extension Sim {
                     _ = try db.repeatLast(randomPatch())
                     stats.repeated += 1
                 case 40..<50:
-                    _ = try db.undoLastSet()
+                    _ = try db.undo(confirmed: true)
                     stats.undone += 1
                 case 50..<56:
-                    _ = try db.redoLastUndo()
+                    _ = try db.redo(confirmed: true)
                     stats.redone += 1
                 case 56..<72:
                     _ = try db.editSet(random.chance(0.3) ? .last : .number(random.int(1...6)), patch: randomPatch())

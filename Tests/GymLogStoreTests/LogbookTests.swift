@@ -50,7 +50,8 @@ import Testing
     @Test func finishEndsTheWorkoutAndTheNextSetStartsAnother() throws {
         let db = try temporaryDatabase()
         let first = try log(db, "bench 100x5")
-        #expect(try db.finishWorkout()?.id == first.workout.id)
+        guard case .finished(let summary) = try db.finishWorkout() else { Issue.record("not finished"); return }
+        #expect(summary.workout.id == first.workout.id)
         #expect(try db.openWorkout() == nil)
         #expect(try log(db, "bench 100x5").startedWorkout)
     }

@@ -43,9 +43,9 @@ import Testing
         try log(db, "deadlift 180x5")
         try log(db, "deadlift 200x5")
         #expect(try heaviest(db) == 200)
-        _ = try db.undoLastSet()
+        _ = try db.undo(confirmed: true)
         #expect(try heaviest(db) == 180)
-        _ = try db.redoLastUndo()
+        _ = try db.redo(confirmed: true)
         #expect(try heaviest(db) == 200)
     }
 

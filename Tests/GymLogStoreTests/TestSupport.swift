@@ -17,11 +17,11 @@ func temporaryDatabase(_ world: FakeWorld = FakeWorld(), settings: Settings = Se
 
 /// Parses and logs one line the way the CLI does.
 @discardableResult
-func log(_ db: GymLogDatabase, _ line: String) throws -> LogResult {
+func log(_ db: GymLogDatabase, _ line: String, typed: String? = nil) throws -> LogResult {
     switch EntryParser.parse(line) {
-    case .success(.log(let mention, let specs)): return try db.logSets(exercise: mention, specs: specs)
-    case .success(.repeatLast(let patch)): return try db.repeatLast(patch)
-    case .success(.undo): fatalError("use db.undoLastSet()")
+    case .success(.log(let mention, let specs)): return try db.logSets(exercise: mention, specs: specs, typed: typed)
+    case .success(.repeatLast(let patch)): return try db.repeatLast(patch, typed: typed)
+    case .success(.undo): fatalError("use db.undo()")
     case .failure(let e): throw e
     }
 }

@@ -57,16 +57,16 @@ import Testing
 
     @Test func undoWritesATombstoneAndRedoRestoresWithANewerClock() throws {
         let db = try temporaryDatabase()
-        try log(db, "squat 140x5")
-        let (undone, _) = try db.undoLastSet()
+        let undone = try log(db, "squat 140x5").sets[0].set
+        _ = try db.undo()
         let deletedAt = try db.read { try Int64?.fetchOne($0, sql: "SELECT deleted_at FROM sets WHERE id = ?", arguments: [undone.id.key]) }
         #expect(deletedAt != nil, "the row stays, marked deleted")
-        #expect(try count(db, "SELECT COUNT(*) FROM outbox WHERE op = 'delete'") == 1)
+        #expect(try count(db, "SELECT COUNT(*) FROM outbox WHERE op = 'delete' AND entity = 'sets'") == 1)
         let deleteClock = try clockOf(db, undone.id, field: tombstoneField)
 
-        let (restored, _) = try db.redoLastUndo()
-        #expect(restored.id == undone.id)
+        _ = try db.redo()
         #expect(try count(db, "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL") == 1)
+        #expect(try count(db, "SELECT COUNT(*) FROM outbox WHERE op = 'restore' AND entity = 'sets'") == 1)
         #expect(try clockOf(db, undone.id, field: tombstoneField) > deleteClock)
     }
 
@@ -75,7 +75,7 @@ import Testing
         let db = try temporaryDatabase(world)
         let reopened = try GymLogDatabase(path: db.path, environment: world.environment)
         #expect(reopened.deviceID == db.deviceID)
-        #expect(try reopened.schemaVersion() == ["v1"])
+        #expect(try reopened.schemaVersion() == ["v1", "v2-undo-journal"])
         #expect(try db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         #expect(try db.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2, "FULL")
         #expect(try db.read { try Int.fetchOne($0, sql: "PRAGMA foreign_keys") } == 1)

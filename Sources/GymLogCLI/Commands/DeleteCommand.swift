@@ -8,7 +8,7 @@ struct Delete: TextCommand {
         abstract: "Delete set N of `show`, e.g. `delete 3`.",
         discussion: """
           gymlog show        the current workout, sets numbered
-          gymlog delete 3    deletes its third set (`undo` deletes the last one)
+          gymlog delete 3    deletes its third set (`undo` brings it back)
 
         In the REPL, type `delete 3`.
         """
@@ -20,7 +20,7 @@ struct Delete: TextCommand {
         guard let n = Int(number.joined(separator: " ")), n >= 1 else {
             throw UserError("`delete` needs the set's number from `show`, e.g. `delete 3`.")
         }
-        let set = try context.db().deleteSet(.number(n))
+        let set = try context.db().deleteSet(.number(n), typed: context.typedLine ?? "delete \(n)")
         context.print("Deleted set \(n): \(set.summary)")
     }
 }

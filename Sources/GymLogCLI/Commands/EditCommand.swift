@@ -37,7 +37,7 @@ struct Edit: TextCommand {
             context.printError(moved.pointing(into: line))
             throw ExitCode.failure
         case .success(.repeatLast(let patch)):
-            let s = try context.db().editSet(target, patch: patch)
+            let s = try context.db().editSet(target, patch: patch, typed: context.typedLine ?? "edit " + rest)
             context.print("Edited: \(s.set.summary)")
         case .success:
             throw UserError("`edit` takes changes like `x6`, `102.5`, `@9` or `# note`.")

@@ -7,19 +7,23 @@ struct Finish: ContextCommand {
         commandName: "finish",
         abstract: "Finish the current workout.",
         discussion: """
-          gymlog finish      ends the open workout and prints its summary
+          gymlog finish      ends the open workout and prints its summary:
+                             duration, sets, working volume and the PRs set in it
 
-        The next set logged starts a new workout. In the REPL, type `finish`.
+        A workout with no sets is not kept. The next set logged starts a new workout; `undo`
+        right after `finish` reopens it. In the REPL, type `finish`.
         """
     )
     @OptionGroup var global: GlobalOptions
 
     func run(in context: CLIContext) async throws {
-        if let w = try context.db().finishWorkout() {
-            let count = try context.db().workoutDetail(w.id)?.sets.count ?? 0
-            context.print("Finished: " + Render.workoutHeader(w, setCount: count))
-        } else {
-            context.print("No workout is open.")
+        switch try context.db().finishWorkout(typed: context.typedLine ?? "finish") {
+        case .finished(let summary):
+            Render.workoutSummary(summary, settings: context.settings).forEach(context.print)
+        case .discarded:
+            context.print("Nothing logged; the empty workout was discarded.")
+        case .nothingOpen:
+            context.print("No workout is open; log a set to start one, e.g. `bench 100x5`.")
         }
     }
 }

@@ -20,7 +20,7 @@ struct Note: TextCommand {
     func run(in context: CLIContext) async throws {
         let note = text.joined(separator: " ")
         guard !note.isEmpty else { throw UserError("`note` needs text, e.g. `note felt strong today`.") }
-        _ = try context.db().noteWorkout(note)
+        _ = try context.db().noteWorkout(note, typed: context.typedLine ?? "note " + note)
         context.print("Noted.")
     }
 }

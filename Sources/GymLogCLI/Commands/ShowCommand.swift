@@ -21,6 +21,6 @@ struct Show: ContextCommand {
             context.print("No workouts yet. Log a set to start one, e.g. `bench 100x5`.")
             return
         }
-        Render.numberedWorkout(detail, style: .stdout).forEach(context.print)
+        Render.numberedWorkout(detail, status: context.workoutStatus, style: .stdout).forEach(context.print)
     }
 }

@@ -4,7 +4,7 @@ public enum EntryLine: Equatable, Sendable {
     case log(exercise: ExerciseMention, sets: [SetSpec])
     /// `+`, `+ 102.5`, `+ x6`: the last set again, with the given fields changed.
     case repeatLast(SetPatch)
-    /// `undo`: tombstone the last logged set.
+    /// `undo`: revert this device's last action (see `GymLogDatabase.undo`).
     case undo
 }
 

@@ -1,0 +1,33 @@
+import Foundation
+import GymLogCore
+import GymLogStore
+
+extension Render {
+    /// What `finish` (and `start` closing a workout) prints:
+    /// `Finished 'Push day': 52 min, 17 sets, 8450kg working volume.` and a line per exercise
+    /// with PRs. Volumes are in the configured unit.
+    static func workoutSummary(_ s: WorkoutSummary, settings: Settings, style: Style = .stdout) -> [String] {
+        let w = s.workout
+        let name = w.name.map { "'\($0)'" } ?? "the workout started at \(clock(w.startedAt, w.utcOffsetSeconds))"
+        let minutes = max(0, ((w.endedAt ?? w.startedAt) - w.startedAt) / 60_000)
+        let duration = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min"
+        var line = "Finished \(name): \(duration), \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
+        if s.workingVolume > 0 {
+            let unit = settings.defaultUnit
+            line += ", \(number(unit == .kg ? s.workingVolume : s.workingVolume / WeightUnit.kilogramsPerPound))\(unit.rawValue) working volume"
+        }
+        var lines = [line + "."]
+        for (exercise, records) in s.records {
+            let list = records.map { "\($0.metric.label(reps: $0.reps)) \(recordValue(metric: $0.metric, value: $0.value, set: $0.set, settings: settings))" }
+            lines.append("  " + style.record("PR") + " \(exercise.name): " + list.joined(separator: ", "))
+        }
+        return lines
+    }
+}
+
+extension CLIContext {
+    /// The open-workout rule at this moment, with the configured idle gap.
+    var workoutStatus: WorkoutStatus {
+        WorkoutStatus(now: environment.now(), idleGapMinutes: settings.idleGapMinutes)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Whether a workout is still going: the one rule that the REPL prompt, `show`, `history`
+/// and logging share, so they never disagree after the idle gap.
+///
+/// A workout is open until `finish` ends it, or until `idleGapMinutes` pass after its last
+/// set (its start when it has none); then it counts as ended at that last activity.
+public struct WorkoutStatus: Equatable, Sendable {
+    /// The time the rule is applied at (milliseconds since 1970, UTC).
+    public var now: Int64
+    /// How long a workout may sit without a set before it counts as ended.
+    public var idleGapMinutes: Int
+
+    /// The rule as applied at `now` with the configured idle gap.
+    public init(now: Int64, idleGapMinutes: Int) {
+        self.now = now; self.idleGapMinutes = idleGapMinutes
+    }
+
+    /// When the workout ended: its recorded end, or its last activity when the idle gap has
+    /// passed since; nil while it is open.
+    public func end(of workout: Workout, lastActivity: Int64?) -> Int64? {
+        if let ended = workout.endedAt { return ended }
+        let last = max(workout.startedAt, lastActivity ?? workout.startedAt)
+        return now - last <= Int64(idleGapMinutes) * 60_000 ? nil : last
+    }
+
+    /// True while the workout is open (not finished, and within the idle gap of its last set).
+    public func isOpen(_ workout: Workout, lastActivity: Int64?) -> Bool {
+        end(of: workout, lastActivity: lastActivity) == nil
+    }
+
+    /// Whether `undo` may revert an action of `workout` without asking: it is the open
+    /// workout, or none is open and the action was done (or last undone or redone) within the
+    /// idle gap, as right after `finish` or when redoing the line that started the workout.
+    public func actionIsCurrent(_ workout: UUID, openWorkout: UUID?, actionAt: Int64) -> Bool {
+        if let openWorkout { return openWorkout == workout }
+        return now - actionAt <= Int64(idleGapMinutes) * 60_000
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// An action on the undo stack as the user sees it.
+public struct UndoableAction: Equatable, Sendable {
+    /// The command as typed (`bench 100x5x3`, `delete 3`).
+    public var label: String
+    /// What it did (`Bench Press 100kg x 5 (3 sets)`).
+    public var summary: String
+    /// The workout it belongs to, when it belongs to one (it may be deleted by now).
+    public var workout: Workout?
+}
+
+/// What `undo` or `redo` did.
+public enum UndoOutcome: Equatable, Sendable {
+    /// The action was reverted (or re-applied).
+    case done(UndoableAction)
+    /// The action belongs to a workout other than the open one: nothing was done; ask for `--yes`.
+    case needsConfirmation(UndoableAction)
+    /// Something else changed what the action wrote since (`reason` says what): nothing was
+    /// done, and the action left the stack so that the next step reaches the one before it.
+    case refused(UndoableAction, reason: String)
+}
+
+/// Which way a step through the stack goes.
+public enum UndoDirection: Sendable {
+    case undo, redo
+}
+
+extension GymLogDatabase {
+    /// Reverts this device's newest action that is not undone, by writing back what it found
+    /// (a created row is tombstoned, a deleted one restored, an update gets its old values)
+    /// through the write pipeline, so other devices follow via sync.
+    public func undo(confirmed: Bool = false) throws -> UndoOutcome {
+        try step(.undo, confirmed: confirmed)
+    }
+
+    /// Re-applies the newest undone action; only what `undo` reverted can come back.
+    public func redo(confirmed: Bool = false) throws -> UndoOutcome {
+        try step(.redo, confirmed: confirmed)
+    }
+
+    private func step(_ direction: UndoDirection, confirmed: Bool) throws -> UndoOutcome {
+        try commit { w in
+            // The undone actions are always the newest ones (a new action clears them), so
+            // `undo` takes the newest action not undone and `redo` the oldest undone one.
+            guard let row = try Row.fetchOne(w.db, sql: direction == .undo
+                ? "SELECT id, label, summary, workout_id, at FROM undo_actions WHERE undone = 0 ORDER BY id DESC LIMIT 1"
+                : "SELECT id, label, summary, workout_id, at FROM undo_actions WHERE undone = 1 ORDER BY id LIMIT 1") else {
+                throw UserError(direction == .undo
+                    ? "Nothing to undo: this device has no action left to revert. Log a set first, e.g. `bench 100x5`."
+                    : "Nothing to redo: `redo` brings back only what `undo` reverted, and a new action since clears it.")
+            }
+            let actionID: Int64 = row["id"]
+            let workoutID = (row["workout_id"] as String?).flatMap(parseUUID)
+            let workout = try workoutID.flatMap { try w.workout(id: $0) }
+            let action = UndoableAction(label: row["label"], summary: row["summary"], workout: workout)
+            let open = try w.openWorkout()?.workout.id
+            let status = WorkoutStatus(now: w.now, idleGapMinutes: w.settings.idleGapMinutes)
+            if !confirmed, let workoutID, !status.actionIsCurrent(workoutID, openWorkout: open, actionAt: row["at"]) {
+                return .needsConfirmation(action)
+            }
+            let writes = try Row.fetchAll(w.db, sql: """
+                SELECT entity, entity_id, op, before, after FROM undo_writes WHERE action_id = ? ORDER BY position
+                """, arguments: [actionID]).compactMap { r -> JournalWrite? in
+                guard let entity = EntityKind(rawValue: r["entity"]), let op = ChangeOp(rawValue: r["op"]) else { return nil }
+                return JournalWrite(entity: entity, id: r["entity_id"], op: op, before: (r["before"] as String?).map(JournalFields.decode),
+                                    after: JournalFields.decode(r["after"]))
+            }
+            if let reason = try w.conflict(writes, direction) {
+                try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
+                return .refused(action, reason: reason)
+            }
+            var exercises = Set<UUID>()
+            for write in direction == .undo ? writes.reversed() : writes {
+                guard let change = try w.replay(write, direction) else { continue }
+                if write.entity == .sets, let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [write.id]) {
+                    exercises.formUnion(parseUUID(e).map { [$0] } ?? [])
+                }
+                try w.write(write.entity, id: parseUUID(write.id) ?? UUID(), op: change.op, fields: change.fields)
+            }
+            for id in exercises { try w.rebuildRecords(exerciseID: id) }
+            try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
+                             arguments: [direction == .undo, w.now, actionID])
+            return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try w.workout(id: $0) }))
+        }
+    }
+}
+
+/// A field's value as the undo check compares it: a tombstone by whether it is set, since
+/// undo writes the time it deletes at, not the time the action once did.
+private func comparable(_ field: String, _ value: FieldValue) -> FieldValue {
+    field == tombstoneField ? .int(value == .null ? 0 : 1) : value
+}
+
+extension ChangeWriter {
+    func workout(id: UUID) throws -> Workout? {
+        try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ?", arguments: [id.key]).map { Rows.workout($0) }
+    }
+
+    /// The state the rows must be in for the step: after the action for `undo` (the last value
+    /// each field was given), after its undo for `redo` (the first value each field had; a
+    /// created row tombstoned with the values it was created with).
+    private func expected(_ writes: [JournalWrite], _ direction: UndoDirection) -> [(entity: EntityKind, id: String, fields: [String: FieldValue])] {
+        var order: [String] = []
+        var rows: [String: (EntityKind, String, [String: FieldValue])] = [:]
+        for write in direction == .undo ? writes.reversed() : writes {
+            let key = write.entity.rawValue + " " + write.id
+            if rows[key] == nil { order.append(key); rows[key] = (write.entity, write.id, [:]) }
+            let image: [(String, FieldValue)]
+            switch direction {
+            case .undo: image = write.after
+            case .redo: image = write.before ?? write.after.map { ($0.0, $0.0 == tombstoneField ? .int(1) : $0.1) }
+            }
+            for (name, value) in image where rows[key]!.2[name] == nil { rows[key]!.2[name] = comparable(name, value) }
+        }
+        return order.map { rows[$0]! }
+    }
+
+    /// Why the step cannot be taken, or nil: a row the action wrote was changed since by
+    /// something else (another device's write pulled by sync, or a command that is no action
+    /// here, such as an import), so replaying the journal would overwrite it.
+    func conflict(_ writes: [JournalWrite], _ direction: UndoDirection) throws -> String? {
+        for (entity, id, fields) in expected(writes, direction) {
+            let names = fields.keys.sorted()
+            let clocks = try clocks(entity, id: id)
+            // A row the action only updated (an edit, a note) was live then and must still be:
+            // its tombstone is compared by value (a delete elsewhere), not by whose clock it has.
+            var expected = fields
+            if expected[tombstoneField] == nil { expected[tombstoneField] = .int(0) }
+            let current = try currentValues(entity, id: id, fields: expected.keys.sorted())
+            let isForeign = { (field: String) in clocks[field].map { $0.node != self.deviceID } ?? false }
+            let changed = current.map { row in row.filter { comparable($0.0, $0.1) != expected[$0.0] }.map(\.0) } ?? [tombstoneField]
+            let foreign = names.contains(where: isForeign) || changed.contains(where: isForeign)
+            let differs = !changed.isEmpty
+            guard foreign || differs else { continue }
+            let expectedLive = expected[tombstoneField].map { $0 == .int(0) }
+            let live = current?.first { $0.0 == tombstoneField }.map { $0.1 == .null }
+            let change: String
+            switch (expectedLive, live) {
+            case (true?, false?): change = "was deleted"
+            case (false?, true?): change = "was brought back"
+            default: change = "was changed"
+            }
+            return "\(try describe(entity, id: id)) \(change) \(foreign ? "on another device" : "here by a command that `undo` does not track") since"
+        }
+        return nil
+    }
+
+    /// The write that takes one journalled change back (`undo`) or forward again (`redo`),
+    /// with only the fields whose value must change; nil when none must.
+    func replay(_ write: JournalWrite, _ direction: UndoDirection) throws -> (op: ChangeOp, fields: [(String, FieldValue)])? {
+        let target: [(String, FieldValue)]
+        switch (direction, write.before) {
+        case (.undo, nil): target = [(tombstoneField, .int(now))]
+        case (.undo, let before?): target = before
+        case (.redo, nil): target = [(tombstoneField, .null)]
+        case (.redo, _): target = write.after
+        }
+        let current = try currentValues(write.entity, id: write.id, fields: target.map(\.0)) ?? []
+        let fields = target.filter { name, value in
+            !current.contains { $0.0 == name && comparable(name, $0.1) == comparable(name, value) }
+        }
+        guard !fields.isEmpty else { return nil }
+        let tombstone = fields.first { $0.0 == tombstoneField }?.1
+        let op: ChangeOp = switch tombstone {
+        case .some(.null): .restore
+        case .some: .delete
+        case nil: .update
+        }
+        return (op, fields)
+    }
+
+    /// `the set Bench Press 100kg x 5`, `the workout 'Push day' of 2026-11-24`, `the exercise 'Row'`.
+    func describe(_ entity: EntityKind, id: String) throws -> String {
+        switch entity {
+        case .sets:
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.setColumns), e.name AS e_name FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE s.id = ?",
+                                             arguments: [id]) else { return "a set" }
+            return "the set \(row["e_name"] as String) \(Rows.set(row).summary)"
+        case .workouts:
+            guard let w = try parseUUID(id).flatMap({ try workout(id: $0) }) else { return "a workout" }
+            let day = String(localDateTime(millis: w.startedAt, utcOffsetSeconds: w.utcOffsetSeconds).prefix(10))
+            return "the workout \(w.name.map { "'\($0)' " } ?? "")of \(day)"
+        case .exercises:
+            let name = try String.fetchOne(db, sql: "SELECT name FROM exercises WHERE id = ?", arguments: [id])
+            return name.map { "the exercise '\($0)'" } ?? "an exercise"
+        case .aliases:
+            let alias = try String.fetchOne(db, sql: "SELECT alias FROM aliases WHERE id = ?", arguments: [id])
+            return alias.map { "the alias '\($0)'" } ?? "an alias"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import GymLogCore
+import Testing
+
+/// The one rule for whether a workout is open.
+@Suite struct WorkoutStatusTests {
+    private let start: Int64 = 1_763_700_000_000
+    private var workout: Workout { Workout(id: UUID(), startedAt: start, utcOffsetSeconds: 0) }
+
+    @Test func aWorkoutIsOpenUntilTheIdleGapAfterItsLastSet() {
+        // Given a workout whose last set was 60 minutes in
+        let last = start + 60 * 60_000
+        // Then it is open up to the gap after that set, and after it ends at that set
+        #expect(WorkoutStatus(now: last + 120 * 60_000, idleGapMinutes: 120).isOpen(workout, lastActivity: last))
+        #expect(WorkoutStatus(now: last + 120 * 60_000 + 1, idleGapMinutes: 120).end(of: workout, lastActivity: last) == last)
+        // And a finished workout ends when it was finished, whatever the time
+        var finished = workout
+        finished.endedAt = start + 30 * 60_000
+        #expect(WorkoutStatus(now: start + 31 * 60_000, idleGapMinutes: 120).end(of: finished, lastActivity: last) == finished.endedAt)
+    }
+
+    @Test func anActionIsCurrentInTheOpenWorkoutOrRightAfterIt() {
+        let open = UUID(), other = UUID()
+        let status = WorkoutStatus(now: start, idleGapMinutes: 120)
+        #expect(status.actionIsCurrent(open, openWorkout: open, actionAt: start - 300 * 60_000))
+        #expect(!status.actionIsCurrent(other, openWorkout: open, actionAt: start))
+        #expect(status.actionIsCurrent(other, openWorkout: nil, actionAt: start - 10 * 60_000))
+        #expect(!status.actionIsCurrent(other, openWorkout: nil, actionAt: start - 121 * 60_000))
+    }
+}
