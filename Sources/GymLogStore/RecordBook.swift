@@ -25,15 +25,15 @@ extension ChangeWriter {
         var candidates = recordValues(of: set, formula: settings.e1rmFormula)
         if workingVolume(of: set) > 0 {
             let session = try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT SUM(CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * 0.45359237 ELSE CAST(weight AS REAL) END * reps)
+                SELECT SUM(CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * ? ELSE CAST(weight AS REAL) END * reps)
                 FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL AND kind <> 'warmup' AND bodyweight = 0
-                """), arguments: [set.workoutID.key, set.exerciseID.key]) ?? 0
+                """), arguments: [WeightUnit.kilogramsPerPound, set.workoutID.key, set.exerciseID.key]) ?? 0
             candidates.append(RecordValue(.sessionVolume, session))
         }
         var breaks: [RecordBreak] = []
         for c in candidates {
             let previous = current[RecordKey(metric: c.metric, reps: c.reps)]
-            guard beats(c.value, previous) else { continue }
+            guard c.metric.improves(c.value, on: previous) else { continue }
             try storeRecord(c, set: set)
             // Growing this workout's own session-volume record is not news; crossing the
             // best of an earlier workout is, once.
@@ -66,14 +66,14 @@ extension ChangeWriter {
             let set = decode(row)
             for v in recordValues(of: set, formula: settings.e1rmFormula) {
                 let key = RecordKey(metric: v.metric, reps: v.reps)
-                if beats(v.value, best[key]?.0.value) { best[key] = (v, set) }
+                if v.metric.improves(v.value, on: best[key]?.0.value) { best[key] = (v, set) }
             }
             let volume = workingVolume(of: set)
             if volume > 0 { sessions[set.workoutID] = ((sessions[set.workoutID]?.0 ?? 0) + volume, set) }
         }
         for (total, set) in sessions.values.sorted(by: { $0.1.performedAt < $1.1.performedAt }) {
             let key = RecordKey(metric: .sessionVolume, reps: 0)
-            if beats(total, best[key]?.0.value) { best[key] = (RecordValue(.sessionVolume, total), set) }
+            if RecordMetric.sessionVolume.improves(total, on: best[key]?.0.value) { best[key] = (RecordValue(.sessionVolume, total), set) }
         }
         for (value, set) in best.values { try storeRecord(value, set: set) }
     }
