@@ -102,7 +102,7 @@ extension Render {
         let head = "  \(exercise.name) #\(s.order)  "
         var segments: [StyledText] = [StyledText(head), StyledText(s.set.summary)]
         if let e = e1rm(s.set, settings) { segments.append(StyledText("  e1RM \(e)", style.dim)) }
-        if let p = pace(of: s.set.values) { segments.append(StyledText("  pace \(pace(secondsPerKilometre: p, settings))", style.dim)) }
+        if let p = secondsPerKilometre(of: s.set.values) { segments.append(StyledText("  pace \(pace(secondsPerKilometre: p, settings))", style.dim)) }
         let beaten = s.records.filter { $0.previous != nil }
         if !beaten.isEmpty {
             let labels = beaten.map { b in
@@ -169,12 +169,14 @@ struct StyledText {
 
 extension Render {
     /// The width PR lines wrap at: the terminal's (or `$COLUMNS` on a terminal that does not
-    /// say); nil when standard output is piped, so scripts get one line per set.
-    static let wrapColumns: Int? = wrapColumns(isTerminal: isatty(STDOUT_FILENO) == 1, terminal: terminalSize(),
-                                               environment: ProcessInfo.processInfo.environment)
+    /// say); nil when standard output is piped, so scripts get one line per set. Read at each
+    /// use, so a REPL follows a resized window.
+    static var wrapColumns: Int? {
+        wrapWidth(isTerminal: isatty(STDOUT_FILENO) == 1, terminal: terminalSize(), environment: ProcessInfo.processInfo.environment)
+    }
 
     /// The rule above as a pure function.
-    static func wrapColumns(isTerminal: Bool, terminal: Int?, environment: [String: String]) -> Int? {
+    static func wrapWidth(isTerminal: Bool, terminal: Int?, environment: [String: String]) -> Int? {
         guard isTerminal else { return nil }
         if let terminal, terminal > 0 { return terminal }
         if let text = environment["COLUMNS"], let n = Int(text), n > 0 { return n }
@@ -185,7 +187,11 @@ extension Render {
     /// start `indent` columns in. A word longer than a line is never cut: it overflows alone.
     static func wrap(_ segments: [StyledText], width: Int?, indent: Int) -> String {
         guard let width, segments.reduce(0, { $0 + $1.text.count }) > width else {
-            return segments.map { $0.style($0.text) }.joined()
+            // Leading spaces stay outside the colour, as the wrapped form has them.
+            return segments.map { s in
+                let body = s.text.drop { $0 == " " }
+                return String(repeating: " ", count: s.text.count - body.count) + s.style(String(body))
+            }.joined()
         }
         let indent = min(indent, max(0, width / 2))
         var lines: [String] = []

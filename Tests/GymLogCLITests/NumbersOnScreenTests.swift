@@ -1,7 +1,7 @@
 import Foundation
 @testable import GymLogCLI
 import GymLogCore
-import GymLogStore
+@testable import GymLogStore
 import GymLogTestSupport
 import Testing
 
@@ -26,7 +26,7 @@ import Testing
         // Given unit = "lb" and sets typed in kilograms and pounds
         let home = try TemporaryHome()
         try "unit = \"lb\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
-        try home.gymlog(["log", "bench 100kg x5"])
+        _ = try home.gymlog(["log", "bench 100kg x5"])
         let second = try home.gymlog(["log", "bench 105kg x3"]).stdout
         let third = try home.gymlog(["log", "bench 230lb x5"]).stdout
         // Then echoes and PR lines speak pounds
@@ -50,7 +50,7 @@ import Testing
 
     @Test func aFasterRunIsAnnouncedWithItsDistanceAndPace() throws {
         let home = try TemporaryHome()
-        try home.gymlog(["log", "run 5km 25:10"])
+        _ = try home.gymlog(["log", "run 5km 25:10"])
         let faster = try home.gymlog(["log", "run 5km 24:20"]).stdout
         #expect(faster.contains("pace 4:52/km"), "\(faster)")
         #expect(faster.contains("PR! fastest 5km (was 25:10), best pace 4:52/km (was 5:02/km)"), "\(faster)")
@@ -121,7 +121,7 @@ import Testing
         #expect(backwards.status != 0 && backwards.stderr.contains("is after --until"), "\(backwards.stderr)")
         // Export takes the same phrases
         let export = try home.gymlog(["export", "--since", "30d", "--exercise", "bench"])
-        #expect(export.status == 0 && export.stdout.split(separator: "\n").count == 1 + 10 * 4, "header + 10 workouts x (3 sets + warm-up)")
+        #expect(export.status == 0 && export.stdout.split(whereSeparator: \.isNewline).count == 1 + 10 * 4, "header + 10 workouts x (3 sets + warm-up)")
     }
 
     @Test(arguments: 20...120)
@@ -142,7 +142,7 @@ import Testing
     func longPRLinesWrapBetweenWordsUnderTheSet(width: Int) {
         // Given a set that beat five records
         let set = LoggedSet(id: UUID(), workoutID: UUID(), exerciseID: UUID(),
-                            values: SetValues(weight: Weight(Fixed(102.5), .kg), reps: 5, rpe: Fixed(8)), performedAt: 0)
+                            values: SetValues(weight: Weight(Fixed(parsing: "102.5")!, .kg), reps: 5, rpe: Fixed(8)), performedAt: 0)
         let breaks = [RecordMetric.weight, .e1rm, .setVolume].map { RecordBreak(metric: $0, reps: 0, value: 1, previous: 100) }
             + [RecordBreak(metric: .repMax, reps: 5, value: 102.5, previous: 100), RecordBreak(metric: .sessionVolume, reps: 0, value: 2000, previous: 1500)]
         let stored = StoredSet(set: set, order: 2, records: breaks)
@@ -157,13 +157,15 @@ import Testing
         // (A narrow terminal keeps at least half its width for the text.)
         let indent = min("  Bench Press #2  ".count, width / 2)
         #expect(lines.dropFirst().allSatisfy { $0.prefix(indent).allSatisfy { $0 == " " } && $0.dropFirst(indent).first != " " })
-        #expect(lines.map { $0.split(separator: " ") }.joined().map(String.init) == unwrapped.split(separator: " ").map(String.init))
+        let wrappedWords: [String] = lines.flatMap { $0.split(separator: " ").map(String.init) }
+        let words: [String] = unwrapped.split(separator: " ").map(String.init)
+        #expect(wrappedWords == words)
     }
 
     @Test func prLinesWrapOnlyOnATerminal() {
-        #expect(Render.wrapColumns(isTerminal: false, terminal: 60, environment: ["COLUMNS": "60"]) == nil)
-        #expect(Render.wrapColumns(isTerminal: true, terminal: 60, environment: ["COLUMNS": "100"]) == 60)
-        #expect(Render.wrapColumns(isTerminal: true, terminal: nil, environment: ["COLUMNS": "100"]) == 100)
+        #expect(Render.wrapWidth(isTerminal: false, terminal: 60, environment: ["COLUMNS": "60"]) == nil)
+        #expect(Render.wrapWidth(isTerminal: true, terminal: 60, environment: ["COLUMNS": "100"]) == 60)
+        #expect(Render.wrapWidth(isTerminal: true, terminal: nil, environment: ["COLUMNS": "100"]) == 100)
         #expect(Render.wrap([StyledText("  a short line")], width: 80, indent: 2) == "  a short line")
     }
 }

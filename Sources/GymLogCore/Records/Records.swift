@@ -113,14 +113,14 @@ public func recordValues(of set: LoggedSet, formula: E1RMFormula) -> [RecordValu
         values.append(RecordValue(.distance, dist.meters))
         if let d = set.durationSeconds, d > 0, RecordMetric.distanceKey(meters: dist.meters) > 0 {
             values.append(RecordValue(.fastest, reps: RecordMetric.distanceKey(meters: dist.meters), Double(d)))
-            if let pace = pace(of: set) { values.append(RecordValue(.pace, pace)) }
+            if let pace = secondsPerKilometre(of: set) { values.append(RecordValue(.pace, pace)) }
         }
     }
     return values
 }
 
 /// Seconds per kilometre of a set with a distance and a time, or nil.
-public func pace(of set: SetValues) -> Double? {
+public func secondsPerKilometre(of set: SetValues) -> Double? {
     guard let dist = set.distance, dist.meters > 0, let d = set.durationSeconds, d > 0 else { return nil }
     return Double(d) / (dist.meters / 1000)
 }
