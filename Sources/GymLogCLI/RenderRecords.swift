@@ -140,20 +140,20 @@ extension Render {
                 }
                 return "  (\(r.set.summary), \(day))"
             }
-            func row(_ label: String, _ r: RecordEntry) -> String {
-                "  " + label.padding(toLength: 20, withPad: " ", startingAt: 0) + style.record(value(r)) + style.dim(origin(r))
-            }
+            var rows: [(label: String, record: RecordEntry)] = []
             for metric in [RecordMetric.weight, .e1rm, .setVolume, .sessionVolume, .reps, .duration, .distance, .pace] {
-                if let r = records.first(where: { $0.metric == metric }) {
-                    lines.append(row(recordLabel(metric, reps: 0, set: r.set.values), r))
-                }
+                if let r = records.first(where: { $0.metric == metric }) { rows.append((recordLabel(metric, reps: 0, set: r.set.values), r)) }
             }
             for r in records.filter({ $0.metric == .fastest }).sorted(by: { $0.reps < $1.reps }) {
-                lines.append(row(recordLabel(.fastest, reps: r.reps, set: r.set.values), r))
+                rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values), r))
             }
+            // Labels are never cut: the column is as wide as the longest (`heaviest added weight`).
+            let width = max(20, (rows.map(\.label.count).max() ?? 0) + 1)
+            func label(_ text: String) -> String { "  " + text.padding(toLength: width, withPad: " ", startingAt: 0) }
+            for (text, r) in rows { lines.append(label(text) + style.record(value(r)) + style.dim(origin(r))) }
             let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }
             if !repMaxes.isEmpty {
-                lines.append("  rep maxes           " + repMaxes.map { "\($0.reps)RM " + style.record(value($0)) }.joined(separator: style.dim(" · ")))
+                lines.append(label("rep maxes") + repMaxes.map { "\($0.reps)RM " + style.record(value($0)) }.joined(separator: style.dim(" · ")))
             }
         }
         return lines

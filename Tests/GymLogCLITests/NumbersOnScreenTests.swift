@@ -103,6 +103,9 @@ import Testing
         #expect(run.contains("best pace per workout (min/km)") && run.contains("best 4:52/km"), "\(run)")
         let plank = try home.gymlog(["chart", "plank"]).stdout
         #expect(plank.contains("longest time per workout") && plank.contains("best 1:30"), "\(plank)")
+        // And the records say what a weighted pull-up's weight is, label whole
+        let prs = try home.gymlog(["prs", "pullup"]).stdout
+        #expect(row(prs, "heaviest added weight").hasPrefix("+20kg  (bw+20kg x 5,"), "\(prs)")
         let asked = try home.gymlog(["chart", "pullup", "--metric", "e1rm"])
         #expect(asked.status == 0 && asked.stdout.contains("no best e1RM to chart"), "\(asked.stdout)")
     }
