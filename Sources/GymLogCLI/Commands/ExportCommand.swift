@@ -12,10 +12,10 @@ struct Export: ContextCommand {
           gymlog export --out bench.csv --exercise bench --since 2026-01-01
           gymlog export --format strong --out strong.csv   opens in Strong-compatible tools
 
-        Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or an age
-        like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks). A file given with --out is
-        written to a temporary name and renamed at the end, so a failed export leaves no
-        half-written file.
+        Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or
+        an age like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks).
+        A file given with --out is written to a temporary name and renamed at the
+        end, so a failed export leaves no half-written file.
         """
     )
     @OptionGroup var global: GlobalOptions

@@ -14,12 +14,12 @@ struct Stats: ContextCommand {
           gymlog stats --weeks 12 --by muscle
           gymlog stats --json             for scripts
 
-        Weeks run Monday to Sunday in local time, the current week last; weeks before your
-        first workout are left out and never lower the weekly average. Warm-ups never
-        count; volume is weight x reps of working sets in your default unit (bodyweight,
-        timed and distance sets add sets but no volume). Muscle groups come from a small
-        built-in table of exercise names (bench -> chest, squat -> legs, ...); names it does
-        not know are "other".
+        Weeks run Monday to Sunday in local time, the current week last; weeks
+        before your first workout are left out and never lower the weekly
+        average. Warm-ups never count; volume is weight x reps of working sets in
+        your default unit (bodyweight, timed and distance sets add sets but no
+        volume). Muscle groups come from a small built-in table of exercise names
+        (bench -> chest, squat -> legs, ...); names it does not know are "other".
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -87,7 +87,7 @@ struct Stats: ContextCommand {
             return
         }
         let shown = trained.count < stats.count
-            ? "The \(trained.count) week\(trained.count == 1 ? "" : "s") since your first workout"
+            ? "\(trained.count) week\(trained.count == 1 ? "" : "s") since your first workout"
             : "Last \(weeks) week\(weeks == 1 ? "" : "s")"
         context.print(style.dim("\(shown) by \(by.rawValue), Monday to Sunday; working sets only; volume = weight x reps in \(settings.defaultUnit.rawValue)."))
         context.print("")
