@@ -98,7 +98,7 @@ import Testing
             (daysAgo: 2, lines: ["pullup bw+20x5", "run 5km 24:20", "plank 90s"]),
         ])
         let pullup = try home.gymlog(["chart", "pullup"]).stdout
-        #expect(pullup.contains("heaviest weight per workout (kg)") && pullup.contains("best 20kg"), "\(pullup)")
+        #expect(pullup.contains("heaviest added weight per workout (kg)") && pullup.contains("best 20kg"), "\(pullup)")
         let run = try home.gymlog(["chart", "run"]).stdout
         #expect(run.contains("best pace per workout (min/km)") && run.contains("best 4:52/km"), "\(run)")
         let plank = try home.gymlog(["chart", "plank"]).stdout

@@ -100,11 +100,13 @@ struct ChartCommand: ExerciseArgumentCommand {
         let first = series.first!, last = series.last!
         let best = (shown.lowerIsBetter ? series.min { $0.value < $1.value } : series.max { $0.value < $1.value })!
 
+        // A bodyweight exercise's weight is what was added to the body.
+        let label = e.kind == .bodyweight && shown == .weight ? "heaviest added weight" : shown.label
         let count = "\(points.count) workout\(points.count == 1 ? "" : "s")"
         let days = first.day == last.day ? LineChart.dayLabel(first.day) : "\(LineChart.dayLabel(first.day)) to \(LineChart.dayLabel(last.day))"
         let title = LineChart.fit([
             LineChart.Item(e.name, short: fit(e.name, columns), priority: 0),
-            LineChart.Item("\(shown.label) per workout (\(scale.title))", short: "\(shown.label) (\(scale.title))", priority: 1),
+            LineChart.Item("\(label) per workout (\(scale.title))", short: "\(label) (\(scale.title))", priority: 1),
             LineChart.Item("\(count), \(days)", short: count, priority: 2),
         ], width: columns)
         context.print(style.bold(title.map(\.text).joined(separator: " · ")))
