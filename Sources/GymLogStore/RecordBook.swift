@@ -10,19 +10,16 @@ extension ChangeWriter {
     func checkRecords(_ set: LoggedSet) throws -> [RecordBreak] {
         guard set.values.kind.countsForRecords else { return [] }
         try ensureRecordsFormula()
-        var current: [RecordKey: Double] = [:]
-        var sessionRecordIsThisWorkout = false
-        let workoutKey = set.workoutID.key
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT metric, reps, value, workout_id FROM records WHERE exercise_id = ?"),
-                                       arguments: [set.exerciseID.key])
-        var columns = ColumnPositions(["metric", "reps", "value", "workout_id"])
-        while let row = try rows.next() {
-            let p = columns(row)
-            guard let metric = RecordMetric(rawValue: row[p[0]]) else { continue }
-            current[RecordKey(metric: metric, reps: row[p[1]])] = row[p[2]]
-            if metric == .sessionVolume { sessionRecordIsThisWorkout = row[p[3]] == workoutKey }
-        }
+        var (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
         var candidates = recordValues(of: set, formula: settings.e1rmFormula)
+        // Records kept by a gymlog from before fastest times and paces have a longest
+        // distance and no pace: rebuild them once without this set, so it is compared with
+        // the times already logged rather than setting its records unannounced.
+        if candidates.contains(where: { $0.metric == .pace }), current[RecordKey(metric: .distance, reps: 0)] != nil,
+           current[RecordKey(metric: .pace, reps: 0)] == nil {
+            try rebuildRecords(exerciseID: set.exerciseID, excluding: set.id)
+            (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
+        }
         if workingVolume(of: set) > 0 {
             let session = try Double.fetchOne(db.cachedStatement(sql: """
                 SELECT SUM(CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * ? ELSE CAST(weight AS REAL) END * reps)
@@ -43,6 +40,24 @@ extension ChangeWriter {
         return breaks
     }
 
+    /// The stored records of a set's exercise, and whether its session-volume record is
+    /// the set's own workout.
+    private func storedRecords(of set: LoggedSet) throws -> ([RecordKey: Double], Bool) {
+        var current: [RecordKey: Double] = [:]
+        var sessionRecordIsThisWorkout = false
+        let workoutKey = set.workoutID.key
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT metric, reps, value, workout_id FROM records WHERE exercise_id = ?"),
+                                       arguments: [set.exerciseID.key])
+        var columns = ColumnPositions(["metric", "reps", "value", "workout_id"])
+        while let row = try rows.next() {
+            let p = columns(row)
+            guard let metric = RecordMetric(rawValue: row[p[0]]) else { continue }
+            current[RecordKey(metric: metric, reps: row[p[1]])] = row[p[2]]
+            if metric == .sessionVolume { sessionRecordIsThisWorkout = row[p[3]] == workoutKey }
+        }
+        return (current, sessionRecordIsThisWorkout)
+    }
+
     private func storeRecord(_ c: RecordValue, set: LoggedSet) throws {
         try db.cachedStatement(sql: """
             INSERT INTO records (exercise_id, metric, reps, value, set_id, workout_id, achieved_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -52,15 +67,16 @@ extension ChangeWriter {
     }
 
     /// Recomputes every record of one exercise from its live sets, oldest first, so a tie
-    /// keeps the set that reached the value first.
-    func rebuildRecords(exerciseID: UUID) throws {
+    /// keeps the set that reached the value first; `excluding` leaves one set out (a set
+    /// just written, about to be checked against the rest).
+    func rebuildRecords(exerciseID: UUID, excluding: UUID? = nil) throws {
         try db.execute(sql: "DELETE FROM records WHERE exercise_id = ?", arguments: [exerciseID.key])
         var best: [RecordKey: (RecordValue, LoggedSet)] = [:]
         var sessions: [UUID: (Double, LoggedSet)] = [:]
         let cursor = try Row.fetchCursor(db, sql: """
-            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL AND s.id <> ?
             ORDER BY s.performed_at, s.id
-            """, arguments: [exerciseID.key])
+            """, arguments: [exerciseID.key, excluding?.key ?? ""])
         var decode = SetDecoder()
         while let row = try cursor.next() {
             let set = decode(row)

@@ -113,6 +113,18 @@ import Testing
         #expect(table.first { $0.metric == .fastest }?.value == 1510, "a rebuild keeps the lowest time, not the highest")
     }
 
+    @Test func recordsKeptBeforeFastestTimesAreRebuiltOnTheNextRun() throws {
+        // Given a 5 km run whose records were kept by an older gymlog (a longest distance, no time or pace)
+        let db = try temporaryDatabase()
+        try log(db, "run 5km 25:10")
+        try db.queue.write { try $0.execute(sql: "DELETE FROM records WHERE metric IN ('fastest_time', 'best_pace')") }
+        // When a faster 5 km is logged
+        let faster = try log(db, "run 5km 24:20")
+        // Then it is compared with the earlier run and announced
+        #expect(faster.sets[0].records.first { $0.metric == .fastest }?.previous == 1510)
+        #expect(faster.sets[0].records.first { $0.metric == .pace }?.previous == 302)
+    }
+
     @Test func assistedRepsAreNoRepsRecord() throws {
         let db = try temporaryDatabase()
         try log(db, "pullup bw x8")
