@@ -380,7 +380,7 @@ _gymlog_chart() {
         return
         ;;
     '--metric')
-        __gymlog_add_completions -W 'e1rm'$'\n''weight'$'\n''volume'
+        __gymlog_add_completions -W 'e1rm'$'\n''weight'$'\n''volume'$'\n''reps'$'\n''time'$'\n''distance'$'\n''pace'
         return
         ;;
     '--since')

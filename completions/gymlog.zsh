@@ -60,8 +60,8 @@ _gymlog() {
             'edit:Change set N of `show` (default: the last), e.g. `edit 2 x6 @9`.'
             'delete:Delete set N of `show`, e.g. `delete 3`.'
             'history:List recent workouts, or the recent sets of one exercise.'
-            'prs:Show personal records: heaviest weight, best e1RM, rep maxes 1-12, set and session volume.'
-            'chart:Chart an exercise'\''s progression in the terminal: best e1RM, heaviest weight or session volume per workout.'
+            'prs:Show personal records: heaviest weight, e1RM, rep maxes, volume, fastest times, pace.'
+            'chart:Chart an exercise'\''s progression in the terminal: e1RM, weight, volume, time or pace per workout.'
             'stats:Weekly training: workouts, working sets and volume per week, by exercise or muscle group.'
             'exercises:List exercises, add one, give one an alias, or rename one.'
             'export:Write every live set as RFC 4180 CSV, streaming with constant memory.'
@@ -233,13 +233,13 @@ _gymlog_prs() {
 
 _gymlog_chart() {
     local -i ret=1
-    local -ar ___metric=('e1rm' 'weight' 'volume')
+    local -ar ___metric=('e1rm' 'weight' 'volume' 'reps' 'time' 'distance' 'pace')
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:exercise:'
-        '--metric[e1rm (best estimated 1RM), weight (heaviest working weight) or volume (session volume).]:metric:{__gymlog_complete "${___metric[@]}"}'
-        '--since[Only workouts on or after this day.]:YYYY-MM-DD:'
-        '--until[Only workouts on or before this day.]:YYYY-MM-DD:'
+        '--metric[e1rm, weight, volume, reps, time, distance or pace (default\: the first with data for the exercise).]:metric:{__gymlog_complete "${___metric[@]}"}'
+        '--since[Only from this day on\: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.]:day:'
+        '--until[Only up to and including this day, in the same forms.]:day:'
         '--width[Columns to fill (default\: the terminal'\''s width).]:columns:'
         '--height[Rows of plot, not counting the axes.]:rows:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
@@ -350,8 +350,8 @@ _gymlog_export() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '--out[Write to this file instead of standard output.]:file:'
-        '--since[Only sets on or after this day.]:YYYY-MM-DD:'
-        '--until[Only sets on or before this day.]:YYYY-MM-DD:'
+        '--since[Only from this day on\: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.]:day:'
+        '--until[Only up to and including this day, in the same forms.]:day:'
         '--exercise[Only this exercise (name, alias or prefix).]:exercise:'
         '--format[native (everything\: ids, time zones, aliases) or strong (Strong'\''s CSV layout with unit columns).]:format:'
         '(-h --help)'{-h,--help}'[Show help information.]'

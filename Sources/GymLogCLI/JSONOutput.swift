@@ -119,21 +119,23 @@ enum JSONShapes {
         ])
     }
 
-    /// A record: `value` in `unit` (loads in the user's default unit; `s` for time, `m` for
-    /// distance, `reps` for reps) and the set holding it, exactly as typed.
+    /// A record: `value` in `unit` (loads in the user's default unit; `s` for times, `m` for
+    /// distance, `s/km` or `s/mi` for pace, `reps` for reps) and the set holding it, exactly as
+    /// typed; `reps` is the rep count of a rep max and the distance in metres of a fastest time.
     static func record(_ r: RecordEntry, exercise: Exercise, settings: Settings) -> JSON {
         let unit: String, value: Double
         switch r.metric {
         case .weight, .repMax, .e1rm, .setVolume, .sessionVolume:
             unit = settings.defaultUnit.rawValue
-            value = settings.defaultUnit == .kg ? r.value : r.value / WeightUnit.kilogramsPerPound
+            value = Render.loadValue(kilograms: r.value, settings)
         case .reps: unit = "reps"; value = r.value
-        case .duration: unit = "s"; value = r.value
+        case .duration, .fastest: unit = "s"; value = r.value
         case .distance: unit = "m"; value = r.value
+        case .pace: unit = "s/" + Render.paceUnit(settings).rawValue; value = Render.paceValue(secondsPerKilometre: r.value, settings)
         }
         return .object([
             ("metric", .string(r.metric.rawValue)),
-            ("reps", r.metric == .repMax ? .int(r.reps) : .null),
+            ("reps", r.metric == .repMax || r.metric == .fastest ? .int(r.reps) : .null),
             ("value", .double(value)),
             ("unit", .string(unit)),
             ("set", set(r.set, exercise: exercise)),

@@ -3,71 +3,225 @@ import GymLogCore
 import GymLogStore
 
 /// How sets, records and PR messages are shown.
+///
+/// Every computed value (records, e1RM, volume, pace) is shown in the configured unit, and
+/// this is the one place that converts; a set itself always shows exactly as typed.
 extension Render {
-    /// e1RM of a set in the unit it was typed in, or nil when it has none.
-    static func e1rm(_ set: LoggedSet, _ formula: E1RMFormula) -> String? {
-        guard set.kind.countsForRecords, !set.bodyweight, let w = set.weight, let reps = set.reps,
-              let e = formula.estimate(weight: w.value.doubleValue, reps: reps) else { return nil }
-        return number(e) + w.unit.rawValue
+    /// A load held in kilograms, in the configured unit: `102.1lb`.
+    static func load(kilograms: Double, _ settings: Settings) -> String {
+        number(settings.defaultUnit.fromKilograms(kilograms)) + settings.defaultUnit.rawValue
     }
 
-    /// A record value for display, in the unit of the set that holds it where it is a load.
-    static func recordValue(metric: RecordMetric, value: Double, set: LoggedSet, settings: Settings) -> String {
-        let unit = set.weight?.unit ?? settings.defaultUnit
-        func load(_ kg: Double, _ u: WeightUnit) -> String { number(u == .kg ? kg : kg / WeightUnit.kilogramsPerPound) + u.rawValue }
-        switch metric {
-        case .weight, .repMax:
-            if let w = set.weight { return w.description }
-            return load(value, unit)
-        case .e1rm, .setVolume: return load(value, unit)
-        case .sessionVolume: return load(value, settings.defaultUnit)
-        case .reps: return "\(Int(value)) reps"
-        case .duration: return formatDuration(Int(value))
-        case .distance: return set.distance?.description ?? "\(number(value))m"
+    /// A load held in kilograms as a plain number in the configured unit (JSON, chart axes).
+    static func loadValue(kilograms: Double, _ settings: Settings) -> Double {
+        settings.defaultUnit.fromKilograms(kilograms)
+    }
+
+    /// The distance unit paces are shown per: miles for a lifter who weighs in pounds, else kilometres.
+    static func paceUnit(_ settings: Settings) -> DistanceUnit { settings.defaultUnit == .lb ? .mi : .km }
+
+    /// A pace held in seconds per kilometre, per the configured distance unit: `4:52/km`.
+    static func pace(secondsPerKilometre: Double, _ settings: Settings) -> String {
+        let unit = paceUnit(settings)
+        return formatPace(secondsPerUnit: paceValue(secondsPerKilometre: secondsPerKilometre, settings)) + "/" + unit.rawValue
+    }
+
+    /// A pace held in seconds per kilometre as seconds per the configured distance unit.
+    static func paceValue(secondsPerKilometre: Double, _ settings: Settings) -> Double {
+        secondsPerKilometre * paceUnit(settings).metersPerUnit / 1000
+    }
+
+    /// How a chart metric's stored values are shown: converted for display, formatted for
+    /// labels, the unit the title names and the unit of the converted numbers in JSON.
+    struct ChartScale {
+        var convert: (Double) -> Double
+        var format: (Double) -> String
+        var title: String
+        var unit: String
+    }
+
+    static func chartScale(_ metric: ChartMetric, _ settings: Settings) -> ChartScale {
+        switch metric.quantity {
+        case .kilograms:
+            let unit = settings.defaultUnit
+            return ChartScale(convert: { unit.fromKilograms($0) }, format: { number($0) + unit.rawValue }, title: unit.rawValue, unit: unit.rawValue)
+        case .count: return ChartScale(convert: { $0 }, format: { number($0) }, title: "reps", unit: "reps")
+        case .seconds: return ChartScale(convert: { $0 }, format: { formatDuration(Int($0.rounded())) }, title: "time", unit: "s")
+        case .meters: return ChartScale(convert: { $0 }, format: { formatMeters($0) }, title: "distance", unit: "m")
+        case .secondsPerKilometre:
+            let per = "/" + paceUnit(settings).rawValue
+            return ChartScale(convert: { paceValue(secondsPerKilometre: $0, settings) }, format: { formatPace(secondsPerUnit: $0) + per },
+                              title: "min" + per, unit: "s" + per)
         }
     }
 
-    /// The echo of one stored set: `Bench Press #2  100kg x 5 @8  e1RM 116.7kg  PR! 5RM, e1RM`.
-    /// `style` highlights the PR (colour on a terminal only).
-    static func stored(_ s: StoredSet, exercise: Exercise, settings: Settings, style: Style = .stdout) -> String {
-        var line = "  \(exercise.name) #\(s.order)  \(s.set.summary)"
-        if let e = e1rm(s.set, settings.e1rmFormula) { line += style.dim("  e1RM \(e)") }
+    /// e1RM of a set in the configured unit, or nil when it has none.
+    static func e1rm(_ set: LoggedSet, _ settings: Settings) -> String? {
+        guard set.kind.countsForRecords, !set.bodyweight, let w = set.weight, let reps = set.reps,
+              let e = settings.e1rmFormula.estimate(weight: w.kilograms, reps: reps) else { return nil }
+        return load(kilograms: e, settings)
+    }
+
+    /// How a record is named, from the set that holds it where it helps: `fastest 5km`,
+    /// `heaviest added weight` for a bodyweight exercise.
+    static func recordLabel(_ metric: RecordMetric, reps: Int, set: SetValues?) -> String {
+        switch metric {
+        case .fastest:
+            if let d = set?.distance, RecordMetric.distanceKey(meters: d.meters) == reps { return "fastest \(d)" }
+        case .weight:
+            if set?.bodyweight == true { return "heaviest added weight" }
+        default: break
+        }
+        return metric.label(reps: reps)
+    }
+
+    /// A record value for display. Loads are in the configured unit; a load record set in that
+    /// unit shows the number as typed (`102.25kg`, not a rounded `102.3kg`). `set` is the set
+    /// holding the value, or nil for a previous value whose set is not at hand.
+    static func recordValue(metric: RecordMetric, value: Double, set: SetValues?, settings: Settings) -> String {
+        switch metric {
+        case .weight, .repMax:
+            let sign = set?.bodyweight == true ? "+" : ""
+            if let w = set?.weight, w.unit == settings.defaultUnit, abs(w.kilograms - value) < 1e-9 { return sign + w.description }
+            return sign + load(kilograms: value, settings)
+        case .e1rm, .setVolume, .sessionVolume: return load(kilograms: value, settings)
+        case .reps: return "\(Int(value)) reps"
+        case .duration, .fastest: return formatDuration(Int(value.rounded()))
+        case .distance:
+            if let d = set?.distance, abs(d.meters - value) < 1e-6 { return d.description }
+            return formatMeters(value)
+        case .pace: return pace(secondsPerKilometre: value, settings)
+        }
+    }
+
+    /// The echo of one stored set: `Bench Press #2  100kg x 5 @8  e1RM 116.7kg  PR! 5RM (was 95kg)`.
+    /// `style` highlights the PR (colour on a terminal only); with a `width` the line wraps
+    /// between words, continuing under the set.
+    static func stored(_ s: StoredSet, exercise: Exercise, settings: Settings, style: Style = .stdout,
+                       width: Int? = Render.wrapColumns) -> String {
+        let head = "  \(exercise.name) #\(s.order)  "
+        var segments: [StyledText] = [StyledText(head), StyledText(s.set.summary)]
+        if let e = e1rm(s.set, settings) { segments.append(StyledText("  e1RM \(e)", style.dim)) }
+        if let p = secondsPerKilometre(of: s.set.values) { segments.append(StyledText("  pace \(pace(secondsPerKilometre: p, settings))", style.dim)) }
         let beaten = s.records.filter { $0.previous != nil }
         if !beaten.isEmpty {
             let labels = beaten.map { b in
-                let was = b.previous.map { " (was \(previousText(b.metric, $0, s.set, settings)))" } ?? ""
-                return b.metric.label(reps: b.reps) + was
+                let label = recordLabel(b.metric, reps: b.reps, set: s.set.values)
+                let was = b.previous.map { " (was \(recordValue(metric: b.metric, value: $0, set: nil, settings: settings)))" } ?? ""
+                // Pace is not in the set as typed, so its new value is named.
+                let now = b.metric == .pace ? " " + recordValue(metric: .pace, value: b.value, set: nil, settings: settings) : ""
+                return label + now + was
             }
-            line += "  " + style.record("PR! " + labels.joined(separator: ", "))
+            segments.append(StyledText("  PR! " + labels.joined(separator: ", "), style.record))
         }
-        return line
+        return wrap(segments, width: width, indent: head.count)
     }
 
-    private static func previousText(_ metric: RecordMetric, _ value: Double, _ set: LoggedSet, _ settings: Settings) -> String {
-        var probe = set
-        probe.weight = nil
-        return recordValue(metric: metric, value: value, set: probe, settings: settings)
+    /// Where a session-volume record was set: the workout's day and its working sets of the exercise.
+    struct SessionOrigin {
+        var day: String
+        var sets: Int
     }
 
     /// The records table; on a terminal the record values stand out and where they were set is dim.
-    static func records(_ list: [(exercise: Exercise, records: [RecordEntry])], settings: Settings, style: Style = .plain) -> [String] {
+    /// A session-volume record belongs to a workout, so `sessions` (by workout id) names it.
+    static func records(_ list: [(exercise: Exercise, records: [RecordEntry])], sessions: [UUID: SessionOrigin] = [:],
+                        settings: Settings, style: Style = .plain) -> [String] {
         var lines: [String] = []
         for (exercise, records) in list {
             lines.append(style.bold(exercise.name))
-            let dated = { (r: RecordEntry) in
-                style.record(recordValue(metric: r.metric, value: r.value, set: r.set, settings: settings))
-                    + style.dim("  (\(r.set.summary), \(String(localDateTime(millis: r.set.performedAt, utcOffsetSeconds: r.set.utcOffsetSeconds).prefix(10))))")
-            }
-            for metric in [RecordMetric.weight, .e1rm, .setVolume, .sessionVolume, .reps, .duration, .distance] {
-                if let r = records.first(where: { $0.metric == metric }) {
-                    lines.append("  " + metric.label(reps: 0).padding(toLength: 20, withPad: " ", startingAt: 0) + dated(r))
+            func value(_ r: RecordEntry) -> String { recordValue(metric: r.metric, value: r.value, set: r.set.values, settings: settings) }
+            func origin(_ r: RecordEntry) -> String {
+                let day = String(localDateTime(millis: r.set.performedAt, utcOffsetSeconds: r.set.utcOffsetSeconds).prefix(10))
+                if r.metric == .sessionVolume {
+                    let session = sessions[r.set.workoutID]
+                    let sets = session.map { "\($0.sets) set\($0.sets == 1 ? "" : "s")" } ?? "workout"
+                    return "  (\(sets) on \(session?.day ?? day))"
                 }
+                return "  (\(r.set.summary), \(day))"
             }
+            var rows: [(label: String, record: RecordEntry)] = []
+            for metric in [RecordMetric.weight, .e1rm, .setVolume, .sessionVolume, .reps, .duration, .distance, .pace] {
+                if let r = records.first(where: { $0.metric == metric }) { rows.append((recordLabel(metric, reps: 0, set: r.set.values), r)) }
+            }
+            for r in records.filter({ $0.metric == .fastest }).sorted(by: { $0.reps < $1.reps }) {
+                rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values), r))
+            }
+            // Labels are never cut: the column is as wide as the longest (`heaviest added weight`).
+            let width = max(20, (rows.map(\.label.count).max() ?? 0) + 1)
+            func label(_ text: String) -> String { "  " + text.padding(toLength: width, withPad: " ", startingAt: 0) }
+            for (text, r) in rows { lines.append(label(text) + style.record(value(r)) + style.dim(origin(r))) }
             let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }
             if !repMaxes.isEmpty {
-                lines.append("  rep maxes           " + repMaxes.map { "\($0.reps)RM " + style.record(recordValue(metric: .repMax, value: $0.value, set: $0.set, settings: settings)) }.joined(separator: style.dim(" · ")))
+                lines.append(label("rep maxes") + repMaxes.map { "\($0.reps)RM " + style.record(value($0)) }.joined(separator: style.dim(" · ")))
             }
         }
         return lines
+    }
+}
+
+/// A run of text and how to colour it.
+struct StyledText {
+    var text: String
+    var style: (String) -> String
+    init(_ text: String, _ style: @escaping (String) -> String = { $0 }) { self.text = text; self.style = style }
+}
+
+extension Render {
+    /// The width PR lines wrap at: the terminal's (or `$COLUMNS` on a terminal that does not
+    /// say); nil when standard output is piped, so scripts get one line per set. Read at each
+    /// use, so a REPL follows a resized window.
+    static var wrapColumns: Int? {
+        wrapWidth(isTerminal: isatty(STDOUT_FILENO) == 1, terminal: terminalSize(), environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The rule above as a pure function.
+    static func wrapWidth(isTerminal: Bool, terminal: Int?, environment: [String: String]) -> Int? {
+        guard isTerminal else { return nil }
+        if let terminal, terminal > 0 { return terminal }
+        if let text = environment["COLUMNS"], let n = Int(text), n > 0 { return n }
+        return nil
+    }
+
+    /// Joins `segments` and wraps them between words at `width` columns; continuation lines
+    /// start `indent` columns in. A word longer than a line is never cut: it overflows alone.
+    static func wrap(_ segments: [StyledText], width: Int?, indent: Int) -> String {
+        guard let width, segments.reduce(0, { $0 + $1.text.count }) > width else {
+            // Leading spaces stay outside the colour, as the wrapped form has them.
+            return segments.map { s in
+                let body = s.text.drop { $0 == " " }
+                return String(repeating: " ", count: s.text.count - body.count) + s.style(String(body))
+            }.joined()
+        }
+        let indent = min(indent, max(0, width / 2))
+        var lines: [String] = []
+        var line = "", column = 0, wordsOnLine = 0, gap = 0
+        for segment in segments {
+            var word = ""
+            func place() {
+                guard !word.isEmpty else { return }
+                if wordsOnLine > 0, column + gap + word.count > width {
+                    lines.append(line)
+                    line = String(repeating: " ", count: indent); column = indent; wordsOnLine = 0; gap = 0
+                }
+                line += String(repeating: " ", count: gap) + segment.style(word)
+                column += gap + word.count
+                wordsOnLine += 1
+                gap = 0; word = ""
+            }
+            for ch in segment.text {
+                if ch == " " { place(); gap += 1 } else { word.append(ch) }
+            }
+            place()
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
+    /// Columns of the terminal on standard output, if it is one that says.
+    static func terminalSize() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }

@@ -7,7 +7,8 @@ public struct ProgressPoint: Equatable, Sendable {
     public var workoutID: UUID
     public var startedAt: Int64
     public var utcOffsetSeconds: Int
-    /// In kilograms for every `ChartMetric`.
+    /// In the metric's stored unit (`ChartMetric.quantity`): kilograms, reps, seconds,
+    /// metres or seconds per kilometre.
     public var value: Double
     /// Working sets of the exercise in that workout (warm-ups excluded).
     public var sets: Int
@@ -155,6 +156,44 @@ extension GymLogDatabase {
                 .sorted { ($1.sets, $1.volumeKg, $0.name) < ($0.sets, $0.volumeKg, $1.name) }
             return WeekStats(startDay: firstMonday + Int64(i) * 7, workouts: weekly[i].workouts.count, sets: weekly[i].sets,
                              volumeKg: weekly[i].volume, groups: list)
+        }
+    }
+}
+
+/// Where a session-volume record was set: its workout's start and the working sets of the
+/// exercise in it.
+public struct SessionSize: Equatable, Sendable {
+    public var startedAt: Int64
+    public var utcOffsetSeconds: Int
+    /// Working sets (warm-ups excluded) of the exercise in the workout.
+    public var sets: Int
+}
+
+extension GymLogDatabase {
+    /// The workout a session-volume record belongs to, with its working sets of the exercise;
+    /// nil when the workout is gone.
+    public func sessionSize(workoutID: UUID, exerciseID: UUID) throws -> SessionSize? {
+        try queue.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT w.started_at, w.utc_offset,
+                  (SELECT COUNT(*) FROM sets s WHERE s.workout_id = w.id AND s.exercise_id = ? AND s.deleted_at IS NULL
+                     AND s.kind != 'warmup') AS set_count
+                FROM workouts w WHERE w.id = ?
+                """, arguments: [exerciseID.key, workoutID.key]).map {
+                SessionSize(startedAt: $0["started_at"], utcOffsetSeconds: $0["utc_offset"], sets: $0["set_count"])
+            }
+        }
+    }
+
+    /// The local day of the first working set ever logged, or nil before the first one: weeks
+    /// before it are not weeks of rest and must not count in averages.
+    public func firstTrainingDay() throws -> Int64? {
+        try queue.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT s.performed_at, s.utc_offset FROM sets s JOIN workouts w ON w.id = s.workout_id
+                WHERE s.deleted_at IS NULL AND w.deleted_at IS NULL AND s.kind != 'warmup'
+                ORDER BY s.performed_at LIMIT 1
+                """).map { LineChart.day(millis: $0["performed_at"], utcOffsetSeconds: $0["utc_offset"]) }
         }
     }
 }

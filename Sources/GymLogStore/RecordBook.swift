@@ -10,6 +10,39 @@ extension ChangeWriter {
     func checkRecords(_ set: LoggedSet) throws -> [RecordBreak] {
         guard set.values.kind.countsForRecords else { return [] }
         try ensureRecordsFormula()
+        var (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
+        var candidates = recordValues(of: set, formula: settings.e1rmFormula)
+        // Records kept by a gymlog from before fastest times and paces have a longest
+        // distance and no pace: rebuild them once without this set, so it is compared with
+        // the times already logged rather than setting its records unannounced.
+        if candidates.contains(where: { $0.metric == .pace }), current[RecordKey(metric: .distance, reps: 0)] != nil,
+           current[RecordKey(metric: .pace, reps: 0)] == nil {
+            try rebuildRecords(exerciseID: set.exerciseID, excluding: set.id)
+            (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
+        }
+        if workingVolume(of: set) > 0 {
+            let session = try Double.fetchOne(db.cachedStatement(sql: """
+                SELECT SUM(CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * ? ELSE CAST(weight AS REAL) END * reps)
+                FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL AND kind <> 'warmup' AND bodyweight = 0
+                """), arguments: [WeightUnit.kilogramsPerPound, set.workoutID.key, set.exerciseID.key]) ?? 0
+            candidates.append(RecordValue(.sessionVolume, session))
+        }
+        var breaks: [RecordBreak] = []
+        for c in candidates {
+            let previous = current[RecordKey(metric: c.metric, reps: c.reps)]
+            guard c.metric.improves(c.value, on: previous) else { continue }
+            try storeRecord(c, set: set)
+            // Growing this workout's own session-volume record is not news; crossing the
+            // best of an earlier workout is, once.
+            if c.metric == .sessionVolume && sessionRecordIsThisWorkout { continue }
+            breaks.append(RecordBreak(metric: c.metric, reps: c.reps, value: c.value, previous: previous))
+        }
+        return breaks
+    }
+
+    /// The stored records of a set's exercise, and whether its session-volume record is
+    /// the set's own workout.
+    private func storedRecords(of set: LoggedSet) throws -> ([RecordKey: Double], Bool) {
         var current: [RecordKey: Double] = [:]
         var sessionRecordIsThisWorkout = false
         let workoutKey = set.workoutID.key
@@ -22,25 +55,7 @@ extension ChangeWriter {
             current[RecordKey(metric: metric, reps: row[p[1]])] = row[p[2]]
             if metric == .sessionVolume { sessionRecordIsThisWorkout = row[p[3]] == workoutKey }
         }
-        var candidates = recordValues(of: set, formula: settings.e1rmFormula)
-        if workingVolume(of: set) > 0 {
-            let session = try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT SUM(CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * 0.45359237 ELSE CAST(weight AS REAL) END * reps)
-                FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL AND kind <> 'warmup' AND bodyweight = 0
-                """), arguments: [set.workoutID.key, set.exerciseID.key]) ?? 0
-            candidates.append(RecordValue(.sessionVolume, session))
-        }
-        var breaks: [RecordBreak] = []
-        for c in candidates {
-            let previous = current[RecordKey(metric: c.metric, reps: c.reps)]
-            guard beats(c.value, previous) else { continue }
-            try storeRecord(c, set: set)
-            // Growing this workout's own session-volume record is not news; crossing the
-            // best of an earlier workout is, once.
-            if c.metric == .sessionVolume && sessionRecordIsThisWorkout { continue }
-            breaks.append(RecordBreak(metric: c.metric, reps: c.reps, value: c.value, previous: previous))
-        }
-        return breaks
+        return (current, sessionRecordIsThisWorkout)
     }
 
     private func storeRecord(_ c: RecordValue, set: LoggedSet) throws {
@@ -52,28 +67,29 @@ extension ChangeWriter {
     }
 
     /// Recomputes every record of one exercise from its live sets, oldest first, so a tie
-    /// keeps the set that reached the value first.
-    func rebuildRecords(exerciseID: UUID) throws {
+    /// keeps the set that reached the value first; `excluding` leaves one set out (a set
+    /// just written, about to be checked against the rest).
+    func rebuildRecords(exerciseID: UUID, excluding: UUID? = nil) throws {
         try db.execute(sql: "DELETE FROM records WHERE exercise_id = ?", arguments: [exerciseID.key])
         var best: [RecordKey: (RecordValue, LoggedSet)] = [:]
         var sessions: [UUID: (Double, LoggedSet)] = [:]
         let cursor = try Row.fetchCursor(db, sql: """
-            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL AND s.id <> ?
             ORDER BY s.performed_at, s.id
-            """, arguments: [exerciseID.key])
+            """, arguments: [exerciseID.key, excluding?.key ?? ""])
         var decode = SetDecoder()
         while let row = try cursor.next() {
             let set = decode(row)
             for v in recordValues(of: set, formula: settings.e1rmFormula) {
                 let key = RecordKey(metric: v.metric, reps: v.reps)
-                if beats(v.value, best[key]?.0.value) { best[key] = (v, set) }
+                if v.metric.improves(v.value, on: best[key]?.0.value) { best[key] = (v, set) }
             }
             let volume = workingVolume(of: set)
             if volume > 0 { sessions[set.workoutID] = ((sessions[set.workoutID]?.0 ?? 0) + volume, set) }
         }
         for (total, set) in sessions.values.sorted(by: { $0.1.performedAt < $1.1.performedAt }) {
             let key = RecordKey(metric: .sessionVolume, reps: 0)
-            if beats(total, best[key]?.0.value) { best[key] = (RecordValue(.sessionVolume, total), set) }
+            if RecordMetric.sessionVolume.improves(total, on: best[key]?.0.value) { best[key] = (RecordValue(.sessionVolume, total), set) }
         }
         for (value, set) in best.values { try storeRecord(value, set: set) }
     }

@@ -51,10 +51,12 @@ import Testing
         #expect(flat.stdout.components(separatedBy: "┤").count == 2 && flat.stdout.contains("100kg ┤"))
         let one = try home.gymlog(["chart", "ohp", "--metric", "weight"])
         #expect(one.status == 0 && one.stdout.contains("1 workout,") && one.stdout.contains("70kg on \(LineChart.dayLabel(days[5]))"))
-        // No data says so; a bad metric or width is a usage error
-        let none = try home.gymlog(["chart", "plank"])
-        #expect(none.status == 0 && none.stdout.contains("nothing to chart"))
-        #expect(try home.gymlog(["chart", "bench", "--metric", "reps"]).status == 64)
+        // A timed exercise charts its time; a metric without data says so; a bad metric or width is a usage error
+        let plank = try home.gymlog(["chart", "plank"])
+        #expect(plank.status == 0 && plank.stdout.contains("longest time per workout") && plank.stdout.contains("1:00 on"))
+        let none = try home.gymlog(["chart", "bench", "--metric", "pace"])
+        #expect(none.status == 0 && none.stdout.contains("no best pace to chart"))
+        #expect(try home.gymlog(["chart", "bench", "--metric", "speed"]).status == 64)
         #expect(try home.gymlog(["chart", "bench", "--width", "10"]).status == 64)
         #expect(try home.gymlog(["chart", "squat"]).status == 1)
     }
@@ -261,14 +263,14 @@ private func compareGenerated(_ text: String, _ path: String) throws {
     #expect(committed == text, "\(path) is stale; run scripts/generate-completions")
 }
 
-private func object(_ text: String) throws -> [String: Any] {
+func object(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text.prefix(200))")
 }
 
 /// Logs workouts straight into the home's database, oldest first: each is (days before
 /// today, lines in the entry language), starting at 10:00 UTC, a minute per line.
 @discardableResult
-private func seed(_ home: TemporaryHome, _ workouts: [(daysAgo: Int, lines: [String])], offset: Int = 0) throws -> [Int64] {
+func seed(_ home: TemporaryHome, _ workouts: [(daysAgo: Int, lines: [String])], offset: Int = 0) throws -> [Int64] {
     let clock = FakeClock()
     let environment = clock.environment(utcOffset: offset, newID: { UUID() })
     let db = try GymLogDatabase(path: home.database, environment: environment)
@@ -293,7 +295,7 @@ private func seed(_ home: TemporaryHome, _ workouts: [(daysAgo: Int, lines: [Str
 /// 40 bench workouts two days apart (100kg to 197.5kg x 5 x 3, a 200kg warm-up in the
 /// tenth), a flat row, one OHP workout and a plank; returns the bench workouts' days.
 @discardableResult
-private func seedBench(_ home: TemporaryHome) throws -> [Int64] {
+func seedBench(_ home: TemporaryHome) throws -> [Int64] {
     var workouts: [(daysAgo: Int, lines: [String])] = []
     for i in 0..<40 {
         var lines = ["bench w60x10", "bench \(number(100 + Double(i) * 2.5))x5x3"]

@@ -121,4 +121,43 @@ import Testing
         #expect(ChartMetric.volume.value(of: [set(.working, "20", .kg, 8, bodyweight: true)], formula: .epley) == nil)
         #expect(ChartMetric.weight.value(of: [set(.working, "20", .kg, 8, bodyweight: true)], formula: .epley) == 20)
     }
+
+    @Test func pullUpsRunsAndPlanksHaveMetricsWithData() {
+        // Given a weighted pull-up, an assisted one, a 5 km run and a plank
+        let w = UUID(), e = UUID()
+        func set(_ values: SetValues) -> LoggedSet { LoggedSet(id: UUID(), workoutID: w, exerciseID: e, values: values, performedAt: 0) }
+        let pullups = [set(SetValues(weight: Weight(Fixed(20), .kg), bodyweight: true, reps: 6)),
+                       set(SetValues(weight: Weight(Fixed(-30), .kg), bodyweight: true, reps: 15))]
+        let runs = [set(SetValues(durationSeconds: 1460, distance: Distance(Fixed(5), .km))),
+                    set(SetValues(durationSeconds: 300, distance: Distance(Fixed(1), .km)))]
+        // Then the kind's first metric has data: added weight, pace, time; e1RM would have none
+        #expect(ChartMetric.preferred(for: .bodyweight).first == .weight)
+        #expect(ChartMetric.e1rm.value(of: pullups, formula: .epley) == nil)
+        #expect(ChartMetric.weight.value(of: pullups, formula: .epley) == 20)
+        #expect(ChartMetric.reps.value(of: pullups, formula: .epley) == 6, "assisted reps are not the best reps")
+        #expect(ChartMetric.preferred(for: .distance).prefix(2) == [.pace, .time])
+        #expect(ChartMetric.pace.value(of: runs, formula: .epley) == 292, "the best pace is the lowest: 5 km in 24:20")
+        #expect(ChartMetric.time.value(of: runs, formula: .epley) == 1460)
+        #expect(ChartMetric.distance.value(of: runs, formula: .epley) == 5000)
+        #expect(ChartMetric.preferred(for: .timed).first == .time)
+        #expect(ChartMetric.time.value(of: [set(SetValues(durationSeconds: 95))], formula: .epley) == 95)
+        #expect(Set(ChartMetric.preferred(for: .weighted)) == Set(ChartMetric.allCases), "every metric is tried before giving up")
+    }
+
+    @Test(arguments: 20...120)
+    func summaryItemsAreKeptWholeAtEveryWidth(width: Int) {
+        // Given the line under a chart
+        let items = [LineChart.Item("first 100.5kg", priority: 2),
+                     LineChart.Item("best 1234.5kg on 2026-03-02", short: "best 1234.5kg", priority: 0),
+                     LineChart.Item("latest 1200.5kg", priority: 1)]
+        // When it is fitted
+        let kept = LineChart.fit(items, width: width)
+        let line = kept.map(\.text).joined(separator: " · ")
+        // Then it fits, every item is whole (a form of its own), in order, and the best always stays
+        #expect(line.count <= width, "\(line)")
+        #expect(kept.allSatisfy { k in k.text == items[k.index].full || k.text == items[k.index].short })
+        #expect(kept.map(\.index) == kept.map(\.index).sorted())
+        #expect(kept.contains { $0.index == 1 })
+        if width >= 61 { #expect(kept.map(\.text) == items.map(\.full)) }
+    }
 }

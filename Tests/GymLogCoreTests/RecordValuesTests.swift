@@ -32,7 +32,7 @@ struct RecordValuesTests {
         #expect(!recordValues(of: Self.set(SetValues(kind: .failure, weight: Weight(Fixed(60), .kg), reps: 8)), formula: .epley).isEmpty)
     }
 
-    @Test("bodyweight sets: reps always, added load as weight and rep max, assisted load never")
+    @Test("bodyweight sets: reps unless assisted, added load as weight and rep max, assisted load never")
     func bodyweight() {
         // Given a plain, a weighted and an assisted pull-up set
         let plain = recordValues(of: Self.set(SetValues(bodyweight: true, reps: 12)), formula: .epley)
@@ -41,15 +41,51 @@ struct RecordValuesTests {
         // Then
         #expect(plain == [RecordValue(.reps, 12)])
         #expect(added == [RecordValue(.reps, 6), RecordValue(.weight, 20), RecordValue(.repMax, reps: 6, 20)])
-        #expect(assisted == [RecordValue(.reps, 6)])
+        #expect(assisted.isEmpty, "an assisted set is easier than bodyweight: its reps are no record")
     }
 
-    @Test("timed sets hold a duration; distance sets a distance in metres (not their time)")
+    @Test("timed sets hold a duration; distance sets a distance, the fastest time for it and a pace")
     func timedAndDistance() {
         #expect(recordValues(of: Self.set(SetValues(durationSeconds: 90)), formula: .epley) == [RecordValue(.duration, 90)])
+        // Given 2 km in 7:41
         let run = recordValues(of: Self.set(SetValues(durationSeconds: 461, distance: Distance(Fixed(2), .km))), formula: .epley)
-        #expect(run == [RecordValue(.distance, 2000)])
+        // Then its time is the fastest for 2000 m and its pace is 3:50.5 per km
+        #expect(run == [RecordValue(.distance, 2000), RecordValue(.fastest, reps: 2000, 461), RecordValue(.pace, 230.5)])
+        // A distance without a time has no speed
+        #expect(recordValues(of: Self.set(SetValues(distance: Distance(Fixed(5), .km))), formula: .epley) == [RecordValue(.distance, 5000)])
         #expect(recordValues(of: Self.set(SetValues(weight: Weight(Fixed(0), .kg), reps: 5)), formula: .epley).isEmpty)
+    }
+
+    @Test("the same distance typed in another unit shares one fastest-time record")
+    func distanceKeys() {
+        let metres = recordValues(of: Self.set(SetValues(durationSeconds: 1500, distance: Distance(Fixed(5000), .m))), formula: .epley)
+        let km = recordValues(of: Self.set(SetValues(durationSeconds: 1500, distance: Distance(Fixed(5), .km))), formula: .epley)
+        #expect(metres.first { $0.metric == .fastest }?.reps == km.first { $0.metric == .fastest }?.reps)
+        #expect(RecordMetric.distanceKey(meters: Distance(Fixed(1), .mi).meters) == 1609)
+    }
+
+    @Test("times and paces improve downwards, everything else upwards")
+    func improvement() {
+        #expect(RecordMetric.fastest.improves(1490, on: 1510))
+        #expect(!RecordMetric.fastest.improves(1520, on: 1510), "a slower 5 km is no record")
+        #expect(RecordMetric.pace.improves(290, on: 300) && !RecordMetric.pace.improves(300, on: 300))
+        #expect(RecordMetric.weight.improves(101, on: 100) && !RecordMetric.weight.improves(99, on: 100))
+        #expect(RecordMetric.fastest.improves(1510, on: nil) && !RecordMetric.fastest.improves(0, on: nil))
+    }
+
+    @Test("distances and paces read as a runner writes them")
+    func formats() {
+        #expect(formatMeters(5000) == "5km" && formatMeters(21100) == "21.1km" && formatMeters(400) == "400m")
+        #expect(formatMeters(1609.344) == "1609.3m" && formatMeters(2000) == "2km")
+        #expect(formatPace(secondsPerUnit: 292) == "4:52" && formatPace(secondsPerUnit: 45.4) == "0:45")
+        #expect(RecordMetric.fastest.label(reps: 5000) == "fastest 5km")
+    }
+
+    @Test("a load in kilograms reads back in either unit")
+    func conversion() {
+        #expect(WeightUnit.kg.fromKilograms(102.5) == 102.5)
+        #expect(abs(WeightUnit.lb.fromKilograms(Weight(Fixed(225), .lb).kilograms) - 225) < 1e-9)
+        #expect(DistanceUnit.mi.metersPerUnit == 1609.344 && DistanceUnit.mi.meters(Fixed(2)) == 3218.688)
     }
 
     @Test("working volume: weighted, non-warm-up sets only")

@@ -84,6 +84,80 @@ import Testing
         #expect(recs.first { $0.metric == .weight }?.value == 20)
     }
 
+    @Test func aFasterRunIsARecordForItsDistanceAndASlowerOneIsNot() throws {
+        // Given a 5 km run in 25:10
+        let db = try temporaryDatabase()
+        try log(db, "run 5km 25:10")
+        // When a slower 5 km, a faster 5000 m and a first 10 km follow
+        let slower = try log(db, "run 5km 26:00")
+        let faster = try log(db, "run 5000m 24:20")
+        let tenK = try log(db, "run 10km 52:00")
+        // Then only the faster 5 km beats the 5 km time and the pace (lower is better)
+        #expect(!slower.sets[0].records.contains { $0.metric == .fastest || $0.metric == .pace })
+        let fastest = try #require(faster.sets[0].records.first { $0.metric == .fastest })
+        #expect(fastest.reps == 5000 && fastest.value == 1460 && fastest.previous == 1510)
+        #expect(faster.sets[0].records.first { $0.metric == .pace }?.previous == 302)
+        // A new distance has its own record, set quietly; its slower pace is no record
+        #expect(tenK.sets[0].records.filter { $0.previous != nil }.map(\.metric) == [.distance])
+        let table = try db.records().first!.records
+        #expect(table.filter { $0.metric == .fastest }.map(\.reps).sorted() == [5000, 10000])
+        #expect(table.first { $0.metric == .pace }?.value == 292)
+    }
+
+    @Test func deletingTheFastestRunRestoresTheSlowerTime() throws {
+        let db = try temporaryDatabase()
+        try log(db, "run 5km 25:10")
+        try log(db, "run 5km 24:00")
+        _ = try db.undoLastSet()
+        let table = try db.records().first!.records
+        #expect(table.first { $0.metric == .fastest }?.value == 1510, "a rebuild keeps the lowest time, not the highest")
+    }
+
+    @Test func recordsKeptBeforeFastestTimesAreRebuiltOnTheNextRun() throws {
+        // Given a 5 km run whose records were kept by an older gymlog (a longest distance, no time or pace)
+        let db = try temporaryDatabase()
+        try log(db, "run 5km 25:10")
+        try db.queue.write { try $0.execute(sql: "DELETE FROM records WHERE metric IN ('fastest_time', 'best_pace')") }
+        // When a faster 5 km is logged
+        let faster = try log(db, "run 5km 24:20")
+        // Then it is compared with the earlier run and announced
+        #expect(faster.sets[0].records.first { $0.metric == .fastest }?.previous == 1510)
+        #expect(faster.sets[0].records.first { $0.metric == .pace }?.previous == 302)
+    }
+
+    @Test func assistedRepsAreNoRepsRecord() throws {
+        let db = try temporaryDatabase()
+        try log(db, "pullup bw x8")
+        let assisted = try log(db, "pullup bw-30x15")
+        #expect(!assisted.sets[0].records.contains { $0.metric == .reps })
+        #expect(try db.records().first!.records.first { $0.metric == .reps }?.value == 8)
+    }
+
+    @Test func aSessionVolumeRecordNamesItsWorkout() throws {
+        // Given a workout of three working sets and a warm-up, and a lighter one the next day
+        let world = FakeWorld()
+        let db = try temporaryDatabase(world)
+        try log(db, "row w40x10")
+        let best = try log(db, "row 50x10x3")
+        world.advance(minutes: 24 * 60)
+        try log(db, "row 50x10")
+        // Then the record belongs to the first workout, with its three working sets
+        let record = try #require(try db.records().first?.records.first { $0.metric == .sessionVolume })
+        #expect(record.value == 1500 && record.set.workoutID == best.workout.id)
+        let size = try #require(try db.sessionSize(workoutID: record.set.workoutID, exerciseID: record.set.exerciseID))
+        #expect(size.sets == 3 && size.startedAt == best.workout.startedAt)
+    }
+
+    @Test func theFirstTrainingDayIgnoresWarmUps() throws {
+        let world = FakeWorld()
+        let db = try temporaryDatabase(world)
+        #expect(try db.firstTrainingDay() == nil)
+        try log(db, "bench w60x10")
+        world.advance(minutes: 3 * 24 * 60)
+        let working = try log(db, "bench 100x5")
+        #expect(try db.firstTrainingDay() == LineChart.day(millis: working.sets[0].set.performedAt, utcOffsetSeconds: working.sets[0].set.utcOffsetSeconds))
+    }
+
     private func heaviest(_ db: GymLogDatabase) throws -> Double? {
         try db.records().first?.records.first { $0.metric == .weight }?.value
     }

@@ -8,34 +8,36 @@ extension ChartMetric: ExpressibleByArgument {}
 struct ChartCommand: ExerciseArgumentCommand {
     static let configuration = CommandConfiguration(
         commandName: "chart",
-        abstract: "Chart an exercise's progression in the terminal: best e1RM, heaviest weight or session volume per workout.",
+        abstract: "Chart an exercise's progression in the terminal: e1RM, weight, volume, time or pace per workout.",
         discussion: """
           gymlog chart bench                         best e1RM of each workout
-          gymlog chart squat --metric weight --since 2025-01-01
+          gymlog chart pullup                        added weight (or reps) per workout
+          gymlog chart run                           best pace of each workout
+          gymlog chart squat --metric weight --since 12w
           gymlog chart deadlift --metric volume --width 120
           gymlog chart bench --json                  the series, for scripts
 
-        One point per workout; warm-ups never count. Values are in your default unit, dates
-        on the x axis are local days. The chart fits the terminal (or $COLUMNS, or 80 columns
-        when piped); a long history is bucketed so each column shows the range it covers.
+        One point per workout; warm-ups never count. Without --metric the chart
+        shows the first metric with data for the exercise's kind: e1RM, then
+        heaviest weight, for weights; added weight, then reps, for bodyweight;
+        pace, then time, for distance; time for timed sets. Loads are in your
+        default unit, paces per km (per mile with unit = "lb"); the x axis shows
+        local days. --since and --until take YYYY-MM-DD, today, yesterday, or an
+        age like 30d, 12w, 6m or 1y. The chart fits the terminal (or $COLUMNS, or
+        80 columns when piped); a long history is bucketed so each column shows
+        the range it covers.
         """
     )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "An exercise name, alias or unambiguous prefix.") var exercise: [String]
-    @Option(help: "e1rm (best estimated 1RM), weight (heaviest working weight) or volume (session volume).")
-    var metric: ChartMetric = .e1rm
-    @Option(help: ArgumentHelp("Only workouts on or after this day.", valueName: "YYYY-MM-DD")) var since: String?
-    @Option(help: ArgumentHelp("Only workouts on or before this day.", valueName: "YYYY-MM-DD")) var until: String?
+    @Option(help: "e1rm, weight, volume, reps, time, distance or pace (default: the first with data for the exercise).")
+    var metric: ChartMetric?
+    @OptionGroup var range: DayRange
     @Option(help: ArgumentHelp("Columns to fill (default: the terminal's width).", valueName: "columns")) var width: Int?
     @Option(help: ArgumentHelp("Rows of plot, not counting the axes.", valueName: "rows")) var height: Int = 12
     @OptionGroup var output: JSONFlag
 
     func validate() throws {
-        for (flag, value) in [("--since", since), ("--until", until)] {
-            if let value, parseDay(value) == nil {
-                throw ValidationError("\(flag) \(value) is not a date; use YYYY-MM-DD, e.g. 2026-01-31.")
-            }
-        }
         if let width, !(LineChart.minimumWidth...1000).contains(width) {
             throw ValidationError("--width must be between \(LineChart.minimumWidth) and 1000 columns (got \(width)).")
         }
@@ -47,29 +49,31 @@ struct ChartCommand: ExerciseArgumentCommand {
     func run(in context: CLIContext) async throws {
         let db = try context.db()
         let e = try db.existingExercise(exercise.joined(separator: " "))
-        let offset = context.environment.utcOffset(context.environment.now())
-        func start(of text: String?, plusDays: Int64) -> Int64? {
-            guard let text, let d = parseDay(text) else { return nil }
-            return epochMillis(year: d.year, month: d.month, day: d.day, utcOffsetSeconds: offset) + plusDays * 86_400_000
+        let now = context.environment.now()
+        let offset = context.environment.utcOffset(now)
+        let (since, until) = try range.bounds(now: now, utcOffsetSeconds: offset)
+        // The metric asked for, else the first of the exercise's kind that has data.
+        var shown = metric ?? ChartMetric.preferred(for: e.kind)[0]
+        var points: [ProgressPoint] = []
+        for candidate in metric.map({ [$0] }) ?? ChartMetric.preferred(for: e.kind) {
+            points = try db.progression(exerciseID: e.id, metric: candidate, since: since, until: until)
+            if !points.isEmpty { shown = candidate; break }
         }
-        let points = try db.progression(exerciseID: e.id, metric: metric, since: start(of: since, plusDays: 0),
-                                        until: start(of: until, plusDays: 1))
-        let unit = context.settings.defaultUnit
-        let inUnit = { (kg: Double) in unit == .kg ? kg : kg / WeightUnit.kilogramsPerPound }
+        let scale = Render.chartScale(shown, context.settings)
 
         if output.json {
             context.printJSON(.object([
                 ("exercise_id", .string(e.id.key)),
                 ("exercise", .string(e.name)),
-                ("metric", .string(metric.rawValue)),
-                ("unit", .string(unit.rawValue)),
+                ("metric", .string(shown.rawValue)),
+                ("unit", .string(scale.unit)),
                 ("e1rm_formula", .string(context.settings.e1rmFormula.rawValue)),
                 ("points", .array(points.map { p in
                     .object([
                         ("workout_id", .string(p.workoutID.key)),
                         ("date", .string(LineChart.dayLabel(LineChart.day(millis: p.startedAt, utcOffsetSeconds: p.utcOffsetSeconds)))),
                         ("started_at", .time(p.startedAt, p.utcOffsetSeconds)),
-                        ("value", .double(inUnit(p.value))),
+                        ("value", .double(scale.convert(p.value))),
                         ("sets", .int(p.sets)),
                     ])
                 })),
@@ -77,24 +81,36 @@ struct ChartCommand: ExerciseArgumentCommand {
             return
         }
 
-        var range = ""
-        if since != nil || until != nil { range = " between \(since ?? "the start") and \(until ?? "today")" }
+        var span = ""
+        if range.since != nil || range.until != nil {
+            let days = try range.days(today: LineChart.day(millis: now, utcOffsetSeconds: offset))
+            span = " between \(days.since.map(LineChart.dayLabel) ?? "the start") and \(days.until.map(LineChart.dayLabel) ?? "today")"
+        }
         guard !points.isEmpty else {
-            let what = metric == .volume ? "with a weight and reps" : "with a weight"
-            context.print("No working sets of \(e.name) \(what)\(range), so there is nothing to chart. Warm-ups never count; timed and distance sets have no load.")
+            if let metric {
+                context.print("No working sets of \(e.name) \(Self.needs(metric))\(span), so there is no \(metric.label) to chart. Warm-ups never count; try `gymlog chart \(e.name)` for the metric that has data.")
+            } else {
+                context.print("No working sets of \(e.name)\(span), so there is nothing to chart. Warm-ups never count.")
+            }
             return
         }
-        let columns = width ?? terminalColumns()
+        let columns = width ?? Self.terminalColumns()
         let style = Style.stdout
-        let format = { (v: Double) in Render.number(v) + unit.rawValue }
-        let series = points.map { ChartPoint(day: LineChart.day(millis: $0.startedAt, utcOffsetSeconds: $0.utcOffsetSeconds), value: inUnit($0.value)) }
+        let series = points.map { ChartPoint(day: LineChart.day(millis: $0.startedAt, utcOffsetSeconds: $0.utcOffsetSeconds), value: scale.convert($0.value)) }
         let first = series.first!, last = series.last!
-        let best = series.max { $0.value < $1.value }!
+        let best = (shown.lowerIsBetter ? series.min { $0.value < $1.value } : series.max { $0.value < $1.value })!
 
+        // A bodyweight exercise's weight is what was added to the body.
+        let label = e.kind == .bodyweight && shown == .weight ? "heaviest added weight" : shown.label
         let count = "\(points.count) workout\(points.count == 1 ? "" : "s")"
-        let span = first.day == last.day ? LineChart.dayLabel(first.day) : "\(LineChart.dayLabel(first.day)) to \(LineChart.dayLabel(last.day))"
-        context.print(style.bold(fit("\(e.name) · \(metric.label) per workout (\(unit.rawValue)) · \(count), \(span)", columns)))
-        for line in LineChart.render(series, width: columns, height: height, formatValue: format) {
+        let days = first.day == last.day ? LineChart.dayLabel(first.day) : "\(LineChart.dayLabel(first.day)) to \(LineChart.dayLabel(last.day))"
+        let title = LineChart.fit([
+            LineChart.Item(e.name, short: fit(e.name, columns), priority: 0),
+            LineChart.Item("\(label) per workout (\(scale.title))", short: "\(label) (\(scale.title))", priority: 1),
+            LineChart.Item("\(count), \(days)", short: count, priority: 2),
+        ], width: columns)
+        context.print(style.bold(title.map(\.text).joined(separator: " · ")))
+        for line in LineChart.render(series, width: columns, height: height, formatValue: scale.format) {
             context.print(line.spans.map { span in
                 switch span.role {
                 case .axis, .label: style.dim(span.text)
@@ -102,32 +118,50 @@ struct ChartCommand: ExerciseArgumentCommand {
                 }
             }.joined())
         }
-        var summary = ["first \(format(first.value))", "best \(format(best.value)) on \(LineChart.dayLabel(best.day))", "latest \(format(last.value))"]
-        if series.count == 1 { summary = ["\(format(first.value)) on \(LineChart.dayLabel(first.day))"] }
-        let plain = fit(summary.joined(separator: " · "), columns)
-        // Highlight the best value only when the line was not shortened.
-        if plain == summary.joined(separator: " · "), series.count > 1 {
-            context.print(summary[0] + style.dim(" · ") + style.record(summary[1]) + style.dim(" · ") + summary[2])
-        } else {
-            context.print(plain)
+        context.print(Self.summary(first: first, best: best, last: last, single: series.count == 1, format: scale.format,
+                                   width: columns, style: style))
+    }
+
+    /// The line under the chart: first, best and latest values, whole items only at any
+    /// width (the best matters most, then the latest); the best stands out on a terminal.
+    static func summary(first: ChartPoint, best: ChartPoint, last: ChartPoint, single: Bool, format: (Double) -> String,
+                        width: Int, style: Style) -> String {
+        if single {
+            let kept = LineChart.fit([LineChart.Item("\(format(first.value)) on \(LineChart.dayLabel(first.day))", short: format(first.value), priority: 0)], width: width)
+            return kept.map(\.text).joined()
+        }
+        let items = [
+            LineChart.Item("first \(format(first.value))", priority: 2),
+            LineChart.Item("best \(format(best.value)) on \(LineChart.dayLabel(best.day))", short: "best \(format(best.value))", priority: 0),
+            LineChart.Item("latest \(format(last.value))", priority: 1),
+        ]
+        return LineChart.fit(items, width: width).map { $0.index == 1 ? style.record($0.text) : $0.text }.joined(separator: style.dim(" · "))
+    }
+
+    /// What a set needs to count for a metric, for the "nothing to chart" message.
+    static func needs(_ metric: ChartMetric) -> String {
+        switch metric {
+        case .e1rm: "with a weight and 1-12 reps"
+        case .weight: "with a weight"
+        case .volume: "with a weight and reps"
+        case .reps: "with reps"
+        case .time: "with a time"
+        case .distance: "with a distance"
+        case .pace: "with a distance and a time"
         }
     }
+
+    /// The width of the terminal on standard output, else `$COLUMNS`, else 80; at least the
+    /// chart's minimum.
+    static func terminalColumns(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        var columns = isatty(STDOUT_FILENO) == 1 ? Render.terminalSize() ?? 0 : 0
+        if columns <= 0, let text = environment["COLUMNS"], let n = Int(text), n > 0 { columns = n }
+        if columns <= 0 { columns = 80 }
+        return max(LineChart.minimumWidth, columns)
+    }
 }
 
-/// `text` cut to `width` characters with an ellipsis.
+/// `text` cut to `width` characters with an ellipsis (names only: numbers are never cut).
 func fit(_ text: String, _ width: Int) -> String {
     text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
-}
-
-/// The width of the terminal on standard output, else `$COLUMNS`, else 80; at least the
-/// chart's minimum.
-func terminalColumns(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-    var columns = 0
-    if isatty(STDOUT_FILENO) == 1 {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 { columns = Int(size.ws_col) }
-    }
-    if columns <= 0, let text = environment["COLUMNS"], let n = Int(text), n > 0 { columns = n }
-    if columns <= 0 { columns = 80 }
-    return max(LineChart.minimumWidth, columns)
 }

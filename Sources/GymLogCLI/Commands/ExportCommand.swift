@@ -18,15 +18,15 @@ struct Export: ContextCommand {
         layout writes each load and distance as typed with its unit in `Weight Unit` and
         `Distance Unit` columns, so kg and lb sets (or m and km) never mix.
 
-        Dates are local days (YYYY-MM-DD); --until is inclusive. A file given with --out is
-        written to a temporary name and renamed at the end, so a failed export leaves no
-        half-written file.
+        Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or
+        an age like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks).
+        A file given with --out is written to a temporary name and renamed at the
+        end, so a failed export leaves no half-written file.
         """
     )
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
-    @Option(help: ArgumentHelp("Only sets on or after this day.", valueName: "YYYY-MM-DD")) var since: String?
-    @Option(help: ArgumentHelp("Only sets on or before this day.", valueName: "YYYY-MM-DD")) var until: String?
+    @OptionGroup var range: DayRange
     @Option(help: "Only this exercise (name, alias or prefix).") var exercise: String?
     @Option(help: "native (everything: ids, time zones, aliases) or strong (Strong's CSV layout with unit columns).") var format: String = "native"
     @Flag(help: .hidden) var csv = false
@@ -35,21 +35,13 @@ struct Export: ContextCommand {
         guard ExportFormat(rawValue: format.lowercased()) != nil else {
             throw ValidationError("--format \(format) is not a format; use native or strong.")
         }
-        for (flag, value) in [("--since", since), ("--until", until)] {
-            if let value, parseDay(value) == nil {
-                throw ValidationError("\(flag) \(value) is not a date; use YYYY-MM-DD, e.g. 2026-01-31.")
-            }
-        }
     }
 
     func run(in context: CLIContext) async throws {
         let db = try context.db()
-        let offset = context.environment.utcOffset(context.environment.now())
-        func start(of text: String?, plusDays: Int64) -> Int64? {
-            guard let text, let d = parseDay(text) else { return nil }
-            return epochMillis(year: d.year, month: d.month, day: d.day, utcOffsetSeconds: offset) + plusDays * 86_400_000
-        }
-        var filter = ExportFilter(since: start(of: since, plusDays: 0), until: start(of: until, plusDays: 1))
+        let now = context.environment.now()
+        let (since, until) = try range.bounds(now: now, utcOffsetSeconds: context.environment.utcOffset(now))
+        var filter = ExportFilter(since: since, until: until)
         if let exercise { filter.exerciseID = try db.existingExercise(exercise).id }
         let exportFormat = ExportFormat(rawValue: format.lowercased())!
 

@@ -14,11 +14,12 @@ struct Stats: ContextCommand {
           gymlog stats --weeks 12 --by muscle
           gymlog stats --json             for scripts
 
-        Weeks run Monday to Sunday in local time, the current week last. Warm-ups never
-        count; volume is weight x reps of working sets in your default unit (bodyweight,
-        timed and distance sets add sets but no volume). Muscle groups come from a small
-        built-in table of exercise names (bench -> chest, squat -> legs, ...); names it does
-        not know are "other".
+        Weeks run Monday to Sunday in local time, the current week last; weeks
+        before your first workout are left out and never lower the weekly
+        average. Warm-ups never count; volume is weight x reps of working sets in
+        your default unit (bodyweight, timed and distance sets add sets but no
+        volume). Muscle groups come from a small built-in table of exercise names
+        (bench -> chest, squat -> legs, ...); names it does not know are "other".
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -34,53 +35,70 @@ struct Stats: ContextCommand {
     func run(in context: CLIContext) async throws {
         let now = context.environment.now()
         let today = LineChart.day(millis: now, utcOffsetSeconds: context.environment.utcOffset(now))
-        let stats = try context.db().weeklyStats(weeks: weeks, today: today, by: by)
-        let unit = context.settings.defaultUnit
-        let inUnit = { (kg: Double) in unit == .kg ? kg : kg / WeightUnit.kilogramsPerPound }
+        let db = try context.db()
+        let stats = try db.weeklyStats(weeks: weeks, today: today, by: by)
+        let settings = context.settings
+        // Weeks before the first workout ever are not weeks of rest: they are not shown and
+        // do not count in the average.
+        let firstWeek = try db.firstTrainingDay().map(mondayOf)
+        let trained = stats.filter { firstWeek != nil && $0.startDay >= firstWeek! }
+        let n = Double(trained.count)
+        let totalWorkouts = trained.reduce(0) { $0 + $1.workouts }, totalSets = trained.reduce(0) { $0 + $1.sets }
+        let totalVolume = trained.reduce(0) { $0 + $1.volumeKg }
 
         if output.json {
+            let volume = { (kg: Double) in JSON.double(Render.loadValue(kilograms: kg, settings)) }
             context.printJSON(.object([
                 ("weeks", .int(weeks)),
                 ("by", .string(by.rawValue)),
-                ("unit", .string(unit.rawValue)),
+                ("unit", .string(settings.defaultUnit.rawValue)),
                 ("weekly", .array(stats.map { w in
                     .object([
                         ("week_start", .string(LineChart.dayLabel(w.startDay))),
                         ("workouts", .int(w.workouts)),
                         ("sets", .int(w.sets)),
-                        ("volume", .double(inUnit(w.volumeKg))),
+                        ("volume", volume(w.volumeKg)),
                         ("groups", .array(w.groups.map { g in
                             .object([("name", .string(g.name)), ("workouts", .int(g.workouts)), ("sets", .int(g.sets)),
-                                     ("volume", .double(inUnit(g.volumeKg)))])
+                                     ("volume", volume(g.volumeKg))])
                         })),
                     ])
                 })),
+                ("average", trained.isEmpty ? .null : .object([
+                    ("weeks", .int(trained.count)),
+                    ("workouts", .double(Double(totalWorkouts) / n)),
+                    ("sets", .double(Double(totalSets) / n)),
+                    ("volume", volume(totalVolume / n)),
+                ])),
             ]))
             return
         }
 
         let style = Style.stdout
-        let volume = { (kg: Double) in kg > 0 ? String(Int64(inUnit(kg).rounded())) + unit.rawValue : "-" }
-        let names = stats.flatMap { $0.groups.map(\.name) }
+        let volume = { (kg: Double) in kg > 0 ? String(Int64(settings.defaultUnit.fromKilograms(kg).rounded())) + settings.defaultUnit.rawValue : "-" }
+        let names = trained.flatMap { $0.groups.map(\.name) }
         let nameWidth = min(30, max(16, (names.map(\.count).max() ?? 0) + 2))
         func row(_ name: String, _ workouts: String, _ sets: String, _ vol: String) -> String {
             let label = name.count > nameWidth ? String(name.prefix(nameWidth - 1)) + "…" : name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             return label + pad(workouts, 9) + pad(sets, 6) + pad(vol, 11)
         }
-        context.print(style.dim("Last \(weeks) week\(weeks == 1 ? "" : "s") by \(by.rawValue), Monday to Sunday; working sets only; volume = weight x reps in \(unit.rawValue)."))
+        guard !trained.isEmpty else {
+            context.print("No working sets in the last \(weeks) week\(weeks == 1 ? "" : "s"). Log some with `gymlog log \"bench 100x5\"`.")
+            return
+        }
+        let shown = trained.count < stats.count
+            ? "\(trained.count) week\(trained.count == 1 ? "" : "s") since your first workout"
+            : "Last \(weeks) week\(weeks == 1 ? "" : "s")"
+        context.print(style.dim("\(shown) by \(by.rawValue), Monday to Sunday; working sets only; volume = weight x reps in \(settings.defaultUnit.rawValue)."))
         context.print("")
         context.print(style.dim(row("Week of", "workouts", "sets", "volume")))
-        for w in stats {
+        for w in trained {
             context.print(style.bold(row(LineChart.dayLabel(w.startDay), String(w.workouts), String(w.sets), volume(w.volumeKg))))
             for g in w.groups {
                 context.print(row("  " + g.name, String(g.workouts), String(g.sets), volume(g.volumeKg)))
             }
         }
-        let n = Double(stats.count)
-        let average = { (v: Double) in Render.number(v) }
-        let totalWorkouts = Double(stats.reduce(0) { $0 + $1.workouts }), totalSets = Double(stats.reduce(0) { $0 + $1.sets })
-        let totalVolume = stats.reduce(0) { $0 + $1.volumeKg }
-        context.print(style.dim(row("Weekly average", average(totalWorkouts / n), average(totalSets / n), volume(totalVolume / n))))
+        context.print(style.dim(row("Weekly average", Render.number(Double(totalWorkouts) / n), Render.number(Double(totalSets) / n), volume(totalVolume / n))))
         if totalSets == 0 {
             context.print("No working sets in these weeks. Log some with `gymlog log \"bench 100x5\"`, or look further back with --weeks.")
         }

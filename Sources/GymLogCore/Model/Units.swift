@@ -12,6 +12,14 @@ public enum WeightUnit: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// A load held in kilograms (records, e1RM, volume) expressed in this unit, for display.
+    public func fromKilograms(_ kilograms: Double) -> Double {
+        switch self {
+        case .kg: kilograms
+        case .lb: kilograms / Self.kilogramsPerPound
+        }
+    }
+
     /// Reads `kg`, `kgs`, `kilo(s)`, `lb`, `lbs`, `pound(s)` in any case.
     public init?(spelling: Substring) {
         switch spelling.lowercased() {
@@ -26,14 +34,17 @@ public enum WeightUnit: String, CaseIterable, Sendable, Codable {
 public enum DistanceUnit: String, CaseIterable, Sendable, Codable {
     case m, km, mi, yd
 
-    public func meters(_ value: Fixed) -> Double {
+    /// Metres in one of this unit (the international mile and yard, exactly).
+    public var metersPerUnit: Double {
         switch self {
-        case .m: value.doubleValue
-        case .km: value.doubleValue * 1000
-        case .mi: value.doubleValue * 1609.344
-        case .yd: value.doubleValue * 0.9144
+        case .m: 1
+        case .km: 1000
+        case .mi: 1609.344
+        case .yd: 0.9144
         }
     }
+
+    public func meters(_ value: Fixed) -> Double { value.doubleValue * metersPerUnit }
 
     public init?(spelling: Substring) {
         switch spelling.lowercased() {

@@ -178,6 +178,32 @@ public enum LineChart {
         return lines
     }
 
+    /// One item of a one-line summary or title: its full form, a shorter form for narrow
+    /// terminals, and how much it matters (0 first).
+    public struct Item: Equatable, Sendable {
+        public var full: String
+        public var short: String
+        public var priority: Int
+        public init(_ full: String, short: String? = nil, priority: Int) { self.full = full; self.short = short ?? full; self.priority = priority }
+    }
+
+    /// The items that fit in `width` columns joined by `separator`, in their order: each item
+    /// whole, never cut. Least important items shorten first, then drop, until the line fits;
+    /// the most important one always stays (in its short form). Returns the positions kept
+    /// and the text chosen for each.
+    public static func fit(_ items: [Item], separator: String = " · ", width: Int) -> [(index: Int, text: String)] {
+        var chosen: [(index: Int, text: String)] = items.enumerated().map { ($0.offset, $0.element.full) }
+        func length() -> Int { chosen.reduce(0) { $0 + $1.text.count } + max(0, chosen.count - 1) * separator.count }
+        let leastFirst = items.indices.sorted { (items[$0].priority, $0) > (items[$1].priority, $1) }
+        for i in leastFirst where length() > width {
+            if let k = chosen.firstIndex(where: { $0.index == i }) { chosen[k].text = items[i].short }
+        }
+        for i in leastFirst.dropLast() where length() > width {
+            chosen.removeAll { $0.index == i }
+        }
+        return chosen
+    }
+
     /// `2026-03-02` for a day number.
     public static func dayLabel(_ day: Int64) -> String {
         let d = civilFromDays(day)

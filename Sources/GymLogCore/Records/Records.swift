@@ -18,8 +18,11 @@ public enum E1RMFormula: String, CaseIterable, Sendable {
 }
 
 /// The kinds of personal record gymlog keeps for each exercise.
+///
+/// Values are stored in one unit per quantity (kilograms, seconds, metres, seconds per
+/// kilometre) and converted to the user's unit only for display.
 public enum RecordMetric: String, CaseIterable, Sendable, Codable {
-    /// Heaviest load (kg), any rep count.
+    /// Heaviest load (kg), any rep count; for bodyweight sets, the heaviest added load.
     case weight
     /// Best estimated 1RM (kg).
     case e1rm
@@ -27,17 +30,34 @@ public enum RecordMetric: String, CaseIterable, Sendable, Codable {
     case repMax = "rep_max"
     /// Best weight x reps in one set (kg).
     case setVolume = "set_volume"
-    /// Best total working volume of the exercise in one workout (kg).
+    /// Best total working volume of the exercise in one workout (kg); it belongs to the workout.
     case sessionVolume = "session_volume"
-    /// Most reps in one bodyweight set.
+    /// Most reps in one bodyweight set (assisted sets excluded).
     case reps
     /// Longest timed set (seconds).
     case duration
     /// Longest distance in one set (metres).
     case distance
+    /// Fastest time (seconds) for one distance; `reps` holds the distance in whole metres,
+    /// so every distance logged has its own record, as every rep count has a rep max.
+    case fastest = "fastest_time"
+    /// Best pace of any set with a distance and a time (seconds per kilometre).
+    case pace = "best_pace"
 
     public static let repMaxRange = 1...12
 
+    /// True where a smaller value is the better one (times and paces).
+    public var lowerIsBetter: Bool { self == .fastest || self == .pace }
+
+    /// True when `candidate` improves on `current` for this metric (any value beats none).
+    public func improves(_ candidate: Double, on current: Double?) -> Bool {
+        guard candidate > 0 else { return false }
+        guard let current else { return true }
+        return lowerIsBetter ? candidate < current - 1e-9 : candidate > current + 1e-9
+    }
+
+    /// How the record is named: `5RM`, `best e1RM`, `fastest 5km`; `reps` is the rep count of
+    /// a rep max or the distance key (metres) of a fastest time.
     public func label(reps: Int) -> String {
         switch self {
         case .weight: "heaviest weight"
@@ -48,11 +68,17 @@ public enum RecordMetric: String, CaseIterable, Sendable, Codable {
         case .reps: "most reps"
         case .duration: "longest time"
         case .distance: "longest distance"
+        case .fastest: "fastest \(formatMeters(Double(reps)))"
+        case .pace: "best pace"
         }
     }
+
+    /// The key under which a distance's fastest time is kept: whole metres.
+    public static func distanceKey(meters: Double) -> Int { Int(meters.rounded()) }
 }
 
-/// A value a set achieves on one metric; `reps` is the rep count for `.repMax`, else 0.
+/// A value a set achieves on one metric; `reps` is the rep count for `.repMax`, the distance
+/// key for `.fastest`, else 0.
 public struct RecordValue: Hashable, Sendable {
     public var metric: RecordMetric
     public var reps: Int
@@ -61,13 +87,16 @@ public struct RecordValue: Hashable, Sendable {
 }
 
 /// The per-set record values of a set (everything but session volume, which depends on the
-/// workout). Warm-ups achieve nothing. Loads compare in kilograms whatever unit was typed.
+/// workout). Warm-ups achieve nothing. Loads compare in kilograms whatever unit was typed,
+/// distances in metres, paces in seconds per kilometre.
 public func recordValues(of set: LoggedSet, formula: E1RMFormula) -> [RecordValue] {
     let set = set.values
     guard set.kind.countsForRecords else { return [] }
     var values: [RecordValue] = []
     if set.bodyweight {
-        if let reps = set.reps, reps > 0 { values.append(RecordValue(.reps, Double(reps))) }
+        // An assisted set (bw-20) is easier than bodyweight: its reps are no record.
+        let assisted = (set.weight?.value.thousandths ?? 0) < 0
+        if let reps = set.reps, reps > 0, !assisted { values.append(RecordValue(.reps, Double(reps))) }
         if let added = set.weight, added.value.thousandths > 0, let reps = set.reps, reps > 0 {
             values.append(RecordValue(.weight, added.kilograms))
             if RecordMetric.repMaxRange.contains(reps) { values.append(RecordValue(.repMax, reps: reps, added.kilograms)) }
@@ -80,8 +109,20 @@ public func recordValues(of set: LoggedSet, formula: E1RMFormula) -> [RecordValu
         values.append(RecordValue(.setVolume, kg * Double(reps)))
     }
     if let d = set.durationSeconds, d > 0, set.distance == nil { values.append(RecordValue(.duration, Double(d))) }
-    if let dist = set.distance, dist.meters > 0 { values.append(RecordValue(.distance, dist.meters)) }
+    if let dist = set.distance, dist.meters > 0 {
+        values.append(RecordValue(.distance, dist.meters))
+        if let d = set.durationSeconds, d > 0, RecordMetric.distanceKey(meters: dist.meters) > 0 {
+            values.append(RecordValue(.fastest, reps: RecordMetric.distanceKey(meters: dist.meters), Double(d)))
+            if let pace = secondsPerKilometre(of: set) { values.append(RecordValue(.pace, pace)) }
+        }
+    }
     return values
+}
+
+/// Seconds per kilometre of a set with a distance and a time, or nil.
+public func secondsPerKilometre(of set: SetValues) -> Double? {
+    guard let dist = set.distance, dist.meters > 0, let d = set.durationSeconds, d > 0 else { return nil }
+    return Double(d) / (dist.meters / 1000)
 }
 
 /// The working volume a set adds to its workout's session volume, in kg.
@@ -91,9 +132,22 @@ public func workingVolume(of set: LoggedSet) -> Double {
     return w.kilograms * Double(reps)
 }
 
-/// True when `candidate` beats `current` by more than floating-point noise.
-@inlinable
-public func beats(_ candidate: Double, _ current: Double?) -> Bool {
-    guard let current else { return candidate > 0 }
-    return candidate > current + 1e-9
+/// `5km`, `400m`, `1.5km`, `1609.3m`: a distance in metres as a runner reads it (kilometres
+/// from 1000 m on when they are whole hundreds of metres).
+public func formatMeters(_ meters: Double) -> String {
+    let decimetres = (meters * 10).rounded()
+    if decimetres >= 10_000, decimetres.truncatingRemainder(dividingBy: 1000) == 0 {
+        let hundreds = Int64(decimetres / 1000)
+        return "\(hundreds / 10)" + (hundreds % 10 == 0 ? "" : ".\(hundreds % 10)") + "km"
+    }
+    let tenths = Int64(decimetres)
+    return "\(tenths / 10)" + (tenths % 10 == 0 ? "" : ".\(tenths % 10)") + "m"
+}
+
+/// `4:52` for a pace or time in seconds, to the nearest second.
+public func formatPace(secondsPerUnit: Double) -> String { formatClock(Int(secondsPerUnit.rounded())) }
+
+/// `0:45`, `7:41`, `1:02:03`: a clock reading, never bare seconds (a pace of `45s/km` reads oddly).
+public func formatClock(_ seconds: Int) -> String {
+    seconds < 60 ? "0:\(seconds < 10 ? "0" : "")\(seconds)" : formatDuration(seconds)
 }

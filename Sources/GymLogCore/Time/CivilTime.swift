@@ -233,3 +233,45 @@ public func parseDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
 public func epochMillis(year: Int, month: Int, day: Int, utcOffsetSeconds: Int) -> Int64 {
     (daysFromCivil(year: year, month: month, day: day) * 86_400 - Int64(utcOffsetSeconds)) * 1000
 }
+
+// MARK: - Day phrases
+
+/// How a day may be written wherever gymlog asks for one (`--since`, `--until`), for messages.
+public let dayPhraseForms = "YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y"
+
+/// A day as people say it on a command line, as a local day number (days since 1970-01-01):
+/// `2026-01-31`, `today`, `yesterday`, or an age back from `today`: `30d`, `12w`, `6m`, `1y`,
+/// also spelled out (`30 days`, `12 weeks ago`, `6mo`, `1yr`). Months and years step back by
+/// the calendar, clamped to the month's last day (`1m` before 2026-03-31 is 2026-02-28).
+/// Nil when the text is none of these or names a day before the year 1.
+public func parseDayPhrase(_ text: String, today: Int64) -> Int64? {
+    var t = Substring(text.lowercased()).drop { $0 == " " }
+    while t.last == " " { t.removeLast() }
+    if let d = parseDay(String(t)) { return daysFromCivil(year: d.year, month: d.month, day: d.day) }
+    switch t {
+    case "today": return today
+    case "yesterday": return today - 1
+    default: break
+    }
+    if t.hasSuffix(" ago") { t = t.dropLast(4); while t.last == " " { t.removeLast() } }
+    let digits = t.prefix { $0.isASCII && $0.isNumber }
+    guard !digits.isEmpty, digits.count <= 6, let n = Int64(digits) else { return nil }
+    let unit = t.dropFirst(digits.count).drop { $0 == " " }
+    let months: Int64
+    switch unit {
+    case "d", "day", "days": return validDay(today - n)
+    case "w", "wk", "wks", "week", "weeks": return validDay(today - 7 * n)
+    case "m", "mo", "mon", "month", "months": months = n
+    case "y", "yr", "yrs", "year", "years": months = 12 * n
+    default: return nil
+    }
+    let now = civilFromDays(today)
+    let index = Int64(now.year) * 12 + Int64(now.month - 1) - months
+    let year = Int(index >= 0 ? index / 12 : (index - 11) / 12), month = Int(index - Int64(year) * 12) + 1
+    guard year >= 1 else { return nil }
+    return daysFromCivil(year: year, month: month, day: min(now.day, daysInMonth(year: year, month: month)))
+}
+
+private func validDay(_ day: Int64) -> Int64? {
+    day >= daysFromCivil(year: 1, month: 1, day: 1) ? day : nil
+}

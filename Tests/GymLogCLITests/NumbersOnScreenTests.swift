@@ -1,0 +1,180 @@
+import Foundation
+@testable import GymLogCLI
+import GymLogCore
+@testable import GymLogStore
+import GymLogTestSupport
+import Testing
+
+/// One unit on one screen; records, stats and charts that do not mislead; PR lines that wrap.
+@Suite struct NumbersOnScreenTests {
+    // MARK: one unit on one screen
+
+    @Test func everyComputedValueIsInTheConfiguredUnitAndTheSetAsTyped() throws {
+        // Given kilograms configured and a set typed in pounds
+        let home = try TemporaryHome()
+        let logged = try home.gymlog(["log", "bench 225lb x5"])
+        // Then its e1RM echo is in kilograms (102.06 kg x 7/6), the set as typed
+        #expect(logged.stdout.contains("225lb x 5") && logged.stdout.contains("e1RM 119.1kg"), "\(logged.stdout)")
+        // And the records table names every record in kilograms
+        let prs = try home.gymlog(["prs"]).stdout
+        #expect(row(prs, "heaviest weight").hasPrefix("102.1kg"), "\(prs)")
+        #expect(row(prs, "best e1RM").hasPrefix("119.1kg") && row(prs, "best set volume").hasPrefix("510.3kg"))
+        #expect(prs.contains("(225lb x 5,"), "the set holding the record shows as typed")
+    }
+
+    @Test func withPoundsConfiguredNothingComputedShowsKilograms() throws {
+        // Given unit = "lb" and sets typed in kilograms and pounds
+        let home = try TemporaryHome()
+        try "unit = \"lb\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        _ = try home.gymlog(["log", "bench 100kg x5"])
+        let second = try home.gymlog(["log", "bench 105kg x3"]).stdout
+        let third = try home.gymlog(["log", "bench 230lb x5"]).stdout
+        // Then echoes and PR lines speak pounds
+        #expect(second.contains("e1RM 254.6lb") && !second.contains("e1RM 115"), "\(second)")
+        #expect(third.contains("5RM (was 220.5lb)"), "\(third)")
+        // And the table's loads, e1RM, volumes and rep maxes are all in pounds
+        let prs = try home.gymlog(["prs"]).stdout
+        for label in ["heaviest weight", "best e1RM", "best set volume", "best session volume"] {
+            let value = row(prs, label).prefix { $0 != " " }
+            #expect(value.hasSuffix("lb"), "\(label): \(value)")
+        }
+        let repMaxes = try #require(prs.split(separator: "\n").first { $0.contains("rep maxes") })
+        #expect(repMaxes.contains("3RM 231.5lb") && repMaxes.contains("5RM 230lb") && !repMaxes.contains("kg"), "\(repMaxes)")
+        // And JSON agrees
+        let json = try object(try home.gymlog(["prs", "--json"]).stdout)
+        let records = try #require(((json["exercises"] as? [[String: Any]])?.first?["records"]) as? [[String: Any]])
+        #expect(records.allSatisfy { ["lb", "reps", "s", "m"].contains($0["unit"] as? String ?? "") })
+    }
+
+    // MARK: records that do not mislead
+
+    @Test func aFasterRunIsAnnouncedWithItsDistanceAndPace() throws {
+        let home = try TemporaryHome()
+        _ = try home.gymlog(["log", "run 5km 25:10"])
+        let faster = try home.gymlog(["log", "run 5km 24:20"]).stdout
+        #expect(faster.contains("pace 4:52/km"), "\(faster)")
+        #expect(faster.contains("PR! fastest 5km (was 25:10), best pace 4:52/km (was 5:02/km)"), "\(faster)")
+        let slower = try home.gymlog(["log", "run 5km 26:00"]).stdout
+        #expect(!slower.contains("PR!"), "a slower 5 km is no record: \(slower)")
+        let prs = try home.gymlog(["prs", "run"]).stdout
+        #expect(row(prs, "fastest 5km").hasPrefix("24:20") && row(prs, "best pace").hasPrefix("4:52/km"), "\(prs)")
+    }
+
+    @Test func sessionVolumeNamesTheWorkoutNotOneSet() throws {
+        let home = try TemporaryHome()
+        try seed(home, [(daysAgo: 3, lines: ["row w40x10", "row 50x10x3"]), (daysAgo: 1, lines: ["row 50x10"])])
+        let prs = try home.gymlog(["prs"]).stdout
+        let session = row(prs, "best session volume")
+        #expect(session.hasPrefix("1500kg") && session.contains("(3 sets on "), "\(session)")
+        #expect(!session.contains("50kg x 10"), "not one set's summary")
+        let json = try object(try home.gymlog(["prs", "--json"]).stdout)
+        let records = try #require(((json["exercises"] as? [[String: Any]])?.first?["records"]) as? [[String: Any]])
+        let workout = try #require(records.first { $0["metric"] as? String == "session_volume" }?["workout"] as? [String: Any])
+        #expect(workout["sets"] as? Int == 3)
+    }
+
+    @Test func theWeeklyAverageStartsAtTheFirstWorkout() throws {
+        // Given a new lifter's two weeks: 4 working sets last week, 2 this week
+        let home = try TemporaryHome()
+        try seed(home, [(daysAgo: 7, lines: ["bench 100x5x4"]), (daysAgo: 0, lines: ["bench 100x5x2"])])
+        // When asked for the usual eight weeks
+        let json = try object(try home.gymlog(["stats", "--json"]).stdout)
+        // Then the average is over the two weeks trained, not eight
+        let average = try #require(json["average"] as? [String: Any])
+        #expect(average["weeks"] as? Int == 2 && (average["sets"] as? NSNumber)?.doubleValue == 3)
+        let text = try home.gymlog(["stats"]).stdout
+        let averageRow = try #require(text.split(separator: "\n").first { $0.hasPrefix("Weekly average") })
+        #expect(averageRow.split(separator: " ").map(String.init).contains("3"), "\(averageRow)")
+        #expect(text.contains("2 weeks since your first workout"))
+        #expect(text.split(separator: "\n").filter { parseDay(String($0.prefix(10))) != nil }.count == 2, "no empty weeks before the first: \(text)")
+    }
+
+    // MARK: charts
+
+    @Test func chartPicksAMetricWithDataForEveryKind() throws {
+        let home = try TemporaryHome()
+        try seed(home, [
+            (daysAgo: 9, lines: ["pullup bw+10x5", "run 5km 25:10", "plank 60s"]),
+            (daysAgo: 2, lines: ["pullup bw+20x5", "run 5km 24:20", "plank 90s"]),
+        ])
+        let pullup = try home.gymlog(["chart", "pullup"]).stdout
+        #expect(pullup.contains("heaviest added weight per workout (kg)") && pullup.contains("best 20kg"), "\(pullup)")
+        let run = try home.gymlog(["chart", "run"]).stdout
+        #expect(run.contains("best pace per workout (min/km)") && run.contains("best 4:52/km"), "\(run)")
+        let plank = try home.gymlog(["chart", "plank"]).stdout
+        #expect(plank.contains("longest time per workout") && plank.contains("best 1:30"), "\(plank)")
+        // And the records say what a weighted pull-up's weight is, label whole
+        let prs = try home.gymlog(["prs", "pullup"]).stdout
+        #expect(row(prs, "heaviest added weight").hasPrefix("+20kg  (bw+20kg x 5,"), "\(prs)")
+        let asked = try home.gymlog(["chart", "pullup", "--metric", "e1rm"])
+        #expect(asked.status == 0 && asked.stdout.contains("no best e1RM to chart"), "\(asked.stdout)")
+    }
+
+    @Test func sinceAndUntilTakeAgesAndWords() throws {
+        // Given 40 bench workouts, 90 to 12 days ago
+        let home = try TemporaryHome()
+        try seedBench(home)
+        #expect(try home.gymlog(["chart", "bench", "--since", "30d"]).stdout.contains("· 10 workouts,"))
+        #expect(try home.gymlog(["chart", "bench", "--since", "12w"]).stdout.contains("· 37 workouts,"))
+        #expect(try home.gymlog(["chart", "bench", "--since", "yesterday"]).stdout.contains("nothing to chart"))
+        #expect(try home.gymlog(["chart", "bench", "--until", "30 days ago", "--json"]).stdout.components(separatedBy: "workout_id").count == 1 + 31)
+        let bad = try home.gymlog(["chart", "bench", "--since", "lately"])
+        #expect(bad.status == 64 && bad.stderr.contains("--since lately is not a day") && bad.stderr.contains("30d"))
+        let backwards = try home.gymlog(["chart", "bench", "--since", "yesterday", "--until", "30d"])
+        #expect(backwards.status != 0 && backwards.stderr.contains("is after --until"), "\(backwards.stderr)")
+        // Export takes the same phrases
+        let export = try home.gymlog(["export", "--since", "30d", "--exercise", "bench"])
+        #expect(export.status == 0 && export.stdout.split(whereSeparator: \.isNewline).count == 1 + 10 * 4, "header + 10 workouts x (3 sets + warm-up)")
+    }
+
+    @Test(arguments: 20...120)
+    func theSummaryLineIsNeverCutMidNumber(width: Int) {
+        let first = ChartPoint(day: 20_000, value: 100), best = ChartPoint(day: 20_050, value: 1234.5), last = ChartPoint(day: 20_090, value: 1200.25)
+        let format = { (v: Double) in Render.number(v) + "lb" }
+        let line = ChartCommand.summary(first: first, best: best, last: last, single: false, format: format, width: width, style: .plain)
+        #expect(line.count <= width, "\(line)")
+        #expect(line.contains("best 1234.5lb"))
+        for item in line.components(separatedBy: " · ") {
+            #expect(["first 100lb", "best 1234.5lb", "best 1234.5lb on \(LineChart.dayLabel(20_050))", "latest 1200.3lb"].contains(item), "\(item)")
+        }
+    }
+
+    // MARK: PR lines wrap
+
+    @Test(arguments: [30, 40, 50, 60, 80])
+    func longPRLinesWrapBetweenWordsUnderTheSet(width: Int) {
+        // Given a set that beat five records
+        let set = LoggedSet(id: UUID(), workoutID: UUID(), exerciseID: UUID(),
+                            values: SetValues(weight: Weight(Fixed(parsing: "102.5")!, .kg), reps: 5, rpe: Fixed(8)), performedAt: 0)
+        let breaks = [RecordMetric.weight, .e1rm, .setVolume].map { RecordBreak(metric: $0, reps: 0, value: 1, previous: 100) }
+            + [RecordBreak(metric: .repMax, reps: 5, value: 102.5, previous: 100), RecordBreak(metric: .sessionVolume, reps: 0, value: 2000, previous: 1500)]
+        let stored = StoredSet(set: set, order: 2, records: breaks)
+        let exercise = Exercise(id: UUID(), name: "Bench Press", kind: .weighted)
+        // When echoed at this width
+        let text = Render.stored(stored, exercise: exercise, settings: Settings(), style: .plain, width: width)
+        let unwrapped = Render.stored(stored, exercise: exercise, settings: Settings(), style: .plain, width: nil)
+        // Then every line fits, continuation lines start under the set, and no word was cut
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count > 1)
+        #expect(lines.allSatisfy { $0.count <= width }, "\(lines)")
+        // (A narrow terminal keeps at least half its width for the text.)
+        let indent = min("  Bench Press #2  ".count, width / 2)
+        #expect(lines.dropFirst().allSatisfy { $0.prefix(indent).allSatisfy { $0 == " " } && $0.dropFirst(indent).first != " " })
+        let wrappedWords: [String] = lines.flatMap { $0.split(separator: " ").map(String.init) }
+        let words: [String] = unwrapped.split(separator: " ").map(String.init)
+        #expect(wrappedWords == words)
+    }
+
+    @Test func prLinesWrapOnlyOnATerminal() {
+        #expect(Render.wrapWidth(isTerminal: false, terminal: 60, environment: ["COLUMNS": "60"]) == nil)
+        #expect(Render.wrapWidth(isTerminal: true, terminal: 60, environment: ["COLUMNS": "100"]) == 60)
+        #expect(Render.wrapWidth(isTerminal: true, terminal: nil, environment: ["COLUMNS": "100"]) == 100)
+        #expect(Render.wrap([StyledText("  a short line")], width: 80, indent: 2) == "  a short line")
+    }
+}
+
+/// The text after a records-table label: `102.1kg  (225lb x 5, 2026-03-02)`.
+private func row(_ table: String, _ label: String) -> String {
+    guard let line = table.split(separator: "\n").first(where: { $0.hasPrefix("  " + label + " ") }) else { return "" }
+    return String(line.dropFirst(2 + label.count).drop { $0 == " " })
+}
