@@ -108,7 +108,7 @@ import Testing
         let db = try temporaryDatabase()
         try log(db, "run 5km 25:10")
         try log(db, "run 5km 24:00")
-        _ = try db.undoLastSet()
+        _ = try db.undo(confirmed: true)
         let table = try db.records().first!.records
         #expect(table.first { $0.metric == .fastest }?.value == 1510, "a rebuild keeps the lowest time, not the highest")
     }
