@@ -132,7 +132,7 @@ extension GymLogDatabase {
             let exercise = try w.existingExercise(name, wholeName: true)
             let live = try w.liveSetCount(exerciseID: exercise.id)
             guard live == 0 else {
-                throw UserError("'\(exercise.name)' has \(live) set\(live == 1 ? "" : "s"), so it stays; to put them under another "
+                throw UserError("'\(exercise.name)' has \(live) set\(live == 1 ? "" : "s"), so it stays; to move \(live == 1 ? "it" : "them") to another "
                     + "exercise and keep this name as its alias: `gymlog exercises merge \"\(exercise.name)\" OTHER`.")
             }
             for (id, _) in try w.liveAliases(of: exercise.id) {

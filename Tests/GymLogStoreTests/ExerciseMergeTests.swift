@@ -164,7 +164,9 @@ private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
             SELECT value FROM records r JOIN exercises e ON e.id = r.exercise_id WHERE e.name = 'Bench Press' AND r.metric = 'weight'
             """) }
         #expect(best == 110)
-        #expect(try count(a, "SELECT COUNT(*) FROM records WHERE exercise_id = '\(stray.id.key)'") == 0)
+        for db in [a, b] {
+            #expect(try count(db, "SELECT COUNT(*) FROM records WHERE exercise_id = '\(stray.id.key)'") == 0)
+        }
     }
 
     @Test func mergeIsRefusedAcrossKindsAndForPrefixesAndWritesNothing() throws {
