@@ -39,7 +39,8 @@ extension GymLogDatabase {
             }
             let exercise = try w.existingExercise(exerciseName)
             if let taken = try w.exercise(named: alias), taken.id != exercise.id {
-                throw UserError("'\(alias)' is already the name of the exercise '\(taken.name)'; pick another alias.")
+                throw UserError("'\(alias)' already means the exercise '\(taken.name)' (names match ignoring case, accents "
+                    + "and punctuation); pick another alias.")
             }
             try w.writeAlias(key, for: exercise.id)
             return exercise
