@@ -7,21 +7,22 @@ struct Exercises: ParsableCommand {
         commandName: "exercises",
         abstract: "List exercises, add, alias, rename, merge or delete one, or change its kind.",
         discussion: """
-          Every exercise has one kind, set by its first set or by `add --kind`: weighted
-          (weight x reps), bodyweight (`bw x8`, `bw+10x5`, `bw-20x8`), timed (`60s`), distance
-          (`2000m 7:41`) or carry (`40kg 50m`). A set of another shape is refused. Names match
-          ignoring case, accents and punctuation (`pull-up` finds `Pullup`).
+          Every exercise has one kind, set by its first set or by `add --kind`:
+          weighted (`100x5`), bodyweight (`bw x8`, `bw+10x5`, `bw-20x8`),
+          timed (`60s`), distance (`2000m 7:41`) or carry (`40kg 50m`).
+          A set of another shape is refused. Names match ignoring case,
+          accents and punctuation (`pull-up` finds `Pullup`).
 
-          gymlog exercises                          list with kind, aliases, set count, last date
-          gymlog exercises --json                   the same for scripts
-          gymlog exercises add "Front Squat"        create (even if close to another name)
-          gymlog exercises add "Sled Push" --kind carry
-          gymlog exercises alias bp "Bench Press"   `bp 100x5` now logs Bench Press
-          gymlog exercises rename Pullup Pull-up    the old name stays an alias
-          gymlog exercises kind plank timed         only while its sets fit the new kind
+          gymlog exercises                      kind, aliases, sets, last date
+          gymlog exercises --json               the same for scripts
+          gymlog exercises add "Front Squat"    create (even if close to another)
+          gymlog exercises add Sled --kind carry
+          gymlog exercises alias bp "Bench Press"
+          gymlog exercises rename Pullup Pull-up   the old name stays an alias
+          gymlog exercises kind plank timed     while its sets fit the new kind
           gymlog exercises merge Benchpress "Bench Press"
-                                                    move the sets; the old name becomes an alias
-          gymlog exercises delete Benchpress        only an exercise with no sets
+                                                move the sets; keep the name
+          gymlog exercises delete Benchpress    only one with no sets
         """,
         subcommands: [ListExercises.self, AddExercise.self, AliasExercise.self, RenameExercise.self, KindExercise.self,
                       MergeExercises.self, DeleteExercise.self],
