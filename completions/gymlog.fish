@@ -211,7 +211,7 @@ complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options 
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises list" json' -l 'json' -d 'Print JSON for scripts instead of text (keys documented in the README).'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises add" db' -l 'db' -d 'The database file.' -rfka ''
-complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises add" kind' -l 'kind' -d 'weighted, bodyweight, timed, distance or carry.' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises add" kind' -l 'kind' -d 'weighted, bodyweight, timed, distance or carry; left out, the first set sets it.' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises add" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises alias" db' -l 'db' -d 'The database file.' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog exercises alias" h help' -s 'h' -l 'help' -d 'Show help information.'

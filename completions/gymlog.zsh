@@ -313,7 +313,7 @@ _gymlog_exercises_add() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:name:'
-        '--kind[weighted, bodyweight, timed, distance or carry.]:kind:'
+        '--kind[weighted, bodyweight, timed, distance or carry; left out, the first set sets it.]:kind:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0

@@ -17,8 +17,9 @@ public struct ExerciseMerge: Equatable, Sendable {
 extension GymLogDatabase {
     // MARK: Exercises
 
-    /// Creates an exercise explicitly (even when its name is close to an existing one).
-    public func addExercise(name: String, kind: ExerciseKind = .weighted) throws -> Exercise {
+    /// Creates an exercise explicitly (even when its name is close to an existing one). With
+    /// no kind, its first set sets it.
+    public func addExercise(name: String, kind: ExerciseKind? = nil) throws -> Exercise {
         try commit { w in
             let clean = displayName(forNew: name)
             guard !clean.isEmpty else { throw UserError("An exercise needs a name, e.g. `gymlog exercises add \"Front Squat\"`.") }
@@ -76,7 +77,7 @@ extension GymLogDatabase {
     public func setExerciseKind(_ name: String, to kind: ExerciseKind) throws -> Exercise {
         try commit { w in
             var exercise = try w.existingExercise(name)
-            guard exercise.kind != kind else { return exercise }
+            guard try exercise.kind != kind || w.storedKind(exercise.id) != kind.rawValue else { return exercise }
             let sets = try w.liveSets(exerciseID: exercise.id)
             let misfits = sets.filter { !kind.fits($0.values) }
             if let first = misfits.first {
@@ -202,17 +203,28 @@ extension ChangeWriter {
     /// Refuses sets that do not fit the exercise's kind, naming the kind and what to type
     /// instead; an edit of a set that never fitted (logged before kinds were enforced) may
     /// keep its shape.
-    func requireFit(_ values: [SetValues], exercise: Exercise, was old: SetValues? = nil) throws {
+    mutating func requireFit(_ values: [SetValues], exercise: Exercise, was old: SetValues? = nil) throws {
         if let old, !exercise.kind.fits(old) { return }
-        for v in values {
-            if let refusal = exercise.kind.refusal(of: v, exercise: exercise.name, defaultUnit: settings.defaultUnit) {
-                throw UserError(refusal + ".")
-            }
+        guard let misfit = values.first(where: { !exercise.kind.fits($0) }) else { return }
+        // An exercise added without a kind takes the kind of its first sets (checked only
+        // here, off the common path where the sets fit).
+        if try storedKind(exercise.id) == "", let kind = values.first?.exerciseKind, values.allSatisfy(kind.fits),
+           try liveSets(exerciseID: exercise.id).allSatisfy({ kind.fits($0.values) }) {
+            try write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))])
+            return
         }
+        let refusal = exercise.kind.refusal(of: misfit, exercise: exercise.name, defaultUnit: settings.defaultUnit)
+        throw UserError((refusal ?? "\(exercise.name) is \(exercise.kind.phrase)") + ".")
+    }
+
+    /// The kind as stored: empty for an exercise added without one and not yet given a set
+    /// of another shape than weight and reps.
+    func storedKind(_ id: UUID) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT kind FROM exercises WHERE id = ?", arguments: [id.key])
     }
 
     /// `requireFit` for a set of the exercise with this id.
-    func requireFit(_ values: [SetValues], exerciseID: UUID, was old: SetValues? = nil) throws {
+    mutating func requireFit(_ values: [SetValues], exerciseID: UUID, was old: SetValues? = nil) throws {
         guard let exercise = try exercise(id: exerciseID) else { return }
         try requireFit(values, exercise: exercise, was: old)
     }
@@ -260,14 +272,16 @@ extension ChangeWriter {
         }
     }
 
-    mutating func createExercise(name: String, kind: ExerciseKind) throws -> Exercise {
+    /// A new exercise of `kind`; nil stores no kind yet (shown as weighted until a set of
+    /// another shape sets it).
+    mutating func createExercise(name: String, kind: ExerciseKind?) throws -> Exercise {
         var id = derivedID(namespace: "exercise", key: nameKey(name))
         // The name-derived id is taken by an exercise since renamed: this is a new one.
         if let existing = try Row.fetchOne(db, sql: "SELECT name FROM exercises WHERE id = ?", arguments: [id.key]),
            nameKey(existing[0]) != nameKey(name) {
             id = environment.newID()
         }
-        try write(.exercises, id: id, op: .create, fields: [("name", .text(name)), ("kind", .text(kind.rawValue)), (tombstoneField, .null)])
-        return Exercise(id: id, name: name, kind: kind)
+        try write(.exercises, id: id, op: .create, fields: [("name", .text(name)), ("kind", .text(kind?.rawValue ?? "")), (tombstoneField, .null)])
+        return Exercise(id: id, name: name, kind: kind ?? .weighted)
     }
 }

@@ -75,6 +75,21 @@ private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
         #expect(try log(db, "plank 60s").exercise.kind == .timed)
     }
 
+    @Test func addWithoutAKindLeavesItToTheFirstSet() throws {
+        // Given two exercises added without a kind
+        let db = try temporaryDatabase()
+        _ = try db.addExercise(name: "Farmer Walk")
+        _ = try db.addExercise(name: "Curl")
+        // When their first sets are a carry and weight x reps
+        try log(db, "farmer walk 40kg 50m")
+        try log(db, "curl 20x10")
+        // Then each took its first set's kind, and a set of another shape is refused from then on
+        #expect(try db.existingExercise("farmer walk").kind == .carry)
+        #expect(throws: UserError.self) { try log(db, "farmer walk 40x5") }
+        let curl = #expect(throws: UserError.self) { try log(db, "curl 60s") }
+        #expect(curl?.message.hasPrefix("Curl is a weight-and-reps exercise") == true)
+    }
+
     @Test func theKindChangesOnlyWhileEverySetFitsTheNewKind() throws {
         // Given a "weighted" exercise that only has bodyweight reps (as an import makes them)
         let db = try temporaryDatabase()

@@ -68,13 +68,14 @@ struct AddExercise: ContextCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Create an exercise of one kind.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The exercise name, kept as typed (`RDL` stays `RDL`).") var name: [String]
-    @Option(help: "\(ExerciseKind.typedNames).") var kind: String = "weighted"
+    @Option(help: "\(ExerciseKind.typedNames); left out, the first set sets it.") var kind: String?
 
-    func validate() throws { _ = try exerciseKind(kind, option: "--kind ") }
+    func validate() throws { _ = try kind.map { try exerciseKind($0, option: "--kind ") } }
 
     func run(in context: CLIContext) async throws {
-        let e = try context.db().addExercise(name: name.joined(separator: " "), kind: try exerciseKind(kind, option: "--kind "))
-        context.print("Added exercise '\(e.name)' (\(e.kind.rawValue)).")
+        let k = try kind.map { try exerciseKind($0, option: "--kind ") }
+        let e = try context.db().addExercise(name: name.joined(separator: " "), kind: k)
+        context.print("Added exercise '\(e.name)'" + (k == nil ? "; its first set sets its kind." : " (\(e.kind.rawValue))."))
     }
 }
 
