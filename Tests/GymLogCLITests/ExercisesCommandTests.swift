@@ -1,4 +1,5 @@
 import Foundation
+import GymLogCore
 import GymLogTestSupport
 import Testing
 
@@ -26,6 +27,19 @@ import Testing
         // And the text list shows the kind too
         let text = try home.gymlog(["exercises"]).stdout
         #expect(text.contains("Plank        timed       0 sets"), "\(text)")
+    }
+
+    @Test func theListLinesUpWideAndAccentedNames() throws {
+        // Given names in Chinese, French (decomposed accents) and English
+        let home = try TemporaryHome()
+        for line in ["深蹲 100x5", "De\u{0301}veloppe\u{0301} 80x5", "Bench Press 60x5"] {
+            #expect(try home.gymlog(["log", line]).status == 0)
+        }
+        // When listed, then the kind column starts at the same terminal column on every line
+        let lines = try home.gymlog(["exercises"]).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let columns = lines.map { line in displayWidth(String(line[..<line.range(of: "weighted")!.lowerBound])) }
+        #expect(Set(columns) == [13], "\(lines)")
     }
 
     @Test func kindRefusalsRenameMergeAndDeleteSayWhatHappened() throws {

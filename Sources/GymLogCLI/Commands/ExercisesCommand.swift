@@ -43,11 +43,11 @@ struct ListExercises: ContextCommand {
             return
         }
         if list.isEmpty { context.print("No exercises yet. Log a set, e.g. `gymlog log \"bench 100x5\"`, or `gymlog exercises add NAME`."); return }
-        let width = list.map { $0.exercise.name.count }.max() ?? 0
+        // Display columns, not characters: `深蹲` takes four, `Développé` nine.
+        let width = list.map { displayWidth($0.exercise.name) }.max() ?? 0
         let kindWidth = ExerciseKind.allCases.map(\.rawValue.count).max() ?? 0
         for s in list {
-            var line = s.exercise.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                + "  \(s.exercise.kind.rawValue.padding(toLength: kindWidth, withPad: " ", startingAt: 0))"
+            var line = padded(s.exercise.name, toColumns: width) + "  " + padded(s.exercise.kind.rawValue, toColumns: kindWidth)
                 + "  \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
             if let last = s.lastPerformedAt { line += ", last \(localDate(millis: last, utcOffsetSeconds: s.lastPerformedOffset))" }
             if !s.aliases.isEmpty { line += "  aliases: " + s.aliases.joined(separator: ", ") }
