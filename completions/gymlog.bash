@@ -432,20 +432,20 @@ _gymlog_exercises() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|add|alias|rename)
+    list|add|alias|rename|kind|merge|delete)
         # Offer subcommand argument completions
         "_gymlog_exercises_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list add alias rename' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list add alias rename kind merge delete' -- "${cur}"))
         ;;
     esac
 }
 
 _gymlog_exercises_list() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -492,6 +492,51 @@ _gymlog_exercises_alias() {
 }
 
 _gymlog_exercises_rename() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_exercises_kind() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_exercises_merge() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_exercises_delete() {
     repeating_flags=()
     non_repeating_flags=(-h --help)
     repeating_options=()

@@ -63,7 +63,7 @@ _gymlog() {
             'prs:Show personal records: heaviest weight, e1RM, rep maxes, volume, fastest times, pace.'
             'chart:Chart an exercise'\''s progression in the terminal: e1RM, weight, volume, time or pace per workout.'
             'stats:Weekly training: workouts, working sets and volume per week, by exercise or muscle group.'
-            'exercises:List exercises, add one, give one an alias, or rename one.'
+            'exercises:List exercises, add, alias, rename, merge or delete one, or change its kind.'
             'export:Write every live set as RFC 4180 CSV, streaming with constant memory.'
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
             'sync:Run one sync cycle with the server: pull, push, acknowledge.'
@@ -276,16 +276,19 @@ _gymlog_exercises() {
     case "${state}" in
     command)
         local -ar subcommands=(
-            'list:List exercises with their aliases and set counts.'
-            'add:Create an exercise.'
+            'list:List exercises with their kind, aliases, set counts and last date.'
+            'add:Create an exercise of one kind.'
             'alias:Give an exercise another name, e.g. `alias bp "Bench Press"`.'
-            'rename:Rename an exercise; its history and records stay.'
+            'rename:Rename an exercise; its history and records stay, and the old name becomes an alias.'
+            'kind:Change an exercise'\''s kind, while all its sets fit the new kind.'
+            'merge:Move every set of one exercise to another; the old name becomes an alias.'
+            'delete:Delete an exercise that has no sets, with its aliases.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        list|add|alias|rename)
+        list|add|alias|rename|kind|merge|delete)
             "_gymlog_exercises_${words[1]}" && ret=0
             ;;
         esac
@@ -299,6 +302,7 @@ _gymlog_exercises_list() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -311,7 +315,7 @@ _gymlog_exercises_add() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:name:'
-        '--kind[weighted, bodyweight, timed or distance.]:kind:'
+        '--kind[weighted, bodyweight, timed, distance or carry; left out, the first set sets it.]:kind:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -338,6 +342,44 @@ _gymlog_exercises_rename() {
         '--db[The database file.]:path:'
         ':name:'
         '*:new-name:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_exercises_kind() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        ':name:'
+        ':kind:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_exercises_merge() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        ':from:'
+        '*:into:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_exercises_delete() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:name:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0

@@ -253,6 +253,8 @@ enum Catalog {
                                   distance: Distance(Fixed(meters), .m))
                 if unit == .lb { v.distance = Distance(Fixed(rounding: Double(meters) / 1000), .km) }
                 out.append(v)
+            case .carry:
+                out.append(SetValues(kind: .working, weight: Weight(rounded(load), unit), distance: Distance(Fixed(40), .m)))
             }
             return out
         }

@@ -119,6 +119,18 @@ enum JSONShapes {
         ])
     }
 
+    /// An exercise as `exercises --json` lists it: kind, aliases, live set count, last set.
+    static func exercise(_ s: ExerciseSummary) -> JSON {
+        .object([
+            ("id", .string(s.exercise.id.key)),
+            ("name", .string(s.exercise.name)),
+            ("kind", .string(s.exercise.kind.rawValue)),
+            ("aliases", .array(s.aliases.map { .string($0) })),
+            ("set_count", .int(s.setCount)),
+            ("last_performed_at", .time(s.lastPerformedAt, s.lastPerformedOffset)),
+        ])
+    }
+
     /// A record: `value` in `unit` (loads in the user's default unit; `s` for times, `m` for
     /// distance, `s/km` or `s/mi` for pace, `reps` for reps) and the set holding it, exactly as
     /// typed; `reps` is the rep count of a rep max and the distance in metres of a fastest time.

@@ -46,6 +46,7 @@ extension GymLogDatabase {
             let (exercise, created) = try w.resolveOrCreateExercise(mention, firstSet: specs.first.map {
                 SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) })
             let values = specs.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
+            try w.requireFit(values, exercise: exercise)
             return try w.logValues(values, exercise: exercise, createdExercise: created)
         }
     }
@@ -60,6 +61,7 @@ extension GymLogDatabase {
                 throw UserError("The last set's exercise is missing; log the exercise by name instead.")
             }
             let v = SetResolver.values(repeating: last.values, with: patch, defaultUnit: w.settings.defaultUnit)
+            try w.requireFit([v], exercise: exercise)
             return try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false)
         }
     }
@@ -69,6 +71,7 @@ extension GymLogDatabase {
         try commit(action: typed ?? "edit") { w in
             let set = try w.targetSet(target)
             let new = SetResolver.values(editing: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
+            try w.requireFit([new], exerciseID: set.exerciseID, was: set.values)
             let oldFields = SetColumns.fields(of: set.values), newFields = SetColumns.fields(of: new)
             let changed = zip(oldFields, newFields).filter { $0.0.1 != $0.1.1 }.map { $0.1 }
             if !changed.isEmpty {

@@ -26,6 +26,8 @@ public struct ExerciseSummary: Equatable, Sendable {
     public var aliases: [String]
     public var setCount: Int
     public var lastPerformedAt: Int64?
+    /// The UTC offset the last set was logged at (for showing its local date).
+    public var lastPerformedOffset: Int = 0
 }
 
 /// What the export can be narrowed to.
@@ -77,16 +79,7 @@ extension GymLogDatabase {
     /// Resolves a name typed to a read command; unknown or ambiguous names are errors.
     public func existingExercise(_ name: String) throws -> Exercise {
         try queue.read { db in
-            try inReadOnlyWriter(db) { w in
-                if let e = try w.exercise(named: name) { return e }
-                switch try w.resolver().resolve(name) {
-                case .found(let e): return e
-                case .ambiguous(let list):
-                    throw UserError("'\(name)' matches several exercises: \(list.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")). Type more of the name.")
-                case .nearMiss(let e): throw UserError("No exercise is called '\(name)'. Did you mean '\(e.name)'?")
-                case .create: throw UserError("No exercise is called '\(name)'; list them with `gymlog exercises`.")
-                }
-            }
+            try inReadOnlyWriter(db) { try $0.existingExercise(name) }
         }
     }
 
@@ -170,11 +163,13 @@ extension GymLogDatabase {
             return try Row.fetchAll(db, sql: """
                 SELECT e.id, e.name, e.kind,
                   (SELECT COUNT(*) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL) AS set_count,
-                  (SELECT MAX(performed_at) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL) AS last_performed_at
+                  (SELECT MAX(performed_at) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL) AS last_performed_at,
+                  (SELECT utc_offset FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL
+                   ORDER BY performed_at DESC LIMIT 1) AS last_offset
                 FROM exercises e WHERE e.deleted_at IS NULL ORDER BY e.name COLLATE NOCASE
                 """).map { row in
                 ExerciseSummary(exercise: Rows.exercise(row), aliases: aliases[row["id"]] ?? [], setCount: row["set_count"],
-                               lastPerformedAt: row["last_performed_at"])
+                               lastPerformedAt: row["last_performed_at"], lastPerformedOffset: row["last_offset"] ?? 0)
             }
         }
     }

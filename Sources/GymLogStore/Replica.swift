@@ -145,6 +145,10 @@ extension GymLogDatabase {
                     if incomingWins(stored: clocks[f.name].flatMap(HLC.init), incoming: f.clock) { winners.append(f) } else { stats.fieldsKept += 1 }
                 }
                 guard !winners.isEmpty else { continue }
+                // A set moved to another exercise (`exercises merge`) leaves the old one's records stale.
+                if entity == .sets, winners.contains(where: { $0.name == "exercise_id" }),
+                   let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [change.entityID]),
+                   let id = UUID(uuidString: e) { touchedExercises.insert(id) }
                 try w.ensureParents(of: entity, winners)
                 try RowWriter.upsert(w.db, entity, id: change.entityID, changes: winners, creating: stored == nil && w.isComplete(entity, winners))
                 stats.fieldsWritten += winners.count

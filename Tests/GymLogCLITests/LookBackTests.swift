@@ -82,9 +82,9 @@ import Testing
         // Given five workouts in the last four weeks (warm-ups in each)
         let home = try TemporaryHome()
         try seed(home, [
-            (daysAgo: 27, lines: ["bench w60x10", "bench 100x5x3", "squat 140x5x2"]),
+            (daysAgo: 27, lines: ["Bench w60x10", "bench 100x5x3", "squat 140x5x2"]),
             (daysAgo: 20, lines: ["bench w60x10", "bench 100x5x3", "pullup bw x8"]),
-            (daysAgo: 13, lines: ["squat w100x5", "squat 150x5x3", "zercher thing 60x10"]),
+            (daysAgo: 13, lines: ["squat w100x5", "squat 150x5x3", "Zercher Thing 60x10"]),
             (daysAgo: 6, lines: ["bench 105x5x2", "row 80x8x3"]),
             (daysAgo: 0, lines: ["bench w60x10", "bench 102.5x5", "plank 60s"]),
         ])
@@ -126,7 +126,7 @@ import Testing
     @Test func everyReadCommandSpeaksJSON() throws {
         // Given a workout logged at UTC+01:00 with a typed 102.5, pounds, RPE, a note and a bodyweight set
         let home = try TemporaryHome()
-        try seed(home, [(daysAgo: 1, lines: ["bench 102.5x5 @8 # fast", "bench 225lb x 3", "pullup bw+20x6"])], offset: 3600)
+        try seed(home, [(daysAgo: 1, lines: ["Bench 102.5x5 @8 # fast", "bench 225lb x 3", "pullup bw+20x6"])], offset: 3600)
         let iso = try Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00$"#)
 
         // show: numbered sets exactly as typed
@@ -298,7 +298,7 @@ func seed(_ home: TemporaryHome, _ workouts: [(daysAgo: Int, lines: [String])], 
 func seedBench(_ home: TemporaryHome) throws -> [Int64] {
     var workouts: [(daysAgo: Int, lines: [String])] = []
     for i in 0..<40 {
-        var lines = ["bench w60x10", "bench \(number(100 + Double(i) * 2.5))x5x3"]
+        var lines = ["Bench w60x10", "bench \(number(100 + Double(i) * 2.5))x5x3"]
         if i == 9 { lines.append("bench w200x1") }
         if i % 8 == 0 { lines.append("row 100x8") }
         if i == 5 { lines.append("ohp 70x5") }

@@ -57,7 +57,7 @@ import Testing
 
     @Test func oneShotCommandsShareTheDatabaseAndExplainBadInput() throws {
         let home = try TemporaryHome()
-        #expect(try home.gymlog(["log", "bench 100x5 @8"]).stdout.contains("Bench #1  100kg x 5 @8  e1RM 116.7kg"))
+        #expect(try home.gymlog(["log", "Bench 100x5 @8"]).stdout.contains("Bench #1  100kg x 5 @8  e1RM 116.7kg"))
         #expect(try home.gymlog(["log", "bench", "105x3"]).stdout.contains("PR! heaviest weight (was 100kg)"))
         let bad = try home.gymlog(["log", "bench 100x5 @11"])
         #expect(bad.status == 1)
@@ -77,7 +77,7 @@ import Testing
 
     @Test func exportWritesStrongLayoutToAFileAndFiltersByExercise() throws {
         let home = try TemporaryHome()
-        _ = try home.gymlog([], stdin: "bench w60x10\nbench 100x5x2\nsquat 140x5\nbench 80x10 d\n")
+        _ = try home.gymlog([], stdin: "Bench w60x10\nbench 100x5x2\nsquat 140x5\nbench 80x10 d\n")
         let out = home.root + "/strong.csv"
         let run = try home.gymlog(["export", "--format", "strong", "--exercise", "bench", "--out", out])
         #expect(run.status == 0)
@@ -106,7 +106,7 @@ func fixture(_ path: String) -> URL {
     @Test func theFastPathBehavesLikeTheFullParser() throws {
         let home = try TemporaryHome()
         // Fast path: words, --db anywhere, a negative-looking load.
-        let fast = try home.gymlog(["log", "--db", home.database, "dip", "bw-20x8"])
+        let fast = try home.gymlog(["log", "--db", home.database, "Dip", "bw-20x8"])
         #expect(fast.status == 0 && fast.stdout.contains("bw-20kg x 8"))
         // Falls back for flags the fast path does not know; the parser answers.
         let help = try home.gymlog(["log", "--help"])

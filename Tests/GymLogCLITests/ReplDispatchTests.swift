@@ -74,7 +74,7 @@ import Testing
     @Test func completionOffersEveryCommandAndTheExerciseForms() async throws {
         // Given a session with one exercise
         let s = try ReplTestSession()
-        #expect(await s.repl.handle("bench 100x5") == .ok)
+        #expect(await s.repl.handle("Bench 100x5") == .ok)
         // When completion words are asked for
         let words = s.repl.completions()
         // Then they hold every command of the tree, the exercise, and `prs/history/chart NAME`

@@ -694,7 +694,7 @@ private struct FuzzCounts {
         // Given a set logged with caps lock on (`LOG bench 100x5` used to answer with the usage
         // of `gymlog repl`)
         let s = try session()
-        #expect(await s.repl.handle("LOG bench 100x5") == .ok)
+        #expect(await s.repl.handle("LOG Bench 100x5") == .ok)
         #expect(s.output.take().out.contains { $0.contains("Bench #1") })
         // When `SHOW` and `History` are typed, then they run
         #expect(await s.repl.handle("SHOW") == .ok)

@@ -20,7 +20,7 @@ struct ExerciseResolverTests {
     @Test("an alias finds its exercise; an alias of a missing exercise finds nothing")
     func alias() {
         #expect(Self.resolver.resolve("BP") == .found(Self.bench))
-        #expect(Self.resolver.resolve("chins") == .create(name: "Chins"))
+        #expect(Self.resolver.resolve("chins") == .create(name: "chins"))
     }
 
     @Test("word prefixes match when they pick one exercise")
@@ -42,10 +42,55 @@ struct ExerciseResolverTests {
         #expect(Self.resolver.resolve("pulk up") == .nearMiss(Self.pullUp))
     }
 
-    @Test("an unknown name is created, capitalised when typed in lower case")
+    @Test("an unknown name is created exactly as typed, spaces collapsed: `RDL`, `OHP`, `rdl` stay")
     func create() {
-        #expect(Self.resolver.resolve("front squat") == .create(name: "Front Squat"))
+        #expect(Self.resolver.resolve("front squat") == .create(name: "front squat"))
         #expect(Self.resolver.resolve("RDL  deficit") == .create(name: "RDL deficit"))
+        #expect(Self.resolver.resolve("OHP") == .create(name: "OHP"))
+        #expect(Self.resolver.resolve("rdl") == .create(name: "rdl"))
+    }
+
+    static let pullup = Exercise(id: UUID(), name: "Pullup", kind: .bodyweight)
+    static let developpe = Exercise(id: UUID(), name: "Développé couché", kind: .weighted)
+    static let tbar = Exercise(id: UUID(), name: "T-Bar Row", kind: .weighted)
+    static let folded = ExerciseResolver(exercises: [pullup, developpe, tbar, bench],
+                                         aliases: [Alias(alias: "ohp", exerciseID: bench.id)])
+
+    @Test("matching ignores case, punctuation, spaces and accents", arguments: [
+        "pull-up", "Pull Up", "PULLUP", "pull_up", "pull-up.",
+    ])
+    func foldedNamesMatch(typed: String) {
+        #expect(Self.folded.resolve(typed) == .found(Self.pullup))
+        #expect(Self.folded.exactMatches(typed) == [Self.pullup])
+    }
+
+    @Test("accents and punctuation fold in prefixes and near misses too")
+    func foldedPrefixAndNearMiss() {
+        #expect(Self.folded.resolve("developpe couche") == .found(Self.developpe))
+        #expect(Self.folded.resolve("developpe") == .found(Self.developpe))
+        #expect(Self.folded.resolve("devlopé couché") == .nearMiss(Self.developpe))
+        #expect(Self.folded.resolve("t bar") == .found(Self.tbar))
+        #expect(Self.folded.resolve("tbar row") == .found(Self.tbar))
+        #expect(Self.folded.resolve("O.H.P.") == .found(Self.bench))
+    }
+
+    @Test("two exercises whose names differ only in punctuation are ambiguous, not a silent pick")
+    func foldedTwinsAreAmbiguous() {
+        let other = Exercise(id: UUID(), name: "Pull-up", kind: .bodyweight)
+        let twins = ExerciseResolver(exercises: [Self.pullup, other], aliases: [])
+        // The exact spelling still wins; a third spelling names both
+        #expect(twins.resolve("pullup") == .found(Self.pullup))
+        #expect(twins.resolve("pull-up") == .found(other))
+        #expect(twins.resolve("Pull Up") == .ambiguous([other, Self.pullup]))
+    }
+
+    @Test("the matching key folds; the id key does not (ids stay what every version derived)")
+    func matchKeyIsNotTheIDKey() {
+        #expect(matchKey("Développé  Couché") == "developpecouche")
+        #expect(matchKey("Pull-up") == matchKey("pullup"))
+        #expect(nameKey("Pull-up") == "pull-up")
+        #expect(derivedID(namespace: "exercise", key: nameKey("Pull-up")) != derivedID(namespace: "exercise", key: nameKey("Pullup")))
+        #expect(matchKey("💪") == "💪")
     }
 
     @Test("editDistance counts a transposition as one edit and stops above the limit")

@@ -19,24 +19,43 @@ public struct Alias: Equatable, Sendable {
     public init(alias: String, exerciseID: UUID) { self.alias = alias; self.exerciseID = exerciseID }
 }
 
-/// Resolves names by exact name, alias, unambiguous word prefix, then near-miss. Pure.
+/// Resolves names by exact name, alias, folded name (case, accents, punctuation and spaces
+/// ignored: `pull-up` is `Pullup`), unambiguous word prefix, then near-miss. Pure.
 public struct ExerciseResolver: Sendable {
     public var exercises: [Exercise]
     public var aliases: [Alias]
 
     public init(exercises: [Exercise], aliases: [Alias]) { self.exercises = exercises; self.aliases = aliases }
 
-    public func resolve(_ typed: String) -> ExerciseResolution {
-        let key = nameKey(typed)
+    /// Every exercise a name stands for, as a whole: exact name or alias first (what the
+    /// store's indexed lookup finds), then folded names and aliases. Empty when none does.
+    public func exactMatches(_ typed: String) -> [Exercise] {
         let byID = Dictionary(exercises.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        if let e = exercises.first(where: { nameKey($0.name) == key }) { return .found(e) }
-        if let a = aliases.first(where: { nameKey($0.alias) == key }), let e = byID[a.exerciseID] { return .found(e) }
+        let key = nameKey(typed)
+        if let e = exercises.first(where: { nameKey($0.name) == key }) { return [e] }
+        if let a = aliases.first(where: { nameKey($0.alias) == key }), let e = byID[a.exerciseID] { return [e] }
+        let folded = matchKey(typed)
+        guard !folded.isEmpty else { return [] }
+        var found: [Exercise] = []
+        var seen = Set<UUID>()
+        for e in exercises where matchKey(e.name) == folded && seen.insert(e.id).inserted { found.append(e) }
+        for a in aliases where matchKey(a.alias) == folded {
+            if let e = byID[a.exerciseID], seen.insert(e.id).inserted { found.append(e) }
+        }
+        return found.sorted { $0.name < $1.name }
+    }
 
-        let typedWords = key.split(separator: " ")
+    public func resolve(_ typed: String) -> ExerciseResolution {
+        let exact = exactMatches(typed)
+        if exact.count == 1 { return .found(exact[0]) }
+        if exact.count > 1 { return .ambiguous(exact) }
+        let byID = Dictionary(exercises.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        let typedWords = matchWords(typed)
         var matches: [Exercise] = []
         var seen = Set<UUID>()
         func consider(_ name: String, _ exercise: Exercise) {
-            if wordPrefixMatch(typedWords, nameKey(name).split(separator: " ")), seen.insert(exercise.id).inserted {
+            if wordPrefixMatch(typedWords, matchWords(name)), seen.insert(exercise.id).inserted {
                 matches.append(exercise)
             }
         }
@@ -45,15 +64,16 @@ public struct ExerciseResolver: Sendable {
         if matches.count == 1 { return .found(matches[0]) }
         if matches.count > 1 { return .ambiguous(matches.sorted { $0.name < $1.name }) }
 
+        let key = matchKey(typed)
         let threshold = key.count <= 4 ? 1 : 2
         var best: (Exercise, Int)?
         for e in exercises {
-            let d = editDistance(key, nameKey(e.name), limit: threshold)
+            let d = editDistance(key, matchKey(e.name), limit: threshold)
             if d <= threshold, d < (best?.1 ?? .max) { best = (e, d) }
         }
         for a in aliases {
             guard let e = byID[a.exerciseID] else { continue }
-            let d = editDistance(key, nameKey(a.alias), limit: threshold)
+            let d = editDistance(key, matchKey(a.alias), limit: threshold)
             if d <= threshold, d < (best?.1 ?? .max) { best = (e, d) }
         }
         if let best { return .nearMiss(best.0) }
@@ -92,11 +112,8 @@ public func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
     return prev[t.count]
 }
 
-/// A new exercise typed all in lower case gets its words capitalised (`incline db press` ->
-/// `Incline Db Press`); anything with capitals is kept exactly as typed.
+/// A new exercise's name as typed, spaces collapsed: `RDL`, `OHP` and `rdl` all stay as
+/// they are (title-casing would turn `rdl` into `Rdl` and `db press` into `Db Press`).
 public func displayName(forNew typed: String) -> String {
-    let words = typed.split(whereSeparator: { $0 == " " || $0 == "\t" })
-    let joined = words.joined(separator: " ")
-    guard joined == joined.lowercased() else { return joined }
-    return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    typed.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
 }

@@ -1,8 +1,19 @@
 import Foundation
 
-/// What an exercise measures, so display and records fit it.
+/// What an exercise measures, so display and records fit it. Every set of an exercise has
+/// its kind's shape (`ExerciseKind.refusal(of:exercise:defaultUnit:)`); the raw values are
+/// stored and synced, so existing ones never change.
 public enum ExerciseKind: String, CaseIterable, Sendable, Codable {
-    case weighted, bodyweight, timed, distance
+    /// Weight and reps (`bench 100x5`).
+    case weighted
+    /// Reps at bodyweight, optionally with added or assisted load (`pullup bw+10x5`, `bw-20x8`).
+    case bodyweight
+    /// A duration (`plank 60s`), optionally under load.
+    case timed
+    /// Distance and time (`row 2000m 7:41`).
+    case distance
+    /// Weight and distance: carries and sleds (`farmer carry 40kg 50m`).
+    case carry
 }
 
 /// A named exercise. Its id is derived from the name it was created with, so two devices

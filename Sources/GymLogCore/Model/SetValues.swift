@@ -29,13 +29,13 @@ public struct SetValues: Equatable, Sendable {
         self.rpe = rpe; self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
     }
 
-    /// The set an exercise of this shape is, for inferring a new exercise's kind.
+    /// The kind of exercise a set of this shape belongs to, for a new exercise's first set:
+    /// a load over a distance is a carry, reps with no load are bodyweight reps, a time with
+    /// no reps is a timed hold.
     public var exerciseKind: ExerciseKind {
-        if bodyweight { return .bodyweight }
-        if weight == nil && reps == nil {
-            if distance != nil { return .distance }
-            if durationSeconds != nil { return .timed }
-        }
+        if distance != nil { return weight != nil && !bodyweight ? .carry : .distance }
+        if reps == nil && durationSeconds != nil { return .timed }
+        if bodyweight || (weight == nil && reps != nil) { return .bodyweight }
         return .weighted
     }
 

@@ -26,6 +26,25 @@ public func nameKey(_ name: String) -> String {
     name.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
 }
 
+/// The key typed names are matched by: case, accents, punctuation and spaces folded away, so
+/// `Pull-up`, `pull up` and `PULLUP` are one key and `developpe` is `Développé`'s.
+///
+/// Lookup only: ids derive from `nameKey`, which two devices and every version must compute
+/// alike, so this key may grow smarter without moving anyone's exercises.
+public func matchKey(_ name: String) -> String { matchWords(name).joined() }
+
+/// The folded words of a name (`T-Bar Row` -> `t`, `bar`, `row`), for word-prefix matching.
+/// A name with no letter or digit (`💪`) is its own single word.
+public func matchWords(_ name: String) -> [Substring] {
+    let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+    let words = folded.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+    if words.isEmpty {
+        let key = nameKey(name)
+        return key.isEmpty ? [] : [Substring(key)]
+    }
+    return words
+}
+
 /// A name-derived UUID (version 5 layout over a FNV/SplitMix hash; not cryptographic).
 ///
 /// Exercises and aliases get ids from their normalised name so that two devices creating
