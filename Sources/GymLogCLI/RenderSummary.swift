@@ -12,13 +12,10 @@ extension Render {
         let minutes = max(0, ((w.endedAt ?? w.startedAt) - w.startedAt) / 60_000)
         let duration = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min"
         var line = "Finished \(name): \(duration), \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
-        if s.workingVolume > 0 {
-            let unit = settings.defaultUnit
-            line += ", \(number(unit == .kg ? s.workingVolume : s.workingVolume / WeightUnit.kilogramsPerPound))\(unit.rawValue) working volume"
-        }
+        if s.workingVolume > 0 { line += ", \(load(kilograms: s.workingVolume, settings)) working volume" }
         var lines = [line + "."]
         for (exercise, records) in s.records {
-            let list = records.map { "\($0.metric.label(reps: $0.reps)) \(recordValue(metric: $0.metric, value: $0.value, set: $0.set, settings: settings))" }
+            let list = records.map { "\($0.metric.label(reps: $0.reps)) \(recordValue(metric: $0.metric, value: $0.value, set: $0.set.values, settings: settings))" }
             lines.append("  " + style.record("PR") + " \(exercise.name): " + list.joined(separator: ", "))
         }
         return lines

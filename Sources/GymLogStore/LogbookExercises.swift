@@ -20,7 +20,8 @@ extension GymLogDatabase {
     /// Creates an exercise explicitly (even when its name is close to an existing one). With
     /// no kind, its first set sets it.
     public func addExercise(name: String, kind: ExerciseKind? = nil) throws -> Exercise {
-        try commit { w in
+        try commit(action: "exercises add \(name)") { w in
+            w.describeAction("added the exercise '\(displayName(forNew: name))'", workout: nil)
             let clean = displayName(forNew: name)
             guard !clean.isEmpty else { throw UserError("An exercise needs a name, e.g. `gymlog exercises add \"Front Squat\"`.") }
             if let existing = try w.exercise(named: clean) {
@@ -33,7 +34,8 @@ extension GymLogDatabase {
 
     /// Makes `alias` another name for an exercise (`bp` -> Bench Press).
     public func addAlias(_ alias: String, for exerciseName: String) throws -> Exercise {
-        try commit { w in
+        try commit(action: "exercises alias \(alias) \(exerciseName)") { w in
+            w.describeAction("'\(alias)' became another name of '\(exerciseName)'", workout: nil)
             let key = nameKey(alias)
             guard !key.isEmpty, !key.contains(where: { $0.isNumber && key.count == 1 }) else {
                 throw UserError("An alias needs at least one letter, e.g. `gymlog exercises alias bp \"Bench Press\"`.")
@@ -51,7 +53,8 @@ extension GymLogDatabase {
     /// Renames an exercise everywhere (its id, and so its history and records, stay); the
     /// old name stays an alias, so `pullup 8` still logs to `Pull-up` on every device.
     public func renameExercise(_ name: String, to newName: String) throws -> Exercise {
-        try commit { w in
+        try commit(action: "exercises rename \(name) \(newName)") { w in
+            w.describeAction("renamed '\(name)' to '\(newName)'", workout: nil)
             var exercise = try w.existingExercise(name)
             let clean = displayName(forNew: newName)
             guard !clean.isEmpty else { throw UserError("The new name is empty; type it after the old one, e.g. `gymlog exercises rename pullup Pull-up`.") }
@@ -75,7 +78,8 @@ extension GymLogDatabase {
 
     /// Changes an exercise's kind while every live set of it fits the new kind.
     public func setExerciseKind(_ name: String, to kind: ExerciseKind) throws -> Exercise {
-        try commit { w in
+        try commit(action: "exercises kind \(name) \(kind.rawValue)") { w in
+            w.describeAction("made '\(name)' \(kind.rawValue)", workout: nil)
             var exercise = try w.existingExercise(name)
             guard try exercise.kind != kind || w.storedKind(exercise.id) != kind.rawValue else { return exercise }
             let sets = try w.liveSets(exerciseID: exercise.id)
@@ -95,7 +99,8 @@ extension GymLogDatabase {
     /// Moves every set of `from` to `into`, keeps `from`'s name and aliases as aliases of
     /// `into`, removes `from` and rebuilds `into`'s records: ordinary writes, so it syncs.
     public func mergeExercises(_ fromName: String, into intoName: String) throws -> ExerciseMerge {
-        try commit { w in
+        try commit(action: "exercises merge \(fromName) \(intoName)") { w in
+            w.describeAction("moved the sets of '\(fromName)' to '\(intoName)'", workout: nil)
             let from = try w.existingExercise(fromName, wholeName: true)
             let into = try w.existingExercise(intoName, wholeName: true)
             guard from.id != into.id else {
@@ -130,7 +135,8 @@ extension GymLogDatabase {
 
     /// Removes an exercise that has no live sets, with its aliases.
     public func deleteExercise(_ name: String) throws -> Exercise {
-        try commit { w in
+        try commit(action: "exercises delete \(name)") { w in
+            w.describeAction("deleted the exercise '\(name)'", workout: nil)
             let exercise = try w.existingExercise(name, wholeName: true)
             let live = try w.liveSetCount(exerciseID: exercise.id)
             guard live == 0 else {
@@ -150,14 +156,6 @@ extension GymLogDatabase {
 // MARK: - Exercise steps used inside a write transaction
 
 extension ChangeWriter {
-    /// Writes `key` (a `nameKey`) as another name of `exerciseID`; the id is derived from the
-    /// key, so two devices adding the same alias converge on one row.
-    mutating func writeAlias(_ key: String, for exerciseID: UUID) throws {
-        try write(.aliases, id: derivedID(namespace: "alias", key: key), op: .create, fields: [
-            ("alias", .text(key)), ("exercise_id", .text(exerciseID.key)), (tombstoneField, .null),
-        ])
-    }
-
     func resolver() throws -> ExerciseResolver {
         let exercises = try Row.fetchAll(db, sql: "SELECT id, name, kind FROM exercises WHERE deleted_at IS NULL").map { Rows.exercise($0) }
         let aliases = try Row.fetchAll(db, sql: "SELECT alias, exercise_id FROM aliases WHERE deleted_at IS NULL").map {

@@ -75,10 +75,15 @@ extension GymLogDatabase {
             var exercises = Set<UUID>()
             for write in direction == .undo ? writes.reversed() : writes {
                 guard let change = try w.replay(write, direction) else { continue }
-                if write.entity == .sets, let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [write.id]) {
+                // A set moved between exercises (`exercises merge`) changes the records of both.
+                func noteExercise() throws {
+                    guard write.entity == .sets,
+                          let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [write.id]) else { return }
                     exercises.formUnion(parseUUID(e).map { [$0] } ?? [])
                 }
+                try noteExercise()
                 try w.write(write.entity, id: parseUUID(write.id) ?? UUID(), op: change.op, fields: change.fields)
+                try noteExercise()
             }
             for id in exercises { try w.rebuildRecords(exerciseID: id) }
             try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",

@@ -209,8 +209,8 @@ private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
         #expect(error?.message.contains("has 1 set") == true)
         #expect(error?.message.contains("gymlog exercises merge") == true)
         #expect(try footprint(db) == before)
-        // When its set is undone, it goes, with its alias
-        _ = try db.undoLastSet()
+        // When its set is deleted, the exercise can go, with its alias
+        _ = try db.deleteSet(.last)
         #expect(try db.deleteExercise("benchpres").name == "benchpres")
         #expect(try db.exerciseSummaries().isEmpty)
         #expect(try count(db, "SELECT COUNT(*) FROM aliases WHERE deleted_at IS NULL") == 0)
