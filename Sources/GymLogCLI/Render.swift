@@ -14,7 +14,7 @@ enum Render {
         var lines: [String] = []
         if r.startedWorkout { lines.append("Started a workout at \(clock(r.workout.startedAt, r.workout.utcOffsetSeconds)).") }
         if r.createdExercise {
-            lines.append("New exercise '\(r.exercise.name)' (\(r.exercise.kind.rawValue)). Not what you meant? `undo` removes this line and the new exercise; then type the existing name.")
+            lines.append("New exercise '\(r.exercise.name)' (\(r.exercise.kind.rawValue)). Meant another? `undo` removes it and this line.")
         }
         lines += r.sets.map { stored($0, exercise: r.exercise, settings: settings, style: style) }
         return lines

@@ -124,7 +124,7 @@ extension Render {
     }
 
     /// The records table; on a terminal the record values stand out and where they were set is dim.
-    /// A session-volume record belongs to a workout, so `sessions` (by workout id) names it.
+    /// A session-volume record belongs to a workout, so `sessions` (by exercise id) names it.
     static func records(_ list: [(exercise: Exercise, records: [RecordEntry])], sessions: [UUID: SessionOrigin] = [:],
                         settings: Settings, style: Style = .plain) -> [String] {
         var lines: [String] = []
@@ -134,7 +134,7 @@ extension Render {
             func origin(_ r: RecordEntry) -> String {
                 let day = String(localDateTime(millis: r.set.performedAt, utcOffsetSeconds: r.set.utcOffsetSeconds).prefix(10))
                 if r.metric == .sessionVolume {
-                    let session = sessions[r.set.workoutID]
+                    let session = sessions[exercise.id]
                     let sets = session.map { "\($0.sets) set\($0.sets == 1 ? "" : "s")" } ?? "workout"
                     return "  (\(sets) on \(session?.day ?? day))"
                 }

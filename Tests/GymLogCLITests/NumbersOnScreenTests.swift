@@ -73,6 +73,19 @@ import Testing
         #expect(workout["sets"] as? Int == 3)
     }
 
+    @Test func eachExercisesSessionVolumeCountsItsOwnSetsInASharedWorkout() throws {
+        // Given one workout with three working sets of bench and one of row (row logged last)
+        let home = try TemporaryHome()
+        try seed(home, [(daysAgo: 1, lines: ["bench w60x10", "bench 100x5x3", "row 65x8"])])
+        // When the records are listed
+        let prs = try home.gymlog(["prs"]).stdout
+        // Then bench's session volume names its own 3 sets, not the row's 1
+        let bench = try #require(prs.components(separatedBy: "\nrow").first)
+        #expect(row(bench, "best session volume").contains("(3 sets on "), "\(prs)")
+        let rowPart = try #require(prs.components(separatedBy: "\nrow").last)
+        #expect(row(rowPart, "best session volume").contains("(1 set on "), "\(prs)")
+    }
+
     @Test func theWeeklyAverageStartsAtTheFirstWorkout() throws {
         // Given a new lifter's two weeks: 4 working sets last week, 2 this week
         let home = try TemporaryHome()

@@ -37,7 +37,7 @@ import Testing
         let s = try Session()
         let logged = await s.type("Benchpress 100x5x3")
         // Then its notice tells the truth about `undo`
-        #expect(logged.out.contains { $0.contains("`undo` removes this line and the new exercise") }, "\(logged.out)")
+        #expect(logged.out.contains { $0.contains("`undo` removes it and this line") }, "\(logged.out)")
         // When `undo` is typed, the whole line and the exercise go, named in the message
         #expect(await s.type("undo").out == ["Undid Benchpress 100x5x3: Benchpress 100kg x 5 (3 sets), and the new exercise 'Benchpress'"])
         #expect(await s.type("exercises").out.contains { $0.contains("Benchpress") } == false)

@@ -25,17 +25,18 @@ struct PRs: ExerciseArgumentCommand {
         let db = try context.db()
         let e = try filter.resolve(in: db)
         let list = try db.records(exercise: e)
-        // Session volume belongs to a workout, not to the set that last grew it.
+        // Session volume belongs to a workout, not to the set that last grew it; each
+        // exercise has one such record, so the sessions are keyed by exercise.
         var sessions: [UUID: SessionSize] = [:]
         for (exercise, records) in list {
             for r in records where r.metric == .sessionVolume {
-                sessions[r.set.workoutID] = try db.sessionSize(workoutID: r.set.workoutID, exerciseID: exercise.id)
+                sessions[exercise.id] = try db.sessionSize(workoutID: r.set.workoutID, exerciseID: exercise.id)
             }
         }
         if output.json {
             func record(_ r: RecordEntry, _ exercise: Exercise) -> JSON {
                 let json = JSONShapes.record(r, exercise: exercise, settings: context.settings)
-                guard r.metric == .sessionVolume, let s = sessions[r.set.workoutID], case .object(let fields) = json else { return json }
+                guard r.metric == .sessionVolume, let s = sessions[exercise.id], case .object(let fields) = json else { return json }
                 return .object(fields + [("workout", .object([
                     ("id", .string(r.set.workoutID.key)), ("started_at", .time(s.startedAt, s.utcOffsetSeconds)), ("sets", .int(s.sets)),
                 ]))])
