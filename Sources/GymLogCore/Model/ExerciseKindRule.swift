@@ -39,7 +39,7 @@ extension ExerciseKind {
     /// What a set of this kind holds, with an example line for exercise `name` (lower case).
     func shape(_ name: String) -> String {
         switch self {
-        case .weighted: "weight and reps, e.g. `\(name) 100x5`"
+        case .weighted: "e.g. `\(name) 100x5`"
         case .bodyweight: "reps with optional added or assisted load, e.g. `\(name) bw x8`, `\(name) bw+10x5`, `\(name) bw-20x8`"
         case .timed: "a duration, e.g. `\(name) 60s` or `\(name) 1:30`"
         case .distance: "distance and time, e.g. `\(name) 2000m 7:41`"
