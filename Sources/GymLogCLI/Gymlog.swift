@@ -20,8 +20,19 @@ public struct Gymlog: AsyncParsableCommand {
           gymlog export --out lifts.csv
 
         Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
-        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Settings: $XDG_CONFIG_HOME/gymlog/config.toml.
+        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only commands that write (the REPL, log, start,
+        import, sync, ...) create it; show, history, prs, chart, stats, export, status and the
+        exercise list say there is none yet. `gymlog log --help` shows the whole entry language.
+
+        Settings live in $GYMLOG_CONFIG, else $XDG_CONFIG_HOME/gymlog/config.toml:
+
+          unit = "kg"                 the unit of a bare weight, and of records and totals ("kg" or "lb")
+          e1rm_formula = "epley"      the estimated one-rep max: "epley" or "brzycki"
+          idle_gap_minutes = 90       a workout ends this long after its last set (1 to 10080)
+          sync.server = "https://..." the sync server (`gymlog login` sets it)
+          sync.token = "glt_..."      the account's token (`gymlog login` sets it; the file is mode 0600)
         """,
+        version: gymlogVersion,
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
         subcommands: [Repl.self, Log.self, Undo.self, Redo.self, Start.self, Finish.self, Note.self,
                       Show.self, Edit.self, Delete.self, History.self, PRs.self, ChartCommand.self, Stats.self,
@@ -33,14 +44,45 @@ public struct Gymlog: AsyncParsableCommand {
 
     /// Runs the process's arguments through the tree, awaiting async commands, then exits.
     public static func runCommandLine() async {
-        await asyncMain(Gymlog.self)
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // ArgumentParser spells the version flag only `--version`.
+        if arguments == ["-V"] { arguments = ["--version"] }
+        // Without this, a mistyped command falls to the default subcommand (the REPL), which
+        // refuses the extra word with the REPL's usage.
+        if let message = unknownCommandMessage(arguments) {
+            FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(message)) + "\n").utf8))
+            exit(ExitCode.validationFailure.rawValue)
+        }
+        await asyncMain(Gymlog.self, arguments)
+    }
+
+    /// The first word of each command of the tree, and ArgumentParser's own `help`.
+    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
+
+    /// The command `word` most likely meant: within one edit for short words, two for longer.
+    static func nearestCommand(to word: String, among names: [String] = commandNames) -> String? {
+        let typed = word.lowercased()
+        guard typed.count >= 2, !names.contains(word) else { return nil }
+        let limit = typed.count <= 4 ? 1 : 2
+        let scored = names.map { ($0, editDistance(typed, $0, limit: limit)) }.filter { $0.1 <= limit }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// What to say when the shell's first word is no command (`gymlog hisotry`), or nil when it is one.
+    static func unknownCommandMessage(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
+        if let near = nearestCommand(to: first) {
+            return "Unknown command '\(first)'. Did you mean `\(near)`? (`gymlog --help` lists every command.)"
+        }
+        return "Unknown command '\(first)'. To log a set from the shell, type `gymlog log \"\(arguments.joined(separator: " "))\"`; "
+            + "`gymlog --help` lists every command."
     }
 }
 
 /// Called on a concrete root from top-level code, `main()` resolves to `ParsableCommand`'s
 /// synchronous one, which refuses an async root; through this generic it is the async one.
-private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type) async {
-    await Root.main()
+private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type, _ arguments: [String]) async {
+    await Root.main(arguments)
 }
 
 /// A command that runs against a `CLIContext`, so the REPL and tests can run it too.
@@ -60,6 +102,7 @@ extension ContextCommand {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
             throw ExitCode.failure
         }
+        context.createsDatabase = !(self is any ReadOnlyCommand)
         do { try await run(in: context) } catch let e as UserError {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
@@ -86,3 +129,17 @@ extension TextCommand {
 
 /// A command whose argument is an exercise: the REPL completes `NAME exercise` for it.
 protocol ExerciseArgumentCommand: ContextCommand {}
+
+/// A command that only reads: run from the shell, it never creates a database (it says there
+/// is none yet). The REPL and every command that writes create one on first use; so does
+/// `sync`, which fills a new device from the server.
+protocol ReadOnlyCommand: ContextCommand {}
+
+extension Show: ReadOnlyCommand {}
+extension History: ReadOnlyCommand {}
+extension PRs: ReadOnlyCommand {}
+extension ChartCommand: ReadOnlyCommand {}
+extension Stats: ReadOnlyCommand {}
+extension Export: ReadOnlyCommand {}
+extension Status: ReadOnlyCommand {}
+extension ListExercises: ReadOnlyCommand {}

@@ -60,7 +60,7 @@ extension Render {
             }
             for metric in [RecordMetric.weight, .e1rm, .setVolume, .sessionVolume, .reps, .duration, .distance] {
                 if let r = records.first(where: { $0.metric == metric }) {
-                    lines.append("  " + metric.label(reps: 0).padding(toLength: 20, withPad: " ", startingAt: 0) + dated(r))
+                    lines.append("  " + TerminalText.pad(metric.label(reps: 0), to: 20) + dated(r))
                 }
             }
             let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }

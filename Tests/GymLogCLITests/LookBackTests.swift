@@ -233,6 +233,9 @@ import Testing
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let generated = try ProcessRunner.run(generator, [builtProducts.appendingPathComponent("gymlog").path, "--date", String(date), "--output-directory", out.path])
         #expect(generated.status == 0, "\(generated.stderr)")
+        let finished = try ProcessRunner.run(repositoryRoot.appendingPathComponent("scripts/finish-manual"),
+                                             [builtProducts.appendingPathComponent("gymlog").path, out.appendingPathComponent("gymlog.1").path])
+        #expect(finished.status == 0, "\(finished.stderr)")
         try compareGenerated(try String(contentsOf: out.appendingPathComponent("gymlog.1"), encoding: .utf8), "man/gymlog.1")
     }
 }

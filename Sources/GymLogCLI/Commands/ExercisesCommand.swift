@@ -24,10 +24,10 @@ struct ListExercises: ContextCommand {
     func run(in context: CLIContext) async throws {
         let list = try context.db().exerciseSummaries()
         if list.isEmpty { context.print("No exercises yet. Log a set, e.g. `gymlog log \"bench 100x5\"`, or `gymlog exercises add NAME`."); return }
-        let width = list.map { $0.exercise.name.count }.max() ?? 0
+        let width = TerminalText.columns(list.map(\.exercise.name))
         for s in list {
-            var line = s.exercise.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                + "  \(s.exercise.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
+            var line = TerminalText.pad(s.exercise.name, to: width)
+                + "  \(TerminalText.pad(s.exercise.kind.rawValue, to: 10))  \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
             if !s.aliases.isEmpty { line += "  aliases: " + s.aliases.joined(separator: ", ") }
             context.print(line)
         }

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import GymLogTestSupport
+import Testing
+
+/// The REPL in a real terminal (a tmux pane), driven with keys as a person types them.
+@Suite(.serialized) struct TerminalSessionTests {
+    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    func ctrlCClearsTheLineAndCtrlDLeaves() throws {
+        // tmux must be there in CI: a missing tmux fails the run instead of skipping it.
+        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
+        // Given the REPL open in a terminal, with one set logged
+        let home = try TemporaryHome()
+        let pane = try Tmux(home: home)
+        defer { pane.close() }
+        try pane.waitFor("gymlog> ")
+        pane.type("bench 100x5"); pane.keys("Enter")
+        try pane.waitFor("Bench #1")
+        // When a line is half typed and Ctrl-C is pressed
+        pane.type("squat 1")
+        try pane.waitFor("] > squat 1")
+        pane.keys("C-c")
+        // Then the line is dropped, ^C shows, a fresh prompt follows, and the REPL is still there
+        try pane.waitFor("squat 1^C")
+        pane.type("squat 140x5"); pane.keys("Enter")
+        try pane.waitFor("Squat #1")
+        #expect(!pane.screen().contains("squat 1squat"), "\(pane.screen())")
+        // And Ctrl-C on an empty prompt does nothing but prompt again
+        pane.keys("C-c")
+        pane.type("+"); pane.keys("Enter")
+        try pane.waitFor("Squat #2")
+        // And Ctrl-D on an empty line leaves with status 0
+        pane.keys("C-d")
+        try pane.waitFor("[exited with status 0]")
+        let db = try DatabaseQueue(path: home.database)
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL") } == 3)
+    }
+}
+
+/// One tmux session running `gymlog` in a temporary home.
+struct Tmux {
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || path != nil }
+    /// CI must run the terminal tests.
+    static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    static var path: String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    let session = "gymlog-test-\(UUID().uuidString.prefix(8))"
+    let socket: String
+
+    init(home: TemporaryHome) throws {
+        socket = home.root + "/tmux.sock"
+        let env = home.environment.map { "\($0.key)=\(shellQuoted($0.value))" }.sorted().joined(separator: " ")
+        let gymlog = shellQuoted(builtProducts.appendingPathComponent("gymlog").path)
+        // The pane stays after gymlog ends, showing how it ended.
+        let command = "env TERM=xterm \(env) \(gymlog); echo \"[exited with status $?]\"; sleep 60"
+        let run = try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", command])
+        guard run.status == 0 else { throw Failure(description: "tmux new-session failed: \(run.stderr)") }
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    @discardableResult
+    func tmux(_ args: [String]) throws -> ProcessResult {
+        try ProcessRunner.run(URL(fileURLWithPath: Tmux.path ?? "/usr/bin/tmux"), ["-S", socket] + args, timeout: 10)
+    }
+
+    func type(_ text: String) { _ = try? tmux(["send-keys", "-t", session, "-l", text]) }
+    func keys(_ names: String...) { _ = try? tmux(["send-keys", "-t", session] + names) }
+    func screen() -> String { (try? tmux(["capture-pane", "-p", "-t", session]).stdout) ?? "" }
+
+    /// Waits up to 10 s for `text` to show on the screen.
+    func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if screen().contains(text) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw Failure(description: "'\(text)' never showed; the screen:\n\(screen())")
+    }
+
+    func close() { _ = try? tmux(["kill-server"]) }
+}
+
+private func shellQuoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
