@@ -41,6 +41,7 @@ _gymlog() {
 
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
         '(-)*:: :->arg'
@@ -68,7 +69,7 @@ _gymlog() {
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
             'sync:Run one sync cycle with the server: pull, push, acknowledge.'
             'status:Show the outbox, the last sync and any failing events.'
-            'login:Save the sync server and your token in the config (mode 0600).'
+            'login:Check the sync server and your token, then save them in the config (mode 0600).'
             'logout:Forget the sync server and token (local data stays).'
             'help:Show subcommand help information.'
         )
@@ -90,6 +91,7 @@ _gymlog_repl() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -102,6 +104,7 @@ _gymlog_log() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:words:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -113,6 +116,7 @@ _gymlog_undo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -124,6 +128,7 @@ _gymlog_redo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -136,6 +141,7 @@ _gymlog_start() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:name:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -147,6 +153,7 @@ _gymlog_finish() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -159,6 +166,7 @@ _gymlog_note() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:text:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -171,6 +179,7 @@ _gymlog_show() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -183,6 +192,7 @@ _gymlog_edit() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:changes:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -195,6 +205,7 @@ _gymlog_delete() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:number:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -206,9 +217,10 @@ _gymlog_history() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '*:exercise:'
+        '*:exercise:{__gymlog_custom_complete ---completion history -- positional@0 "${current_word_index}" "$(__gymlog_cursor_index_in_current_word)"}'
         '--limit[How many workouts to show.]:limit:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -220,8 +232,9 @@ _gymlog_prs() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '*:exercise:'
+        '*:exercise:{__gymlog_custom_complete ---completion prs -- positional@0 "${current_word_index}" "$(__gymlog_cursor_index_in_current_word)"}'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -241,6 +254,7 @@ _gymlog_chart() {
         '--width[Columns to fill (default\: the terminal'\''s width).]:columns:'
         '--height[Rows of plot, not counting the axes.]:rows:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -256,6 +270,7 @@ _gymlog_stats() {
         '--weeks[How many weeks to show, ending with this one.]:weeks:'
         '--by[exercise or muscle (a built-in table from exercise names to muscle groups).]:by:{__gymlog_complete "${___by[@]}"}'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -266,6 +281,7 @@ _gymlog_stats() {
 _gymlog_exercises() {
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
         '(-)*:: :->arg'
@@ -297,6 +313,7 @@ _gymlog_exercises_list() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -310,6 +327,7 @@ _gymlog_exercises_add() {
         '--db[The database file.]:path:'
         '*:name:'
         '--kind[weighted, bodyweight, timed or distance.]:kind:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -323,6 +341,7 @@ _gymlog_exercises_alias() {
         '--db[The database file.]:path:'
         ':alias:'
         '*:exercise:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -336,6 +355,7 @@ _gymlog_exercises_rename() {
         '--db[The database file.]:path:'
         ':name:'
         '*:new-name:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -352,6 +372,7 @@ _gymlog_export() {
         '--until[Only sets on or before this day.]:YYYY-MM-DD:'
         '--exercise[Only this exercise (name, alias or prefix).]:exercise:'
         '--format[native (everything, with ids and time zones) or strong (Strong'\''s CSV layout).]:format:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -369,6 +390,7 @@ _gymlog_import() {
         '--timezone[The IANA time zone of times written without one (default\: this machine'\''s).]:TZ:'
         '--dry-run[Read and check the file, report what would be imported, write nothing.]'
         '--skip-bad-rows[Import the readable rows and list the malformed ones instead of refusing the file.]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -380,6 +402,7 @@ _gymlog_sync() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -392,6 +415,7 @@ _gymlog_status() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -406,6 +430,7 @@ _gymlog_login() {
         '--server[The server'\''s base URL, e.g. http\://127.0.0.1\:8080.]:server:'
         '--token[The bearer token from `gymlog-server user add`.]:token:'
         '--register[Create an account on a server with open registration.]:register:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -417,6 +442,7 @@ _gymlog_logout() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -428,6 +454,7 @@ _gymlog_help() {
     local -i ret=1
     local -ar arg_specs=(
         '*:subcommands:'
+        '--version[Show the version.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
 

@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/select.h>
+#include <unistd.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 
@@ -25,8 +27,15 @@ static inline void gymlog_rl_completion_over(void) { rl_attempted_completion_ove
 static volatile sig_atomic_t gymlog_rl_interrupted = 0;
 static char *gymlog_rl_line = NULL;
 static int gymlog_rl_done = 0;
+// The kernel may run the handler on any of the process's threads (Swift's runtime has
+// several), so it cannot count on interrupting the select() below: it wakes it through a pipe.
+static int gymlog_rl_wake[2] = {-1, -1};
 
-static inline void gymlog_rl_on_sigint(int signo) { (void)signo; gymlog_rl_interrupted = 1; }
+static inline void gymlog_rl_on_sigint(int signo) {
+    (void)signo;
+    gymlog_rl_interrupted = 1;
+    if (gymlog_rl_wake[1] >= 0) { ssize_t ignored = write(gymlog_rl_wake[1], "", 1); (void)ignored; }
+}
 
 static inline void gymlog_rl_on_line(char *line) {
     gymlog_rl_line = line;
@@ -39,6 +48,12 @@ static inline void gymlog_rl_on_line(char *line) {
 // empty line). SIGINT is caught only while waiting here; during a command it keeps its
 // previous meaning (the process ends, and SQLite's transactions leave nothing half written).
 static inline char *gymlog_rl_read_line(const char *prompt) {
+    if (gymlog_rl_wake[0] < 0 && pipe(gymlog_rl_wake) == 0) {
+        for (int i = 0; i < 2; i++) {
+            fcntl(gymlog_rl_wake[i], F_SETFL, O_NONBLOCK);
+            fcntl(gymlog_rl_wake[i], F_SETFD, FD_CLOEXEC);
+        }
+    }
     struct sigaction action, previous;
     memset(&action, 0, sizeof action);
     action.sa_handler = gymlog_rl_on_sigint;
@@ -56,9 +71,16 @@ static inline char *gymlog_rl_read_line(const char *prompt) {
         fd_set ready;
         FD_ZERO(&ready);
         FD_SET(fd, &ready);
-        int n = select(fd + 1, &ready, NULL, NULL, NULL);
+        int top = fd;
+        if (gymlog_rl_wake[0] >= 0) {
+            FD_SET(gymlog_rl_wake[0], &ready);
+            if (gymlog_rl_wake[0] > top) top = gymlog_rl_wake[0];
+        }
+        int n = select(top + 1, &ready, NULL, NULL, NULL);
         if (gymlog_rl_interrupted) {
             gymlog_rl_interrupted = 0;
+            char drain[64];
+            while (gymlog_rl_wake[0] >= 0 && read(gymlog_rl_wake[0], drain, sizeof drain) > 0) {}
             // Show ^C, drop the line and any half-typed state, and give a fresh prompt.
             rl_free_line_state();
             rl_callback_sigcleanup();
@@ -74,6 +96,7 @@ static inline char *gymlog_rl_read_line(const char *prompt) {
             rl_callback_handler_remove();
             break;
         }
+        if (!FD_ISSET(fd, &ready)) continue;
         rl_callback_read_char();
     }
     sigaction(SIGINT, &previous, NULL);

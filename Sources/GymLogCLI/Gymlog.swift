@@ -20,17 +20,21 @@ public struct Gymlog: AsyncParsableCommand {
           gymlog export --out lifts.csv
 
         Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
-        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only commands that write (the REPL, log, start,
-        import, sync, ...) create it; show, history, prs, chart, stats, export, status and the
-        exercise list say there is none yet. `gymlog log --help` shows the whole entry language.
+        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only commands that write (the REPL,
+        log, start, import, sync, ...) create it; show, history, prs, chart, stats,
+        export, status and the exercise list say there is none yet.
+        `gymlog log --help` shows the whole entry language.
 
         Settings live in $GYMLOG_CONFIG, else $XDG_CONFIG_HOME/gymlog/config.toml:
 
-          unit = "kg"                 the unit of a bare weight, and of records and totals ("kg" or "lb")
-          e1rm_formula = "epley"      the estimated one-rep max: "epley" or "brzycki"
-          idle_gap_minutes = 90       a workout ends this long after its last set (1 to 10080)
-          sync.server = "https://..." the sync server (`gymlog login` sets it)
-          sync.token = "glt_..."      the account's token (`gymlog login` sets it; the file is mode 0600)
+          unit = "kg"               a bare weight's unit, and the unit of totals:
+                                    "kg" or "lb"
+          e1rm_formula = "epley"    the estimated one-rep max: "epley" or "brzycki"
+          idle_gap_minutes = \(Settings().idleGapMinutes)    a workout ends this long after its last set
+                                    (1 to 10080)
+          sync.server = "URL"       the sync server (`gymlog login` sets it)
+          sync.token = "glt_..."    the account's token (`gymlog login` sets it;
+                                    the file is then mode 0600)
         """,
         version: gymlogVersion,
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
@@ -51,7 +55,7 @@ public struct Gymlog: AsyncParsableCommand {
         // refuses the extra word with the REPL's usage.
         if let message = unknownCommandMessage(arguments) {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(message)) + "\n").utf8))
-            exit(ExitCode.validationFailure.rawValue)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         await asyncMain(Gymlog.self, arguments)
     }
@@ -60,9 +64,11 @@ public struct Gymlog: AsyncParsableCommand {
     static var commandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
 
     /// The command `word` most likely meant: within one edit for short words, two for longer.
-    static func nearestCommand(to word: String, among names: [String] = commandNames) -> String? {
+    /// Nil when the words after it hold a digit: `squat 140x0` and `press 60x5` are set
+    /// lines, however close `squat` is to `quit` or `press` to `prs`.
+    static func nearestCommand(to word: String, rest: [String] = [], among names: [String] = commandNames) -> String? {
         let typed = word.lowercased()
-        guard typed.count >= 2, !names.contains(word) else { return nil }
+        guard typed.count >= 2, !names.contains(word), !rest.contains(where: { $0.contains(where: \.isNumber) }) else { return nil }
         let limit = typed.count <= 4 ? 1 : 2
         let scored = names.map { ($0, editDistance(typed, $0, limit: limit)) }.filter { $0.1 <= limit }
         return scored.min { $0.1 < $1.1 }?.0
@@ -71,7 +77,7 @@ public struct Gymlog: AsyncParsableCommand {
     /// What to say when the shell's first word is no command (`gymlog hisotry`), or nil when it is one.
     static func unknownCommandMessage(_ arguments: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
-        if let near = nearestCommand(to: first) {
+        if let near = nearestCommand(to: first, rest: Array(arguments.dropFirst())) {
             return "Unknown command '\(first)'. Did you mean `\(near)`? (`gymlog --help` lists every command.)"
         }
         return "Unknown command '\(first)'. To log a set from the shell, type `gymlog log \"\(arguments.joined(separator: " "))\"`; "

@@ -98,7 +98,8 @@ final class ReplSession {
     /// (a valid set line always logs) and the word is no exercise or alias.
     private func mistypedCommand(_ typed: String, line: String) -> String? {
         let names = Self.commands.map { $0._commandName } + ["help", "quit"]
-        guard let near = Gymlog.nearestCommand(to: typed, among: names), case .failure = EntryParser.parse(line) else { return nil }
+        let rest = line.split(separator: " ").dropFirst().map(String.init)
+        guard let near = Gymlog.nearestCommand(to: typed, rest: rest, among: names), case .failure = EntryParser.parse(line) else { return nil }
         let exercises = Set(((try? context.db().exerciseNames()) ?? []).map { $0.lowercased() })
         return exercises.contains(typed.lowercased()) ? nil : near
     }

@@ -160,8 +160,9 @@ import Testing
         let point = try #require((chart["points"] as? [[String: Any]])?.first)
         #expect((point["value"] as! NSNumber).doubleValue == 102.5 && point["sets"] as? Int == 2 && chart["unit"] as? String == "kg")
 
-        // Empty databases still answer with the same shapes
+        // Empty databases still answer with the same shapes (read commands create none: make it)
         let empty = try TemporaryHome()
+        _ = try GymLogDatabase(path: empty.database)
         #expect(try object(try empty.gymlog(["show", "--json"]).stdout)["workout"] is NSNull)
         #expect((try object(try empty.gymlog(["history", "--json"]).stdout)["workouts"] as? [Any])?.isEmpty == true)
         #expect((try object(try empty.gymlog(["prs", "--json"]).stdout)["exercises"] as? [Any])?.isEmpty == true)

@@ -36,6 +36,9 @@ import Testing
         #expect(Gymlog.unknownCommandMessage(["--db", "x", "show"]) == nil)
         #expect(Gymlog.nearestCommand(to: "sttaus") == "status" && Gymlog.nearestCommand(to: "shwo") == "show")
         #expect(Gymlog.nearestCommand(to: "squat") == nil && Gymlog.nearestCommand(to: "row") == nil)
+        // And a set line is never taken for a command, however close its first word is
+        #expect(Gymlog.nearestCommand(to: "press", rest: ["60x5"]) == nil && Gymlog.nearestCommand(to: "press") == "prs")
+        #expect(try home.gymlog(["press", "60x5"]).stderr.contains("`gymlog log \"press 60x5\"`"))
     }
 
     @Test(arguments: [["show"], ["history"], ["prs"], ["chart", "bench"], ["stats"], ["export"], ["exercises"], ["exercises", "list"]])
@@ -110,13 +113,13 @@ import Testing
         let home = try TemporaryHome()
         _ = try home.gymlog([], stdin: "bench 100x5\nsquat 140x5\nexercises alias bp bench\n")
         // When the completion script asks for `gymlog history b<Tab>`
-        let run = try home.gymlog(["---completion", "history", "--", "positional@0", "1", "b"])
+        let run = try home.gymlog(["---completion", "history", "--", "positional@0", "2", "1", "gymlog", "history", "b"])
         // Then the names and aliases starting with it come back
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.split(separator: "\n").map(String.init) == ["Bench", "bp"], "\(run.stdout)")
+        #expect(run.stdout.split(separator: "\n").map { $0.lowercased() } == ["bench", "bp"], "\(run.stdout)")
         // And with no database it offers nothing and creates none
         let empty = try TemporaryHome()
-        #expect(try empty.gymlog(["---completion", "history", "--", "positional@0", "1", "b"]).stdout.isEmpty)
+        #expect(try empty.gymlog(["---completion", "history", "--", "positional@0", "2", "1", "gymlog", "history", "b"]).stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: empty.database))
     }
 }

@@ -13,7 +13,7 @@ import Testing
         let home = try TemporaryHome()
         let pane = try Tmux(home: home)
         defer { pane.close() }
-        try pane.waitFor("gymlog> ")
+        try pane.waitFor("gymlog>")
         pane.type("bench 100x5"); pane.keys("Enter")
         try pane.waitFor("Bench #1")
         // When a line is half typed and Ctrl-C is pressed
@@ -56,8 +56,19 @@ struct Tmux {
         let gymlog = shellQuoted(builtProducts.appendingPathComponent("gymlog").path)
         // The pane stays after gymlog ends, showing how it ended.
         let command = "env TERM=xterm \(env) \(gymlog); echo \"[exited with status $?]\"; sleep 60"
-        let run = try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", command])
-        guard run.status == 0 else { throw Failure(description: "tmux new-session failed: \(run.stderr)") }
+        // The tmux server this starts would inherit every open descriptor of its client, and
+        // Foundation learns that a child ended when the child's copies close: a bash in
+        // between closes them all before it becomes tmux, and output goes to /dev/null.
+        let start = Process()
+        start.executableURL = URL(fileURLWithPath: "/bin/bash")
+        start.arguments = ["-c", #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "$0" "$@""#,
+                           Tmux.path ?? "/usr/bin/tmux", "-S", socket, "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command]
+        start.standardInput = FileHandle.nullDevice
+        start.standardOutput = FileHandle.nullDevice
+        start.standardError = FileHandle.nullDevice
+        try start.run()
+        start.waitUntilExit()
+        guard start.terminationStatus == 0 else { throw Failure(description: "tmux new-session failed with \(start.terminationStatus)") }
     }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
@@ -78,10 +89,21 @@ struct Tmux {
             if screen().contains(text) { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw Failure(description: "'\(text)' never showed; the screen:\n\(screen())")
+        let pid = (try? tmux(["display-message", "-p", "-t", session, "#{pane_pid}"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        let status = children.split(separator: " ").map { (try? String(contentsOfFile: "/proc/\($0)/status", encoding: .utf8)) ?? "" }
+            .joined().split(separator: "\n").filter { $0.hasPrefix("Sig") || $0.hasPrefix("Name") }.joined(separator: "\n")
+        throw Failure(description: "'\(text)' never showed; the screen:\n\(screen())\n\(status)")
     }
 
-    func close() { _ = try? tmux(["kill-server"]) }
+    /// Ends the pane's processes (gymlog may be waiting at its prompt) and the tmux server.
+    func close() {
+        if let pid = Int32((try? tmux(["display-message", "-p", "-t", session, "#{pane_pid}"]))?.stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
+            kill(-pid, SIGKILL)
+        }
+        _ = try? tmux(["kill-server"])
+    }
 }
 
 private func shellQuoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }

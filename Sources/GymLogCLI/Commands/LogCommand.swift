@@ -11,10 +11,10 @@ struct Log: TextCommand {
 
         \(EntryLanguage.helpText)
 
-        Exercise names match exactly, by alias or by an unambiguous prefix; a new name is
-        created with a notice, and a near-miss of an existing one is refused with the name it
-        resembles. Quote the line, or pass its words: `gymlog log "squat 140x5x3 @8"`,
-        `gymlog log bench 100x5`.
+        Exercise names match exactly, by alias or by an unambiguous prefix; a new
+        name is created with a notice, and a near-miss of an existing one is refused
+        with the name it resembles. Quote the line, or pass its words:
+        `gymlog log "squat 140x5x3 @8"`, `gymlog log bench 100x5`.
         """
     )
 

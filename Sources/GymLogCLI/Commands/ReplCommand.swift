@@ -12,8 +12,9 @@ struct Repl: ContextCommand {
           gymlog < session.txt           runs a file of lines, one after the other
 
         Type `help` inside it for every command; each gymlog command works there without the
-        `gymlog` in front. Piped input is read without prompts; the exit status is 1 if any
-        line failed.
+        `gymlog` in front. Ctrl-C clears the line being typed; Ctrl-D on an empty line, or
+        `quit`, leaves. Piped input is read without prompts, each error names its line
+        (`line 12: error: ...`), and the exit status is 1 if any line failed.
         """
     )
     @OptionGroup var global: GlobalOptions
