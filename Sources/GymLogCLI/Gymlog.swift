@@ -64,11 +64,12 @@ public struct Gymlog: AsyncParsableCommand {
     static var commandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
 
     /// The command `word` most likely meant: within one edit for short words, two for longer.
-    /// Nil when the words after it hold a digit: `squat 140x0` and `press 60x5` are set
+    /// Only a word of letters can be a mistyped command (one holding a control character gets
+    /// the parser's pointed error instead). Nil when the words after it hold a digit: `squat 140x0` and `press 60x5` are set
     /// lines, however close `squat` is to `quit` or `press` to `prs`.
     static func nearestCommand(to word: String, rest: [String] = [], among names: [String] = commandNames) -> String? {
         let typed = word.lowercased()
-        guard typed.count >= 2, !names.contains(word), !rest.contains(where: { $0.contains(where: \.isNumber) }) else { return nil }
+        guard typed.count >= 2, typed.allSatisfy({ $0.isASCII && $0.isLetter }), !names.contains(word), !rest.contains(where: { $0.contains(where: \.isNumber) }) else { return nil }
         let limit = typed.count <= 4 ? 1 : 2
         let scored = names.map { ($0, editDistance(typed, $0, limit: limit)) }.filter { $0.1 <= limit }
         return scored.min { $0.1 < $1.1 }?.0

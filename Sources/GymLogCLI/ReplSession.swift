@@ -30,6 +30,9 @@ final class ReplSession {
     static let quitWords: Set<String> = ["quit", "exit", "q"]
     static let helpWords: Set<String> = ["help", "?"]
 
+    /// The words a mistyped first word is matched against: the commands, `help` and `quit`.
+    static let suggestedWords = commands.map { $0._commandName } + ["help", "quit"]
+
     /// Every first word that is not an entry line.
     static let commandWords: Set<String> = Set(commandsByName.keys).union(quitWords).union(helpWords)
 
@@ -97,9 +100,8 @@ final class ReplSession {
     /// The command a line's first word was meant to be (`hisotry`), when the line is no set
     /// (a valid set line always logs) and the word is no exercise or alias.
     private func mistypedCommand(_ typed: String, line: String) -> String? {
-        let names = Self.commands.map { $0._commandName } + ["help", "quit"]
         let rest = line.split(separator: " ").dropFirst().map(String.init)
-        guard let near = Gymlog.nearestCommand(to: typed, rest: rest, among: names), case .failure = EntryParser.parse(line) else { return nil }
+        guard let near = Gymlog.nearestCommand(to: typed, rest: rest, among: Self.suggestedWords), case .failure = EntryParser.parse(line) else { return nil }
         let exercises = Set(((try? context.db().exerciseNames()) ?? []).map { $0.lowercased() })
         return exercises.contains(typed.lowercased()) ? nil : near
     }
