@@ -59,8 +59,8 @@ public final class CLIContext: @unchecked Sendable {
     /// Put before the next error line, then dropped: piped REPL input names the failing line
     /// (`line 12: error: ...`) without repeating it on the caret line under it.
     var errorPrefix: String?
-    /// Whether `db()` may create a missing database. Commands that only read set it to false
-    /// (`ReadOnlyCommand`), so `gymlog show --db typo.sqlite` makes no folder and no file.
+    /// Whether `db()` may create a missing database. Commands that work on what exists set
+    /// it to false (`ExistingDatabaseCommand`), so `gymlog show --db typo.sqlite` makes no folder and no file.
     public var createsDatabase = true
 
     /// Every line a command prints goes through `TerminalText.safe`: names and notes may hold

@@ -20,9 +20,9 @@ public struct Gymlog: AsyncParsableCommand {
           gymlog export --out lifts.csv
 
         Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
-        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only commands that write (the REPL,
-        log, start, import, sync, ...) create it; show, history, prs, chart, stats,
-        export, status and the exercise list say there is none yet.
+        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, start, import,
+        exercises add/alias/rename and sync create it; the other commands say
+        there is none yet, and where they looked.
         `gymlog log --help` shows the whole entry language.
 
         Settings live in $GYMLOG_CONFIG, else $XDG_CONFIG_HOME/gymlog/config.toml:
@@ -109,7 +109,7 @@ extension ContextCommand {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
             throw ExitCode.failure
         }
-        context.createsDatabase = !(self is any ReadOnlyCommand)
+        context.createsDatabase = !(self is any ExistingDatabaseCommand)
         do { try await run(in: context) } catch let e as UserError {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
@@ -137,16 +137,24 @@ extension TextCommand {
 /// A command whose argument is an exercise: the REPL completes `NAME exercise` for it.
 protocol ExerciseArgumentCommand: ContextCommand {}
 
-/// A command that only reads: run from the shell, it never creates a database (it says there
-/// is none yet). The REPL and every command that writes create one on first use; so does
-/// `sync`, which fills a new device from the server.
-protocol ReadOnlyCommand: ContextCommand {}
+/// A command that works on what is already logged: run from the shell on a path with no
+/// database, it creates none and says so. These are the commands that only read, and those
+/// that change or take back what exists (with no database there is nothing to undo, edit,
+/// delete, note or finish). The REPL, `log`, `start`, `import`, `exercises add` and `sync`
+/// (which fills a new device from the server) create the database on first use.
+protocol ExistingDatabaseCommand: ContextCommand {}
 
-extension Show: ReadOnlyCommand {}
-extension History: ReadOnlyCommand {}
-extension PRs: ReadOnlyCommand {}
-extension ChartCommand: ReadOnlyCommand {}
-extension Stats: ReadOnlyCommand {}
-extension Export: ReadOnlyCommand {}
-extension Status: ReadOnlyCommand {}
-extension ListExercises: ReadOnlyCommand {}
+extension Show: ExistingDatabaseCommand {}
+extension History: ExistingDatabaseCommand {}
+extension PRs: ExistingDatabaseCommand {}
+extension ChartCommand: ExistingDatabaseCommand {}
+extension Stats: ExistingDatabaseCommand {}
+extension Export: ExistingDatabaseCommand {}
+extension Status: ExistingDatabaseCommand {}
+extension ListExercises: ExistingDatabaseCommand {}
+extension Undo: ExistingDatabaseCommand {}
+extension Redo: ExistingDatabaseCommand {}
+extension Edit: ExistingDatabaseCommand {}
+extension Delete: ExistingDatabaseCommand {}
+extension Note: ExistingDatabaseCommand {}
+extension Finish: ExistingDatabaseCommand {}

@@ -41,8 +41,9 @@ import Testing
         #expect(try home.gymlog(["press", "60x5"]).stderr.contains("`gymlog log \"press 60x5\"`"))
     }
 
-    @Test(arguments: [["show"], ["history"], ["prs"], ["chart", "bench"], ["stats"], ["export"], ["exercises"], ["exercises", "list"]])
-    func aReadCommandOnANewPathCreatesNothingAndSaysWhereItLooked(_ args: [String]) throws {
+    @Test(arguments: [["show"], ["history"], ["prs"], ["chart", "bench"], ["stats"], ["export"], ["exercises"], ["exercises", "list"],
+                            ["undo"], ["redo"], ["finish"], ["delete", "1"], ["edit", "x6"], ["note", "felt good"]])
+    func aCommandOnWhatIsLoggedCreatesNothingOnANewPathAndSaysWhereItLooked(_ args: [String]) throws {
         // Given a --db path in folders that do not exist
         let home = try TemporaryHome()
         let path = home.root + "/new/dir/x.sqlite"
