@@ -29,6 +29,9 @@ import Testing
         pane.keys("C-c")
         pane.type("+"); pane.keys("Enter")
         try pane.waitFor("Squat #2")
+        // And a typo on the way does not make the session fail
+        pane.type("squat 140x"); pane.keys("Enter")
+        try pane.waitFor("expected reps")
         // And Ctrl-D on an empty line leaves with status 0
         pane.keys("C-d")
         try pane.waitFor("[exited with status 0]")

@@ -34,6 +34,7 @@ struct Repl: ContextCommand {
             reader.remember(line)
             if await session.handle(line, number: interactive ? nil : number) == .quit { break }
         }
-        if !session.allSucceeded { throw ExitCode.failure }
+        // A script learns that a line failed; a person who fixed a typo and went on has not failed.
+        if !interactive && !session.allSucceeded { throw ExitCode.failure }
     }
 }
