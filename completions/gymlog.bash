@@ -163,7 +163,7 @@ _gymlog() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __gymlog_offer_flags_options 0
@@ -186,7 +186,7 @@ _gymlog() {
 
 _gymlog_repl() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -201,7 +201,7 @@ _gymlog_repl() {
 
 _gymlog_log() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1
@@ -216,7 +216,7 @@ _gymlog_log() {
 
 _gymlog_undo() {
     repeating_flags=()
-    non_repeating_flags=(--yes -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -231,7 +231,7 @@ _gymlog_undo() {
 
 _gymlog_redo() {
     repeating_flags=()
-    non_repeating_flags=(--yes -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -246,7 +246,7 @@ _gymlog_redo() {
 
 _gymlog_start() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1
@@ -261,7 +261,7 @@ _gymlog_start() {
 
 _gymlog_finish() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -276,7 +276,7 @@ _gymlog_finish() {
 
 _gymlog_note() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1
@@ -291,7 +291,7 @@ _gymlog_note() {
 
 _gymlog_show() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -306,7 +306,7 @@ _gymlog_show() {
 
 _gymlog_edit() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1
@@ -321,7 +321,7 @@ _gymlog_edit() {
 
 _gymlog_delete() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1
@@ -336,7 +336,7 @@ _gymlog_delete() {
 
 _gymlog_history() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db --limit)
     __gymlog_offer_flags_options -1
@@ -350,11 +350,19 @@ _gymlog_history() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __gymlog_add_completions -W "$(__gymlog_custom_complete ---completion history -- positional@0 "${COMP_CWORD}" "$(__gymlog_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _gymlog_prs() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1
@@ -365,11 +373,19 @@ _gymlog_prs() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __gymlog_add_completions -W "$(__gymlog_custom_complete ---completion prs -- positional@0 "${COMP_CWORD}" "$(__gymlog_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _gymlog_chart() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db --metric --since --until --width --height)
     __gymlog_offer_flags_options -1
@@ -380,7 +396,7 @@ _gymlog_chart() {
         return
         ;;
     '--metric')
-        __gymlog_add_completions -W 'e1rm'$'\n''weight'$'\n''volume'$'\n''reps'$'\n''time'$'\n''distance'$'\n''pace'
+        __gymlog_add_completions -W 'e1rm'$'\n''weight'$'\n''volume'
         return
         ;;
     '--since')
@@ -400,7 +416,7 @@ _gymlog_chart() {
 
 _gymlog_stats() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db --weeks --by)
     __gymlog_offer_flags_options 0
@@ -422,7 +438,7 @@ _gymlog_stats() {
 
 _gymlog_exercises() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=()
     __gymlog_offer_flags_options 0
@@ -432,20 +448,20 @@ _gymlog_exercises() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|add|alias|rename|kind|merge|delete)
+    list|add|alias|rename)
         # Offer subcommand argument completions
         "_gymlog_exercises_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list add alias rename kind merge delete' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list add alias rename' -- "${cur}"))
         ;;
     esac
 }
 
 _gymlog_exercises_list() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -460,7 +476,7 @@ _gymlog_exercises_list() {
 
 _gymlog_exercises_add() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db --kind)
     __gymlog_offer_flags_options -1
@@ -478,7 +494,7 @@ _gymlog_exercises_add() {
 
 _gymlog_exercises_alias() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1
@@ -493,52 +509,7 @@ _gymlog_exercises_alias() {
 
 _gymlog_exercises_rename() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
-    repeating_options=()
-    non_repeating_options=(--db)
-    __gymlog_offer_flags_options -1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--db')
-        return
-        ;;
-    esac
-}
-
-_gymlog_exercises_kind() {
-    repeating_flags=()
-    non_repeating_flags=(-h --help)
-    repeating_options=()
-    non_repeating_options=(--db)
-    __gymlog_offer_flags_options 2
-
-    # Offer option value completions
-    case "${prev}" in
-    '--db')
-        return
-        ;;
-    esac
-}
-
-_gymlog_exercises_merge() {
-    repeating_flags=()
-    non_repeating_flags=(-h --help)
-    repeating_options=()
-    non_repeating_options=(--db)
-    __gymlog_offer_flags_options -1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--db')
-        return
-        ;;
-    esac
-}
-
-_gymlog_exercises_delete() {
-    repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1
@@ -553,7 +524,7 @@ _gymlog_exercises_delete() {
 
 _gymlog_export() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db --out --since --until --exercise --format)
     __gymlog_offer_flags_options 0
@@ -583,7 +554,7 @@ _gymlog_export() {
 
 _gymlog_import() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --skip-bad-rows -h --help)
+    non_repeating_flags=(--dry-run --skip-bad-rows --version -h --help)
     repeating_options=()
     non_repeating_options=(--db --from --unit --timezone)
     __gymlog_offer_flags_options 1
@@ -607,7 +578,7 @@ _gymlog_import() {
 
 _gymlog_sync() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -622,7 +593,7 @@ _gymlog_sync() {
 
 _gymlog_status() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -637,7 +608,7 @@ _gymlog_status() {
 
 _gymlog_login() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db --server --token --register)
     __gymlog_offer_flags_options 0
@@ -661,7 +632,7 @@ _gymlog_login() {
 
 _gymlog_logout() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -675,7 +646,11 @@ _gymlog_logout() {
 }
 
 _gymlog_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __gymlog_offer_flags_options -1
 }
 
 complete -o filenames -F _gymlog gymlog

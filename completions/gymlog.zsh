@@ -41,6 +41,7 @@ _gymlog() {
 
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
         '(-)*:: :->arg'
@@ -51,8 +52,8 @@ _gymlog() {
         local -ar subcommands=(
             'repl:Open the logging REPL (the default when gymlog runs with no arguments).'
             'log:Log one line of sets, e.g. `log bench 100x5 @8` (in the REPL, just type the line).'
-            'undo:Revert this device'\''s last action: a logged line, `+`, an edit, a delete, a start, a finish or a note.'
-            'redo:Re-apply the action the last `undo` reverted (nothing else is ever brought back).'
+            'undo:Delete the last logged set (kept as a tombstone so every device deletes it too).'
+            'redo:Bring back the set the last `undo` deleted.'
             'start:Start a new workout, optionally named (logging a set starts one automatically).'
             'finish:Finish the current workout.'
             'note:Set the current workout'\''s note, e.g. `note felt strong today`.'
@@ -60,15 +61,15 @@ _gymlog() {
             'edit:Change set N of `show` (default: the last), e.g. `edit 2 x6 @9`.'
             'delete:Delete set N of `show`, e.g. `delete 3`.'
             'history:List recent workouts, or the recent sets of one exercise.'
-            'prs:Show personal records: heaviest weight, e1RM, rep maxes, volume, fastest times, pace.'
-            'chart:Chart an exercise'\''s progression in the terminal: e1RM, weight, volume, time or pace per workout.'
+            'prs:Show personal records: heaviest weight, best e1RM, rep maxes 1-12, set and session volume.'
+            'chart:Chart an exercise'\''s progression in the terminal: best e1RM, heaviest weight or session volume per workout.'
             'stats:Weekly training: workouts, working sets and volume per week, by exercise or muscle group.'
-            'exercises:List exercises, add, alias, rename, merge or delete one, or change its kind.'
+            'exercises:List exercises, add one, give one an alias, or rename one.'
             'export:Write every live set as RFC 4180 CSV, streaming with constant memory.'
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
             'sync:Run one sync cycle with the server: pull, push, acknowledge.'
             'status:Show the outbox, the last sync and any failing events.'
-            'login:Save the sync server and your token in the config (mode 0600).'
+            'login:Check the sync server and your token, then save them in the config (mode 0600).'
             'logout:Forget the sync server and token (local data stays).'
             'help:Show subcommand help information.'
         )
@@ -90,6 +91,7 @@ _gymlog_repl() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -102,6 +104,7 @@ _gymlog_log() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:words:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -113,7 +116,7 @@ _gymlog_undo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '--yes[Undo even when the action belongs to another workout than the open one.]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -125,7 +128,7 @@ _gymlog_redo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '--yes[Redo even when the action belongs to another workout than the open one.]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -138,6 +141,7 @@ _gymlog_start() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:name:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -149,6 +153,7 @@ _gymlog_finish() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -161,6 +166,7 @@ _gymlog_note() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:text:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -173,6 +179,7 @@ _gymlog_show() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -185,6 +192,7 @@ _gymlog_edit() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:changes:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -197,6 +205,7 @@ _gymlog_delete() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:number:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -208,9 +217,10 @@ _gymlog_history() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '*:exercise:'
+        '*:exercise:{__gymlog_custom_complete ---completion history -- positional@0 "${current_word_index}" "$(__gymlog_cursor_index_in_current_word)"}'
         '--limit[How many workouts to show.]:limit:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -222,8 +232,9 @@ _gymlog_prs() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '*:exercise:'
+        '*:exercise:{__gymlog_custom_complete ---completion prs -- positional@0 "${current_word_index}" "$(__gymlog_cursor_index_in_current_word)"}'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -233,16 +244,17 @@ _gymlog_prs() {
 
 _gymlog_chart() {
     local -i ret=1
-    local -ar ___metric=('e1rm' 'weight' 'volume' 'reps' 'time' 'distance' 'pace')
+    local -ar ___metric=('e1rm' 'weight' 'volume')
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:exercise:'
-        '--metric[e1rm, weight, volume, reps, time, distance or pace (default\: the first with data for the exercise).]:metric:{__gymlog_complete "${___metric[@]}"}'
-        '--since[Only from this day on\: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.]:day:'
-        '--until[Only up to and including this day, in the same forms.]:day:'
+        '--metric[e1rm (best estimated 1RM), weight (heaviest working weight) or volume (session volume).]:metric:{__gymlog_complete "${___metric[@]}"}'
+        '--since[Only workouts on or after this day.]:YYYY-MM-DD:'
+        '--until[Only workouts on or before this day.]:YYYY-MM-DD:'
         '--width[Columns to fill (default\: the terminal'\''s width).]:columns:'
         '--height[Rows of plot, not counting the axes.]:rows:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -258,6 +270,7 @@ _gymlog_stats() {
         '--weeks[How many weeks to show, ending with this one.]:weeks:'
         '--by[exercise or muscle (a built-in table from exercise names to muscle groups).]:by:{__gymlog_complete "${___by[@]}"}'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -268,6 +281,7 @@ _gymlog_stats() {
 _gymlog_exercises() {
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
         '(-)*:: :->arg'
@@ -276,19 +290,16 @@ _gymlog_exercises() {
     case "${state}" in
     command)
         local -ar subcommands=(
-            'list:List exercises with their kind, aliases, set counts and last date.'
-            'add:Create an exercise of one kind.'
+            'list:List exercises with their aliases and set counts.'
+            'add:Create an exercise.'
             'alias:Give an exercise another name, e.g. `alias bp "Bench Press"`.'
-            'rename:Rename an exercise; its history and records stay, and the old name becomes an alias.'
-            'kind:Change an exercise'\''s kind, while all its sets fit the new kind.'
-            'merge:Move every set of one exercise to another; the old name becomes an alias.'
-            'delete:Delete an exercise that has no sets, with its aliases.'
+            'rename:Rename an exercise; its history and records stay.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        list|add|alias|rename|kind|merge|delete)
+        list|add|alias|rename)
             "_gymlog_exercises_${words[1]}" && ret=0
             ;;
         esac
@@ -302,7 +313,7 @@ _gymlog_exercises_list() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
-        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -315,7 +326,8 @@ _gymlog_exercises_add() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:name:'
-        '--kind[weighted, bodyweight, timed, distance or carry; left out, the first set sets it.]:kind:'
+        '--kind[weighted, bodyweight, timed or distance.]:kind:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -329,6 +341,7 @@ _gymlog_exercises_alias() {
         '--db[The database file.]:path:'
         ':alias:'
         '*:exercise:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -342,44 +355,7 @@ _gymlog_exercises_rename() {
         '--db[The database file.]:path:'
         ':name:'
         '*:new-name:'
-        '(-h --help)'{-h,--help}'[Show help information.]'
-    )
-    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
-
-    return "${ret}"
-}
-
-_gymlog_exercises_kind() {
-    local -i ret=1
-    local -ar arg_specs=(
-        '--db[The database file.]:path:'
-        ':name:'
-        ':kind:'
-        '(-h --help)'{-h,--help}'[Show help information.]'
-    )
-    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
-
-    return "${ret}"
-}
-
-_gymlog_exercises_merge() {
-    local -i ret=1
-    local -ar arg_specs=(
-        '--db[The database file.]:path:'
-        ':from:'
-        '*:into:'
-        '(-h --help)'{-h,--help}'[Show help information.]'
-    )
-    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
-
-    return "${ret}"
-}
-
-_gymlog_exercises_delete() {
-    local -i ret=1
-    local -ar arg_specs=(
-        '--db[The database file.]:path:'
-        '*:name:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -392,10 +368,11 @@ _gymlog_export() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '--out[Write to this file instead of standard output.]:file:'
-        '--since[Only from this day on\: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.]:day:'
-        '--until[Only up to and including this day, in the same forms.]:day:'
+        '--since[Only sets on or after this day.]:YYYY-MM-DD:'
+        '--until[Only sets on or before this day.]:YYYY-MM-DD:'
         '--exercise[Only this exercise (name, alias or prefix).]:exercise:'
-        '--format[native (everything\: ids, time zones, aliases) or strong (Strong'\''s CSV layout with unit columns).]:format:'
+        '--format[native (everything, with ids and time zones) or strong (Strong'\''s CSV layout).]:format:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -413,6 +390,7 @@ _gymlog_import() {
         '--timezone[The IANA time zone of times written without one (default\: this machine'\''s).]:TZ:'
         '--dry-run[Read and check the file, report what would be imported, write nothing.]'
         '--skip-bad-rows[Import the readable rows and list the malformed ones instead of refusing the file.]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -424,6 +402,7 @@ _gymlog_sync() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -436,6 +415,7 @@ _gymlog_status() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -450,6 +430,7 @@ _gymlog_login() {
         '--server[The server'\''s base URL, e.g. http\://127.0.0.1\:8080.]:server:'
         '--token[The bearer token from `gymlog-server user add`.]:token:'
         '--register[Create an account on a server with open registration.]:register:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -461,6 +442,7 @@ _gymlog_logout() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -472,6 +454,7 @@ _gymlog_help() {
     local -i ret=1
     local -ar arg_specs=(
         '*:subcommands:'
+        '--version[Show the version.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
 

@@ -1,6 +1,12 @@
 #ifndef GYMLOG_CREADLINE_SHIM_H
 #define GYMLOG_CREADLINE_SHIM_H
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/select.h>
+#include <unistd.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 
@@ -13,4 +19,87 @@ static inline void gymlog_rl_install_completion(rl_completion_func_t *fn) {
 }
 static inline const char *gymlog_rl_line_buffer(void) { return rl_line_buffer; }
 static inline void gymlog_rl_completion_over(void) { rl_attempted_completion_over = 1; }
+
+// Reading one line through readline's callback interface, so that Ctrl-C at the prompt
+// clears the line and prompts again (as bash and psql do) instead of killing the process.
+// Every function that touches this state lives in this header, so each copy the compiler
+// makes of them shares one set of variables.
+static volatile sig_atomic_t gymlog_rl_interrupted = 0;
+static char *gymlog_rl_line = NULL;
+static int gymlog_rl_done = 0;
+// The kernel may run the handler on any of the process's threads (Swift's runtime has
+// several), so it cannot count on interrupting the select() below: it wakes it through a pipe.
+static int gymlog_rl_wake[2] = {-1, -1};
+
+static inline void gymlog_rl_on_sigint(int signo) {
+    (void)signo;
+    gymlog_rl_interrupted = 1;
+    if (gymlog_rl_wake[1] >= 0) { ssize_t ignored = write(gymlog_rl_wake[1], "", 1); (void)ignored; }
+}
+
+static inline void gymlog_rl_on_line(char *line) {
+    gymlog_rl_line = line;
+    gymlog_rl_done = 1;
+    // Restores the terminal before the command runs and prints.
+    rl_callback_handler_remove();
+}
+
+// Like readline(prompt): the typed line (free it), or NULL at end of input (Ctrl-D on an
+// empty line). SIGINT is caught only while waiting here; during a command it keeps its
+// previous meaning (the process ends, and SQLite's transactions leave nothing half written).
+static inline char *gymlog_rl_read_line(const char *prompt) {
+    if (gymlog_rl_wake[0] < 0 && pipe(gymlog_rl_wake) == 0) {
+        for (int i = 0; i < 2; i++) {
+            fcntl(gymlog_rl_wake[i], F_SETFL, O_NONBLOCK);
+            fcntl(gymlog_rl_wake[i], F_SETFD, FD_CLOEXEC);
+        }
+    }
+    struct sigaction action, previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = gymlog_rl_on_sigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0; // no SA_RESTART: select() returns with EINTR at once
+    sigaction(SIGINT, &action, &previous);
+    // Our handler, not readline's, sees SIGINT; readline still follows window resizes.
+    rl_catch_signals = 0;
+    gymlog_rl_line = NULL;
+    gymlog_rl_done = 0;
+    gymlog_rl_interrupted = 0;
+    rl_callback_handler_install(prompt, gymlog_rl_on_line);
+    int fd = fileno(rl_instream ? rl_instream : stdin);
+    while (!gymlog_rl_done) {
+        fd_set ready;
+        FD_ZERO(&ready);
+        FD_SET(fd, &ready);
+        int top = fd;
+        if (gymlog_rl_wake[0] >= 0) {
+            FD_SET(gymlog_rl_wake[0], &ready);
+            if (gymlog_rl_wake[0] > top) top = gymlog_rl_wake[0];
+        }
+        int n = select(top + 1, &ready, NULL, NULL, NULL);
+        if (gymlog_rl_interrupted) {
+            gymlog_rl_interrupted = 0;
+            char drain[64];
+            while (gymlog_rl_wake[0] >= 0 && read(gymlog_rl_wake[0], drain, sizeof drain) > 0) {}
+            // Show ^C, drop the line and any half-typed state, and give a fresh prompt.
+            rl_free_line_state();
+            rl_callback_sigcleanup();
+            rl_echo_signal_char(SIGINT);
+            rl_replace_line("", 0);
+            rl_crlf();
+            rl_on_new_line();
+            rl_redisplay();
+            continue;
+        }
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            rl_callback_handler_remove();
+            break;
+        }
+        if (!FD_ISSET(fd, &ready)) continue;
+        rl_callback_read_char();
+    }
+    sigaction(SIGINT, &previous, NULL);
+    return gymlog_rl_line;
+}
 #endif

@@ -54,20 +54,78 @@ public final class CLIContext: @unchecked Sendable {
                           err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
     }
 
+    /// Where the output is read: hints name commands as they are typed there.
+    public internal(set) var surface: Surface = .shell
+    /// Put before the next error line, then dropped: piped REPL input names the failing line
+    /// (`line 12: error: ...`) without repeating it on the caret line under it.
+    var errorPrefix: String?
+    /// Whether `db()` may create a missing database. Commands that work on what exists set
+    /// it to false (`ExistingDatabaseCommand`), so `gymlog show --db typo.sqlite` makes no folder and no file.
+    public var createsDatabase = true
+
     /// Every line a command prints goes through `TerminalText.safe`: names and notes may hold
     /// control characters from elsewhere, and must not drive the terminal.
-    public func print(_ line: String) { writeOut(TerminalText.safe(line)) }
-    public func printError(_ line: String) { writeErr(TerminalText.safe(line)) }
+    public func print(_ line: String) { writeOut(TerminalText.safe(surface.hints(line))) }
+    public func printError(_ line: String) {
+        let prefix = errorPrefix ?? ""
+        errorPrefix = nil
+        writeErr(TerminalText.safe(prefix + surface.hints(line)))
+    }
+
+    /// A rejected line: the message once, then the line with a caret under `span`.
+    func printEntryError(_ message: String, at span: Span?, in line: String) {
+        printError(Style.stderr.errorLine(message))
+        if let span {
+            printError(EntryError(message, at: span).pointing(into: line, message: false, columns: TerminalText.width(of:)))
+        }
+    }
 
     /// Opens the database on first use, so commands that do not need it never pay for it.
     public func db() throws -> GymLogDatabase {
         if let database { return database }
         do {
-            let opened = try GymLogDatabase(path: paths.database, environment: environment, settings: settings)
+            let opened = try GymLogDatabase(path: paths.database, environment: environment, settings: settings, create: createsDatabase)
             database = opened
             return opened
+        } catch let missing as DatabaseMissing {
+            throw UserError("There is no gymlog database at \(missing.path) yet (--db, else $GYMLOG_DB, else the default place). "
+                + "Start one by logging a set: run `gymlog`, then type `bench 100x5`.")
         } catch {
             throw UserError("Cannot open the database at \(paths.database): \(error). Check the path (--db or $GYMLOG_DB) and its permissions.")
         }
+    }
+
+    /// The database when its file exists, nil when it does not; never creates one.
+    public func existingDB() throws -> GymLogDatabase? {
+        if database == nil, !FileManager.default.fileExists(atPath: paths.database) { return nil }
+        return try db()
+    }
+}
+
+/// Where gymlog's output is read, so a hint names a command the way it is typed there.
+public enum Surface: Sendable {
+    /// A shell: `gymlog exercises add "Front Squat"`, `gymlog log "bench 100x5"`.
+    case shell
+    /// The REPL: `exercises add "Front Squat"`, `bench 100x5`.
+    case repl
+
+    /// `text` with its backquoted commands written for this surface. Messages are written
+    /// once, for the shell; inside the REPL the `gymlog` in front goes, and a quoted set
+    /// line after `gymlog log` is the line itself.
+    public func hints(_ text: String) -> String {
+        guard self == .repl, text.contains("`gymlog ") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let r = rest.range(of: "`gymlog ") {
+            out += rest[..<r.lowerBound] + "`"
+            rest = rest[r.upperBound...]
+            // `gymlog log "bench 100x5"` -> `bench 100x5`
+            if rest.hasPrefix("log \""), let close = rest.dropFirst(5).firstIndex(of: "\""),
+               rest[rest.index(after: close)...].hasPrefix("`") {
+                out += rest[rest.index(rest.startIndex, offsetBy: 5)..<close]
+                rest = rest[rest.index(after: close)...]
+            }
+        }
+        return out + rest
     }
 }

@@ -9,8 +9,7 @@ struct EntryRunner {
     func run(_ line: String) throws -> Bool {
         switch EntryParser.parse(line) {
         case .failure(let error):
-            context.printError(Style.stderr.errorLine(error.message))
-            context.printError(error.pointing(into: line))
+            context.printEntryError(error.message, at: error.span, in: line)
             return false
         case .success(let entry):
             do {
@@ -25,8 +24,7 @@ struct EntryRunner {
                 }
                 return true
             } catch let error as UserError {
-                context.printError(Style.stderr.errorLine(error.message))
-                if let span = error.span { context.printError(EntryError(error.message, at: span).pointing(into: line)) }
+                context.printEntryError(error.message, at: error.span, in: line)
                 return false
             }
         }

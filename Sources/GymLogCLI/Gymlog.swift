@@ -20,8 +20,23 @@ public struct Gymlog: AsyncParsableCommand {
           gymlog export --out lifts.csv
 
         Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
-        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Settings: $XDG_CONFIG_HOME/gymlog/config.toml.
+        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, start, import,
+        exercises add/alias/rename and sync create it; the other commands say
+        there is none yet, and where they looked.
+        `gymlog log --help` shows the whole entry language.
+
+        Settings live in $GYMLOG_CONFIG, else $XDG_CONFIG_HOME/gymlog/config.toml:
+
+          unit = "kg"               a bare weight's unit, and the unit of totals:
+                                    "kg" or "lb"
+          e1rm_formula = "epley"    the estimated one-rep max: "epley" or "brzycki"
+          idle_gap_minutes = \(Settings().idleGapMinutes)    a workout ends this long after its last set
+                                    (1 to 10080)
+          sync.server = "URL"       the sync server (`gymlog login` sets it)
+          sync.token = "glt_..."    the account's token (`gymlog login` sets it;
+                                    the file is then mode 0600)
         """,
+        version: gymlogVersion,
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
         subcommands: [Repl.self, Log.self, Undo.self, Redo.self, Start.self, Finish.self, Note.self,
                       Show.self, Edit.self, Delete.self, History.self, PRs.self, ChartCommand.self, Stats.self,
@@ -33,14 +48,48 @@ public struct Gymlog: AsyncParsableCommand {
 
     /// Runs the process's arguments through the tree, awaiting async commands, then exits.
     public static func runCommandLine() async {
-        await asyncMain(Gymlog.self)
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // ArgumentParser spells the version flag only `--version`.
+        if arguments == ["-V"] { arguments = ["--version"] }
+        // Without this, a mistyped command falls to the default subcommand (the REPL), which
+        // refuses the extra word with the REPL's usage.
+        if let message = unknownCommandMessage(arguments) {
+            FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(message)) + "\n").utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await asyncMain(Gymlog.self, arguments)
+    }
+
+    /// The first word of each command of the tree, and ArgumentParser's own `help`.
+    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
+
+    /// The command `word` most likely meant: within one edit for short words, two for longer.
+    /// Only a word of letters can be a mistyped command (one holding a control character gets
+    /// the parser's pointed error instead). Nil when the words after it hold a digit: `squat 140x0` and `press 60x5` are set
+    /// lines, however close `squat` is to `quit` or `press` to `prs`.
+    static func nearestCommand(to word: String, rest: [String] = [], among names: [String] = commandNames) -> String? {
+        let typed = word.lowercased()
+        guard typed.count >= 2, typed.allSatisfy({ $0.isASCII && $0.isLetter }), !names.contains(word), !rest.contains(where: { $0.contains(where: \.isNumber) }) else { return nil }
+        let limit = typed.count <= 4 ? 1 : 2
+        let scored = names.map { ($0, editDistance(typed, $0, limit: limit)) }.filter { $0.1 <= limit }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// What to say when the shell's first word is no command (`gymlog hisotry`), or nil when it is one.
+    static func unknownCommandMessage(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
+        if let near = nearestCommand(to: first, rest: Array(arguments.dropFirst())) {
+            return "Unknown command '\(first)'. Did you mean `\(near)`? (`gymlog --help` lists every command.)"
+        }
+        return "Unknown command '\(first)'. To log a set from the shell, type `gymlog log \"\(arguments.joined(separator: " "))\"`; "
+            + "`gymlog --help` lists every command."
     }
 }
 
 /// Called on a concrete root from top-level code, `main()` resolves to `ParsableCommand`'s
 /// synchronous one, which refuses an async root; through this generic it is the async one.
-private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type) async {
-    await Root.main()
+private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type, _ arguments: [String]) async {
+    await Root.main(arguments)
 }
 
 /// A command that runs against a `CLIContext`, so the REPL and tests can run it too.
@@ -60,6 +109,7 @@ extension ContextCommand {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
             throw ExitCode.failure
         }
+        context.createsDatabase = !(self is any ExistingDatabaseCommand)
         do { try await run(in: context) } catch let e as UserError {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
@@ -86,3 +136,25 @@ extension TextCommand {
 
 /// A command whose argument is an exercise: the REPL completes `NAME exercise` for it.
 protocol ExerciseArgumentCommand: ContextCommand {}
+
+/// A command that works on what is already logged: run from the shell on a path with no
+/// database, it creates none and says so. These are the commands that only read, and those
+/// that change or take back what exists (with no database there is nothing to undo, edit,
+/// delete, note or finish). The REPL, `log`, `start`, `import`, `exercises add` and `sync`
+/// (which fills a new device from the server) create the database on first use.
+protocol ExistingDatabaseCommand: ContextCommand {}
+
+extension Show: ExistingDatabaseCommand {}
+extension History: ExistingDatabaseCommand {}
+extension PRs: ExistingDatabaseCommand {}
+extension ChartCommand: ExistingDatabaseCommand {}
+extension Stats: ExistingDatabaseCommand {}
+extension Export: ExistingDatabaseCommand {}
+extension Status: ExistingDatabaseCommand {}
+extension ListExercises: ExistingDatabaseCommand {}
+extension Undo: ExistingDatabaseCommand {}
+extension Redo: ExistingDatabaseCommand {}
+extension Edit: ExistingDatabaseCommand {}
+extension Delete: ExistingDatabaseCommand {}
+extension Note: ExistingDatabaseCommand {}
+extension Finish: ExistingDatabaseCommand {}

@@ -19,7 +19,8 @@ struct PlainLineReader: LineReader {
 nonisolated(unsafe) var completionWords: [String] = []
 nonisolated(unsafe) private var completionMatches: [String] = []
 
-/// A terminal: GNU readline line editing, persistent history and tab completion.
+/// A terminal: GNU readline line editing, persistent history and tab completion; Ctrl-C at
+/// the prompt clears the line, as in bash and psql, instead of ending the REPL.
 struct ReadlineReader: LineReader {
     let historyPath: String
 
@@ -45,8 +46,9 @@ struct ReadlineReader: LineReader {
         }
     }
 
+    /// Ctrl-C clears the line being typed and prompts again; Ctrl-D on an empty line is the end.
     mutating func next(prompt: String) -> String? {
-        guard let raw = readline(prompt) else { return nil }
+        guard let raw = gymlog_rl_read_line(prompt) else { return nil }
         defer { free(raw) }
         return String(cString: raw)
     }

@@ -54,29 +54,45 @@ enum Render {
     /// A workout's sets numbered as `edit N` and `delete N` expect.
     static func numberedWorkout(_ d: WorkoutDetail, status: WorkoutStatus, style: Style = .plain) -> [String] {
         var lines = [workoutHeader(d, status: status, style: style)]
-        let width = d.sets.map { $0.exercise.name.count }.max() ?? 0
+        let width = TerminalText.columns(d.sets.map(\.exercise.name))
         for (i, s) in d.sets.enumerated() {
             let n = String(i + 1)
             lines.append(style.dim(String(repeating: " ", count: max(0, 3 - n.count)) + n) + "  "
-                         + s.exercise.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + s.set.summary)
+                         + TerminalText.pad(s.exercise.name, to: width) + "  " + s.set.summary)
         }
         return lines
     }
 
-    /// A workout with sets grouped by exercise, for `history`.
+    /// A workout with sets grouped by exercise, for `history`: equal sets in a row collapse
+    /// (`60kg x 10 x3`), and set notes follow on lines of their own, numbered by the set's
+    /// place in the exercise, so the list of sets stays easy to scan.
     static func groupedWorkout(_ d: WorkoutDetail, status: WorkoutStatus, style: Style = .plain) -> [String] {
         var lines = [workoutHeader(d, status: status, style: style)]
         var order: [UUID] = []
-        var byExercise: [UUID: (Exercise, [LoggedSet])] = [:]
+        var byExercise: [UUID: (Exercise, [SetValues])] = [:]
         for s in d.sets {
             if byExercise[s.exercise.id] == nil { order.append(s.exercise.id); byExercise[s.exercise.id] = (s.exercise, []) }
-            byExercise[s.exercise.id]!.1.append(s.set)
+            byExercise[s.exercise.id]!.1.append(s.set.values)
         }
         for id in order {
             let (e, sets) = byExercise[id]!
-            lines.append("  \(e.name): " + sets.map(\.summary).joined(separator: ", "))
+            lines.append("  \(e.name): " + collapsedRepeats(sets).map { $0.count > 1 ? "\($0.summary) x\($0.count)" : $0.summary }
+                .joined(separator: ", "))
+            for (i, v) in sets.enumerated() {
+                if let note = v.note, !note.isEmpty { lines.append("      " + style.dim("# \(note)  (set \(i + 1))")) }
+            }
         }
         return lines
+    }
+
+    /// Runs of equal sets (notes aside) as one summary and how many times it was done in a row.
+    static func collapsedRepeats(_ sets: [SetValues]) -> [(summary: String, count: Int)] {
+        var runs: [(values: SetValues, count: Int)] = []
+        for var v in sets {
+            v.note = nil
+            if let last = runs.last, last.values == v { runs[runs.count - 1].count += 1 } else { runs.append((v, 1)) }
+        }
+        return runs.map { ($0.values.summary, $0.count) }
     }
 }
 

@@ -148,8 +148,8 @@ extension Render {
                 rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values), r))
             }
             // Labels are never cut: the column is as wide as the longest (`heaviest added weight`).
-            let width = max(20, (rows.map(\.label.count).max() ?? 0) + 1)
-            func label(_ text: String) -> String { "  " + text.padding(toLength: width, withPad: " ", startingAt: 0) }
+            let width = max(20, TerminalText.columns(rows.map(\.label)) + 1)
+            func label(_ text: String) -> String { "  " + TerminalText.pad(text, to: width) }
             for (text, r) in rows { lines.append(label(text) + style.record(value(r)) + style.dim(origin(r))) }
             let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }
             if !repMaxes.isEmpty {

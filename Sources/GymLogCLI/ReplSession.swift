@@ -14,7 +14,10 @@ final class ReplSession {
     let context: CLIContext
     private(set) var allSucceeded = true
 
-    init(context: CLIContext) { self.context = context }
+    init(context: CLIContext) {
+        self.context = context
+        context.surface = .repl
+    }
 
     /// The commands a line can start with: the tree's, except `repl` itself.
     static let commands: [any ParsableCommand.Type] = Gymlog.configuration.subcommands.filter { $0 != Repl.self }
@@ -30,6 +33,9 @@ final class ReplSession {
     /// `undo!` and `redo!`: the step confirmed, as `--yes` gives it from the shell.
     static let confirmedWords: [String: any ParsableCommand.Type] = ["undo!": Undo.self, "redo!": Redo.self]
 
+    /// The words a mistyped first word is matched against: the commands, `help` and `quit`.
+    static let suggestedWords = commands.map { $0._commandName } + ["help", "quit"]
+
     /// Every first word that is not an entry line.
     static let commandWords: Set<String> = Set(commandsByName.keys).union(quitWords).union(helpWords).union(confirmedWords.keys)
 
@@ -43,8 +49,8 @@ final class ReplSession {
             ("help", "this list; `COMMAND --help` shows a command's usage"),
             ("quit", "leave (Ctrl-D works too)"),
         ]
-        let width = rows.map { $0.0.count }.max() ?? 0
-        return rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        let width = TerminalText.columns(rows.map(\.0))
+        return rows.map { "  " + TerminalText.pad($0.0, to: width) + "  " + $0.1 }
     }
 
     /// `[Push day · 5 sets] > `, `[10:15 · 1 set] > `, or `gymlog> ` with no open workout.
@@ -63,8 +69,12 @@ final class ReplSession {
             + names.flatMap { name in exerciseCommands.map { "\($0) \(name)" } }
     }
 
+    /// Runs one line. `number` is its line in piped input: an error then starts with
+    /// `line N:`, so a script's author can find it.
     @discardableResult
-    func handle(_ rawLine: String) async -> Outcome {
+    func handle(_ rawLine: String, number: Int? = nil) async -> Outcome {
+        context.errorPrefix = number.map { "line \($0): " }
+        defer { context.errorPrefix = nil }
         let line = rawLine.trimmingCharacters(in: .whitespaces)
         if line.isEmpty || line.hasPrefix("//") { return .ok }
         let typed = line.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
@@ -82,11 +92,23 @@ final class ReplSession {
         } else if let command = Self.commandsByName[word] {
             let rest = line.dropFirst(typed.count).trimmingCharacters(in: .whitespaces)
             outcome = await runCommand(command, rest: rest, line: line)
+        } else if let near = mistypedCommand(typed, line: line) {
+            context.printError(Style.stderr.errorLine("Unknown command '\(typed)'. Did you mean `\(near)`? (`help` lists every command.)"))
+            outcome = .failed
         } else {
             outcome = runEntry(line)
         }
         if outcome == .failed { allSucceeded = false }
         return outcome
+    }
+
+    /// The command a line's first word was meant to be (`hisotry`), when the line is no set
+    /// (a valid set line always logs) and the word is no exercise or alias.
+    private func mistypedCommand(_ typed: String, line: String) -> String? {
+        let rest = line.split(separator: " ").dropFirst().map(String.init)
+        guard let near = Gymlog.nearestCommand(to: typed, rest: rest, among: Self.suggestedWords), case .failure = EntryParser.parse(line) else { return nil }
+        let exercises = Set(((try? context.db().exerciseNames()) ?? []).map { $0.lowercased() })
+        return exercises.contains(typed.lowercased()) ? nil : near
     }
 
     /// Runs an entry line through the same `EntryRunner` as `gymlog log`.

@@ -36,4 +36,58 @@ enum TerminalText {
     }
 
     private static let replacement = Array("\u{FFFD}".utf8)
+
+    // MARK: display width
+
+    /// How many terminal columns `text` takes: CJK and emoji take two, combining accents and
+    /// zero-width characters none. Every padded column measures with this, so a table of
+    /// names like `Développé couché`, `ベンチプレス` or `💪 Curl` stays aligned.
+    static func width(_ text: String) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// The columns one character (a grapheme cluster, so `e` + U+0301 is one) takes.
+    static func width(of c: Character) -> Int {
+        guard let first = c.unicodeScalars.first else { return 0 }
+        let v = first.value
+        if v < 0x7F { return v < 0x20 ? 0 : 1 }
+        // An emoji presentation selector or an emoji sequence shows as one wide glyph.
+        if c.unicodeScalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation { return 2 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: break
+        }
+        return wideRanges.contains { $0.contains(v) } ? 2 : 1
+    }
+
+    /// East Asian Wide and Fullwidth blocks (Unicode's EastAsianWidth W and F, by block).
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+        0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+        0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF,
+        0x20000...0x2FFFD, 0x30000...0x3FFFD,
+    ]
+
+    /// `text` followed by spaces up to `columns` display columns (never cut).
+    static func pad(_ text: String, to columns: Int) -> String {
+        text + String(repeating: " ", count: max(0, columns - width(text)))
+    }
+
+    /// `text` in exactly `columns` display columns: padded, or cut with `…` at a character
+    /// boundary when it is wider.
+    static func fit(_ text: String, to columns: Int) -> String {
+        guard width(text) > columns else { return pad(text, to: columns) }
+        var out = "", used = 0
+        for c in text {
+            let w = width(of: c)
+            if used + w > columns - 1 { break }
+            out.append(c); used += w
+        }
+        return pad(out + "…", to: columns)
+    }
+
+    /// The widest of `texts`, in display columns.
+    static func columns(_ texts: some Sequence<String>) -> Int {
+        texts.map(width).max() ?? 0
+    }
 }

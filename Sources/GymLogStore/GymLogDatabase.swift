@@ -2,6 +2,12 @@ import Foundation
 import GRDB
 import GymLogCore
 
+/// Thrown when a command that only reads finds no database file at `path`.
+public struct DatabaseMissing: Error, Equatable, Sendable {
+    /// Where the database was looked for.
+    public var path: String
+}
+
 /// The client's database: the only door to the SQLite file.
 ///
 /// Every change to a synced row goes through `ChangeWriter.write`, which writes the row
@@ -18,9 +24,11 @@ public final class GymLogDatabase: @unchecked Sendable {
     /// Tests set this to fail a write between its row and its outbox event.
     public var faultInjector: (@Sendable (WritePhase) throws -> Void)?
 
-    /// Opens (creating if needed) the database at `path`, runs pending migrations and makes
-    /// the device identity on first open.
-    public init(path: String, environment: Environment = .live, settings: Settings = Settings()) throws {
+    /// Opens the database at `path`, runs pending migrations and makes the device identity on
+    /// first open. With `create` false a missing file is `DatabaseMissing`, and nothing (no
+    /// folder, no file) is made: commands that only read must not leave an empty log behind.
+    public init(path: String, environment: Environment = .live, settings: Settings = Settings(), create: Bool = true) throws {
+        if !create, !FileManager.default.fileExists(atPath: path) { throw DatabaseMissing(path: path) }
         var config = Configuration()
         config.foreignKeysEnabled = true
         // Another gymlog process (REPL + `gymlog log`, or a sync) may hold the write lock

@@ -266,6 +266,12 @@ extension GymLogDatabase {
             }
         }
     }
+
+    /// Forgets the last sync error (after `logout`, or a `login` whose token was accepted), so
+    /// `status` does not show a failure that no longer applies.
+    public func clearSyncError() throws {
+        try queue.write { try $0.execute(sql: "UPDATE sync_state SET last_error = NULL") }
+    }
 }
 
 extension ChangeWriter {

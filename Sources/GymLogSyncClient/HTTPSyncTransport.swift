@@ -43,6 +43,20 @@ public struct HTTPSyncTransport: SyncTransport {
         try await send("GET", "v1/capabilities")
     }
 
+    /// Proves the login works before anything is saved: the server answers the capabilities
+    /// of this protocol version, then accepts the token for a one-change pull (which changes
+    /// nothing on the server). Throws `SyncTransportError`; `.invalidResponse` also when the
+    /// server speaks another protocol version.
+    public func checkLogin(deviceID: String) async throws {
+        let capabilities = try await self.capabilities()
+        guard capabilities.protocolVersion == syncProtocolVersion else {
+            throw SyncTransportError.invalidResponse(server: serverName, status: 200,
+                reason: "it speaks sync protocol \(capabilities.protocolVersion), this gymlog speaks \(syncProtocolVersion); update the older of the two")
+        }
+        guard token != nil else { return }
+        let _: PullResponse = try await pull(cursor: .start, limit: 1, deviceID: deviceID, ackedSeq: nil)
+    }
+
     /// Creates an account on a server started with `--open-registration`; the token is shown only once.
     public func register(name: String) async throws -> RegisterResponse {
         try await send("POST", "v1/register", body: try JSONEncoder().encode(RegisterRequest(name: name)))

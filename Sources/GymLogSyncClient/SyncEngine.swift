@@ -26,6 +26,7 @@ public protocol SyncReplica: Sendable {
 
 /// What one cycle did.
 public struct SyncReport: Equatable, Sendable {
+    /// Changes another device made; this device's own changes coming back are not counted.
     public var pulledChanges = 0
     public var mergedFields = 0
     public var keptFields = 0
@@ -106,7 +107,7 @@ public struct SyncEngine: Sendable {
             // no-op sync then writes nothing at all.
             if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch {
                 let stats = try replica.apply(page.changes, epoch: page.epoch, cursor: pageCursor)
-                report.pulledChanges += page.changes.count
+                report.pulledChanges += Self.othersChanges(page.changes, deviceID: replica.deviceID)
                 report.mergedFields += stats.written
                 report.keptFields += stats.kept
                 position.cursor = pageCursor
@@ -170,5 +171,11 @@ public struct SyncEngine: Sendable {
             guard response.lastAppliedSeq >= events.last!.seq else { break }
             after = response.lastAppliedSeq
         }
+    }
+
+    /// How many of `changes` another device made: the server sends a device's own writes back
+    /// in its pulls, and those are not news to the person syncing.
+    static func othersChanges(_ changes: [PullChange], deviceID: String) -> Int {
+        changes.count { change in change.fields.values.contains { $0.c.node != deviceID } }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+@testable import GymLogCLI
 import GymLogTestSupport
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
         // When listed, then the kind column starts at the same terminal column on every line
         let lines = try home.gymlog(["exercises"]).stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        let columns = lines.map { line in displayWidth(String(line[..<line.range(of: "weighted")!.lowerBound])) }
+        let columns = lines.map { line in TerminalText.width(String(line[..<line.range(of: "weighted")!.lowerBound])) }
         #expect(Set(columns) == [13], "\(lines)")
     }
 

@@ -162,8 +162,9 @@ import Testing
         let point = try #require((chart["points"] as? [[String: Any]])?.first)
         #expect((point["value"] as! NSNumber).doubleValue == 102.5 && point["sets"] as? Int == 2 && chart["unit"] as? String == "kg")
 
-        // Empty databases still answer with the same shapes
+        // Empty databases still answer with the same shapes (read commands create none: make it)
         let empty = try TemporaryHome()
+        _ = try GymLogDatabase(path: empty.database)
         #expect(try object(try empty.gymlog(["show", "--json"]).stdout)["workout"] is NSNull)
         #expect((try object(try empty.gymlog(["history", "--json"]).stdout)["workouts"] as? [Any])?.isEmpty == true)
         #expect((try object(try empty.gymlog(["prs", "--json"]).stdout)["exercises"] as? [Any])?.isEmpty == true)
@@ -235,6 +236,9 @@ import Testing
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let generated = try ProcessRunner.run(generator, [builtProducts.appendingPathComponent("gymlog").path, "--date", String(date), "--output-directory", out.path])
         #expect(generated.status == 0, "\(generated.stderr)")
+        let finished = try ProcessRunner.run(repositoryRoot.appendingPathComponent("scripts/finish-manual"),
+                                             [builtProducts.appendingPathComponent("gymlog").path, out.appendingPathComponent("gymlog.1").path])
+        #expect(finished.status == 0, "\(finished.stderr)")
         try compareGenerated(try String(contentsOf: out.appendingPathComponent("gymlog.1"), encoding: .utf8), "man/gymlog.1")
     }
 }

@@ -137,3 +137,19 @@ func fixture(_ path: String) -> URL {
         #expect(mode == 0o600)
     }
 }
+
+@Suite struct PipedLineNumberTests {
+    @Test func pipedInputNamesTheLineOfEachErrorOnce() throws {
+        // Given a script whose second and fourth lines are wrong
+        let home = try TemporaryHome()
+        let run = try home.gymlog([], stdin: "bench 100x5\nbench 100x\n// a comment\nhisotry\nbench 105x3\n")
+        // Then each error starts with its line number, once, and the good lines logged
+        #expect(run.status == 1)
+        let errors = run.stderr.split(separator: "\n").map(String.init)
+        let numbered = errors.filter { $0.hasPrefix("line ") }
+        #expect(numbered.map { String($0.prefix(15)) } == ["line 2: error: ", "line 4: error: "], "\(errors)")
+        #expect(numbered.last?.contains("Unknown command 'hisotry'. Did you mean `history`?") == true, "\(errors)")
+        #expect(errors.count { $0.contains("expected reps") } == 1, "\(errors)")
+        #expect(run.stdout.contains("Bench #2"), "\(run.stdout)")
+    }
+}

@@ -3,27 +3,40 @@ import Foundation
 import GymLogCore
 import GymLogStore
 @testable import GymLogCLI
+import GymLogTestSupport
 import Testing
 
 /// The REPL runs the shell's command tree: async commands run to completion from a line, and
 /// `help` and completion list exactly the tree's commands.
 @Suite struct ReplDispatchTests {
     @Test func aLoginTypedInTheReplAwaitsTheServerAndSavesWhatItAnswered() async throws {
-        // Given a server that answers its capabilities, and a REPL session
-        let server = try OneAnswerHTTPServer(body: """
-            {"protocol_version":1,"max_body_bytes":1048576,"max_push_events":1000,"max_pull_limit":5000,\
-            "registration_open":false,"max_clock_ahead_ms":300000}
-            """)
+        // Given a real server with a user, and a REPL session
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
         let s = try ReplTestSession()
-        // When `login` is typed (the command awaits an HTTP request)
-        let outcome = await s.repl.handle("login --server \(server.url) --token glt_test")
-        // Then it ran to the end: it asked the server, printed, and saved the config after the await
+        // When `login` is typed (the command awaits HTTP requests)
+        let outcome = await s.repl.handle("login --server \(server.url) --token \(token)")
+        // Then it ran to the end: it asked the server, printed, and saved the config after the awaits
         let (out, err) = s.output.take()
         #expect(outcome == .ok, "\(err)")
-        #expect(server.requestLine() == "GET /v1/capabilities HTTP/1.1")
-        #expect(out == ["Logged in to \(server.url). Run `gymlog sync` to sync."])
+        #expect(server.requests(to: "/v1/capabilities") == 1 && server.requests(to: "/v1/pull") == 1, "\(server.log())")
+        #expect(out == ["Logged in to \(server.url). Run `sync` to sync."])
         let settings = try ConfigFile.load(s.context.paths.config)
-        #expect(settings.server == server.url && settings.token == "glt_test")
+        #expect(settings.server == server.url && settings.token == token)
+    }
+
+    @Test func aLoginToSomethingThatIsNotAGymlogServerSavesNothing() async throws {
+        // Given a web server that answers 200 with JSON of another shape
+        let server = try OneAnswerHTTPServer(body: #"{"hello":"world"}"#)
+        let s = try ReplTestSession()
+        // When `login` is typed
+        let outcome = await s.repl.handle("login --server \(server.url) --token glt_test")
+        // Then it says the URL is no gymlog server, and nothing was saved
+        let (_, err) = s.output.take()
+        #expect(outcome == .failed)
+        #expect(server.requestLine() == "GET /v1/capabilities HTTP/1.1")
+        #expect(err.count == 1 && err[0].contains("\(server.url) does not answer as a gymlog sync server") && err[0].contains("Nothing was saved"), "\(err)")
+        #expect(!FileManager.default.fileExists(atPath: s.context.paths.config))
     }
 
     @Test func aSyncTypedInTheReplThatCannotConnectFinishesAndRecordsWhy() async throws {

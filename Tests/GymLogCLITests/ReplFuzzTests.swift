@@ -355,7 +355,14 @@ private func errorProblems(line raw: String, err: [String]) -> [String] {
     // the offending part.
     var parseError: EntryError?
     var echoed = line
-    if !replCommandWords.contains(word), case .failure(let e) = EntryParser.parse(line) {
+    // A failing line whose first word is a near-miss of a command is answered with that command
+    // (`expotr` -> `export`) unless an exercise has that name; the oracle takes either answer.
+    let typedWord = line.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+    let near = Gymlog.nearestCommand(to: typedWord, rest: line.split(separator: " ").dropFirst().map(String.init),
+                                     among: ReplSession.suggestedWords)
+    if let near, message == "Unknown command '\(typedWord)'. Did you mean `\(near)`? (`help` lists every command.)" {
+        if err.count != 1 { problems.append("a mistyped command printed more than its one line: \(err)") }
+    } else if !replCommandWords.contains(word), case .failure(let e) = EntryParser.parse(line) {
         parseError = e
     } else if word == "log", let words = try? shellWords(line.dropFirst(word.count).trimmingCharacters(in: .whitespaces)),
               !words.isEmpty, !words.contains(where: looksLikeFlag),
@@ -373,8 +380,9 @@ private func errorProblems(line raw: String, err: [String]) -> [String] {
         }
     }
     if let e = parseError {
-        // As printed: a control character the lexer took for a space (NEL, CR, VT) shows as U+FFFD.
-        let expected = (["error: " + e.message] + e.pointing(into: echoed).split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        // As printed: a control character the lexer took for a space (NEL, CR, VT) shows as U+FFFD;
+        // the message once, the caret alone under it, wide characters two columns.
+        let expected = (["error: " + e.message] + e.pointing(into: echoed, message: false, columns: TerminalText.width(of:)).split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
             .map(TerminalText.safe)
         if err != expected {
             problems.append("a parse error printed \(err.map { String($0.prefix(200)) }) instead of \(expected.map { String($0.prefix(200)) })")

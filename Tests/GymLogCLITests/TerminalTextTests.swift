@@ -23,3 +23,27 @@ import Testing
         #expect(TerminalText.safe("\u{1B}[1") == "\(r)[1")
     }
 }
+
+@Suite struct DisplayWidthTests {
+    @Test func wideCharactersTakeTwoColumnsAndCombiningMarksNone() {
+        #expect(TerminalText.width("bench") == 5)
+        #expect(TerminalText.width("ベンチ") == 6)
+        #expect(TerminalText.width("💪") == 2)
+        #expect(TerminalText.width("e\u{301}") == 1)
+        #expect(TerminalText.width("Développé") == 9)
+        #expect(TerminalText.width("한국") == 4)
+        #expect(TerminalText.width("❤️") == 2)
+        #expect(TerminalText.width("深蹲") == 4)
+        #expect(TerminalText.width("ＯＨＰ") == 6)
+        #expect(TerminalText.width("De\u{0301}veloppe\u{0301}") == 9)
+        #expect(TerminalText.width("💪 day") == 6)
+    }
+
+    @Test func padAndFitCountColumnsNotCharacters() {
+        #expect(TerminalText.pad("ベンチ", to: 8) == "ベンチ  ")
+        #expect(TerminalText.pad("toolong", to: 3) == "toolong")
+        #expect(TerminalText.fit("ベンチプレス", to: 6) == "ベン… ")
+        #expect(TerminalText.width(TerminalText.fit("ベンチプレス", to: 6)) == 6)
+        #expect(TerminalText.fit("row", to: 5) == "row  ")
+    }
+}

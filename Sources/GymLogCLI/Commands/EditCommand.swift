@@ -32,9 +32,7 @@ struct Edit: TextCommand {
             // Point into the line as typed: the REPL's line, or the shell's words after `edit`.
             let line = context.typedLine ?? "edit " + rest
             let shift = line.count - patchText.count - 2
-            let moved = EntryError(e.message, at: Span(max(0, e.span.start + shift), max(0, e.span.end + shift)))
-            context.printError(Style.stderr.errorLine(e.message))
-            context.printError(moved.pointing(into: line))
+            context.printEntryError(e.message, at: Span(max(0, e.span.start + shift), max(0, e.span.end + shift)), in: line)
             throw ExitCode.failure
         case .success(.repeatLast(let patch)):
             let s = try context.db().editSet(target, patch: patch, typed: context.typedLine ?? "edit " + rest)

@@ -44,10 +44,10 @@ struct ListExercises: ContextCommand {
         }
         if list.isEmpty { context.print("No exercises yet. Log a set, e.g. `gymlog log \"bench 100x5\"`, or `gymlog exercises add NAME`."); return }
         // Display columns, not characters: `深蹲` takes four, `Développé` nine.
-        let width = list.map { displayWidth($0.exercise.name) }.max() ?? 0
-        let kindWidth = ExerciseKind.allCases.map(\.rawValue.count).max() ?? 0
+        let width = TerminalText.columns(list.map(\.exercise.name))
+        let kindWidth = TerminalText.columns(ExerciseKind.allCases.map(\.rawValue))
         for s in list {
-            var line = padded(s.exercise.name, toColumns: width) + "  " + padded(s.exercise.kind.rawValue, toColumns: kindWidth)
+            var line = TerminalText.pad(s.exercise.name, to: width) + "  " + TerminalText.pad(s.exercise.kind.rawValue, to: kindWidth)
                 + "  \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
             if let last = s.lastPerformedAt { line += ", last \(localDate(millis: last, utcOffsetSeconds: s.lastPerformedOffset))" }
             if !s.aliases.isEmpty { line += "  aliases: " + s.aliases.joined(separator: ", ") }

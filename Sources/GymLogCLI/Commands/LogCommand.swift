@@ -7,14 +7,14 @@ struct Log: TextCommand {
         commandName: "log",
         abstract: "Log one line of sets, e.g. `log bench 100x5 @8` (in the REPL, just type the line).",
         discussion: """
-        The line uses the same language as the REPL:
+        The line uses the same language as the REPL (where you type it without `gymlog log`):
 
-          gymlog log "bench 100x5"          one set of 5 at 100 (default unit)
-          gymlog log "squat 140kg x5x3 @8"  three sets, RPE 8
-          gymlog log "bench 100x5,5,4"      three sets with 5, 5 and 4 reps
-          gymlog log "pullup bw x8"         bodyweight; "dip +20x6" adds weight
-          gymlog log "plank 60s"            timed; "row 2000m 7:41" distance
-          gymlog log "+ x6"                 the last set again with 6 reps
+        \(EntryLanguage.helpText)
+
+        Exercise names match exactly, by alias or by an unambiguous prefix; a new
+        name is created with a notice, and a near-miss of an existing one is refused
+        with the name it resembles. Quote the line, or pass its words:
+        `gymlog log "squat 140x5x3 @8"`, `gymlog log bench 100x5`.
         """
     )
 

@@ -11,10 +11,13 @@ import FoundationNetworking
 struct Login: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Save the sync server and your token in the config (mode 0600).",
+        abstract: "Check the sync server and your token, then save them in the config (mode 0600).",
         discussion: """
           gymlog login --server http://127.0.0.1:8080 --token glt_...
           gymlog login --server http://127.0.0.1:8080 --register alice   (servers with open registration)
+
+        The server is asked first: nothing is saved when it cannot be reached, is not a gymlog
+        server, or refuses the token.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -33,17 +36,39 @@ struct Login: ContextCommand {
 
     func run(in context: CLIContext) async throws {
         let url = URL(string: server)!
+        let existing = try context.existingDB()
+        // A device that has not synced yet has no id the server knows; the check only reads.
+        let deviceID = existing?.deviceID ?? "login-check"
         var token = self.token
-        if let name = register {
-            let transport = HTTPSyncTransport(baseURL: url, token: nil)
-            let response = try await transport.register(name: name)
-            token = response.token
-            context.print("Registered '\(response.user)'. Your token (also saved in the config): \(response.token)")
-        } else {
-            let transport = HTTPSyncTransport(baseURL: url, token: token)
-            _ = try await transport.capabilities()
+        do {
+            if let name = register {
+                try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15).checkLogin(deviceID: deviceID)
+                let response = try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15).register(name: name)
+                token = response.token
+                context.print("Registered '\(response.user)'. Your token (also saved in the config): \(response.token)")
+            }
+            try await HTTPSyncTransport(baseURL: url, token: token, timeout: 15).checkLogin(deviceID: deviceID)
+        } catch let error as SyncTransportError {
+            throw UserError(Self.explain(error, server: server))
         }
         try ConfigFile.update(context.paths.config, ["sync.server": .string(server), "sync.token": .string(token!)])
+        try existing?.clearSyncError()
         context.print("Logged in to \(server). Run `gymlog sync` to sync.")
+    }
+
+    /// Why a login was refused, and that nothing was saved.
+    static func explain(_ error: SyncTransportError, server: String) -> String {
+        switch error {
+        case .unauthorized:
+            return "The server at \(server) refused the token (HTTP 401: unknown or revoked); nothing was saved. "
+                + "Check the token, or ask the server's operator for one (`gymlog-server user add NAME`)."
+        case .unreachable(_, let reason):
+            return "Cannot reach \(server): \(reason). Nothing was saved; check the URL and that gymlog-server is running there."
+        case .invalidResponse(_, let status, let reason):
+            return "\(server) does not answer as a gymlog sync server (HTTP \(status): \(reason.prefix(120))). "
+                + "Nothing was saved; check the URL (the server's base URL, e.g. http://127.0.0.1:8080)."
+        case .server(let status, let body):
+            return "The server at \(server) refused (HTTP \(status)): \(body.error.message) Nothing was saved."
+        }
     }
 }

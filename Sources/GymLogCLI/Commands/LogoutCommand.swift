@@ -1,5 +1,6 @@
 import ArgumentParser
 import GymLogCore
+import GymLogStore
 
 struct Logout: ContextCommand {
     static let configuration = CommandConfiguration(
@@ -9,13 +10,16 @@ struct Logout: ContextCommand {
           gymlog logout                                   forgets the server and token
           gymlog login --server URL --token TOKEN         sets them again
 
-        Unsynced changes stay in the outbox and are sent after the next login and sync.
+        Unsynced changes stay in the outbox and are sent after the next login and sync; the last
+        sync error that `gymlog status` showed is cleared.
         """
     )
     @OptionGroup var global: GlobalOptions
 
     func run(in context: CLIContext) async throws {
         try ConfigFile.update(context.paths.config, ["sync.server": nil, "sync.token": nil])
+        // The last sync's error was about that server or token; `status` should not keep showing it.
+        try context.existingDB()?.clearSyncError()
         context.print("Logged out. Local data is untouched; unsynced changes stay in the outbox.")
     }
 }

@@ -12,8 +12,9 @@ struct Repl: ContextCommand {
           gymlog < session.txt           runs a file of lines, one after the other
 
         Type `help` inside it for every command; each gymlog command works there without the
-        `gymlog` in front. Piped input is read without prompts; the exit status is 1 if any
-        line failed.
+        `gymlog` in front. Ctrl-C clears the line being typed; Ctrl-D on an empty line, or
+        `quit`, leaves. Piped input is read without prompts, each error names its line
+        (`line 12: error: ...`), and the exit status is 1 if any line failed.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -23,14 +24,17 @@ struct Repl: ContextCommand {
         var reader: LineReader = interactive ? ReadlineReader(historyPath: context.paths.history) : PlainLineReader()
         let session = ReplSession(context: context)
         if interactive { context.print("gymlog: log a set like `bench 100x5`; `help` lists commands, `quit` leaves.") }
+        var number = 0
         while true {
             if interactive { completionWords = session.completions() }
             // Waiting for input blocks this thread, but no awaited work is queued behind it:
             // each line's command runs only after the read returns.
             guard let line = reader.next(prompt: interactive ? session.prompt() : "") else { break }
+            number += 1
             reader.remember(line)
-            if await session.handle(line) == .quit { break }
+            if await session.handle(line, number: interactive ? nil : number) == .quit { break }
         }
-        if !session.allSucceeded { throw ExitCode.failure }
+        // A script learns that a line failed; a person who fixed a typo and went on has not failed.
+        if !interactive && !session.allSucceeded { throw ExitCode.failure }
     }
 }

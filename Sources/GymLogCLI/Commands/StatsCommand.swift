@@ -77,9 +77,9 @@ struct Stats: ContextCommand {
         let style = Style.stdout
         let volume = { (kg: Double) in kg > 0 ? String(Int64(settings.defaultUnit.fromKilograms(kg).rounded())) + settings.defaultUnit.rawValue : "-" }
         let names = trained.flatMap { $0.groups.map(\.name) }
-        let nameWidth = min(30, max(16, (names.map(\.count).max() ?? 0) + 2))
+        let nameWidth = min(30, max(16, TerminalText.columns(names) + 2))
         func row(_ name: String, _ workouts: String, _ sets: String, _ vol: String) -> String {
-            let label = name.count > nameWidth ? String(name.prefix(nameWidth - 1)) + "…" : name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            let label = TerminalText.fit(name, to: nameWidth)
             return label + pad(workouts, 9) + pad(sets, 6) + pad(vol, 11)
         }
         guard !trained.isEmpty else {

@@ -11,12 +11,24 @@ struct Status: ContextCommand {
     @OptionGroup var output: JSONFlag
 
     func run(in context: CLIContext) async throws {
-        let s = try context.db().replicaState()
+        // Status reads; with no database yet it says so, and still shows the server.
+        guard let db = try context.existingDB() else {
+            if output.json {
+                context.printJSON(.object([("database", .string(context.paths.database)), ("database_exists", .bool(false)),
+                                           ("server", .string(context.settings.server))]))
+            } else {
+                context.print("Database:   none yet at \(context.paths.database) (run `gymlog`, then type `bench 100x5`, to start one)")
+                context.print("Server:     " + (context.settings.server ?? "none (gymlog login --server URL --token TOKEN)"))
+            }
+            return
+        }
+        let s = try db.replicaState()
         let when = { (ms: Int64) in iso8601(millis: ms, utcOffsetSeconds: context.environment.utcOffset(ms)) }
         if output.json {
             let at = { (ms: Int64?) in JSON.time(ms, ms.map { context.environment.utcOffset($0) } ?? 0) }
             context.printJSON(.object([
                 ("database", .string(context.paths.database)),
+                ("database_exists", .bool(true)),
                 ("device_id", .string(s.deviceID)),
                 ("server", .string(context.settings.server)),
                 ("outbox_depth", .int(s.outboxDepth)),

@@ -104,12 +104,22 @@ public struct EntryError: Error, Equatable, Sendable, CustomStringConvertible {
     ///
     /// The echo shows every character in one column, so the caret lines up: whitespace as a
     /// space, a control character as U+FFFD (printed raw, a CR or an escape would garble the line).
-    public func pointing(into line: String, indent: String = "  ") -> String {
-        let width = max(1, span.end - span.start)
+    /// `columns` is how many terminal columns a character takes (2 for CJK and most emoji);
+    /// with `message` false the caret line ends at the caret, for a caller that printed the
+    /// message already.
+    public func pointing(into line: String, indent: String = "  ", message withMessage: Bool = true,
+                         columns: (Character) -> Int = { _ in 1 }) -> String {
         var shown = ""
         shown.reserveCapacity(line.utf8.count)
-        for c in line { shown.append(isControl(c) ? "\u{FFFD}" : isSpace(c) ? " " : c) }
-        return indent + shown + "\n" + indent + String(repeating: " ", count: span.start)
-            + String(repeating: "^", count: width) + " " + message
+        // Past the end of the line (a missing token) every position is one column.
+        let count = line.count
+        var before = max(0, span.start - count), under = max(0, span.end - max(span.start, count))
+        for (i, c) in line.enumerated() {
+            let echoed: Character = isControl(c) ? "\u{FFFD}" : isSpace(c) ? " " : c
+            shown.append(echoed)
+            if i < span.start { before += columns(echoed) } else if i < span.end { under += columns(echoed) }
+        }
+        let carets = String(repeating: " ", count: before) + String(repeating: "^", count: max(1, under))
+        return indent + shown + "\n" + indent + carets + (withMessage ? " " + message : "")
     }
 }

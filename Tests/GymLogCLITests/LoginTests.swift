@@ -1,0 +1,70 @@
+import Foundation
+import GymLogCore
+@testable import GymLogCLI
+import GymLogTestSupport
+import Testing
+
+/// `login`, `logout` and `sync` through the real binary against a real server on loopback.
+@Suite struct LoginTests {
+    @Test func aRefusedTokenIsNotSavedAndTheMessageSaysWhy() throws {
+        // Given a running server and a token it never issued
+        let server = try ServerInstance()
+        let home = try TemporaryHome()
+        // When the user logs in with it
+        let run = try home.gymlog(["login", "--server", server.url, "--token", "glt_wrong"])
+        // Then the login fails, says the token was refused, and nothing was written
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("refused the token (HTTP 401"), "\(run.stderr)")
+        #expect(run.stderr.contains("nothing was saved"))
+        #expect(!run.stdout.contains("Logged in"))
+        #expect(!FileManager.default.fileExists(atPath: home.config))
+        #expect(!FileManager.default.fileExists(atPath: home.database), "login made a database")
+    }
+
+    @Test func anUnreachableServerIsNotSaved() throws {
+        let home = try TemporaryHome()
+        // When the server does not answer (nothing listens on port 9)
+        let run = try home.gymlog(["login", "--server", "http://127.0.0.1:9", "--token", "glt_x"])
+        // Then it says so and saves nothing
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Cannot reach http://127.0.0.1:9"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.config))
+    }
+
+    @Test func aGoodTokenIsSavedAndSyncCountsOnlyOtherDevicesChanges() throws {
+        // Given a server, a user and two devices
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let phone = try TemporaryHome(), laptop = try TemporaryHome()
+        for device in [phone, laptop] {
+            let login = try device.gymlog(["login", "--server", server.url, "--token", token])
+            #expect(login.status == 0 && login.stdout.contains("Logged in to \(server.url)"), "\(login.stderr)")
+        }
+        // When the phone logs two sets and syncs twice
+        #expect(try phone.gymlog(["log", "bench 100x5x2"]).status == 0)
+        let first = try phone.gymlog(["sync"])
+        #expect(first.stdout.contains("pulled 0 changes"), "\(first.stdout)")
+        let second = try phone.gymlog(["sync"])
+        // Then its own changes coming back are not counted as pulled
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("pulled 0 changes"), "own changes counted: \(second.stdout)")
+        // And the laptop pulls them as changes (the exercise, the workout, the sets)
+        let laptopSync = try laptop.gymlog(["sync"])
+        #expect(laptopSync.stdout.contains("pulled ") && !laptopSync.stdout.contains("pulled 0 "), "\(laptopSync.stdout)")
+    }
+
+    @Test func logoutClearsTheLastErrorStatusShows() throws {
+        // Given a device whose last sync failed
+        let home = try TemporaryHome()
+        try "[sync]\nserver = \"http://127.0.0.1:9\"\ntoken = \"glt_x\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        #expect(try home.gymlog(["sync"]).status == 1)
+        #expect(try home.gymlog(["status"]).stdout.contains("Last error:"))
+        // When the user logs out
+        #expect(try home.gymlog(["logout"]).status == 0)
+        // Then status no longer shows that error; the outbox is kept
+        let status = try home.gymlog(["status"])
+        #expect(!status.stdout.contains("Last error:"), "\(status.stdout)")
+        #expect(status.stdout.contains("unsynced change") && !status.stdout.contains("Outbox:     0"), "\(status.stdout)")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import GymLogTestSupport
+import Testing
+
+/// The REPL in a real terminal (a tmux pane), driven with keys as a person types them.
+@Suite(.serialized) struct TerminalSessionTests {
+    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    func ctrlCClearsTheLineAndCtrlDLeaves() throws {
+        // tmux must be there in CI: a missing tmux fails the run instead of skipping it.
+        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
+        // Given the REPL open in a terminal, with one set logged
+        let home = try TemporaryHome()
+        let pane = try Tmux(home: home)
+        defer { pane.close() }
+        try pane.waitFor("gymlog>")
+        pane.type("bench 100x5"); pane.keys("Enter")
+        try pane.waitFor("Bench #1")
+        // When a line is half typed and Ctrl-C is pressed
+        pane.type("squat 1")
+        try pane.waitFor("] > squat 1")
+        pane.keys("C-c")
+        // Then the line is dropped, ^C shows, a fresh prompt follows, and the REPL is still there
+        try pane.waitFor("squat 1^C")
+        pane.type("squat 140x5"); pane.keys("Enter")
+        try pane.waitFor("Squat #1")
+        #expect(!pane.screen().contains("squat 1squat"), "\(pane.screen())")
+        // And Ctrl-C on an empty prompt does nothing but prompt again
+        pane.keys("C-c")
+        pane.type("+"); pane.keys("Enter")
+        try pane.waitFor("Squat #2")
+        // And a typo on the way does not make the session fail
+        pane.type("squat 140x"); pane.keys("Enter")
+        try pane.waitFor("expected reps")
+        // And Ctrl-D on an empty line leaves with status 0
+        pane.keys("C-d")
+        try pane.waitFor("[exited with status 0]")
+        let db = try DatabaseQueue(path: home.database)
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL") } == 3)
+    }
+}
+
+/// One tmux session running `gymlog` in a temporary home.
+struct Tmux {
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || path != nil }
+    /// CI must run the terminal tests.
+    static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    static var path: String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    let session = "gymlog-test-\(UUID().uuidString.prefix(8))"
+    let socket: String
+
+    init(home: TemporaryHome) throws {
+        socket = home.root + "/tmux.sock"
+        let env = home.environment.map { "\($0.key)=\(shellQuoted($0.value))" }.sorted().joined(separator: " ")
+        let gymlog = shellQuoted(builtProducts.appendingPathComponent("gymlog").path)
+        // The pane stays after gymlog ends, showing how it ended.
+        let command = "env TERM=xterm \(env) \(gymlog); echo \"[exited with status $?]\"; sleep 60"
+        // The tmux server this starts would inherit every open descriptor of its client, and
+        // Foundation learns that a child ended when the child's copies close: a bash in
+        // between closes them all before it becomes tmux, and output goes to /dev/null.
+        let start = Process()
+        start.executableURL = URL(fileURLWithPath: "/bin/bash")
+        start.arguments = ["-c", #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "$0" "$@""#,
+                           Tmux.path ?? "/usr/bin/tmux", "-S", socket, "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command]
+        start.standardInput = FileHandle.nullDevice
+        start.standardOutput = FileHandle.nullDevice
+        start.standardError = FileHandle.nullDevice
+        try start.run()
+        start.waitUntilExit()
+        guard start.terminationStatus == 0 else { throw Failure(description: "tmux new-session failed with \(start.terminationStatus)") }
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    @discardableResult
+    func tmux(_ args: [String]) throws -> ProcessResult {
+        try ProcessRunner.run(URL(fileURLWithPath: Tmux.path ?? "/usr/bin/tmux"), ["-S", socket] + args, timeout: 10)
+    }
+
+    func type(_ text: String) { _ = try? tmux(["send-keys", "-t", session, "-l", text]) }
+    func keys(_ names: String...) { _ = try? tmux(["send-keys", "-t", session] + names) }
+    func screen() -> String { (try? tmux(["capture-pane", "-p", "-t", session]).stdout) ?? "" }
+
+    /// Waits up to 10 s for `text` to show on the screen.
+    func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if screen().contains(text) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let pid = (try? tmux(["display-message", "-p", "-t", session, "#{pane_pid}"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        let status = children.split(separator: " ").map { (try? String(contentsOfFile: "/proc/\($0)/status", encoding: .utf8)) ?? "" }
+            .joined().split(separator: "\n").filter { $0.hasPrefix("Sig") || $0.hasPrefix("Name") }.joined(separator: "\n")
+        throw Failure(description: "'\(text)' never showed; the screen:\n\(screen())\n\(status)")
+    }
+
+    /// Ends the pane's processes (gymlog may be waiting at its prompt) and the tmux server.
+    func close() {
+        if let pid = Int32((try? tmux(["display-message", "-p", "-t", session, "#{pane_pid}"]))?.stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
+            kill(-pid, SIGKILL)
+        }
+        _ = try? tmux(["kill-server"])
+    }
+}
+
+private func shellQuoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
