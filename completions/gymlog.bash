@@ -216,7 +216,7 @@ _gymlog_log() {
 
 _gymlog_undo() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -231,7 +231,7 @@ _gymlog_undo() {
 
 _gymlog_redo() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -396,7 +396,7 @@ _gymlog_chart() {
         return
         ;;
     '--metric')
-        __gymlog_add_completions -W 'e1rm'$'\n''weight'$'\n''volume'
+        __gymlog_add_completions -W 'e1rm'$'\n''weight'$'\n''volume'$'\n''reps'$'\n''time'$'\n''distance'$'\n''pace'
         return
         ;;
     '--since')
@@ -448,20 +448,20 @@ _gymlog_exercises() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|add|alias|rename)
+    list|add|alias|rename|kind|merge|delete)
         # Offer subcommand argument completions
         "_gymlog_exercises_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list add alias rename' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list add alias rename kind merge delete' -- "${cur}"))
         ;;
     esac
 }
 
 _gymlog_exercises_list() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 0
@@ -508,6 +508,51 @@ _gymlog_exercises_alias() {
 }
 
 _gymlog_exercises_rename() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_exercises_kind() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_exercises_merge() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_exercises_delete() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()

@@ -52,8 +52,8 @@ _gymlog() {
         local -ar subcommands=(
             'repl:Open the logging REPL (the default when gymlog runs with no arguments).'
             'log:Log one line of sets, e.g. `log bench 100x5 @8` (in the REPL, just type the line).'
-            'undo:Delete the last logged set (kept as a tombstone so every device deletes it too).'
-            'redo:Bring back the set the last `undo` deleted.'
+            'undo:Revert this device'\''s last action: a logged line, `+`, an edit, a delete, a start, a finish or a note.'
+            'redo:Re-apply the action the last `undo` reverted (nothing else is ever brought back).'
             'start:Start a new workout, optionally named (logging a set starts one automatically).'
             'finish:Finish the current workout.'
             'note:Set the current workout'\''s note, e.g. `note felt strong today`.'
@@ -61,10 +61,10 @@ _gymlog() {
             'edit:Change set N of `show` (default: the last), e.g. `edit 2 x6 @9`.'
             'delete:Delete set N of `show`, e.g. `delete 3`.'
             'history:List recent workouts, or the recent sets of one exercise.'
-            'prs:Show personal records: heaviest weight, best e1RM, rep maxes 1-12, set and session volume.'
-            'chart:Chart an exercise'\''s progression in the terminal: best e1RM, heaviest weight or session volume per workout.'
+            'prs:Show personal records: heaviest weight, e1RM, rep maxes, volume, fastest times, pace.'
+            'chart:Chart an exercise'\''s progression in the terminal: e1RM, weight, volume, time or pace per workout.'
             'stats:Weekly training: workouts, working sets and volume per week, by exercise or muscle group.'
-            'exercises:List exercises, add one, give one an alias, or rename one.'
+            'exercises:List exercises, add, alias, rename, merge or delete one, or change its kind.'
             'export:Write every live set as RFC 4180 CSV, streaming with constant memory.'
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
             'sync:Run one sync cycle with the server: pull, push, acknowledge.'
@@ -116,6 +116,7 @@ _gymlog_undo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--yes[Undo even when the action belongs to another workout than the open one.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -128,6 +129,7 @@ _gymlog_redo() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--yes[Redo even when the action belongs to another workout than the open one.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -244,13 +246,13 @@ _gymlog_prs() {
 
 _gymlog_chart() {
     local -i ret=1
-    local -ar ___metric=('e1rm' 'weight' 'volume')
+    local -ar ___metric=('e1rm' 'weight' 'volume' 'reps' 'time' 'distance' 'pace')
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:exercise:'
-        '--metric[e1rm (best estimated 1RM), weight (heaviest working weight) or volume (session volume).]:metric:{__gymlog_complete "${___metric[@]}"}'
-        '--since[Only workouts on or after this day.]:YYYY-MM-DD:'
-        '--until[Only workouts on or before this day.]:YYYY-MM-DD:'
+        '--metric[e1rm, weight, volume, reps, time, distance or pace (default\: the first with data for the exercise).]:metric:{__gymlog_complete "${___metric[@]}"}'
+        '--since[Only from this day on\: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.]:day:'
+        '--until[Only up to and including this day, in the same forms.]:day:'
         '--width[Columns to fill (default\: the terminal'\''s width).]:columns:'
         '--height[Rows of plot, not counting the axes.]:rows:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
@@ -290,16 +292,19 @@ _gymlog_exercises() {
     case "${state}" in
     command)
         local -ar subcommands=(
-            'list:List exercises with their aliases and set counts.'
-            'add:Create an exercise.'
+            'list:List exercises with their kind, aliases, set counts and last date.'
+            'add:Create an exercise of one kind.'
             'alias:Give an exercise another name, e.g. `alias bp "Bench Press"`.'
-            'rename:Rename an exercise; its history and records stay.'
+            'rename:Rename an exercise; its history and records stay, and the old name becomes an alias.'
+            'kind:Change an exercise'\''s kind, while all its sets fit the new kind.'
+            'merge:Move every set of one exercise to another; the old name becomes an alias.'
+            'delete:Delete an exercise that has no sets, with its aliases.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        list|add|alias|rename)
+        list|add|alias|rename|kind|merge|delete)
             "_gymlog_exercises_${words[1]}" && ret=0
             ;;
         esac
@@ -313,6 +318,7 @@ _gymlog_exercises_list() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -326,7 +332,7 @@ _gymlog_exercises_add() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '*:name:'
-        '--kind[weighted, bodyweight, timed or distance.]:kind:'
+        '--kind[weighted, bodyweight, timed, distance or carry; left out, the first set sets it.]:kind:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -363,15 +369,56 @@ _gymlog_exercises_rename() {
     return "${ret}"
 }
 
+_gymlog_exercises_kind() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        ':name:'
+        ':kind:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_exercises_merge() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        ':from:'
+        '*:into:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_exercises_delete() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _gymlog_export() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         '--out[Write to this file instead of standard output.]:file:'
-        '--since[Only sets on or after this day.]:YYYY-MM-DD:'
-        '--until[Only sets on or before this day.]:YYYY-MM-DD:'
+        '--since[Only from this day on\: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.]:day:'
+        '--until[Only up to and including this day, in the same forms.]:day:'
         '--exercise[Only this exercise (name, alias or prefix).]:exercise:'
-        '--format[native (everything, with ids and time zones) or strong (Strong'\''s CSV layout).]:format:'
+        '--format[native (everything\: ids, time zones, aliases) or strong (Strong'\''s CSV layout with unit columns).]:format:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

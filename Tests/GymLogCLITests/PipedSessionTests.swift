@@ -150,6 +150,6 @@ func fixture(_ path: String) -> URL {
         #expect(numbered.map { String($0.prefix(15)) } == ["line 2: error: ", "line 4: error: "], "\(errors)")
         #expect(numbered.last?.contains("Unknown command 'hisotry'. Did you mean `history`?") == true, "\(errors)")
         #expect(errors.count { $0.contains("expected reps") } == 1, "\(errors)")
-        #expect(run.stdout.contains("Bench #2"), "\(run.stdout)")
+        #expect(run.stdout.contains("bench #2"), "\(run.stdout)")
     }
 }

@@ -71,7 +71,7 @@ import Testing
         #expect(await s.repl.handle("history") == .ok)
         let out = s.output.take().out
         // Then equal sets in a row are one entry with a count, and the note has a line of its own
-        #expect(out.contains("  Bench: warm-up 60kg x 10 x3, 100kg x 5 x3, 90kg x 8"), "\(out)")
+        #expect(out.contains("  bench: warm-up 60kg x 10 x3, 100kg x 5 x3, 90kg x 8"), "\(out)")
         #expect(out.contains("      # felt fast  (set 4)"), "\(out)")
     }
 

@@ -68,7 +68,7 @@ import Testing
         // And a command that writes creates it, folders and all
         #expect(try home.gymlog(["log", "--db", path, "bench 100x5"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: path))
-        #expect(try home.gymlog(["show", "--db", path]).stdout.contains("Bench"))
+        #expect(try home.gymlog(["show", "--db", path]).stdout.contains("bench"))
     }
 
     @Test func everyExampleOfTheEntryLanguageParsesAndLogHelpShowsThemAll() throws {

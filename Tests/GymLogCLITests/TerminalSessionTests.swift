@@ -15,7 +15,7 @@ import Testing
         defer { pane.close() }
         try pane.waitFor("gymlog>")
         pane.type("bench 100x5"); pane.keys("Enter")
-        try pane.waitFor("Bench #1")
+        try pane.waitFor("bench #1")
         // When a line is half typed and Ctrl-C is pressed
         pane.type("squat 1")
         try pane.waitFor("] > squat 1")
@@ -23,12 +23,12 @@ import Testing
         // Then the line is dropped, ^C shows, a fresh prompt follows, and the REPL is still there
         try pane.waitFor("squat 1^C")
         pane.type("squat 140x5"); pane.keys("Enter")
-        try pane.waitFor("Squat #1")
+        try pane.waitFor("squat #1")
         #expect(!pane.screen().contains("squat 1squat"), "\(pane.screen())")
         // And Ctrl-C on an empty prompt does nothing but prompt again
         pane.keys("C-c")
         pane.type("+"); pane.keys("Enter")
-        try pane.waitFor("Squat #2")
+        try pane.waitFor("squat #2")
         // And a typo on the way does not make the session fail
         pane.type("squat 140x"); pane.keys("Enter")
         try pane.waitFor("expected reps")
