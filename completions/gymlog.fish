@@ -139,7 +139,7 @@ complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options 
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'repl' -d 'Open the logging REPL (the default when gymlog runs with no arguments).'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'log' -d 'Log one line of sets, e.g. `log bench 100x5 @8` (in the REPL, just type the line).'
-complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'undo' -d 'Revert this device\'s last action: a logged line, `+`, an edit, a delete, a start, a finish or a note.'
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'undo' -d 'Revert this device\'s last action: a logged line, `+`, an edit, a delete, a start, a finish, a note or an exercises change.'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'redo' -d 'Re-apply the action the last `undo` reverted (nothing else is ever brought back).'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'start' -d 'Start a new workout, optionally named (logging a set starts one automatically).'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_positional "gymlog" -eq 1' -fa 'finish' -d 'Finish the current workout.'

@@ -52,7 +52,7 @@ _gymlog() {
         local -ar subcommands=(
             'repl:Open the logging REPL (the default when gymlog runs with no arguments).'
             'log:Log one line of sets, e.g. `log bench 100x5 @8` (in the REPL, just type the line).'
-            'undo:Revert this device'\''s last action: a logged line, `+`, an edit, a delete, a start, a finish or a note.'
+            'undo:Revert this device'\''s last action: a logged line, `+`, an edit, a delete, a start, a finish, a note or an exercises change.'
             'redo:Re-apply the action the last `undo` reverted (nothing else is ever brought back).'
             'start:Start a new workout, optionally named (logging a set starts one automatically).'
             'finish:Finish the current workout.'

@@ -51,6 +51,7 @@ public struct Gymlog: AsyncParsableCommand {
         var arguments = Array(CommandLine.arguments.dropFirst())
         // ArgumentParser spells the version flag only `--version`.
         if arguments == ["-V"] { arguments = ["--version"] }
+        arguments = commandFirst(arguments)
         // Without this, a mistyped command falls to the default subcommand (the REPL), which
         // refuses the extra word with the REPL's usage.
         if let message = unknownCommandMessage(arguments) {
@@ -58,6 +59,17 @@ public struct Gymlog: AsyncParsableCommand {
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         await asyncMain(Gymlog.self, arguments)
+    }
+
+    /// `gymlog --db x.sqlite show` as `gymlog show --db x.sqlite`: every command takes
+    /// `--db`, but ArgumentParser only reads an option after the command it belongs to, and
+    /// `--db` in front is how `git -C` and `psql -d` users type it.
+    static func commandFirst(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first else { return arguments }
+        let optionLength = first == "--db" ? 2 : first.hasPrefix("--db=") ? 1 : 0
+        guard optionLength > 0, arguments.count > optionLength,
+              configuration.subcommands.contains(where: { $0._commandName == arguments[optionLength] }) else { return arguments }
+        return [arguments[optionLength]] + arguments.prefix(optionLength) + arguments.dropFirst(optionLength + 1)
     }
 
     /// The first word of each command of the tree, and ArgumentParser's own `help`.

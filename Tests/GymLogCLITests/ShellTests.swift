@@ -56,6 +56,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.root + "/new"), "\(args) created the folders")
     }
 
+    @Test func dbBeforeTheCommandWorksAsAfterIt() throws {
+        // Given a database with one set, named with --db in front of the command (as `git -C`)
+        let home = try TemporaryHome()
+        let path = home.root + "/front.sqlite"
+        #expect(try home.gymlog(["--db", path, "log", "bench 100x5"]).status == 0)
+        // When read back the same way, and with `--db=` spelled as one word
+        let show = try home.gymlog(["--db", path, "show"])
+        let history = try home.gymlog(["--db=" + path, "history"])
+        // Then both find that set, not the REPL's usage
+        #expect(show.status == 0 && show.stdout.contains("bench"), "\(show.stderr)")
+        #expect(history.status == 0 && history.stdout.contains("100kg x 5"), "\(history.stderr)")
+        // And only a command word is moved: `--db PATH` alone still opens the REPL on it
+        #expect(Gymlog.commandFirst(["--db", path]) == ["--db", path])
+        #expect(Gymlog.commandFirst(["--db", path, "bench 100x5"]) == ["--db", path, "bench 100x5"])
+    }
+
     @Test func statusWithoutADatabaseSaysSoAndALogCreatesIt() throws {
         let home = try TemporaryHome()
         let path = home.root + "/new/x.sqlite"

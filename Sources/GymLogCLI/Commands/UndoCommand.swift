@@ -5,7 +5,7 @@ import GymLogStore
 struct Undo: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
-        abstract: "Revert this device's last action: a logged line, `+`, an edit, a delete, a start, a finish or a note.",
+        abstract: "Revert this device's last action: a logged line, `+`, an edit, a delete, a start, a finish, a note or an exercises change.",
         discussion: """
           gymlog undo          reverts the last action as a whole (all sets of `bench 100x5x3`,
                                and the exercise the line created)
