@@ -106,13 +106,16 @@ enum JSONShapes {
     }
 
     /// A workout with its sets; `numbered` adds the `number` that `edit N` and `delete N` take.
-    static func workout(_ d: WorkoutDetail, numbered: Bool = false) -> JSON {
+    /// `ended_at` follows `status`, the rule the prompt and the headers use: a workout the idle
+    /// gap has closed ended at its last set, though nothing has written `ended_at` yet.
+    static func workout(_ d: WorkoutDetail, status: WorkoutStatus, numbered: Bool = false) -> JSON {
         let w = d.workout
+        let ended = status.end(of: w, lastActivity: d.sets.map(\.set.performedAt).max())
         return .object([
             ("id", .string(w.id.key)),
             ("name", .string(w.name)),
             ("started_at", .time(w.startedAt, w.utcOffsetSeconds)),
-            ("ended_at", .time(w.endedAt, w.utcOffsetSeconds)),
+            ("ended_at", .time(ended, w.utcOffsetSeconds)),
             ("note", .string(w.note)),
             ("set_count", .int(d.sets.count)),
             ("sets", .array(d.sets.enumerated().map { set($0.element.set, exercise: $0.element.exercise, number: numbered ? $0.offset + 1 : nil) })),

@@ -113,6 +113,11 @@ import Testing
         let show = await s.type("show").out
         #expect(show.first?.contains("(in progress)") == false && show.first?.contains("(0 min)") == true, "\(show)")
         #expect(await s.type("history").out.contains { $0.contains("(in progress)") } == false)
+        // And the JSON of both gives the workout an end (its last set), not null
+        for command in ["show --json", "history --json"] {
+            let json = await s.type(command).out.joined(separator: "\n")
+            #expect(!json.contains("\"ended_at\": null") && json.contains("\"ended_at\": \""), "\(command): \(json)")
+        }
     }
 
     @Test func finishPrintsDurationSetsVolumeAndPRs() async throws {

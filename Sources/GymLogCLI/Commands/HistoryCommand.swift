@@ -24,7 +24,7 @@ struct History: ExerciseArgumentCommand {
         if output.json {
             context.printJSON(.object([
                 ("exercise", .string(e?.name)),
-                ("workouts", .array(workouts.map { JSONShapes.workout($0) })),
+                ("workouts", .array(workouts.map { JSONShapes.workout($0, status: context.workoutStatus) })),
             ]))
             return
         }

@@ -14,7 +14,7 @@ struct Show: ContextCommand {
     func run(in context: CLIContext) async throws {
         let detail = try context.db().workoutDetail()
         if output.json {
-            context.printJSON(.object([("workout", detail.map { JSONShapes.workout($0, numbered: true) } ?? .null)]))
+            context.printJSON(.object([("workout", detail.map { JSONShapes.workout($0, status: context.workoutStatus, numbered: true) } ?? .null)]))
             return
         }
         guard let detail else {
