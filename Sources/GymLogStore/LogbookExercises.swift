@@ -219,7 +219,7 @@ extension ChangeWriter {
             try write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))])
             return
         }
-        let refusal = exercise.kind.refusal(of: misfit, exercise: exercise.name, defaultUnit: settings.defaultUnit)
+        let refusal = exercise.kind.refusal(of: misfit, exercise: exercise.name, defaultUnit: settings.defaultUnit, editing: old != nil)
         throw UserError((refusal ?? "\(exercise.name) is \(exercise.kind.phrase)") + ".")
     }
 

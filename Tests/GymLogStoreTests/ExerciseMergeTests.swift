@@ -60,6 +60,19 @@ private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
         #expect(try db.editSet(.last, patch: SetPatch(durationSeconds: 1490)).set.durationSeconds == 1490)
     }
 
+    @Test func anEditThatDoesNotFitSaysWhatTheSetLacksNotAnotherName() throws {
+        // Given a plank (timed), which `edit x9` would turn into a bodyweight set
+        let db = try temporaryDatabase()
+        try log(db, "plank 60s")
+        // When the edit is refused
+        let edit = #expect(throws: UserError.self) { try db.editSet(.last, patch: SetPatch(reps: 9)) }
+        // Then it says what a plank's set has, and does not suggest logging under another name
+        // (an edit cannot move a set to another exercise)
+        #expect(edit?.message.hasPrefix("plank is a timed exercise") == true, "\(edit?.message ?? "")")
+        #expect(edit?.message.contains("has no reps") == true, "\(edit?.message ?? "")")
+        #expect(edit?.message.contains("another name") == false, "\(edit?.message ?? "")")
+    }
+
     @Test func aLineWhoseLaterSetDoesNotFitCreatesNoExercise() throws {
         let db = try temporaryDatabase()
         let before = try footprint(db)

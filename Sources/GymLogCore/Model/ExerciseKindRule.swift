@@ -78,7 +78,9 @@ extension ExerciseKind {
 
     /// Nil when the set fits this kind; otherwise the sentence refusing it, naming the kind
     /// and what to type instead. `defaultUnit` is the unit a typed load needs no suffix in.
-    public func refusal(of v: SetValues, exercise name: String, defaultUnit: WeightUnit = .kg) -> String? {
+    /// An `edit` cannot move a set to another exercise, so `editing` says what the set lacks
+    /// or has too many of instead of suggesting another name.
+    public func refusal(of v: SetValues, exercise name: String, defaultUnit: WeightUnit = .kg, editing: Bool = false) -> String? {
         if fits(v) { return nil }
         let typedName = nameKey(name)
         // A weight and reps on a bodyweight exercise is the classic slip: say both readings.
@@ -89,7 +91,7 @@ extension ExerciseKind {
         }
         var text = "\(name) is \(phrase) (\(shape(typedName)))"
         let other = v.exerciseKind
-        if other != self, other.fits(v), let entry = Self.entryText(v, defaultUnit) {
+        if !editing, other != self, other.fits(v), let entry = Self.entryText(v, defaultUnit) {
             text += "; for \(other.adjective) \(typedName) use another name, "
                 + "e.g. `\(other.qualifier) \(typedName) \(entry)`"
         } else {
