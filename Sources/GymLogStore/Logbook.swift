@@ -195,13 +195,15 @@ extension ChangeWriter {
     /// Closes the newest unfinished workout that the idle gap has ended, at its last set.
     mutating func closeIdleWorkout() throws {
         if let idle = try newestUnfinishedWorkout(), try openWorkout() == nil {
-            _ = try close(idle.workout, at: idle.lastActivity)
+            // Nobody prints this summary, and it reads the whole workout: skip it on the
+            // logging path, where the idle gap closes the previous workout.
+            _ = try close(idle.workout, at: idle.lastActivity, summarise: false)
         }
     }
 
-    /// Ends `workout` at `end` and returns its summary; a workout without live sets is not
-    /// kept (tombstoned; `undo` brings it back) and gives nil.
-    mutating func close(_ workout: Workout, at end: Int64) throws -> WorkoutSummary? {
+    /// Ends `workout` at `end` and returns its summary (when `summarise`); a workout without
+    /// live sets is not kept (tombstoned; `undo` brings it back) and gives nil.
+    mutating func close(_ workout: Workout, at end: Int64, summarise: Bool = true) throws -> WorkoutSummary? {
         guard try setCount(workoutID: workout.id) > 0 else {
             try write(.workouts, id: workout.id, op: .delete, fields: [(tombstoneField, .int(now))])
             return nil
@@ -209,7 +211,7 @@ extension ChangeWriter {
         try write(.workouts, id: workout.id, op: .update, fields: [("ended_at", .int(end))])
         var ended = workout
         ended.endedAt = end
-        return try summary(of: ended)
+        return summarise ? try summary(of: ended) : nil
     }
 
     mutating func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool) throws -> LogResult {

@@ -132,26 +132,21 @@ enum Schema {
             -- Local only, never synced and never in the outbox: this device's own actions
             -- (one typed command that wrote), newest last, for `undo` and `redo`.
             CREATE TABLE undo_actions (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                -- A plain rowid, not AUTOINCREMENT: ids only order actions, and
+                -- AUTOINCREMENT would write its sequence table on every logged line.
+                id INTEGER PRIMARY KEY,
                 label TEXT NOT NULL,
                 summary TEXT NOT NULL,
                 workout_id TEXT,
                 undone INTEGER NOT NULL DEFAULT 0,
                 -- When it was done, or last undone or redone.
-                at INTEGER NOT NULL
+                at INTEGER NOT NULL,
+                -- Each row change of the action, in write order, as one JSON array: entity,
+                -- id, op, the fields written with their values before (null for a create) and
+                -- after. One row per action keeps a logged line's extra writes to one page.
+                writes TEXT NOT NULL
             );
-            -- Each row change of an action, in write order: the fields it wrote with their
-            -- values before (NULL for a create) and after, as JSON objects.
-            CREATE TABLE undo_writes (
-                action_id INTEGER NOT NULL REFERENCES undo_actions(id) ON DELETE CASCADE,
-                position INTEGER NOT NULL,
-                entity TEXT NOT NULL,
-                entity_id TEXT NOT NULL,
-                op TEXT NOT NULL,
-                before TEXT,
-                after TEXT NOT NULL,
-                PRIMARY KEY (action_id, position)
-            ) WITHOUT ROWID;
+            CREATE INDEX undo_actions_undone ON undo_actions(id) WHERE undone = 1;
             """)
         }
         return m

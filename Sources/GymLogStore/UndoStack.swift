@@ -46,8 +46,8 @@ extension GymLogDatabase {
             // The undone actions are always the newest ones (a new action clears them), so
             // `undo` takes the newest action not undone and `redo` the oldest undone one.
             guard let row = try Row.fetchOne(w.db, sql: direction == .undo
-                ? "SELECT id, label, summary, workout_id, at FROM undo_actions WHERE undone = 0 ORDER BY id DESC LIMIT 1"
-                : "SELECT id, label, summary, workout_id, at FROM undo_actions WHERE undone = 1 ORDER BY id LIMIT 1") else {
+                ? "SELECT id, label, summary, workout_id, at, writes FROM undo_actions WHERE undone = 0 ORDER BY id DESC LIMIT 1"
+                : "SELECT id, label, summary, workout_id, at, writes FROM undo_actions WHERE undone = 1 ORDER BY id LIMIT 1") else {
                 throw UserError(direction == .undo
                     ? "Nothing to undo: this device has no action left to revert. Log a set first, e.g. `bench 100x5`."
                     : "Nothing to redo: `redo` brings back only what `undo` reverted, and a new action since clears it.")
@@ -61,12 +61,9 @@ extension GymLogDatabase {
             if !confirmed, let workoutID, !status.actionIsCurrent(workoutID, openWorkout: open, actionAt: row["at"]) {
                 return .needsConfirmation(action)
             }
-            let writes = try Row.fetchAll(w.db, sql: """
-                SELECT entity, entity_id, op, before, after FROM undo_writes WHERE action_id = ? ORDER BY position
-                """, arguments: [actionID]).compactMap { r -> JournalWrite? in
-                guard let entity = EntityKind(rawValue: r["entity"]), let op = ChangeOp(rawValue: r["op"]) else { return nil }
-                return JournalWrite(entity: entity, id: r["entity_id"], op: op, before: (r["before"] as String?).map(JournalFields.decode),
-                                    after: JournalFields.decode(r["after"]))
+            guard let writes = JournalFields.decodeWrites(row["writes"]) else {
+                try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
+                return .refused(action, reason: "its record on this device is unreadable")
             }
             if let reason = try w.conflict(writes, direction) {
                 try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])

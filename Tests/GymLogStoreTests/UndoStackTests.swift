@@ -265,3 +265,51 @@ import Testing
         #expect(status.end(of: detail.workout, lastActivity: detail.sets.last?.set.performedAt) == detail.sets[0].set.performedAt)
     }
 }
+
+@Suite struct JournalFieldsTests {
+    @Test func everyValueReadsBackExactlyFromTheHandWrittenJSON() {
+        // Given fields of every kind, with text that needs escaping and reals without a short decimal
+        let fields: [(String, FieldValue)] = [
+            ("note", .text("says \"hi\"\n\ttab \\ back, 深蹲 💪 \u{1}")), ("reps", .int(-9_223_372_036_854_775_808)),
+            ("weight", .real(0.1)), ("tiny", .real(1e-7)), ("big", .real(1.5e300)), ("whole", .real(100)),
+            ("deleted_at", .null), ("empty", .text("")),
+        ]
+        // When encoded and decoded
+        let text = JournalFields.encode(fields)
+        let back = JournalFields.decode(text)
+        // Then names, kinds and values are the same, in order
+        #expect(back.map(\.0) == fields.map(\.0), "\(text)")
+        #expect(back.map(\.1) == fields.map(\.1), "\(text)")
+        #expect(JournalFields.decode(JournalFields.encode([] as [(String, FieldValue)])).isEmpty)
+    }
+}
+
+@Suite struct JournalWritesTests {
+    @Test func anActionsWritesReadBackInOrderWithTheirBeforeAndAfter() throws {
+        // Given a create (nothing before) and an update of another entity
+        let writes = [
+            JournalWrite(entity: .sets, id: "a", op: .create, before: nil, after: [("reps", .int(5)), ("note", .text("x\"y"))]),
+            JournalWrite(entity: .workouts, id: "b", op: .update, before: [("ended_at", .null)], after: [("ended_at", .int(7))]),
+        ]
+        // When stored as one text and read back
+        let back = try #require(JournalFields.decodeWrites(JournalFields.encode(writes as [JournalWrite])))
+        // Then entity, id, op, before and after are the same, in write order
+        #expect(back.map(\.entity) == [.sets, .workouts] && back.map(\.id) == ["a", "b"] && back.map(\.op) == [.create, .update])
+        #expect(back[0].before == nil && back[1].before?.map(\.1) == [.null])
+        #expect(back[0].after.map(\.1) == [.int(5), .text("x\"y")] && back[1].after.map(\.0) == ["ended_at"])
+        #expect(JournalFields.decodeWrites("not json") == nil)
+    }
+
+    @Test func theStackKeepsTheNewestActionsAndUndoStillWorksAfterPruning() throws {
+        // Given more actions than the stack keeps
+        let db = try temporaryDatabase()
+        for i in 0..<(Int(ActionJournal.depth + ActionJournal.pruneEvery) + 3) { try log(db, "bench \(100 + i % 5)x5") }
+        // Then at most depth + pruneEvery are kept, and at least depth
+        let kept = try count(db, "SELECT COUNT(*) FROM undo_actions")
+        #expect(kept >= Int(ActionJournal.depth) && kept <= Int(ActionJournal.depth + ActionJournal.pruneEvery), "\(kept)")
+        // And the newest is still undone as a whole
+        let sets = try count(db, "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL")
+        _ = try db.undo(confirmed: true)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL") == sets - 1)
+    }
+}
