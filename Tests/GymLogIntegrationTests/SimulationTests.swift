@@ -47,4 +47,18 @@ import Testing
             try await simulate("stale-copies-cross-restores-postgres", options, seed: 123_632_983_783_011)
         }
     }
+
+    /// RELIABILITY.md, known limits: a device whose push was applied but whose answer was lost
+    /// re-sends the same change restamped to an earlier time after its clock is fixed; when a
+    /// server restore falls between the two, the server keeps the restamped copy (same values,
+    /// an older clock than the one it acknowledged). Found by CI seed 279816363465569 on SQLite
+    /// (the `faultsAndServerRestores` storm) during issue 11; 3 random seeds after it passed.
+    @Test func restampedResendCrossingARestore() async throws {
+        let options = Sim.Options(backend: .sqlite, devices: 4, rounds: 200, faultRate: 0.05, serverLives: true,
+                                  serverMaxClockAheadSeconds: 86_400)
+        await withKnownIssue("an acknowledged write comes back with an older clock when a restamped resend crosses a restore (RELIABILITY.md, known limits)",
+                             isIntermittent: true) {
+            try await simulate("restamped-resend-crosses-restore-sqlite", options, seed: 279_816_363_465_569)
+        }
+    }
 }
