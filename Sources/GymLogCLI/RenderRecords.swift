@@ -114,7 +114,7 @@ extension Render {
             }
             segments.append(StyledText("  PR! " + labels.joined(separator: ", "), style.record))
         }
-        return wrap(segments, width: width, indent: head.count)
+        return wrap(segments, width: width, indent: TerminalText.width(head))
     }
 
     /// Where a session-volume record was set: the workout's day and its working sets of the exercise.
@@ -186,7 +186,7 @@ extension Render {
     /// Joins `segments` and wraps them between words at `width` columns; continuation lines
     /// start `indent` columns in. A word longer than a line is never cut: it overflows alone.
     static func wrap(_ segments: [StyledText], width: Int?, indent: Int) -> String {
-        guard let width, segments.reduce(0, { $0 + $1.text.count }) > width else {
+        guard let width, segments.reduce(0, { $0 + TerminalText.width($1.text) }) > width else {
             // Leading spaces stay outside the colour, as the wrapped form has them.
             return segments.map { s in
                 let body = s.text.drop { $0 == " " }
@@ -200,12 +200,12 @@ extension Render {
             var word = ""
             func place() {
                 guard !word.isEmpty else { return }
-                if wordsOnLine > 0, column + gap + word.count > width {
+                if wordsOnLine > 0, column + gap + TerminalText.width(word) > width {
                     lines.append(line)
                     line = String(repeating: " ", count: indent); column = indent; wordsOnLine = 0; gap = 0
                 }
                 line += String(repeating: " ", count: gap) + segment.style(word)
-                column += gap + word.count
+                column += gap + TerminalText.width(word)
                 wordsOnLine += 1
                 gap = 0; word = ""
             }

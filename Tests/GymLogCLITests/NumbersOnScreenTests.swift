@@ -184,6 +184,16 @@ import Testing
         #expect(Render.wrapWidth(isTerminal: true, terminal: nil, environment: ["COLUMNS": "100"]) == 100)
         #expect(Render.wrap([StyledText("  a short line")], width: 80, indent: 2) == "  a short line")
     }
+
+    @Test func wrappingCountsTerminalColumnsNotCharacters() {
+        // Given words of wide characters: 6 characters, 12 columns
+        let text = "  ベンチプレス ベンチプレス ベンチプレス"
+        // When wrapped at 30 columns (the text is 20 characters but 38 columns)
+        let lines = Render.wrap([StyledText(text)], width: 30, indent: 2).split(separator: "\n").map(String.init)
+        // Then it wraps, and no line is wider than the terminal
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.allSatisfy { TerminalText.width($0) <= 30 }, "\(lines)")
+    }
 }
 
 /// The text after a records-table label: `102.1kg  (225lb x 5, 2026-03-02)`.
