@@ -20,7 +20,8 @@ public protocol SyncReplica: Sendable {
     /// The device's wall clock, Unix milliseconds.
     var wallClock: Int64 { get }
     /// Gives this device's pending writes stamped after `limit` fresh clocks from now (its
-    /// clock was far ahead and has been fixed); returns how many events changed.
+    /// clock was far ahead and has been fixed); clocks at or before `limit` are left as they
+    /// are. Returns how many events changed.
     func restampClocks(after limit: Int64) throws -> Int
 }
 
@@ -140,7 +141,12 @@ public struct SyncEngine: Sendable {
                 guard case .server(_, let body) = error, let serverTime = body.serverTimeMs,
                       let accepted = try? await transport.capabilities().maxClockAheadMs,
                       replica.wallClock - serverTime <= accepted - Self.clockMarginMs else { throw error }
-                report.restamped += try replica.restampClocks(after: serverTime)
+                // Only clocks the server refuses now are re-stamped. Server time only moves
+                // forward, so a clock refused now was refused at every earlier push and cannot
+                // have been applied; a clock inside the limit may already be applied (its answer
+                // lost, or re-sent after a restore), and giving it a new clock would make the
+                // server hold one value at two clocks.
+                report.restamped += try replica.restampClocks(after: serverTime + accepted)
                 restampedThisCycle = true
                 continue
             } catch let error as SyncTransportError where error.code == "sequence_gap" && !rebasedThisCycle {

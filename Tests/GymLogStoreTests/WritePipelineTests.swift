@@ -90,6 +90,37 @@ import Testing
         #expect(Set(clocks).count == clocks.count)
     }
 
+    /// A pending event inside the server's clock limit may already be applied (its answer
+    /// lost); re-stamping it would let the server hold one value at two clocks. Only events
+    /// past the limit get fresh clocks, and those still beat every clock kept.
+    @Test func restampingLeavesClocksAtOrBeforeTheLimitAsTheyAre() throws {
+        let world = FakeWorld()
+        let db = try temporaryDatabase(world)
+        try log(db, "bench 100x5")
+        let limit = world.now() + 60_000
+        world.advance(3 * 86_400_000)
+        try log(db, "bench 105x5")
+        let before = try db.read { try String.fetchAll($0, sql: "SELECT payload FROM outbox ORDER BY seq") }.map(decodePayload)
+        world.set(limit - 60_000 + 1_000)
+
+        let restamped = try db.restampClocks(after: limit)
+
+        let after = try db.read { try String.fetchAll($0, sql: "SELECT payload FROM outbox ORDER BY seq") }.map(decodePayload)
+        let farAhead = before.indices.filter { before[$0].contains { $0.clock.millis > limit } }
+        #expect(!farAhead.isEmpty && farAhead.count < before.count, "the test needs events on both sides of the limit")
+        #expect(restamped == farAhead.count)
+        for i in before.indices where !farAhead.contains(i) {
+            #expect(after[i] == before[i], "event \(i + 1) was inside the limit and must keep its clocks")
+        }
+        let kept = before.indices.filter { !farAhead.contains($0) }.flatMap { before[$0].map(\.clock) }
+        for i in farAhead {
+            for field in after[i] {
+                #expect(field.clock.millis <= limit, "event \(i + 1) \(field.name) was re-stamped from the corrected time")
+                #expect(kept.allSatisfy { field.clock > $0 }, "a re-stamped write still beats every kept clock")
+            }
+        }
+    }
+
     private func snapshot(_ db: GymLogDatabase) throws -> [Int] {
         try ["sets", "workouts", "exercises", "outbox", "records"].map { try count(db, "SELECT COUNT(*) FROM \($0)") }
             + [count(db, "SELECT last_seq FROM device")]
