@@ -37,18 +37,43 @@ extension ChangeWriter {
         var decode = SetDecoder()
         let sets = try Row.fetchAll(db, sql: "SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL",
                                     arguments: [workout.id.key]).map { decode($0) }
-        // A record counts as a PR when the exercise was done before this workout: a first
-        // time holds every record and beats none.
+        // A record of this workout is a PR when it beat a value an earlier set held, as the
+        // line that logged it said (`PR! ... (was ...)`): a first value beats nothing.
         let rows = try Row.fetchAll(db, sql: """
             SELECT e.id AS e_id, e.name AS e_name, e.kind AS e_kind, r.metric AS r_metric, r.reps AS r_reps,
                    r.value AS r_value, \(Rows.setColumns)
             FROM records r JOIN exercises e ON e.id = r.exercise_id JOIN sets s ON s.id = r.set_id
-            WHERE r.workout_id = ? AND EXISTS (SELECT 1 FROM sets p WHERE p.exercise_id = r.exercise_id
-                AND p.deleted_at IS NULL AND p.workout_id <> r.workout_id AND p.performed_at < s.performed_at)
-            ORDER BY e.name COLLATE NOCASE, r.metric, r.reps
+            WHERE r.workout_id = ? ORDER BY e.name COLLATE NOCASE, r.metric, r.reps
             """, arguments: [workout.id.key])
+        let records = try RecordEntry.grouped(rows).compactMap { exercise, entries -> (exercise: Exercise, records: [RecordEntry])? in
+            // In the order a logged line names them (heaviest weight, e1RM, rep maxes, ...).
+            let order = Dictionary(uniqueKeysWithValues: RecordMetric.allCases.enumerated().map { ($1, $0) })
+            let beaten = try entries.filter { try hadEarlierValue($0, exercise: exercise.id, workout: workout) }
+                .sorted { (order[$0.metric]!, $0.reps) < (order[$1.metric]!, $1.reps) }
+            return beaten.isEmpty ? nil : (exercise, beaten)
+        }
         return WorkoutSummary(workout: workout, setCount: sets.count, workingVolume: sets.reduce(0) { $0 + workingVolume(of: $1) },
-                              records: RecordEntry.grouped(rows))
+                              records: records)
+    }
+
+    /// Whether a set of the exercise before the record's set achieved a value on the same
+    /// record (the same rep max, the same distance); for session volume, whether an earlier
+    /// workout had working volume in it.
+    private func hadEarlierValue(_ record: RecordEntry, exercise: UUID, workout: Workout) throws -> Bool {
+        var decode = SetDecoder()
+        let earlier = try Row.fetchCursor(db, sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL AND s.kind <> 'warmup'
+              AND s.id <> ? AND (s.performed_at < ? OR (s.performed_at = ? AND s.id < ?))
+            """, arguments: [exercise.key, record.set.id.key, record.set.performedAt, record.set.performedAt, record.set.id.key])
+        while let row = try earlier.next() {
+            let set = decode(row)
+            if record.metric == .sessionVolume {
+                if set.workoutID != workout.id && workingVolume(of: set) > 0 { return true }
+            } else if recordValues(of: set, formula: settings.e1rmFormula).contains(where: { $0.metric == record.metric && $0.reps == record.reps }) {
+                return true
+            }
+        }
+        return false
     }
 }
 

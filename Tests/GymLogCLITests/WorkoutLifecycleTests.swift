@@ -91,6 +91,22 @@ import Testing
         #expect(s.repl.prompt().hasPrefix("[Legs · 0 sets]"))
     }
 
+    @Test func finishListsThePRsTheLoggedLinesAnnounced() async throws {
+        // Given a first workout where a later bench set beat an earlier one, and squat done once
+        let s = try Session()
+        await s.type("start Push")
+        await s.type("bench 100x5")
+        let pr = await s.type("bench 105x5").out.joined(separator: " ")
+        #expect(pr.contains("PR!"), "\(pr)")
+        await s.type("squat 140x5")
+        // When it is finished
+        let out = await s.type("finish").out
+        // Then the summary lists the bench PRs the line announced, and nothing for squat
+        let bench = out.first { $0.contains("PR") && $0.contains("bench") }
+        #expect(bench?.contains("bench: heaviest weight 105kg, best e1RM") == true, "in the order the line named them: \(out)")
+        #expect(!out.contains { $0.contains("squat") }, "a first value beats nothing: \(out)")
+    }
+
     @Test func finishingAnEmptyWorkoutDiscardsIt() async throws {
         // Given a workout started with nothing logged
         let s = try Session()
