@@ -173,13 +173,13 @@ _gymlog() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|log|undo|redo|start|finish|note|show|edit|delete|history|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
+    repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
         # Offer subcommand argument completions
         "_gymlog_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl log undo redo start finish note show edit delete history prs chart stats exercises export import sync status login logout help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl log undo redo start finish note show edit delete history last prs chart stats exercises export import sync status login logout help' -- "${cur}"))
         ;;
     esac
 }
@@ -203,12 +203,15 @@ _gymlog_log() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --at)
     __gymlog_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--at')
         return
         ;;
     esac
@@ -248,12 +251,15 @@ _gymlog_start() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --at)
     __gymlog_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--at')
         return
         ;;
     esac
@@ -355,6 +361,29 @@ _gymlog_history() {
     case "${positional_number}" in
     *)
         __gymlog_add_completions -W "$(__gymlog_custom_complete ---completion history -- positional@0 "${COMP_CWORD}" "$(__gymlog_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_gymlog_last() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __gymlog_add_completions -W "$(__gymlog_custom_complete ---completion last -- positional@0 "${COMP_CWORD}" "$(__gymlog_cursor_index_in_current_word)")"
         return
         ;;
     esac

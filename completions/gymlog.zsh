@@ -61,6 +61,7 @@ _gymlog() {
             'edit:Change set N of `show` (default: the last), e.g. `edit 2 x6 @9`.'
             'delete:Delete set N of `show`, e.g. `delete 3`.'
             'history:List recent workouts, or the recent sets of one exercise.'
+            'last:Show what you did for an exercise last time (the REPL shows it under its first set).'
             'prs:Show personal records: heaviest weight, e1RM, rep maxes, volume, fastest times, pace.'
             'chart:Chart an exercise'\''s progression in the terminal: e1RM, weight, volume, time or pace per workout.'
             'stats:Weekly training: workouts, working sets and volume per week, by exercise or muscle group.'
@@ -77,7 +78,7 @@ _gymlog() {
         ;;
     arg)
         case "${words[1]}" in
-        repl|log|undo|redo|start|finish|note|show|edit|delete|history|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
+        repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
             "_gymlog_${words[1]}" && ret=0
             ;;
         esac
@@ -103,6 +104,7 @@ _gymlog_log() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--at[Log it at this past local time\: YYYY-MM-DD HH\:MM, HH\:MM (today) or yesterday HH\:MM.]:time:'
         '*:words:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -142,6 +144,7 @@ _gymlog_start() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--at[Log it at this past local time\: YYYY-MM-DD HH\:MM, HH\:MM (today) or yesterday HH\:MM.]:time:'
         '*:name:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -221,6 +224,20 @@ _gymlog_history() {
         '--db[The database file.]:path:'
         '*:exercise:{__gymlog_custom_complete ---completion history -- positional@0 "${current_word_index}" "$(__gymlog_cursor_index_in_current_word)"}'
         '--limit[How many workouts to show.]:limit:'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_last() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:exercise:{__gymlog_custom_complete ---completion last -- positional@0 "${current_word_index}" "$(__gymlog_cursor_index_in_current_word)"}'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -38,6 +38,9 @@ public final class CLIContext: @unchecked Sendable {
     private var database: GymLogDatabase?
     /// The REPL line being run, as typed, so a command can point at a mistake in it; nil in a shell.
     public internal(set) var typedLine: String?
+    /// The past workout the REPL is filling in since `start --at`: lines typed go into it, at
+    /// times after its sets, until `finish` or a `start` without `--at`. Nil in a shell.
+    public internal(set) var pastWorkout: Workout?
 
     public init(paths: Paths, settings: Settings, environment: Environment = .live,
                 out: @escaping (String) -> Void, err: @escaping (String) -> Void) {

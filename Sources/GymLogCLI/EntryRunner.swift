@@ -5,8 +5,10 @@ import GymLogStore
 struct EntryRunner {
     let context: CLIContext
 
-    /// Returns false when the line was rejected (nothing was written then).
-    func run(_ line: String) throws -> Bool {
+    /// Returns false when the line was rejected (nothing was written then). `at` logs it at
+    /// that past moment (`log --at`); in the REPL after `start --at`, lines go to that workout.
+    func run(_ line: String, at: Int64? = nil) throws -> Bool {
+        let at = at ?? context.pastWorkout?.startedAt
         switch EntryParser.parse(line) {
         case .failure(let error):
             context.printEntryError(error.message, at: error.span, in: line)
@@ -16,9 +18,9 @@ struct EntryRunner {
                 let db = try context.db()
                 switch entry {
                 case .log(let mention, let specs):
-                    Render.logResult(try db.logSets(exercise: mention, specs: specs, typed: line), settings: context.settings).forEach(context.print)
+                    try printLogged(try db.logSets(exercise: mention, specs: specs, typed: line, at: at), db, past: at != nil)
                 case .repeatLast(let patch):
-                    Render.logResult(try db.repeatLast(patch, typed: line), settings: context.settings).forEach(context.print)
+                    try printLogged(try db.repeatLast(patch, typed: line, at: at), db, past: at != nil)
                 case .undo:
                     try UndoStep(.undo, context: context).run(confirmed: false)
                 }
@@ -28,5 +30,16 @@ struct EntryRunner {
                 return false
             }
         }
+    }
+
+    /// The logged sets, and under the first set of an exercise in a workout what was done
+    /// for it last time. That read runs after the write has committed, off the write path.
+    private func printLogged(_ result: LogResult, _ db: GymLogDatabase, past: Bool) throws {
+        Render.logResult(result, settings: context.settings, past: past).forEach(context.print)
+        guard let first = result.sets.first, first.order == 1,
+              let last = try db.lastSession(of: result.exercise.id, before: first.set.performedAt, excluding: result.workout.id)
+        else { return }
+        let now = context.environment.now()
+        context.print("  " + Style.stdout.dim(Render.lastTime(last, now: now, utcOffsetSeconds: context.environment.utcOffset(now))))
     }
 }

@@ -39,7 +39,7 @@ public struct Gymlog: AsyncParsableCommand {
         version: gymlogVersion,
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
         subcommands: [Repl.self, Log.self, Undo.self, Redo.self, Start.self, Finish.self, Note.self,
-                      Show.self, Edit.self, Delete.self, History.self, PRs.self, ChartCommand.self, Stats.self,
+                      Show.self, Edit.self, Delete.self, History.self, Last.self, PRs.self, ChartCommand.self, Stats.self,
                       Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self],
         defaultSubcommand: Repl.self
     )
@@ -159,6 +159,7 @@ protocol ExistingDatabaseCommand: ContextCommand {}
 extension Show: ExistingDatabaseCommand {}
 extension History: ExistingDatabaseCommand {}
 extension PRs: ExistingDatabaseCommand {}
+extension Last: ExistingDatabaseCommand {}
 extension ChartCommand: ExistingDatabaseCommand {}
 extension Stats: ExistingDatabaseCommand {}
 extension Export: ExistingDatabaseCommand {}

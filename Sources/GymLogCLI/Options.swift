@@ -10,6 +10,43 @@ public struct GlobalOptions: ParsableArguments {
     public init() {}
 }
 
+/// `--at TIME`: log a forgotten session at the time it happened (`log`, `start`).
+struct PastTime: ParsableArguments {
+    @Option(help: ArgumentHelp("Log it at this past local time: \(timePhraseForms).", valueName: "time"))
+    var at: String?
+
+    /// The moment `--at` names, or nil without it; a time that is no time, or is in the
+    /// future, is refused with what to type.
+    func moment(in context: CLIContext) throws -> Int64? {
+        guard let at else { return nil }
+        let now = context.environment.now()
+        let today = LineChart.day(millis: now, utcOffsetSeconds: context.environment.utcOffset(now))
+        guard let phrase = parseTimePhrase(at, today: today) else {
+            throw UserError("--at \(at) is not a time; use \(timePhraseForms), e.g. --at \"yesterday 18:00\".")
+        }
+        let moment = instant(day: phrase.day, minute: phrase.minute, utcOffset: context.environment.utcOffset)
+        guard moment <= now else {
+            throw UserError("--at \(at) is in the future (it is \(Render.clock(now, context.environment.utcOffset(now))) now); "
+                + "log what you did without --at, or give the earlier time it happened.")
+        }
+        return moment
+    }
+
+    /// `--at yesterday 18:00 bench 100x5` typed in the REPL without quotes: the longest run of
+    /// words after `--at` (up to three) that reads as a time is its value, the rest the text.
+    static func replArguments(_ rest: String) -> [String]? {
+        guard let words = try? shellWords(rest), words.first == "--at", words.count >= 2 else { return nil }
+        for count in stride(from: min(3, words.count - 1), through: 1, by: -1) {
+            let phrase = words[1...count].joined(separator: " ")
+            if parseTimePhrase(phrase, today: 0) != nil || count == 1 {
+                let text = words.dropFirst(count + 1).joined(separator: " ")
+                return ["--at", phrase] + (text.isEmpty ? [] : ["--", text])
+            }
+        }
+        return nil
+    }
+}
+
 /// `--json`: the flag every read command takes.
 struct JSONFlag: ParsableArguments {
     @Flag(help: "Print JSON for scripts instead of text (keys documented in the README).")

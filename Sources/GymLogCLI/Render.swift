@@ -10,9 +10,14 @@ enum Render {
         return rounded == rounded.rounded() ? String(Int64(rounded)) : String(format: "%.1f", rounded)
     }
 
-    static func logResult(_ r: LogResult, settings: Settings, style: Style = .stdout) -> [String] {
+    /// `past`: the line was logged at an earlier time (`--at`), so a workout it started is dated.
+    static func logResult(_ r: LogResult, settings: Settings, past: Bool = false, style: Style = .stdout) -> [String] {
         var lines: [String] = []
-        if r.startedWorkout { lines.append("Started a workout at \(clock(r.workout.startedAt, r.workout.utcOffsetSeconds)).") }
+        if r.startedWorkout {
+            let w = r.workout
+            lines.append(past ? "Started a past workout on \(day(w.startedAt, w.utcOffsetSeconds))."
+                              : "Started a workout at \(clock(w.startedAt, w.utcOffsetSeconds)).")
+        }
         if r.createdExercise {
             lines.append("New exercise '\(r.exercise.name)' (\(r.exercise.kind.rawValue)). Meant another? `undo` removes it and this line.")
         }
@@ -83,6 +88,57 @@ enum Render {
             }
         }
         return lines
+    }
+
+    /// `last time Thu 20 Nov: 100kg x 5, 5, 5 @8`: the working sets of an exercise in one
+    /// earlier workout, warm-ups left out, the year shown when it is not this year's.
+    static func lastTime(_ session: LastSession, now: Int64, utcOffsetSeconds: Int) -> String {
+        let w = session.workout
+        let date = shortDate(w.startedAt, w.utcOffsetSeconds, showYear: localDate(millis: now, utcOffsetSeconds: utcOffsetSeconds).prefix(4)
+                             != localDate(millis: w.startedAt, utcOffsetSeconds: w.utcOffsetSeconds).prefix(4))
+        return "last time \(date): " + compactSets(session.sets.map(\.values))
+    }
+
+    /// `Thu 20 Nov` (or `Thu 20 Nov 2025`).
+    static func shortDate(_ millis: Int64, _ offset: Int, showYear: Bool) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let full = day(millis, offset)  // `Thu 2026-11-20 18:02`
+        let weekday = full.prefix(3), date = full.dropFirst(4).prefix(10)
+        let dayOfMonth = Int(date.suffix(2)) ?? 0, month = months[(Int(date.dropFirst(5).prefix(2)) ?? 1) - 1]
+        return "\(weekday) \(dayOfMonth) \(month)" + (showYear ? " \(date.prefix(4))" : "")
+    }
+
+    /// Working sets in a line a lifter reads at a glance: consecutive sets at one load share
+    /// it (`100kg x 5, 5, 4`), an RPE every one of them has is said once (`@8`), otherwise it
+    /// follows its reps; drop and failure sets are marked; warm-ups are left out; sets
+    /// without reps (times, distances) are listed whole.
+    static func compactSets(_ sets: [SetValues]) -> String {
+        var groups: [(load: String, sets: [SetValues])] = []
+        for v in sets where v.kind != .warmup {
+            var bare = v
+            bare.note = nil; bare.rpe = nil; bare.reps = nil; bare.kind = .working
+            let load = v.reps == nil ? "" : bare.summary
+            if v.reps != nil, let last = groups.last, last.load == load, last.sets.last?.reps != nil {
+                groups[groups.count - 1].sets.append(v)
+            } else {
+                groups.append((load, [v]))
+            }
+        }
+        return groups.map { group in
+            guard !group.load.isEmpty else {
+                return group.sets.map { v in var v = v; v.note = nil; return v.summary }.joined(separator: ", ")
+            }
+            let rpes = Set(group.sets.map(\.rpe))
+            let shared = rpes.count == 1 ? rpes.first! : nil
+            let items = group.sets.map { v -> String in
+                var item = "\(v.reps!)"
+                if shared == nil, let rpe = v.rpe { item += " @\(rpe)" }
+                if v.kind == .drop { item += " (drop)" } else if v.kind == .failure { item += " (failure)" }
+                return item
+            }
+            let load = group.load.isEmpty ? "" : group.load + " x "
+            return load + items.joined(separator: ", ") + (shared.map { " @\($0)" } ?? "")
+        }.joined(separator: "; ")
     }
 
     /// Runs of equal sets (notes aside) as one summary and how many times it was done in a row.

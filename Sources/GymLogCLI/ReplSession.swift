@@ -55,6 +55,10 @@ final class ReplSession {
 
     /// `[Push day · 5 sets] > `, `[10:15 · 1 set] > `, or `gymlog> ` with no open workout.
     func prompt() -> String {
+        if let past = context.pastWorkout {
+            let count = (try? context.db().workoutDetail(past.id)?.sets.count) ?? 0
+            return TerminalText.safe("[\(past.name ?? "past workout") · \(count) set\(count == 1 ? "" : "s") · \(Render.shortDate(past.startedAt, past.utcOffsetSeconds, showYear: false)) \(Render.clock(past.startedAt, past.utcOffsetSeconds))] > ")
+        }
         guard let open = try? context.db().openWorkout() else { return "gymlog> " }
         let name = open.workout.name ?? Render.clock(open.workout.startedAt, open.workout.utcOffsetSeconds)
         return TerminalText.safe("[\(name) · \(open.setCount) set\(open.setCount == 1 ? "" : "s")] > ")

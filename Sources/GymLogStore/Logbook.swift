@@ -40,19 +40,20 @@ extension GymLogDatabase {
 
     /// Logs the sets of one `bench 100x5x3`-style line: resolves the exercise (creating it
     /// when new), finds or starts the workout, writes each set and reports the PRs it set.
-    /// `typed` is the line as typed: it names the action for `undo`.
-    public func logSets(exercise mention: ExerciseMention, specs: [SetSpec], typed: String? = nil) throws -> LogResult {
+    /// `typed` is the line as typed: it names the action for `undo`. `at` logs the line at
+    /// that earlier moment instead of now (see `logValues`).
+    public func logSets(exercise mention: ExerciseMention, specs: [SetSpec], typed: String? = nil, at: Int64? = nil) throws -> LogResult {
         try commit(action: typed ?? mention.name) { w in
             let (exercise, created) = try w.resolveOrCreateExercise(mention, firstSet: specs.first.map {
                 SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) })
             let values = specs.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
             try w.requireFit(values, exercise: exercise)
-            return try w.logValues(values, exercise: exercise, createdExercise: created)
+            return try w.logValues(values, exercise: exercise, createdExercise: created, at: at)
         }
     }
 
     /// Logs the last set again with `patch` applied (`+`, `+ 102.5`, `+ x6`).
-    public func repeatLast(_ patch: SetPatch, typed: String? = nil) throws -> LogResult {
+    public func repeatLast(_ patch: SetPatch, typed: String? = nil, at: Int64? = nil) throws -> LogResult {
         try commit(action: typed ?? "+") { w in
             guard let last = try w.lastLiveSet() else {
                 throw UserError("There is no set to repeat yet: log one first, e.g. `bench 100x5`.")
@@ -62,7 +63,7 @@ extension GymLogDatabase {
             }
             let v = SetResolver.values(repeating: last.values, with: patch, defaultUnit: w.settings.defaultUnit)
             try w.requireFit([v], exercise: exercise)
-            return try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false)
+            return try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false, at: at)
         }
     }
 
@@ -102,9 +103,16 @@ extension GymLogDatabase {
 
     /// Starts a new workout now. An open workout with sets is finished first (its summary is
     /// returned); one with no sets yet is reused (renamed) rather than left empty; an idle one
-    /// is closed at its last set, or discarded when empty.
-    public func startWorkout(name: String?, typed: String? = nil) throws -> StartResult {
+    /// is closed at its last set, or discarded when empty. `at` starts a past workout at that
+    /// moment instead and leaves the open one alone.
+    public func startWorkout(name: String?, typed: String? = nil, at: Int64? = nil) throws -> StartResult {
         try commit(action: typed ?? "start") { w in
+            if let at {
+                try w.requirePast(at)
+                let workout = try w.createWorkout(name: name, startedAt: at)
+                w.describeAction(name.map { "workout '\($0)'" } ?? "a past workout", workout: workout.id)
+                return StartResult(workout: workout, finished: nil)
+            }
             var finished: WorkoutSummary?
             if let open = try w.openWorkout() {
                 if try w.setCount(workoutID: open.workout.id) == 0 {
@@ -127,11 +135,21 @@ extension GymLogDatabase {
     }
 
     /// Ends the open workout now. One with no live sets is not kept: it is discarded.
-    public func finishWorkout(typed: String? = nil) throws -> FinishResult {
+    /// `past` ends that (past) workout instead, at its last set.
+    public func finishWorkout(typed: String? = nil, past: UUID? = nil) throws -> FinishResult {
         try commit(action: typed ?? "finish") { w in
-            guard let open = try w.openWorkout()?.workout else { return .nothingOpen }
+            let target: (workout: Workout, end: Int64)
+            if let past {
+                guard let workout = try Row.fetchOne(w.db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ? AND w.deleted_at IS NULL",
+                                                     arguments: [past.key]).map({ Rows.workout($0) }) else { return .nothingOpen }
+                target = (workout, try w.lastSetTime(workoutID: past) ?? workout.startedAt)
+            } else {
+                guard let open = try w.openWorkout()?.workout else { return .nothingOpen }
+                target = (open, w.now)
+            }
+            let open = target.workout
             let name = open.name.map { "workout '\($0)'" } ?? "the workout"
-            guard let summary = try w.close(open, at: w.now) else {
+            guard let summary = try w.close(open, at: target.end) else {
                 w.describeAction("the empty workout (discarded)", workout: open.id)
                 return .discarded(open)
             }
@@ -175,14 +193,40 @@ extension ChangeWriter {
         return (workout, max(workout.startedAt, row[lastActivity(row)[0]] as Int64? ?? 0))
     }
 
-    mutating func createWorkout(name: String?) throws -> Workout {
+    mutating func createWorkout(name: String?, startedAt: Int64? = nil) throws -> Workout {
         let id = environment.newID()
-        let offset = environment.utcOffset(now)
+        let start = startedAt ?? now
+        let offset = environment.utcOffset(start)
         try write(.workouts, id: id, op: .create, fields: [
-            ("name", name.map { .text($0) } ?? .null), ("started_at", .int(now)), ("ended_at", .null),
+            ("name", name.map { .text($0) } ?? .null), ("started_at", .int(start)), ("ended_at", .null),
             ("utc_offset", .int(Int64(offset))), ("note", .null), (tombstoneField, .null),
         ])
-        return Workout(id: id, name: name, startedAt: now, utcOffsetSeconds: offset)
+        return Workout(id: id, name: name, startedAt: start, utcOffsetSeconds: offset)
+    }
+
+    /// Refuses a moment after now: a past session is logged at its real time, a future one not at all.
+    func requirePast(_ at: Int64) throws {
+        guard at <= now else {
+            throw UserError("That time is in the future (it is \(localDateTime(millis: now, utcOffsetSeconds: environment.utcOffset(now))) now); "
+                + "log what you did without --at, or give the earlier time it happened.")
+        }
+    }
+
+    /// The live workout that was going on at `at`: started by then, and not ended before it
+    /// (an unfinished one ends at its last set plus the idle gap, the rule `WorkoutStatus` has).
+    func workout(containing at: Int64) throws -> Workout? {
+        let gap = Int64(settings.idleGapMinutes) * 60_000
+        return try Row.fetchOne(db, sql: """
+            SELECT \(Rows.workoutColumns) FROM workouts w
+            WHERE w.deleted_at IS NULL AND w.started_at <= ?1
+              AND COALESCE(w.ended_at, MAX(w.started_at, COALESCE((SELECT MAX(performed_at) FROM sets
+                  WHERE workout_id = w.id AND deleted_at IS NULL), 0)) + ?2) >= ?1
+            ORDER BY w.started_at DESC LIMIT 1
+            """, arguments: [at, gap]).map { Rows.workout($0) }
+    }
+
+    func lastSetTime(workoutID: UUID) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT MAX(performed_at) FROM sets WHERE workout_id = ? AND deleted_at IS NULL", arguments: [workoutID.key])
     }
 
     /// The open workout, or a new one; an idle unfinished workout is closed first.
@@ -214,7 +258,11 @@ extension ChangeWriter {
         return summarise ? try summary(of: ended) : nil
     }
 
-    mutating func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool) throws -> LogResult {
+    /// Writes the sets of one line. `at` (a moment in the past) puts them in the workout that
+    /// was going on then, or a new one starting then, a second apart from `at` on (after any
+    /// set already there), with their records recomputed from the whole history.
+    mutating func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64? = nil) throws -> LogResult {
+        if let past { return try logPastValues(values, exercise: exercise, createdExercise: createdExercise, at: past) }
         let (workout, started) = try currentWorkout()
         let offset = environment.utcOffset(now)
         var stored: [StoredSet] = []
@@ -237,6 +285,39 @@ extension ChangeWriter {
         }
         describeAction(Self.describe(values, of: exercise, created: createdExercise), workout: workout.id)
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: started, sets: stored)
+    }
+
+    private mutating func logPastValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64) throws -> LogResult {
+        try requirePast(past)
+        let existing = try workout(containing: past)
+        let workout = try existing ?? createWorkout(name: nil, startedAt: past)
+        // Each line after the sets already logged from `past` on, so repeated `--at` lines
+        // of one session keep the order they were typed in.
+        let taken = try Int64.fetchOne(db, sql: """
+            SELECT MAX(performed_at) FROM sets WHERE workout_id = ? AND deleted_at IS NULL AND performed_at >= ?
+            """, arguments: [workout.id.key, past])
+        let first = taken.map { max(past, $0 + 1000) } ?? past
+        let offset = environment.utcOffset(first)
+        let before = try storedRecordValues(exerciseID: exercise.id)
+        var written: [LoggedSet] = []
+        for (i, v) in values.enumerated() {
+            let id = environment.newID()
+            let at = first + Int64(i) * 1000
+            try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
+                workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset))
+            written.append(LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset))
+        }
+        // Later sets may hold records these beat or tie: recompute from the whole history,
+        // then report the records these sets hold now, against what was held before.
+        try rebuildRecords(exerciseID: exercise.id)
+        let held = try recordsHeld(by: written.map(\.id))
+        let stored = try written.map { set in
+            StoredSet(set: set, order: try order(of: set), records: (held[set.id] ?? []).map {
+                RecordBreak(metric: $0.metric, reps: $0.reps, value: $0.value, previous: before[RecordKey(metric: $0.metric, reps: $0.reps)])
+            })
+        }
+        describeAction(Self.describe(values, of: exercise, created: createdExercise), workout: workout.id)
+        return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: existing == nil, sets: stored)
     }
 
     /// `Bench Press 100kg x 5 (3 sets)`, `Bench Press 100kg x 5, 100kg x 4`, and the exercise

@@ -30,6 +30,13 @@ public struct ExerciseSummary: Equatable, Sendable {
     public var lastPerformedOffset: Int = 0
 }
 
+/// What was done for one exercise in one earlier workout: what "last time" shows.
+public struct LastSession: Equatable, Sendable {
+    public var workout: Workout
+    /// The exercise's live sets in that workout, warm-ups included, in the order done.
+    public var sets: [LoggedSet]
+}
+
 /// What the export can be narrowed to.
 public struct ExportFilter: Sendable {
     public var since: Int64?
@@ -105,6 +112,26 @@ extension GymLogDatabase {
             FROM sets s JOIN exercises e ON e.id = s.exercise_id
             WHERE \(condition) AND s.deleted_at IS NULL ORDER BY s.performed_at, s.id
             """, arguments: args).map { row in (decode(row), Rows.exercise(row, prefix: "e_")) }
+    }
+
+    /// The most recent workout before `before` (other than `excluding`) with a working set of
+    /// the exercise, and its sets of that exercise. Two index lookups, whatever the history.
+    public func lastSession(of exerciseID: UUID, before: Int64, excluding: UUID? = nil) throws -> LastSession? {
+        try queue.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT \(Rows.workoutColumns) FROM sets s JOIN workouts w ON w.id = s.workout_id
+                WHERE s.exercise_id = ? AND s.deleted_at IS NULL AND s.kind <> 'warmup' AND s.performed_at < ?
+                  AND s.workout_id <> ? AND w.deleted_at IS NULL
+                ORDER BY s.performed_at DESC LIMIT 1
+                """, arguments: [exerciseID.key, before, excluding?.key ?? ""]) else { return nil }
+            let workout = Rows.workout(row)
+            var decode = SetDecoder()
+            let sets = try Row.fetchAll(db, sql: """
+                SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.exercise_id = ? AND s.deleted_at IS NULL
+                ORDER BY s.performed_at, s.id
+                """, arguments: [workout.id.key, exerciseID.key]).map { decode($0) }
+            return LastSession(workout: workout, sets: sets)
+        }
     }
 
     /// The newest workouts first, each with its sets (only those of `exercise` when given).

@@ -94,6 +94,28 @@ extension ChangeWriter {
         for (value, set) in best.values { try storeRecord(value, set: set) }
     }
 
+    /// The stored record values of one exercise.
+    func storedRecordValues(exerciseID: UUID) throws -> [RecordKey: Double] {
+        var values: [RecordKey: Double] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT metric, reps, value FROM records WHERE exercise_id = ?", arguments: [exerciseID.key]) {
+            if let metric = RecordMetric(rawValue: row["metric"]) { values[RecordKey(metric: metric, reps: row["reps"])] = row["value"] }
+        }
+        return values
+    }
+
+    /// The records each of these sets holds.
+    func recordsHeld(by sets: [UUID]) throws -> [UUID: [RecordValue]] {
+        var held: [UUID: [RecordValue]] = [:]
+        for id in sets {
+            for row in try Row.fetchAll(db, sql: "SELECT metric, reps, value FROM records WHERE set_id = ?", arguments: [id.key]) {
+                if let metric = RecordMetric(rawValue: row["metric"]) { held[id, default: []].append(RecordValue(metric, reps: row["reps"], row["value"])) }
+            }
+        }
+        // In the order a live line reports them (`checkRecords`: the metrics' own order).
+        let order = Dictionary(uniqueKeysWithValues: RecordMetric.allCases.enumerated().map { ($1, $0) })
+        return held.mapValues { $0.sorted { (order[$0.metric]!, $0.reps) < (order[$1.metric]!, $1.reps) } }
+    }
+
     /// Records hold e1RM values of one formula; a changed setting rebuilds them once.
     func ensureRecordsFormula() throws {
         // Settings do not change during a process: check once, not on every logged set.

@@ -56,7 +56,7 @@ extension GymLogDatabase {
             let workoutID = (row["workout_id"] as String?).flatMap(parseUUID)
             let workout = try workoutID.flatMap { try w.workout(id: $0) }
             let action = UndoableAction(label: row["label"], summary: row["summary"], workout: workout)
-            let open = try w.openWorkout()?.workout.id
+            let open = try w.openWorkout().map { (id: $0.workout.id, lastActivity: $0.lastActivity) }
             let status = WorkoutStatus(now: w.now, idleGapMinutes: w.settings.idleGapMinutes)
             if !confirmed, let workoutID, !status.actionIsCurrent(workoutID, openWorkout: open, actionAt: row["at"]) {
                 return .needsConfirmation(action)

@@ -115,33 +115,6 @@ import Testing
     }
 }
 
-/// A REPL session over a fresh database with captured output.
-struct ReplTestSession {
-    let output = CapturedOutput()
-    let context: CLIContext
-    let repl: ReplSession
-
-    init(settings: Settings = Settings()) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let output = self.output
-        context = CLIContext(paths: Paths(database: dir + "/gymlog.sqlite", config: dir + "/config.toml", history: dir + "/history"),
-                             settings: settings, out: { output.out($0) }, err: { output.err($0) })
-        repl = ReplSession(context: context)
-    }
-}
-
-/// Lines a context printed, taken by the test.
-final class CapturedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stdout: [String] = [], stderr: [String] = []
-    func out(_ line: String) { lock.withLock { stdout += line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } }
-    func err(_ line: String) { lock.withLock { stderr += line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } }
-    func take() -> (out: [String], err: [String]) {
-        lock.withLock { defer { stdout = []; stderr = [] }; return (stdout, stderr) }
-    }
-}
-
 /// A loopback HTTP server on a thread of its own that answers one request with 200 and `body`.
 final class OneAnswerHTTPServer: @unchecked Sendable {
     let url: String

@@ -7,30 +7,7 @@ import Testing
 
 /// What a lifter sees of undo, redo and the workout's lifecycle in the REPL.
 @Suite struct WorkoutLifecycleTests {
-    /// A REPL session on a fresh database with a controllable clock.
-    private struct Session {
-        let output = CapturedOutput()
-        let world = FakeClock()
-        let repl: ReplSession
-
-        init() throws {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-lifecycle-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            let output = self.output
-            let context = CLIContext(paths: Paths(database: dir + "/gymlog.sqlite", config: dir + "/config.toml", history: dir + "/history"),
-                                     settings: Settings(), environment: world.environment, out: { output.out($0) }, err: { output.err($0) })
-            repl = ReplSession(context: context)
-        }
-
-        /// Runs `line`, expecting `outcome`, and returns what it printed.
-        @discardableResult
-        func type(_ line: String, _ outcome: ReplSession.Outcome = .ok, sourceLocation: SourceLocation = #_sourceLocation) async -> (out: [String], err: [String]) {
-            let got = await repl.handle(line)
-            let printed = output.take()
-            #expect(got == outcome, "\(line): \(printed)", sourceLocation: sourceLocation)
-            return printed
-        }
-    }
+    private typealias Session = ReplTestSession
 
     @Test func oneUndoRevertsAMultiSetLineAndTheExerciseItCreated() async throws {
         // Given a three-set line that created an exercise

@@ -22,8 +22,13 @@ import Testing
     @Test func anActionIsCurrentInTheOpenWorkoutOrRightAfterIt() {
         let open = UUID(), other = UUID()
         let status = WorkoutStatus(now: start, idleGapMinutes: 120)
-        #expect(status.actionIsCurrent(open, openWorkout: open, actionAt: start - 300 * 60_000))
-        #expect(!status.actionIsCurrent(other, openWorkout: open, actionAt: start))
+        let openAt = (id: open, lastActivity: start - 5 * 60_000)
+        #expect(status.actionIsCurrent(open, openWorkout: openAt, actionAt: start - 300 * 60_000))
+        // Another workout's action from before the open workout's last set asks ...
+        #expect(!status.actionIsCurrent(other, openWorkout: openAt, actionAt: start - 6 * 60_000))
+        #expect(!status.actionIsCurrent(other, openWorkout: openAt, actionAt: start - 24 * 60 * 60_000))
+        // ... one done since (a past session logged with --at just now) is the thing just done
+        #expect(status.actionIsCurrent(other, openWorkout: openAt, actionAt: start - 60_000))
         #expect(status.actionIsCurrent(other, openWorkout: nil, actionAt: start - 10 * 60_000))
         #expect(!status.actionIsCurrent(other, openWorkout: nil, actionAt: start - 121 * 60_000))
     }

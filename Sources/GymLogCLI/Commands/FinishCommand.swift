@@ -17,7 +17,9 @@ struct Finish: ContextCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(in context: CLIContext) async throws {
-        switch try context.db().finishWorkout(typed: context.typedLine ?? "finish") {
+        let past = context.pastWorkout?.id
+        context.pastWorkout = nil
+        switch try context.db().finishWorkout(typed: context.typedLine ?? "finish", past: past) {
         case .finished(let summary):
             Render.workoutSummary(summary, settings: context.settings).forEach(context.print)
         case .discarded:

@@ -15,16 +15,23 @@ struct Log: TextCommand {
         name is created with a notice, and a near-miss of an existing one is refused
         with the name it resembles. Quote the line, or pass its words:
         `gymlog log "squat 140x5x3 @8"`, `gymlog log bench 100x5`.
+
+        A forgotten session is logged at its real time with --at (\(timePhraseForms)):
+        `gymlog log --at "2026-11-20 18:00" "bench 100x5x3"`. The sets go into the workout
+        that was going on then (or a new one starting then), a second apart; records, last
+        time and charts treat them like any other. A time in the future is refused.
         """
     )
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var past: PastTime
     @Argument(help: "The line to log; quote it or pass its words.") var words: [String]
 
     /// As `gymlog log`'s fast path does: words without flags are a set line, so `log dip -20x8`
     /// reaches the entry parser rather than ArgumentParser's options. Quotes are removed as a
     /// shell removes them.
     static func replArguments(_ rest: String) -> [String]? {
+        if let withTime = PastTime.replArguments(rest) { return withTime }
         let words = (try? shellWords(rest)) ?? []
         guard !words.isEmpty, !words.contains(where: looksLikeFlag) else { return nil }
         return ["--", words.joined(separator: " ")]
@@ -32,6 +39,6 @@ struct Log: TextCommand {
 
     func run(in context: CLIContext) async throws {
         let line = words.joined(separator: " ")
-        if try !EntryRunner(context: context).run(line) { throw ExitCode.failure }
+        if try !EntryRunner(context: context).run(line, at: past.moment(in: context)) { throw ExitCode.failure }
     }
 }

@@ -30,10 +30,15 @@ public struct WorkoutStatus: Equatable, Sendable {
     }
 
     /// Whether `undo` may revert an action of `workout` without asking: it is the open
-    /// workout, or none is open and the action was done (or last undone or redone) within the
-    /// idle gap, as right after `finish` or when redoing the line that started the workout.
-    public func actionIsCurrent(_ workout: UUID, openWorkout: UUID?, actionAt: Int64) -> Bool {
-        if let openWorkout { return openWorkout == workout }
+    /// workout; or it was done (or last undone or redone) within the idle gap and after the
+    /// open workout's last set, if one is open: the thing just done, as right after `finish`,
+    /// when redoing the line that started the workout, or after logging a past session with
+    /// `--at`. An action of another workout older than the open one's last set asks.
+    public func actionIsCurrent(_ workout: UUID, openWorkout: (id: UUID, lastActivity: Int64)?, actionAt: Int64) -> Bool {
+        if let openWorkout {
+            if openWorkout.id == workout { return true }
+            if actionAt < openWorkout.lastActivity { return false }
+        }
         return now - actionAt <= Int64(idleGapMinutes) * 60_000
     }
 }

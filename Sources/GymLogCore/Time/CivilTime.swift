@@ -275,3 +275,37 @@ public func parseDayPhrase(_ text: String, today: Int64) -> Int64? {
 private func validDay(_ day: Int64) -> Int64? {
     day >= daysFromCivil(year: 1, month: 1, day: 1) ? day : nil
 }
+
+// MARK: - Time phrases
+
+/// How a past moment may be written (`--at`), for messages.
+public let timePhraseForms = "YYYY-MM-DD HH:MM, HH:MM (today) or yesterday HH:MM"
+
+/// A local moment as people type it on a command line: `2026-11-20 18:00`, `18:00` (today),
+/// `yesterday 18:00`, or any day phrase (`3d 07:30`) followed by the time; the day and the
+/// minute of that day (local). Nil when the text is none of these.
+public func parseTimePhrase(_ text: String, today: Int64) -> (day: Int64, minute: Int)? {
+    let words = text.lowercased().split(separator: " ", omittingEmptySubsequences: true)
+    guard let last = words.last, let minute = parseClock(String(last)) else { return nil }
+    if words.count == 1 { return (today, minute) }
+    guard let day = parseDayPhrase(words.dropLast().joined(separator: " "), today: today) else { return nil }
+    return (day, minute)
+}
+
+/// `HH:MM` (or `H:MM`), 00:00 to 23:59, as minutes since midnight.
+func parseClock(_ text: String) -> Int? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+          parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+          let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60 else { return nil }
+    return h * 60 + m
+}
+
+/// The instant (Unix milliseconds) of a local day and minute in a zone whose offset at a
+/// given instant is `utcOffset`; the offset is looked up at the moment itself, so a time on
+/// the other side of a daylight-saving change gets that side's offset.
+public func instant(day: Int64, minute: Int, utcOffset: (Int64) -> Int) -> Int64 {
+    let local = (day * 86_400 + Int64(minute) * 60) * 1000
+    let guess = local - Int64(utcOffset(local)) * 1000
+    return local - Int64(utcOffset(guess)) * 1000
+}

@@ -1,0 +1,100 @@
+import Foundation
+import GymLogCore
+@testable import GymLogCLI
+import GymLogTestSupport
+import Testing
+
+/// Last time's numbers while logging, and past sessions logged at their real time (`--at`).
+/// The clock starts on Fri 2025-11-21 05:40 local (UTC+1).
+@Suite struct TrainingLoopTests {
+    private typealias Session = ReplTestSession
+
+    /// Logs a bench session with a warm-up, three sets at one RPE and a drop set, then moves on two days.
+    private func benchSessionTwoDaysAgo(_ s: Session) async {
+        await s.type("bench w60x10")
+        await s.type("bench 100x5 @8")
+        await s.type("+")
+        await s.type("+ x4")
+        await s.type("bench 80x8 drop")
+        await s.type("finish")
+        s.world.advance(minutes: 2 * 24 * 60)
+    }
+
+    @Test func theFirstSetOfAnExerciseShowsLastTimeUnderIt() async throws {
+        let s = try Session()
+        await benchSessionTwoDaysAgo(s)
+        // When bench is logged in a new workout
+        let first = await s.type("bench 102.5x5x2").out
+        // Then, under its sets, last time: warm-ups left out, one RPE said once, the drop set marked
+        #expect(first.last == "  last time Fri 21 Nov: 100kg x 5, 5, 4 @8; 80kg x 8 (drop)", "\(first)")
+        #expect(first.dropLast().allSatisfy { !$0.contains("last time") }, "only once, after the line's sets: \(first)")
+        // And not again for the next set of the same exercise, nor for an exercise never done
+        #expect(await s.type("+").out.allSatisfy { !$0.contains("last time") })
+        #expect(await s.type("squat 140x5").out.allSatisfy { !$0.contains("last time") })
+    }
+
+    @Test func lastPrintsTheSameOnDemandAndAsJSON() async throws {
+        let s = try Session()
+        await benchSessionTwoDaysAgo(s)
+        // While today's bench is open, `last` still means the workout before it
+        await s.type("bench 102.5x5")
+        let text = await s.type("last bench").out
+        #expect(text.first == "bench: last time Fri 21 Nov: 100kg x 5, 5, 4 @8; 80kg x 8 (drop)", "\(text)")
+        #expect(text.count == 6 && text[1].hasSuffix("warm-up 60kg x 10") && text[5].hasSuffix("drop 80kg x 8"), "every set, numbered: \(text)")
+        let json = try JSONSerialization.jsonObject(with: Data(await s.type("last bench --json").out.joined(separator: "\n").utf8)) as? [String: Any]
+        let last = json?["last"] as? [String: Any]
+        #expect(last?["summary"] as? String == "100kg x 5, 5, 4 @8; 80kg x 8 (drop)")
+        #expect((last?["sets"] as? [Any])?.count == 5)
+        #expect((last?["started_at"] as? String)?.hasPrefix("2025-11-21T05:40") == true, "\(String(describing: last))")
+        // An exercise done only today has no last time
+        await s.type("squat 140x5")
+        #expect(await s.type("last squat").out == ["No earlier workout with squat yet."])
+    }
+
+    @Test func logAtPutsAForgottenSessionAtItsRealTimeWithItsRecords() async throws {
+        let s = try Session()
+        await s.type("bench 100x5")
+        // When yesterday's heavier session is logged afterwards
+        let out = await s.type("log --at yesterday 18:00 bench 110x5").out
+        // Then it is its own workout on that day, and its set holds the records it beat
+        #expect(out.first == "Started a past workout on Thu 2025-11-20 18:00.", "\(out)")
+        #expect(out.contains { $0.contains("110kg x 5") && $0.contains("PR! heaviest weight (was 100kg)") }, "\(out)")
+        let history = await s.type("history").out
+        #expect(history.contains { $0.hasPrefix("Thu 2025-11-20 18:00") }, "\(history)")
+        #expect(await s.type("prs bench").out.contains { $0.contains("heaviest weight") && $0.contains("110kg x 5, 2025-11-20") })
+        // And `undo` takes it back at once: it is what was just done, not an older workout's action
+        let undone = await s.type("undo").out
+        #expect(undone == ["Undid bench 110x5: bench 110kg x 5"], "\(undone)")
+        #expect(await s.type("prs bench").out.contains { $0.contains("heaviest weight") && $0.contains("100kg x 5") })
+    }
+
+    @Test func aTimeInTheFutureOrNotATimeIsRefusedAndWritesNothing() async throws {
+        let s = try Session()
+        let future = await s.type("log --at 23:00 bench 100x5", .failed)
+        #expect(future.err.joined().contains("--at 23:00 is in the future (it is 05:40 now)"), "\(future.err)")
+        let typo = await s.type("log --at 25:00 bench 100x5", .failed)
+        #expect(typo.err.joined().contains("--at 25:00 is not a time; use YYYY-MM-DD HH:MM"), "\(typo.err)")
+        #expect(await s.type("history").out.first?.hasPrefix("No workouts yet") == true)
+    }
+
+    @Test func startAtFillsInAPastWorkoutUntilFinish() async throws {
+        let s = try Session()
+        let started = await s.type("start --at yesterday 17:00 Push A").out
+        #expect(started == ["Started 'Push A' at Thu 2025-11-20 17:00; the lines you type now go into it, until `finish`."], "\(started)")
+        #expect(s.repl.prompt() == "[Push A · 0 sets · Thu 20 Nov 17:00] > ")
+        await s.type("bench 100x5x3")
+        await s.type("ohp 60x8")
+        #expect(s.repl.prompt() == "[Push A · 4 sets · Thu 20 Nov 17:00] > ")
+        let finished = await s.type("finish").out
+        #expect(finished.first?.hasPrefix("Finished 'Push A': 0 min, 4 sets") == true, "\(finished)")
+        #expect(s.repl.prompt() == "gymlog> ")
+        // The sets are in that workout, in the order typed, from its start on
+        let json = try JSONSerialization.jsonObject(with: Data(await s.type("history --json").out.joined(separator: "\n").utf8)) as? [String: Any]
+        let workout = (json?["workouts"] as? [[String: Any]])?.first
+        #expect(workout?["name"] as? String == "Push A")
+        let times = (workout?["sets"] as? [[String: Any]])?.compactMap { $0["performed_at"] as? String } ?? []
+        #expect(times == ["2025-11-20T17:00:00+01:00", "2025-11-20T17:00:01+01:00", "2025-11-20T17:00:02+01:00", "2025-11-20T17:00:03+01:00"], "\(times)")
+        // And the next line logs now again
+        #expect(await s.type("squat 140x5").out.first == "Started a workout at 05:40.")
+    }
+}
