@@ -32,6 +32,15 @@ public struct Gymlog: AsyncParsableCommand {
           e1rm_formula = "epley"    the estimated one-rep max: "epley" or "brzycki"
           idle_gap_minutes = \(Settings().idleGapMinutes)    a workout ends this long after its last set
                                     (1 to 10080)
+          show_plates = false       show the plates beside planned sets (`warmup`)
+          plates.kg_bar = 20        the bar for loads in kg, and the plates per
+          plates.kg = "25x6, 20x2, 15x2, 10x2, 5x2, 2.5x2, 1.25x2"
+                                    side (`plates`, `warmup`); under [plates]
+          plates.lb_bar = 45        the same for loads in lb
+          plates.lb = "45x6, 35x2, 25x2, 10x2, 5x2, 2.5x2"
+          warmup.ramp = "bar x10, 45% x5, 60% x3, 75% x2, 85% x1"
+                                    `warmup`'s steps: the bar or a share of the
+                                    working weight, x reps
           sync.server = "URL"       the sync server (`gymlog login` sets it)
           sync.token = "glt_..."    the account's token (`gymlog login` sets it;
                                     the file is then mode 0600)
@@ -40,7 +49,7 @@ public struct Gymlog: AsyncParsableCommand {
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
         subcommands: [Repl.self, Log.self, Undo.self, Redo.self, Start.self, Finish.self, Note.self,
                       Show.self, Edit.self, Delete.self, History.self, PRs.self, ChartCommand.self, Stats.self,
-                      Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self],
+                      Plates.self, Warmup.self, Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self],
         defaultSubcommand: Repl.self
     )
 
@@ -145,6 +154,12 @@ extension TextCommand {
         return rest.isEmpty ? [] : ["--", rest]
     }
 }
+
+/// A command whose arguments are never a set line (`plates 142.5`, `warmup squat 140`). In the
+/// REPL a line that starts with its name but is a valid set line of an exercise that exists
+/// (`warmup row 40x10` with "Warmup Row" logged before) logs that set instead; otherwise the
+/// command runs, and its error says how to log a new exercise of that name.
+protocol YieldsToExercises: ContextCommand {}
 
 /// A command whose argument is an exercise: the REPL completes `NAME exercise` for it.
 protocol ExerciseArgumentCommand: ContextCommand {}
