@@ -186,6 +186,15 @@ import Testing
         #expect(try s.context.db().exerciseNames() == ["bench"])
     }
 
+    @Test func aRampWhoseExerciseWordsReadAsSomethingElseLogsNothing() async throws {
+        let s = try ReplTestSession()
+        // When the exercise words hold a note mark, the built line would not be the ramp
+        #expect(await s.repl.handle("warmup squat#2 100 log") == .failed)
+        // Then nothing is logged and the error says what to do
+        #expect(s.output.take().err.first?.contains("'squat#2' does not read as an exercise name") == true)
+        #expect(try s.context.db().exerciseNames().isEmpty)
+    }
+
     @Test func exerciseNamesWithTheseWordsStillLog() async throws {
         let s = try ReplTestSession()
         // When a new exercise's line starts with `warmup`, the command says how to log it

@@ -85,6 +85,13 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
             guard !sets.isEmpty else {
                 throw UserError("\(weight) is the empty bar, so there are no warm-up sets to log.")
             }
+            // The exercise words go into the line as typed; if they read as something else there
+            // (`warmup squat # 2 100`), the line would log other sets than the ramp.
+            guard case .success(.log(let mention, let specs)) = EntryParser.parse(line),
+                  nameKey(mention.name) == nameKey(request.exercise), specs.count == sets.count else {
+                throw UserError("'\(request.exercise)' does not read as an exercise name at the start of a set line, so the ramp "
+                    + "was not logged; give the exercise an alias (`gymlog exercises alias ALIAS EXERCISE`) and warm up with that.")
+            }
             context.print(Style.stdout.dim(line))
             if try !EntryRunner(context: context).run(line) { throw ExitCode.failure }
             return
