@@ -17,12 +17,15 @@ public struct Gymlog: AsyncParsableCommand {
           gymlog edit 2 x6 @9
           gymlog prs bench
           gymlog history squat
+          gymlog plates 142.5
+          gymlog warmup squat 140 log
           gymlog export --out lifts.csv
 
         Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
-        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, start, import,
-        exercises add/alias/rename and sync create it; the other commands say
-        there is none yet, and where they looked.
+        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, warmup ... log,
+        start, import, exercises add/alias/rename and sync create it; plates
+        needs none; the other commands say there is none yet, and where they
+        looked.
         `gymlog log --help` shows the whole entry language.
 
         Settings live in $GYMLOG_CONFIG, else $XDG_CONFIG_HOME/gymlog/config.toml:
@@ -32,13 +35,13 @@ public struct Gymlog: AsyncParsableCommand {
           e1rm_formula = "epley"    the estimated one-rep max: "epley" or "brzycki"
           idle_gap_minutes = \(Settings().idleGapMinutes)    a workout ends this long after its last set
                                     (1 to 10080)
-          show_plates = false       show the plates beside planned sets (`warmup`)
-          plates.kg_bar = 20        the bar for loads in kg, and the plates per
-          plates.kg = "25x6, 20x2, 15x2, 10x2, 5x2, 2.5x2, 1.25x2"
-                                    side (`plates`, `warmup`); under [plates]
-          plates.lb_bar = 45        the same for loads in lb
-          plates.lb = "45x6, 35x2, 25x2, 10x2, 5x2, 2.5x2"
-          warmup.ramp = "bar x10, 45% x5, 60% x3, 75% x2, 85% x1"
+          show_plates = false       true shows each `warmup` step's plates
+          plates.kg_bar = \(PlateInventory.kilograms.bar)        the bar for loads in kg (`plates`, `warmup`)
+          plates.kg = "\(PlateInventory.kilograms.platesText)"
+                                    its plates: weight x how many per side
+          plates.lb_bar = \(PlateInventory.pounds.bar)        the same for loads in lb
+          plates.lb = "\(PlateInventory.pounds.platesText)"
+          warmup.ramp = "\(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", "))"
                                     `warmup`'s steps: the bar or a share of the
                                     working weight, x reps
           sync.server = "URL"       the sync server (`gymlog login` sets it)
@@ -167,8 +170,9 @@ protocol ExerciseArgumentCommand: ContextCommand {}
 /// A command that works on what is already logged: run from the shell on a path with no
 /// database, it creates none and says so. These are the commands that only read, and those
 /// that change or take back what exists (with no database there is nothing to undo, edit,
-/// delete, note or finish). The REPL, `log`, `start`, `import`, `exercises add` and `sync`
-/// (which fills a new device from the server) create the database on first use.
+/// delete, note or finish). The REPL, `log`, `warmup ... log`, `start`, `import`, `exercises add`
+/// and `sync` (which fills a new device from the server) create the database on first use;
+/// `warmup` without `log` reads one only if it exists (`existingDB`), and `plates` opens none.
 protocol ExistingDatabaseCommand: ContextCommand {}
 
 extension Show: ExistingDatabaseCommand {}
