@@ -71,22 +71,16 @@ public enum PlateCalculator {
         // A side weighing at least half of `need` exists iff the whole inventory does, and the
         // lightest such side is under half of `need` plus the heaviest plate: take plates off a
         // full side one by one and one of the steps lands in that window. Nothing heavier matters.
-        let halfNeedUp = Int((need + 1) / 2 + unit - 1) / Int(unit)  // smallest side, in units, that reaches the target
+        let halfNeedUp = Int(((need + 1) / 2 + unit - 1) / unit)  // the lightest side, in units, that reaches the target
         let limit = min(Int(inventory.heaviestSide.thousandths / unit), halfNeedUp + weights[0])
         let search = SideSearch(weights: weights, counts: plates.map(\.perSide), limit: limit)
 
-        // In units: a side `u` reaches the target when 2 * u * unit >= need.
-        var below: PlateLoading?, above: PlateLoading?
-        var u = min(limit, Int(need / 2 / unit))
-        while u >= 0 {
-            if search.reachable(u) { below = PlateLoading(bar: bar, perSide: search.plates(for: u).map { Fixed(thousandths: Int64($0) * unit) }); break }
-            u -= 1
+        // In units: a side `u` stays at or under the target while 2 * u * unit <= need.
+        func loading(_ u: Int) -> PlateLoading {
+            PlateLoading(bar: bar, perSide: search.plates(for: u).map { Fixed(thousandths: Int64($0) * unit) })
         }
-        u = halfNeedUp
-        while u <= limit {
-            if search.reachable(u) { above = PlateLoading(bar: bar, perSide: search.plates(for: u).map { Fixed(thousandths: Int64($0) * unit) }); break }
-            u += 1
-        }
+        let below = stride(from: min(limit, Int(need / 2 / unit)), through: 0, by: -1).first(where: search.reachable).map(loading)
+        let above = halfNeedUp <= limit ? (halfNeedUp...limit).first(where: search.reachable).map(loading) : nil
         return NearestLoads(target: target, below: below, above: above)
     }
 
@@ -115,18 +109,19 @@ private struct SideSearch {
     private var fewest: [Int32]
     /// `taken[size][u]`: how many of `weights[size]` the best side of `u` holds, given the
     /// sizes lighter than it were searched first.
-    private var taken: [[UInt8]]
+    private var taken: [[UInt16]]
 
     init(weights: [Int], counts: [Int], limit: Int) {
         self.weights = weights
         var fewest = [Int32](repeating: -1, count: limit + 1)
         fewest[0] = 0
-        var taken = [[UInt8]](repeating: [], count: weights.count)
+        var taken = [[UInt16]](repeating: [], count: weights.count)
         // Lightest size first, so the heaviest size is decided last and wins ties.
         for size in weights.indices.reversed() {
-            let w = weights[size], c = counts[size]
+            // More of a size than fit under `limit` never matter (and a choice must fit in 16 bits).
+            let w = weights[size], c = min(counts[size], limit / w, Int(UInt16.max))
             var next = fewest
-            var choice = [UInt8](repeating: 0, count: limit + 1)
+            var choice = [UInt16](repeating: 0, count: limit + 1)
             for u in 0...limit {
                 var k = 1
                 while k <= c && k * w <= u {
@@ -134,7 +129,7 @@ private struct SideSearch {
                     if before >= 0 {
                         let plates = before + Int32(k)
                         // `>=` on a tie: more of this (heavier) size.
-                        if next[u] < 0 || plates <= next[u] { next[u] = plates; choice[u] = UInt8(k) }
+                        if next[u] < 0 || plates <= next[u] { next[u] = plates; choice[u] = UInt16(k) }
                     }
                     k += 1
                 }
