@@ -173,13 +173,13 @@ _gymlog() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
+    repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|plates|warmup|exercises|export|import|sync|status|login|logout|help)
         # Offer subcommand argument completions
         "_gymlog_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl log undo redo start finish note show edit delete history last prs chart stats exercises export import sync status login logout help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl log undo redo start finish note show edit delete history last prs chart stats plates warmup exercises export import sync status login logout help' -- "${cur}"))
         ;;
     esac
 }
@@ -460,6 +460,47 @@ _gymlog_stats() {
         ;;
     '--by')
         __gymlog_add_completions -W 'exercise'$'\n''muscle'
+        return
+        ;;
+    esac
+}
+
+_gymlog_plates() {
+    repeating_flags=()
+    non_repeating_flags=(--per-side --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --bar)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--bar')
+        return
+        ;;
+    esac
+}
+
+_gymlog_warmup() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __gymlog_add_completions -W "$(__gymlog_custom_complete ---completion warmup -- positional@0 "${COMP_CWORD}" "$(__gymlog_cursor_index_in_current_word)")"
         return
         ;;
     esac

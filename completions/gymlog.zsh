@@ -65,6 +65,8 @@ _gymlog() {
             'prs:Show personal records: heaviest weight, e1RM, rep maxes, volume, fastest times, pace.'
             'chart:Chart an exercise'\''s progression in the terminal: e1RM, weight, volume, time or pace per workout.'
             'stats:Weekly training: workouts, working sets and volume per week, by exercise or muscle group.'
+            'plates:What goes on the bar: `plates 142.5` shows the plates per side; `plates 25 20` adds a side up.'
+            'warmup:A warm-up ramp from the empty bar to a working weight: `warmup squat 140`; add `log` to log it.'
             'exercises:List exercises, add, alias, rename, merge or delete one, or change its kind.'
             'export:Write every live set as RFC 4180 CSV, streaming with constant memory.'
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
@@ -78,7 +80,7 @@ _gymlog() {
         ;;
     arg)
         case "${words[1]}" in
-        repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|exercises|export|import|sync|status|login|logout|help)
+        repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|plates|warmup|exercises|export|import|sync|status|login|logout|help)
             "_gymlog_${words[1]}" && ret=0
             ;;
         esac
@@ -288,6 +290,36 @@ _gymlog_stats() {
         '--db[The database file.]:path:'
         '--weeks[How many weeks to show, ending with this one.]:weeks:'
         '--by[exercise or muscle (a built-in table from exercise names to muscle groups).]:by:{__gymlog_complete "${___by[@]}"}'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_plates() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:load:'
+        '--bar[The bar'\''s weight in the load'\''s unit, instead of the configured bar.]:weight:'
+        '--per-side[Read the numbers as the plates on one side, even just one.]'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_warmup() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:words:{__gymlog_custom_complete ---completion warmup -- positional@0 "${current_word_index}" "$(__gymlog_cursor_index_in_current_word)"}'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -4,7 +4,8 @@ import GymLogCore
 /// Reads and writes `config.toml`. Unknown keys and bad values are errors that name the
 /// file, the line's key and what is accepted, so a typo never silently changes nothing.
 public enum ConfigFile {
-    public static let keys = ["unit", "e1rm_formula", "idle_gap_minutes", "sync.server", "sync.token"]
+    public static let keys = ["unit", "e1rm_formula", "idle_gap_minutes", "show_plates", "plates.kg_bar", "plates.kg",
+                              "plates.lb_bar", "plates.lb", "warmup.ramp", "sync.server", "sync.token"]
 
     public static func load(_ path: String) throws -> Settings {
         guard let data = FileManager.default.contents(atPath: path) else { return Settings() }
@@ -16,6 +17,8 @@ public enum ConfigFile {
 
     static func settings(from values: [String: TOMLValue], path: String) throws -> Settings {
         var s = Settings()
+        // The bar and the plates are separate keys but one inventory: set them in any order.
+        var bars: [WeightUnit: Fixed] = [:], plates: [WeightUnit: [PlateCount]] = [:]
         for (key, value) in values {
             switch key {
             case "unit":
@@ -33,13 +36,65 @@ public enum ConfigFile {
                     throw UserError("\(path): idle_gap_minutes = \(value) must be a whole number of minutes from 1 to 10080.")
                 }
                 s.idleGapMinutes = Int(n)
+            case "show_plates":
+                guard let b = value.boolValue else {
+                    throw UserError("\(path): show_plates = \(value) must be true or false.")
+                }
+                s.showPlates = b
+            case "plates.kg_bar", "plates.lb_bar":
+                let unit: WeightUnit = key == "plates.kg_bar" ? .kg : .lb
+                guard let bar = exactNumber(value), bar.thousandths >= 0, bar <= PlateInventory.Limits.heaviestItem else {
+                    throw UserError("\(path): \(key) = \(value) must be the bar's weight in \(unit.rawValue), a number from 0 to "
+                        + "\(PlateInventory.Limits.heaviestItem) with at most 3 decimals, e.g. \(key) = \(PlateInventory.standard(unit).bar).")
+                }
+                bars[unit] = bar
+            case "plates.kg", "plates.lb":
+                let unit: WeightUnit = key == "plates.kg" ? .kg : .lb
+                let example = "\(key) = \"\(PlateInventory.standard(unit).platesText)\" (each plate in \(unit.rawValue), x how many per side)"
+                guard let text = value.stringValue else {
+                    throw UserError("\(path): \(key) = \(value) must be a quoted list of plates, e.g. \(example).")
+                }
+                switch PlateInventory.parsePlates(text) {
+                case .success(let list): plates[unit] = list
+                case .failure(let e): throw UserError("\(path): \(key) = \(value) \(e.message); e.g. \(example).")
+                }
+            case "warmup.ramp":
+                let example = "warmup.ramp = \"\(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", "))\""
+                guard let text = value.stringValue else {
+                    throw UserError("\(path): warmup.ramp = \(value) must be a quoted list of steps, e.g. \(example).")
+                }
+                switch WarmupRamp.parseSteps(text) {
+                case .success(let steps): s.warmupSteps = steps
+                case .failure(let e): throw UserError("\(path): warmup.ramp = \(value) \(e.message); e.g. \(example).")
+                }
             case "sync.server": s.server = value.stringValue
             case "sync.token": s.token = value.stringValue
             default:
                 throw UserError("\(path): unknown setting '\(key)'; known settings are \(keys.joined(separator: ", ")).")
             }
         }
+        for unit in WeightUnit.allCases where bars[unit] != nil || plates[unit] != nil {
+            let standard = PlateInventory.standard(unit)
+            let inventory = PlateInventory(bar: bars[unit] ?? standard.bar, plates: plates[unit] ?? standard.plates)
+            switch unit {
+            case .kg: s.kilogramPlates = inventory
+            case .lb: s.poundPlates = inventory
+            }
+        }
         return s
+    }
+
+    /// A TOML integer or float as an exact `Fixed`, or nil when it is neither or has more than
+    /// three decimals (`20`, `15.5`, `2.25`; a float is read back through its shortest decimal
+    /// spelling, so 15.5 is 15.5 and not 15.4999).
+    static func exactNumber(_ value: TOMLValue) -> Fixed? {
+        switch value {
+        case .integer(let i): return i >= 0 && i <= 1_000_000 ? Fixed(Int(i)) : nil
+        case .float(let d):
+            guard d.isFinite, d >= 0, d <= 1_000_000 else { return nil }
+            return Fixed(parsing: "\(d)")
+        default: return nil
+        }
     }
 
     /// Rewrites the file with `changes` applied (nil removes a key), keeping other keys.

@@ -17,12 +17,15 @@ public struct Gymlog: AsyncParsableCommand {
           gymlog edit 2 x6 @9
           gymlog prs bench
           gymlog history squat
+          gymlog plates 142.5
+          gymlog warmup squat 140 log
           gymlog export --out lifts.csv
 
         Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
-        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, start, import,
-        exercises add/alias/rename and sync create it; the other commands say
-        there is none yet, and where they looked.
+        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, warmup ... log,
+        start, import, exercises add/alias/rename and sync create it; plates
+        needs none; the other commands say there is none yet, and where they
+        looked.
         `gymlog log --help` shows the whole entry language.
 
         Settings live in $GYMLOG_CONFIG, else $XDG_CONFIG_HOME/gymlog/config.toml:
@@ -32,6 +35,15 @@ public struct Gymlog: AsyncParsableCommand {
           e1rm_formula = "epley"    the estimated one-rep max: "epley" or "brzycki"
           idle_gap_minutes = \(Settings().idleGapMinutes)    a workout ends this long after its last set
                                     (1 to 10080)
+          show_plates = false       true shows each `warmup` step's plates
+          plates.kg_bar = \(PlateInventory.kilograms.bar)        the bar for loads in kg (`plates`, `warmup`)
+          plates.kg = "\(PlateInventory.kilograms.platesText)"
+                                    its plates: weight x how many per side
+          plates.lb_bar = \(PlateInventory.pounds.bar)        the same for loads in lb
+          plates.lb = "\(PlateInventory.pounds.platesText)"
+          warmup.ramp = "\(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", "))"
+                                    `warmup`'s steps: the bar or a share of the
+                                    working weight, x reps
           sync.server = "URL"       the sync server (`gymlog login` sets it)
           sync.token = "glt_..."    the account's token (`gymlog login` sets it;
                                     the file is then mode 0600)
@@ -40,7 +52,7 @@ public struct Gymlog: AsyncParsableCommand {
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
         subcommands: [Repl.self, Log.self, Undo.self, Redo.self, Start.self, Finish.self, Note.self,
                       Show.self, Edit.self, Delete.self, History.self, Last.self, PRs.self, ChartCommand.self, Stats.self,
-                      Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self],
+                      Plates.self, Warmup.self, Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self],
         defaultSubcommand: Repl.self
     )
 
@@ -146,14 +158,21 @@ extension TextCommand {
     }
 }
 
+/// A command whose arguments are never a set line (`plates 142.5`, `warmup squat 140`). In the
+/// REPL a line that starts with its name but is a valid set line of an exercise that exists
+/// (`warmup row 40x10` with "Warmup Row" logged before) logs that set instead; otherwise the
+/// command runs, and its error says how to log a new exercise of that name.
+protocol YieldsToExercises: ContextCommand {}
+
 /// A command whose argument is an exercise: the REPL completes `NAME exercise` for it.
 protocol ExerciseArgumentCommand: ContextCommand {}
 
 /// A command that works on what is already logged: run from the shell on a path with no
 /// database, it creates none and says so. These are the commands that only read, and those
 /// that change or take back what exists (with no database there is nothing to undo, edit,
-/// delete, note or finish). The REPL, `log`, `start`, `import`, `exercises add` and `sync`
-/// (which fills a new device from the server) create the database on first use.
+/// delete, note or finish). The REPL, `log`, `warmup ... log`, `start`, `import`, `exercises add`
+/// and `sync` (which fills a new device from the server) create the database on first use;
+/// `warmup` without `log` reads one only if it exists (`existingDB`), and `plates` opens none.
 protocol ExistingDatabaseCommand: ContextCommand {}
 
 extension Show: ExistingDatabaseCommand {}

@@ -93,7 +93,7 @@ final class ReplSession {
             outcome = .ok
         } else if let command = Self.confirmedWords[word], line.lowercased() == word {
             outcome = await runCommand(command, rest: "--yes", line: command._commandName + " --yes")
-        } else if let command = Self.commandsByName[word] {
+        } else if let command = Self.commandsByName[word], !logsExistingExercise(command, line: line) {
             let rest = line.dropFirst(typed.count).trimmingCharacters(in: .whitespaces)
             outcome = await runCommand(command, rest: rest, line: line)
         } else if let near = mistypedCommand(typed, line: line) {
@@ -113,6 +113,14 @@ final class ReplSession {
         guard let near = Gymlog.nearestCommand(to: typed, rest: rest, among: Self.suggestedWords), case .failure = EntryParser.parse(line) else { return nil }
         let exercises = Set(((try? context.db().exerciseNames()) ?? []).map { $0.lowercased() })
         return exercises.contains(typed.lowercased()) ? nil : near
+    }
+
+    /// Whether `line`, which starts with the name of a command that never takes a set line, is a
+    /// set of an exercise that exists (`warmup row 40x10` for "Warmup Row"), so it logs.
+    private func logsExistingExercise(_ command: any ParsableCommand.Type, line: String) -> Bool {
+        guard command is any YieldsToExercises.Type, case .success(.log(let mention, _)) = EntryParser.parse(line) else { return false }
+        let key = nameKey(mention.name)
+        return ((try? context.db().exerciseNames()) ?? []).contains { nameKey($0) == key }
     }
 
     /// Runs an entry line through the same `EntryRunner` as `gymlog log`.

@@ -8,10 +8,26 @@ public struct Settings: Equatable, Sendable {
     /// The sync server, saved by `gymlog login`.
     public var server: String?
     public var token: String?
+    /// The bar and plates loads in kilograms are made from (`[plates] kg_bar`, `kg`).
+    public var kilogramPlates: PlateInventory = .kilograms
+    /// The bar and plates loads in pounds are made from (`[plates] lb_bar`, `lb`).
+    public var poundPlates: PlateInventory = .pounds
+    /// The warm-up ramp's steps (`[warmup] ramp`).
+    public var warmupSteps: [WarmupStep] = WarmupRamp.defaultSteps
+    /// Whether planned sets show the plates that make them (`show_plates`).
+    public var showPlates: Bool = false
 
     public init(defaultUnit: WeightUnit = .kg, e1rmFormula: E1RMFormula = .epley, idleGapMinutes: Int = 120,
                 server: String? = nil, token: String? = nil) {
         self.defaultUnit = defaultUnit; self.e1rmFormula = e1rmFormula; self.idleGapMinutes = idleGapMinutes
         self.server = server; self.token = token
+    }
+
+    /// The bar and plates for loads in `unit`.
+    public func plates(_ unit: WeightUnit) -> PlateInventory {
+        switch unit {
+        case .kg: kilogramPlates
+        case .lb: poundPlates
+        }
     }
 }

@@ -1,0 +1,117 @@
+/// One step of a warm-up ramp as configured: the empty bar, or a percentage of the working
+/// weight, for some reps (`bar x10`, `60% x3`).
+public struct WarmupStep: Equatable, Sendable, CustomStringConvertible {
+    /// The share of the working weight, in percent; nil for the empty bar.
+    public var percent: Fixed?
+    public var reps: Int
+
+    public init(percent: Fixed?, reps: Int) { self.percent = percent; self.reps = reps }
+
+    /// `bar x10`, `60% x3`: the config's spelling.
+    public var description: String { (percent.map { "\($0)%" } ?? "bar") + " x\(reps)" }
+}
+
+/// One warm-up set to do: its load, its reps and the plates that make it.
+public struct WarmupSet: Equatable, Sendable {
+    /// The bar and plates; `loading.total` is the set's weight.
+    public var loading: PlateLoading
+    public var reps: Int
+
+    public init(loading: PlateLoading, reps: Int) { self.loading = loading; self.reps = reps }
+
+    public var weight: Fixed { loading.total }
+    /// The empty bar.
+    public var isBarOnly: Bool { loading.perSide.isEmpty }
+}
+
+/// The warm-up ramp from the empty bar to a working weight (`warmup squat 140`).
+public enum WarmupRamp {
+    /// The default ramp: the empty bar for 10, then 45%, 60%, 75% and 85% of the working weight
+    /// for 5, 3, 2 and 1. For 140 kg on standard plates: bar x10, 62.5x5, 85x3, 105x2, 120x1.
+    public static let defaultSteps = [
+        WarmupStep(percent: nil, reps: 10), WarmupStep(percent: Fixed(45), reps: 5), WarmupStep(percent: Fixed(60), reps: 3),
+        WarmupStep(percent: Fixed(75), reps: 2), WarmupStep(percent: Fixed(85), reps: 1),
+    ]
+
+    /// The sets to do before `working`: each step's share of it rounded to the nearest load the
+    /// plates make (the lighter on a tie), kept only when heavier than the set before it and
+    /// lighter than `working`, so a light working weight gets a shorter ramp. The bar step is
+    /// kept when `working` is heavier than the bar. Empty when `working` is the bar or less.
+    public static func sets(to working: Fixed, steps: [WarmupStep], inventory: PlateInventory) -> [WarmupSet] {
+        var out: [WarmupSet] = []
+        var last: Fixed?
+        for step in steps {
+            let loading: PlateLoading
+            if let percent = step.percent {
+                guard let rounded = round(working, percent: percent, inventory: inventory) else { continue }
+                loading = rounded
+            } else {
+                loading = PlateLoading(bar: inventory.bar, perSide: [])
+            }
+            let weight = loading.total
+            guard weight < working, last.map({ weight > $0 }) ?? true else { continue }
+            out.append(WarmupSet(loading: loading, reps: step.reps))
+            last = weight
+        }
+        return out
+    }
+
+    /// `percent` of `working`, exactly (a rational number of thousandths), rounded to the
+    /// nearest load the plates make; the lighter on a tie; nil under the bar.
+    static func round(_ working: Fixed, percent: Fixed, inventory: PlateInventory) -> PlateLoading? {
+        // target = working * percent / 100, in thousandths: numerator / 100_000.
+        let numerator = working.thousandths * percent.thousandths
+        let scale: Int64 = 100_000
+        let floor = Fixed(thousandths: numerator / scale)
+        let ceiling = Fixed(thousandths: (numerator + scale - 1) / scale)
+        let below = PlateCalculator.nearestLoads(to: floor, with: inventory).below
+        let above = PlateCalculator.nearestLoads(to: ceiling, with: inventory).above
+        guard let below else { return nil }
+        guard let above else { return below }
+        let down = numerator - below.total.thousandths * scale, up = above.total.thousandths * scale - numerator
+        return up < down ? above : below
+    }
+
+    /// The entry line that logs `sets` as warm-ups of `exercise`: `squat w20x10 w60x5`. The
+    /// unit is written only when it is not the configured one, as a lifter would type it.
+    public static func entryLine(exercise: String, sets: [WarmupSet], unit: WeightUnit, defaultUnit: WeightUnit) -> String {
+        let suffix = unit == defaultUnit ? "" : unit.rawValue
+        return ([exercise] + sets.map { "w\($0.weight)\(suffix)x\($0.reps)" }).joined(separator: " ")
+    }
+
+    /// The most steps a ramp may have.
+    public static let maxSteps = 12
+
+    /// Reads the config's ramp, `bar x10, 45% x5, 60% x3` (commas between steps; a step is `bar`
+    /// or a percentage under 100, then `x` and reps), or says what is wrong with it.
+    public static func parseSteps(_ text: String) -> Result<[WarmupStep], PlateInputError> {
+        let items = text.split(separator: ",").map { $0.filter { !$0.isWhitespace } }.filter { !$0.isEmpty }
+        guard !items.isEmpty else { return .failure(PlateInputError("is empty; list the steps, e.g. \"bar x10, 50% x5, 75% x3\"")) }
+        guard items.count <= maxSteps else {
+            return .failure(PlateInputError("has \(items.count) steps; at most \(maxSteps) are supported"))
+        }
+        var steps: [WarmupStep] = []
+        for item in items {
+            let parts = item.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            let example = "write `bar x10` or a percentage and reps like `60% x3`"
+            guard parts.count == 2, let reps = Int(parts[1]) else {
+                return .failure(PlateInputError("has '\(item)', which is not a step; \(example)"))
+            }
+            guard SetLimits.reps.contains(reps) else {
+                return .failure(PlateInputError("has '\(item)': reps must be between \(SetLimits.reps.lowerBound) and \(SetLimits.reps.upperBound)"))
+            }
+            if parts[0] == "bar" {
+                steps.append(WarmupStep(percent: nil, reps: reps))
+                continue
+            }
+            guard parts[0].hasSuffix("%"), let percent = Fixed(parsing: parts[0].dropLast()) else {
+                return .failure(PlateInputError("has '\(item)', which is not a step; \(example)"))
+            }
+            guard percent.thousandths > 0, percent < Fixed(100) else {
+                return .failure(PlateInputError("has '\(item)': a warm-up is more than 0% and less than 100% of the working weight"))
+            }
+            steps.append(WarmupStep(percent: percent, reps: reps))
+        }
+        return .success(steps)
+    }
+}
