@@ -175,7 +175,8 @@ extension GymLogDatabase {
                 try db.execute(sql: "DELETE FROM outbox")
                 var seq = nextSeq - 1
                 let now = environment.now()
-                for entity in [EntityKind.exercises, .aliases, .workouts, .sets] {
+                // Parents before children, as `EntityKind` lists them.
+                for entity in EntityKind.allCases {
                     let columns = RowWriter.columns[entity]!.sorted()
                     let rows = try Row.fetchCursor(db, sql: "SELECT id, clocks, extra, \(columns.joined(separator: ", ")) FROM \(entity.rawValue) ORDER BY rowid")
                     var positions = ColumnPositions(["id", "clocks", "extra"] + columns)

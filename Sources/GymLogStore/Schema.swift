@@ -149,6 +149,25 @@ enum Schema {
             CREATE INDEX undo_actions_undone ON undo_actions(id) WHERE undone = 1;
             """)
         }
+        m.registerMigration("v3-routines") { db in
+            try db.execute(sql: """
+            -- A synced table like the others: a routine is its plain text (`body`, the text
+            -- `routine export` prints), parsed when it is shown or run. The id derives from
+            -- the name, so two devices adding "Push A" offline converge on one routine.
+            CREATE TABLE routines (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL DEFAULT '',
+                body TEXT NOT NULL DEFAULT '',
+                deleted_at INTEGER,
+                clocks TEXT NOT NULL DEFAULT '{}',
+                extra TEXT
+            );
+            CREATE INDEX routines_by_name ON routines(name COLLATE NOCASE);
+            -- Earlier versions skipped routines pulled from the server while their cursor
+            -- moved past them: pull everything once more (merging is idempotent).
+            UPDATE sync_state SET cursor = 0;
+            """)
+        }
         return m
     }
 }

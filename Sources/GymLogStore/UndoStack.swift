@@ -191,6 +191,9 @@ extension ChangeWriter {
         case .aliases:
             let alias = try String.fetchOne(db, sql: "SELECT alias FROM aliases WHERE id = ?", arguments: [id])
             return alias.map { "the alias '\($0)'" } ?? "an alias"
+        case .routines:
+            let name = try String.fetchOne(db, sql: "SELECT name FROM routines WHERE id = ?", arguments: [id])
+            return name.map { "the routine '\($0)'" } ?? "a routine"
         }
     }
 }
