@@ -11,8 +11,11 @@ public enum FiveThreeOne {
     /// One set of a week: a percentage of the training max and the reps; `amrap` sets are
     /// "as many reps as possible" from that number up (written `5+`).
     public struct PlannedSet: Equatable, Sendable {
+        /// The percentage of the training max.
         public var percent: Int
+        /// The reps, or the least reps of an AMRAP set.
         public var reps: Int
+        /// As many reps as possible (the week's last set, `5+`).
         public var amrap: Bool
     }
 

@@ -30,6 +30,7 @@ public struct StepRounding: LoadRounding, Equatable {
     /// The smallest change a pound load can make.
     public var poundStep: Fixed
 
+    /// Steps of `kilogramStep` for kilogram loads and `poundStep` for pound loads.
     public init(kilogramStep: Fixed = Fixed(thousandths: 2500), poundStep: Fixed = Fixed(5)) {
         self.kilogramStep = kilogramStep; self.poundStep = poundStep
     }
@@ -43,6 +44,7 @@ public struct StepRounding: LoadRounding, Equatable {
         return Fixed(thousandths: max(step.thousandths, 1))
     }
 
+    /// The multiple of the unit's step nearest `target` in `direction`.
     public func makeable(_ target: Double, in unit: WeightUnit, _ direction: RoundingDirection) -> Fixed {
         let step = step(unit).thousandths
         guard target.isFinite else { return Fixed(0) }

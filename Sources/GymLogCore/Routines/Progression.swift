@@ -8,6 +8,7 @@ public struct PastSession: Equatable, Sendable {
     /// drop sets are left out here, and so are sets without reps; working and failure sets count.
     public var sets: [SetValues]
 
+    /// A session from its start and the exercise's sets in it.
     public init(startedAt: Int64, sets: [SetValues]) { self.startedAt = startedAt; self.sets = sets }
 }
 
@@ -27,6 +28,7 @@ public struct SuggestedSet: Equatable, Sendable {
     /// The routine's planned effort (`@8`): a target to show, never logged as felt.
     public var targetRPE: Fixed?
 
+    /// A suggested set from its load and target.
     public init(weight: Weight?, bodyweight: Bool = false, reps: Int, repRange: ClosedRange<Int>? = nil,
                 amrap: Bool = false, targetRPE: Fixed? = nil) {
         self.weight = weight; self.bodyweight = bodyweight; self.reps = reps; self.repRange = repRange
@@ -67,6 +69,7 @@ public struct Suggestion: Equatable, Sendable {
     /// The 5/3/1 position, for a 5/3/1 line.
     public var wave: WavePosition?
 
+    /// A suggestion from its sets and reason.
     public init(sets: [SuggestedSet], reason: String, wave: WavePosition? = nil) {
         self.sets = sets; self.reason = reason; self.wave = wave
     }

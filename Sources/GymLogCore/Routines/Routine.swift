@@ -14,6 +14,7 @@ public struct Routine: Equatable, Sendable {
     /// The planned exercises in the order they are done.
     public var lines: [PlannedExercise]
 
+    /// A routine from its name and lines.
     public init(name: String, lines: [PlannedExercise]) { self.name = name; self.lines = lines }
 
     /// The most exercises one routine plans; a pasted log is refused instead of becoming a routine.
@@ -40,6 +41,7 @@ public struct PlannedExercise: Equatable, Sendable {
     /// `warmup`: offer a warm-up ramp before the first working set.
     public var warmup: Bool
 
+    /// A planned exercise from its parts; only the name, sets and reps are required.
     public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, rpe: Fixed? = nil,
                 rule: ProgressionRule = .none, restSeconds: Int? = nil, warmup: Bool = false) {
         self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load; self.rpe = rpe
@@ -91,9 +93,12 @@ public enum RepTarget: Equatable, Hashable, Sendable, CustomStringConvertible {
 /// A weight as typed in a routine (`+2.5`, `+5lb`, `tm 60kg`): the unit may be left out, and is
 /// then the unit of the load it applies to (see `Progression`).
 public struct WeightSpec: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The number as typed.
     public var value: Fixed
+    /// The unit as typed, nil when left out.
     public var unit: WeightUnit?
 
+    /// A weight from its number and, when typed, its unit.
     public init(_ value: Fixed, _ unit: WeightUnit? = nil) { self.value = value; self.unit = unit }
 
     /// `2.5`, `5lb`.

@@ -14,6 +14,7 @@ public struct RoutineParseError: Error, Equatable, Sendable, CustomStringConvert
     /// The refused line as it was in the text, for the caret display.
     public var lineText: String
 
+    /// An error from its line number, span, message and the line's text.
     public init(line: Int, span: Span, message: String, lineText: String) {
         self.line = line; self.span = span; self.message = message; self.lineText = lineText
     }
@@ -29,6 +30,7 @@ public struct RoutineParseError: Error, Equatable, Sendable, CustomStringConvert
 }
 
 extension RoutineParseError: LocalizedError {
+    /// `line 3: message`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
 
