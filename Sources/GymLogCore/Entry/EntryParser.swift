@@ -17,13 +17,7 @@ public enum EntryParser {
     }
 
     private static func parseLine(_ chars: [Character]) throws(EntryError) -> EntryLine {
-        // A control character (NUL, Escape from an arrow key, ...) is never meant, cannot all be
-        // stored (SQLite cuts text at a NUL) and would garble the terminal when echoed back.
-        if let bad = chars.firstIndex(where: isControl) {
-            var code = String(chars[bad].unicodeScalars.first!.value, radix: 16, uppercase: true)
-            while code.count < 4 { code = "0" + code }
-            throw EntryError("unexpected control character U+\(code); remove it (type plain text)", at: Span(bad, bad + 1))
-        }
+        try rejectControlCharacters(chars)
         // `#` anywhere starts the note.
         var hash = chars.count
         for (i, c) in chars.enumerated() where c == "#" { hash = i; break }
@@ -58,19 +52,7 @@ public enum EntryParser {
             return .undo
         }
 
-        // The name is the leading words up to the first word that starts a set.
-        var name = ""
-        var nameEnd = start
-        var i = start
-        while i < end {
-            if isSpace(chars[i]) { i += 1; continue }
-            let e = wordEnd(chars, i, end)
-            if startsSet(chars, i, e) { break }
-            if !name.isEmpty { name.append(" ") }
-            name.append(contentsOf: chars[i..<e])
-            nameEnd = e
-            i = e
-        }
+        let (name, nameEnd, i) = leadingName(chars, from: start, to: end)
         if name.isEmpty {
             // Quote the line back in the suggestions only when it would then be valid.
             let typed = String(chars[start..<end])
@@ -98,15 +80,44 @@ public enum EntryParser {
         return .log(exercise: mention, sets: sets)
     }
 
+    /// A control character (NUL, Escape from an arrow key, ...) is never meant, cannot all be
+    /// stored (SQLite cuts text at a NUL) and would garble the terminal when echoed back.
+    static func rejectControlCharacters(_ chars: [Character]) throws(EntryError) {
+        guard let bad = chars.firstIndex(where: isControl) else { return }
+        var code = String(chars[bad].unicodeScalars.first!.value, radix: 16, uppercase: true)
+        while code.count < 4 { code = "0" + code }
+        throw EntryError("unexpected control character U+\(code); remove it (type plain text)", at: Span(bad, bad + 1))
+    }
+
+    /// The exercise name at the start of `chars[start..<end]`: the leading words up to the first
+    /// word that starts a set, joined by single spaces; where the name ends and where the rest starts.
+    /// Routine lines (`RoutineParser`) name their exercise by the same rule.
+    static func leadingName(_ chars: [Character], from start: Int, to end: Int)
+        -> (name: String, nameEnd: Int, restStart: Int) {
+        var name = ""
+        var nameEnd = start
+        var i = start
+        while i < end {
+            if isSpace(chars[i]) { i += 1; continue }
+            let e = wordEnd(chars, i, end)
+            if startsSet(chars, i, e) { break }
+            if !name.isEmpty { name.append(" ") }
+            name.append(contentsOf: chars[i..<e])
+            nameEnd = e
+            i = e
+        }
+        return (name, nameEnd, i)
+    }
+
     /// `chars[from..<to]` without leading and trailing whitespace.
-    private static func trimmed(_ chars: [Character], _ from: Int, _ to: Int) -> (Int, Int) {
+    static func trimmed(_ chars: [Character], _ from: Int, _ to: Int) -> (Int, Int) {
         var s = from, e = to
         while s < e && isSpace(chars[s]) { s += 1 }
         while e > s && isSpace(chars[e - 1]) { e -= 1 }
         return (s, e)
     }
 
-    private static func wordEnd(_ chars: [Character], _ from: Int, _ limit: Int) -> Int {
+    static func wordEnd(_ chars: [Character], _ from: Int, _ limit: Int) -> Int {
         var e = from
         while e < limit && !isSpace(chars[e]) { e += 1 }
         return e
@@ -114,7 +125,7 @@ public enum EntryParser {
 
     /// Whether the word `chars[s..<e]` begins the sets of a line rather than continuing the name:
     /// `100x5`, `.5`, `w60x10`, `x8`, `bw`, `bwx8`, `bw+20`, `+20x6`, `+`, `-20x8`, `@8`.
-    private static func startsSet(_ chars: [Character], _ s: Int, _ e: Int) -> Bool {
+    static func startsSet(_ chars: [Character], _ s: Int, _ e: Int) -> Bool {
         let c0 = chars[s]
         let c1: Character? = s + 1 < e ? chars[s + 1] : nil
         let digitNext = c1.map { asciiDigit($0) != nil } ?? false
@@ -150,7 +161,7 @@ private struct Group {
 private enum Mode { case log, patch }
 
 /// Recursive descent over the tokens of the set part of a line.
-private struct GroupParser {
+private struct GroupParser: EntryValueRules {
     let chars: [Character]
     let tokens: [EntryToken]
     var i = 0
@@ -565,17 +576,12 @@ private struct GroupParser {
                 guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
                     throw EntryError("expected a number after '@', e.g. `@8` or `@8.5`", at: t.span)
                 }
-                let n = tokens[i + 1]
-                let span = Span(t.start, n.end)
-                let th = n.thousandths
-                guard n.decimals <= 3, SetLimits.isValidRPE(Fixed(thousandths: th)) else {
-                    throw EntryError("'\(text(span))': RPE must be between 1 and 10 in steps of 0.5, e.g. `@8` or `@8.5`",
-                                     at: span)
-                }
+                let span = Span(t.start, tokens[i + 1].end)
+                let value = try rpe(tokens[i + 1], quoting: span)
                 if g.rpe != nil {
                     throw EntryError("RPE given twice; keep one, e.g. `@8`", at: span)
                 }
-                g.rpe = Fixed(thousandths: th)
+                g.rpe = value
                 i += 2
             case .word(.kind(let kind)):
                 try setKind(&g, kind, t)
@@ -595,79 +601,6 @@ private struct GroupParser {
             throw EntryError("'\(text(t))' conflicts with \(kindName(existing)); a set has one kind", at: t.span)
         }
         g.kind = kind
-    }
-
-    // MARK: Values
-
-    func weight(_ n: EntryToken) throws(EntryError) -> Fixed {
-        try load(n, named: "weight", ifZero: "use `bw` for bodyweight")
-    }
-
-    func addedWeight(_ n: EntryToken, assisted: Bool) throws(EntryError) -> Fixed {
-        try load(n, named: assisted ? "assistance" : "added weight", ifZero: "use `bw` alone for bodyweight")
-    }
-
-    /// A load of at most 3 decimals in (0, `SetLimits.maxLoad`]; `ifZero` tells the user what to type instead of 0.
-    func load(_ n: EntryToken, named what: String, ifZero hint: String) throws(EntryError) -> Fixed {
-        if n.decimals > 3 {
-            throw EntryError("'\(text(n))': use at most 3 decimals", at: n.span)
-        }
-        if n.thousandths == 0 {
-            throw EntryError("'\(text(n))': \(what) must be more than 0; \(hint)", at: n.span)
-        }
-        if n.thousandths > SetLimits.maxLoad.thousandths {
-            throw EntryError("'\(text(n))': \(what) must be at most \(SetLimits.maxLoad)", at: n.span)
-        }
-        return Fixed(thousandths: n.thousandths)
-    }
-
-    func reps(_ n: EntryToken) throws(EntryError) -> Int {
-        guard n.isInteger else {
-            throw EntryError("'\(text(n))': reps must be a whole number", at: n.span)
-        }
-        guard SetLimits.reps.contains(n.integer) else {
-            throw EntryError("'\(text(n))': reps must be between \(SetLimits.reps.lowerBound) and \(SetLimits.reps.upperBound)", at: n.span)
-        }
-        return n.integer
-    }
-
-    func count(_ n: EntryToken) throws(EntryError) -> Int {
-        guard n.isInteger else {
-            throw EntryError("'\(text(n))': set count must be a whole number", at: n.span)
-        }
-        guard SetLimits.setCount.contains(n.integer) else {
-            throw EntryError("'\(text(n))': set count must be between \(SetLimits.setCount.lowerBound) and \(SetLimits.setCount.upperBound)", at: n.span)
-        }
-        return n.integer
-    }
-
-    func distance(_ n: EntryToken, _ unit: EntryToken) throws(EntryError) -> Fixed {
-        let span = Span(n.start, unit.end)
-        if n.decimals > 3 {
-            throw EntryError("'\(text(span))': use at most 3 decimals", at: span)
-        }
-        if n.thousandths == 0 {
-            throw EntryError("'\(text(span))': distance must be more than 0", at: span)
-        }
-        if n.thousandths > SetLimits.maxDistance.thousandths {
-            throw EntryError("'\(text(span))': distance must be at most \(SetLimits.maxDistance)", at: span)
-        }
-        return Fixed(thousandths: n.thousandths)
-    }
-
-    func clock(_ t: EntryToken) throws(EntryError) -> Int {
-        guard let seconds = t.clockSeconds else {
-            throw EntryError("'\(text(t))': write times as m:ss or h:mm:ss, e.g. `7:41` or `1:02:03`", at: t.span)
-        }
-        return seconds
-    }
-
-    /// `102,5x5`: a comma glued between the digits of a weight is a decimal comma, never a reps list.
-    func rejectDecimalComma(at k: Int) throws(EntryError) {
-        guard k + 2 < tokens.count, tokens[k].kind == .number, tokens[k + 1].kind == .comma,
-              !tokens[k + 1].spaced, tokens[k + 2].kind == .number, !tokens[k + 2].spaced else { return }
-        let whole = text(tokens[k]), fraction = text(tokens[k + 2])
-        throw EntryError("'\(whole),\(fraction)': use a decimal point: \(whole).\(fraction)", at: Span(tokens[k].start, tokens[k + 2].end))
     }
 
     // MARK: Errors
@@ -736,8 +669,6 @@ private struct GroupParser {
         }
     }
 
-    func text(_ t: EntryToken) -> String { text(t.span) }
-    func text(_ span: Span) -> String { String(chars[span.start..<span.end]) }
 }
 
 /// Durations saturate here while being added up; anything this big fails the 24h limit.

@@ -1,0 +1,306 @@
+import Foundation
+
+/// The sets of one exercise in one earlier workout, as the progression rules read them.
+public struct PastSession: Equatable, Sendable {
+    /// When the workout started, milliseconds since 1970 (UTC); sessions are taken in this order.
+    public var startedAt: Int64
+    /// The exercise's sets in that workout, in the order logged. Pass them all: warm-ups and
+    /// drop sets are left out here, and so are sets without reps; working and failure sets count.
+    public var sets: [SetValues]
+
+    /// A session from its start and the exercise's sets in it.
+    public init(startedAt: Int64, sets: [SetValues]) { self.startedAt = startedAt; self.sets = sets }
+}
+
+/// One set suggested for today: the load (exactly as it would be logged) and the reps to aim for.
+public struct SuggestedSet: Equatable, Sendable {
+    /// The external load, or the added (negative: assisting) load of a bodyweight set; nil with
+    /// `bodyweight` false when nothing says what to lift (`needsLoad`).
+    public var weight: Weight?
+    /// A bodyweight set (`bw`, `bw+10kg`).
+    public var bodyweight: Bool
+    /// The reps to aim for, the number `ok` logs.
+    public var reps: Int
+    /// The planned rep range the target sits in (`8-12`), when the line plans one.
+    public var repRange: ClosedRange<Int>?
+    /// As many reps as possible, from `reps` up (5/3/1's last set, shown `5+`).
+    public var amrap: Bool
+    /// The routine's planned effort (`@8`): a target to show, never logged as felt.
+    public var targetRPE: Fixed?
+
+    /// A suggested set from its load and target.
+    public init(weight: Weight?, bodyweight: Bool = false, reps: Int, repRange: ClosedRange<Int>? = nil,
+                amrap: Bool = false, targetRPE: Fixed? = nil) {
+        self.weight = weight; self.bodyweight = bodyweight; self.reps = reps; self.repRange = repRange
+        self.amrap = amrap; self.targetRPE = targetRPE
+    }
+
+    /// No history and no load in the routine: the user picks the weight.
+    public var needsLoad: Bool { weight == nil && !bodyweight }
+
+    /// The set as it would be logged when done as suggested (`ok`); meaningless when `needsLoad`.
+    public var values: SetValues { SetValues(kind: .working, weight: weight, bodyweight: bodyweight, reps: reps) }
+
+    /// `100kg x 5`, `85kg x 5+`, `bw+10kg x 9 (8-12)`, `? x 5 @8`.
+    public var summary: String {
+        var text = (needsLoad ? "?" : loadDescription(weight: weight, bodyweight: bodyweight)) + " x \(reps)" + (amrap ? "+" : "")
+        if let repRange { text += " (\(repRange.lowerBound)-\(repRange.upperBound))" }
+        if let targetRPE { text += " @\(targetRPE)" }
+        return text
+    }
+}
+
+/// Where a 5/3/1 line stands: which cycle and week today is and the training max it uses.
+public struct WavePosition: Equatable, Sendable {
+    /// 1 for the first cycle from the routine's training max.
+    public var cycle: Int
+    /// 1 to 3 for the working weeks, 4 for the deload.
+    public var week: Int
+    /// This cycle's training max (the routine's, plus one increase per finished cycle).
+    public var trainingMax: Weight
+}
+
+/// What to do today for one planned exercise, and why, in one line.
+public struct Suggestion: Equatable, Sendable {
+    /// The sets in order.
+    public var sets: [SuggestedSet]
+    /// `last time 100kg x 5,5,5: all reps done, +2.5kg`.
+    public var reason: String
+    /// The 5/3/1 position, for a 5/3/1 line.
+    public var wave: WavePosition?
+
+    /// A suggestion from its sets and reason.
+    public init(sets: [SuggestedSet], reason: String, wave: WavePosition? = nil) {
+        self.sets = sets; self.reason = reason; self.wave = wave
+    }
+}
+
+/// Today's sets for a planned exercise from that exercise's history, offline and pure.
+///
+/// Every rule reads the last sessions' top sets: the working sets at the heaviest load of the
+/// session (ramp-up sets logged as working sets do not hide the real work). Loads stay in the
+/// unit they were last lifted in; a planned load, increment or training max without a unit is
+/// in that unit, else in the user's `unit`. Suggested loads are rounded by `rounding` and kept
+/// within `SetLimits.maxLoad`.
+public enum Progression {
+    /// The suggestion for `planned`.
+    ///
+    /// - Parameters:
+    ///   - history: the sessions of this exercise, oldest first (sorted by `startedAt` here anyway).
+    ///   - unit: the user's default unit, for loads typed without one and no history to go by.
+    ///   - rounding: the loads the user can make.
+    ///   - waveStart: 5/3/1 only: when the line's training max was set (ms since 1970). The
+    ///     wave counts the sessions from then, so saving a new training max starts a new cycle
+    ///     at week 1; nil counts every session in `history`.
+    public static func suggest(for planned: PlannedExercise, history: [PastSession], unit: WeightUnit,
+                               rounding: any LoadRounding = StepRounding.standard,
+                               waveStart: Int64? = nil) -> Suggestion {
+        let sessions = history.sorted { $0.startedAt < $1.startedAt }.compactMap { SessionTop($0, unit) }
+        switch planned.rule {
+        case .none:
+            return lastTime(planned, sessions, unit)
+        case .linear(let increment):
+            return linear(planned, increment, sessions, unit, rounding)
+        case .double(let range, let increment):
+            return double(planned, range, increment, sessions, unit, rounding)
+        case .fiveThreeOne(let trainingMax):
+            let sinceStart = history.filter { session in waveStart.map { session.startedAt >= $0 } ?? true }
+            let done = sinceStart.compactMap { SessionTop($0, unit) }.count
+            return fiveThreeOne(planned, trainingMax, sessionsDone: done, unit, rounding)
+        }
+    }
+
+    // MARK: Rules
+
+    /// No rule: last time's top load and reps, as many sets as planned.
+    static func lastTime(_ planned: PlannedExercise, _ sessions: [SessionTop], _ unit: WeightUnit) -> Suggestion {
+        guard let last = sessions.last else { return firstTime(planned, reps: planned.reps.lowest, unit) }
+        let sets = (0..<planned.sets).map { i in
+            suggested(last.load, reps: last.reps[min(i, last.reps.count - 1)], planned)
+        }
+        return Suggestion(sets: sets, reason: "last time \(last)")
+    }
+
+    /// `linear +INC`: all planned reps done last time adds INC; a miss repeats the weight; every
+    /// third miss in a row takes 10 % off (rounded down), so a deload gets three tries of its own.
+    static func linear(_ planned: PlannedExercise, _ increment: WeightSpec, _ sessions: [SessionTop],
+                       _ unit: WeightUnit, _ rounding: any LoadRounding) -> Suggestion {
+        // A rep range's bottom is the planned reps: reaching it is doing the set.
+        let target = planned.reps.lowest
+        guard let last = sessions.last else { return firstTime(planned, reps: target, unit) }
+        let misses = sessions.reversed().prefix { !$0.done(sets: planned.sets, reps: target) }.count
+        let next: Load
+        let reason: String
+        if misses == 0 {
+            let step = increment.resolved(last.load.unit)
+            next = increased(last.load, by: step, rounding)
+            reason = "last time \(last): all reps done, +\(step)"
+        } else if misses % 3 == 0 {
+            next = deloaded(last.load, rounding)
+            reason = next == last.load
+                ? "missed \(misses) sessions in a row (last time \(last)); no load to take 10% off, same again"
+                : "missed \(misses) sessions in a row (last time \(last)): -10%"
+        } else {
+            next = last.load
+            reason = "last time \(last): missed reps (\(misses) in a row), same weight"
+        }
+        let sets = Array(repeating: suggested(next, reps: target, planned), count: planned.sets)
+        return Suggestion(sets: sets, reason: reason)
+    }
+
+    /// `double LO-HI +INC`: at one load, one more rep per set each session up to HI; once every
+    /// planned set reached HI, add INC and start again at LO.
+    static func double(_ planned: PlannedExercise, _ range: ClosedRange<Int>, _ increment: WeightSpec,
+                       _ sessions: [SessionTop], _ unit: WeightUnit, _ rounding: any LoadRounding) -> Suggestion {
+        guard let last = sessions.last else { return firstTime(planned, reps: range.lowerBound, unit, range: range) }
+        if last.done(sets: planned.sets, reps: range.upperBound) {
+            let step = increment.resolved(last.load.unit)
+            let next = increased(last.load, by: step, rounding)
+            let sets = Array(repeating: suggested(next, reps: range.lowerBound, planned, range: range), count: planned.sets)
+            return Suggestion(sets: sets, reason: "last time \(last): every set reached \(range.upperBound), "
+                + "+\(step) and back to \(range.lowerBound) reps")
+        }
+        let sets = (0..<planned.sets).map { i in
+            let reps = i < last.reps.count ? min(max(last.reps[i] + 1, range.lowerBound), range.upperBound) : range.lowerBound
+            return suggested(last.load, reps: reps, planned, range: range)
+        }
+        return Suggestion(sets: sets, reason: "last time \(last): same weight, one more rep per set up to \(range.upperBound)")
+    }
+
+    /// `5/3/1 tm TM`: the week is the number of sessions done since the training max was set,
+    /// modulo four; each finished cycle raises the training max once.
+    static func fiveThreeOne(_ planned: PlannedExercise, _ trainingMax: WeightSpec, sessionsDone: Int,
+                             _ unit: WeightUnit, _ rounding: any LoadRounding) -> Suggestion {
+        let cyclesDone = sessionsDone / FiveThreeOne.weeksPerCycle
+        let week = sessionsDone % FiveThreeOne.weeksPerCycle + 1
+        let tmUnit = trainingMax.unit ?? unit
+        let region = LiftRegion.of(exerciseName: planned.exerciseName)
+        let rise = FiveThreeOne.trainingMaxIncrease(for: region, in: tmUnit)
+        let tmValue = min(Fixed(thousandths: trainingMax.value.thousandths + rise.thousandths * Int64(cyclesDone)),
+                          SetLimits.maxLoad)
+        let tm = Weight(tmValue, tmUnit)
+        let plan = FiveThreeOne.weeks[week - 1]
+        let sets = plan.map { set in
+            let load = Load(value: rounded(tm.value.doubleValue * Double(set.percent) / 100, tmUnit, .nearest, rounding),
+                            unit: tmUnit, bodyweight: false)
+            return SuggestedSet(weight: load.weight, reps: set.reps, amrap: set.amrap)
+        }
+        let percents = plan.map { "\($0.percent)" }.joined(separator: "/")
+        var reason = "5/3/1 cycle \(cyclesDone + 1) week \(week)"
+        reason += week == FiveThreeOne.weeksPerCycle ? " (deload): \(percents)% of TM \(tm)"
+                                                     : ": \(percents)% of TM \(tm), last set as many reps as you can"
+        if cyclesDone > 0 {
+            reason += " (\(trainingMax.resolved(tmUnit)) + \(Weight(rise, tmUnit)) per cycle, \(region) body)"
+        }
+        return Suggestion(sets: sets, reason: reason, wave: WavePosition(cycle: cyclesDone + 1, week: week, trainingMax: tm))
+    }
+
+    /// No history: the routine's load, or none for the user to pick.
+    static func firstTime(_ planned: PlannedExercise, reps: Int, _ unit: WeightUnit,
+                          range: ClosedRange<Int>? = nil) -> Suggestion {
+        let range = range ?? planned.reps.range
+        guard let load = planned.load.map({ Load($0, unit) }) else {
+            let set = SuggestedSet(weight: nil, reps: reps, repRange: range, targetRPE: planned.rpe)
+            return Suggestion(sets: Array(repeating: set, count: planned.sets),
+                              reason: "no history and no weight in the routine: pick a weight")
+        }
+        return Suggestion(sets: Array(repeating: suggested(load, reps: reps, planned, range: range), count: planned.sets),
+                          reason: "no history: the routine's \(load)")
+    }
+
+    // MARK: Loads
+
+    /// `load` plus `step` (converted to the load's unit), rounded to the nearest makeable load,
+    /// or the next one up when the step is smaller than the plates allow.
+    static func increased(_ load: Load, by step: Weight, _ rounding: any LoadRounding) -> Load {
+        let stepInUnit = step.unit == load.unit ? step.value.doubleValue : load.unit.fromKilograms(step.kilograms)
+        let target = load.value.doubleValue + stepInUnit
+        var value = rounded(target, load.unit, .nearest, rounding)
+        if value <= load.value { value = rounded(target, load.unit, .up, rounding) }
+        return Load(value: value, unit: load.unit, bodyweight: load.bodyweight)
+    }
+
+    /// 10 % off a positive load, rounded down (never to nothing); bodyweight alone and
+    /// assistance have nothing to take off and stay.
+    static func deloaded(_ load: Load, _ rounding: any LoadRounding) -> Load {
+        guard load.value > Fixed(0) else { return load }
+        var value = rounded(load.value.doubleValue * 0.9, load.unit, .down, rounding)
+        if value <= Fixed(0) && !load.bodyweight { value = rounded(load.value.doubleValue * 0.9, load.unit, .up, rounding) }
+        return Load(value: value, unit: load.unit, bodyweight: load.bodyweight)
+    }
+
+    /// A makeable load within the limits a logged set has.
+    static func rounded(_ target: Double, _ unit: WeightUnit, _ direction: RoundingDirection,
+                        _ rounding: any LoadRounding) -> Fixed {
+        let value = rounding.makeable(target, in: unit, direction)
+        return min(max(value, -SetLimits.maxLoad), SetLimits.maxLoad)
+    }
+
+    static func suggested(_ load: Load, reps: Int, _ planned: PlannedExercise,
+                          range: ClosedRange<Int>? = nil) -> SuggestedSet {
+        SuggestedSet(weight: load.weight, bodyweight: load.bodyweight, reps: reps, repRange: range ?? planned.reps.range,
+                     targetRPE: planned.rpe)
+    }
+}
+
+/// A load the engine computes with: a number in one unit, on top of bodyweight or not
+/// (0 with `bodyweight` is bodyweight alone).
+struct Load: Equatable, CustomStringConvertible {
+    var value: Fixed
+    var unit: WeightUnit
+    var bodyweight: Bool
+
+    /// A planned load; a missing unit is `unit`.
+    init(_ spec: LoadSpec, _ unit: WeightUnit) {
+        switch spec {
+        case .weight(let value, let typed): self.init(value: value, unit: typed ?? unit, bodyweight: false)
+        case .bodyweight: self.init(value: Fixed(0), unit: unit, bodyweight: true)
+        case .bodyweightPlus(let value, let typed): self.init(value: value, unit: typed ?? unit, bodyweight: true)
+        }
+    }
+
+    init(value: Fixed, unit: WeightUnit, bodyweight: Bool) { self.value = value; self.unit = unit; self.bodyweight = bodyweight }
+
+    /// A logged set's load; a set with no load at all is bodyweight, counted in `unit`.
+    init(_ set: SetValues, _ unit: WeightUnit) {
+        self.init(value: set.weight?.value ?? Fixed(0), unit: set.weight?.unit ?? unit,
+                  bodyweight: set.bodyweight || set.weight == nil)
+    }
+
+    var kilograms: Double { unit.kilograms(value) }
+    /// The weight field of a set of this load: nil for bodyweight alone.
+    var weight: Weight? { bodyweight && value.isZero ? nil : Weight(value, unit) }
+    var description: String { loadDescription(weight: weight, bodyweight: bodyweight) }
+}
+
+/// One session as the rules read it: its heaviest working load and the reps of the sets at it.
+struct SessionTop: CustomStringConvertible {
+    var load: Load
+    /// Reps of the working sets at `load`, in the order logged.
+    var reps: [Int]
+
+    /// Nil for a session with no working set with reps (only warm-ups, say): it says nothing.
+    /// `unit` is the unit of a bodyweight-alone load (it has none of its own).
+    init?(_ session: PastSession, _ unit: WeightUnit) {
+        let working = session.sets.compactMap { set -> (Load, Int)? in
+            guard set.kind == .working || set.kind == .failure, let reps = set.reps else { return nil }
+            return (Load(set, unit), reps)
+        }
+        guard let top = working.max(by: { $0.0.kilograms < $1.0.kilograms })?.0 else { return nil }
+        load = top
+        reps = working.filter { $0.0.kilograms == top.kilograms }.map(\.1)
+    }
+
+    /// Whether at least `sets` sets at the top load reached `reps`.
+    func done(sets: Int, reps target: Int) -> Bool { reps.filter { $0 >= target }.count >= sets }
+
+    /// `100kg x 5,5,4`.
+    var description: String { "\(load) x " + reps.map(String.init).joined(separator: ",") }
+}
+
+/// `100kg`, `bw`, `bw+10kg`, `bw-20kg`.
+func loadDescription(weight: Weight?, bodyweight: Bool) -> String {
+    guard bodyweight else { return weight?.description ?? "" }
+    guard let weight else { return "bw" }
+    return "bw" + (weight.value.thousandths < 0 ? "" : "+") + weight.description
+}

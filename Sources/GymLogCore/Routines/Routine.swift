@@ -1,0 +1,123 @@
+/// A named, ordered list of planned exercises, written and exported as plain text
+/// (`RoutineParser.parse`, `Routine.text`):
+///
+/// ```
+/// # Push A
+/// bench 3x5 @8 linear +2.5
+/// incline db press 3x8-12 double +2
+/// dip bw 3x8-12
+/// ohp 5/3/1 tm 60
+/// ```
+public struct Routine: Equatable, Sendable {
+    /// The routine's name as given (the `# Name` header or the name the user typed).
+    public var name: String
+    /// The planned exercises in the order they are done.
+    public var lines: [PlannedExercise]
+
+    /// A routine from its name and lines.
+    public init(name: String, lines: [PlannedExercise]) { self.name = name; self.lines = lines }
+
+    /// The most exercises one routine plans; a pasted log is refused instead of becoming a routine.
+    public static let maxExercises = 100
+}
+
+/// One line of a routine: what to do for one exercise and how it progresses.
+public struct PlannedExercise: Equatable, Sendable {
+    /// The exercise name as typed, words joined by single spaces (resolved like a set line's name).
+    public var exerciseName: String
+    /// How many working sets (`3` in `3x5`), within `SetLimits.setCount`.
+    public var sets: Int
+    /// The reps of each set: `5` or a range `8-12`, within `SetLimits.reps`.
+    public var reps: RepTarget
+    /// The load to start from when there is no history: `100`, `100kg`, `bw`, `bw+10`; nil lets
+    /// the rule or the history decide.
+    public var load: LoadSpec?
+    /// The planned effort (`@8`), a target shown with the suggestion, never logged as done.
+    public var rpe: Fixed?
+    /// How the load or reps move from one session to the next.
+    public var rule: ProgressionRule
+    /// The target rest between sets (`rest 3:00`), in seconds.
+    public var restSeconds: Int?
+    /// `warmup`: offer a warm-up ramp before the first working set.
+    public var warmup: Bool
+
+    /// A planned exercise from its parts; only the name, sets and reps are required.
+    public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, rpe: Fixed? = nil,
+                rule: ProgressionRule = .none, restSeconds: Int? = nil, warmup: Bool = false) {
+        self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load; self.rpe = rpe
+        self.rule = rule; self.restSeconds = restSeconds; self.warmup = warmup
+    }
+
+    /// A 5/3/1 line (`ohp 5/3/1 tm 60`) plans Wendler's three sets, whose reps the week sets;
+    /// its `sets` and `reps` are always these (week 1's), so the model has one shape for every line.
+    public static func fiveThreeOne(_ exerciseName: String, trainingMax: WeightSpec, restSeconds: Int? = nil,
+                                    warmup: Bool = false) -> PlannedExercise {
+        PlannedExercise(exerciseName: exerciseName, sets: FiveThreeOne.setsPerSession, reps: .exact(5),
+                        rule: .fiveThreeOne(trainingMax: trainingMax), restSeconds: restSeconds, warmup: warmup)
+    }
+
+    /// The longest target rest a line may give (`rest 60:00`).
+    public static let maxRestSeconds = 3600
+}
+
+/// The planned reps of each set.
+public enum RepTarget: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// `3x5`: five reps.
+    case exact(Int)
+    /// `3x8-12`: anywhere from 8 to 12 reps.
+    case range(ClosedRange<Int>)
+
+    /// The fewest reps that count as doing the set as planned.
+    public var lowest: Int {
+        switch self {
+        case .exact(let reps): reps
+        case .range(let range): range.lowerBound
+        }
+    }
+
+    /// The range, when this is one.
+    public var range: ClosedRange<Int>? {
+        if case .range(let range) = self { return range }
+        return nil
+    }
+
+    /// `5`, `8-12`.
+    public var description: String {
+        switch self {
+        case .exact(let reps): "\(reps)"
+        case .range(let range): "\(range.lowerBound)-\(range.upperBound)"
+        }
+    }
+}
+
+/// A weight as typed in a routine (`+2.5`, `+5lb`, `tm 60kg`): the unit may be left out, and is
+/// then the unit of the load it applies to (see `Progression`).
+public struct WeightSpec: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The number as typed.
+    public var value: Fixed
+    /// The unit as typed, nil when left out.
+    public var unit: WeightUnit?
+
+    /// A weight from its number and, when typed, its unit.
+    public init(_ value: Fixed, _ unit: WeightUnit? = nil) { self.value = value; self.unit = unit }
+
+    /// `2.5`, `5lb`.
+    public var description: String { value.description + (unit?.rawValue ?? "") }
+
+    /// The weight in its own unit, or in `fallback` when none was typed.
+    public func resolved(_ fallback: WeightUnit) -> Weight { Weight(value, unit ?? fallback) }
+}
+
+/// How a planned exercise progresses from one session to the next (see `Progression`).
+public enum ProgressionRule: Equatable, Hashable, Sendable {
+    /// No rule: suggest last time's weight and reps.
+    case none
+    /// `linear +2.5`: add the increment after a session with every planned rep done.
+    case linear(increment: WeightSpec)
+    /// `double +2` (range from the reps) or `double 8-12 +2`: add reps within the range at one
+    /// weight until every set reaches the top, then add the increment and start again at the bottom.
+    /// When the line's reps are a range, this is that range (the text has no way to say two).
+    case double(reps: ClosedRange<Int>, increment: WeightSpec)
+    /// `5/3/1 tm 60`: Wendler's wave from a training max.
+    case fiveThreeOne(trainingMax: WeightSpec)
+}
