@@ -67,6 +67,10 @@ _gymlog() {
             'stats:Weekly training: workouts, working sets and volume per week, by exercise or muscle group.'
             'plates:What goes on the bar: `plates 142.5` shows the plates per side; `plates 25 20` adds a side up.'
             'warmup:A warm-up ramp from the empty bar to a working weight: `warmup squat 140`; add `log` to log it.'
+            'routine:Write routines in plain text and see today'\''s plan: add, list, show, edit, rm, export.'
+            'next:Show the next planned set of the routine workout (`ok` logs it).'
+            'ok:Log the next planned set as suggested, or changed: `ok`, `ok x4`, `ok 100`, `ok @9`.'
+            'skip:Drop the current planned exercise from today'\''s routine workout.'
             'exercises:List exercises, add, alias, rename, merge or delete one, or change its kind.'
             'export:Write every live set as RFC 4180 CSV, streaming with constant memory.'
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
@@ -80,7 +84,7 @@ _gymlog() {
         ;;
     arg)
         case "${words[1]}" in
-        repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|plates|warmup|exercises|export|import|sync|status|login|logout|help)
+        repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|plates|warmup|routine|next|ok|skip|exercises|export|import|sync|status|login|logout|help)
             "_gymlog_${words[1]}" && ret=0
             ;;
         esac
@@ -321,6 +325,157 @@ _gymlog_warmup() {
         '--db[The database file.]:path:'
         '*:words:{__gymlog_custom_complete ---completion warmup -- positional@0 "${current_word_index}" "$(__gymlog_cursor_index_in_current_word)"}'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_routine() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List routines with their exercises.'
+            'add:Add a routine (or replace the one of that name) from a file, stdin (-) or $EDITOR.'
+            'show:Show a routine as planned today: each exercise'\''s sets, why, and last time.'
+            'edit:Edit a routine'\''s text in $EDITOR.'
+            'rm:Delete a routine (workouts done from it keep their sets).'
+            'export:Print a routine'\''s text, as `routine add --file` reads it.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|add|show|edit|rm|export)
+            "_gymlog_routine_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_gymlog_routine_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_routine_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:name:'
+        '--file[Read the routine'\''s text from this file (- for stdin).]:file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_routine_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:name:'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_routine_edit() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_routine_rm() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_routine_export() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_next() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_ok() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:changes:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_skip() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

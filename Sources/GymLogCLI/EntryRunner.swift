@@ -32,6 +32,14 @@ struct EntryRunner {
         }
     }
 
+    /// Logs resolved values (a planned set, `ok`) as a typed line would be, with the same output.
+    func log(_ values: [SetValues], exercise name: String, typed: String) throws {
+        let db = try context.db()
+        let at = context.pastWorkout?.startedAt
+        try printLogged(try db.logResolved(exercise: ExerciseMention(name: name, span: Span(0, name.count)), values: values, typed: typed, at: at),
+                        db, past: at != nil)
+    }
+
     /// The logged sets, and under the first set of an exercise in a workout what was done
     /// for it last time. That read runs after the write has committed, off the write path.
     private func printLogged(_ result: LogResult, _ db: GymLogDatabase, past: Bool) throws {

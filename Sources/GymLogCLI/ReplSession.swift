@@ -55,9 +55,15 @@ final class ReplSession {
 
     /// `[Push day · 5 sets] > `, `[10:15 · 1 set] > `, or `gymlog> ` with no open workout.
     func prompt() -> String {
+        // A past workout (`start --at`) shows its date; a routine workout its planned sets done.
+        let pastDate = context.pastWorkout.map { " · \(Render.shortDate($0.startedAt, $0.utcOffsetSeconds, showYear: false)) \(Render.clock($0.startedAt, $0.utcOffsetSeconds))" } ?? ""
+        if let (plan, workout) = try? TodayPlan.current(context, suggestions: false) {
+            let (done, total) = plan.progress.counts
+            return TerminalText.safe("[\(workout.name ?? plan.routine.name) · \(done)/\(total)\(pastDate)] > ")
+        }
         if let past = context.pastWorkout {
             let count = (try? context.db().workoutDetail(past.id)?.sets.count) ?? 0
-            return TerminalText.safe("[\(past.name ?? "past workout") · \(count) set\(count == 1 ? "" : "s") · \(Render.shortDate(past.startedAt, past.utcOffsetSeconds, showYear: false)) \(Render.clock(past.startedAt, past.utcOffsetSeconds))] > ")
+            return TerminalText.safe("[\(past.name ?? "past workout") · \(count) set\(count == 1 ? "" : "s")\(pastDate)] > ")
         }
         guard let open = try? context.db().openWorkout() else { return "gymlog> " }
         let name = open.workout.name ?? Render.clock(open.workout.startedAt, open.workout.utcOffsetSeconds)

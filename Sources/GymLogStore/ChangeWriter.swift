@@ -71,13 +71,15 @@ public struct ChangeWriter {
         for (name, value) in fields {
             guard case .text(let text) = value else { continue }
             let bytes = text.utf8.count
-            let control = ControlCharacters.firstForbidden(in: text, lineBreaks: name == "note")
+            // Notes and a routine's text are multi-line; names are one line.
+            let control = ControlCharacters.firstForbidden(in: text, lineBreaks: name == "note" || (entity == .routines && name == "body"))
             guard bytes > maxTextFieldBytes || control != nil else { continue }
             let what = switch (entity, name) {
             case (.exercises, "name"): "exercise name"
             case (.workouts, "name"): "workout name"
             case (.aliases, "alias"): "alias"
             case (_, "note"): "note"
+            case (.routines, "body"): "routine's text"
             default: "\(entity.rawValue) field '\(name)'"
             }
             if bytes > maxTextFieldBytes {

@@ -52,6 +52,16 @@ extension GymLogDatabase {
         }
     }
 
+    /// Logs sets whose values are already resolved (a planned set done with `ok`) under an
+    /// exercise named as typed, exactly as `logSets` would log the line that says them.
+    public func logResolved(exercise mention: ExerciseMention, values: [SetValues], typed: String, at: Int64? = nil) throws -> LogResult {
+        try commit(action: typed) { w in
+            let (exercise, created) = try w.resolveOrCreateExercise(mention, firstSet: values.first)
+            try w.requireFit(values, exercise: exercise)
+            return try w.logValues(values, exercise: exercise, createdExercise: created, at: at)
+        }
+    }
+
     /// Logs the last set again with `patch` applied (`+`, `+ 102.5`, `+ x6`).
     public func repeatLast(_ patch: SetPatch, typed: String? = nil, at: Int64? = nil) throws -> LogResult {
         try commit(action: typed ?? "+") { w in
@@ -105,11 +115,11 @@ extension GymLogDatabase {
     /// returned); one with no sets yet is reused (renamed) rather than left empty; an idle one
     /// is closed at its last set, or discarded when empty. `at` starts a past workout at that
     /// moment instead and leaves the open one alone.
-    public func startWorkout(name: String?, typed: String? = nil, at: Int64? = nil) throws -> StartResult {
+    public func startWorkout(name: String?, typed: String? = nil, at: Int64? = nil, routine: UUID? = nil) throws -> StartResult {
         try commit(action: typed ?? "start") { w in
             if let at {
                 try w.requirePast(at)
-                let workout = try w.createWorkout(name: name, startedAt: at)
+                let workout = try w.createWorkout(name: name, startedAt: at, routine: routine)
                 w.describeAction(name.map { "workout '\($0)'" } ?? "a past workout", workout: workout.id)
                 return StartResult(workout: workout, finished: nil)
             }
@@ -117,10 +127,13 @@ extension GymLogDatabase {
             if let open = try w.openWorkout() {
                 if try w.setCount(workoutID: open.workout.id) == 0 {
                     var workout = open.workout
-                    if let name, name != workout.name {
-                        try w.write(.workouts, id: workout.id, op: .update, fields: [("name", .text(name))])
-                        workout.name = name
-                        w.describeAction("workout '\(name)'", workout: workout.id)
+                    var fields: [(String, FieldValue)] = []
+                    if let name, name != workout.name { fields.append(("name", .text(name))) }
+                    if try w.routineID(of: workout.id) != routine { fields += [("routine_id", routine.map { .text($0.key) } ?? .null), ("skipped", .null)] }
+                    if !fields.isEmpty {
+                        try w.write(.workouts, id: workout.id, op: .update, fields: fields)
+                        workout.name = name ?? workout.name
+                        w.describeAction("workout '\(workout.name ?? "")'", workout: workout.id)
                     }
                     return StartResult(workout: workout, finished: nil)
                 }
@@ -128,7 +141,7 @@ extension GymLogDatabase {
             } else {
                 try w.closeIdleWorkout()
             }
-            let workout = try w.createWorkout(name: name)
+            let workout = try w.createWorkout(name: name, routine: routine)
             w.describeAction(name.map { "workout '\($0)'" } ?? "a new workout", workout: workout.id)
             return StartResult(workout: workout, finished: finished)
         }
@@ -193,14 +206,14 @@ extension ChangeWriter {
         return (workout, max(workout.startedAt, row[lastActivity(row)[0]] as Int64? ?? 0))
     }
 
-    mutating func createWorkout(name: String?, startedAt: Int64? = nil) throws -> Workout {
+    mutating func createWorkout(name: String?, startedAt: Int64? = nil, routine: UUID? = nil) throws -> Workout {
         let id = environment.newID()
         let start = startedAt ?? now
         let offset = environment.utcOffset(start)
         try write(.workouts, id: id, op: .create, fields: [
             ("name", name.map { .text($0) } ?? .null), ("started_at", .int(start)), ("ended_at", .null),
             ("utc_offset", .int(Int64(offset))), ("note", .null), (tombstoneField, .null),
-        ])
+        ] + (routine.map { [("routine_id", .text($0.key))] } ?? []))
         return Workout(id: id, name: name, startedAt: start, utcOffsetSeconds: offset)
     }
 
@@ -223,6 +236,10 @@ extension ChangeWriter {
                   WHERE workout_id = w.id AND deleted_at IS NULL), 0)) + ?2) >= ?1
             ORDER BY w.started_at DESC LIMIT 1
             """, arguments: [at, gap]).map { Rows.workout($0) }
+    }
+
+    func routineID(of workoutID: UUID) throws -> UUID? {
+        try String.fetchOne(db, sql: "SELECT routine_id FROM workouts WHERE id = ?", arguments: [workoutID.key]).flatMap(parseUUID)
     }
 
     func lastSetTime(workoutID: UUID) throws -> Int64? {

@@ -67,6 +67,63 @@ extension GymLogDatabase {
         }
     }
 
+    /// The routine a workout was started from and the routine lines skipped in it.
+    public func plan(of workoutID: UUID) throws -> (routine: StoredRoutine, skipped: Set<Int>)? {
+        try queue.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT r.id, r.name, r.body, w.skipped FROM workouts w JOIN routines r ON r.id = w.routine_id
+                WHERE w.id = ? AND r.deleted_at IS NULL
+                """, arguments: [workoutID.key]), let routine = Self.routine(row) else { return nil }
+            return (routine, Self.skippedLines(row["skipped"]))
+        }
+    }
+
+    /// Drops a routine line (1-based) from the workout's plan for today.
+    public func skipPlanned(line: Int, workoutID: UUID, typed: String, what: String) throws {
+        try commit(action: typed) { w in
+            let stored = try String.fetchOne(w.db, sql: "SELECT skipped FROM workouts WHERE id = ?", arguments: [workoutID.key])
+            var skipped = Self.skippedLines(stored)
+            skipped.insert(line)
+            _ = try w.write(.workouts, id: workoutID, op: .update,
+                            fields: [("skipped", .text(skipped.sorted().map(String.init).joined(separator: ",")))])
+            w.describeAction("skipped \(what)", workout: workoutID)
+        }
+    }
+
+    /// When a routine's text was last saved (the clock of its `body`): a 5/3/1 wave counts
+    /// the sessions from then.
+    public func routineSavedAt(_ id: UUID) throws -> Int64? {
+        try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT json_extract(clocks, '$.body') FROM routines WHERE id = ?", arguments: [id.key])
+                .flatMap(HLC.init)?.millis
+        }
+    }
+
+    /// The sessions of an exercise before `before`, oldest first, at most `limit` (the newest
+    /// ones): what a progression rule reads.
+    public func pastSessions(of exerciseID: UUID, before: Int64, excluding: UUID? = nil, limit: Int = 40) throws -> [PastSession] {
+        try queue.read { db in
+            let workouts = try Row.fetchAll(db, sql: """
+                SELECT w.id, w.started_at FROM workouts w
+                WHERE w.deleted_at IS NULL AND w.started_at < ? AND w.id <> ? AND EXISTS (SELECT 1 FROM sets s
+                    WHERE s.workout_id = w.id AND s.exercise_id = ? AND s.deleted_at IS NULL)
+                ORDER BY w.started_at DESC LIMIT ?
+                """, arguments: [before, excluding?.key ?? "", exerciseID.key, limit])
+            var decode = SetDecoder()
+            return try workouts.reversed().map { w in
+                let sets = try Row.fetchAll(db, sql: """
+                    SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.exercise_id = ? AND s.deleted_at IS NULL
+                    ORDER BY s.performed_at, s.id
+                    """, arguments: [w["id"] as String, exerciseID.key]).map { decode($0).values }
+                return PastSession(startedAt: w["started_at"], sets: sets)
+            }
+        }
+    }
+
+    static func skippedLines(_ text: String?) -> Set<Int> {
+        Set((text ?? "").split(separator: ",").compactMap { Int($0) })
+    }
+
     private static func routine(_ row: Row) -> StoredRoutine? {
         guard let id = parseUUID(row["id"]) else { return nil }
         return StoredRoutine(id: id, name: row["name"], text: row["body"])

@@ -9,7 +9,7 @@ enum RowWriter {
     static let columns: [EntityKind: Set<String>] = [
         .exercises: ["name", "kind", "deleted_at"],
         .aliases: ["alias", "exercise_id", "deleted_at"],
-        .workouts: ["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at"],
+        .workouts: ["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at", "routine_id", "skipped"],
         .sets: Set(SetColumns.synced),
         .routines: ["name", "body", "deleted_at"],
     ]

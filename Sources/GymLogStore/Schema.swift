@@ -163,6 +163,10 @@ enum Schema {
                 extra TEXT
             );
             CREATE INDEX routines_by_name ON routines(name COLLATE NOCASE);
+            -- A workout started from a routine names it, and the planned exercises skipped
+            -- today (their line numbers in the routine, comma-separated).
+            ALTER TABLE workouts ADD COLUMN routine_id TEXT;
+            ALTER TABLE workouts ADD COLUMN skipped TEXT;
             -- Earlier versions skipped routines pulled from the server while their cursor
             -- moved past them: pull everything once more (merging is idempotent).
             UPDATE sync_state SET cursor = 0;

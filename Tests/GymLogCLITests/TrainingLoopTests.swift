@@ -97,4 +97,57 @@ import Testing
         // And the next line logs now again
         #expect(await s.type("squat 140x5").out.first == "Started a workout at 05:40.")
     }
+
+    /// A routine written once, started on three days (`--at`), progresses by its rules.
+    @Test func aRoutineStartedOnThreeDaysProgressesByItsRules() async throws {
+        let s = try Session()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("routine-\(UUID().uuidString).txt").path
+        try "# Push A\nbench 3x5 linear +2.5\nrow 3x8-10 double +2.5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(await s.type("routine add --file \(file)").out.first?.hasPrefix("Added the routine 'Push A': 2 exercises, 6 sets.") == true)
+
+        // Day 1: no history, so the weights are picked with `ok WEIGHT`; then `ok` repeats them
+        let day1 = await s.type("start --at 2025-11-17 18:00 push").out
+        #expect(day1.contains { $0.contains("No weight to suggest yet") }, "\(day1)")
+        #expect(s.repl.prompt() == "[Push A · 0/6 · Mon 17 Nov 18:00] > ")
+        await s.type("ok", .failed)
+        for line in ["ok 100", "ok", "ok", "ok 60", "ok", "ok"] { await s.type(line) }
+        #expect(s.repl.prompt() == "[Push A · 6/6 · Mon 17 Nov 18:00] > ")
+        #expect(await s.type("next").out == ["Every planned set is done; `finish` ends the workout."])
+        await s.type("finish")
+
+        // Day 2: every rep done, so bench goes up 2.5; row adds a rep within 8-10
+        let day2 = await s.type("start --at 2025-11-18 18:00 Push A").out
+        #expect(day2.contains { $0.contains("bench") && $0.contains("102.5kg x 5 x3") }, "\(day2)")
+        #expect(day2.contains { $0.contains("row") && $0.contains("60kg x 9") }, "\(day2)")
+        #expect(day2.last?.hasPrefix("  `ok` logs it") == true && day2.dropLast().last == "Next: bench, set 1 of 3: 102.5kg x 5", "\(day2)")
+        for line in ["ok", "ok", "ok x4", "ok", "ok", "ok"] { await s.type(line) }
+        await s.type("finish")
+
+        // Day 3: a missed rep repeats the weight; the row keeps climbing
+        let day3 = await s.type("start --at 2025-11-19 18:00 push").out
+        #expect(day3.contains { $0.contains("bench") && $0.contains("102.5kg x 5 x3") }, "\(day3)")
+        #expect(day3.contains { $0.contains("last time 102.5kg x 5,5,4") }, "the reason names the miss: \(day3)")
+        #expect(day3.contains { $0.contains("row") && $0.contains("60kg x 10") }, "\(day3)")
+        // A set typed by hand counts against the plan; `skip` drops the rest of an exercise
+        await s.type("bench 102.5x5")
+        #expect(s.repl.prompt() == "[Push A · 1/6 · Wed 19 Nov 18:00] > ")
+        let skipped = await s.type("skip").out
+        #expect(skipped.first == "Skipped bench for today (2 planned sets left out).", "\(skipped)")
+        #expect(s.repl.prompt() == "[Push A · 1/4 · Wed 19 Nov 18:00] > ")
+        let finished = await s.type("finish").out
+        #expect(finished.last == "  left undone: row 3 sets (60kg x 10 (8-10) x3)", "\(finished)")
+    }
+
+    @Test func aRoutineLineThatDoesNotParseIsRefusedWithItsLineAndNothingIsSaved() async throws {
+        let s = try Session()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("routine-\(UUID().uuidString).txt").path
+        try "# Legs\nsquat 3x5 linear +5\nlunge 3x8 lineer +2.5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = await s.type("routine add --file \(file)", .failed)
+        #expect(refused.err.first?.contains("line 3: unknown word 'lineer'") == true && refused.err.first?.hasSuffix("nothing was saved.") == true, "\(refused.err)")
+        #expect(refused.err.contains("  lunge 3x8 lineer +2.5") && refused.err.contains("            ^^^^^^"), "\(refused.err)")
+        #expect(await s.type("routine list").out.first?.hasPrefix("No routines yet") == true)
+        // A plain workout name that is no routine still just names the workout
+        #expect(await s.type("start Legs day").out == ["Started 'Legs day' at 05:40."])
+        #expect(await s.type("next", .failed).err.first?.contains("No workout from a routine is open") == true)
+    }
 }

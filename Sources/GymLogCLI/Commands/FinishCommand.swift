@@ -17,11 +17,14 @@ struct Finish: ContextCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(in context: CLIContext) async throws {
+        // What the plan left undone is read before the workout closes.
+        let undone = try TodayPlan.current(context)?.plan.undoneText
         let past = context.pastWorkout?.id
         context.pastWorkout = nil
         switch try context.db().finishWorkout(typed: context.typedLine ?? "finish", past: past) {
         case .finished(let summary):
             Render.workoutSummary(summary, settings: context.settings).forEach(context.print)
+            if let undone { context.print("  left undone: " + undone) }
         case .discarded:
             context.print("Nothing logged; the empty workout was discarded.")
         case .nothingOpen:

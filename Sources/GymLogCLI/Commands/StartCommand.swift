@@ -9,6 +9,8 @@ struct Start: TextCommand {
         discussion: """
           gymlog start                a workout named by its start time
           gymlog start "Push day"     a named one; the REPL prompt shows the name
+          gymlog start "Push A"       from the routine of that name (or a prefix of it):
+                                      prints today's plan; then `next`, `ok`, `skip`
           gymlog start --at "yesterday 18:00" "Push day"
                                       a forgotten session, at the time it started
 
@@ -34,20 +36,34 @@ struct Start: TextCommand {
     func run(in context: CLIContext) async throws {
         let text = name.joined(separator: " ")
         let at = try past.moment(in: context)
-        let result = try context.db().startWorkout(name: text.isEmpty ? nil : text, typed: context.typedLine ?? (["start"] + name).joined(separator: " "),
-                                                   at: at)
+        let db = try context.db()
+        // A name that is a routine's (or starts only one) starts a workout from it.
+        let routines = text.isEmpty ? [] : try db.routines()
+        let routine = routines.isEmpty ? nil : try? db.routine(named: text)
+        let starts = routines.filter { matchKey($0.name).hasPrefix(matchKey(text)) }
+        if routine == nil, starts.count > 1 {
+            throw UserError("'\(text)' starts several routines: \(starts.map { "'\($0.name)'" }.joined(separator: ", ")). Type more of the name.")
+        }
+        let workoutName = routine?.name ?? (text.isEmpty ? nil : text)
+        let result = try db.startWorkout(name: workoutName, typed: context.typedLine ?? (["start"] + name).joined(separator: " "),
+                                         at: at, routine: routine?.id)
+        let w = result.workout
         if at != nil {
-            let w = result.workout
             if context.surface == .repl { context.pastWorkout = w }
             context.print("Started \(w.name.map { "'\($0)'" } ?? "a workout") at \(Render.day(w.startedAt, w.utcOffsetSeconds))"
                 + (context.surface == .repl ? "; the lines you type now go into it, until `finish`." : "; log into it with `gymlog log --at` and the same time."))
-            return
+        } else {
+            context.pastWorkout = nil
+            if let finished = result.finished {
+                Render.workoutSummary(finished, settings: context.settings).forEach(context.print)
+            }
+            context.print("Started \(w.name.map { "'\($0)'" } ?? "a workout") at \(Render.clock(w.startedAt, w.utcOffsetSeconds)).")
         }
-        context.pastWorkout = nil
-        if let finished = result.finished {
-            Render.workoutSummary(finished, settings: context.settings).forEach(context.print)
+        if let routine {
+            let now = context.environment.now()
+            let plan = try TodayPlan.build(db, settings: context.settings, routine: routine, workout: w, now: now)
+            plan.lines(settings: context.settings, now: now, utcOffset: context.environment.utcOffset(now)).forEach(context.print)
+            PlanText.next(plan, settings: context.settings).forEach(context.print)
         }
-        let w = result.workout
-        context.print("Started \(w.name.map { "'\($0)'" } ?? "a workout") at \(Render.clock(w.startedAt, w.utcOffsetSeconds)).")
     }
 }

@@ -1,0 +1,223 @@
+import ArgumentParser
+import Foundation
+import GymLogCore
+import GymLogStore
+
+struct RoutineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "routine",
+        abstract: "Write routines in plain text and see today's plan: add, list, show, edit, rm, export.",
+        discussion: """
+          A routine is a name and one planned exercise a line, in the entry language plus an
+          optional progression rule:
+
+            # Push A
+            bench 3x5 @8 linear +2.5        add 2.5 when every planned rep was done last time
+            incline db press 3x8-12 double +2   reps up within 8-12, then +2 and back to 8
+            dip bw 3x8-12                   no rule: last time's weight and reps
+            ohp 5/3/1 tm 60                 Wendler's wave from a training max of 60
+            squat 3x5 100 rest 3:00 warmup  a starting weight, a rest target, a warm-up ramp
+
+          After three missed sessions in a row `linear` takes 10% off. Weights are rounded to
+          what your plates make ([plates] in the config). `gymlog start "Push A"` (or a prefix)
+          starts a workout from it; then `next`, `ok`, `skip`.
+
+          gymlog routine add "Push A" --file push-a.txt   (no --file: opens $EDITOR; - reads stdin)
+          gymlog routine list
+          gymlog routine show push        today's sets, why, and last time (--json)
+          gymlog routine edit "Push A"    in $EDITOR
+          gymlog routine rm "Push A"      (`undo` brings it back)
+          gymlog routine export "Push A"  the text back
+        """,
+        subcommands: [ListRoutines.self, AddRoutine.self, ShowRoutine.self, EditRoutine.self, RemoveRoutine.self, ExportRoutine.self],
+        defaultSubcommand: ListRoutines.self
+    )
+}
+
+/// A routine name given as words.
+struct RoutineName: ParsableArguments {
+    @Argument(help: "The routine's name (or an unambiguous start of it).") var name: [String] = []
+    var text: String { name.joined(separator: " ") }
+}
+
+struct ListRoutines: ContextCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List routines with their exercises.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: JSONFlag
+
+    func run(in context: CLIContext) async throws {
+        let list = try context.db().routines()
+        if output.json {
+            context.printJSON(.object([("routines", .array(list.map { r in
+                .object([("id", .string(r.id.key)), ("name", .string(r.name)), ("text", .string(r.text))])
+            }))]))
+            return
+        }
+        if list.isEmpty { context.print("No routines yet; write one with `gymlog routine add NAME` (see `gymlog routine --help`)."); return }
+        let width = TerminalText.columns(list.map(\.name))
+        for r in list {
+            let names = (try? RoutineParser.parse(r.text, name: r.name).get())?.lines.map(\.exerciseName) ?? []
+            context.print(TerminalText.pad(r.name, to: width) + "  " + names.joined(separator: ", "))
+        }
+    }
+}
+
+struct AddRoutine: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a routine (or replace the one of that name) from a file, stdin (-) or $EDITOR.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var routine: RoutineName
+    @Option(help: ArgumentHelp("Read the routine's text from this file (- for stdin).", valueName: "file")) var file: String?
+
+    func run(in context: CLIContext) async throws {
+        let initial = "# \(routine.text.isEmpty ? "Push A" : routine.text)\n# one planned exercise a line, e.g.:\n# bench 3x5 @8 linear +2.5\n"
+        let text = try file.map(RoutineText.read) ?? RoutineText.edit(initial, context: context)
+        try RoutineText.save(text, name: routine.text.isEmpty ? nil : routine.text, typed: context.typedLine ?? "routine add \(routine.text)", context: context)
+    }
+}
+
+struct EditRoutine: ContextCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Edit a routine's text in $EDITOR.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var routine: RoutineName
+
+    func run(in context: CLIContext) async throws {
+        let stored = try context.db().routine(named: routine.text)
+        let text = try RoutineText.edit(RoutineText.withHeader(stored.text, stored.name), context: context)
+        try RoutineText.save(text, name: stored.name, typed: context.typedLine ?? "routine edit \(stored.name)", context: context)
+    }
+}
+
+struct ShowRoutine: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show a routine as planned today: each exercise's sets, why, and last time.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var routine: RoutineName
+    @OptionGroup var output: JSONFlag
+
+    func run(in context: CLIContext) async throws {
+        let db = try context.db()
+        let stored = try db.routine(named: routine.text)
+        let now = context.environment.now()
+        let plan = try TodayPlan.build(db, settings: context.settings, routine: stored, workout: nil, now: now)
+        if output.json { context.printJSON(JSONShapes.plan(plan)); return }
+        plan.lines(settings: context.settings, now: now, utcOffset: context.environment.utcOffset(now)).forEach(context.print)
+    }
+}
+
+struct RemoveRoutine: ContextCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a routine (workouts done from it keep their sets).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var routine: RoutineName
+
+    func run(in context: CLIContext) async throws {
+        let removed = try context.db().deleteRoutine(named: routine.text, typed: context.typedLine ?? "routine rm \(routine.text)")
+        context.print("Deleted the routine '\(removed.name)'. `undo` brings it back.")
+    }
+}
+
+struct ExportRoutine: ContextCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Print a routine's text, as `routine add --file` reads it.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var routine: RoutineName
+
+    func run(in context: CLIContext) async throws {
+        let stored = try context.db().routine(named: routine.text)
+        context.print(RoutineText.withHeader(stored.text, stored.name).trimmingCharacters(in: .newlines))
+    }
+}
+
+extension ListRoutines: ExistingDatabaseCommand {}
+extension ShowRoutine: ExistingDatabaseCommand {}
+extension EditRoutine: ExistingDatabaseCommand {}
+extension RemoveRoutine: ExistingDatabaseCommand {}
+extension ExportRoutine: ExistingDatabaseCommand {}
+
+/// Reading, editing, checking and saving a routine's text.
+enum RoutineText {
+    /// The text with its first line `# NAME` (the header replaced, or added).
+    static func withHeader(_ text: String, _ name: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let first = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
+           lines[first].trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+            lines[first] = "# \(name)"
+        } else {
+            lines.insert("# \(name)", at: 0)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func read(_ path: String) throws -> String {
+        if path == "-" { return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UserError("Cannot read \(path); check the path, or leave out --file to write the routine in $EDITOR.")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Opens `initial` in $VISUAL or $EDITOR (else vi) and returns what was saved.
+    static func edit(_ initial: String, context: CLIContext) throws -> String {
+        let env = ProcessInfo.processInfo.environment
+        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-routine-\(UUID().uuidString).txt").path
+        try initial.write(toFile: path, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The editor may be a command with arguments (`code --wait`), as git reads it.
+        process.arguments = ["-c", "\(editor) \"$1\"", "sh", path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw UserError("The editor (\(editor)) exited with status \(process.terminationStatus); nothing was saved. Your text is in \(path).")
+        }
+        return try read(path)
+    }
+
+    /// Parses the text and saves it, or refuses it whole with the line and a caret.
+    static func save(_ text: String, name: String?, typed: String, context: CLIContext) throws {
+        switch RoutineParser.parse(text, name: name) {
+        case .failure(let e):
+            context.printError(Style.stderr.errorLine(e.description + "; nothing was saved."))
+            context.printError(e.pointing(message: false, columns: TerminalText.width(of:)))
+            throw ExitCode.failure
+        case .success(let routine):
+            let (saved, created) = try context.db().saveRoutine(name: routine.name, text: withHeader(text, routine.name), typed: typed)
+            let sets = routine.lines.reduce(0) { $0 + $1.sets }
+            context.print("\(created ? "Added" : "Saved") the routine '\(saved.name)': \(routine.lines.count) exercise\(routine.lines.count == 1 ? "" : "s"), \(sets) set\(sets == 1 ? "" : "s"). "
+                + "`start \(saved.name)` starts a workout from it.")
+        }
+    }
+}
+
+extension JSONShapes {
+    /// A routine as planned: each line with today's suggested sets, the reason and the progress.
+    static func plan(_ plan: TodayPlan) -> JSON {
+        .object([
+            ("routine_id", .string(plan.routine.id.key)),
+            ("routine", .string(plan.routine.name)),
+            ("text", .string(plan.routine.text)),
+            ("exercises", .array(plan.lines.enumerated().map { i, line in
+                .object([
+                    ("line", .int(i + 1)),
+                    ("exercise", .string(line.name)),
+                    ("planned", .string(line.planned.text)),
+                    ("reason", .string(line.suggestion.reason)),
+                    ("done", .int(plan.progress.done[i])),
+                    ("skipped", .bool(plan.progress.skipped.contains(i))),
+                    ("sets", .array(line.suggestion.sets.map { s in
+                        .object([
+                            ("weight", .fixed(s.weight?.value)),
+                            ("weight_unit", .string(s.weight?.unit.rawValue)),
+                            ("bodyweight", .bool(s.bodyweight)),
+                            ("reps", .int(s.reps)),
+                            ("amrap", .bool(s.amrap)),
+                            ("rpe", .fixed(s.targetRPE)),
+                            ("summary", .string(s.summary)),
+                        ])
+                    })),
+                    ("last_time", line.last.map { .string(Render.compactSets($0.sets.map(\.values))) } ?? .null),
+                ])
+            })),
+        ])
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import GymLogCore
+import GymLogStore
+
+/// A routine as planned for one workout: each line with today's suggested sets (from the
+/// exercise's history before the workout, by the line's rule) and what is done. The one place
+/// `routine show`, `start ROUTINE`, `next`, `ok`, `skip`, `show`, `finish` and the prompt read
+/// a plan from; computed when shown, never on the write path.
+struct TodayPlan {
+    struct Line {
+        /// The routine line as parsed.
+        var planned: PlannedExercise
+        /// The exercise it names, nil while no set of it was ever logged.
+        var exercise: Exercise?
+        var suggestion: Suggestion
+        var last: LastSession?
+        /// The last working set of its exercise in this workout: a planned set with no weight
+        /// to suggest (no history) takes the weight just used.
+        var lastDone: SetValues?
+
+        /// The name to log it under: the exercise's own, else the routine's spelling.
+        var name: String { exercise?.name ?? planned.exerciseName }
+    }
+
+    var routine: StoredRoutine
+    var parsed: GymLogCore.Routine
+    var lines: [Line]
+    var progress: PlanProgress
+
+    /// The plan of `routine` for `workout` (nil: a workout starting now). `suggestions: false`
+    /// skips the history reads (the prompt needs only the counts).
+    static func build(_ db: GymLogDatabase, settings: Settings, routine: StoredRoutine, workout: Workout?,
+                      skipped: Set<Int> = [], now: Int64, suggestions: Bool = true) throws -> TodayPlan {
+        let parsed: GymLogCore.Routine
+        switch RoutineParser.parse(routine.text, name: routine.name) {
+        case .success(let r): parsed = r
+        case .failure(let e):
+            throw UserError("The routine '\(routine.name)' no longer reads (\(e.description)); fix it with `gymlog routine edit \(routine.name)`.")
+        }
+        let before = workout?.startedAt ?? now + 1
+        let savedAt = try db.routineSavedAt(routine.id)
+        let rounding = PlateRounding(settings: settings)
+        var lines: [Line] = []
+        for planned in parsed.lines {
+            let exercise = try? db.existingExercise(planned.exerciseName)
+            var suggestion = Suggestion(sets: [], reason: "")
+            var last: LastSession?
+            if suggestions {
+                let history = try exercise.map { try db.pastSessions(of: $0.id, before: before, excluding: workout?.id) } ?? []
+                suggestion = Progression.suggest(for: planned, history: history, unit: settings.defaultUnit, rounding: rounding, waveStart: savedAt)
+                last = try exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
+            }
+            lines.append(Line(planned: planned, exercise: exercise, suggestion: suggestion, last: last))
+        }
+        var done: [String] = []
+        if let workout, let detail = try db.workoutDetail(workout.id) {
+            let working = detail.sets.filter { $0.set.values.kind != .warmup }
+            done = working.map { $0.exercise.id.key }
+            for i in lines.indices {
+                lines[i].lastDone = working.last { $0.exercise.id == lines[i].exercise?.id }?.set.values
+            }
+        }
+        let keys = lines.map { (exercise: $0.exercise?.id.key ?? "new:" + nameKey($0.planned.exerciseName), sets: $0.planned.sets) }
+        return TodayPlan(routine: routine, parsed: parsed, lines: lines,
+                         progress: PlanProgress(lines: keys, doneSets: done, skipped: Set(skipped.map { $0 - 1 })))
+    }
+
+    /// The plan of the open workout (or the past one the REPL is filling in), if it has one.
+    static func current(_ context: CLIContext, suggestions: Bool = true) throws -> (plan: TodayPlan, workout: Workout)? {
+        let db = try context.db()
+        guard let workout = try context.pastWorkout ?? db.openWorkout()?.workout,
+              let (routine, skipped) = try db.plan(of: workout.id) else { return nil }
+        return (try build(db, settings: context.settings, routine: routine, workout: workout, skipped: skipped,
+                          now: context.environment.now(), suggestions: suggestions), workout)
+    }
+
+    /// `bench 1 more (102.5kg x 5 @8); ohp 3 (40kg x 5, 45kg x 5, 50kg x 5+)`: what is left.
+    var undoneText: String? {
+        let parts = progress.undone.map { u -> String in
+            let line = lines[u.line]
+            let rest = Self.sets(Array(line.suggestion.sets.suffix(u.remaining)))
+            let count = progress.done[u.line] > 0 ? "\(u.remaining) more" : "\(u.remaining) set\(u.remaining == 1 ? "" : "s")"
+            return "\(line.name) \(count)" + (rest.isEmpty ? "" : " (\(rest))")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// The suggested set `ok` logs for the next planned set, if any.
+    var next: (line: Line, index: Int, set: SuggestedSet)? {
+        guard let n = progress.next else { return nil }
+        let line = lines[n.line]
+        guard n.set < line.suggestion.sets.count else { return nil }
+        var set = line.suggestion.sets[n.set]
+        if set.needsLoad, let done = line.lastDone, let weight = done.weight, !done.bodyweight { set.weight = weight }
+        return (line, n.line, set)
+    }
+
+    // MARK: Text
+
+    /// `Push A: 3 exercises, 9 sets` and a block per line: today's sets, why, last time.
+    func lines(settings: Settings, now: Int64, utcOffset: Int, style: Style = .stdout) -> [String] {
+        let total = progress.planned.reduce(0, +)
+        var out = ["\(routine.name): \(lines.count) exercise\(lines.count == 1 ? "" : "s"), \(total) set\(total == 1 ? "" : "s")"]
+        let width = TerminalText.columns(lines.map(\.name))
+        for (i, line) in lines.enumerated() {
+            var head = String(format: "%3d  ", i + 1) + TerminalText.pad(line.name, to: width) + "  " + Self.sets(line.suggestion.sets)
+            if progress.skipped.contains(i) { head += "  " + style.dim("(skipped)") }
+            else if progress.done[i] > 0 { head += "  " + style.dim("(\(min(progress.done[i], progress.planned[i]))/\(progress.planned[i]) done)") }
+            out.append(head)
+            let indent = String(repeating: " ", count: 5)
+            if !line.suggestion.reason.isEmpty { out.append(indent + style.dim(line.suggestion.reason)) }
+            if settings.showPlates, let plates = Self.plates(line.suggestion.sets.first, settings: settings) { out.append(indent + style.dim(plates)) }
+            if let last = line.last { out.append(indent + style.dim(Render.lastTime(last, now: now, utcOffsetSeconds: utcOffset))) }
+        }
+        return out
+    }
+
+    /// `102.5kg x 5 x3`, `65kg x 5, 75kg x 5, 85kg x 5+`: equal sets in a row said once.
+    static func sets(_ sets: [SuggestedSet]) -> String {
+        var runs: [(String, Int)] = []
+        for s in sets {
+            if let last = runs.last, last.0 == s.summary { runs[runs.count - 1].1 += 1 } else { runs.append((s.summary, 1)) }
+        }
+        return runs.map { $0.1 > 1 ? "\($0.0) x\($0.1)" : $0.0 }.joined(separator: ", ")
+    }
+
+    /// `plates: 20kg bar + per side: 25 15 1.25` for a barbell load the plates make.
+    static func plates(_ set: SuggestedSet?, settings: Settings) -> String? {
+        guard let set, !set.bodyweight, let w = set.weight, w.value >= settings.plates(w.unit).bar,
+              let loading = PlateCalculator.loading(for: w.value, with: settings.plates(w.unit)) else { return nil }
+        return "plates: " + PlateText.loading(loading, w.unit)
+    }
+}
