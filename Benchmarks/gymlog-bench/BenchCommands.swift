@@ -132,6 +132,17 @@ func runCommand(_ options: RunCommand) throws {
                        + "Median ratio history/empty: \(fmt(lh.median / l.empty.median, 2))×.")
     }
 
+    // (e) What the REPL reads around a logged line, never inside its write: "last time" under
+    // the first set of an exercise, and one routine line's suggestion (its sessions + the rule).
+    log("(e) last time and a plan line on the \(setsLabel)-set history, \(calls) reads each…")
+    let r = try measurePlanReads(historyPath: historyPath, iterations: calls)
+    rows.append(ResultRow(id: "e", what: "last time read, \(setsLabel)-set history, median", figure: "\(fmt(r.lastTime.median, 0)) µs",
+                          baseline: "—", ratio: "—", target: "< 1000 µs, off the write", pass: r.lastTime.median < 1000))
+    rows.append(ResultRow(id: "e", what: "one routine line planned (sessions + rule), median", figure: "\(fmt(r.planLine.median, 0)) µs",
+                          baseline: "—", ratio: "—", target: "< 5000 µs, when shown", pass: r.planLine.median < 5000))
+    details.append("Reads around logging on the \(setsLabel)-set history, \(calls) each (µs), for '\(r.exercise)': last time "
+                   + "\(describe(r.lastTime)); one routine line (`linear +2.5`: 40 past sessions read, then the rule) \(describe(r.planLine)).")
+
     // The same without fsync (tmpfs): what the store's own CPU work costs next to the raw C API.
     if access("/dev/shm", W_OK) == 0 {
         var shmTemplate = Array("/dev/shm/gymlog-bench.XXXXXX".utf8CString)

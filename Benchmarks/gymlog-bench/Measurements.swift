@@ -339,3 +339,28 @@ final class SessionClock: @unchecked Sendable {
         return Environment.live.now() + Int64(reads / setsPerWorkout + 1) * 3 * 3_600_000
     }
 }
+
+
+/// Reads the REPL makes around a logged line: `lastSession` (what "last time" prints) and one
+/// routine line's suggestion (`pastSessions` + `Progression.suggest`), on the most logged
+/// exercise of the history.
+func measurePlanReads(historyPath: String, iterations: Int) throws -> (exercise: String, lastTime: Stats, planLine: Stats) {
+    let db = try GymLogDatabase(path: historyPath)
+    guard let top = try db.exerciseSummaries().max(by: { $0.setCount < $1.setCount })?.exercise else {
+        throw BenchError("the history has no exercise")
+    }
+    let planned = PlannedExercise(exerciseName: top.name, sets: 3, reps: .exact(5),
+                                  rule: .linear(increment: WeightSpec(Fixed(thousandths: 2500))))
+    var last: [Double] = [], plan: [Double] = []
+    let now = Environment.live.now()
+    for _ in 0..<iterations {
+        let t0 = monotonicNanos()
+        _ = try db.lastSession(of: top.id, before: now)
+        let t1 = monotonicNanos()
+        let history = try db.pastSessions(of: top.id, before: now)
+        _ = Progression.suggest(for: planned, history: history, unit: .kg)
+        let t2 = monotonicNanos()
+        last.append(Double(t1 - t0) / 1000); plan.append(Double(t2 - t1) / 1000)
+    }
+    return (top.name, Stats(last), Stats(plan))
+}

@@ -37,6 +37,14 @@ static inline void gymlog_rl_on_sigint(int signo) {
     if (gymlog_rl_wake[1] >= 0) { ssize_t ignored = write(gymlog_rl_wake[1], "", 1); (void)ignored; }
 }
 
+// A live prompt (the rest timer): while the REPL waits for a line, `gymlog_rl_tick` is
+// called every second; it returns a new prompt (malloc'd; freed here) or NULL for no change.
+// The prompt is redrawn only while the line is empty, so typing is never disturbed and a
+// half-typed line is never touched.
+// It is passed to each read, not kept in a static: each Swift file that calls into this
+// header may get its own copy of a static variable.
+typedef char *(*gymlog_rl_tick_t)(void);
+
 static inline void gymlog_rl_on_line(char *line) {
     gymlog_rl_line = line;
     gymlog_rl_done = 1;
@@ -47,7 +55,7 @@ static inline void gymlog_rl_on_line(char *line) {
 // Like readline(prompt): the typed line (free it), or NULL at end of input (Ctrl-D on an
 // empty line). SIGINT is caught only while waiting here; during a command it keeps its
 // previous meaning (the process ends, and SQLite's transactions leave nothing half written).
-static inline char *gymlog_rl_read_line(const char *prompt) {
+static inline char *gymlog_rl_read_line(const char *prompt, gymlog_rl_tick_t gymlog_rl_tick) {
     if (gymlog_rl_wake[0] < 0 && pipe(gymlog_rl_wake) == 0) {
         for (int i = 0; i < 2; i++) {
             fcntl(gymlog_rl_wake[i], F_SETFL, O_NONBLOCK);
@@ -76,7 +84,23 @@ static inline char *gymlog_rl_read_line(const char *prompt) {
             FD_SET(gymlog_rl_wake[0], &ready);
             if (gymlog_rl_wake[0] > top) top = gymlog_rl_wake[0];
         }
-        int n = select(top + 1, &ready, NULL, NULL, NULL);
+        struct timeval second = {1, 0};
+        int n = select(top + 1, &ready, NULL, NULL, gymlog_rl_tick ? &second : NULL);
+        if (n == 0) {
+            char *next = gymlog_rl_tick ? gymlog_rl_tick() : NULL;
+            if (next) {
+                if (rl_end == 0) {
+                    // Back to the start of the prompt's line, clear it, draw the new one.
+                    fputs("\r\033[K", rl_outstream ? rl_outstream : stdout);
+                    fflush(rl_outstream ? rl_outstream : stdout);
+                    rl_set_prompt(next);
+                    rl_on_new_line();
+                    rl_redisplay();
+                }
+                free(next);
+            }
+            continue;
+        }
         if (gymlog_rl_interrupted) {
             gymlog_rl_interrupted = 0;
             char drain[64];

@@ -4,7 +4,7 @@ import GymLogCore
 /// Reads and writes `config.toml`. Unknown keys and bad values are errors that name the
 /// file, the line's key and what is accepted, so a typo never silently changes nothing.
 public enum ConfigFile {
-    public static let keys = ["unit", "e1rm_formula", "idle_gap_minutes", "show_plates", "plates.kg_bar", "plates.kg",
+    public static let keys = ["unit", "e1rm_formula", "idle_gap_minutes", "rest_seconds", "show_plates", "plates.kg_bar", "plates.kg",
                               "plates.lb_bar", "plates.lb", "warmup.ramp", "sync.server", "sync.token"]
 
     public static func load(_ path: String) throws -> Settings {
@@ -36,6 +36,15 @@ public enum ConfigFile {
                     throw UserError("\(path): idle_gap_minutes = \(value) must be a whole number of minutes from 1 to 10080.")
                 }
                 s.idleGapMinutes = Int(n)
+            case "rest_seconds":
+                // A number of seconds, or a time as a routine's `rest` takes it ("3:00", "90s").
+                let seconds = value.integerValue.map { Int(clamping: $0) }
+                    ?? value.stringValue.flatMap { try? RoutineParser.restSeconds($0).get() }
+                guard let seconds, seconds >= 1, seconds <= PlannedExercise.maxRestSeconds else {
+                    throw UserError("\(path): rest_seconds = \(value) must be a rest from 1 second to 60:00: seconds (rest_seconds = 180) "
+                        + "or a time (rest_seconds = \"3:00\").")
+                }
+                s.restSeconds = seconds
             case "show_plates":
                 guard let b = value.boolValue else {
                     throw UserError("\(path): show_plates = \(value) must be true or false.")

@@ -41,6 +41,10 @@ public final class CLIContext: @unchecked Sendable {
     /// The past workout the REPL is filling in since `start --at`: lines typed go into it, at
     /// times after its sets, until `finish` or a `start` without `--at`. Nil in a shell.
     public internal(set) var pastWorkout: Workout?
+    /// `rest 2:30` in the REPL: the target of the break after the set logged at `afterSet`.
+    var restTarget: (afterSet: Int64, seconds: Int)?
+    /// The set whose break has rung the bell, so it rings once.
+    var bellRungAfter: Int64?
 
     public init(paths: Paths, settings: Settings, environment: Environment = .live,
                 out: @escaping (String) -> Void, err: @escaping (String) -> Void) {

@@ -35,7 +35,10 @@ public struct Gymlog: AsyncParsableCommand {
           e1rm_formula = "epley"    the estimated one-rep max: "epley" or "brzycki"
           idle_gap_minutes = \(Settings().idleGapMinutes)    a workout ends this long after its last set
                                     (1 to 10080)
-          show_plates = false       true shows each `warmup` step's plates
+          rest_seconds = "3:00"     the rest the REPL prompt counts to between sets
+                                    (unset: none; a routine line's `rest` wins)
+          show_plates = false       true shows the plates of each `warmup` step,
+                                    planned set and `next`
           plates.kg_bar = \(PlateInventory.kilograms.bar)        the bar for loads in kg (`plates`, `warmup`)
           plates.kg = "\(PlateInventory.kilograms.platesText)"
                                     its plates: weight x how many per side
@@ -52,7 +55,7 @@ public struct Gymlog: AsyncParsableCommand {
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
         subcommands: [Repl.self, Log.self, Undo.self, Redo.self, Start.self, Finish.self, Note.self,
                       Show.self, Edit.self, Delete.self, History.self, Last.self, PRs.self, ChartCommand.self, Stats.self,
-                      Plates.self, Warmup.self, RoutineCommand.self, Next.self, Ok.self, Skip.self, Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self],
+                      Plates.self, Warmup.self, RoutineCommand.self, Next.self, Ok.self, Skip.self, Rest.self, Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self],
         defaultSubcommand: Repl.self
     )
 

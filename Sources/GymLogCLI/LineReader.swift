@@ -48,7 +48,8 @@ struct ReadlineReader: LineReader {
 
     /// Ctrl-C clears the line being typed and prompts again; Ctrl-D on an empty line is the end.
     mutating func next(prompt: String) -> String? {
-        guard let raw = gymlog_rl_read_line(prompt) else { return nil }
+        // The rest timer redraws the prompt every second while the line is empty.
+        guard let raw = gymlog_rl_read_line(prompt, { liveRestPrompt().flatMap { strdup($0) } }) else { return nil }
         defer { free(raw) }
         return String(cString: raw)
     }

@@ -55,6 +55,18 @@ final class ReplSession {
 
     /// `[Push day · 5 sets] > `, `[10:15 · 1 set] > `, or `gymlog> ` with no open workout.
     func prompt() -> String {
+        let text = promptText()
+        guard let (timer, lastSet) = try? context.restTimer(), text.hasSuffix("] > ") else { return text }
+        if timer.reached, context.bellRungAfter != lastSet {
+            context.bellRungAfter = lastSet
+            // Once per break: the terminal's bell (or its visual bell).
+            FileHandle.standardOutput.write(Data("\u{07}".utf8))
+        }
+        return String(text.dropLast(4)) + " · \(timer.text)] > "
+    }
+
+    /// The prompt without the rest timer.
+    private func promptText() -> String {
         // A past workout (`start --at`) shows its date; a routine workout its planned sets done.
         let pastDate = context.pastWorkout.map { " · \(Render.shortDate($0.startedAt, $0.utcOffsetSeconds, showYear: false)) \(Render.clock($0.startedAt, $0.utcOffsetSeconds))" } ?? ""
         if let (plan, workout) = try? TodayPlan.current(context, suggestions: false) {

@@ -68,11 +68,12 @@ public struct ExportFilter: Sendable {
 
 extension GymLogDatabase {
     /// The open workout (within the idle gap) and its set count, for the REPL prompt.
-    public func openWorkout() throws -> (workout: Workout, setCount: Int)? {
+    /// `lastSet`: when its last live set was done (nil with none yet), for the rest timer.
+    public func openWorkout() throws -> (workout: Workout, setCount: Int, lastSet: Int64?)? {
         try queue.read { db in
             try inReadOnlyWriter(db) { w in
                 guard let open = try w.openWorkout() else { return nil }
-                return (open.workout, try w.setCount(workoutID: open.workout.id))
+                return (open.workout, try w.setCount(workoutID: open.workout.id), try w.lastSetTime(workoutID: open.workout.id))
             }
         }
     }

@@ -125,7 +125,7 @@ import Testing
         ("plates.lb = \"45x0\"", "has 0 plates of 45 per side; give 1 to 20"),
         ("warmup.ramp = \"60x3\"", "warmup.ramp = \"60x3\" has '60x3', which is not a step; write `bar x10` or a percentage"),
         ("warmup.ramp = \"bar x10, 120% x1\"", "less than 100% of the working weight; e.g. warmup.ramp = \"bar x10, 45% x5"),
-        ("plates.bar = 20", "unknown setting 'plates.bar'; known settings are unit, e1rm_formula, idle_gap_minutes, show_plates, plates.kg_bar"),
+        ("plates.bar = 20", "unknown setting 'plates.bar'; known settings are unit, e1rm_formula, idle_gap_minutes, rest_seconds, show_plates, plates.kg_bar"),
     ])
     func badSettingsNameTheKeyAndWhatToType(line: String, says: String) throws {
         let dir = try temporaryDirectory("gymlog-plates-config")
@@ -182,7 +182,7 @@ import Testing
         #expect(await s.repl.handle("undo") == .ok)
         #expect(s.output.take().out.first?.hasPrefix("Undid squat w20kgx10") == true)
         // Then the whole ramp is gone and the bench set stays
-        #expect(s.repl.prompt().contains("1 set]"))
+        #expect(s.repl.prompt().contains("1 set · "))
         #expect(try s.context.db().exerciseNames() == ["bench"])
     }
 

@@ -668,7 +668,7 @@ private struct FuzzCounts {
             if command != "prs" { #expect(printed.contains("52;c;cm0gLXJm"), "\(command): \(printed.debugDescription)") }
         }
         // And the prompt, which shows the workout's name, is clean too
-        #expect(s.repl.prompt() == "[Push\u{FFFD}]0;pwned\u{FFFD} · 1 set] > ")
+        #expect(s.repl.prompt() == "[Push\u{FFFD}]0;pwned\u{FFFD} · 1 set · rest 0:00] > ")
     }
 
     @Test func textTooLongToSyncIsRefusedAndTheLimitItselfIsKept() async throws {

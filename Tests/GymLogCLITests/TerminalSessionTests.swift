@@ -40,6 +40,41 @@ import Testing
     }
 }
 
+extension TerminalSessionTests {
+    /// The rest timer counts in the prompt while the line is empty, rings when the target is
+    /// reached, and never touches a half-typed line.
+    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    func theRestTimerCountsInThePromptWithoutDisturbingTyping() throws {
+        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
+        // Given a target rest of 2 seconds in the config, and a set logged
+        let home = try TemporaryHome()
+        try FileManager.default.createDirectory(atPath: (home.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "rest_seconds = 2\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        let pane = try Tmux(home: home)
+        defer { pane.close() }
+        try pane.waitFor("gymlog>")
+        pane.type("bench 100x5"); pane.keys("Enter")
+        // Then the prompt counts up to the target, and then marks it, on the same line
+        try pane.waitFor("rest 0:01/0:02] >")
+        try pane.waitFor("rest 0:02 ✓] >")
+        try pane.waitFor("rest 0:03 ✓] >")
+        let lines = pane.screen().split(separator: "\n")
+        #expect(lines.filter { $0.contains("rest 0:") }.count == 1, "redrawn in place, not appended: \(pane.screen())")
+        // When a line is half typed, the prompt stands still and the typing stays
+        pane.type("squat 14")
+        try pane.waitFor("] > squat 14")
+        let typed = pane.screen()
+        Thread.sleep(forTimeInterval: 2.2)
+        #expect(pane.screen() == typed, "the prompt moved under a half-typed line: \(pane.screen())")
+        // And Ctrl-C still clears it, and the line typed after it logs
+        pane.keys("C-c")
+        try pane.waitFor("squat 14^C")
+        pane.type("squat 140x5"); pane.keys("Enter")
+        try pane.waitFor("squat #1")
+        try pane.waitFor("2 sets · rest 0:01/0:02] >")
+    }
+}
+
 /// One tmux session running `gymlog` in a temporary home.
 struct Tmux {
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || path != nil }

@@ -17,6 +17,12 @@ enum PlanText {
         if set.needsLoad {
             lines.append("  No weight to suggest yet: type `ok WEIGHT` (e.g. `ok 20`) to log it at that weight.")
         } else {
+            // A routine line with `warmup` offers the ramp before its first set.
+            if line.planned.warmup, number == 1, let w = set.weight, !set.bodyweight, w.value > settings.plates(w.unit).bar {
+                let ramp = WarmupRamp.sets(to: w.value, steps: settings.warmupSteps, inventory: settings.plates(w.unit))
+                let weight = w.unit == settings.defaultUnit ? "\(w.value)" : "\(w.value)\(w.unit.rawValue)"
+                if !ramp.isEmpty { lines.append("  Warm up first: `warmup \(line.name) \(weight) log` logs the ramp.") }
+            }
             lines.append("  `ok` logs it; `ok x4`, `ok 100`, `ok @9` log it changed; `skip` drops \(line.name) for today.")
             if settings.showPlates, let plates = TodayPlan.plates(set, settings: settings) { lines.append("  " + plates) }
         }

@@ -23,13 +23,19 @@ struct Repl: ContextCommand {
         let interactive = isatty(STDIN_FILENO) == 1
         var reader: LineReader = interactive ? ReadlineReader(historyPath: context.paths.history) : PlainLineReader()
         let session = ReplSession(context: context)
-        if interactive { context.print("gymlog: log a set like `bench 100x5`; `help` lists commands, `quit` leaves.") }
+        if interactive {
+            context.print("gymlog: log a set like `bench 100x5`; `help` lists commands, `quit` leaves.")
+            // The prompt counts the rest live while the line is empty.
+            livePromptSource = { session.prompt() }
+        }
         var number = 0
         while true {
             if interactive { completionWords = session.completions() }
             // Waiting for input blocks this thread, but no awaited work is queued behind it:
             // each line's command runs only after the read returns.
-            guard let line = reader.next(prompt: interactive ? session.prompt() : "") else { break }
+            let prompt = interactive ? session.prompt() : ""
+            livePromptShown = prompt
+            guard let line = reader.next(prompt: prompt) else { break }
             number += 1
             reader.remember(line)
             if await session.handle(line, number: interactive ? nil : number) == .quit { break }

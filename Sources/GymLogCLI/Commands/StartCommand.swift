@@ -25,11 +25,12 @@ struct Start: TextCommand {
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var past: PastTime
+    @OptionGroup var output: JSONFlag
     @Argument(help: ArgumentHelp("The workout's name.", valueName: "name")) var name: [String] = []
 
     static func replArguments(_ rest: String) -> [String]? {
         if let withTime = PastTime.replArguments(rest) { return withTime }
-        if rest == "--help" || rest == "-h" { return nil }
+        if rest == "--help" || rest == "-h" || rest.hasSuffix(" --json") || rest == "--json" { return nil }
         return rest.isEmpty ? [] : ["--", rest]
     }
 
@@ -48,6 +49,16 @@ struct Start: TextCommand {
         let result = try db.startWorkout(name: workoutName, typed: context.typedLine ?? (["start"] + name).joined(separator: " "),
                                          at: at, routine: routine?.id)
         let w = result.workout
+        if output.json {
+            let plan = try routine.map { try TodayPlan.build(db, settings: context.settings, routine: $0, workout: w, now: context.environment.now()) }
+            if at != nil, context.surface == .repl { context.pastWorkout = w }
+            context.printJSON(.object([
+                ("workout", .object([("id", .string(w.id.key)), ("name", .string(w.name)), ("started_at", .time(w.startedAt, w.utcOffsetSeconds))])),
+                ("finished", result.finished.map { .string($0.workout.id.key) } ?? .null),
+                ("plan", plan.map(JSONShapes.plan) ?? .null),
+            ]))
+            return
+        }
         if at != nil {
             if context.surface == .repl { context.pastWorkout = w }
             context.print("Started \(w.name.map { "'\($0)'" } ?? "a workout") at \(Render.day(w.startedAt, w.utcOffsetSeconds))"

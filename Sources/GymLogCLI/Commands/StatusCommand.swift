@@ -23,6 +23,7 @@ struct Status: ContextCommand {
             return
         }
         let s = try db.replicaState()
+        let rest = try context.restTimer()?.timer
         let when = { (ms: Int64) in iso8601(millis: ms, utcOffsetSeconds: context.environment.utcOffset(ms)) }
         if output.json {
             let at = { (ms: Int64?) in JSON.time(ms, ms.map { context.environment.utcOffset($0) } ?? 0) }
@@ -35,6 +36,8 @@ struct Status: ContextCommand {
                 ("oldest_pending_at", at(s.oldestPendingAt)),
                 ("last_sync_at", at(s.lastSyncAt)),
                 ("last_error", .string(s.lastError)),
+                ("rest_seconds", .int(rest?.elapsed)),
+                ("rest_target_seconds", .int(rest?.target)),
                 ("failing", .array(s.failing.map { f in
                     .object([("seq", .int(f.seq)), ("entity", .string(f.entity)), ("attempts", .int(f.attempts)),
                              ("error", .string(f.error)), ("next_attempt_at", at(f.nextAttemptAt))])

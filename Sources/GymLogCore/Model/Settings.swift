@@ -16,6 +16,8 @@ public struct Settings: Equatable, Sendable {
     public var warmupSteps: [WarmupStep] = WarmupRamp.defaultSteps
     /// Whether planned sets show the plates that make them (`show_plates`).
     public var showPlates: Bool = false
+    /// The rest the REPL counts down to between sets (`rest_seconds`), if any.
+    public var restSeconds: Int?
 
     public init(defaultUnit: WeightUnit = .kg, e1rmFormula: E1RMFormula = .epley, idleGapMinutes: Int = 120,
                 server: String? = nil, token: String? = nil) {

@@ -117,6 +117,26 @@ public enum RoutineParser {
     }
 }
 
+extension RoutineParser {
+    /// A rest time as a routine line's `rest` takes it (`3:00`, `90s`, `2min`), in seconds,
+    /// 1 s to 60:00: what the REPL's `rest 2:30` and the config's `rest_seconds` read.
+    public static func restSeconds(_ text: String) -> Result<Int, EntryError> {
+        let chars = Array("rest " + text)
+        var line = RoutineLineParser(chars: chars, tokens: EntryLexer.tokens(chars, from: 0, to: chars.count, spacedAtStart: true),
+                                     name: "", nameSpan: Span(0, 0))
+        do throws(EntryError) {
+            let word = line.tokens[0]
+            line.i = 1
+            let seconds = try line.parseRest(after: word)
+            if line.i < line.tokens.count { throw EntryError("'\(text)' is not one rest time; type e.g. `3:00` or `90s`", at: Span(0, chars.count)) }
+            return .success(seconds)
+        } catch {
+            // Point into the text as typed, without the `rest ` put in front.
+            return .failure(EntryError(error.message, at: Span(max(0, error.span.start - 5), max(0, error.span.end - 5))))
+        }
+    }
+}
+
 /// The part of a routine line after the exercise name: sets x reps, load, RPE, rule, rest and
 /// warm-up in any order, each at most once.
 private struct RoutineLineParser: EntryValueRules {
