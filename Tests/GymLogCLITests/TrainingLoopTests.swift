@@ -150,4 +150,21 @@ import Testing
         #expect(await s.type("start Legs day").out == ["Started 'Legs day' at 05:40."])
         #expect(await s.type("next", .failed).err.first?.contains("No workout from a routine is open") == true)
     }
+
+    /// `routine edit` runs $EDITOR on the text; a refused edit keeps the text in a file it names.
+    @Test func routineEditRunsTheEditorAndARefusedEditIsKept() throws {
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["routine", "add", "--file", "-"], stdin: "# Legs\nrdl 3x8 90\n").status == 0)
+        // When the editor changes the weight, the routine has it
+        let edited = try home.gymlog(["routine", "edit", "legs"], env: ["EDITOR": "sed -i s/90/95/", "VISUAL": ""])
+        #expect(edited.status == 0 && edited.stdout.hasPrefix("Saved the routine 'Legs'"), "\(edited.stderr)")
+        #expect(try home.gymlog(["routine", "export", "legs"]).stdout == "# Legs\nrdl 3x8 95\n")
+        // When the edit does not parse, nothing is saved and the text is kept where it says
+        let refused = try home.gymlog(["routine", "edit", "legs"], env: ["EDITOR": "sed -i s/3x8/3y8/", "VISUAL": ""])
+        #expect(refused.status == 1 && refused.stderr.contains("line 2: unknown unit 'y'"), "\(refused.stderr)")
+        let kept = try #require(refused.stderr.firstMatch(of: /kept in (\S+):/)?.1)
+        #expect(try String(contentsOfFile: String(kept), encoding: .utf8) == "# Legs\nrdl 3y8 95\n")
+        #expect(try home.gymlog(["routine", "export", "legs"]).stdout == "# Legs\nrdl 3x8 95\n")
+        try? FileManager.default.removeItem(atPath: String(kept))
+    }
 }

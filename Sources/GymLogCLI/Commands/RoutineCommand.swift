@@ -71,8 +71,9 @@ struct AddRoutine: ContextCommand {
 
     func run(in context: CLIContext) async throws {
         let initial = "# \(routine.text.isEmpty ? "Push A" : routine.text)\n# one planned exercise a line, e.g.:\n# bench 3x5 @8 linear +2.5\n"
-        let text = try file.map(RoutineText.read) ?? RoutineText.edit(initial, context: context)
-        try RoutineText.save(text, name: routine.text.isEmpty ? nil : routine.text, typed: context.typedLine ?? "routine add \(routine.text)", context: context)
+        let (text, draft) = try file.map { (try RoutineText.read($0), nil) } ?? RoutineText.edit(initial, context: context)
+        try RoutineText.save(text, name: routine.text.isEmpty ? nil : routine.text, typed: context.typedLine ?? "routine add \(routine.text)",
+                             draft: draft, context: context)
     }
 }
 
@@ -83,8 +84,8 @@ struct EditRoutine: ContextCommand {
 
     func run(in context: CLIContext) async throws {
         let stored = try context.db().routine(named: routine.text)
-        let text = try RoutineText.edit(RoutineText.withHeader(stored.text, stored.name), context: context)
-        try RoutineText.save(text, name: stored.name, typed: context.typedLine ?? "routine edit \(stored.name)", context: context)
+        let (text, draft) = try RoutineText.edit(RoutineText.withHeader(stored.text, stored.name), context: context)
+        try RoutineText.save(text, name: stored.name, typed: context.typedLine ?? "routine edit \(stored.name)", draft: draft, context: context)
     }
 }
 
@@ -155,8 +156,9 @@ enum RoutineText {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Opens `initial` in $VISUAL or $EDITOR (else vi) and returns what was saved.
-    static func edit(_ initial: String, context: CLIContext) throws -> String {
+    /// Opens `initial` in $VISUAL or $EDITOR (else vi) and returns what was saved, and the
+    /// file it is in (kept until it is saved, so a refused edit is not lost).
+    static func edit(_ initial: String, context: CLIContext) throws -> (String, String) {
         let env = ProcessInfo.processInfo.environment
         let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-routine-\(UUID().uuidString).txt").path
@@ -170,18 +172,23 @@ enum RoutineText {
         guard process.terminationStatus == 0 else {
             throw UserError("The editor (\(editor)) exited with status \(process.terminationStatus); nothing was saved. Your text is in \(path).")
         }
-        return try read(path)
+        return (try read(path), path)
     }
 
     /// Parses the text and saves it, or refuses it whole with the line and a caret.
-    static func save(_ text: String, name: String?, typed: String, context: CLIContext) throws {
+    static func save(_ text: String, name: String?, typed: String, draft: String? = nil, context: CLIContext) throws {
         switch RoutineParser.parse(text, name: name) {
         case .failure(let e):
             context.printError(Style.stderr.errorLine(e.description + "; nothing was saved."))
             context.printError(e.pointing(message: false, columns: TerminalText.width(of:)))
+            if let draft {
+                let quoted = (name ?? "NAME").contains(" ") ? "\"\(name!)\"" : (name ?? "NAME")
+                context.printError("Your text is kept in \(draft): fix it there and run `gymlog routine add \(quoted) --file \(draft)`.")
+            }
             throw ExitCode.failure
         case .success(let routine):
             let (saved, created) = try context.db().saveRoutine(name: routine.name, text: withHeader(text, routine.name), typed: typed)
+            if let draft { try? FileManager.default.removeItem(atPath: draft) }
             let sets = routine.lines.reduce(0) { $0 + $1.sets }
             context.print("\(created ? "Added" : "Saved") the routine '\(saved.name)': \(routine.lines.count) exercise\(routine.lines.count == 1 ? "" : "s"), \(sets) set\(sets == 1 ? "" : "s"). "
                 + "`start \(saved.name)` starts a workout from it.")
