@@ -38,7 +38,7 @@ struct TodayPlan {
             throw UserError("The routine '\(routine.name)' no longer reads (\(e.description)); fix it with `gymlog routine edit \(routine.name)`.")
         }
         let before = workout?.startedAt ?? now + 1
-        let savedAt = try db.routineSavedAt(routine.id)
+        let since = try db.lineSince(routine.id)
         let rounding = PlateRounding(settings: settings)
         var lines: [Line] = []
         for planned in parsed.lines {
@@ -47,7 +47,8 @@ struct TodayPlan {
             var last: LastSession?
             if suggestions {
                 let history = try exercise.map { try db.pastSessions(of: $0.id, before: before, excluding: workout?.id) } ?? []
-                suggestion = Progression.suggest(for: planned, history: history, unit: settings.defaultUnit, rounding: rounding, waveStart: savedAt)
+                suggestion = Progression.suggest(for: planned, history: history, unit: settings.defaultUnit, rounding: rounding,
+                                                 waveStart: since.lines[planned.text] ?? since.saved)
                 last = try exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
             }
             lines.append(Line(planned: planned, exercise: exercise, suggestion: suggestion, last: last))

@@ -35,20 +35,28 @@ extension GymLogDatabase {
     }
 
     /// Saves a routine's text under its name: creates it, or replaces the text of the routine
-    /// of that name (one deleted earlier comes back). Returns it and whether it is new.
-    public func saveRoutine(name: String, text: String, typed: String) throws -> (routine: StoredRoutine, created: Bool) {
+    /// of that name (one deleted earlier comes back). `lines` are its planned lines in
+    /// canonical form: each keeps the time it was first saved (`lineSince`). Returns the
+    /// routine and whether it is new.
+    public func saveRoutine(name: String, text: String, lines: [String], typed: String) throws -> (routine: StoredRoutine, created: Bool) {
         try commit(action: typed) { w in
             let clean = displayName(forNew: name)
             guard !clean.isEmpty else { throw UserError("A routine needs a name, e.g. `gymlog routine add \"Push A\"`.") }
             let id = derivedID(namespace: "routine", key: nameKey(clean))
-            let stored = try Row.fetchOne(w.db, sql: "SELECT name, body, deleted_at FROM routines WHERE id = ?", arguments: [id.key])
+            let stored = try Row.fetchOne(w.db, sql: "SELECT name, body, line_since, deleted_at FROM routines WHERE id = ?", arguments: [id.key])
             let live = stored.map { ($0["deleted_at"] as Int64?) == nil } ?? false
+            let old = Self.lineSince(live ? stored?["line_since"] : nil)
+            var since: [String: Int64] = [:]
+            for line in lines { since[line] = old[line] ?? w.now }
+            let sinceText = Self.lineSinceText(since)
             if stored == nil {
-                _ = try w.write(.routines, id: id, op: .create, fields: [("name", .text(clean)), ("body", .text(text)), (tombstoneField, .null)])
+                _ = try w.write(.routines, id: id, op: .create, fields: [("name", .text(clean)), ("body", .text(text)),
+                                                                         ("line_since", .text(sinceText)), (tombstoneField, .null)])
             } else {
                 var fields: [(String, FieldValue)] = []
                 if stored?["name"] != clean { fields.append(("name", .text(clean))) }
                 if stored?["body"] != text { fields.append(("body", .text(text))) }
+                if stored?["line_since"] != sinceText { fields.append(("line_since", .text(sinceText))) }
                 if !live { fields.append((tombstoneField, .null)) }
                 if !fields.isEmpty { _ = try w.write(.routines, id: id, op: live ? .update : .restore, fields: fields) }
             }
@@ -90,13 +98,26 @@ extension GymLogDatabase {
         }
     }
 
-    /// When a routine's text was last saved (the clock of its `body`): a 5/3/1 wave counts
-    /// the sessions from then.
-    public func routineSavedAt(_ id: UUID) throws -> Int64? {
+    /// When each planned line of a routine (by its canonical text) was first saved, and when
+    /// the text as a whole was last saved (for lines saved before this was kept): a 5/3/1
+    /// wave counts the sessions from its line's time.
+    public func lineSince(_ id: UUID) throws -> (lines: [String: Int64], saved: Int64?) {
         try queue.read { db in
-            try String.fetchOne(db, sql: "SELECT json_extract(clocks, '$.body') FROM routines WHERE id = ?", arguments: [id.key])
-                .flatMap(HLC.init)?.millis
+            let row = try Row.fetchOne(db, sql: "SELECT line_since, json_extract(clocks, '$.body') AS body_clock FROM routines WHERE id = ?",
+                                       arguments: [id.key])
+            return (Self.lineSince(row?["line_since"]), (row?["body_clock"] as String?).flatMap(HLC.init)?.millis)
         }
+    }
+
+    static func lineSince(_ text: String?) -> [String: Int64] {
+        guard let data = text?.data(using: .utf8) else { return [:] }
+        return (try? JSONDecoder().decode([String: Int64].self, from: data)) ?? [:]
+    }
+
+    static func lineSinceText(_ since: [String: Int64]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(since)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// The sessions of an exercise before `before`, oldest first, at most `limit` (the newest

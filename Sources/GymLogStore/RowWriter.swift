@@ -11,7 +11,7 @@ enum RowWriter {
         .aliases: ["alias", "exercise_id", "deleted_at"],
         .workouts: ["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at", "routine_id", "skipped"],
         .sets: Set(SetColumns.synced),
-        .routines: ["name", "body", "deleted_at"],
+        .routines: ["name", "body", "line_since", "deleted_at"],
     ]
 
     /// Writes `changes` to row `id`. A create carries every column and inserts (or revives a

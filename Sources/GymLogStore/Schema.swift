@@ -158,6 +158,9 @@ enum Schema {
                 id TEXT PRIMARY KEY NOT NULL,
                 name TEXT NOT NULL DEFAULT '',
                 body TEXT NOT NULL DEFAULT '',
+                -- When each planned line (its canonical text) was first saved, as JSON: a
+                -- 5/3/1 wave counts from its own line's, so editing another line keeps it.
+                line_since TEXT,
                 deleted_at INTEGER,
                 clocks TEXT NOT NULL DEFAULT '{}',
                 extra TEXT

@@ -167,4 +167,28 @@ import Testing
         #expect(try home.gymlog(["routine", "export", "legs"]).stdout == "# Legs\nrdl 3x8 95\n")
         try? FileManager.default.removeItem(atPath: String(kept))
     }
+
+    /// A 5/3/1 wave counts the sessions since its own line was saved: editing another line of
+    /// the routine does not restart it, changing the training max does.
+    @Test func aFiveThreeOneWaveSurvivesEditsOfOtherLines() async throws {
+        let s = try Session()
+        let dir = FileManager.default.temporaryDirectory.path
+        let v1 = dir + "/531-\(UUID().uuidString).txt", v2 = dir + "/531-\(UUID().uuidString).txt", v3 = dir + "/531-\(UUID().uuidString).txt"
+        try "# Press\nohp 5/3/1 tm 60\n".write(toFile: v1, atomically: true, encoding: .utf8)
+        try "# Press\nohp 5/3/1 tm 60\ncurl 3x10\n".write(toFile: v2, atomically: true, encoding: .utf8)
+        try "# Press\nohp 5/3/1 tm 65\ncurl 3x10\n".write(toFile: v3, atomically: true, encoding: .utf8)
+        await s.type("routine add --file \(v1)")
+        s.world.advance(minutes: 60)
+        // Week 1 done
+        await s.type("start press")
+        for line in ["ok", "ok", "ok x8"] { await s.type(line) }
+        await s.type("finish")
+        s.world.advance(minutes: 2 * 24 * 60)
+        // When a curl line is added, the press line is unchanged: the wave goes on to week 2
+        await s.type("routine add --file \(v2)")
+        #expect(await s.type("routine show press").out.contains { $0.contains("week 2") }, "the wave went on")
+        // When the training max changes, that line is new: week 1 of a new wave
+        await s.type("routine add --file \(v3)")
+        #expect(await s.type("routine show press").out.contains { $0.contains("cycle 1 week 1") && $0.contains("TM 65kg") })
+    }
 }

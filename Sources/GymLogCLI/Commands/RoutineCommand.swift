@@ -187,7 +187,8 @@ enum RoutineText {
             }
             throw ExitCode.failure
         case .success(let routine):
-            let (saved, created) = try context.db().saveRoutine(name: routine.name, text: withHeader(text, routine.name), typed: typed)
+            let (saved, created) = try context.db().saveRoutine(name: routine.name, text: withHeader(text, routine.name),
+                                                                lines: routine.lines.map(\.text), typed: typed)
             if let draft { try? FileManager.default.removeItem(atPath: draft) }
             let sets = routine.lines.reduce(0) { $0 + $1.sets }
             context.print("\(created ? "Added" : "Saved") the routine '\(saved.name)': \(routine.lines.count) exercise\(routine.lines.count == 1 ? "" : "s"), \(sets) set\(sets == 1 ? "" : "s"). "
