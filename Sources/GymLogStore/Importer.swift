@@ -88,6 +88,9 @@ struct ImportState {
     var touched = Set<UUID>()
     /// Dry run: names that would be created, so each is counted once.
     var wouldCreate = Set<String>()
+    /// Dry run: workout and set ids that would be written, so an id met twice in one file
+    /// counts as already there the second time, as it does when the first was written.
+    var wouldWrite = Set<UUID>()
 
     init(file: ImportedFile, dryRun: Bool) {
         self.file = file; self.dryRun = dryRun
@@ -98,7 +101,7 @@ struct ImportState {
 extension ChangeWriter {
     /// Writes one imported workout and its sets, skipping rows that are already stored.
     mutating func importWorkout(_ workout: ImportedWorkout, state: inout ImportState) throws {
-        if try rowExists("workouts", workout.id) {
+        if try stored("workouts", workout.id, state: &state) {
             state.report.workoutsExisting += 1
         } else {
             state.report.workoutsCreated += 1
@@ -112,7 +115,7 @@ extension ChangeWriter {
             }
         }
         for set in workout.sets {
-            if try rowExists("sets", set.id) {
+            if try stored("sets", set.id, state: &state) {
                 state.report.setsExisting += 1
                 continue
             }
@@ -128,6 +131,12 @@ extension ChangeWriter {
                 utcOffsetSeconds: set.utcOffsetSeconds))
             state.touched.insert(exerciseID)
         }
+    }
+
+    /// Whether the row is in the database, or (dry run) would be by now.
+    func stored(_ table: String, _ id: UUID, state: inout ImportState) throws -> Bool {
+        if try rowExists(table, id) { return true }
+        return state.dryRun && !state.wouldWrite.insert(id).inserted
     }
 
     func rowExists(_ table: String, _ id: UUID) throws -> Bool {

@@ -27,6 +27,15 @@ import Testing
         ("fitnotes-kgs.csv", "FitNotes", "Imported 2 workouts, 5 sets, 4 new exercises"),
         ("fitnotes-weight-unit-column.csv", "FitNotes", "Imported 1 workout, 3 sets, 2 new exercises"),
         ("fitnotes-lbs-comment.csv", "FitNotes", "Imported 1 workout, 2 sets, 1 new exercise"),
+        // Quirks with a faithful reading (issue 14)
+        ("strong-unit-spellings.csv", "Strong", "Imported 1 workout, 8 sets, 3 new exercises"),
+        ("fitnotes-unit-spellings.csv", "FitNotes", "Imported 1 workout, 4 sets, 3 new exercises"),
+        ("strong-units-of-missing-values.csv", "Strong", "Imported 1 workout, 4 sets, 3 new exercises"),
+        ("fitnotes-units-of-missing-values.csv", "FitNotes", "Imported 1 workout, 4 sets, 3 new exercises"),
+        ("strong-timer-left-running.csv", "Strong", "Imported 2 workouts, 5 sets, 2 new exercises"),
+        ("hevy-timer-left-running.csv", "Hevy", "Imported 1 workout, 2 sets, 1 new exercise"),
+        ("strong-empty-sets.csv", "Strong", "Imported 1 workout, 2 sets, 2 new exercises"),
+        ("hevy-empty-sets.csv", "Hevy", "Imported 1 workout, 1 set, 1 new exercise"),
     ])
     func everyFixtureImportsAndReimportingIsANoOp(name: String, app: String, summary: String) throws {
         // Given an empty database
@@ -146,18 +155,60 @@ import Testing
         #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 2)
     }
 
-    @Test func aDryRunReportsAndWritesNothing() throws {
+    @Test(arguments: [
+        ("hevy-kg-km.csv", [String]()), ("strong-empty-sets.csv", []), ("strong-timer-left-running.csv", ["--timezone", "Europe/Berlin"]),
+        ("strong-bad-rows.csv", ["--skip-bad-rows"]), ("strong-minimal-no-duration-rpe-notes.csv", ["--unit", "lb"]),
+        ("fitnotes-kgs.csv", []), ("strong-comma-later-overlapping.csv", []),
+    ])
+    func aDryRunPrintsWhatTheImportPrintsAndWritesNothing(name: String, flags: [String]) throws {
+        // Given a database with a set and an earlier, overlapping import in it
         let home = try TemporaryHome()
         #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
-        let before = try Self.count(home, "SELECT COUNT(*) FROM outbox")
-        let run = try Self.importFixture(home, "hevy-kg-km.csv", ["--dry-run"])
-        #expect(run.status == 0)
-        #expect(run.stdout.contains("Would import 2 workouts, 8 sets, 4 new exercises"))
-        #expect(run.stdout.contains("Dry run: nothing was written."))
-        #expect(try Self.count(home, "SELECT COUNT(*) FROM outbox") == before)
-        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 1)
+        #expect(try Self.importFixture(home, "strong-comma-newest-first.csv").status == 0)
+        let tables = ["workouts", "sets", "exercises", "aliases", "outbox", "records"]
+        func counts() throws -> [Int] { try tables.map { try Self.count(home, "SELECT COUNT(*) FROM \($0)") } }
+        let before = try counts()
+        // When the file is imported with --dry-run
+        let dry = try Self.importFixture(home, name, flags + ["--dry-run"])
+        // Then nothing was written
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try counts() == before)
+        // And what it printed is, after its first line, what the import then prints
+        let real = try Self.importFixture(home, name, flags)
+        #expect(real.status == 0)
+        #expect(dry.stdout == "Dry run: nothing is written. Importing would print:\n" + real.stdout)
+        #expect(try counts() != before || real.stdout.contains("Imported 0 workouts, 0 sets"))
     }
 
+    @Test func aDryRunForANewDatabaseCreatesNoFile() throws {
+        // Given a --db path with nothing there
+        let home = try TemporaryHome()
+        let path = home.root + "/new/gymlog.sqlite"
+        // When a file is dry-run into it
+        let dry = try home.gymlog(["import", fixture("import/strong-empty-sets.csv").path, "--dry-run", "--db", path])
+        // Then the summary is a first import's, and no folder or file was made
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("Imported 1 workout, 2 sets, 2 new exercises: Bench Press (Barbell), Overhead Press (Barbell)."))
+        #expect(!FileManager.default.fileExists(atPath: home.root + "/new"))
+        let real = try home.gymlog(["import", fixture("import/strong-empty-sets.csv").path, "--db", path])
+        #expect(dry.stdout == "Dry run: nothing is written. Importing would print:\n" + real.stdout)
+    }
+
+    @Test func theSummaryNamesUnitsZoneLeftOutRowsAndCappedDurations() throws {
+        let home = try TemporaryHome()
+        // Rows never filled in and rest timers are counted by reason
+        let empty = try Self.importFixture(home, "strong-empty-sets.csv", ["--timezone", "Europe/Berlin"])
+        #expect(empty.stdout.contains("\nLeft out 3 rows: 2 empty sets (never filled in), 1 rest-timer row.\n"), "\(empty.stdout)")
+        #expect(empty.stdout.contains("\nTimes are read in Europe/Berlin (--timezone).\n"))
+        // A workout timer left running is capped with its line
+        let capped = try Self.importFixture(home, "strong-timer-left-running.csv")
+        #expect(capped.stdout.contains("\nCapped 1 workout duration over 24h, a timer left running (the workout ends at its last set): "
+                                       + "line 2 (342:56:07).\n"), "\(capped.stdout)")
+        #expect(capped.stdout.contains(" (this machine's zone; pass --timezone if they were another).\n"), "TZ=UTC reads as UTC or GMT")
+        // The assumed units are named
+        let hevy = try Self.importFixture(home, "strong-comma-newest-first.csv")
+        #expect(hevy.stdout.contains("The file gives no unit for some distances: read as km."))
+    }
     @Test func namesResolveThroughAliasesAndNearMissesAreCreatedNotRefused() throws {
         // Given an exercise with an alias spelled like Strong's name, and a look-alike of another
         let home = try TemporaryHome()

@@ -116,8 +116,7 @@ import Testing
             "Overhead Press (Barbell): 50kg x 5", "Overhead Press (Barbell): 52.5kg x 5", "Rowing (Machine): 2000m in 7:41",
         ])
         #expect(file.assumedWeightUnit == nil && file.assumedDistanceUnit == nil)
-        #expect(file.ignoredRows == [ImportProblem(line: 3, reason: "rest timer"),
-                                     ImportProblem(line: 7, reason: "empty set (no weight, reps, distance or time)")])
+        #expect(file.ignoredRows == [LeftOutRow(line: 3, reason: .restTimer), LeftOutRow(line: 7, reason: .emptySet)])
         #expect(file.workouts[0].note == "Overhead Press (Barbell): Elbows in")
         #expect(file.workouts[0].endedAt == Self.at(2025, 1, 10, 7, 18), "4680 seconds")
     }

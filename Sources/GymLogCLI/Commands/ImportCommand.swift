@@ -18,7 +18,11 @@ struct Import: ContextCommand {
         keeps is a malformed row: a load over \(SetLimits.maxLoad), reps outside \(SetLimits.reps.lowerBound)-\(SetLimits.reps.upperBound), an RPE
         not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) in steps of \(SetLimits.rpeStep), a time over 24h, a negative load on a set that
         is not bodyweight, a load with no reps, time or distance. So is a quote that is never
-        closed (the lines after it are read on their own). Ids are derived from the content
+        closed (the lines after it are read on their own). Quirks that have a faithful reading
+        are read: units as `lbs.`, `kgs`, `mi.`, `meters`; any unit beside a blank or zero
+        value; a workout duration over 24h (a timer left running), capped to its last set.
+        Sets never filled in and rest timers are left out and counted. --dry-run prints
+        what the import would print and writes nothing. Ids are derived from the content
         (native exports keep their own), so importing the same file twice, or a later export
         that overlaps an earlier one, adds only what is new. Exercises are matched by exact
         name or alias and otherwise created with the name in the file; a native export's
@@ -51,11 +55,16 @@ struct Import: ContextCommand {
     func run(in context: CLIContext) async throws {
         let weightUnit = unit.flatMap { WeightUnit(spelling: Substring($0)) } ?? context.settings.defaultUnit
         let offset: @Sendable (Int64) -> Int
-        if let timezone, let zone = TimeZone(identifier: timezone) {
-            offset = { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0) / 1000)) }
+        let zone: String
+        if let timezone, let tz = TimeZone(identifier: timezone) {
+            offset = { tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0) / 1000)) }
+            zone = "\(timezone) (--timezone)"
         } else {
             offset = context.environment.utcOffset
+            zone = "\(TimeZone.current.identifier) (this machine's zone; pass --timezone if they were another)"
         }
+        // A dry run says so first; every line after it is what the real import prints.
+        if dryRun { context.print("Dry run: nothing is written. Importing would print:") }
         let options = ImportOptions(source: from.flatMap { ImportSource(rawValue: $0.lowercased()) },
                                     weightUnit: weightUnit, utcOffset: offset)
         // The file's bytes live only while it is parsed; the parsed workouts are far smaller.
@@ -72,7 +81,7 @@ struct Import: ContextCommand {
                             + "Fix the file, or pass --skip-bad-rows to import the other rows.")
         }
 
-        let db = try context.db()
+        let db = try dryRun ? Self.dryRunDatabase(context) : context.db()
         let total = parsed.setCount
         let showProgress = !dryRun && total >= 2000 && isatty(STDERR_FILENO) == 1
         let report = try db.importFile(parsed, dryRun: dryRun, progress: showProgress ? { done, all in
@@ -82,7 +91,14 @@ struct Import: ContextCommand {
             FileHandle.standardError.write(Data("\rImporting \(bar) \(percent)%  \(done)/\(all) sets".utf8))
             if done >= all { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         } : nil)
-        Self.summary(report, parsed, dryRun: dryRun, unitFromFlag: unit != nil).forEach(context.print)
+        Self.summary(report, parsed, unitFromFlag: unit != nil, zone: zone).forEach(context.print)
+    }
+
+    /// The database a dry run reads: the real one when it exists, else an empty one in memory,
+    /// so a dry run against a new --db path creates no file and reports what a first import would.
+    static func dryRunDatabase(_ context: CLIContext) throws -> GymLogDatabase {
+        if let existing = try context.existingDB() { return existing }
+        return try GymLogDatabase(path: ":memory:", environment: context.environment, settings: context.settings)
     }
 
     static func contents(of path: String) throws -> [UInt8] {
@@ -96,12 +112,13 @@ struct Import: ContextCommand {
         return [UInt8](data)
     }
 
-    /// The lines that end an import: what was created, what was there already, what was assumed
-    /// and which rows were left out and why.
-    static func summary(_ r: ImportReport, _ file: ImportedFile, dryRun: Bool, unitFromFlag: Bool) -> [String] {
+    /// The lines that end an import: what was created, what was there already, what was
+    /// assumed (units, time zone), which rows were left out and why, and the durations capped.
+    /// A dry run prints the same lines: they describe the import, which it runs up to the write.
+    static func summary(_ r: ImportReport, _ file: ImportedFile, unitFromFlag: Bool, zone: String) -> [String] {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var lines: [String] = []
-        var created = "\(dryRun ? "Would import" : "Imported") \(plural(r.workoutsCreated, "workout")), "
+        var created = "Imported \(plural(r.workoutsCreated, "workout")), "
             + "\(plural(r.setsCreated, "set")), \(plural(r.exercisesCreated.count, "new exercise"))"
         if !r.exercisesCreated.isEmpty {
             created += ": " + r.exercisesCreated.prefix(12).joined(separator: ", ")
@@ -110,7 +127,7 @@ struct Import: ContextCommand {
         lines.append(created + ".")
         func aliases(_ n: Int) -> String { "\(n) alias\(n == 1 ? "" : "es")" }
         if r.aliasesCreated > 0 {
-            lines.append("\(dryRun ? "Would add" : "Added") \(aliases(r.aliasesCreated)) of the file's exercises.")
+            lines.append("Added \(aliases(r.aliasesCreated)) of the file's exercises.")
         }
         if !r.aliasesTaken.isEmpty {
             lines.append("Left out \(aliases(r.aliasesTaken.count)) that already name another exercise: "
@@ -129,19 +146,28 @@ struct Import: ContextCommand {
         if let unit = file.assumedDistanceUnit {
             lines.append("The file gives no unit for some distances: read as \(unit.rawValue).")
         }
+        switch file.source {
+        case .native: lines.append("Times are kept with the offset each was logged at.")
+        case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
+        case .strong, .hevy: lines.append("Times are read in \(zone).")
+        }
+        if !file.cappedDurations.isEmpty {
+            let shown = file.cappedDurations.prefix(12).map { "line \($0.line) (\($0.reason))" }.joined(separator: ", ")
+            let more = file.cappedDurations.count > 12 ? ", … and \(file.cappedDurations.count - 12) more" : ""
+            lines.append("Capped \(plural(file.cappedDurations.count, "workout duration")) over 24h, a timer left running "
+                         + "(the workout ends at its last set): \(shown)\(more).")
+        }
         if !file.ignoredRows.isEmpty {
-            var counts: [(String, Int)] = []
-            for row in file.ignoredRows {
-                if let i = counts.firstIndex(where: { $0.0 == row.reason }) { counts[i].1 += 1 } else { counts.append((row.reason, 1)) }
+            let counts = LeftOutReason.allCases.compactMap { reason -> String? in
+                let n = file.ignoredRows.count { $0.reason == reason }
+                return n == 0 ? nil : reason.counted(n)
             }
-            lines.append("Left out \(plural(file.ignoredRows.count, "row")) that are not sets: "
-                         + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ") + ".")
+            lines.append("Left out \(plural(file.ignoredRows.count, "row")): " + counts.joined(separator: ", ") + ".")
         }
         if !file.badRows.isEmpty {
             lines.append("Skipped \(plural(file.badRows.count, "malformed row")):")
             lines += file.badRows.map { "  \($0)" }
         }
-        if dryRun { lines.append("Dry run: nothing was written.") }
         return lines
     }
 }

@@ -93,6 +93,33 @@ public struct ImportProblem: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "line \(line): \(reason)" }
 }
 
+/// Why a well-formed row was left out rather than read as a set.
+public enum LeftOutReason: String, CaseIterable, Sendable {
+    /// A set added in the app and never filled in: no load, reps, distance, time or note.
+    case emptySet
+    /// Strong's rest-timer rows.
+    case restTimer
+    /// Strong's note rows with no text.
+    case emptyNote
+
+    /// `count` rows left out for this reason, named for the summary: `2 empty sets (never filled in)`.
+    public func counted(_ count: Int) -> String {
+        let s = count == 1 ? "" : "s"
+        switch self {
+        case .emptySet: return "\(count) empty set\(s) (never filled in)"
+        case .restTimer: return "\(count) rest-timer row\(s)"
+        case .emptyNote: return "\(count) empty note row\(s)"
+        }
+    }
+}
+
+/// A well-formed row that is not a set, with the line it starts on.
+public struct LeftOutRow: Equatable, Sendable {
+    public var line: Int
+    public var reason: LeftOutReason
+    public init(line: Int, reason: LeftOutReason) { self.line = line; self.reason = reason }
+}
+
 /// Everything read from one file: workouts, the exercises they name, and the rows left out.
 public struct ImportedFile: Sendable {
     public var source: ImportSource
@@ -104,11 +131,14 @@ public struct ImportedFile: Sendable {
     /// Rows that are malformed: the import is refused unless the caller chose to skip them.
     public var badRows: [ImportProblem]
     /// Rows that are well-formed but are not sets (rest timers, empty sets): always left out.
-    public var ignoredRows: [ImportProblem]
+    public var ignoredRows: [LeftOutRow]
     /// The weight unit assumed because the file did not say; nil when every weight had a unit.
     public var assumedWeightUnit: WeightUnit?
     /// The distance unit assumed because the file did not say.
     public var assumedDistanceUnit: DistanceUnit?
+    /// Workouts whose duration was over a day (a timer left running), each with its first
+    /// line and the duration written: read as ending at their last set.
+    public var cappedDurations: [ImportProblem] = []
 
     /// Sets across all workouts.
     public var setCount: Int { workouts.reduce(0) { $0 + $1.sets.count } }

@@ -11,18 +11,25 @@ struct FitNotesReader {
     let header: [String]
     let weight, weightUnitColumn, reps, distance, distanceUnitColumn, time, comment: Int?
     let headerWeightUnit: WeightUnit?
+    let headerDistanceUnit: DistanceUnit?
 
     init(header: [String]) throws {
         self.header = header
         let c = ImportColumns(header)
         _ = try c.required("Date", in: .fitnotes)
         _ = try c.required("Exercise", in: .fitnotes)
-        if let i = c.index("weight (kgs)", "weight (kg)") { weight = i; headerWeightUnit = .kg }
-        else if let i = c.index("weight (lbs)", "weight (lb)") { weight = i; headerWeightUnit = .lb }
-        else { weight = c.index("weight"); headerWeightUnit = nil }
+        if let found = c.index("weight", unit: WeightUnit.init(importSpelling:)) {
+            weight = found.index; headerWeightUnit = found.unit
+        } else {
+            weight = c.index("weight"); headerWeightUnit = nil
+        }
+        if let found = c.index("distance", unit: DistanceUnit.init(importSpelling:)) {
+            distance = found.index; headerDistanceUnit = found.unit
+        } else {
+            distance = c.index("distance"); headerDistanceUnit = nil
+        }
         weightUnitColumn = c.index("weight unit")
         reps = c.index("reps")
-        distance = c.index("distance")
         distanceUnitColumn = c.index("distance unit")
         time = c.index("time")
         comment = c.index("comment")
@@ -42,20 +49,18 @@ struct FitNotesReader {
             guard let day = parseDay(dateText) else { throw ImportRowError("Date '\(dateText)' is not a date like 2025-09-15") }
             let exerciseName = cleanName(f.field(1))
             guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
-            let rowUnit = try ImportValue.weightUnit(f.field(weightUnitColumn))
-            let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit ?? rowUnit,
+            let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit, unitText: f.field(weightUnitColumn),
                                            assumed: &a.assumedWeightUnit, fallback: weightFallback)
             let r = try ImportValue.reps(f.field(reps))
-            let distanceText = f.field(distance)
-            let dUnit = try ImportValue.distanceUnit(f.field(distanceUnitColumn))
-            let d = try ImportValue.distance(distanceText, unit: dUnit, assumed: &a.assumedDistanceUnit, fallback: .km)
+            let d = try ImportValue.distance(f.field(distance), unit: headerDistanceUnit, unitText: f.field(distanceUnitColumn),
+                                             assumed: &a.assumedDistanceUnit, fallback: .km)
             let s = try ImportValue.seconds(f.field(time), column: "Time")
             let set = try a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
                                note: nonEmpty(f.field(comment)))
 
             let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + 12 * 3_600_000
             let wi = a.workout(line: line, local: local, name: nil, key: dateText, note: nil) { _ in nil }
-            a.addSet(set, line: line, exerciseName: exerciseName, to: wi)
+            a.addSet(set, note: nonEmpty(f.field(comment)), line: line, exerciseName: exerciseName, to: wi)
         }
     }
 }

@@ -29,19 +29,13 @@ struct StrongReader {
         workoutNotes = c.index("workout notes")
         weightUnitColumn = c.index("weight unit")
         distanceUnitColumn = c.index("distance unit")
-        if let i = c.index("weight (kg)", "weight (kgs)") {
-            weight = i; headerWeightUnit = .kg
-        } else if let i = c.index("weight (lbs)", "weight (lb)") {
-            weight = i; headerWeightUnit = .lb
+        if let found = c.index("weight", unit: WeightUnit.init(importSpelling:)) {
+            weight = found.index; headerWeightUnit = found.unit
         } else {
             weight = c.index("weight"); headerWeightUnit = nil
         }
-        if let i = c.index("distance (meters)", "distance (m)", "distance (metres)") {
-            distance = i; headerDistanceUnit = .m
-        } else if let i = c.index("distance (km)", "distance (kilometers)") {
-            distance = i; headerDistanceUnit = .km
-        } else if let i = c.index("distance (miles)", "distance (mi)") {
-            distance = i; headerDistanceUnit = .mi
+        if let found = c.index("distance", unit: DistanceUnit.init(importSpelling:)) {
+            distance = found.index; headerDistanceUnit = found.unit
         } else {
             distance = c.index("distance"); headerDistanceUnit = nil
         }
@@ -88,13 +82,12 @@ struct StrongReader {
             case .note:
                 break
             case .set(let setKind):
-                let rowUnit = try ImportValue.weightUnit(f.field(weightUnitColumn))
-                let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit ?? rowUnit, decimalComma: decimalComma,
-                                               assumed: &a.assumedWeightUnit, fallback: weightFallback)
+                let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit, unitText: f.field(weightUnitColumn),
+                                               decimalComma: decimalComma, assumed: &a.assumedWeightUnit, fallback: weightFallback)
                 let r = try ImportValue.reps(f.field(reps))
                 let e = try ImportValue.rpe(f.field(rpe), decimalComma: decimalComma).get()
-                let dUnit = try headerDistanceUnit ?? ImportValue.distanceUnit(f.field(distanceUnitColumn))
-                let d = try ImportValue.distance(f.field(distance), unit: dUnit, decimalComma: decimalComma,
+                let d = try ImportValue.distance(f.field(distance), unit: headerDistanceUnit,
+                                                 unitText: f.field(distanceUnitColumn), decimalComma: decimalComma,
                                                  assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
                 let s = try ImportValue.seconds(f.field(seconds), column: "Seconds")
                 set = try a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
@@ -106,15 +99,15 @@ struct StrongReader {
             if a.workouts[w].note == nil, let workoutNote { a.workouts[w].note = workoutNote }
             switch kind {
             case .restTimer:
-                a.ignore(line, "rest timer")
+                a.ignore(line, .restTimer)
             case .note:
                 if let text = nonEmpty(f.field(notes)) {
                     a.addNote("\(exerciseName): \(text)", to: w)
                 } else {
-                    a.ignore(line, "empty note")
+                    a.ignore(line, .emptyNote)
                 }
             case .set:
-                a.addSet(set, line: line, exerciseName: exerciseName, to: w)
+                a.addSet(set, note: nonEmpty(f.field(notes)), line: line, exerciseName: exerciseName, to: w)
             }
         }
     }

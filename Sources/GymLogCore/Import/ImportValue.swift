@@ -13,6 +13,15 @@ struct ImportColumns {
         return nil
     }
 
+    /// The first column named `base (unit)` whose unit `read` knows, e.g. `Weight (kgs)`,
+    /// `Weight (lbs.)`, `Distance (meters)`: its index and unit.
+    func index<Unit>(_ base: String, unit read: (Substring) -> Unit?) -> (index: Int, unit: Unit)? {
+        for (i, name) in names.enumerated() where name.hasPrefix(base + " (") && name.hasSuffix(")") {
+            if let unit = read(name.dropFirst(base.count + 2).dropLast()) { return (i, unit) }
+        }
+        return nil
+    }
+
     /// The index of a column the format cannot do without.
     func required(_ name: String, in source: ImportSource) throws -> Int {
         guard let i = names.firstIndex(of: name.lowercased()) else {
@@ -72,9 +81,11 @@ enum ImportValue {
         return Fixed(thousandths: negative ? -thousandths : thousandths)
     }
 
-    /// A count written as `8` or `8.0`; nil for fractions, signs or text.
+    /// A count written as `8` or `8.0`; nil for fractions, signs or text. Large counts read
+    /// (a workout timer left running writes over a million seconds): limits are checked later,
+    /// where the value is named.
     static func count(_ text: String) -> Int? {
-        guard let f = number(text), f.thousandths % 1000 == 0, f.thousandths < 1_000_000_000 else { return nil }
+        guard let f = number(text), f.thousandths % 1000 == 0 else { return nil }
         return Int(f.thousandths / 1000)
     }
 
@@ -164,46 +175,48 @@ struct ImportRowError: Error {
 }
 
 extension ImportValue {
-    /// A load: empty or 0 is none; the unit is the column's, the row's, or the assumed one.
-    static func weight(_ text: String, unit: WeightUnit?, decimalComma: Bool = false,
+    /// A load: empty or 0 is none. Its unit is the column's (`Weight (kgs)`), else the row's
+    /// `unitText`, else the assumed one. The row's unit is read only when there is a load: the
+    /// unit of a missing value does not matter, so a blank or zero load beside any unit is none.
+    static func weight(_ text: String, unit: WeightUnit?, unitText: String = "", decimalComma: Bool = false,
                        assumed: inout WeightUnit?, fallback: WeightUnit, column: String = "Weight") throws -> Weight? {
         guard !text.isEmpty else { return nil }
         guard let value = number(text, decimalComma: decimalComma, signed: true) else {
             throw ImportRowError("\(column) '\(text)' is not a number")
         }
         if value.isZero { return nil }
-        if let unit { return Weight(value, unit) }
+        if let unit = try unit ?? weightUnit(unitText) { return Weight(value, unit) }
         assumed = fallback
         return Weight(value, fallback)
     }
 
+    /// A row's weight unit as exports write it (`kgs`, `Lbs`, `lbs.`); nil when empty.
     static func weightUnit(_ text: String) throws -> WeightUnit? {
         guard !text.isEmpty else { return nil }
-        guard let unit = WeightUnit(spelling: Substring(text)) else {
+        guard let unit = WeightUnit(importSpelling: Substring(text)) else {
             throw ImportRowError("weight unit '\(text)' is not kg or lbs")
         }
         return unit
     }
 
+    /// A row's distance unit as exports write it (`km.`, `miles`, `meters`); nil when empty.
     static func distanceUnit(_ text: String) throws -> DistanceUnit? {
         guard !text.isEmpty else { return nil }
-        switch text.lowercased() {
-        case "kms", "kilometers", "kilometres": return .km
-        case "meters", "metres": return .m
-        default: break
-        }
-        guard let unit = DistanceUnit(spelling: Substring(text)) else {
+        guard let unit = DistanceUnit(importSpelling: Substring(text)) else {
             throw ImportRowError("distance unit '\(text)' is not m, km, mi or yd")
         }
         return unit
     }
 
-    static func distance(_ text: String, unit: DistanceUnit?, decimalComma: Bool = false,
+    /// A distance: empty or 0 is none. Its unit is the column's, else the row's `unitText`
+    /// (read only when there is a distance: FitNotes writes `0.0,kg` in its distance columns),
+    /// else the assumed one.
+    static func distance(_ text: String, unit: DistanceUnit?, unitText: String = "", decimalComma: Bool = false,
                          assumed: inout DistanceUnit?, fallback: DistanceUnit) throws -> Distance? {
         guard !text.isEmpty else { return nil }
         guard let value = number(text, decimalComma: decimalComma) else { throw ImportRowError("Distance '\(text)' is not a number") }
         if value.isZero { return nil }
-        if let unit { return Distance(value, unit) }
+        if let unit = try unit ?? distanceUnit(unitText) { return Distance(value, unit) }
         assumed = fallback
         return Distance(value, fallback)
     }

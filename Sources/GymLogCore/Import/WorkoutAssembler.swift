@@ -27,14 +27,20 @@ struct WorkoutAssembler {
     var exercises: [ImportedExercise] = []
     var exerciseIndex: [String: Int] = [:]
     var badRows: [ImportProblem] = []
-    var ignoredRows: [ImportProblem] = []
+    var ignoredRows: [LeftOutRow] = []
     var assumedWeightUnit: WeightUnit?
     var assumedDistanceUnit: DistanceUnit?
+    var cappedDurations: [ImportProblem] = []
+
+    /// The longest workout an export's duration or end time is taken at its word for: a day.
+    /// Longer is a timer left running (Strong writes hundreds of hours); such a workout is
+    /// read as if it gave no duration, its sets a minute apart and ending at the last.
+    static let longestWorkoutSeconds = 86_400
 
     init(source: ImportSource, options: ImportOptions) { self.source = source; self.options = options }
 
     mutating func bad(_ line: Int, _ reason: String) { badRows.append(ImportProblem(line: line, reason: reason)) }
-    mutating func ignore(_ line: Int, _ reason: String) { ignoredRows.append(ImportProblem(line: line, reason: reason)) }
+    mutating func ignore(_ line: Int, _ reason: LeftOutReason) { ignoredRows.append(LeftOutRow(line: line, reason: reason)) }
 
     /// Runs `read` on each row of `cursor` that has `fieldCount` fields (or more, with
     /// `extraFields`); a row with fewer, or whose `read` throws `ImportRowError`, is a bad row.
@@ -75,17 +81,28 @@ struct WorkoutAssembler {
     mutating func workout(line: Int, local: Int64, name: String?, key: String? = nil, note: String?,
                           endedAt: (_ startedAt: Int64) -> Int64?) -> Int {
         let begin = instant(local: local)
+        let key = key ?? "\(local)|\(name ?? "")"
+        if let i = workoutIndex[key] { return i }
         let id = workoutID(localStart: local, name: name)
-        return workout(key: key ?? "\(local)|\(name ?? "")") {
-            ImportedWorkout(line: line, id: id, name: name, startedAt: begin.millis, endedAt: endedAt(begin.millis),
+        var end = endedAt(begin.millis)
+        if let e = end, e - begin.millis > Int64(Self.longestWorkoutSeconds) * 1000 {
+            cappedDurations.append(ImportProblem(line: line, reason: formatDuration(Int((e - begin.millis) / 1000))))
+            end = nil
+        }
+        return workout(key: key) {
+            ImportedWorkout(line: line, id: id, name: name, startedAt: begin.millis, endedAt: end,
                             utcOffsetSeconds: begin.offset, note: note)
         }
     }
 
-    /// Adds a row's set to `workout` under the exercise called `exerciseName`; a row with no
-    /// number at all (nil) is ignored.
-    mutating func addSet(_ values: SetValues?, line: Int, exerciseName: String, to workout: Int) {
-        guard let values else { return ignore(line, "empty set (no weight, reps, distance or time)") }
+    /// Adds a row's set to `workout` under the exercise called `exerciseName`. A row with no
+    /// number at all (nil) is a set added and never filled in: left out and counted, unless
+    /// it has a `note`, which goes into the workout's note (the one thing the row says).
+    mutating func addSet(_ values: SetValues?, note: String? = nil, line: Int, exerciseName: String, to workout: Int) {
+        guard let values else {
+            if let note { return addNote("\(exerciseName): \(note)", to: workout) }
+            return ignore(line, .emptySet)
+        }
         add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: values), to: workout)
     }
 
@@ -149,7 +166,7 @@ struct WorkoutAssembler {
         out.sort { ($0.startedAt, $0.line) < ($1.startedAt, $1.line) }
         return ImportedFile(source: source, delimiter: delimiter, workouts: out, exercises: exercises, badRows: badRows,
                             ignoredRows: ignoredRows, assumedWeightUnit: assumedWeightUnit,
-                            assumedDistanceUnit: assumedDistanceUnit)
+                            assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations)
     }
 
     /// Exercises with a bodyweight set in the file (reps without a load, or assistance).

@@ -28,6 +28,26 @@ public enum WeightUnit: String, CaseIterable, Sendable, Codable {
         default: return nil
         }
     }
+
+    /// Reads a unit as other apps' exports write it: every `init(spelling:)` spelling, plus a
+    /// trailing period (`lbs.`, `kg.`) and the long forms (`kilograms`, `kilogrammes`).
+    ///
+    /// Import-only on purpose: the entry language reads units with `init(spelling:)`, and a
+    /// period or a long word there would change what a typed line means (`bench 100kg. x5`).
+    public init?(importSpelling text: Substring) {
+        let word = unitWord(text)
+        switch word {
+        case "kilogram", "kilograms", "kilogramme", "kilogrammes": self = .kg
+        default: self.init(spelling: Substring(word))
+        }
+    }
+}
+
+/// A unit as an export writes it, lower-cased and without surrounding spaces or one trailing period.
+private func unitWord(_ text: Substring) -> String {
+    var word = text.trimmingCharacters(in: .whitespaces).lowercased()
+    if word.hasSuffix(".") { word.removeLast() }
+    return word
 }
 
 /// Units a distance can be typed in; compared in metres.
@@ -53,6 +73,20 @@ public enum DistanceUnit: String, CaseIterable, Sendable, Codable {
         case "mi", "mile", "miles": self = .mi
         case "yd", "yds", "yard", "yards": self = .yd
         default: return nil
+        }
+    }
+
+    /// Reads a unit as other apps' exports write it: every `init(spelling:)` spelling, plus a
+    /// trailing period (`mi.`, `km.`) and the long forms (`meters`, `kilometres`, `kms`).
+    ///
+    /// Import-only on purpose, like `WeightUnit(importSpelling:)`: the entry language reads
+    /// `init(spelling:)`, and `row 2000 meters` is not part of the typed-line grammar.
+    public init?(importSpelling text: Substring) {
+        let word = unitWord(text)
+        switch word {
+        case "meter", "meters", "metre", "metres": self = .m
+        case "kms", "kilometer", "kilometers", "kilometre", "kilometres": self = .km
+        default: self.init(spelling: Substring(word))
         }
     }
 }
