@@ -124,30 +124,20 @@ extension GymLogDatabase {
     /// ones): what a progression rule reads.
     public func pastSessions(of exerciseID: UUID, before: Int64, excluding: UUID? = nil, limit: Int = 40) throws -> [PastSession] {
         try queue.read { db in
-            // One query: the newest `limit` workouts holding the exercise (newest first by
-            // start, each checked on the covering index of live sets), then their sets of it.
-            let rows = try Row.fetchAll(db, sql: """
-                WITH recent AS (
-                    SELECT w.id, w.started_at FROM workouts w
-                    WHERE w.deleted_at IS NULL AND w.started_at < ?2 AND w.id <> ?3 AND EXISTS (SELECT 1 FROM sets x
-                        WHERE x.workout_id = w.id AND x.exercise_id = ?1 AND x.deleted_at IS NULL)
-                    ORDER BY w.started_at DESC LIMIT ?4)
-                SELECT r.started_at AS r_started_at, \(Rows.setColumns) FROM recent r JOIN sets s ON s.workout_id = r.id
-                WHERE s.exercise_id = ?1 AND s.deleted_at IS NULL
-                ORDER BY r.started_at, s.workout_id, s.performed_at, s.id
-                """, arguments: [exerciseID.key, before, excluding?.key ?? "", limit])
+            let workouts = try Row.fetchAll(db, sql: """
+                SELECT w.id, w.started_at FROM workouts w
+                WHERE w.deleted_at IS NULL AND w.started_at < ? AND w.id <> ? AND EXISTS (SELECT 1 FROM sets s
+                    WHERE s.workout_id = w.id AND s.exercise_id = ? AND s.deleted_at IS NULL)
+                ORDER BY w.started_at DESC LIMIT ?
+                """, arguments: [before, excluding?.key ?? "", exerciseID.key, limit])
             var decode = SetDecoder()
-            var sessions: [PastSession] = []
-            var current: UUID?
-            for row in rows {
-                let set = decode(row)
-                if set.workoutID != current {
-                    sessions.append(PastSession(startedAt: row["r_started_at"], sets: []))
-                    current = set.workoutID
-                }
-                sessions[sessions.count - 1].sets.append(set.values)
+            return try workouts.reversed().map { w in
+                let sets = try Row.fetchAll(db, sql: """
+                    SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.exercise_id = ? AND s.deleted_at IS NULL
+                    ORDER BY s.performed_at, s.id
+                    """, arguments: [w["id"] as String, exerciseID.key]).map { decode($0).values }
+                return PastSession(startedAt: w["started_at"], sets: sets)
             }
-            return sessions
         }
     }
 
