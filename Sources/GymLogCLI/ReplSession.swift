@@ -69,7 +69,7 @@ final class ReplSession {
     private func promptText() -> String {
         // A past workout (`start --at`) shows its date; a routine workout its planned sets done.
         let pastDate = context.pastWorkout.map { " · \(Render.shortDate($0.startedAt, $0.utcOffsetSeconds, showYear: false)) \(Render.clock($0.startedAt, $0.utcOffsetSeconds))" } ?? ""
-        if let (plan, workout) = try? TodayPlan.current(context, suggestions: false) {
+        if let (plan, workout) = try? TodayPlan.current(context, suggestions: .none) {
             let (done, total) = plan.progress.counts
             return TerminalText.safe("[\(workout.name ?? plan.routine.name) · \(done)/\(total)\(pastDate)] > ")
         }

@@ -9,7 +9,7 @@ extension CLIContext {
     func restTimer() throws -> (timer: RestTimer, lastSet: Int64)? {
         guard pastWorkout == nil, let open = try db().openWorkout(), let lastSet = open.lastSet else { return nil }
         var target = restTarget.flatMap { $0.afterSet == lastSet ? $0.seconds : nil }
-        if target == nil, let (plan, _) = try TodayPlan.current(self, suggestions: false),
+        if target == nil, let (plan, _) = try TodayPlan.current(self, suggestions: .none),
            let last = try db().workoutDetail(open.workout.id)?.sets.last {
             target = plan.lines.first { $0.exercise?.id == last.exercise.id && $0.planned.restSeconds != nil }?.planned.restSeconds
         }

@@ -13,7 +13,7 @@ struct TodayPlan {
         /// The exercise it names, nil while no set of it was ever logged.
         var exercise: Exercise?
         var suggestion: Suggestion
-        var last: LastSession?
+        var last: LastSession? = nil
         /// The last working set of its exercise in this workout: a planned set with no weight
         /// to suggest (no history) takes the weight just used.
         var lastDone: SetValues?
@@ -27,31 +27,27 @@ struct TodayPlan {
     var lines: [Line]
     var progress: PlanProgress
 
-    /// The plan of `routine` for `workout` (nil: a workout starting now). `suggestions: false`
-    /// skips the history reads (the prompt needs only the counts).
+    /// Which lines get today's suggestion and last time (each costs the exercise's history reads).
+    enum Suggestions {
+        /// Every line: the plan as `start`, `routine show`, `show` and `finish` print it.
+        case all
+        /// Only the next planned set's line: what `next`, `ok` and `skip` need.
+        case next
+        /// None: the prompt needs only the counts.
+        case none
+    }
+
+    /// The plan of `routine` for `workout` (nil: a workout starting now).
     static func build(_ db: GymLogDatabase, settings: Settings, routine: StoredRoutine, workout: Workout?,
-                      skipped: Set<Int> = [], now: Int64, suggestions: Bool = true) throws -> TodayPlan {
+                      skipped: Set<Int> = [], now: Int64, suggestions: Suggestions = .all) throws -> TodayPlan {
         let parsed: GymLogCore.Routine
         switch RoutineParser.parse(routine.text, name: routine.name) {
         case .success(let r): parsed = r
         case .failure(let e):
             throw UserError("The routine '\(routine.name)' no longer reads (\(e.description)); fix it with `gymlog routine edit \(routine.name)`.")
         }
-        let before = workout?.startedAt ?? now + 1
-        let since = try db.lineSince(routine.id)
-        let rounding = PlateRounding(settings: settings)
-        var lines: [Line] = []
-        for planned in parsed.lines {
-            let exercise = try? db.existingExercise(planned.exerciseName)
-            var suggestion = Suggestion(sets: [], reason: "")
-            var last: LastSession?
-            if suggestions {
-                let history = try exercise.map { try db.pastSessions(of: $0.id, before: before, excluding: workout?.id) } ?? []
-                suggestion = Progression.suggest(for: planned, history: history, unit: settings.defaultUnit, rounding: rounding,
-                                                 waveStart: since.lines[planned.text] ?? since.saved)
-                last = try exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
-            }
-            lines.append(Line(planned: planned, exercise: exercise, suggestion: suggestion, last: last))
+        var lines = parsed.lines.map { planned in
+            Line(planned: planned, exercise: try? db.existingExercise(planned.exerciseName), suggestion: Suggestion(sets: [], reason: ""))
         }
         var done: [String] = []
         if let workout, let detail = try db.workoutDetail(workout.id) {
@@ -62,12 +58,27 @@ struct TodayPlan {
             }
         }
         let keys = lines.map { (exercise: $0.exercise?.id.key ?? "new:" + nameKey($0.planned.exerciseName), sets: $0.planned.sets) }
-        return TodayPlan(routine: routine, parsed: parsed, lines: lines,
-                         progress: PlanProgress(lines: keys, doneSets: done, skipped: Set(skipped.map { $0 - 1 })))
+        let progress = PlanProgress(lines: keys, doneSets: done, skipped: Set(skipped.map { $0 - 1 }))
+        let wanted: [Int] = switch suggestions {
+        case .all: Array(lines.indices)
+        case .next: progress.next.map { [$0.line] } ?? []
+        case .none: []
+        }
+        let before = workout?.startedAt ?? now + 1
+        let since: (lines: [String: Int64], saved: Int64?) = wanted.isEmpty ? ([:], nil) : try db.lineSince(routine.id)
+        let rounding = PlateRounding(settings: settings)
+        for i in wanted {
+            let planned = lines[i].planned
+            let history = try lines[i].exercise.map { try db.pastSessions(of: $0.id, before: before, excluding: workout?.id) } ?? []
+            lines[i].suggestion = Progression.suggest(for: planned, history: history, unit: settings.defaultUnit, rounding: rounding,
+                                                      waveStart: since.lines[planned.text] ?? since.saved)
+            lines[i].last = try lines[i].exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
+        }
+        return TodayPlan(routine: routine, parsed: parsed, lines: lines, progress: progress)
     }
 
     /// The plan of the open workout (or the past one the REPL is filling in), if it has one.
-    static func current(_ context: CLIContext, suggestions: Bool = true) throws -> (plan: TodayPlan, workout: Workout)? {
+    static func current(_ context: CLIContext, suggestions: Suggestions = .all) throws -> (plan: TodayPlan, workout: Workout)? {
         let db = try context.db()
         guard let workout = try context.pastWorkout ?? db.openWorkout()?.workout,
               let (routine, skipped) = try db.plan(of: workout.id) else { return nil }

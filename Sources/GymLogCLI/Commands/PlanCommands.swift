@@ -37,7 +37,7 @@ struct Next: ContextCommand {
     @OptionGroup var output: JSONFlag
 
     func run(in context: CLIContext) async throws {
-        guard let (plan, _) = try TodayPlan.current(context) else {
+        guard let (plan, _) = try TodayPlan.current(context, suggestions: .next) else {
             if output.json { context.printJSON(.object([("next", .null)])); return }
             throw UserError(PlanText.noPlan)
         }
@@ -68,7 +68,7 @@ struct Ok: TextCommand {
     @Argument(help: "Changes to the suggested set, as `+` takes them.") var changes: [String] = []
 
     func run(in context: CLIContext) async throws {
-        guard let (plan, _) = try TodayPlan.current(context) else { throw UserError(PlanText.noPlan) }
+        guard let (plan, _) = try TodayPlan.current(context, suggestions: .next) else { throw UserError(PlanText.noPlan) }
         guard let (line, _, set) = plan.next else { throw UserError(PlanText.allDone) }
         let text = changes.joined(separator: " ")
         guard case .success(.repeatLast(let patch)) = EntryParser.parse("+ " + text) else {
@@ -91,14 +91,14 @@ struct Skip: ContextCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(in context: CLIContext) async throws {
-        guard let (plan, workout) = try TodayPlan.current(context) else { throw UserError(PlanText.noPlan) }
+        guard let (plan, workout) = try TodayPlan.current(context, suggestions: .none) else { throw UserError(PlanText.noPlan) }
         guard let current = plan.progress.next else { throw UserError(PlanText.allDone) }
         let line = plan.lines[current.line]
         let left = plan.progress.planned[current.line] - plan.progress.done[current.line]
         try context.db().skipPlanned(line: current.line + 1, workoutID: workout.id, typed: context.typedLine ?? "skip",
                                      what: "\(line.name) (\(left) set\(left == 1 ? "" : "s"))")
         context.print("Skipped \(line.name) for today (\(left) planned set\(left == 1 ? "" : "s") left out).")
-        if let (after, _) = try TodayPlan.current(context) { PlanText.next(after, settings: context.settings).forEach(context.print) }
+        if let (after, _) = try TodayPlan.current(context, suggestions: .next) { PlanText.next(after, settings: context.settings).forEach(context.print) }
     }
 }
 
