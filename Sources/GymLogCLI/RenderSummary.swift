@@ -14,6 +14,17 @@ extension Render {
         var line = "Finished \(name): \(duration), \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
         if s.workingVolume > 0 { line += ", \(load(kilograms: s.workingVolume, settings)) working volume" }
         var lines = [line + "."]
+        if let p = s.previous {
+            // Against the last time the same routine (or workout name) was done.
+            let sets = s.setCount - p.setCount
+            var compare = "  vs \(p.workout.name.map { "'\($0)'" } ?? "last time") on \(shortDate(p.workout.startedAt, p.workout.utcOffsetSeconds, showYear: false)): "
+                + "\(p.setCount) set\(p.setCount == 1 ? "" : "s") (\(sets >= 0 ? "+" : "")\(sets))"
+            if p.workingVolume > 0 || s.workingVolume > 0 {
+                let delta = s.workingVolume - p.workingVolume
+                compare += ", \(load(kilograms: p.workingVolume, settings)) (\(delta >= 0 ? "+" : "-")\(load(kilograms: abs(delta), settings)))"
+            }
+            lines.append(style.dim(compare))
+        }
         for (exercise, records) in s.records {
             let list = records.map { "\($0.metric.label(reps: $0.reps)) \(recordValue(metric: $0.metric, value: $0.value, set: $0.set.values, settings: settings))" }
             lines.append("  " + style.record("PR") + " \(exercise.name): " + list.joined(separator: ", "))

@@ -11,6 +11,16 @@ public struct WorkoutSummary: Sendable {
     public var workingVolume: Double
     /// The records its sets hold that beat an earlier workout's, by exercise.
     public var records: [(exercise: Exercise, records: [RecordEntry])]
+    /// The last earlier workout of the same routine (else of the same name), to compare with.
+    public var previous: PreviousWorkout?
+}
+
+/// The workout a summary compares with.
+public struct PreviousWorkout: Sendable {
+    public var workout: Workout
+    public var setCount: Int
+    /// Working volume in kg.
+    public var workingVolume: Double
 }
 
 /// What `start` did.
@@ -53,7 +63,26 @@ extension ChangeWriter {
             return beaten.isEmpty ? nil : (exercise, beaten)
         }
         return WorkoutSummary(workout: workout, setCount: sets.count, workingVolume: sets.reduce(0) { $0 + workingVolume(of: $1) },
-                              records: records)
+                              records: records, previous: try previous(of: workout))
+    }
+
+    /// The newest earlier live workout with sets, started from the same routine, or (with no
+    /// routine) of the same name.
+    private func previous(of workout: Workout) throws -> PreviousWorkout? {
+        let routine = try routineID(of: workout.id)
+        guard routine != nil || workout.name != nil else { return nil }
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT \(Rows.workoutColumns) FROM workouts w
+            WHERE w.deleted_at IS NULL AND w.id <> ? AND w.started_at < ?
+              AND (CASE WHEN ? IS NOT NULL THEN w.routine_id = ? ELSE w.name = ? COLLATE NOCASE END)
+              AND EXISTS (SELECT 1 FROM sets s WHERE s.workout_id = w.id AND s.deleted_at IS NULL)
+            ORDER BY w.started_at DESC LIMIT 1
+            """, arguments: [workout.id.key, workout.startedAt, routine?.key, routine?.key, workout.name]) else { return nil }
+        let earlier = Rows.workout(row)
+        var decode = SetDecoder()
+        let sets = try Row.fetchAll(db, sql: "SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL",
+                                    arguments: [earlier.id.key]).map { decode($0) }
+        return PreviousWorkout(workout: earlier, setCount: sets.count, workingVolume: sets.reduce(0) { $0 + workingVolume(of: $1) })
     }
 
     /// Whether a set of the exercise before the record's set achieved a value on the same

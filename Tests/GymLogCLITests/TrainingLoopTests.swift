@@ -121,7 +121,9 @@ import Testing
         #expect(day2.contains { $0.contains("row") && $0.contains("60kg x 9") }, "\(day2)")
         #expect(day2.last?.hasPrefix("  `ok` logs it") == true && day2.dropLast().last == "Next: bench, set 1 of 3: 102.5kg x 5", "\(day2)")
         for line in ["ok", "ok", "ok x4", "ok", "ok", "ok"] { await s.type(line) }
-        await s.type("finish")
+        // And `finish` compares with the last time the routine was done
+        let day2Finish = await s.type("finish").out
+        #expect(day2Finish.contains("  vs 'Push A' on Mon 17 Nov: 6 sets (+0), 2940kg (+115kg)"), "\(day2Finish)")
 
         // Day 3: a missed rep repeats the weight; the row keeps climbing
         let day3 = await s.type("start --at 2025-11-19 18:00 push").out
