@@ -694,13 +694,13 @@ _gymlog_exercises() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|add|alias|rename|kind|merge|delete)
+    list|add|alias|rename|kind|rest|merge|delete)
         # Offer subcommand argument completions
         "_gymlog_exercises_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list add alias rename kind merge delete' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list add alias rename kind rest merge delete' -- "${cur}"))
         ;;
     esac
 }
@@ -774,6 +774,21 @@ _gymlog_exercises_kind() {
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_exercises_rest() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __gymlog_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in

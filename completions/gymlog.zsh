@@ -517,6 +517,7 @@ _gymlog_exercises() {
             'alias:Give an exercise another name, e.g. `alias bp "Bench Press"`.'
             'rename:Rename an exercise; its history and records stay, and the old name becomes an alias.'
             'kind:Change an exercise'\''s kind, while all its sets fit the new kind.'
+            'rest:Set an exercise'\''s target rest between sets (`off` clears it); the prompt counts to it.'
             'merge:Move every set of one exercise to another; the old name becomes an alias.'
             'delete:Delete an exercise that has no sets, with its aliases.'
         )
@@ -524,7 +525,7 @@ _gymlog_exercises() {
         ;;
     arg)
         case "${words[1]}" in
-        list|add|alias|rename|kind|merge|delete)
+        list|add|alias|rename|kind|rest|merge|delete)
             "_gymlog_exercises_${words[1]}" && ret=0
             ;;
         esac
@@ -595,6 +596,19 @@ _gymlog_exercises_kind() {
         '--db[The database file.]:path:'
         ':name:'
         ':kind:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_exercises_rest() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:words:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -77,6 +77,21 @@ extension GymLogDatabase {
     }
 
     /// Changes an exercise's kind while every live set of it fits the new kind.
+    /// Sets (or with nil clears) the target rest between sets of an exercise; synced.
+    public func setExerciseRest(_ name: String, seconds: Int?, typed: String) throws -> Exercise {
+        try commit(action: typed) { w in
+            let exercise = try w.existingExercise(name)
+            _ = try w.write(.exercises, id: exercise.id, op: .update, fields: [("rest_seconds", seconds.map { .int(Int64($0)) } ?? .null)])
+            w.describeAction("the rest of '\(exercise.name)'", workout: nil)
+            return exercise
+        }
+    }
+
+    /// The target rest between sets of an exercise, if it has one.
+    public func exerciseRest(_ id: UUID) throws -> Int? {
+        try queue.read { try Int.fetchOne($0, sql: "SELECT rest_seconds FROM exercises WHERE id = ?", arguments: [id.key]) }
+    }
+
     public func setExerciseKind(_ name: String, to kind: ExerciseKind) throws -> Exercise {
         try commit(action: "exercises kind \(name) \(kind.rawValue)") { w in
             w.describeAction("made '\(name)' \(kind.rawValue)", workout: nil)

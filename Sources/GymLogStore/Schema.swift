@@ -169,6 +169,8 @@ enum Schema {
             -- A workout started from a routine names it, and the planned exercises skipped
             -- today (their line numbers in the routine, comma-separated).
             ALTER TABLE workouts ADD COLUMN routine_id TEXT;
+            -- An exercise's own target rest between sets (`exercises rest NAME 3:00`).
+            ALTER TABLE exercises ADD COLUMN rest_seconds INTEGER;
             ALTER TABLE workouts ADD COLUMN skipped TEXT;
             -- Earlier versions skipped routines pulled from the server while their cursor
             -- moved past them: pull everything once more (merging is idempotent).

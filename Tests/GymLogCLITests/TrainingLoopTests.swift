@@ -193,4 +193,30 @@ import Testing
         await s.type("routine add --file \(v3)")
         #expect(await s.type("routine show press").out.contains { $0.contains("cycle 1 week 1") && $0.contains("TM 65kg") })
     }
+
+    /// The rest target: this break's `rest M:SS`, else the exercise's own, else the config's.
+    @Test func theRestTargetComesFromTheBreakTheExerciseOrTheConfig() async throws {
+        var settings = Settings()
+        settings.restSeconds = 90
+        let s = try Session(settings: settings)
+        await s.type("curl 20x10")
+        #expect(s.repl.prompt() == "[05:40 · 1 set · rest 0:00/1:30] > ")
+        s.world.advance(100_000)
+        #expect(s.repl.prompt() == "[05:40 · 1 set · rest 1:40 ✓] > ")
+        // An exercise's own rest wins over the config's, and is synced data (one action, undoable)
+        #expect(await s.type("exercises rest squat 3:00", .failed).err.first?.contains("No exercise is called 'squat'") == true)
+        await s.type("squat 140x5")
+        #expect(await s.type("exercises rest squat 3:00").out == ["Rest between sets of 'squat': 3:00."])
+        #expect(s.repl.prompt() == "[05:40 · 2 sets · rest 0:00/3:00] > ")
+        // This break's `rest` wins over both, until the next set
+        #expect(await s.type("rest 2:30").out == ["Rest target for this break: 2:30."])
+        #expect(s.repl.prompt() == "[05:40 · 2 sets · rest 0:00/2:30] > ")
+        await s.type("+")
+        #expect(s.repl.prompt() == "[05:40 · 3 sets · rest 0:00/3:00] > ")
+        #expect(await s.type("rest 0:00", .failed).err.first?.contains("rest must be more than 0") == true)
+        await s.type("exercises rest squat off")
+        #expect(s.repl.prompt() == "[05:40 · 3 sets · rest 0:00/1:30] > ")
+        let json = try JSONSerialization.jsonObject(with: Data(await s.type("rest --json").out.joined(separator: "\n").utf8)) as? [String: Any]
+        #expect(json?["rest_seconds"] as? Int == 0 && json?["rest_target_seconds"] as? Int == 90, "\(String(describing: json))")
+    }
 }

@@ -13,7 +13,8 @@ import Testing
 
     @Test func noSetAFutureSetOrAnHourAndMoreIsNoRest() {
         #expect(RestTimer(lastSetAt: nil, now: 5, target: 60) == nil)
-        #expect(RestTimer(lastSetAt: 10_000, now: 5_000, target: 60) == nil)
+        #expect(RestTimer(lastSetAt: 100_000, now: 5_000, target: 60) == nil)
+        #expect(RestTimer(lastSetAt: 5_002, now: 5_000, target: 60)?.text == "rest 0:00/1:00", "a set a few ms ahead is a rest of 0")
         #expect(RestTimer(lastSetAt: 0, now: 3_600_000, target: nil)?.text == "rest 60:00")
         #expect(RestTimer(lastSetAt: 0, now: 3_601_000, target: nil) == nil)
     }

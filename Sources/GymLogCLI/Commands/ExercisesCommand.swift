@@ -20,12 +20,13 @@ struct Exercises: ParsableCommand {
           gymlog exercises alias bp "Bench Press"
           gymlog exercises rename Pullup Pull-up   the old name stays an alias
           gymlog exercises kind plank timed     while its sets fit the new kind
+          gymlog exercises rest squat 3:00      the rest the prompt counts to (off clears)
           gymlog exercises merge Benchpress "Bench Press"
                                                 move the sets; keep the name
           gymlog exercises delete Benchpress    only one with no sets
         """,
         subcommands: [ListExercises.self, AddExercise.self, AliasExercise.self, RenameExercise.self, KindExercise.self,
-                      MergeExercises.self, DeleteExercise.self],
+                      RestExercise.self, MergeExercises.self, DeleteExercise.self],
         defaultSubcommand: ListExercises.self
     )
 }
@@ -116,6 +117,30 @@ struct KindExercise: ContextCommand {
     func run(in context: CLIContext) async throws {
         let e = try context.db().setExerciseKind(name, to: try exerciseKind(kind, option: ""))
         context.print("'\(e.name)' is \(e.kind.phrase) (\(e.kind.rawValue)).")
+    }
+}
+
+struct RestExercise: ContextCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rest", abstract: "Set an exercise's target rest between sets (`off` clears it); the prompt counts to it.",
+        discussion: "Examples: `gymlog exercises rest squat 3:00`, `gymlog exercises rest curl 90s`, `gymlog exercises rest squat off`.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The exercise, then the rest (3:00, 90s, 2min) or `off`.") var words: [String]
+
+    func run(in context: CLIContext) async throws {
+        guard words.count >= 2, let last = words.last else {
+            throw UserError("Name the exercise and the rest, e.g. `gymlog exercises rest squat 3:00` (or `off`).")
+        }
+        let name = words.dropLast().joined(separator: " ")
+        var seconds: Int?
+        if last.lowercased() != "off" {
+            switch RoutineParser.restSeconds(last) {
+            case .success(let s): seconds = s
+            case .failure(let e): throw UserError("`\(last)`: \(e.message), or `off` to clear it.")
+            }
+        }
+        let e = try context.db().setExerciseRest(name, seconds: seconds, typed: context.typedLine ?? "exercises rest \(words.joined(separator: " "))")
+        context.print(seconds.map { "Rest between sets of '\(e.name)': \(RestTimer.clock($0))." } ?? "'\(e.name)' has no rest of its own now.")
     }
 }
 

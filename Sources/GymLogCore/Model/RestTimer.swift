@@ -9,11 +9,13 @@ public struct RestTimer: Equatable, Sendable {
     /// Past this, the gap is no longer a rest between sets, and the prompt stops counting.
     public static let longestShown = 60 * 60
 
-    /// The rest at `now` after a set at `lastSetAt` (both ms); nil with no set yet, a set in
-    /// the future (another device's clock), or a gap past `longestShown`.
+    /// The rest at `now` after a set at `lastSetAt` (both ms); nil with no set yet, a set
+    /// more than a minute in the future (another device's clock), or a gap past
+    /// `longestShown`. Sets logged within one millisecond get times a millisecond apart, so
+    /// the last one may be just ahead of now: that is a rest of 0.
     public init?(lastSetAt: Int64?, now: Int64, target: Int?) {
-        guard let lastSetAt, now >= lastSetAt else { return nil }
-        let seconds = (now - lastSetAt) / 1000
+        guard let lastSetAt, lastSetAt - now <= 60_000 else { return nil }
+        let seconds = max(0, now - lastSetAt) / 1000
         guard seconds <= Int64(Self.longestShown) else { return nil }
         elapsed = Int(seconds)
         self.target = target
