@@ -173,13 +173,13 @@ _gymlog() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|plates|warmup|routine|next|ok|skip|rest|exercises|export|import|sync|status|login|logout|help)
+    repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|plates|warmup|routine|next|ok|skip|rest|bw|exercises|export|import|sync|status|login|logout|help)
         # Offer subcommand argument completions
         "_gymlog_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl log undo redo start finish note show edit delete history last prs chart stats plates warmup routine next ok skip rest exercises export import sync status login logout help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl log undo redo start finish note show edit delete history last prs chart stats plates warmup routine next ok skip rest bw exercises export import sync status login logout help' -- "${cur}"))
         ;;
     esac
 }
@@ -677,6 +677,24 @@ _gymlog_rest() {
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    esac
+}
+
+_gymlog_bw() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --at)
+    __gymlog_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--at')
         return
         ;;
     esac

@@ -72,6 +72,7 @@ _gymlog() {
             'ok:Log the next planned set as suggested, or changed: `ok`, `ok x4`, `ok 100`, `ok @9`.'
             'skip:Drop the current planned exercise from today'\''s routine workout.'
             'rest:Show the rest since the last set, or set this break'\''s target: `rest 2:30`.'
+            'bw:Record bodyweight (`bw 82.5`), or list it (`bw`); `chart bw` draws it.'
             'exercises:List exercises, add, alias, rename, merge or delete one, or change its kind.'
             'export:Write every live set as RFC 4180 CSV, streaming with constant memory.'
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
@@ -85,7 +86,7 @@ _gymlog() {
         ;;
     arg)
         case "${words[1]}" in
-        repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|plates|warmup|routine|next|ok|skip|rest|exercises|export|import|sync|status|login|logout|help)
+        repl|log|undo|redo|start|finish|note|show|edit|delete|history|last|prs|chart|stats|plates|warmup|routine|next|ok|skip|rest|bw|exercises|export|import|sync|status|login|logout|help)
             "_gymlog_${words[1]}" && ret=0
             ;;
         esac
@@ -491,6 +492,21 @@ _gymlog_rest() {
     local -ar arg_specs=(
         '--db[The database file.]:path:'
         ':target:'
+        '--json[Print JSON for scripts instead of text (keys documented in the README).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_gymlog_bw() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The database file.]:path:'
+        '*:weight:'
+        '--at[Log it at this past local time\: YYYY-MM-DD HH\:MM, HH\:MM (today) or yesterday HH\:MM.]:time:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

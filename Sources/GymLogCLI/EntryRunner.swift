@@ -43,7 +43,10 @@ struct EntryRunner {
     /// The logged sets, and under the first set of an exercise in a workout what was done
     /// for it last time. That read runs after the write has committed, off the write path.
     private func printLogged(_ result: LogResult, _ db: GymLogDatabase, past: Bool) throws {
-        Render.logResult(result, settings: context.settings, past: past).forEach(context.print)
+        // A bodyweight set's e1RM is on the total it moved: that day's bodyweight, read after the write.
+        let bodyweight = try result.sets.contains(where: { $0.set.values.bodyweight })
+            ? result.sets.first.flatMap { try db.bodyweight(at: $0.set.performedAt)?.weight } : nil
+        Render.logResult(result, settings: context.settings, past: past, bodyweight: bodyweight).forEach(context.print)
         guard let first = result.sets.first, first.order == 1,
               let last = try db.lastSession(of: result.exercise.id, before: first.set.performedAt, excluding: result.workout.id)
         else { return }

@@ -32,6 +32,19 @@ struct PastTime: ParsableArguments {
         return moment
     }
 
+    /// REPL words with `--at`'s value typed unquoted anywhere (`bw 82.5 --at yesterday 07:00`):
+    /// the longest run of up to three words after it that reads as a time becomes one word.
+    static func joiningTime(_ words: [String]) -> [String] {
+        guard let at = words.firstIndex(of: "--at"), at + 1 < words.count else { return words }
+        for count in stride(from: min(3, words.count - at - 1), through: 2, by: -1) {
+            let phrase = words[(at + 1)...(at + count)].joined(separator: " ")
+            if parseTimePhrase(phrase, today: 0) != nil {
+                return Array(words[...at]) + [phrase] + Array(words[(at + count + 1)...])
+            }
+        }
+        return words
+    }
+
     /// `--at yesterday 18:00 bench 100x5` typed in the REPL without quotes: the longest run of
     /// words after `--at` (up to three) that reads as a time is its value, the rest the text.
     static func replArguments(_ rest: String) -> [String]? {

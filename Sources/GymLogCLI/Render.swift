@@ -11,7 +11,8 @@ enum Render {
     }
 
     /// `past`: the line was logged at an earlier time (`--at`), so a workout it started is dated.
-    static func logResult(_ r: LogResult, settings: Settings, past: Bool = false, style: Style = .stdout) -> [String] {
+    /// `bodyweight`: that day's, for bodyweight sets' e1RM.
+    static func logResult(_ r: LogResult, settings: Settings, past: Bool = false, bodyweight: Weight? = nil, style: Style = .stdout) -> [String] {
         var lines: [String] = []
         if r.startedWorkout {
             let w = r.workout
@@ -21,7 +22,7 @@ enum Render {
         if r.createdExercise {
             lines.append("New exercise '\(r.exercise.name)' (\(r.exercise.kind.rawValue)). Meant another? `undo` removes it and this line.")
         }
-        lines += r.sets.map { stored($0, exercise: r.exercise, settings: settings, style: style) }
+        lines += r.sets.map { stored($0, exercise: r.exercise, settings: settings, bodyweight: bodyweight, style: style) }
         return lines
     }
 

@@ -56,9 +56,11 @@ extension Render {
     }
 
     /// e1RM of a set in the configured unit, or nil when it has none.
-    static func e1rm(_ set: LoggedSet, _ settings: Settings) -> String? {
-        guard set.kind.countsForRecords, !set.bodyweight, let w = set.weight, let reps = set.reps,
-              let e = settings.e1rmFormula.estimate(weight: w.kilograms, reps: reps) else { return nil }
+    /// `bodyweight`: that day's, for a bodyweight set's e1RM on the total it moved.
+    static func e1rm(_ set: LoggedSet, _ settings: Settings, bodyweight: Weight? = nil) -> String? {
+        guard set.kind.countsForRecords, let reps = set.reps else { return nil }
+        let kilograms = set.bodyweight ? totalKilograms(of: set.values, bodyweight: bodyweight) : set.weight?.kilograms
+        guard let kilograms, let e = settings.e1rmFormula.estimate(weight: kilograms, reps: reps) else { return nil }
         return load(kilograms: e, settings)
     }
 
@@ -97,11 +99,11 @@ extension Render {
     /// The echo of one stored set: `Bench Press #2  100kg x 5 @8  e1RM 116.7kg  PR! 5RM (was 95kg)`.
     /// `style` highlights the PR (colour on a terminal only); with a `width` the line wraps
     /// between words, continuing under the set.
-    static func stored(_ s: StoredSet, exercise: Exercise, settings: Settings, style: Style = .stdout,
+    static func stored(_ s: StoredSet, exercise: Exercise, settings: Settings, bodyweight: Weight? = nil, style: Style = .stdout,
                        width: Int? = Render.wrapColumns) -> String {
         let head = "  \(exercise.name) #\(s.order)  "
         var segments: [StyledText] = [StyledText(head), StyledText(s.set.summary)]
-        if let e = e1rm(s.set, settings) { segments.append(StyledText("  e1RM \(e)", style.dim)) }
+        if let e = e1rm(s.set, settings, bodyweight: bodyweight) { segments.append(StyledText("  e1RM \(e)", style.dim)) }
         if let p = secondsPerKilometre(of: s.set.values) { segments.append(StyledText("  pace \(pace(secondsPerKilometre: p, settings))", style.dim)) }
         let beaten = s.records.filter { $0.previous != nil }
         if !beaten.isEmpty {

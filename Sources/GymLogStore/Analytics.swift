@@ -12,6 +12,11 @@ public struct ProgressPoint: Equatable, Sendable {
     public var value: Double
     /// Working sets of the exercise in that workout (warm-ups excluded).
     public var sets: Int
+
+    public init(workoutID: UUID, startedAt: Int64, utcOffsetSeconds: Int, value: Double, sets: Int) {
+        self.workoutID = workoutID; self.startedAt = startedAt; self.utcOffsetSeconds = utcOffsetSeconds
+        self.value = value; self.sets = sets
+    }
 }
 
 /// How `weeklyStats` groups a week's sets.

@@ -12,6 +12,7 @@ enum RowWriter {
         .workouts: ["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at", "routine_id", "skipped"],
         .sets: Set(SetColumns.synced),
         .routines: ["name", "body", "line_since", "deleted_at"],
+        .bodyweights: ["measured_at", "utc_offset", "weight", "weight_unit", "deleted_at"],
     ]
 
     /// Writes `changes` to row `id`. A create carries every column and inserts (or revives a

@@ -169,6 +169,18 @@ enum Schema {
             -- A workout started from a routine names it, and the planned exercises skipped
             -- today (their line numbers in the routine, comma-separated).
             ALTER TABLE workouts ADD COLUMN routine_id TEXT;
+            -- The bodyweight log (`bw 82.5`), synced like the rest; the weight exactly as typed.
+            CREATE TABLE bodyweights (
+                id TEXT PRIMARY KEY NOT NULL,
+                measured_at INTEGER NOT NULL DEFAULT 0,
+                utc_offset INTEGER NOT NULL DEFAULT 0,
+                weight TEXT,
+                weight_unit TEXT,
+                deleted_at INTEGER,
+                clocks TEXT NOT NULL DEFAULT '{}',
+                extra TEXT
+            );
+            CREATE INDEX bodyweights_by_time ON bodyweights(measured_at) WHERE deleted_at IS NULL;
             -- An exercise's own target rest between sets (`exercises rest NAME 3:00`).
             ALTER TABLE exercises ADD COLUMN rest_seconds INTEGER;
             ALTER TABLE workouts ADD COLUMN skipped TEXT;

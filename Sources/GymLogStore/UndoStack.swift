@@ -191,6 +191,9 @@ extension ChangeWriter {
         case .aliases:
             let alias = try String.fetchOne(db, sql: "SELECT alias FROM aliases WHERE id = ?", arguments: [id])
             return alias.map { "the alias '\($0)'" } ?? "an alias"
+        case .bodyweights:
+            let w = try Row.fetchOne(db, sql: "SELECT weight, weight_unit FROM bodyweights WHERE id = ?", arguments: [id])
+            return w.map { "the bodyweight \($0["weight"] as String? ?? "")\($0["weight_unit"] as String? ?? "")" } ?? "a bodyweight"
         case .routines:
             let name = try String.fetchOne(db, sql: "SELECT name FROM routines WHERE id = ?", arguments: [id])
             return name.map { "the routine '\($0)'" } ?? "a routine"

@@ -219,4 +219,25 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(await s.type("rest --json").out.joined(separator: "\n").utf8)) as? [String: Any]
         #expect(json?["rest_seconds"] as? Int == 0 && json?["rest_target_seconds"] as? Int == 90, "\(String(describing: json))")
     }
+
+    /// `bw` records bodyweight (a synced row, undoable), lists it, charts it, and a bodyweight
+    /// set's e1RM is on the total it moved.
+    @Test func bodyweightIsRecordedListedChartedAndCountsInABodyweightSetsE1RM() async throws {
+        let s = try Session()
+        #expect(await s.type("bw").out == ["No bodyweight yet; record it with `bw 82.5`."])
+        #expect(await s.type("bw 82.5 --at 2025-11-19 07:00").out == ["Bodyweight 82.5kg on Wed 2025-11-19 07:00."])
+        #expect(await s.type("bw 181lb").out == ["Bodyweight 181lb on Fri 2025-11-21 05:40."])
+        #expect(await s.type("bw eighty", .failed).err.first?.contains("'eighty' is not a load") == true)
+        #expect(await s.type("bw 90 --at 23:00", .failed).err.first?.contains("is in the future") == true)
+        #expect(await s.type("bw").out == ["Fri 2025-11-21 05:40  181lb", "Wed 2025-11-19 07:00  82.5kg"])
+        // Epley on 82.5 + 10 = 92.5 kg x 5 is 107.9 kg, with the entry of the day before
+        await s.type("undo")
+        let pull = await s.type("pullup bw+10x5").out
+        #expect(pull.contains { $0.contains("bw+10kg x 5") && $0.contains("e1RM 107.9kg") }, "\(pull)")
+        let chart = await s.type("chart bw --width 60 --height 4").out
+        #expect(chart.first?.hasPrefix("Bodyweight · weight per day (kg) · 1 day") == true, "\(chart)")
+        let json = try JSONSerialization.jsonObject(with: Data(await s.type("bw --json").out.joined(separator: "\n").utf8)) as? [String: Any]
+        let entries = json?["bodyweights"] as? [[String: Any]]
+        #expect(entries?.count == 1 && entries?.first?["weight"] as? Double == 82.5 && entries?.first?["weight_unit"] as? String == "kg")
+    }
 }

@@ -84,17 +84,19 @@ import Testing
         #expect(try c.exerciseCount() == 1, "the same exercise created on two devices is one exercise")
     }
 
-    @Test func aRoutineWrittenOnOneDeviceIsPlannedOnAnotherAndItsDeleteFollows() throws {
+    @Test func aRoutineAndABodyweightWrittenOnOneDeviceReachAnotherAndTheDeleteFollows() throws {
         let server = try ServerInstance()
         let token = try server.addUser("dana")
         let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
         // Given a routine written on A (from stdin) and a bench session there
         try a.run(["routine", "add", "--file", "-"], stdin: "# Push A\nbench 3x5 linear +2.5\n# a comment kept\ndip bw 3x8-12\n")
         try a.run(["log", "bench 100x5x3"])
+        try a.run(["bw", "82.5"])
         try a.sync(); try b.sync()
-        // Then B has the same text, and plans today from the synced history
+        // Then B has the bodyweight, and the same routine text, and plans today from the synced history
         let exported = try b.run(["routine", "export", "push"]).stdout
         #expect(exported == "# Push A\nbench 3x5 linear +2.5\n# a comment kept\ndip bw 3x8-12\n", "\(exported)")
+        #expect(try b.run(["bw"]).stdout.hasSuffix("  82.5kg\n"))
         let plan = try b.run(["routine", "show", "Push A"]).stdout
         #expect(plan.contains("102.5kg x 5 x3"), "\(plan)")
         // When B deletes it, A loses it too after syncing

@@ -16,6 +16,7 @@ struct ChartCommand: ExerciseArgumentCommand {
           gymlog chart squat --metric weight --since 12w
           gymlog chart deadlift --metric volume --width 120
           gymlog chart bench --json                  the series, for scripts
+          gymlog chart bw                            your bodyweight log (`gymlog bw 82.5`)
 
         One point per workout; warm-ups never count. Without --metric the chart
         shows the first metric with data for the exercise's kind: e1RM, then
@@ -48,10 +49,25 @@ struct ChartCommand: ExerciseArgumentCommand {
 
     func run(in context: CLIContext) async throws {
         let db = try context.db()
-        let e = try db.existingExercise(exercise.joined(separator: " "))
+        let name = exercise.joined(separator: " ")
         let now = context.environment.now()
         let offset = context.environment.utcOffset(now)
         let (since, until) = try range.bounds(now: now, utcOffsetSeconds: offset)
+        if ["bw", "bodyweight"].contains(name.lowercased()) {
+            // The bodyweight log: one point a day, the day's last entry.
+            var byDay: [Int64: BodyweightEntry] = [:]
+            for e in try db.bodyweights(since: since, until: until) {
+                let day = LineChart.day(millis: e.measuredAt, utcOffsetSeconds: e.utcOffsetSeconds)
+                if byDay[day] == nil { byDay[day] = e }
+            }
+            let points = byDay.values.sorted { $0.measuredAt < $1.measuredAt }.map {
+                ProgressPoint(workoutID: $0.id, startedAt: $0.measuredAt, utcOffsetSeconds: $0.utcOffsetSeconds, value: $0.weight.kilograms, sets: 1)
+            }
+            try show(name: "Bodyweight", id: nil, label: "weight", per: "day", shown: .weight, points: points, now: now, offset: offset,
+                     empty: "No bodyweight\(try span(now: now, offset: offset)) to chart; record it with `gymlog bw 82.5`.", context: context)
+            return
+        }
+        let e = try db.existingExercise(name)
         // The metric asked for, else the first of the exercise's kind that has data.
         var shown = metric ?? ChartMetric.preferred(for: e.kind)[0]
         var points: [ProgressPoint] = []
@@ -59,54 +75,55 @@ struct ChartCommand: ExerciseArgumentCommand {
             points = try db.progression(exerciseID: e.id, metric: candidate, since: since, until: until)
             if !points.isEmpty { shown = candidate; break }
         }
-        let scale = Render.chartScale(shown, context.settings)
+        let span = try span(now: now, offset: offset)
+        let empty = metric.map { "No working sets of \(e.name) \(Self.needs($0))\(span), so there is no \($0.label) to chart. Warm-ups never count; try `gymlog chart \(e.name)` for the metric that has data." }
+            ?? "No working sets of \(e.name)\(span), so there is nothing to chart. Warm-ups never count."
+        // A bodyweight exercise's weight is what was added to the body.
+        let label = e.kind == .bodyweight && shown == .weight ? "heaviest added weight" : shown.label
+        try show(name: e.name, id: e.id.key, label: label, per: "workout", shown: shown, points: points, now: now, offset: offset,
+                 empty: empty, context: context)
+    }
 
+    /// ` between 2026-01-01 and today` when --since or --until narrowed the chart.
+    private func span(now: Int64, offset: Int) throws -> String {
+        guard range.since != nil || range.until != nil else { return "" }
+        let days = try range.days(today: LineChart.day(millis: now, utcOffsetSeconds: offset))
+        return " between \(days.since.map(LineChart.dayLabel) ?? "the start") and \(days.until.map(LineChart.dayLabel) ?? "today")"
+    }
+
+    /// Prints the chart (or its JSON, or `empty` with no points) of one series.
+    private func show(name: String, id: String?, label: String, per: String, shown: ChartMetric, points: [ProgressPoint],
+                      now: Int64, offset: Int, empty: String, context: CLIContext) throws {
+        let scale = Render.chartScale(shown, context.settings)
         if output.json {
             context.printJSON(.object([
-                ("exercise_id", .string(e.id.key)),
-                ("exercise", .string(e.name)),
-                ("metric", .string(shown.rawValue)),
+                ("exercise_id", .string(id)),
+                ("exercise", .string(name)),
+                ("metric", .string(id == nil ? "bodyweight" : shown.rawValue)),
                 ("unit", .string(scale.unit)),
                 ("e1rm_formula", .string(context.settings.e1rmFormula.rawValue)),
                 ("points", .array(points.map { p in
                     .object([
-                        ("workout_id", .string(p.workoutID.key)),
+                        (id == nil ? "id" : "workout_id", .string(p.workoutID.key)),
                         ("date", .string(LineChart.dayLabel(LineChart.day(millis: p.startedAt, utcOffsetSeconds: p.utcOffsetSeconds)))),
-                        ("started_at", .time(p.startedAt, p.utcOffsetSeconds)),
+                        (id == nil ? "measured_at" : "started_at", .time(p.startedAt, p.utcOffsetSeconds)),
                         ("value", .double(scale.convert(p.value))),
-                        ("sets", .int(p.sets)),
-                    ])
+                    ] + (id == nil ? [] : [("sets", .int(p.sets))]))
                 })),
             ]))
             return
         }
-
-        var span = ""
-        if range.since != nil || range.until != nil {
-            let days = try range.days(today: LineChart.day(millis: now, utcOffsetSeconds: offset))
-            span = " between \(days.since.map(LineChart.dayLabel) ?? "the start") and \(days.until.map(LineChart.dayLabel) ?? "today")"
-        }
-        guard !points.isEmpty else {
-            if let metric {
-                context.print("No working sets of \(e.name) \(Self.needs(metric))\(span), so there is no \(metric.label) to chart. Warm-ups never count; try `gymlog chart \(e.name)` for the metric that has data.")
-            } else {
-                context.print("No working sets of \(e.name)\(span), so there is nothing to chart. Warm-ups never count.")
-            }
-            return
-        }
+        guard !points.isEmpty else { context.print(empty); return }
         let columns = width ?? Self.terminalColumns()
         let style = Style.stdout
         let series = points.map { ChartPoint(day: LineChart.day(millis: $0.startedAt, utcOffsetSeconds: $0.utcOffsetSeconds), value: scale.convert($0.value)) }
         let first = series.first!, last = series.last!
         let best = (shown.lowerIsBetter ? series.min { $0.value < $1.value } : series.max { $0.value < $1.value })!
-
-        // A bodyweight exercise's weight is what was added to the body.
-        let label = e.kind == .bodyweight && shown == .weight ? "heaviest added weight" : shown.label
-        let count = "\(points.count) workout\(points.count == 1 ? "" : "s")"
+        let count = "\(points.count) \(per)\(points.count == 1 ? "" : "s")"
         let days = first.day == last.day ? LineChart.dayLabel(first.day) : "\(LineChart.dayLabel(first.day)) to \(LineChart.dayLabel(last.day))"
         let title = LineChart.fit([
-            LineChart.Item(e.name, short: fit(e.name, columns), priority: 0),
-            LineChart.Item("\(label) per workout (\(scale.title))", short: "\(label) (\(scale.title))", priority: 1),
+            LineChart.Item(name, short: fit(name, columns), priority: 0),
+            LineChart.Item("\(label) per \(per) (\(scale.title))", short: "\(label) (\(scale.title))", priority: 1),
             LineChart.Item("\(count), \(days)", short: count, priority: 2),
         ], width: columns)
         context.print(style.bold(title.map(\.text).joined(separator: " · ")))

@@ -125,6 +125,13 @@ public func secondsPerKilometre(of set: SetValues) -> Double? {
     return Double(d) / (dist.meters / 1000)
 }
 
+/// The load a bodyweight set moved, in kg: the bodyweight of that day plus the added load
+/// (minus an assisted one); nil for other sets or with no bodyweight known.
+public func totalKilograms(of set: SetValues, bodyweight: Weight?) -> Double? {
+    guard set.bodyweight, let bodyweight else { return nil }
+    return bodyweight.kilograms + (set.weight?.kilograms ?? 0)
+}
+
 /// The working volume a set adds to its workout's session volume, in kg.
 public func workingVolume(of set: LoggedSet) -> Double {
     let set = set.values

@@ -28,7 +28,7 @@ public struct FieldChange: Hashable, Sendable {
 
 /// The synced tables. Names are the wire names and the local table names.
 public enum EntityKind: String, CaseIterable, Sendable, Codable {
-    case exercises, aliases, workouts, sets, routines
+    case exercises, aliases, workouts, sets, routines, bodyweights
 }
 
 /// What an outbox event did, for people reading the outbox (`gymlog status`); merging only

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import GymLogCore
+
+/// One bodyweight entry, exactly as typed.
+public struct BodyweightEntry: Equatable, Sendable {
+    public var id: UUID
+    public var weight: Weight
+    public var measuredAt: Int64
+    public var utcOffsetSeconds: Int
+}
+
+extension GymLogDatabase {
+    // MARK: Bodyweight (a synced entity)
+
+    /// Records bodyweight now, or at an earlier moment (`--at`).
+    public func logBodyweight(_ weight: Weight, at: Int64? = nil, typed: String) throws -> BodyweightEntry {
+        try commit(action: typed) { w in
+            let when = at ?? w.now
+            if at != nil { try w.requirePast(when) }
+            let id = w.environment.newID()
+            let offset = w.environment.utcOffset(when)
+            _ = try w.write(.bodyweights, id: id, op: .create, fields: [
+                ("measured_at", .int(when)), ("utc_offset", .int(Int64(offset))),
+                ("weight", .text(weight.value.description)), ("weight_unit", .text(weight.unit.rawValue)), (tombstoneField, .null),
+            ])
+            w.describeAction("bodyweight \(weight)", workout: nil)
+            return BodyweightEntry(id: id, weight: weight, measuredAt: when, utcOffsetSeconds: offset)
+        }
+    }
+
+    /// Bodyweight entries, newest first (all of them when `limit` is nil).
+    public func bodyweights(limit: Int? = nil, since: Int64? = nil, until: Int64? = nil) throws -> [BodyweightEntry] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, measured_at, utc_offset, weight, weight_unit FROM bodyweights
+                WHERE deleted_at IS NULL AND measured_at >= ? AND measured_at < ?
+                ORDER BY measured_at DESC LIMIT ?
+                """, arguments: [since ?? Int64.min, until ?? Int64.max, limit ?? -1]).compactMap(Self.bodyweight)
+        }
+    }
+
+    /// The bodyweight on the day of `at`: the last entry on or before it.
+    public func bodyweight(at: Int64) throws -> BodyweightEntry? {
+        try queue.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT id, measured_at, utc_offset, weight, weight_unit FROM bodyweights
+                WHERE deleted_at IS NULL AND measured_at <= ? ORDER BY measured_at DESC LIMIT 1
+                """, arguments: [at]).flatMap(Self.bodyweight)
+        }
+    }
+
+    private static func bodyweight(_ row: Row) -> BodyweightEntry? {
+        guard let id = parseUUID(row["id"]), let value = (row["weight"] as String?).flatMap({ Fixed(parsing: $0) }),
+              let unit = (row["weight_unit"] as String?).flatMap({ WeightUnit(rawValue: $0) }) else { return nil }
+        return BodyweightEntry(id: id, weight: Weight(value, unit), measuredAt: row["measured_at"], utcOffsetSeconds: row["utc_offset"])
+    }
+}
