@@ -33,22 +33,17 @@ extension EntryValueRules {
         return Fixed(thousandths: n.thousandths)
     }
 
-    func reps(_ n: EntryToken) throws(EntryError) -> Int {
-        guard n.isInteger else {
-            throw EntryError("'\(text(n))': reps must be a whole number", at: n.span)
-        }
-        guard SetLimits.reps.contains(n.integer) else {
-            throw EntryError("'\(text(n))': reps must be between \(SetLimits.reps.lowerBound) and \(SetLimits.reps.upperBound)", at: n.span)
-        }
-        return n.integer
-    }
+    func reps(_ n: EntryToken) throws(EntryError) -> Int { try wholeNumber(n, "reps", SetLimits.reps) }
 
-    func count(_ n: EntryToken) throws(EntryError) -> Int {
+    func count(_ n: EntryToken) throws(EntryError) -> Int { try wholeNumber(n, "set count", SetLimits.setCount) }
+
+    /// A whole number within `range`, or an error naming `what` and the range.
+    private func wholeNumber(_ n: EntryToken, _ what: String, _ range: ClosedRange<Int>) throws(EntryError) -> Int {
         guard n.isInteger else {
-            throw EntryError("'\(text(n))': set count must be a whole number", at: n.span)
+            throw EntryError("'\(text(n))': \(what) must be a whole number", at: n.span)
         }
-        guard SetLimits.setCount.contains(n.integer) else {
-            throw EntryError("'\(text(n))': set count must be between \(SetLimits.setCount.lowerBound) and \(SetLimits.setCount.upperBound)", at: n.span)
+        guard range.contains(n.integer) else {
+            throw EntryError("'\(text(n))': \(what) must be between \(range.lowerBound) and \(range.upperBound)", at: n.span)
         }
         return n.integer
     }

@@ -18,16 +18,8 @@ struct FitNotesReader {
         let c = ImportColumns(header)
         _ = try c.required("Date", in: .fitnotes)
         _ = try c.required("Exercise", in: .fitnotes)
-        if let found = c.index("weight", unit: WeightUnit.init(importSpelling:)) {
-            weight = found.index; headerWeightUnit = found.unit
-        } else {
-            weight = c.index("weight"); headerWeightUnit = nil
-        }
-        if let found = c.index("distance", unit: DistanceUnit.init(importSpelling:)) {
-            distance = found.index; headerDistanceUnit = found.unit
-        } else {
-            distance = c.index("distance"); headerDistanceUnit = nil
-        }
+        (weight, headerWeightUnit) = c.measured("weight", unit: WeightUnit.init(importSpelling:))
+        (distance, headerDistanceUnit) = c.measured("distance", unit: DistanceUnit.init(importSpelling:))
         weightUnitColumn = c.index("weight unit")
         reps = c.index("reps")
         distanceUnitColumn = c.index("distance unit")

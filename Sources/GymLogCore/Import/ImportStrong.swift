@@ -29,16 +29,8 @@ struct StrongReader {
         workoutNotes = c.index("workout notes")
         weightUnitColumn = c.index("weight unit")
         distanceUnitColumn = c.index("distance unit")
-        if let found = c.index("weight", unit: WeightUnit.init(importSpelling:)) {
-            weight = found.index; headerWeightUnit = found.unit
-        } else {
-            weight = c.index("weight"); headerWeightUnit = nil
-        }
-        if let found = c.index("distance", unit: DistanceUnit.init(importSpelling:)) {
-            distance = found.index; headerDistanceUnit = found.unit
-        } else {
-            distance = c.index("distance"); headerDistanceUnit = nil
-        }
+        (weight, headerWeightUnit) = c.measured("weight", unit: WeightUnit.init(importSpelling:))
+        (distance, headerDistanceUnit) = c.measured("distance", unit: DistanceUnit.init(importSpelling:))
     }
 
     enum RowKind { case set(SetKind), restTimer, note }

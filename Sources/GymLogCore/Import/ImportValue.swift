@@ -22,6 +22,13 @@ struct ImportColumns {
         return nil
     }
 
+    /// A measured column: `base (unit)` with the unit its header names, else plain `base`
+    /// (its unit then comes from a unit column or the assumed one).
+    func measured<Unit>(_ base: String, unit read: (Substring) -> Unit?) -> (index: Int?, unit: Unit?) {
+        if let found = index(base, unit: read) { return (found.index, found.unit) }
+        return (index(base), nil)
+    }
+
     /// The index of a column the format cannot do without.
     func required(_ name: String, in source: ImportSource) throws -> Int {
         guard let i = names.firstIndex(of: name.lowercased()) else {
