@@ -104,7 +104,8 @@ extension Render {
         let head = "  \(exercise.name) #\(s.order)  "
         var segments: [StyledText] = [StyledText(head), StyledText(s.set.summary)]
         if let e = e1rm(s.set, settings, bodyweight: bodyweight) { segments.append(StyledText("  e1RM \(e)", style.dim)) }
-        if let p = secondsPerKilometre(of: s.set.values) { segments.append(StyledText("  pace \(pace(secondsPerKilometre: p, settings))", style.dim)) }
+        // `5km in 25:00 · 5:00/km`: the pace belongs to the set, in the configured distance unit.
+        if let p = secondsPerKilometre(of: s.set.values) { segments.append(StyledText(" · \(pace(secondsPerKilometre: p, settings))", style.dim)) }
         let beaten = s.records.filter { $0.previous != nil }
         if !beaten.isEmpty {
             let labels = beaten.map { b in
