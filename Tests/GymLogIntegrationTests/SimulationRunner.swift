@@ -25,6 +25,8 @@ extension Sim {
         /// acknowledged writes (RELIABILITY.md, known limits), so the storm drops them there and
         /// `SimulationTests.delayedCopiesCrossingRestores` runs that case as a known issue.
         var stashCrossesRestores = false
+        /// Routines and bodyweights in the operation mix too (off: the mix recorded seeds ran with).
+        var planEntities = false
     }
 
     /// The counts a run reports (RELIABILITY.md copies them).
@@ -172,7 +174,7 @@ extension Sim {
                     actors.append((id, { [self] in
                         for _ in 0..<n {
                             await turns.gate(id)
-                            do { try device.randomOperation() } catch { fail("device \(device.index): operation failed: \(error)") }
+                            do { try device.randomOperation(planEntities: options.planEntities) } catch { fail("device \(device.index): operation failed: \(error)") }
                         }
                     }))
                 }

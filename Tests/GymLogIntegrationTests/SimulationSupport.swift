@@ -135,7 +135,30 @@ extension Sim {
 
         /// Does one random user action. A refusal the user would see (`UserError`: nothing to
         /// undo, no such set...) is part of the game; any other error is a bug.
-        func randomOperation() throws {
+        /// `planEntities` adds routines and bodyweights to the mix, drawn first so that runs
+        /// without them draw exactly as before (a recorded seed replays the same run).
+        func randomOperation(planEntities: Bool = false) throws {
+            if planEntities, random.chance(0.08) {
+                do {
+                    switch random.int(0..<3) {
+                    case 0:
+                        let lines = (0..<random.int(1...3)).map { _ in
+                            "\(random.pick(Self.exerciseNames)) \(random.int(1...5))x\(random.int(3...12))" + (random.chance(0.5) ? " linear +2.5" : "")
+                        }
+                        let name = random.pick(["Push A", "Pull A", "Legs"])
+                        _ = try db.saveRoutine(name: name, text: "# \(name)\n" + lines.joined(separator: "\n") + "\n", lines: lines, typed: "routine add")
+                    case 1:
+                        _ = try db.deleteRoutine(named: random.pick(["Push A", "Pull A", "Legs"]), typed: "routine rm")
+                    default:
+                        _ = try db.logBodyweight(Weight(Fixed(thousandths: Int64(random.int(1400...2000)) * 50), random.chance(0.8) ? .kg : .lb),
+                                                 typed: "bw")
+                    }
+                    stats.plans += 1
+                } catch is UserError {
+                    stats.refused += 1
+                }
+                return
+            }
             let roll = random.int(0..<100)
             do {
                 switch roll {
@@ -237,12 +260,14 @@ extension Sim {
     struct OpStats: Sendable {
         var logged = 0, repeated = 0, undone = 0, redone = 0, edited = 0, deleted = 0
         var workouts = 0, notes = 0, renames = 0, aliases = 0, refused = 0
-        var total: Int { logged + repeated + undone + redone + edited + deleted + workouts + notes + renames + aliases }
+        /// Routines saved or deleted and bodyweights logged (`Options.planEntities`).
+        var plans = 0
+        var total: Int { logged + repeated + undone + redone + edited + deleted + workouts + notes + renames + aliases + plans }
         static func + (a: OpStats, b: OpStats) -> OpStats {
             OpStats(logged: a.logged + b.logged, repeated: a.repeated + b.repeated, undone: a.undone + b.undone,
                     redone: a.redone + b.redone, edited: a.edited + b.edited, deleted: a.deleted + b.deleted,
                     workouts: a.workouts + b.workouts, notes: a.notes + b.notes, renames: a.renames + b.renames,
-                    aliases: a.aliases + b.aliases, refused: a.refused + b.refused)
+                    aliases: a.aliases + b.aliases, refused: a.refused + b.refused, plans: a.plans + b.plans)
         }
     }
 }

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test(arguments: Backend.all) func cleanNetwork(_ backend: Backend) async throws {
-        try await simulate("clean-\(backend.rawValue)", Sim.Options(backend: backend, devices: 3, rounds: 150 * Sim.scale))
+        try await simulate("clean-\(backend.rawValue)", Sim.Options(backend: backend, devices: 3, rounds: 150 * Sim.scale, planEntities: true))
     }
 
     @Test(arguments: Backend.all) func faultsAndServerRestores(_ backend: Backend) async throws {
@@ -30,7 +30,7 @@ import Testing
                                                                     faultRate: 0.05, serverLives: true,
                                                                     // Devices up to 3 days ahead, a server that takes 1: some
                                                                     // are refused until their clock is fixed.
-                                                                    serverMaxClockAheadSeconds: 86_400))
+                                                                    serverMaxClockAheadSeconds: 86_400, planEntities: true))
     }
 
     /// RELIABILITY.md, known limits: delayed copies of requests that cross a server restore
