@@ -369,7 +369,7 @@ complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options 
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" since' -l 'since' -d 'Only from this day on: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" until' -l 'until' -d 'Only up to and including this day, in the same forms.' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" exercise' -l 'exercise' -d 'Only this exercise (name, alias or prefix).' -rfka ''
-complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" format' -l 'format' -d 'native (everything: ids, time zones, aliases) or strong (Strong\'s CSV layout with unit columns).' -rfka ''
+complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" format' -l 'format' -d 'native (everything: ids, time zones, aliases), strong (Strong\'s CSV layout with unit columns) or hevy (Hevy\'s CSV layout in your unit).' -rfka ''
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" version' -l 'version' -d 'Show the version.'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog export" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'gymlog' -n '__gymlog_should_offer_completions_for_flags_or_options "gymlog import" db' -l 'db' -d 'The database file.' -rfka ''

@@ -668,7 +668,7 @@ _gymlog_export() {
         '--since[Only from this day on\: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.]:day:'
         '--until[Only up to and including this day, in the same forms.]:day:'
         '--exercise[Only this exercise (name, alias or prefix).]:exercise:'
-        '--format[native (everything\: ids, time zones, aliases) or strong (Strong'\''s CSV layout with unit columns).]:format:'
+        '--format[native (everything\: ids, time zones, aliases), strong (Strong'\''s CSV layout with unit columns) or hevy (Hevy'\''s CSV layout in your unit).]:format:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -63,6 +63,65 @@ import Testing
         #expect(after == before)
     }
 
+    /// `text` (`102.5`, `-15`) as a load or distance in `unit`, converted as the hevy layout converts it.
+    static func converted(_ text: String, from unit: String, to target: String) -> String {
+        guard !text.isEmpty else { return text }
+        let negative = text.hasPrefix("-")
+        var value = Fixed(parsing: negative ? String(text.dropFirst()) : text)!
+        if negative { value = Fixed(thousandths: -value.thousandths) }
+        if let from = WeightUnit(rawValue: unit), let to = WeightUnit(rawValue: target) {
+            return Weight(value, from).converted(to: to).value.description
+        }
+        return Distance(value, DistanceUnit(rawValue: unit)!).converted(to: DistanceUnit(rawValue: target)!).value.description
+    }
+
+    @Test(arguments: ["kg", "lb"])
+    func aHevyExportImportsBackInTheConfiguredUnit(unit: String) throws {
+        // Given a user whose unit is `unit`, with sets typed in kg and lb, metres and miles, bodyweight
+        // with added and assisted load, a timed set, every set kind and a note
+        let source = try TemporaryHome()
+        try "unit = \"\(unit)\"\n".write(toFile: source.config, atomically: true, encoding: .utf8)
+        let logged = try source.gymlog([], stdin: """
+            bench w60kg x10
+            bench 225lb x5 @8
+            bench 102.125kg x3 f # paused, "touch and go"
+            bench 80kg x8 d
+            row 2000m 7:41
+            run 3.1mi 26:10
+            pullup bw x8
+            pullup bw+20kg x5
+            pullup bw-15lb x10
+            plank 90s
+            carry 40kg 50m
+            """)
+        #expect(logged.status == 0, "\(logged.stderr)")
+        let export = try source.gymlog(["export", "--format", "hevy"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let header = try #require(ImportCSVCursor.rows(export.stdout).first)
+        let weightColumn = unit == "kg" ? "weight_kg" : "weight_lbs", distanceUnit = unit == "kg" ? "km" : "mi"
+        #expect(header.contains(weightColumn) && header.contains(unit == "kg" ? "distance_km" : "distance_miles"), "\(header)")
+
+        // When it is imported into an empty database
+        let target = try TemporaryHome()
+        let imported = try target.gymlog(["import", try Self.write(export.stdout, source, "hevy.csv")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(!imported.stdout.contains("gives no unit"), "\(imported.stdout)")
+        // Then every set is back in order, its load and distance in the configured unit to the thousandth,
+        // its note in the workout's note
+        let before = Self.setValues(try source.gymlog(["export"]).stdout)
+        let expected = before.map { row -> [String] in
+            var r = row
+            if !r[2].isEmpty { r[2] = Self.converted(r[2], from: r[3], to: unit); r[3] = unit }
+            if !r[7].isEmpty { r[7] = Self.converted(r[7], from: r[8], to: distanceUnit); r[8] = distanceUnit }
+            r[10] = ""
+            return r
+        }
+        let afterExport = try target.gymlog(["export"]).stdout
+        #expect(before.count == 11)
+        #expect(Self.setValues(afterExport) == expected)
+        #expect(Self.column(afterExport, "workout_note").first == "bench: paused, \"touch and go\"")
+    }
+
     @Test func addedLoadOnAStoredBodyweightExerciseComesBackAsAddedLoad() throws {
         // Given a Strong export whose dips all carry added load (Strong writes `bw+20x6` as Weight 20)
         let source = try TemporaryHome()

@@ -50,9 +50,9 @@ import Testing
         let export = try home.gymlog(["export"])
         #expect(export.status == 0)
         let rows = ImportCSVCursor.rows(export.stdout)
-        #expect(rows.first == ExportFormat.native.header)
+        #expect(rows.first == ExportFormat.native.header(unit: .kg))
         #expect(rows.count == 1 + 17)
-        #expect(Set(rows.dropFirst().map(\.count)) == [ExportFormat.native.header.count])
+        #expect(Set(rows.dropFirst().map(\.count)) == [ExportFormat.native.header(unit: .kg).count])
     }
 
     @Test func oneShotCommandsShareTheDatabaseAndExplainBadInput() throws {

@@ -87,10 +87,11 @@ enum ExportFixtures {
         ]
     }
 
-    static func export(_ format: ExportFormat) -> [UInt8] {
+    /// The fixture rows in `format`, for a user whose configured unit is `unit`.
+    static func export(_ format: ExportFormat, unit: WeightUnit = .kg) -> [UInt8] {
         var writer = CSVWriter()
-        format.appendHeader(to: &writer)
-        for row in rows { format.append(row, to: &writer) }
+        format.appendHeader(to: &writer, unit: unit)
+        for row in rows { format.append(row, to: &writer, unit: unit) }
         return writer.buffer
     }
 }
@@ -136,19 +137,27 @@ struct ExportFormatTests {
         try assertGolden(ExportFixtures.export(.strong), "strong-golden.csv")
     }
 
-    @Test("headers are exactly as documented")
-    func headers() {
-        #expect(ExportFormat.native.header.joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases")
-        #expect(ExportFormat.strong.header.joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Weight Unit,Reps,Distance,Distance Unit,Seconds,Notes,Workout Notes,RPE")
-        #expect(ExportFormat(rawValue: "strong") == .strong && ExportFormat.allCases.count == 2)
+    @Test("hevy export matches its golden files byte for byte, one per configured unit", arguments: WeightUnit.allCases)
+    func hevyGolden(unit: WeightUnit) throws {
+        try assertGolden(ExportFixtures.export(.hevy, unit: unit), "hevy-golden-\(unit.rawValue).csv")
     }
 
-    @Test("every row reads back with one value per header column", arguments: ExportFormat.allCases)
-    func rowShape(format: ExportFormat) {
-        let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(format), as: UTF8.self))
+    @Test("headers are exactly as documented")
+    func headers() {
+        #expect(ExportFormat.native.header(unit: .kg).joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases")
+        #expect(ExportFormat.strong.header(unit: .kg).joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Weight Unit,Reps,Distance,Distance Unit,Seconds,Notes,Workout Notes,RPE")
+        #expect(ExportFormat.hevy.header(unit: .kg).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_kg,reps,distance_km,duration_seconds,rpe")
+        #expect(ExportFormat.hevy.header(unit: .lb).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_lbs,reps,distance_miles,duration_seconds,rpe")
+        #expect(ExportFormat(rawValue: "strong") == .strong && ExportFormat(rawValue: "hevy") == .hevy)
+        #expect(ExportFormat.allCases.count == 3)
+    }
+
+    @Test("every row reads back with one value per header column", arguments: ExportFormat.allCases, WeightUnit.allCases)
+    func rowShape(format: ExportFormat, unit: WeightUnit) {
+        let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(format, unit: unit), as: UTF8.self))
         #expect(rows.count == ExportFixtures.rows.count + 1)
-        #expect(rows.first == format.header)
-        for row in rows { #expect(row.count == format.header.count) }
+        #expect(rows.first == format.header(unit: unit))
+        for row in rows { #expect(row.count == format.header(unit: unit).count) }
     }
 
     @Test("native values: exact weights, ISO times with offsets, nil as empty")
@@ -193,6 +202,47 @@ struct ExportFormatTests {
         #expect(rows[13][0] == "2026-11-23 23:40:00" && rows[13][1] == "Pull, heavy" && rows[13][2] == "45m")
     }
 
+    @Test("hevy values: Hevy's times, 0-based set_index, set types, loads and distances converted to the configured unit")
+    func hevyValues() {
+        // Given the fixture exported by a user whose unit is lb
+        let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(.hevy, unit: .lb), as: UTF8.self))
+        let header = rows[0]
+        func value(_ row: Int, _ column: String) -> String { rows[row][header.firstIndex(of: column)!] }
+        // Then times are local and to the minute, an unfinished workout has no end, and nothing is a superset
+        #expect(value(1, "start_time") == "21 Nov 2026, 10:15" && value(1, "end_time") == "21 Nov 2026, 11:33")
+        #expect(value(7, "start_time") == "22 Nov 2026, 18:05" && value(7, "end_time") == "")
+        #expect(rows.dropFirst().allSatisfy { $0[header.firstIndex(of: "superset_id")!] == "" })
+        // And set_index counts every set of the exercise from 0, with Hevy's set types
+        #expect((1...4).map { value($0, "set_index") } == ["0", "1", "2", "3"])
+        #expect((1...6).map { value($0, "set_type") } == ["warmup", "normal", "normal", "dropset", "normal", "failure"])
+        // And 100kg is 220.462lb, 225lb stays 225, assistance stays negative; 3.1mi stays, 2000m is 1.243mi
+        #expect(value(2, "weight_lbs") == "220.462" && value(7, "weight_lbs") == "225" && value(11, "weight_lbs") == "-45")
+        #expect(value(10, "distance_miles") == "3.1" && value(9, "distance_miles") == "1.243")
+        // And absent numbers are empty, the set's note is its row's exercise note, RPE as typed
+        #expect(value(6, "weight_lbs") == "" && value(8, "reps") == "" && value(8, "duration_seconds") == "60")
+        #expect(value(3, "exercise_notes") == "paused, \"touch and go\" next time" && value(3, "rpe") == "8.5")
+        #expect(value(1, "description") == "Felt strong, slept 8h" && value(13, "title") == "Pull, heavy")
+    }
+
+    @Test("loads and distances convert exactly, to the nearest thousandth, halves away from zero", arguments: [
+        (Weight(Fixed(225), .lb), WeightUnit.kg, "102.058kg"), (Weight(Fixed(100), .kg), .lb, "220.462lb"),
+        (Weight(Fixed(thousandths: -22_500), .lb), .kg, "-10.206kg"), (Weight(Fixed(1), .lb), .kg, "0.454kg"),
+        (Weight(Fixed(thousandths: 500), .lb), .kg, "0.227kg"), (Weight(Fixed(20), .kg), .kg, "20kg"),
+    ])
+    func weightConversion(weight: Weight, unit: WeightUnit, expected: String) {
+        #expect(weight.converted(to: unit).description == expected)
+    }
+
+    @Test func distanceConversion() {
+        #expect(Distance(Fixed(2000), .m).converted(to: .km).description == "2km")
+        #expect(Distance(Fixed(thousandths: 3100), .mi).converted(to: .km).description == "4.989km")
+        #expect(Distance(Fixed(5), .km).converted(to: .mi).description == "3.107mi")
+        #expect(Distance(Fixed(100), .yd).converted(to: .m).description == "91.44m")
+        #expect(Distance(Fixed(1), .mi).converted(to: .yd).description == "1760yd")
+        // 0.5 thousandths rounds away from zero: 1m is 0.001km, 0.4m is 0km
+        #expect(roundedQuotient(5, 10) == 1 && roundedQuotient(-5, 10) == -1 && roundedQuotient(4, 10) == 0)
+    }
+
     @Test("Strong durations", arguments: [
         (0, "0m"), (59, "0m"), (60, "1m"), (45 * 60 + 59, "45m"), (3600, "1h 0m"), (3900, "1h 5m"),
         (78 * 60, "1h 18m"), (10 * 3600 + 60, "10h 1m"), (-300, "0m"),
@@ -213,10 +263,10 @@ struct ExportFormatTests {
         let row = ExportRow(set: set, workout: workout, exercise: exercise, setOrder: 3, workingSetNumber: nil)
         // When it is written in the native layout
         var writer = CSVWriter()
-        ExportFormat.native.append(row, to: &writer)
+        ExportFormat.native.append(row, to: &writer, unit: .kg)
         // Then every field is there, in header order
         let fields = String(decoding: writer.buffer, as: UTF8.self).dropLast().split(separator: ",", omittingEmptySubsequences: false)
-        #expect(fields.count == ExportFormat.native.header.count)
+        #expect(fields.count == ExportFormat.native.header(unit: .kg).count)
         #expect(Array(fields[3...5]) == ["1970-01-01T01:00:01.000+01:00", "1970-01-01T01:00:02.000+01:00", "n"])
         #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "", "", "", "x", "1970-01-01T02:00:03.000+02:00", ""])
     }
@@ -229,7 +279,7 @@ struct ExportFormatTests {
         var flushed: [UInt8] = []
         var expectedRows = 0
         for i in 0..<20_000 {
-            ExportFormat.native.append(rows[i % rows.count], to: &writer)
+            ExportFormat.native.append(rows[i % rows.count], to: &writer, unit: .kg)
             expectedRows += 1
             if writer.buffer.count > 1 << 16 {
                 flushed.append(contentsOf: writer.buffer)

@@ -83,42 +83,161 @@ import Testing
         return rows.sorted { ($0.workout.startedAt, $0.set.performedAt, $0.set.id.uuidString) < ($1.workout.startedAt, $1.set.performedAt, $1.set.id.uuidString) }
     }
 
-    static func exportThenImport(_ rows: [ExportRow], _ format: ExportFormat, assumedUnit: WeightUnit) throws -> ImportedFile {
+    /// `rows` written in `format` by a user whose configured unit is `unit`.
+    static func export(_ rows: [ExportRow], _ format: ExportFormat, unit: WeightUnit) -> [UInt8] {
         var writer = CSVWriter()
-        format.appendHeader(to: &writer)
-        for row in rows { format.append(row, to: &writer) }
+        format.appendHeader(to: &writer, unit: unit)
+        for row in rows { format.append(row, to: &writer, unit: unit) }
+        return writer.buffer
+    }
+
+    /// `bytes` read back as the export of `rows`, by a user whose unit is `assumedUnit`.
+    static func importBack(_ bytes: [UInt8], of rows: [ExportRow], assumedUnit: WeightUnit) throws -> ImportedFile {
         let offsets = Dictionary(rows.map { ($0.workout.startedAt, $0.workout.utcOffsetSeconds) }, uniquingKeysWith: { a, _ in a })
-        // Strong's Date has no zone: read it in the zone each workout was in.
-        return try ImportParser.parse(writer.buffer, options: ImportOptions(weightUnit: assumedUnit, utcOffset: { instant in
+        // Strong's Date and Hevy's times have no zone: read them in the zone each workout was in.
+        return try ImportParser.parse(bytes, options: ImportOptions(weightUnit: assumedUnit, utcOffset: { instant in
             offsets.min { abs($0.key - instant) < abs($1.key - instant) }?.value ?? 0
         }))
     }
 
-    @Test("every set survives export then import, in both layouts, whatever unit is assumed",
-          arguments: ExportFormat.allCases, [UInt64(1), 2, 3, 42, 2026])
+    static func exportThenImport(_ rows: [ExportRow], _ format: ExportFormat, unit: WeightUnit,
+                                 assumedUnit: WeightUnit) throws -> ImportedFile {
+        try importBack(export(rows, format, unit: unit), of: rows, assumedUnit: assumedUnit)
+    }
+
+    /// The set values `format` carries for `row` when the configured unit is `unit`: everything
+    /// for native and strong; hevy converts loads to `unit` and distances to km or miles, and
+    /// moves the set's note to the workout's (`notesCarried`). Without a bodyweight column, a
+    /// bodyweight set with neither load nor reps (`plank bw 60s`) reads as a plain timed set.
+    static func carried(_ row: ExportRow, by format: ExportFormat, unit: WeightUnit) -> SetValues {
+        var v = row.set.values
+        guard format != .native else { return v }
+        if v.bodyweight && v.weight == nil && v.reps == nil { v.bodyweight = false }
+        guard format == .hevy else { return v }
+        v.weight = v.weight?.converted(to: unit)
+        v.distance = v.distance?.converted(to: unit == .kg ? .km : .mi)
+        v.note = nil
+        return v
+    }
+
+    /// The workout notes a hevy export carries: the workout's note, then `Exercise: note` once
+    /// for each distinct set note, in the order the sets were done.
+    static func notesCarried(_ rows: [ExportRow]) -> [String?] {
+        var order: [UUID] = [], notes: [UUID: [String]] = [:]
+        for row in rows {
+            if notes[row.workout.id] == nil {
+                order.append(row.workout.id)
+                notes[row.workout.id] = row.workout.note.map { [$0] } ?? []
+            }
+            if let note = row.set.values.note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty {
+                let line = "\(row.exercise.name): \(note)"
+                if !notes[row.workout.id]!.contains(line) { notes[row.workout.id]!.append(line) }
+            }
+        }
+        return order.map { notes[$0]!.isEmpty ? nil : notes[$0]!.joined(separator: "\n") }
+    }
+
+    /// Checks `file` holds `rows` as `format` carries them, set by set and in order.
+    static func expectCarried(_ file: ImportedFile, _ rows: [ExportRow], _ format: ExportFormat, unit: WeightUnit,
+                              _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(file.badRows.isEmpty, "\(label): \(file.badRows)", sourceLocation: sourceLocation)
+        #expect(file.ignoredRows.isEmpty, "\(label): \(file.ignoredRows)", sourceLocation: sourceLocation)
+        #expect(file.assumedWeightUnit == nil && file.assumedDistanceUnit == nil, sourceLocation: sourceLocation)
+        let sets = file.workouts.flatMap(\.sets)
+        try #require(sets.count == rows.count, "\(label)", sourceLocation: sourceLocation)
+        for (row, set) in zip(rows, sets) {
+            #expect(set.values == carried(row, by: format, unit: unit), "\(label) line \(set.line)", sourceLocation: sourceLocation)
+            #expect(file.exercises[set.exercise].name == row.exercise.name, sourceLocation: sourceLocation)
+            if format == .native {
+                #expect(set.id == row.set.id && set.performedAt == row.set.performedAt, sourceLocation: sourceLocation)
+                #expect(file.exercises[set.exercise].aliases == row.exerciseAliases, sourceLocation: sourceLocation)
+            }
+        }
+        // Hevy's times are to the minute, Strong's Date to the second; native keeps the millisecond.
+        let precision: Int64 = switch format { case .native: 1; case .strong: 1000; case .hevy: 60_000 }
+        #expect(file.workouts.map { $0.startedAt / precision } == Set(rows.map(\.workout.startedAt)).sorted().map { $0 / precision },
+                "\(label)", sourceLocation: sourceLocation)
+        let names = file.workouts.map { $0.name ?? "" }
+        var seen = Set<UUID>()
+        let expectedNames = rows.filter { seen.insert($0.workout.id).inserted }.map { row in
+            format == .native ? row.workout.name ?? "" : row.workout.name ?? ExportFormat.defaultWorkoutName
+        }
+        #expect(names == expectedNames, "\(label)", sourceLocation: sourceLocation)
+        if format == .hevy {
+            #expect(file.workouts.map(\.note) == notesCarried(rows), "\(label)", sourceLocation: sourceLocation)
+        } else {
+            seen = []
+            #expect(file.workouts.map(\.note) == rows.filter { seen.insert($0.workout.id).inserted }.map(\.workout.note),
+                    "\(label)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("every set survives export then import, in every layout and configured unit, whatever unit is assumed",
+          arguments: ExportFormat.allCases, [UInt64(1), 2, 3, 42, 2026, 7, 11, 99])
     func roundTrip(format: ExportFormat, seed: UInt64) throws {
         // Given a generated history with kg and lb loads, every distance unit and every set shape
         let rows = Self.history(seed: seed)
-        for assumed in WeightUnit.allCases {
-            // When it is exported and read back by a user whose unit is `assumed`
-            let file = try Self.exportThenImport(rows, format, assumedUnit: assumed)
-            // Then nothing was left out or assumed, and every set is back, in order, value for value
-            #expect(file.badRows.isEmpty, "seed \(seed): \(file.badRows)")
-            #expect(file.assumedWeightUnit == nil && file.assumedDistanceUnit == nil)
-            let sets = file.workouts.flatMap(\.sets)
-            try #require(sets.count == rows.count, "seed \(seed)")
-            for (row, set) in zip(rows, sets) {
-                #expect(set.values == row.set.values, "seed \(seed) \(format) line \(set.line)")
-                #expect(file.exercises[set.exercise].name == row.exercise.name)
-                if format == .native {
-                    #expect(set.id == row.set.id && set.performedAt == row.set.performedAt)
-                    #expect(file.exercises[set.exercise].aliases == row.exerciseAliases)
-                }
+        for unit in WeightUnit.allCases {
+            for assumed in WeightUnit.allCases {
+                // When it is exported by a user whose unit is `unit` and read back by one whose unit is `assumed`
+                let file = try Self.exportThenImport(rows, format, unit: unit, assumedUnit: assumed)
+                // Then nothing was left out or assumed, and every set is back, in order, value for value
+                try Self.expectCarried(file, rows, format, unit: unit, "seed \(seed) \(format) in \(unit), read in \(assumed)")
             }
-            // Strong's Date is to the second; native keeps the millisecond.
-            let precision: Int64 = format == .native ? 1 : 1000
-            #expect(file.workouts.map { $0.startedAt / precision } == Set(rows.map(\.workout.startedAt)).sorted().map { $0 / precision })
         }
+    }
+
+    static let fixtures = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "fixtures/export")
+
+    static func golden(_ name: String) throws -> [UInt8] {
+        Array(try #require(FileManager.default.contents(atPath: fixtures.appending(path: name).path), "missing \(name)"))
+    }
+
+    @Test("the golden files import back to the fixture's sets as each layout carries them", arguments: [
+        (ExportFormat.native, WeightUnit.kg, "native-golden.csv"), (.strong, .kg, "strong-golden.csv"),
+        (.hevy, .kg, "hevy-golden-kg.csv"), (.hevy, .lb, "hevy-golden-lb.csv"),
+    ])
+    func goldenRoundTrip(format: ExportFormat, unit: WeightUnit, name: String) throws {
+        // Given a golden export of every set kind, kg and lb, notes with quotes, commas and newlines
+        let bytes = try Self.golden(name)
+        for assumed in WeightUnit.allCases {
+            // When it is imported into an empty history
+            let file = try Self.importBack(bytes, of: ExportFixtures.rows, assumedUnit: assumed)
+            // Then every set is back as the layout carries it, value for value in its unit
+            #expect(file.source == (format == .native ? .native : format == .strong ? .strong : .hevy))
+            try Self.expectCarried(file, ExportFixtures.rows, format, unit: unit, "\(name) read in \(assumed)")
+        }
+    }
+
+    @Test("a native golden file imported and exported again is the same bytes")
+    func nativeGoldenByteForByte() throws {
+        // Given the native golden file, read back
+        let bytes = try Self.golden("native-golden.csv")
+        let file = try ImportParser.parse(bytes, options: ImportOptions())
+        // When its workouts are exported again, numbered as the store numbers them
+        var rows: [ExportRow] = []
+        for w in file.workouts {
+            let workout = Workout(id: w.id, name: w.name, startedAt: w.startedAt, endedAt: w.endedAt,
+                                  utcOffsetSeconds: w.utcOffsetSeconds, note: w.note)
+            var numbers: [Int: (order: Int, working: Int)] = [:]
+            for s in w.sets {
+                let e = file.exercises[s.exercise]
+                var n = numbers[s.exercise] ?? (0, 0)
+                n.order += 1
+                if s.values.kind == .working { n.working += 1 }
+                numbers[s.exercise] = n
+                rows.append(ExportRow(
+                    set: LoggedSet(id: s.id, workoutID: w.id, exerciseID: try #require(e.id), values: s.values,
+                                   performedAt: s.performedAt, utcOffsetSeconds: s.utcOffsetSeconds),
+                    workout: workout, exercise: Exercise(id: try #require(e.id), name: e.name, kind: .weighted),
+                    setOrder: n.order, workingSetNumber: s.values.kind == .working ? n.working : nil,
+                    exerciseAliases: e.aliases))
+            }
+        }
+        // Then the bytes are the golden file's
+        #expect(Self.export(rows, .native, unit: .kg) == bytes)
     }
 
     @Test func aNativeFileWrittenToTheSecondStillKeepsItsSetsInOrder() throws {

@@ -204,9 +204,9 @@ import Testing
     @Test func nativeExportParsesBackToTheRowsItWasWrittenFrom() throws {
         // Given every kind of row the native export writes
         var writer = CSVWriter()
-        ExportFormat.native.appendHeader(to: &writer)
+        ExportFormat.native.appendHeader(to: &writer, unit: .kg)
         let rows = ExportFixtures.rows
-        for row in rows { ExportFormat.native.append(row, to: &writer) }
+        for row in rows { ExportFormat.native.append(row, to: &writer, unit: .kg) }
         // When it is read back
         let file = try ImportParser.parse(writer.buffer, options: ImportOptions())
         // Then every field (ids, times to the millisecond, offsets, values, aliases) is as written

@@ -11,12 +11,16 @@ struct Export: ContextCommand {
           gymlog export > all.csv
           gymlog export --out bench.csv --exercise bench --since 2026-01-01
           gymlog export --format strong --out strong.csv   opens in Strong-compatible tools
+          gymlog export --format hevy --out hevy.csv       Hevy's layout, for Hevy's import
 
         Sets are listed workout by workout, in the order they were done. The native layout
         keeps everything gymlog stores: ids, times to the millisecond with their UTC offsets,
         units, and each exercise's aliases; `gymlog import` reads it back exactly. The strong
         layout writes each load and distance as typed with its unit in `Weight Unit` and
-        `Distance Unit` columns, so kg and lb sets (or m and km) never mix.
+        `Distance Unit` columns, so kg and lb sets (or m and km) never mix. The hevy layout
+        has one unit per file: loads in `weight_kg` or `weight_lbs` and distances in
+        `distance_km` or `distance_miles`, following your configured unit, converted to the
+        nearest thousandth; a set's note goes in its row's `exercise_notes`.
 
         Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or
         an age like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks).
@@ -28,12 +32,12 @@ struct Export: ContextCommand {
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
     @OptionGroup var range: DayRange
     @Option(help: "Only this exercise (name, alias or prefix).") var exercise: String?
-    @Option(help: "native (everything: ids, time zones, aliases) or strong (Strong's CSV layout with unit columns).") var format: String = "native"
+    @Option(help: "native (everything: ids, time zones, aliases), strong (Strong's CSV layout with unit columns) or hevy (Hevy's CSV layout in your unit).") var format: String = "native"
     @Flag(help: .hidden) var csv = false
 
     func validate() throws {
         guard ExportFormat(rawValue: format.lowercased()) != nil else {
-            throw ValidationError("--format \(format) is not a format; use native or strong.")
+            throw ValidationError("--format \(format) is not a format; use native, strong or hevy.")
         }
     }
 
@@ -48,11 +52,11 @@ struct Export: ContextCommand {
         let sink = try ExportSink(path: out)
         do {
             var writer = CSVWriter()
-            writer.fields(exportFormat.header)
-            writer.endRow()
+            let unit = context.settings.defaultUnit
+            exportFormat.appendHeader(to: &writer, unit: unit)
             var rows = 0
             try db.forEachExportRow(filter) { row in
-                exportFormat.append(row, to: &writer)
+                exportFormat.append(row, to: &writer, unit: unit)
                 rows += 1
                 if writer.buffer.count >= 1 << 16 { try sink.write(writer.buffer); writer.buffer.removeAll(keepingCapacity: true) }
             }

@@ -38,6 +38,16 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// workout's Duration is `0m`. Strong has no bodyweight column: `bw x8` is Weight 0,
     /// assistance a negative Weight, and added load a plain Weight.
     case strong
+    /// The layout of Hevy's workout CSV export, so Hevy (and gymlog) can import the file.
+    ///
+    /// Hevy has one unit per file, named in its header: loads go in `weight_kg` or `weight_lbs`
+    /// and distances in `distance_km` or `distance_miles`, following the configured unit, each
+    /// value converted to the nearest thousandth (`Weight.converted(to:)`). Times are Hevy's
+    /// `21 Nov 2026, 10:15` (local, to the minute); `set_index` is 0-based over all of the
+    /// exercise's sets; `set_type` is normal, warmup, dropset or failure; absent numbers are
+    /// empty. Hevy's notes are per exercise, not per set: a set's note goes in its row's
+    /// `exercise_notes`. gymlog has no supersets, so `superset_id` is empty.
+    case hevy
 
     /// The native columns before aliases were exported; such files still import.
     static let nativeHeaderWithoutAliases: [String] = [
@@ -51,6 +61,17 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Weight Unit", "Reps", "Distance",
         "Distance Unit", "Seconds", "Notes", "Workout Notes", "RPE",
     ]
+
+    /// Hevy's columns; the load and distance columns are named for `unit` (kg: `weight_kg`,
+    /// `distance_km`; lb: `weight_lbs`, `distance_miles`).
+    static func hevyHeader(_ unit: WeightUnit) -> [String] {
+        ["title", "start_time", "end_time", "description", "exercise_title", "superset_id", "exercise_notes", "set_index",
+         "set_type", unit == .kg ? "weight_kg" : "weight_lbs", "reps", unit == .kg ? "distance_km" : "distance_miles",
+         "duration_seconds", "rpe"]
+    }
+
+    /// The distance unit Hevy's layout writes beside loads in `unit`.
+    static func hevyDistanceUnit(_ unit: WeightUnit) -> DistanceUnit { unit == .kg ? .km : .mi }
 
     /// How Strong spells a weight unit in its `Weight Unit` column.
     static func strongSpelling(_ unit: WeightUnit) -> String {
@@ -70,25 +91,28 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// Workout Name for workouts that were never named.
     public static let defaultWorkoutName = "Workout"
 
-    /// The column names, in order.
-    public var header: [String] {
+    /// The column names, in order; `unit` is the configured unit, which names Hevy's columns.
+    public func header(unit: WeightUnit) -> [String] {
         switch self {
         case .native: Self.nativeHeader
         case .strong: Self.strongHeader
+        case .hevy: Self.hevyHeader(unit)
         }
     }
 
     /// Writes the header row.
-    public func appendHeader(to writer: inout CSVWriter) {
-        writer.fields(header)
+    public func appendHeader(to writer: inout CSVWriter, unit: WeightUnit) {
+        writer.fields(header(unit: unit))
         writer.endRow()
     }
 
-    /// Writes one row for `row` in this layout.
-    public func append(_ row: ExportRow, to writer: inout CSVWriter) {
+    /// Writes one row for `row` in this layout; `unit` is the configured unit, which Hevy's
+    /// layout converts loads (and distances, to km or miles) into. The others write values as typed.
+    public func append(_ row: ExportRow, to writer: inout CSVWriter, unit: WeightUnit) {
         switch self {
         case .native: Self.appendNative(row, to: &writer)
         case .strong: Self.appendStrong(row, to: &writer)
+        case .hevy: Self.appendHevy(row, to: &writer, unit: unit)
         }
     }
 
@@ -151,6 +175,34 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         w.optionalFixed(v.rpe)
         w.endRow()
     }
+
+    static func appendHevy(_ row: ExportRow, to w: inout CSVWriter, unit: WeightUnit) {
+        let v = row.set.values, workout = row.workout
+        if let name = workout.name, !name.isEmpty { w.field(name) } else { w.field(defaultWorkoutName) }
+        w.fieldHevyTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        if let ended = workout.endedAt {
+            w.fieldHevyTime(millis: ended, utcOffsetSeconds: workout.utcOffsetSeconds)
+        } else {
+            w.emptyField()
+        }
+        w.optionalField(workout.note)
+        w.field(row.exercise.name)
+        w.emptyField()  // superset_id
+        w.optionalField(v.note)
+        w.fieldInt(row.setOrder - 1)
+        switch v.kind {
+        case .working: w.field("normal")
+        case .warmup: w.field("warmup")
+        case .drop: w.field("dropset")
+        case .failure: w.field("failure")
+        }
+        w.optionalFixed(v.weight.map { $0.converted(to: unit).value })
+        w.optionalInt(v.reps)
+        w.optionalFixed(v.distance.map { $0.converted(to: hevyDistanceUnit(unit)).value })
+        w.optionalInt(v.durationSeconds)
+        w.optionalFixed(v.rpe)
+        w.endRow()
+    }
 }
 
 extension ExportFormat {
@@ -196,6 +248,28 @@ extension CSVWriter {
         appendDecimal(minutes % 60, to: &buffer)
         buffer.append(UInt8(ascii: "m"))
     }
+}
+
+extension CSVWriter {
+    /// Hevy's time spelling, local and to the minute: `21 Nov 2026, 10:15`, `5 Sep 2025, 07:05`.
+    mutating func fieldHevyTime(millis: Int64, utcOffsetSeconds: Int) {
+        beginField(empty: false)
+        let t = CivilDateTime(millis: millis, utcOffsetSeconds: utcOffsetSeconds)
+        // Quoted, as Hevy writes it: the comma is part of the value.
+        buffer.append(UInt8(ascii: "\""))
+        appendDecimal(Int64(t.day), to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        buffer.append(contentsOf: Self.monthAbbreviations[t.month - 1].utf8)
+        buffer.append(UInt8(ascii: " "))
+        appendYear(t.year, to: &buffer)
+        buffer.append(UInt8(ascii: ","))
+        buffer.append(UInt8(ascii: " "))
+        appendTwoDigits(t.hour, to: &buffer)
+        appendTwoDigits(t.minute, after: ":", to: &buffer)
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
 
 /// Strong's duration spelling for a workout: `1h 5m`, `45m`, `0m`.

@@ -64,7 +64,7 @@ struct StrongReader {
             let durationText = f.field(duration)
             let workoutSeconds = try ImportValue.seconds(durationText, column: "Duration")
             let name = nonEmpty(f.field(workoutName))
-            let workoutNote = nonEmpty(f.field(workoutNotes))
+            let workoutNote = noteAsWritten(f.untrimmedField(workoutNotes))
             // Every row carries its workout's columns, so a row is checked whole before
             // its workout is made.
             var set: SetValues?
@@ -83,7 +83,7 @@ struct StrongReader {
                                                  assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
                 let s = try ImportValue.seconds(f.field(seconds), column: "Seconds")
                 set = try a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
-                               note: nonEmpty(f.field(notes)))
+                               note: noteAsWritten(f.untrimmedField(notes)))
             }
             let w = a.workout(line: line, local: local, name: name, note: workoutNote) { start in
                 workoutSeconds.map { start + Int64($0) * 1000 }

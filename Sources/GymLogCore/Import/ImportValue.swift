@@ -44,6 +44,13 @@ extension Array where Element == String {
         guard let index, index < count else { return "" }
         return self[index].trimmingCharacters(in: .whitespaces)
     }
+
+    /// The field exactly as written, spaces kept: for notes, which a gymlog export quotes when
+    /// they start or end with a space.
+    func untrimmedField(_ index: Int?) -> String {
+        guard let index, index < count else { return "" }
+        return self[index]
+    }
 }
 
 // MARK: - Values
@@ -247,6 +254,11 @@ func cleanName(_ text: String) -> String {
 }
 
 /// Text that is nil when empty.
+/// A note exactly as written (spaces around it kept, as a gymlog export quotes them), nil when blank.
+func noteAsWritten(_ text: String) -> String? {
+    nonEmpty(text) == nil ? nil : text
+}
+
 func nonEmpty(_ text: String) -> String? {
     let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
     return t.isEmpty ? nil : t

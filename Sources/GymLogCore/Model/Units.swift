@@ -98,6 +98,20 @@ public struct Weight: Hashable, Sendable, CustomStringConvertible {
     public init(_ value: Fixed, _ unit: WeightUnit) { self.value = value; self.unit = unit }
     public var kilograms: Double { unit.kilograms(value) }
     public var description: String { "\(value)\(unit.rawValue)" }
+
+    /// This load in `unit`, exact to the nearest thousandth (halves away from zero): `225lb`
+    /// is `102.058kg`, `100kg` is `220.462lb`. The one conversion for values written out in
+    /// another unit than typed; integer arithmetic on the exact pound (0.45359237 kg), so it
+    /// never picks up `Double` noise.
+    public func converted(to unit: WeightUnit) -> Weight {
+        guard unit != self.unit else { return self }
+        let poundInHundredMillionthsKg: Int64 = 45_359_237, hundredMillion: Int64 = 100_000_000
+        let t = value.thousandths
+        let converted = unit == .kg
+            ? roundedQuotient(t * poundInHundredMillionthsKg, hundredMillion)
+            : roundedQuotient(t * hundredMillion, poundInHundredMillionthsKg)
+        return Weight(Fixed(thousandths: converted), unit)
+    }
 }
 
 /// A distance exactly as typed.
@@ -107,6 +121,30 @@ public struct Distance: Hashable, Sendable, CustomStringConvertible {
     public init(_ value: Fixed, _ unit: DistanceUnit) { self.value = value; self.unit = unit }
     public var meters: Double { unit.meters(value) }
     public var description: String { "\(value)\(unit.rawValue)" }
+
+    /// This distance in `unit`, exact to the nearest thousandth (halves away from zero):
+    /// `3.1mi` is `4.989km`, `2000m` is `2km`. Integer arithmetic on the exact mile and yard.
+    public func converted(to unit: DistanceUnit) -> Distance {
+        guard unit != self.unit else { return self }
+        // Tenths of a millimetre in one of each unit: every factor is a whole number.
+        func tenthsOfMillimetre(_ u: DistanceUnit) -> Int64 {
+            switch u {
+            case .m: 10_000
+            case .km: 10_000_000
+            case .mi: 16_093_440
+            case .yd: 9_144
+            }
+        }
+        let t = roundedQuotient(value.thousandths * tenthsOfMillimetre(self.unit), tenthsOfMillimetre(unit))
+        return Distance(Fixed(thousandths: t), unit)
+    }
+}
+
+/// `n / d` rounded to the nearest whole number, halves away from zero (`d` > 0).
+func roundedQuotient(_ n: Int64, _ d: Int64) -> Int64 {
+    let q = n / d, r = n % d
+    guard 2 * abs(r) >= d else { return q }
+    return n < 0 ? q - 1 : q + 1
 }
 
 /// Formats seconds as `45s`, `7:41` or `1:02:03`.
