@@ -111,6 +111,37 @@ struct HostileInputTests {
         }
     }
 
+    /// Regression (issue 16, item 5): duplicate keys were read first-wins, so
+    /// `{"device_id":"a","device_id":"b"}` pushed as `a` and a second `"events"` was silently
+    /// dropped; the fast reader even applied pushes with a repeated unknown key. A key repeated
+    /// in one object, at any depth and however it is escaped, is now 400 `invalid_json` naming
+    /// the key and the byte offset of its repeat, and nothing is written.
+    @Test(arguments: Backend.all) func duplicateKeysAreRefusedAtAnyDepth(_ backend: Backend) async throws {
+        let clock = HLC(millis: testNow - 1000, counter: 0, node: "dev-alice")
+        let event = HostileCase.event(seq: 4)
+        var cases: [HostileCase] = []
+        // `key` is the repeat as sent (quotes included); it is the last occurrence in the body.
+        func duplicate(_ name: String, _ body: String, key: String, uri: String = "/v1/push") {
+            let bytes = Array(body.utf8), k = Array(key.utf8)
+            let offset = (0...(bytes.count - k.count)).last { Array(bytes[$0..<($0 + k.count)]) == k }!
+            cases.append(HostileCase("duplicate \(name)", uri: uri, body: bytes, .badRequest, "invalid_json",
+                                     mentions: ["not valid JSON", "the key \(key) at byte offset \(offset) repeats a key", "send each key once"]))
+        }
+        duplicate("device_id", #"{"device_id":"dev-alice","device_id":"dev-bob","events":[\#(event)]}"#, key: #""device_id""#)
+        duplicate("device_id, escaped", #"{"device_id":"dev-alice","device\u005fid":"dev-bob","events":[\#(event)]}"#, key: #""device\u005fid""#)
+        duplicate("events", #"{"device_id":"dev-alice","events":[\#(event)],"events":[]}"#, key: #""events""#)
+        duplicate("epoch", #"{"device_id":"dev-alice","epoch":"a","events":[\#(event)],"epoch":"b"}"#, key: #""epoch""#)
+        duplicate("unknown top-level key", #"{"x":1,"device_id":"dev-alice","x":2,"events":[\#(event)]}"#, key: #""x""#)
+        duplicate("key deep in an unknown value", #"{"x":[{"y":{"b":1,"b":2}}],"device_id":"dev-alice","events":[\#(event)]}"#, key: #""b""#)
+        duplicate("op in an event", HostileCase.applicablePush().replacingOccurrences(of: #""op":"update""#, with: #""op":"update","op":"delete""#), key: #""op""#)
+        duplicate("seq in an event", HostileCase.applicablePush().replacingOccurrences(of: #""seq":4,"#, with: #""seq":4,"seq":5,"#), key: #""seq""#)
+        duplicate("field name", #"{"device_id":"dev-alice","events":[{"seq":4,"idempotency_key":"hostile-4","entity":"sets","entity_id":"s1","fields":{"note":{"v":"a","c":"\#(clock)"},"note":{"v":"b","c":"\#(clock)"}}}]}"#,
+                  key: #""note""#)
+        duplicate("value of a field", HostileCase.applicablePush(rawValue: #""a","v":"b""#), key: #""v""#)
+        duplicate("register name", #"{"name":"eve","name":"mallory"}"#, key: #""name""#, uri: "/v1/register")
+        try await HostileWorld.with(backend) { [cases] world in try await world.expectAllRefused(cases) }
+    }
+
     @Test(arguments: Backend.all) func wrongTypesAreRefusedNamingTheField(_ backend: Backend) async throws {
         var cases: [HostileCase] = []
         func invalid(_ body: String, mentions: [String]) {

@@ -43,6 +43,10 @@ import Testing
         let slow = try? JSONDecoder().decode(IncomingPush.self, from: Data(bytes))
         if let fast {
             #expect(slow != nil, "reader accepted what JSONDecoder rejects: \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+            // The reader must never take a body the strict check refuses (a duplicate key, ...).
+            #expect(JSONDiagnosis.problem(in: Data(bytes)) == nil, "reader accepted what the strict check refuses: \(String(decoding: bytes, as: UTF8.self))",
+                    sourceLocation: sourceLocation)
+
             if let slow { #expect(render(fast) == render(slow), sourceLocation: sourceLocation) }
         }
         return fast != nil
@@ -96,6 +100,13 @@ import Testing
             #"{"device_id":"d","events":[{"seq":1,"fields":[]}]}"#,
             #"{"device_id":"d","events":[{"seq":1,"entity":5}]}"#,
             #"{"device_id":"d","events":[{"seq":1,"fields":{"a":{"v":1},"a":{"v":2}}}]}"#,
+            // Duplicate keys anywhere, unknown ones included: the strict check refuses them all.
+            #"{"x":1,"device_id":"d","x":2,"events":[]}"#,
+            #"{"device_id":"d","device\u005fid":"e","events":[]}"#,
+            #"{"device_id":"d","events":[{"seq":1,"zz":1,"zz":2,"fields":{}}]}"#,
+            #"{"device_id":"d","events":[{"seq":1,"fields":{"a":{"v":1,"q":1,"q":2}}}]}"#,
+            #"{"device_id":"d","events":[{"seq":1,"fields":{"a":{"v":1,"v":2}}}]}"#,
+            #"{"device_id":"d","x":[{"y":{"b":1,"b":2}}],"events":[]}"#,
             #"{"device_id":"\ud83d","events":[]}"#, #"{"device_id":"\udc00","events":[]}"#, #"{"device_id":"\x","events":[]}"#,
             "{\"device_id\":\"a\tb\",\"events\":[]}", "\u{FEFF}{\"device_id\":\"d\",\"events\":[]}",
             String(repeating: "[", count: 200) + String(repeating: "]", count: 200),

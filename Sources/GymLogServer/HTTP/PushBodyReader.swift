@@ -16,11 +16,13 @@ extension IncomingField {
 /// several times faster than JSONDecoder with the per-field fallbacks `IncomingField` needs.
 ///
 /// It only ever answers for input it reads exactly as JSONDecoder would: anything unusual
-/// (malformed JSON, a wrong type anywhere, a duplicate key, a trailing comma, a number that
+/// (malformed JSON, a wrong type anywhere, a duplicate key at any depth, a trailing comma, a number that
 /// is not a plain integer or a non-integral finite decimal, invalid UTF-8, nesting deeper
 /// than 64, ...) makes it return nil, and the caller decodes with JSONDecoder, which then
 /// gives the same result or the same `invalid_json` / `invalid_request` error as before.
-/// Unknown keys are skipped, as JSONDecoder ignores them.
+/// Unknown keys are skipped, as JSONDecoder ignores them, but still checked for repeats: the
+/// caller's strict check (`JSONDiagnosis`) refuses every duplicate key, and this reader must
+/// not let one through.
 struct PushBodyReader {
     private struct Bail: Error {}
     private let b: UnsafeBufferPointer<UInt8>
@@ -42,6 +44,7 @@ struct PushBodyReader {
         var deviceID: String?
         var events: [IncomingEvent]?
         var epoch: String?
+        var unknown = Set<String>()
         try object { reader, key in
             switch key {
             case "device_id":
@@ -54,6 +57,7 @@ struct PushBodyReader {
                 guard events == nil else { throw Bail() }
                 events = try reader.events()
             default:
+                guard unknown.insert(key).inserted else { throw Bail() }
                 try reader.skipValue(depth: 1)
             }
         }
@@ -82,6 +86,7 @@ struct PushBodyReader {
         var key: String?, entity: String?, entityID: String?, op: String?
         var fields: [String: IncomingField]?
         var seen: UInt8 = 0
+        var unknown = Set<String>()
         func once(_ bit: UInt8) throws { guard seen & bit == 0 else { throw Bail() }; seen |= bit }
         try object { r, name in
             switch name {
@@ -97,6 +102,7 @@ struct PushBodyReader {
                 try once(32)
                 if r.peek() == UInt8(ascii: "n") { try r.literal("null"); fields = nil } else { fields = try r.fields() }
             default:
+                guard unknown.insert(name).inserted else { throw Bail() }
                 try r.skipValue(depth: 2)
             }
         }
@@ -111,6 +117,7 @@ struct PushBodyReader {
             guard out[name] == nil else { throw Bail() }
             var value: FieldValue?, clock: String?
             var seen: UInt8 = 0
+            var unknown = Set<String>()
             try r.object { r, key in
                 switch key {
                 case "v":
@@ -126,6 +133,7 @@ struct PushBodyReader {
                     seen |= 2
                     clock = try r.optionalString()
                 default:
+                    guard unknown.insert(key).inserted else { throw Bail() }
                     try r.skipValue(depth: 4)
                 }
             }
@@ -331,7 +339,12 @@ struct PushBodyReader {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "\""): _ = try string()
-        case UInt8(ascii: "{"): try object { r, _ in try r.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "{"):
+            var keys = Set<String>()
+            try object { r, key in
+                guard keys.insert(key).inserted else { throw Bail() }
+                try r.skipValue(depth: depth + 1)
+            }
         case UInt8(ascii: "["):
             i += 1
             skipWhitespace()
