@@ -60,6 +60,9 @@ struct IncomingEvent: Decodable {
 struct IncomingField: Decodable {
     var value: FieldValue?
     var clock: String?
+    /// The text of a number in `v` that no stored value holds exactly (`ExactNumber`); the
+    /// event is then rejected naming it.
+    var inexactNumber: String?
 
     enum CodingKeys: String, CodingKey { case v, c }
 
@@ -73,6 +76,34 @@ struct IncomingField: Decodable {
             else if let d = try? c.decode(Double.self, forKey: .v) { value = .real(d) }
         }
         clock = try? c.decodeIfPresent(String.self, forKey: .c)
+    }
+}
+
+extension IncomingPush {
+    /// Re-reads every number JSONDecoder decoded in a field value from its text, by the one
+    /// rule the fast reader follows too (`ExactNumber`). JSONDecoder reads numbers through
+    /// Double and changed some silently (2^63 became 9.223372036854776e+18, a 30-digit integer
+    /// lost digits, 1e-400 became 0): now such a number rejects its event. A number whose text
+    /// was not found (it cannot happen in a body JSONDiagnosis passed) is refused too.
+    mutating func rereadFieldNumbers(from body: Data) {
+        let texts = PushBodyReader.fieldNumberTexts(body)
+        for index in events.indices {
+            guard var fields = events[index].fields else { continue }
+            let found = texts[index] ?? [:]
+            for (name, var field) in fields {
+                if let text = found[name] {
+                    field.value = ExactNumber.fieldValue(text)
+                    field.inexactNumber = field.value == nil ? text : nil
+                } else {
+                    switch field.value {
+                    case .int?, .real?: field.value = nil; field.inexactNumber = "(unreadable)"
+                    default: continue
+                    }
+                }
+                fields[name] = field
+            }
+            events[index].fields = fields
+        }
     }
 }
 
@@ -158,6 +189,10 @@ enum PushValidation {
             }
             guard let text = field.clock, let hlc = clock(text) else {
                 return reject("invalid_clock", "event \(e.seq) field \"\(name)\" has clock \(quoted(field.clock)); a clock looks like 000001763719000000-00000-<device id>.")
+            }
+            if let text = field.inexactNumber {
+                let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+                return reject("invalid_value", "event \(e.seq) field \"\(name)\" holds the number \(shown), which the server cannot store exactly (a 64-bit float makes it \(ExactNumber.nearestDouble(text))); send an integer from -9223372036854775808 to 9223372036854775807, a decimal in its shortest round-trip form (such as 0.1 or 1e+20), or the value as a string.")
             }
             guard let value = field.value else {
                 return reject("invalid_value", "event \(e.seq) field \"\(name)\" needs \"v\": null, a number or a string.")

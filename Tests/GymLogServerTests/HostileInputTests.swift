@@ -111,6 +111,97 @@ struct HostileInputTests {
         }
     }
 
+    /// Regression (issue 16, item 5): duplicate keys were read first-wins, so
+    /// `{"device_id":"a","device_id":"b"}` pushed as `a` and a second `"events"` was silently
+    /// dropped; the fast reader even applied pushes with a repeated unknown key. A key repeated
+    /// in one object, at any depth and however it is escaped, is now 400 `invalid_json` naming
+    /// the key and the byte offset of its repeat, and nothing is written.
+    @Test(arguments: Backend.all) func duplicateKeysAreRefusedAtAnyDepth(_ backend: Backend) async throws {
+        let clock = HLC(millis: testNow - 1000, counter: 0, node: "dev-alice")
+        let event = HostileCase.event(seq: 4)
+        var cases: [HostileCase] = []
+        // `key` is the repeat as sent (quotes included); it is the last occurrence in the body.
+        func duplicate(_ name: String, _ body: String, key: String, uri: String = "/v1/push") {
+            let bytes = Array(body.utf8), k = Array(key.utf8)
+            let offset = (0...(bytes.count - k.count)).last { Array(bytes[$0..<($0 + k.count)]) == k }!
+            cases.append(HostileCase("duplicate \(name)", uri: uri, body: bytes, .badRequest, "invalid_json",
+                                     mentions: ["not valid JSON", "the key \(key) at byte offset \(offset) repeats a key", "send each key once"]))
+        }
+        duplicate("device_id", #"{"device_id":"dev-alice","device_id":"dev-bob","events":[\#(event)]}"#, key: #""device_id""#)
+        duplicate("device_id, escaped", #"{"device_id":"dev-alice","device\u005fid":"dev-bob","events":[\#(event)]}"#, key: #""device\u005fid""#)
+        duplicate("events", #"{"device_id":"dev-alice","events":[\#(event)],"events":[]}"#, key: #""events""#)
+        duplicate("epoch", #"{"device_id":"dev-alice","epoch":"a","events":[\#(event)],"epoch":"b"}"#, key: #""epoch""#)
+        duplicate("unknown top-level key", #"{"x":1,"device_id":"dev-alice","x":2,"events":[\#(event)]}"#, key: #""x""#)
+        duplicate("key deep in an unknown value", #"{"x":[{"y":{"b":1,"b":2}}],"device_id":"dev-alice","events":[\#(event)]}"#, key: #""b""#)
+        duplicate("op in an event", HostileCase.applicablePush().replacingOccurrences(of: #""op":"update""#, with: #""op":"update","op":"delete""#), key: #""op""#)
+        duplicate("seq in an event", HostileCase.applicablePush().replacingOccurrences(of: #""seq":4,"#, with: #""seq":4,"seq":5,"#), key: #""seq""#)
+        duplicate("field name", #"{"device_id":"dev-alice","events":[{"seq":4,"idempotency_key":"hostile-4","entity":"sets","entity_id":"s1","fields":{"note":{"v":"a","c":"\#(clock)"},"note":{"v":"b","c":"\#(clock)"}}}]}"#,
+                  key: #""note""#)
+        duplicate("value of a field", HostileCase.applicablePush(rawValue: #""a","v":"b""#), key: #""v""#)
+        duplicate("register name", #"{"name":"eve","name":"mallory"}"#, key: #""name""#, uri: "/v1/register")
+        try await HostileWorld.with(backend) { [cases] world in try await world.expectAllRefused(cases) }
+    }
+
+    /// Regression (issue 16, item 8): numbers were changed silently on the way to storage
+    /// (2^63 became 9.223372036854776e+18, 30-digit integers lost digits, 1e-400 became 0).
+    /// A field value's number is now stored exactly (`ExactNumber`) or its event is rejected
+    /// with `invalid_value` naming the seq, the field and the number, on the fast reader's
+    /// path and on the JSONDecoder path alike; the other events of the push are applied.
+    @Test(arguments: Backend.all) func numbersAreStoredExactlyOrRejectTheirEvent(_ backend: Backend) async throws {
+        let exact: [(String, FieldValue)] = [
+            ("5", .int(5)), ("-0", .int(0)), ("5.0", .int(5)), ("1e2", .int(100)), ("-9223372036854775808", .int(Int64.min)),
+            ("9223372036854775807", .int(Int64.max)), ("0.1", .real(0.1)), ("62.5", .real(62.5)), ("-2.5e-7", .real(-2.5e-7)),
+            ("1e+20", .real(1e20)), ("100000000000000000000", .real(1e20)), ("5e-324", .real(.leastNonzeroMagnitude)), ("1.7976931348623157e308", .real(.greatestFiniteMagnitude)),
+        ]
+        let inexact: [(String, becomes: String)] = [
+            ("9223372036854775808", "9.223372036854776e+18"), ("-9223372036854775809", "-9.223372036854776e+18"),
+            ("123456789012345678901234567890", "1.2345678901234568e+29"), ("1e-400", "0.0"), ("1e400", "infinity"),
+            ("0.30000000000000001", "0.3"), ("1.00000000000000000001", "1.0"), ("2e-324", "0.0"),
+        ]
+        let all = exact.map { ($0.0, Optional($0.1)) } + inexact.map { ($0.0, nil as FieldValue?) }
+        // The fast reader takes plain integers and exact non-integral decimals itself and steps
+        // aside for everything else, so a body holding a refused number takes the JSONDecoder path.
+        let readByTheFastReader = all.filter { $0.1 != nil && !["5.0", "1e2", "100000000000000000000"].contains($0.0) }
+        try await Harness.with(backend) { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                // The numbers the fast reader takes, in the common shape; then all of them with a
+                // 70-deep unknown key that sends the body down the JSONDecoder path.
+                for detour in [false, true] {
+                    let cases = detour ? all : readByTheFastReader
+                    let device = Device()
+                    let clock = device.clock(testNow)
+                    let events = cases.enumerated().map { i, c in
+                        #"{"seq":\#(i + 1),"idempotency_key":"\#(device.id)-\#(i)","entity":"sets","entity_id":"n\#(i + 1)","op":"update","fields":{"reps":{"v":\#(c.0),"c":"\#(clock)"}}}"#
+                    }.joined(separator: ",")
+                    let deep = detour ? #""x":"# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "," : ""
+                    let body = Array(#"{\#(deep)"device_id":"\#(device.id)","events":[\#(events)]}"#.utf8)
+                    #expect((PushBodyReader.read(body) == nil) == detour, "the \(detour ? "JSONDecoder" : "fast") path is not the one under test")
+                    let response = try await client.execute(uri: "/v1/push", method: .post, headers: authHeaders(token), body: ByteBuffer(bytes: body))
+                    #expect(response.status == .ok, "\(String(buffer: response.body))")
+                    let pushed: PushResponse = try decodeBody(response)
+                    let pulled = merged(try await client.pullAll(token, device: device).changes)
+                    for (i, c) in cases.enumerated() {
+                        let seq = Int64(i + 1), result = pushed.results.first { $0.seq == seq }
+                        let label = "\(backend) \(detour ? "JSONDecoder" : "fast") path, \(c.0)"
+                        if let expected = c.1 {
+                            #expect(result?.status == .applied, "\(label): \(String(describing: result))")
+                            #expect(pulled["sets/n\(seq)/reps"]?.v == expected, "\(label): stored \(String(describing: pulled["sets/n\(seq)/reps"]?.v))")
+                        } else {
+                            let becomes = inexact.first { $0.0 == c.0 }!.becomes
+                            #expect(result?.status == .rejected && result?.error?.code == "invalid_value", "\(label): \(String(describing: result))")
+                            let message = result?.error?.message ?? ""
+                            for part in ["event \(seq) field \"reps\"", "the number \(c.0)", "makes it \(becomes)", "as a string"] {
+                                #expect(message.contains(part), "\(label): \(message) does not say \(part)")
+                            }
+                            #expect(pulled["sets/n\(seq)/reps"] == nil, "\(label): a refused number was stored")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test(arguments: Backend.all) func wrongTypesAreRefusedNamingTheField(_ backend: Backend) async throws {
         var cases: [HostileCase] = []
         func invalid(_ body: String, mentions: [String]) {

@@ -20,7 +20,7 @@ import Testing
                 for (name, f) in fields.sorted(by: { $0.key < $1.key }) {
                     let value: String
                     switch f.value {
-                    case nil: value = "missing"
+                    case nil: value = "missing \(f.inexactNumber ?? "")"
                     case .null?: value = "null"
                     case .int(let i)?: value = "int \(i)"
                     case .real(let d)?: value = "real \(d.bitPattern)"
@@ -40,9 +40,14 @@ import Testing
     @discardableResult
     static func agree(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let fast = PushBodyReader.read(bytes)
-        let slow = try? JSONDecoder().decode(IncomingPush.self, from: Data(bytes))
+        // The JSONDecoder path as the route takes it: decode, then re-read numbers exactly.
+        var slow = try? JSONDecoder().decode(IncomingPush.self, from: Data(bytes))
+        slow?.rereadFieldNumbers(from: Data(bytes))
         if let fast {
             #expect(slow != nil, "reader accepted what JSONDecoder rejects: \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+            // The reader must never take a body the strict check refuses (a duplicate key, ...).
+            #expect(JSONDiagnosis.problem(in: Data(bytes)) == nil, "reader accepted what the strict check refuses: \(String(decoding: bytes, as: UTF8.self))",
+                    sourceLocation: sourceLocation)
             if let slow { #expect(render(fast) == render(slow), sourceLocation: sourceLocation) }
         }
         return fast != nil
@@ -96,6 +101,13 @@ import Testing
             #"{"device_id":"d","events":[{"seq":1,"fields":[]}]}"#,
             #"{"device_id":"d","events":[{"seq":1,"entity":5}]}"#,
             #"{"device_id":"d","events":[{"seq":1,"fields":{"a":{"v":1},"a":{"v":2}}}]}"#,
+            // Duplicate keys anywhere, unknown ones included: the strict check refuses them all.
+            #"{"x":1,"device_id":"d","x":2,"events":[]}"#,
+            #"{"device_id":"d","device\u005fid":"e","events":[]}"#,
+            #"{"device_id":"d","events":[{"seq":1,"zz":1,"zz":2,"fields":{}}]}"#,
+            #"{"device_id":"d","events":[{"seq":1,"fields":{"a":{"v":1,"q":1,"q":2}}}]}"#,
+            #"{"device_id":"d","events":[{"seq":1,"fields":{"a":{"v":1,"v":2}}}]}"#,
+            #"{"device_id":"d","x":[{"y":{"b":1,"b":2}}],"events":[]}"#,
             #"{"device_id":"\ud83d","events":[]}"#, #"{"device_id":"\udc00","events":[]}"#, #"{"device_id":"\x","events":[]}"#,
             "{\"device_id\":\"a\tb\",\"events\":[]}", "\u{FEFF}{\"device_id\":\"d\",\"events\":[]}",
             String(repeating: "[", count: 200) + String(repeating: "]", count: 200),

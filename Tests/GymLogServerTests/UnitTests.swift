@@ -4,6 +4,9 @@ import GymLogCore
 import GymLogWire
 import GymLogTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Pure pieces: cursors, URLs, tokens, durations")
 struct UnitTests {
@@ -82,5 +85,30 @@ struct UnitTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let storage = try SQLiteSyncStorage(path: path)
         #expect(try storage.writerSynchronousMode() == 2)
+    }
+
+    /// Regression (issue 16, item 10): the database, its WAL and its shared-memory file were
+    /// created 0644, so every local user could read the token hashes and everyone's data.
+    @Test func aFreshServerStoreIsReadableByItsOwnerOnly() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-mode-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/server.sqlite"
+        // Given the usual umask (022: SQLite alone made 0644 files; the process-wide umask is
+        // left alone, other suites run in parallel), when a fresh store is created and written
+        // to (so the WAL exists)
+        let storage = try SQLiteSyncStorage(path: path)
+        _ = try await storage.createUser(name: "alice", tokenHash: "secret-hash", now: testNow)
+        // Then the database, the WAL and the shared-memory file are all 0600
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            #expect(stat(file, &info) == 0, "\(file) does not exist")
+            #expect(info.st_mode & 0o777 == 0o600, "\(file) has mode \(String(info.st_mode & 0o777, radix: 8))")
+        }
+        // And an existing file keeps the mode its operator gave it.
+        let kept = directory + "/kept.sqlite"
+        #expect(FileManager.default.createFile(atPath: kept, contents: nil, attributes: [.posixPermissions: 0o640]))
+        _ = try SQLiteSyncStorage(path: kept)
+        var info = stat()
+        #expect(stat(kept, &info) == 0 && info.st_mode & 0o777 == 0o640)
     }
 }

@@ -1,12 +1,5 @@
 import Foundation
 
-/// Why a request body that JSONDecoder refused is not readable JSON, in words for the
-/// `invalid_json` message ("byte offset 17 is not valid UTF-8", "it ends after 20 bytes with
-/// 3 arrays or objects still open", ...). Foundation's own error says only "not valid JSON".
-///
-/// It runs only after the decoder failed, so it costs nothing on the normal path, and it is
-/// iterative (an explicit depth counter, no recursion): no body, however deeply nested, can
-/// exhaust the stack. Nil when it finds nothing wrong; the caller then says it generically.
 /// A strict RFC 8259 check of a request body, with the problem in words for the
 /// `invalid_json` message ("byte offset 17 is not valid UTF-8", "it ends after 20 bytes with
 /// 3 array(s) or object(s) still open", ...).
@@ -14,9 +7,13 @@ import Foundation
 /// Foundation's JSONDecoder is no validator: it accepts trailing commas, and it checks a
 /// string only when the string is decoded, so a raw control character, a bad escape or
 /// invalid UTF-8 inside a value read with `try?` (or not read at all) got through; and its
-/// own error says only "not valid JSON". The routes run this check before JSONDecoder
-/// whenever the hand-written push reader steps aside. It is iterative (no recursion), so no
-/// body, however deeply nested, can exhaust the stack.
+/// own error says only "not valid JSON". It also reads object keys first-wins, so a
+/// duplicate key (`{"device_id":"a","device_id":"b"}`) silently dropped the second value:
+/// following RFC 8259's interoperability note, a key repeated in one object (at any depth,
+/// compared after unescaping) is refused here too. The routes run this check before
+/// JSONDecoder whenever the hand-written push reader steps aside, and that reader steps
+/// aside on every duplicate key, so every body meets this rule. It is iterative (no
+/// recursion), so no body, however deeply nested, can exhaust the stack.
 enum JSONDiagnosis {
     /// The deepest nesting read (JSONDecoder's own limit).
     static let maxDepth = 512
@@ -50,6 +47,8 @@ enum JSONDiagnosis {
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }  // a BOM, as Foundation allows
         // One flag per open container: true for an object. Grows with the nesting, on the heap.
         var open: [Bool] = []
+        // The keys read so far in each open container (always empty for arrays).
+        var keys: [Set<String>] = []
         var deepest = 0
         var expect = Expect.value
 
@@ -78,17 +77,25 @@ enum JSONDiagnosis {
                 guard c == (open.last! ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return unexpected(i) }
                 i += 1
                 open.removeLast()
+                keys.removeLast()
                 expect = open.isEmpty ? .end : .commaOrClose
                 continue
             case .keyOrClose, .key:
                 if expect == .keyOrClose, c == UInt8(ascii: "}") {
                     i += 1
                     open.removeLast()
+                    keys.removeLast()
                     expect = open.isEmpty ? .end : .commaOrClose
                     continue
                 }
                 guard c == UInt8(ascii: "\"") else { return unexpected(i) }
+                let start = i
                 if let problem = skipString(b, &i, &surrogate) { return problem }
+                // A key with an unpaired surrogate escape has no String of its own; JSONDecoder
+                // refuses it anyway, so it takes no part in the duplicate check.
+                if let key = stringValue(b, from: start + 1, to: i - 1), !keys[keys.count - 1].insert(key).inserted {
+                    return "the key \(quotedSource(b, from: start, to: i)) at byte offset \(start) repeats a key of the same object; send each key once (the server refuses duplicate keys instead of picking one)"
+                }
                 expect = .colon
                 continue
             case .value:
@@ -98,6 +105,7 @@ enum JSONDiagnosis {
             switch c {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 open.append(c == UInt8(ascii: "{"))
+                keys.append([])
                 deepest = max(deepest, open.count)
                 i += 1
                 if c == UInt8(ascii: "{") { expect = .keyOrClose; continue }
@@ -106,6 +114,7 @@ enum JSONDiagnosis {
                 if j < b.count, b[j] == UInt8(ascii: "]") {
                     i = j + 1
                     open.removeLast()
+                    keys.removeLast()
                     expect = open.isEmpty ? .end : .commaOrClose
                 } else {
                     expect = .value
@@ -160,6 +169,54 @@ enum JSONDiagnosis {
             }
         }
         return "it ends after \(b.count) bytes inside the string that starts at byte offset \(start)"
+    }
+
+    /// The String a well-formed JSON string's contents (the bytes between its quotes, escapes
+    /// checked by `skipString`) stand for; nil when it escapes an unpaired surrogate.
+    private static func stringValue(_ b: UnsafeBufferPointer<UInt8>, from: Int, to end: Int) -> String? {
+        let raw = UnsafeBufferPointer(rebasing: b[from..<end])
+        guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
+        var scalars = String.UnicodeScalarView()
+        var bytes: [UInt8] = []
+        func flush() {
+            scalars.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
+            bytes.removeAll(keepingCapacity: true)
+        }
+        var i = from
+        while i < end {
+            guard b[i] == UInt8(ascii: "\\") else { bytes.append(b[i]); i += 1; continue }
+            let e = b[i + 1]
+            switch e {
+            case UInt8(ascii: "b"): bytes.append(0x08); i += 2
+            case UInt8(ascii: "f"): bytes.append(0x0C); i += 2
+            case UInt8(ascii: "n"): bytes.append(0x0A); i += 2
+            case UInt8(ascii: "r"): bytes.append(0x0D); i += 2
+            case UInt8(ascii: "t"): bytes.append(0x09); i += 2
+            case UInt8(ascii: "u"):
+                guard let unit = hex4(b, i + 2) else { return nil }
+                var scalar = UInt32(unit)
+                i += 6
+                if (0xD800...0xDBFF).contains(unit) {
+                    guard i + 6 <= end, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u"),
+                          let low = hex4(b, i + 2), (0xDC00...0xDFFF).contains(low) else { return nil }
+                    scalar = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
+                    i += 6
+                } else if (0xDC00...0xDFFF).contains(unit) {
+                    return nil
+                }
+                flush()
+                scalars.append(Unicode.Scalar(scalar)!)
+            default: bytes.append(e); i += 2  // \" \\ \/
+            }
+        }
+        flush()
+        return String(scalars)
+    }
+
+    /// A string as it was sent, quotes included, cut to 64 characters for a message.
+    private static func quotedSource(_ b: UnsafeBufferPointer<UInt8>, from: Int, to end: Int) -> String {
+        let text = String(decoding: UnsafeBufferPointer(rebasing: b[from..<end]), as: UTF8.self)
+        return text.count > 64 ? String(text.prefix(63)) + "…\"" : text
     }
 
     /// `0x0A`

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogWire
 
 extension IncomingEvent {
     init(seq: Int64, idempotencyKey: String?, entity: String?, entityID: String?, op: String?, fields: [String: IncomingField]?) {
@@ -15,12 +16,15 @@ extension IncomingField {
 /// Reads a `POST /v1/push` body of exactly the documented shape in one pass over the bytes,
 /// several times faster than JSONDecoder with the per-field fallbacks `IncomingField` needs.
 ///
-/// It only ever answers for input it reads exactly as JSONDecoder would: anything unusual
-/// (malformed JSON, a wrong type anywhere, a duplicate key, a trailing comma, a number that
-/// is not a plain integer or a non-integral finite decimal, invalid UTF-8, nesting deeper
-/// than 64, ...) makes it return nil, and the caller decodes with JSONDecoder, which then
-/// gives the same result or the same `invalid_json` / `invalid_request` error as before.
-/// Unknown keys are skipped, as JSONDecoder ignores them.
+/// It only ever answers for input it reads exactly as the JSONDecoder path would (JSONDecoder,
+/// then field numbers re-read exactly): anything unusual (malformed JSON, a wrong type
+/// anywhere, a duplicate key at any depth, a trailing comma, a number that is not a plain
+/// integer or an exactly stored non-integral decimal, invalid UTF-8, nesting deeper than 64,
+/// ...) makes it return nil, and the caller takes that path, which then gives the same result
+/// or the `invalid_json` / `invalid_request` error the strict check and JSONDecoder give.
+/// Unknown keys are skipped, as JSONDecoder ignores them, but still checked for repeats: the
+/// caller's strict check (`JSONDiagnosis`) refuses every duplicate key, and this reader must
+/// not let one through.
 struct PushBodyReader {
     private struct Bail: Error {}
     private let b: UnsafeBufferPointer<UInt8>
@@ -42,6 +46,7 @@ struct PushBodyReader {
         var deviceID: String?
         var events: [IncomingEvent]?
         var epoch: String?
+        var unknown = Set<String>()
         try object { reader, key in
             switch key {
             case "device_id":
@@ -54,6 +59,7 @@ struct PushBodyReader {
                 guard events == nil else { throw Bail() }
                 events = try reader.events()
             default:
+                guard unknown.insert(key).inserted else { throw Bail() }
                 try reader.skipValue(depth: 1)
             }
         }
@@ -82,6 +88,7 @@ struct PushBodyReader {
         var key: String?, entity: String?, entityID: String?, op: String?
         var fields: [String: IncomingField]?
         var seen: UInt8 = 0
+        var unknown = Set<String>()
         func once(_ bit: UInt8) throws { guard seen & bit == 0 else { throw Bail() }; seen |= bit }
         try object { r, name in
             switch name {
@@ -97,6 +104,7 @@ struct PushBodyReader {
                 try once(32)
                 if r.peek() == UInt8(ascii: "n") { try r.literal("null"); fields = nil } else { fields = try r.fields() }
             default:
+                guard unknown.insert(name).inserted else { throw Bail() }
                 try r.skipValue(depth: 2)
             }
         }
@@ -111,6 +119,7 @@ struct PushBodyReader {
             guard out[name] == nil else { throw Bail() }
             var value: FieldValue?, clock: String?
             var seen: UInt8 = 0
+            var unknown = Set<String>()
             try r.object { r, key in
                 switch key {
                 case "v":
@@ -126,6 +135,7 @@ struct PushBodyReader {
                     seen |= 2
                     clock = try r.optionalString()
                 default:
+                    guard unknown.insert(key).inserted else { throw Bail() }
                     try r.skipValue(depth: 4)
                 }
             }
@@ -267,10 +277,10 @@ struct PushBodyReader {
         return v
     }
 
-    /// A JSON number as `IncomingField` would decode it: a plain integer that fits Int64 is
-    /// `.int`; a finite non-integral decimal is `.real`. Everything else (overflow, an
-    /// integral value written with a fraction or exponent, infinity) bails, so JSONDecoder's
-    /// own conversion rules decide.
+    /// A JSON number as the push reads it (`ExactNumber`): a plain integer that fits Int64 is
+    /// `.int`; a non-integral decimal is `.real` when a Double holds it exactly (in its
+    /// shortest form). Everything else (overflow, an integral value written with a fraction or
+    /// exponent, a number no Double holds) bails, and the JSONDecoder path decides.
     private mutating func number() throws -> FieldValue {
         let start = i
         var negative = false
@@ -315,8 +325,90 @@ struct PushBodyReader {
             guard magnitude <= UInt64(Int64.max) else { throw Bail() }
             return .int(Int64(magnitude))
         }
-        guard let d = Double(try Self.utf8(UnsafeBufferPointer(rebasing: b[start..<i]))), d.isFinite, d != d.rounded(.towardZero) else { throw Bail() }
+        guard case .real(let d)? = ExactNumber.fieldValue(try Self.utf8(UnsafeBufferPointer(rebasing: b[start..<i]))) else { throw Bail() }
         return .real(d)
+    }
+
+    // MARK: Field numbers for the JSONDecoder path
+
+    /// The text of every number written as a field's value (`events[i].fields[name].v`), by
+    /// event index and field name, in a body `JSONDiagnosis` passed (well-formed, no duplicate
+    /// key, so each path names one number). JSONDecoder reads numbers through Double; the
+    /// JSONDecoder path re-reads them from this text (`IncomingPush.rereadFieldNumbers`). A
+    /// part it cannot read (a key with an unpaired surrogate escape) is left out.
+    static func fieldNumberTexts(_ data: Data) -> [Int: [String: String]] {
+        data.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            var reader = PushBodyReader(b)
+            var out: [Int: [String: String]] = [:]
+            func isNumber(_ c: UInt8) -> Bool { c == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) }
+            try? reader.object { r, key in
+                guard key == "events", r.peek() == UInt8(ascii: "[") else { return try r.skipAny() }
+                try r.array { r, index in
+                    guard r.peek() == UInt8(ascii: "{") else { return try r.skipAny() }
+                    try r.object { r, key in
+                        guard key == "fields", r.peek() == UInt8(ascii: "{") else { return try r.skipAny() }
+                        try r.object { r, name in
+                            guard r.peek() == UInt8(ascii: "{") else { return try r.skipAny() }
+                            try r.object { r, key in
+                                let start = r.i
+                                try r.skipAny()
+                                if key == "v", isNumber(b[start]) {
+                                    out[index, default: [:]][name] = String(decoding: UnsafeBufferPointer(rebasing: b[start..<r.i]), as: UTF8.self)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return out
+        }
+    }
+
+    /// `[ value, ... ]`, calling `element` with the reader at each value and its index.
+    private mutating func array(_ element: (inout PushBodyReader, Int) throws -> Void) throws {
+        skipWhitespace()
+        try expect(UInt8(ascii: "["))
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") { i += 1; return }
+        var index = 0
+        while true {
+            skipWhitespace()
+            try element(&self, index)
+            index += 1
+            skipWhitespace()
+            let c = try next()
+            if c == UInt8(ascii: "]") { return }
+            guard c == UInt8(ascii: ",") else { throw Bail() }
+        }
+    }
+
+    /// Skips one value of a body already known to be well-formed JSON, without recursion.
+    private mutating func skipAny() throws {
+        skipWhitespace()
+        var depth = 0
+        repeat {
+            guard i < b.count else { throw Bail() }
+            switch b[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                while i < b.count, b[i] != UInt8(ascii: "\"") { i += b[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1; i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1; i += 1
+            default:
+                // A number or literal (or, inside a container, punctuation and whitespace).
+                i += 1
+                if depth == 0 {
+                    while i < b.count {
+                        switch b[i] {
+                        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return
+                        default: i += 1
+                        }
+                    }
+                }
+            }
+        } while depth > 0
     }
 
     private mutating func digits() throws -> Int {
@@ -331,7 +423,12 @@ struct PushBodyReader {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "\""): _ = try string()
-        case UInt8(ascii: "{"): try object { r, _ in try r.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "{"):
+            var keys = Set<String>()
+            try object { r, key in
+                guard keys.insert(key).inserted else { throw Bail() }
+                try r.skipValue(depth: depth + 1)
+            }
         case UInt8(ascii: "["):
             i += 1
             skipWhitespace()

@@ -49,8 +49,16 @@ struct SyncRoutes: Sendable {
         let started = ContinuousClock.now
         let body = try await readJSONBody(request, limit: config.maxBodyBytes)
         // The hand-written reader takes the common shape; anything else (and every error)
-        // goes through JSONDecoder exactly as before.
-        let push: IncomingPush = try PushBodyReader.read(body) ?? decode(body)
+        // goes through the strict check and JSONDecoder, whose numbers are then re-read
+        // exactly from the body's text, as the reader reads them.
+        let push: IncomingPush
+        if let read = PushBodyReader.read(body) {
+            push = read
+        } else {
+            var decoded: IncomingPush = try decode(body)
+            decoded.rereadFieldNumbers(from: body)
+            push = decoded
+        }
         let decoded = ContinuousClock.now
         guard PushValidation.isPlainName(push.deviceID) else {
             throw APIError(.badRequest, "invalid_device_id", "device_id must be 1 to 64 letters, digits, '_', '.' or '-' (a UUID).")

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GRDB
 import GRDBSQLite
 import GymLogCore
@@ -33,6 +38,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
+        try Self.createOwnerOnly(path)
         do {
             pool = try DatabasePool(path: path, configuration: config)
             // GRDB's WAL setup lowers the writer to synchronous=NORMAL after prepareDatabase
@@ -52,6 +58,26 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             throw ServerSetupError("cannot open the server database at \(path): \(error). Check the --db path and its permissions.")
         }
         self.path = path
+    }
+
+    /// Creates the database file readable and writable by its owner only (0600) when it does
+    /// not exist yet. It holds token hashes and every user's data; SQLite would create it
+    /// 0644 (under the usual umask), and it gives the -wal and -shm files it makes later the
+    /// database file's mode, so this covers all three. An existing file keeps its mode: the
+    /// operator chose it (README says to `chmod 600` an older database).
+    static func createOwnerOnly(_ path: String) throws {
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let error = errno
+            if error == EEXIST { return }
+            throw ServerSetupError("cannot create the server database at \(path): \(String(cString: strerror(error))). Check the --db path and its directory's permissions.")
+        }
+        defer { close(fd) }
+        // The umask may have taken more than group and other bits away; the owner must write.
+        guard fchmod(fd, 0o600) == 0 else {
+            let error = errno
+            throw ServerSetupError("cannot set mode 0600 on the new server database at \(path): \(String(cString: strerror(error))).")
+        }
     }
 
     /// PRAGMAs of the writer connection beyond WAL and synchronous=FULL (see `init`).
