@@ -128,8 +128,10 @@ extension Render {
 
     /// The records table; on a terminal the record values stand out and where they were set is dim.
     /// A session-volume record belongs to a workout, so `sessions` (by exercise id) names it.
+    /// `bodyweight`: the bodyweight on the day of a set, so a bodyweight record's added load
+    /// shows the total beside it (`10kg · 92.5kg with bodyweight`).
     static func records(_ list: [(exercise: Exercise, records: [RecordEntry])], sessions: [UUID: SessionOrigin] = [:],
-                        settings: Settings, style: Style = .plain) -> [String] {
+                        settings: Settings, bodyweight: (LoggedSet) -> Weight? = { _ in nil }, style: Style = .plain) -> [String] {
         var lines: [String] = []
         for (exercise, records) in list {
             lines.append(style.bold(exercise.name))
@@ -153,7 +155,11 @@ extension Render {
             // Labels are never cut: the column is as wide as the longest (`heaviest added weight`).
             let width = max(20, TerminalText.columns(rows.map(\.label)) + 1)
             func label(_ text: String) -> String { "  " + TerminalText.pad(text, to: width) }
-            for (text, r) in rows { lines.append(label(text) + style.record(value(r)) + style.dim(origin(r))) }
+            func total(_ r: RecordEntry) -> String {
+                guard r.metric == .weight, let kg = totalKilograms(of: r.set.values, bodyweight: bodyweight(r.set)) else { return "" }
+                return style.dim(" · \(load(kilograms: kg, settings)) with bodyweight")
+            }
+            for (text, r) in rows { lines.append(label(text) + style.record(value(r)) + total(r) + style.dim(origin(r))) }
             let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }
             if !repMaxes.isEmpty {
                 lines.append(label("rep maxes") + repMaxes.map { "\($0.reps)RM " + style.record(value($0)) }.joined(separator: style.dim(" · ")))

@@ -234,6 +234,9 @@ import Testing
         await s.type("undo")
         let pull = await s.type("pullup bw+10x5").out
         #expect(pull.contains { $0.contains("bw+10kg x 5") && $0.contains("e1RM 107.9kg") }, "\(pull)")
+        // Records keep the added load, with the total beside it
+        let prs = await s.type("prs pullup").out
+        #expect(prs.contains { $0.contains("heaviest added weight") && $0.contains("10kg · 92.5kg with bodyweight") }, "\(prs)")
         let chart = await s.type("chart bw --width 60 --height 4").out
         #expect(chart.first?.hasPrefix("Bodyweight · weight per day (kg) · 1 day") == true, "\(chart)")
         let json = try JSONSerialization.jsonObject(with: Data(await s.type("bw --json").out.joined(separator: "\n").utf8)) as? [String: Any]

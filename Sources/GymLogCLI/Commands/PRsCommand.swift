@@ -59,6 +59,8 @@ struct PRs: ExerciseArgumentCommand {
             return
         }
         let origins = sessions.mapValues { Render.SessionOrigin(day: localDate(millis: $0.startedAt, utcOffsetSeconds: $0.utcOffsetSeconds), sets: $0.sets) }
-        Render.records(list, sessions: origins, settings: context.settings, style: .stdout).forEach(context.print)
+        Render.records(list, sessions: origins, settings: context.settings,
+                       bodyweight: { set in set.values.bodyweight ? (try? db.bodyweight(at: set.performedAt))??.weight : nil },
+                       style: .stdout).forEach(context.print)
     }
 }
