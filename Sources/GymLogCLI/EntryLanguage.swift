@@ -19,7 +19,8 @@ enum EntryLanguage {
         (["row 2000m 7:41", "run 5km 25:30"], "distance and time (m, km, mi, yd; m:ss)"),
         (["carry 40kg 50m"], "a weight carried over a distance"),
         (["bench 100x5 # felt fast"], "a note on the set: everything after #"),
-        (["+", "+ 102.5", "+ x6", "+ @9"], "the last set again, with a new weight, reps or RPE"),
+        (["bench 100x5 & row 70x8"], "a superset round: exercises back to back (A1, A2)"),
+        (["+", "+ 102.5", "+ x6", "+ @9"], "the last set (or superset round) again, changed"),
         (["undo"], "take back the last action; `redo` brings it back"),
     ]
 

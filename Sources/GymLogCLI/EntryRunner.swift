@@ -20,7 +20,9 @@ struct EntryRunner {
                 case .log(let mention, let specs):
                     try printLogged(try db.logSets(exercise: mention, specs: specs, typed: line, at: at), db, past: at != nil)
                 case .repeatLast(let patch):
-                    try printLogged(try db.repeatLast(patch, typed: line, at: at), db, past: at != nil)
+                    for result in try db.repeatLastRound(patch, typed: line, at: at) { try printLogged(result, db, past: at != nil) }
+                case .superset(let parts):
+                    for result in try db.logSuperset(parts, typed: line, at: at) { try printLogged(result, db, past: at != nil) }
                 case .undo:
                     try UndoStep(.undo, context: context).run(confirmed: false)
                 }

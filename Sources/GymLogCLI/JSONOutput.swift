@@ -100,6 +100,7 @@ enum JSONShapes {
         fields += SetField.allCases.map { ($0.rawValue, JSON(s.values[$0])) }
         fields += [
             ("performed_at", .time(s.performedAt, s.utcOffsetSeconds)),
+            ("superset_id", .string(s.supersetID?.key)),
             ("summary", .string(s.summary)),
         ]
         return .object(fields)

@@ -57,16 +57,41 @@ enum Render {
         workoutHeader(d.workout, setCount: d.sets.count, lastActivity: d.sets.map(\.set.performedAt).max(), status: status, style: style)
     }
 
-    /// A workout's sets numbered as `edit N` and `delete N` expect.
+    /// A workout's sets numbered as `edit N` and `delete N` expect; a superset's exercises are
+    /// marked A1, A2 (B1, B2 for the next superset), as trainers write them.
     static func numberedWorkout(_ d: WorkoutDetail, status: WorkoutStatus, style: Style = .plain) -> [String] {
         var lines = [workoutHeader(d, status: status, style: style)]
-        let width = TerminalText.columns(d.sets.map(\.exercise.name))
+        let marks = supersetMarks(d.sets.map { ($0.set.supersetID, $0.exercise.id) })
+        let names = d.sets.map { s in marks[Key(s.set.supersetID, s.exercise.id)].map { "\($0) \(s.exercise.name)" } ?? s.exercise.name }
+        let width = TerminalText.columns(names)
         for (i, s) in d.sets.enumerated() {
             let n = String(i + 1)
             lines.append(style.dim(String(repeating: " ", count: max(0, 3 - n.count)) + n) + "  "
-                         + TerminalText.pad(s.exercise.name, to: width) + "  " + s.set.summary)
+                         + TerminalText.pad(names[i], to: width) + "  " + s.set.summary)
         }
         return lines
+    }
+
+    /// A superset's exercise, for its mark.
+    struct Key: Hashable {
+        var superset: UUID?, exercise: UUID
+        init(_ superset: UUID?, _ exercise: UUID) { self.superset = superset; self.exercise = exercise }
+    }
+
+    /// `A1`, `A2`, `B1`...: a letter per superset in the order they were first done, a number per
+    /// exercise within it; sets done on their own have none.
+    static func supersetMarks(_ sets: [(superset: UUID?, exercise: UUID)]) -> [Key: String] {
+        var letters: [UUID: Int] = [:], marks: [Key: String] = [:], counts: [UUID: Int] = [:]
+        for s in sets {
+            guard let group = s.superset else { continue }
+            let letter = letters[group] ?? { letters[group] = letters.count; return letters.count - 1 }()
+            let key = Key(group, s.exercise)
+            guard marks[key] == nil else { continue }
+            counts[group, default: 0] += 1
+            let scalar = UnicodeScalar(UInt8(65 + letter % 26))
+            marks[key] = "\(Character(scalar))\(counts[group]!)"
+        }
+        return marks
     }
 
     /// A workout with sets grouped by exercise, for `history`: equal sets in a row collapse
@@ -76,13 +101,16 @@ enum Render {
         var lines = [workoutHeader(d, status: status, style: style)]
         var order: [UUID] = []
         var byExercise: [UUID: (Exercise, [SetValues])] = [:]
+        var mark: [UUID: String] = [:]
+        let marks = supersetMarks(d.sets.map { ($0.set.supersetID, $0.exercise.id) })
         for s in d.sets {
             if byExercise[s.exercise.id] == nil { order.append(s.exercise.id); byExercise[s.exercise.id] = (s.exercise, []) }
             byExercise[s.exercise.id]!.1.append(s.set.values)
+            if mark[s.exercise.id] == nil, let m = marks[Key(s.set.supersetID, s.exercise.id)] { mark[s.exercise.id] = m + " " }
         }
         for id in order {
             let (e, sets) = byExercise[id]!
-            lines.append("  \(e.name): " + collapsedRepeats(sets).map { $0.count > 1 ? "\($0.summary) x\($0.count)" : $0.summary }
+            lines.append("  \(mark[id] ?? "")\(e.name): " + collapsedRepeats(sets).map { $0.count > 1 ? "\($0.summary) x\($0.count)" : $0.summary }
                 .joined(separator: ", "))
             for (i, v) in sets.enumerated() {
                 if let note = v.note, !note.isEmpty { lines.append("      " + style.dim("# \(note)  (set \(i + 1))")) }

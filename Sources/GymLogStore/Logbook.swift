@@ -64,17 +64,55 @@ extension GymLogDatabase {
 
     /// Logs the last set again with `patch` applied (`+`, `+ 102.5`, `+ x6`).
     public func repeatLast(_ patch: SetPatch, typed: String? = nil, at: Int64? = nil) throws -> LogResult {
+        try repeatLastRound(patch, typed: typed, at: at)[0]
+    }
+
+    /// `+`: the last set again with `patch` applied; after a superset, its whole last round
+    /// (each exercise's set, in order, the patch applied to each), in the same superset.
+    public func repeatLastRound(_ patch: SetPatch, typed: String? = nil, at: Int64? = nil) throws -> [LogResult] {
         try commit(action: typed ?? "+") { w in
             guard let last = try w.lastLiveSet() else {
                 throw UserError("There is no set to repeat yet: log one first, e.g. `bench 100x5`.")
             }
-            guard let exercise = try w.exercise(id: last.exerciseID) else {
-                throw UserError("The last set's exercise is missing; log the exercise by name instead.")
+            let round = try last.supersetID.map { try w.lastRound(of: $0, workoutID: last.workoutID) } ?? [last]
+            var results: [LogResult] = []
+            for set in round {
+                guard let exercise = try w.exercise(id: set.exerciseID) else {
+                    throw UserError("The last set's exercise is missing; log the exercise by name instead.")
+                }
+                let v = SetResolver.values(repeating: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
+                try w.requireFit([v], exercise: exercise)
+                results.append(try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false,
+                                               at: at, superset: last.supersetID))
             }
-            let v = SetResolver.values(repeating: last.values, with: patch, defaultUnit: w.settings.defaultUnit)
-            try w.requireFit([v], exercise: exercise)
-            return try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false, at: at)
+            if results.count > 1 { w.describeAction(Self.describeRound(results), workout: results[0].workout.id) }
+            return results
         }
+    }
+
+    /// Logs one round of a superset (`bench 100x5 & row 70x8`): each exercise's sets in turn,
+    /// all in one new superset, as one action for `undo`.
+    public func logSuperset(_ parts: [EntryPart], typed: String? = nil, at: Int64? = nil) throws -> [LogResult] {
+        try commit(action: typed ?? "superset") { w in
+            let group = w.environment.newID()
+            var results: [LogResult] = []
+            for part in parts {
+                let values = part.sets.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
+                let (exercise, created) = try w.resolveOrCreateExercise(part.exercise, firstSet: values.first)
+                try w.requireFit(values, exercise: exercise)
+                results.append(try w.logValues(values, exercise: exercise, createdExercise: created, at: at, superset: group))
+            }
+            w.describeAction(Self.describeRound(results), workout: results.first?.workout.id)
+            return results
+        }
+    }
+
+    /// `bench 100kg x 5 & row 70kg x 8`: what `undo` names a superset round.
+    static func describeRound(_ results: [LogResult]) -> String {
+        let round = results.map { ChangeWriter.describe($0.sets.map(\.set.values), of: $0.exercise, created: false) }.joined(separator: " & ")
+        let created = results.filter(\.createdExercise).map { "'\($0.exercise.name)'" }
+        guard !created.isEmpty else { return round }
+        return round + ", and the new exercise\(created.count == 1 ? "" : "s") " + created.joined(separator: ", ")
     }
 
     /// Changes fields of one set (`edit 102.5x5`, `edit 3 @9`) and recomputes its records.
@@ -278,8 +316,9 @@ extension ChangeWriter {
     /// Writes the sets of one line. `at` (a moment in the past) puts them in the workout that
     /// was going on then, or a new one starting then, a second apart from `at` on (after any
     /// set already there), with their records recomputed from the whole history.
-    mutating func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64? = nil) throws -> LogResult {
-        if let past { return try logPastValues(values, exercise: exercise, createdExercise: createdExercise, at: past) }
+    mutating func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64? = nil,
+                            superset: UUID? = nil) throws -> LogResult {
+        if let past { return try logPastValues(values, exercise: exercise, createdExercise: createdExercise, at: past, superset: superset) }
         let (workout, started) = try currentWorkout()
         let offset = environment.utcOffset(now)
         var stored: [StoredSet] = []
@@ -294,9 +333,9 @@ extension ChangeWriter {
             let id = environment.newID()
             let at = first + Int64(i)
             try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
-                workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset))
+                workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset, superset: superset))
             let set = LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at,
-                                utcOffsetSeconds: offset)
+                                utcOffsetSeconds: offset, supersetID: superset)
             order += 1
             stored.append(StoredSet(set: set, order: order, records: try checkRecords(set)))
         }
@@ -304,7 +343,8 @@ extension ChangeWriter {
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: started, sets: stored)
     }
 
-    private mutating func logPastValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64) throws -> LogResult {
+    private mutating func logPastValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64,
+                                        superset: UUID?) throws -> LogResult {
         try requirePast(past)
         let existing = try workout(containing: past)
         let workout = try existing ?? createWorkout(name: nil, startedAt: past)
@@ -321,8 +361,9 @@ extension ChangeWriter {
             let id = environment.newID()
             let at = first + Int64(i) * 1000
             try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
-                workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset))
-            written.append(LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset))
+                workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset, superset: superset))
+            written.append(LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at,
+                                     utcOffsetSeconds: offset, supersetID: superset))
         }
         // Later sets may hold records these beat or tie: recompute from the whole history,
         // then report the records these sets hold now, against what was held before.
@@ -351,6 +392,23 @@ extension ChangeWriter {
 
     func exerciseName(_ id: UUID) throws -> String {
         try exercise(id: id)?.name ?? "?"
+    }
+
+    /// The last round of a superset in a workout: going back from its newest set until an
+    /// exercise comes again, in the order they were done.
+    func lastRound(of superset: UUID, workoutID: UUID) throws -> [LoggedSet] {
+        var decode = SetDecoder()
+        let sets = try Row.fetchAll(db, sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.superset_id = ? AND s.deleted_at IS NULL
+            ORDER BY s.performed_at DESC, s.id DESC
+            """, arguments: [workoutID.key, superset.key]).map { decode($0) }
+        var seen = Set<UUID>(), round: [LoggedSet] = []
+        for set in sets {
+            if seen.contains(set.exerciseID) { break }
+            seen.insert(set.exerciseID)
+            round.append(set)
+        }
+        return round.reversed()
     }
 
     func lastLiveSet() throws -> LoggedSet? {

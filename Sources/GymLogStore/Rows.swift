@@ -15,7 +15,7 @@ public enum SetColumns {
 
     /// Every synced column of `sets` (all but `id`, `clocks` and `extra`), as a create writes them.
     public static let synced: [String] = ["workout_id", "exercise_id"] + values.map(\.name)
-        + ["performed_at", "utc_offset", tombstoneField]
+        + ["performed_at", "utc_offset", "superset_id", tombstoneField]
 
     /// The fields a set's values are stored as.
     public static func fields(of v: SetValues) -> [(String, FieldValue)] {
@@ -24,16 +24,17 @@ public enum SetColumns {
 
     /// Every field of a new set, in `synced` order, as `ChangeWriter.write(.sets, op: .create)` takes them.
     public static func createFields(workoutID: UUID, exerciseID: UUID, values v: SetValues, performedAt: Int64,
-                                    utcOffsetSeconds: Int) -> [(String, FieldValue)] {
+                                    utcOffsetSeconds: Int, superset: UUID? = nil) -> [(String, FieldValue)] {
         var fields: [(String, FieldValue)] = [("workout_id", .text(workoutID.key)), ("exercise_id", .text(exerciseID.key))]
         fields.reserveCapacity(synced.count)
         fields += Self.fields(of: v)
-        fields += [("performed_at", .int(performedAt)), ("utc_offset", .int(Int64(utcOffsetSeconds))), (tombstoneField, .null)]
+        fields += [("performed_at", .int(performedAt)), ("utc_offset", .int(Int64(utcOffsetSeconds))),
+                   ("superset_id", superset.map { .text($0.key) } ?? .null), (tombstoneField, .null)]
         return fields
     }
 
     /// The columns a `LoggedSet` is decoded from.
-    static let decoded = ["id", "workout_id", "exercise_id", "performed_at", "utc_offset"] + values.map(\.name)
+    static let decoded = ["id", "workout_id", "exercise_id", "performed_at", "utc_offset"] + values.map(\.name) + ["superset_id"]
 
     /// `s.id, s.workout_id, ...`: a SELECT list for `SetDecoder` over a table aliased `s`.
     static let select = decoded.map { "s." + $0 }.joined(separator: ", ")
@@ -106,7 +107,8 @@ struct SetDecoder {
                 let position = byField.first { $0.field == field }!.position
                 return SetFieldValue(row[position] as DatabaseValue)
             },
-            performedAt: row[p[3]], utcOffsetSeconds: row[p[4]])
+            performedAt: row[p[3]], utcOffsetSeconds: row[p[4]],
+            supersetID: (row[p[5 + SetColumns.values.count]] as String?).flatMap(parseUUID))
     }
 }
 

@@ -181,6 +181,8 @@ enum Schema {
                 extra TEXT
             );
             CREATE INDEX bodyweights_by_time ON bodyweights(measured_at) WHERE deleted_at IS NULL;
+            -- Sets logged as one superset (`bench 100x5 & row 70x8`, and its `+` rounds) share an id.
+            ALTER TABLE sets ADD COLUMN superset_id TEXT;
             -- An exercise's own target rest between sets (`exercises rest NAME 3:00`).
             ALTER TABLE exercises ADD COLUMN rest_seconds INTEGER;
             ALTER TABLE workouts ADD COLUMN skipped TEXT;

@@ -243,4 +243,31 @@ import Testing
         let entries = json?["bodyweights"] as? [[String: Any]]
         #expect(entries?.count == 1 && entries?.first?["weight"] as? Double == 82.5 && entries?.first?["weight_unit"] as? String == "kg")
     }
+
+    /// `bench 100x5 & row 70x8` logs a superset round; `+` repeats the round; show and history
+    /// mark A1/A2; one `undo` takes the round back.
+    @Test func aSupersetIsLoggedRepeatedMarkedAndUndoneAsRounds() async throws {
+        let s = try Session()
+        let first = await s.type("bench 100x5 & row 70x8").out
+        #expect(first.contains { $0.hasPrefix("  bench #1  100kg x 5") } && first.contains { $0.hasPrefix("  row #1  70kg x 8") }, "\(first)")
+        let again = await s.type("+ x6").out
+        #expect(again.contains { $0.hasPrefix("  bench #2  100kg x 6") } && again.contains { $0.hasPrefix("  row #2  70kg x 6") }, "\(again)")
+        await s.type("curl 20x10")
+        // A set on its own after the superset: `+` repeats only it
+        #expect(await s.type("+").out.count == 1)
+        let show = await s.type("show").out
+        #expect(show[1].contains("A1 bench") && show[2].contains("A2 row") && show[3].contains("A1 bench") && show[5].contains("curl"), "\(show)")
+        #expect(!show[5].contains("A"), "a set on its own has no mark: \(show)")
+        #expect(await s.type("history").out.contains("  A1 bench: 100kg x 5, 100kg x 6"))
+        let json = try JSONSerialization.jsonObject(with: Data(await s.type("show --json").out.joined(separator: "\n").utf8)) as? [String: Any]
+        let sets = ((json?["workout"] as? [String: Any])?["sets"] as? [[String: Any]]) ?? []
+        let groups = sets.map { $0["superset_id"] as? String }
+        #expect(groups[0] != nil && Set(groups[0..<4]).count == 1 && groups[4] == nil, "\(groups)")
+        // One undo per round
+        await s.type("undo"); await s.type("undo")
+        #expect(await s.type("undo").out.first == "Undid + x6: bench 100kg x 6 & row 70kg x 6")
+        #expect(await s.type("show").out.count == 3)
+        let refused = await s.type("bench 100x5 &", .failed).err
+        #expect(refused.first?.contains("on each side of '&'") == true, "\(refused)")
+    }
 }

@@ -92,7 +92,12 @@ import Testing
         try a.run(["routine", "add", "--file", "-"], stdin: "# Push A\nbench 3x5 linear +2.5\n# a comment kept\ndip bw 3x8-12\n")
         try a.run(["log", "bench 100x5x3"])
         try a.run(["bw", "82.5"])
+        try a.run(["log", "curl 20x10 & pushdown 30x12"])
         try a.sync(); try b.sync()
+        // And the superset, one group on both devices
+        let shown = try JSONSerialization.jsonObject(with: Data(try b.run(["show", "--json"]).stdout.utf8)) as? [String: Any]
+        let groups = (((shown?["workout"] as? [String: Any])?["sets"] as? [[String: Any]]) ?? []).compactMap { $0["superset_id"] as? String }
+        #expect(groups.count == 2 && Set(groups).count == 1, "\(groups)")
         // Then B has the bodyweight, and the same routine text, and plans today from the synced history
         let exported = try b.run(["routine", "export", "push"]).stdout
         #expect(exported == "# Push A\nbench 3x5 linear +2.5\n# a comment kept\ndip bw 3x8-12\n", "\(exported)")

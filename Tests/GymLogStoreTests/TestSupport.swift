@@ -22,6 +22,7 @@ func log(_ db: GymLogDatabase, _ line: String, typed: String? = nil) throws -> L
     case .success(.log(let mention, let specs)): return try db.logSets(exercise: mention, specs: specs, typed: typed)
     case .success(.repeatLast(let patch)): return try db.repeatLast(patch, typed: typed)
     case .success(.undo): fatalError("use db.undo()")
+    case .success(.superset): fatalError("use db.logSuperset(_:)")
     case .failure(let e): throw e
     }
 }

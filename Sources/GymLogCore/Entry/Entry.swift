@@ -6,6 +6,15 @@ public enum EntryLine: Equatable, Sendable {
     case repeatLast(SetPatch)
     /// `undo`: revert this device's last action (see `GymLogDatabase.undo`).
     case undo
+    /// `bench 100x5 & row 70x8`: a round of a superset, its exercises done back to back.
+    case superset([EntryPart])
+}
+
+/// One exercise's sets within a superset line.
+public struct EntryPart: Equatable, Sendable {
+    public var exercise: ExerciseMention
+    public var sets: [SetSpec]
+    public init(exercise: ExerciseMention, sets: [SetSpec]) { self.exercise = exercise; self.sets = sets }
 }
 
 /// The exercise words of a line and where they sit in it, so errors can point at them.

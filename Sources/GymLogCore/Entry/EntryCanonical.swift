@@ -56,6 +56,8 @@ extension EntryLine {
                 k += run
             }
             return out
+        case .superset(let parts):
+            return parts.map { EntryLine.log(exercise: $0.exercise, sets: $0.sets).canonical }.joined(separator: " & ")
         }
     }
 }

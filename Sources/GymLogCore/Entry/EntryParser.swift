@@ -35,6 +35,35 @@ public enum EntryParser {
             throw EntryError("empty line; type a set, e.g. `bench 100x5`", at: Span(0, chars.count))
         }
 
+        // `bench 100x5 & row 70x8`: each part between `&`s is a set line of its own, parsed in
+        // place (the rest blanked out) so errors point into the line as typed.
+        let ampersands = (start..<end).filter { chars[$0] == "&" }
+        if !ampersands.isEmpty {
+            var parts: [EntryPart] = []
+            for (from, to) in zip([start] + ampersands.map { $0 + 1 }, ampersands + [end]) {
+                let (s, e) = trimmed(chars, from, to)
+                guard s < e else {
+                    throw EntryError("expected an exercise and its sets on each side of '&', e.g. `bench 100x5 & row 70x8`",
+                                     at: Span(min(from, chars.count - 1), min(max(to, from + 1), chars.count)))
+                }
+                var part = Array(repeating: Character(" "), count: chars.count)
+                for k in s..<e { part[k] = chars[k] }
+                switch try parseLine(part) {
+                case .log(let mention, var sets):
+                    if let note { for k in sets.indices { sets[k].note = note } }
+                    parts.append(EntryPart(exercise: mention, sets: sets))
+                default:
+                    throw EntryError("each part of a superset names an exercise and its sets, e.g. `bench 100x5 & row 70x8`",
+                                     at: Span(s, e))
+                }
+            }
+            let total = parts.reduce(0) { $0 + $1.sets.count }
+            if total > maxSetsPerLine {
+                throw EntryError("a line logs at most \(maxSetsPerLine) sets; this one asks for \(total)", at: Span(start, end))
+            }
+            return .superset(parts)
+        }
+
         if chars[start] == "+" {
             var parser = GroupParser(chars: chars, tokens: EntryLexer.tokens(chars, from: start + 1, to: end,
                                                                              spacedAtStart: false))

@@ -56,12 +56,15 @@ public struct LoggedSet: Equatable, Sendable {
     /// Milliseconds since 1970 (UTC) when the set was logged.
     public var performedAt: Int64
     public var utcOffsetSeconds: Int
+    /// The superset it was done in (`bench 100x5 & row 70x8`): every set of one superset, in
+    /// every round, shares it; nil for a set done on its own.
+    public var supersetID: UUID?
 
     /// A set from its identity, values and time.
     public init(id: UUID, workoutID: UUID, exerciseID: UUID, values: SetValues = SetValues(), performedAt: Int64,
-                utcOffsetSeconds: Int = 0) {
+                utcOffsetSeconds: Int = 0, supersetID: UUID? = nil) {
         self.id = id; self.workoutID = workoutID; self.exerciseID = exerciseID; self.values = values
-        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds
+        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds; self.supersetID = supersetID
     }
 
     /// One of the values' fields (`set.weight`, `set.reps = 6`).
