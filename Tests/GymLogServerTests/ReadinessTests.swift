@@ -67,4 +67,29 @@ struct ReadinessTests {
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
         }
     }
+
+    @Test(.enabled(if: PostgresTestDatabase.isRequested, "needs GYMLOG_TEST_POSTGRES_URL (./scripts/test starts a server)"))
+    func notReadyWhenPostgresIsReadOnly() async throws {
+        try await PostgresTestDatabase.with { url in
+            let location = try PostgresURL(parsing: url, environment: [:])
+            // Given a migrated database that is ready
+            let storage = try PostgresSyncStorage(url: url, poolSize: 1, logger: PostgresAdmin.logger)
+            try await storage.checkReadiness()
+            // When its sessions turn read-only (as on a hot standby) and its connections are replaced
+            try await PostgresAdmin.execute(location, [
+                "ALTER DATABASE \(location.database) SET default_transaction_read_only = on",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(location.database)' AND pid <> pg_backend_pid()",
+            ])
+            // Then readiness fails and says it is read-only (the first call may only see the
+            // terminated connection; the pool then opens a new, read-only one)
+            var messages: [String] = []
+            for _ in 0..<3 {
+                do { try await storage.checkReadiness(); messages.append("ready") } catch { messages.append("\(error)") }
+                if messages.last!.contains("read-only") { break }
+            }
+            #expect(messages.last!.contains("is read-only"), "\(messages)")
+            #expect(!messages.contains("ready"), "\(messages)")
+            await storage.shutdown()
+        }
+    }
 }

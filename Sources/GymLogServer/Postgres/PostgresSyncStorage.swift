@@ -159,13 +159,14 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     }
 
     /// A read of the meta table inside a transaction that is rolled back: the pool connects,
-    /// the schema is there, and the server may open transactions (not a read-only standby).
+    /// the schema is there, and a plain BEGIN (as a push uses) may write: a hot standby or
+    /// `default_transaction_read_only` makes it read-only.
     public func checkReadiness() async throws {
         try await prepare()
         let logger = self.logger
         let location = self.location
         try await client.withConnection { connection in
-            try await connection.query("BEGIN READ WRITE", logger: logger)
+            try await connection.query("BEGIN", logger: logger)
             do {
                 var found = false
                 for try await _ in try await connection.query("SELECT epoch FROM meta", logger: logger).decode(String.self) { found = true }
