@@ -44,11 +44,11 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
 /// Every endpoint the server serves. The router is built from this list, so the OpenAPI
 /// conformance test can check the spec against exactly what is served.
 public enum Endpoint: String, CaseIterable, Sendable {
-    case healthz, capabilities, register, push, pull
+    case healthz, readyz, capabilities, register, push, pull
 
     public var method: HTTPRequest.Method {
         switch self {
-        case .healthz, .capabilities, .pull: .get
+        case .healthz, .readyz, .capabilities, .pull: .get
         case .register, .push: .post
         }
     }
@@ -56,6 +56,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     public var path: String {
         switch self {
         case .healthz: "/healthz"
+        case .readyz: "/readyz"
         case .capabilities: "/v1/capabilities"
         case .register: "/v1/register"
         case .push: "/v1/push"
@@ -64,7 +65,22 @@ public enum Endpoint: String, CaseIterable, Sendable {
     }
 }
 
-/// The routes of the `/v1` protocol plus `/healthz`, behind the request-id/error middleware.
+/// `/readyz`: 200 `{"status":"ready"}` when the store answers a read and a rolled-back write
+/// (see `SyncStorage.checkReadiness`), else 503 `not_ready` naming the problem, so a load
+/// balancer stops sending traffic to an instance whose database is gone, read-only or corrupt.
+func readiness(_ storage: any SyncStorage) async throws -> Response {
+    do {
+        try await storage.checkReadiness()
+    } catch let error as StorageError {
+        throw APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(error.description)")
+    } catch {
+        throw APIError(.serviceUnavailable, "not_ready",
+                       "the server is not ready: its \(storage.backend) database did not answer (\(error)); check that it is reachable and writable.")
+    }
+    return jsonResponse(HealthStatus(status: "ready"))
+}
+
+/// The routes of the `/v1` protocol plus `/healthz` and `/readyz`, behind the request-id/error middleware.
 public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger) async throws -> Router<ServerContext> {
     let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage))
     let router = Router(context: ServerContext.self)
@@ -73,6 +89,7 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
         router.on(RouterPath(endpoint.path), method: endpoint.method) { request, context -> Response in
             switch endpoint {
             case .healthz: jsonResponse(HealthStatus(status: "ok"))
+            case .readyz: try await readiness(storage)
             case .capabilities: jsonResponse(routes.capabilities)
             case .register: try await routes.register(request)
             case .push: try await routes.push(request, context: context)

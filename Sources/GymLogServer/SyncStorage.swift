@@ -92,11 +92,14 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
     public var description: String { errorDescription ?? "storage error" }
     case userExists(String)
     case noSuchUser(String)
+    /// The database cannot serve requests (unreachable, read-only, corrupt); the text names the problem.
+    case notReady(String)
 
     public var errorDescription: String? {
         switch self {
         case .userExists(let name): "a user named \"\(name)\" already exists; pick another name (`gymlog-server user list` shows the taken ones)."
         case .noSuchUser(let name): "no user named \"\(name)\"; `gymlog-server user list` shows the users."
+        case .notReady(let problem): problem
         }
     }
 }
@@ -125,6 +128,9 @@ public protocol SyncStorage: Sendable {
     /// history is older than what it had acknowledged (see `SyncRoutes.pull`). Returns the
     /// new generation; every device of the user then sees a new epoch and re-sends its state.
     func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64
+    /// Returns when the database answers a trivial read and a write transaction it rolls back
+    /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.
+    func checkReadiness() async throws
     /// Releases connections and background work; the storage is not used afterwards.
     func shutdown() async
     /// Hands the storage's background work (a database client) to the application, whose

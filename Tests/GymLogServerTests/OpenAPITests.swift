@@ -75,6 +75,8 @@ struct OpenAPISpec {
 /// A request that makes the server answer one documented status.
 struct Provocation: Sendable {
     var configure: @Sendable (inout ServerConfig) -> Void = { _ in }
+    /// Serves this storage instead of the harness's (to break the database).
+    var storage: (@Sendable (any SyncStorage) -> any SyncStorage)? = nil
     var run: @Sendable (_ client: any TestClientProtocol, _ token: String, _ device: Device) async throws -> TestResponse
 }
 
@@ -99,6 +101,8 @@ struct OpenAPITests {
         }
         return [
             "GET /healthz 200": Provocation { client, _, _ in try await client.execute(uri: "/healthz", method: .get) },
+            "GET /readyz 200": Provocation { client, _, _ in try await client.execute(uri: "/readyz", method: .get) },
+            "GET /readyz 503": Provocation(storage: { NotReadyStorage($0) }) { client, _, _ in try await client.execute(uri: "/readyz", method: .get) },
             "GET /v1/capabilities 200": Provocation { client, _, _ in try await client.execute(uri: "/v1/capabilities", method: .get) },
             "POST /v1/register 201": Provocation(configure: registerOpen, run: register(#"{"name":"newbie"}"#)),
             "POST /v1/register 400": Provocation(configure: registerOpen, run: register(#"{"name":"no spaces"}"#)),
@@ -147,7 +151,9 @@ struct OpenAPITests {
 
         try await Harness.with(configure: provocation.configure) { h in
             let token = try await h.addUser("owner")
-            let response = try await h.router { client in try await provocation.run(client, token, Device()) }
+            let storage = provocation.storage.map { $0(h.storage) } ?? h.storage
+            let app = try await buildApplication(h.config, storage: storage)
+            let response = try await app.test(.router) { client in try await provocation.run(client, token, Device()) }
             #expect(String(response.status.code) == code, "\(key): \(String(buffer: response.body))")
             #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
@@ -175,4 +181,24 @@ struct OpenAPITests {
         let eventKeys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(event)) as? [String: Any]).keys
         #expect(Set(eventKeys) == spec.schemas["PushEvent"]?.properties)
     }
+}
+
+/// A store whose readiness check fails as a lost database would; everything else is the real store's.
+struct NotReadyStorage: SyncStorage {
+    let base: any SyncStorage
+    init(_ base: any SyncStorage) { self.base = base }
+    var backend: String { base.backend }
+    func checkReadiness() async throws { throw StorageError.notReady("the test database is gone.") }
+    func epoch() async throws -> String { try await base.epoch() }
+    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { try await base.createUser(name: name, tokenHash: tokenHash, now: now) }
+    func listUsers() async throws -> [UserRecord] { try await base.listUsers() }
+    func revokeUser(name: String, now: Int64) async throws -> UserRecord { try await base.revokeUser(name: name, now: now) }
+    func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
+    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+        try await base.push(user: user, deviceID: deviceID, items: items, now: now)
+    }
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage {
+        try await base.pull(user: user, deviceID: deviceID, after: after, limit: limit, maxBytes: maxBytes)
+    }
+    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 { try await base.startNewHistoryGeneration(user: user) }
 }

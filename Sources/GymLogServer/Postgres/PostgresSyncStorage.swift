@@ -158,6 +158,34 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         throw ServerSetupError("the database \(location.redacted) has no epoch row in its meta table; it was not made by gymlog-server.")
     }
 
+    /// A read of the meta table inside a transaction that is rolled back: the pool connects,
+    /// the schema is there, and a plain BEGIN (as a push uses) may write: a hot standby or
+    /// `default_transaction_read_only` makes it read-only.
+    public func checkReadiness() async throws {
+        try await prepare()
+        let logger = self.logger
+        let location = self.location
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                var found = false
+                for try await _ in try await connection.query("SELECT epoch FROM meta", logger: logger).decode(String.self) { found = true }
+                // A hot standby refuses writes; it must not take the load balancer's traffic.
+                for try await readOnly in try await connection.query("SHOW transaction_read_only", logger: logger).decode(String.self)
+                where readOnly == "on" {
+                    throw StorageError.notReady("the PostgreSQL database \(location.redacted) is read-only (a standby?); point --db at the primary.")
+                }
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                guard found else {
+                    throw StorageError.notReady("the PostgreSQL database \(location.redacted) has no epoch row in its meta table; it was not made by gymlog-server.")
+                }
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
     public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
         try await prepare()
         let rows = try await client.query("""

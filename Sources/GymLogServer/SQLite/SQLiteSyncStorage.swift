@@ -150,6 +150,32 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         try await pool.read { db in try String.fetchOne(db, sql: "SELECT epoch FROM meta")! }
     }
 
+    /// `PRAGMA quick_check(1)` (stops at the first problem, but reads the whole file: a
+    /// few milliseconds per megabyte) on a reader, then `BEGIN IMMEDIATE; ROLLBACK` on the
+    /// writer, which fails when the file or its directory turned read-only or the disk is gone.
+    public func checkReadiness() async throws {
+        let path = self.path
+        let verdict: [String]
+        do {
+            verdict = try await pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(1)") }
+        } catch {
+            throw StorageError.notReady("the SQLite database \(path) cannot be read (\(error)); check the file, or restore a backup with `gymlog-server restore`.")
+        }
+        guard verdict == ["ok"] else {
+            throw StorageError.notReady("the SQLite database \(path) is corrupt (quick_check: \(verdict.joined(separator: "; "))); stop the server and restore a backup with `gymlog-server restore`.")
+        }
+        do {
+            // Under the write lock: a push may be inside its own BEGIN on this connection.
+            try await writeLock.withLock { try await pool.writeWithoutTransaction { db in
+                defer { if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") } }
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                try db.execute(sql: "ROLLBACK")
+            } }
+        } catch {
+            throw StorageError.notReady("the SQLite database \(path) cannot be written (\(error)); check the disk and the file's permissions.")
+        }
+    }
+
     public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
         try await writeLock.withLock { try await pool.writeWithoutTransaction { db in
             var record: UserRecord?

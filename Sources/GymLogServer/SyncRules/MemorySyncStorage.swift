@@ -33,6 +33,9 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
     public func epoch() async throws -> String { databaseEpoch }
 
+    /// Always ready: there is no database to lose.
+    public func checkReadiness() async throws {}
+
     public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
         try await write { state in
             // Names are unique case-insensitively, as on SQLite (NOCASE) and PostgreSQL (lower()).

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import GymLogCore
+@testable import GymLogServer
+import GymLogWire
+import GymLogTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("Readiness (/readyz)")
+struct ReadinessTests {
+    @Test(arguments: Backend.conformance) func readyWhenTheDatabaseAnswers(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
+            // Given a store in use (a push on it), when a load balancer asks /readyz
+            let token = try await h.addUser("alice")
+            let device = Device()
+            try await h.router { client in
+                let first = try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(5), device.clock(testNow - 2))])])
+                #expect(first.status == .ok)
+                let ready = try await client.execute(uri: "/readyz", method: .get)
+                // Then it is ready, and the write check left no transaction open: the next push commits
+                #expect(ready.status == .ok)
+                #expect(try decodeBody(ready, as: HealthStatus.self).status == "ready")
+                let second = try await client.push(token, device: device, [event(2, "s2", ["reps": (.int(6), device.clock(testNow - 1))])])
+                #expect(second.status == .ok)
+                let pulled = try await client.pull(token, device: Device())
+                #expect(try decodeBody(pulled, as: PullResponse.self).changes.count == 2)
+            }
+        }
+    }
+
+    @Test func notReadyWhenTheSQLiteFileIsCorrupt() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-readyz-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        // Given a closed server database holding a few pages of rows
+        do {
+            let storage = try SQLiteSyncStorage(path: path)
+            try await storage.checkReadiness()
+            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let items = (1...500).map { Script.item(Int64($0), "row-\($0)-\(String(repeating: "x", count: 40))", "reps", .int(Int64($0)), millis: 1) }
+            _ = try await storage.push(user: AuthenticatedUser(id: user.id, name: user.name), deviceID: "dev", items: items, now: testNow)
+        }
+        let (busy, root, pageSize) = try await DatabaseQueue(path: path).writeWithoutTransaction { db in
+            // Everything into the main file, so the garbage below is what SQLite reads.
+            let checkpoint = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")!
+            return (checkpoint[0] as Int,try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'fields'")!,
+                    try Int.fetchOne(db, sql: "PRAGMA page_size")!)
+        }
+        try #require(busy == 0, "the WAL could not be checkpointed")
+        // When the fields table's root page is overwritten with garbage
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        try file.seek(toOffset: UInt64((root - 1) * pageSize))
+        try file.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
+        try file.close()
+        // Then /readyz answers 503 not_ready naming the file and the way out
+        let storage = try SQLiteSyncStorage(path: path)
+        var config = ServerConfig(database: "sqlite:" + path)
+        config.logLevel = .critical
+        let app = try await buildApplication(config, storage: storage)
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/readyz", method: .get)
+            let body = try expectError(response, .serviceUnavailable, "not_ready")
+            #expect(body.error.message.contains(path), "\(body.error.message)")
+            #expect(body.error.message.contains("restore"), "\(body.error.message)")
+            // /healthz still says the process is alive
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.isRequested, "needs GYMLOG_TEST_POSTGRES_URL (./scripts/test starts a server)"))
+    func notReadyWhenPostgresIsReadOnly() async throws {
+        try await PostgresTestDatabase.with { url in
+            let location = try PostgresURL(parsing: url, environment: [:])
+            // Given a migrated database that is ready
+            let storage = try PostgresSyncStorage(url: url, poolSize: 1, logger: PostgresAdmin.logger)
+            try await storage.checkReadiness()
+            // When its sessions turn read-only (as on a hot standby) and its connections are replaced
+            try await PostgresAdmin.execute(location, [
+                "ALTER DATABASE \(location.database) SET default_transaction_read_only = on",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(location.database)' AND pid <> pg_backend_pid()",
+            ])
+            // Then readiness fails and says it is read-only (the first call may only see the
+            // terminated connection; the pool then opens a new, read-only one)
+            var messages: [String] = []
+            for _ in 0..<3 {
+                do { try await storage.checkReadiness(); messages.append("ready") } catch { messages.append("\(error)") }
+                if messages.last!.contains("read-only") { break }
+            }
+            #expect(messages.last!.contains("is read-only"), "\(messages)")
+            #expect(!messages.contains("ready"), "\(messages)")
+            await storage.shutdown()
+        }
+    }
+}
