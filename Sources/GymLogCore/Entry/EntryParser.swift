@@ -40,6 +40,7 @@ public enum EntryParser {
         let ampersands = (start..<end).filter { chars[$0] == "&" }
         if !ampersands.isEmpty {
             var parts: [EntryPart] = []
+            var total = 0
             for (from, to) in zip([start] + ampersands.map { $0 + 1 }, ampersands + [end]) {
                 let (s, e) = trimmed(chars, from, to)
                 guard s < e else {
@@ -51,15 +52,17 @@ public enum EntryParser {
                 switch try parseLine(part) {
                 case .log(let mention, var sets):
                     if let note { for k in sets.indices { sets[k].note = note } }
+                    total += sets.count
+                    // The same bound as one exercise's line, over the whole round.
+                    if total > maxSetsPerLine {
+                        throw EntryError("'\(String(chars[s..<e]))' goes past \(maxSetsPerLine) sets, the most one line logs; "
+                            + "log the rest on another line", at: Span(s, e))
+                    }
                     parts.append(EntryPart(exercise: mention, sets: sets))
                 default:
                     throw EntryError("each part of a superset names an exercise and its sets, e.g. `bench 100x5 & row 70x8`",
                                      at: Span(s, e))
                 }
-            }
-            let total = parts.reduce(0) { $0 + $1.sets.count }
-            if total > maxSetsPerLine {
-                throw EntryError("a line logs at most \(maxSetsPerLine) sets; this one asks for \(total)", at: Span(start, end))
             }
             return .superset(parts)
         }
