@@ -160,7 +160,13 @@ enum RoutineText {
     /// file it is in (kept until it is saved, so a refused edit is not lost).
     static func edit(_ initial: String, context: CLIContext) throws -> (String, String) {
         let env = ProcessInfo.processInfo.environment
-        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let chosen = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
+        // vi without a terminal (a piped session, a script) would wait for keys that never come.
+        guard chosen != nil || isatty(STDIN_FILENO) == 1 else {
+            throw UserError("There is no terminal to write the routine in; pass it with --file FILE (or --file - for standard input), "
+                + "or set $EDITOR.")
+        }
+        let editor = chosen ?? "vi"
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-routine-\(UUID().uuidString).txt").path
         try initial.write(toFile: path, atomically: true, encoding: .utf8)
         let process = Process()
