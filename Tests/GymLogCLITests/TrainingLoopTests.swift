@@ -250,6 +250,8 @@ import Testing
         let s = try Session()
         let first = await s.type("bench 100x5 & row 70x8").out
         #expect(first.contains { $0.hasPrefix("  bench #1  100kg x 5") } && first.contains { $0.hasPrefix("  row #1  70kg x 8") }, "\(first)")
+        // A round is one line, so the rest timer counts from its last exercise
+        #expect(s.repl.prompt().contains("2 sets · rest 0:00"), "after the round: \(s.repl.prompt())")
         let again = await s.type("+ x6").out
         #expect(again.contains { $0.hasPrefix("  bench #2  100kg x 6") } && again.contains { $0.hasPrefix("  row #2  70kg x 6") }, "\(again)")
         await s.type("curl 20x10")
