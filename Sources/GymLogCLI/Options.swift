@@ -45,18 +45,13 @@ struct PastTime: ParsableArguments {
         return words
     }
 
-    /// `--at yesterday 18:00 bench 100x5` typed in the REPL without quotes: the longest run of
-    /// words after `--at` (up to three) that reads as a time is its value, the rest the text.
+    /// `--at yesterday 18:00 bench 100x5` typed in the REPL without quotes: `--at`, its time
+    /// (as `joiningTime` reads it), then the rest as the command's text.
     static func replArguments(_ rest: String) -> [String]? {
         guard let words = try? shellWords(rest), words.first == "--at", words.count >= 2 else { return nil }
-        for count in stride(from: min(3, words.count - 1), through: 1, by: -1) {
-            let phrase = words[1...count].joined(separator: " ")
-            if parseTimePhrase(phrase, today: 0) != nil || count == 1 {
-                let text = words.dropFirst(count + 1).joined(separator: " ")
-                return ["--at", phrase] + (text.isEmpty ? [] : ["--", text])
-            }
-        }
-        return nil
+        let joined = joiningTime(words)
+        let text = joined.dropFirst(2).joined(separator: " ")
+        return ["--at", joined[1]] + (text.isEmpty ? [] : ["--", text])
     }
 }
 

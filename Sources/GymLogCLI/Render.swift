@@ -110,8 +110,7 @@ enum Render {
         }
         for id in order {
             let (e, sets) = byExercise[id]!
-            lines.append("  \(mark[id] ?? "")\(e.name): " + collapsedRepeats(sets).map { $0.count > 1 ? "\($0.summary) x\($0.count)" : $0.summary }
-                .joined(separator: ", "))
+            lines.append("  \(mark[id] ?? "")\(e.name): " + collapsed(sets.map { v in var v = v; v.note = nil; return v.summary }))
             for (i, v) in sets.enumerated() {
                 if let note = v.note, !note.isEmpty { lines.append("      " + style.dim("# \(note)  (set \(i + 1))")) }
             }
@@ -170,14 +169,14 @@ enum Render {
         }.joined(separator: "; ")
     }
 
-    /// Runs of equal sets (notes aside) as one summary and how many times it was done in a row.
-    static func collapsedRepeats(_ sets: [SetValues]) -> [(summary: String, count: Int)] {
-        var runs: [(values: SetValues, count: Int)] = []
-        for var v in sets {
-            v.note = nil
-            if let last = runs.last, last.values == v { runs[runs.count - 1].count += 1 } else { runs.append((v, 1)) }
+    /// `60kg x 10 x3, 80kg x 5`: equal summaries in a row said once with their count
+    /// (`history`'s sets, a plan's suggested sets).
+    static func collapsed(_ summaries: [String]) -> String {
+        var runs: [(text: String, count: Int)] = []
+        for s in summaries {
+            if let last = runs.last, last.text == s { runs[runs.count - 1].count += 1 } else { runs.append((s, 1)) }
         }
-        return runs.map { ($0.values.summary, $0.count) }
+        return runs.map { $0.count > 1 ? "\($0.text) x\($0.count)" : $0.text }.joined(separator: ", ")
     }
 }
 

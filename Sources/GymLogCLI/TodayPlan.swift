@@ -128,13 +128,7 @@ struct TodayPlan {
     }
 
     /// `102.5kg x 5 x3`, `65kg x 5, 75kg x 5, 85kg x 5+`: equal sets in a row said once.
-    static func sets(_ sets: [SuggestedSet]) -> String {
-        var runs: [(String, Int)] = []
-        for s in sets {
-            if let last = runs.last, last.0 == s.summary { runs[runs.count - 1].1 += 1 } else { runs.append((s.summary, 1)) }
-        }
-        return runs.map { $0.1 > 1 ? "\($0.0) x\($0.1)" : $0.0 }.joined(separator: ", ")
-    }
+    static func sets(_ sets: [SuggestedSet]) -> String { Render.collapsed(sets.map(\.summary)) }
 
     /// `plates: 20kg bar + per side: 25 15 1.25` for a barbell load the plates make.
     static func plates(_ set: SuggestedSet?, settings: Settings) -> String? {

@@ -44,22 +44,14 @@ extension GymLogDatabase {
     /// that earlier moment instead of now (see `logValues`).
     public func logSets(exercise mention: ExerciseMention, specs: [SetSpec], typed: String? = nil, at: Int64? = nil) throws -> LogResult {
         try commit(action: typed ?? mention.name) { w in
-            let (exercise, created) = try w.resolveOrCreateExercise(mention, firstSet: specs.first.map {
-                SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) })
-            let values = specs.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
-            try w.requireFit(values, exercise: exercise)
-            return try w.logValues(values, exercise: exercise, createdExercise: created, at: at)
+            try w.logLine(mention, values: specs.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }, at: at)
         }
     }
 
     /// Logs sets whose values are already resolved (a planned set done with `ok`) under an
     /// exercise named as typed, exactly as `logSets` would log the line that says them.
     public func logResolved(exercise mention: ExerciseMention, values: [SetValues], typed: String, at: Int64? = nil) throws -> LogResult {
-        try commit(action: typed) { w in
-            let (exercise, created) = try w.resolveOrCreateExercise(mention, firstSet: values.first)
-            try w.requireFit(values, exercise: exercise)
-            return try w.logValues(values, exercise: exercise, createdExercise: created, at: at)
-        }
+        try commit(action: typed) { w in try w.logLine(mention, values: values, at: at) }
     }
 
     /// Logs the last set again with `patch` applied (`+`, `+ 102.5`, `+ x6`).
@@ -98,9 +90,7 @@ extension GymLogDatabase {
             var results: [LogResult] = []
             for part in parts {
                 let values = part.sets.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
-                let (exercise, created) = try w.resolveOrCreateExercise(part.exercise, firstSet: values.first)
-                try w.requireFit(values, exercise: exercise)
-                results.append(try w.logValues(values, exercise: exercise, createdExercise: created, at: at, superset: group))
+                results.append(try w.logLine(part.exercise, values: values, at: at, superset: group))
             }
             w.describeAction(Self.describeRound(results), workout: results.first?.workout.id)
             return results
@@ -311,6 +301,15 @@ extension ChangeWriter {
         var ended = workout
         ended.endedAt = end
         return summarise ? try summary(of: ended) : nil
+    }
+
+    /// The sets of one exercise as a line names them: resolves the exercise (creating it when
+    /// new), checks they fit its kind, and writes them. Set lines, `ok` and each part of a
+    /// superset all log through it.
+    mutating func logLine(_ mention: ExerciseMention, values: [SetValues], at: Int64?, superset: UUID? = nil) throws -> LogResult {
+        let (exercise, created) = try resolveOrCreateExercise(mention, firstSet: values.first)
+        try requireFit(values, exercise: exercise)
+        return try logValues(values, exercise: exercise, createdExercise: created, at: at, superset: superset)
     }
 
     /// Writes the sets of one line. `at` (a moment in the past) puts them in the workout that

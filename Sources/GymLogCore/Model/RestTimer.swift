@@ -31,7 +31,8 @@ public struct RestTimer: Equatable, Sendable {
         return reached ? now + " ✓" : now + "/" + Self.clock(target)
     }
 
-    /// `0:07`, `1:32`, `12:00`.
+    /// `0:07`, `1:32`, `60:00`: always minutes and seconds, as `rest` is typed and shown
+    /// (routine lines, the prompt, `rest_seconds`).
     public static func clock(_ seconds: Int) -> String {
         let s = seconds % 60
         return "\(seconds / 60):" + (s < 10 ? "0\(s)" : "\(s)")

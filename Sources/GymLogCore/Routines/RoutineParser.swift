@@ -427,7 +427,7 @@ private struct RoutineLineParser: EntryValueRules {
             throw EntryError("rest needs a time, e.g. `rest 3:00` or `rest 90s`", at: t.span)
         }
         guard seconds > 0, seconds <= PlannedExercise.maxRestSeconds else {
-            throw EntryError("'\(text(span))': rest must be more than 0 and at most \(restClock(PlannedExercise.maxRestSeconds))",
+            throw EntryError("'\(text(span))': rest must be more than 0 and at most \(RestTimer.clock(PlannedExercise.maxRestSeconds))",
                              at: span)
         }
         return seconds

@@ -30,7 +30,7 @@ extension PlannedExercise {
             if let rpe { parts.append("@\(rpe)") }
             if let ruleText = ruleText { parts.append(ruleText) }
         }
-        if let restSeconds { parts.append("rest " + restClock(restSeconds)) }
+        if let restSeconds { parts.append("rest " + RestTimer.clock(restSeconds)) }
         if warmup { parts.append("warmup") }
         return parts.joined(separator: " ")
     }
@@ -47,11 +47,6 @@ extension PlannedExercise {
     }
 }
 
-/// `3:00`, `0:45`, `60:00`: always minutes and seconds, the form `rest` is documented with.
-func restClock(_ seconds: Int) -> String {
-    let s = seconds % 60
-    return "\(seconds / 60):" + (s < 10 ? "0\(s)" : "\(s)")
-}
 
 /// Whether a load is bodyweight (`bw`, `bw+10`) rather than an external weight.
 func isBodyweight(_ load: LoadSpec) -> Bool {
