@@ -1,3 +1,4 @@
+import Foundation
 import GymLogCore
 import GymLogStore
 
@@ -34,12 +35,13 @@ struct EntryRunner {
         }
     }
 
-    /// Logs resolved values (a planned set, `ok`) as a typed line would be, with the same output.
-    func log(_ values: [SetValues], exercise name: String, typed: String) throws {
+    /// Logs resolved values (planned sets, `ok`) as a typed line would be, with the same output:
+    /// one exercise's sets, or a superset round in `superset` (or a new one).
+    func log(_ parts: [(exercise: String, values: [SetValues])], superset: UUID?, typed: String) throws {
         let db = try context.db()
         let at = context.pastWorkout?.startedAt
-        try printLogged(try db.logResolved(exercise: ExerciseMention(name: name, span: Span(0, name.count)), values: values, typed: typed, at: at),
-                        db, past: at != nil)
+        let mentions = parts.map { (exercise: ExerciseMention(name: $0.exercise, span: Span(0, $0.exercise.count)), values: $0.values) }
+        for result in try db.logResolved(mentions, superset: superset, typed: typed, at: at) { try printLogged(result, db, past: at != nil) }
     }
 
     /// The logged sets, and under the first set of an exercise in a workout what was done

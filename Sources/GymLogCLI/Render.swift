@@ -72,16 +72,17 @@ enum Render {
         return lines
     }
 
-    /// A superset's exercise, for its mark.
-    struct Key: Hashable {
-        var superset: UUID?, exercise: UUID
-        init(_ superset: UUID?, _ exercise: UUID) { self.superset = superset; self.exercise = exercise }
+    /// A superset's exercise (or a planned superset's line), for its mark.
+    struct Key<Group: Hashable, Member: Hashable>: Hashable {
+        var superset: Group?, exercise: Member
+        init(_ superset: Group?, _ exercise: Member) { self.superset = superset; self.exercise = exercise }
     }
 
-    /// `A1`, `A2`, `B1`...: a letter per superset in the order they were first done, a number per
-    /// exercise within it; sets done on their own have none.
-    static func supersetMarks(_ sets: [(superset: UUID?, exercise: UUID)]) -> [Key: String] {
-        var letters: [UUID: Int] = [:], marks: [Key: String] = [:], counts: [UUID: Int] = [:]
+    /// `A1`, `A2`, `B1`...: a letter per superset in the order they were first done (or
+    /// planned), a number per exercise within it; sets done on their own have none.
+    static func supersetMarks<Group: Hashable, Member: Hashable>(_ sets: [(superset: Group?, exercise: Member)])
+        -> [Key<Group, Member>: String] {
+        var letters: [Group: Int] = [:], marks: [Key<Group, Member>: String] = [:], counts: [Group: Int] = [:]
         for s in sets {
             guard let group = s.superset else { continue }
             let letter = letters[group] ?? { letters[group] = letters.count; return letters.count - 1 }()

@@ -17,9 +17,19 @@ struct TodayPlan {
         /// The last working set of its exercise in this workout: a planned set with no weight
         /// to suggest (no history) takes the weight just used.
         var lastDone: SetValues?
+        /// The superset that last set was logged in, if any: `ok` logs the next round of a
+        /// planned superset into it, so `show` marks every round A1/A2.
+        var lastDoneSuperset: UUID?
 
         /// The name to log it under: the exercise's own, else the routine's spelling.
         var name: String { exercise?.name ?? planned.exerciseName }
+
+        /// A suggested set of this line, a missing weight taken from the set just done.
+        func filled(_ set: SuggestedSet) -> SuggestedSet {
+            var set = set
+            if set.needsLoad, let done = lastDone, let weight = done.weight, !done.bodyweight { set.weight = weight }
+            return set
+        }
     }
 
     var routine: StoredRoutine
@@ -54,14 +64,17 @@ struct TodayPlan {
             let working = detail.sets.filter { $0.set.values.kind != .warmup }
             done = working.map { $0.exercise.id.key }
             for i in lines.indices {
-                lines[i].lastDone = working.last { $0.exercise.id == lines[i].exercise?.id }?.set.values
+                let last = working.last { $0.exercise.id == lines[i].exercise?.id }?.set
+                lines[i].lastDone = last?.values
+                lines[i].lastDoneSuperset = last?.supersetID
             }
         }
         let keys = lines.map { (exercise: $0.exercise?.id.key ?? "new:" + nameKey($0.planned.exerciseName), sets: $0.planned.sets) }
-        let progress = PlanProgress(lines: keys, doneSets: done, skipped: Set(skipped.map { $0 - 1 }))
+        let progress = PlanProgress(lines: keys, doneSets: done, skipped: Set(skipped.map { $0 - 1 }),
+                                    supersetStarts: parsed.supersetStarts)
         let wanted: [Int] = switch suggestions {
         case .all: Array(lines.indices)
-        case .next: progress.next.map { [$0.line] } ?? []
+        case .next: progress.nextRound.map(\.line)
         case .none: []
         }
         let before = workout?.startedAt ?? now + 1
@@ -90,21 +103,33 @@ struct TodayPlan {
     var undoneText: String? {
         let parts = progress.undone.map { u -> String in
             let line = lines[u.line]
-            let rest = Self.sets(Array(line.suggestion.sets.suffix(u.remaining)))
+            let rest = Self.sets(line.suggestion.sets.suffix(u.remaining).map(line.filled))
             let count = progress.done[u.line] > 0 ? "\(u.remaining) more" : "\(u.remaining) set\(u.remaining == 1 ? "" : "s")"
             return "\(line.name) \(count)" + (rest.isEmpty ? "" : " (\(rest))")
         }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
-    /// The suggested set `ok` logs for the next planned set, if any.
-    var next: (line: Line, index: Int, set: SuggestedSet)? {
-        guard let n = progress.next else { return nil }
-        let line = lines[n.line]
-        guard n.set < line.suggestion.sets.count else { return nil }
-        var set = line.suggestion.sets[n.set]
-        if set.needsLoad, let done = line.lastDone, let weight = done.weight, !done.bodyweight { set.weight = weight }
-        return (line, n.line, set)
+    /// One planned set to do next: its line, the line's index and the suggested set.
+    typealias NextSet = (line: Line, index: Int, set: SuggestedSet)
+
+    /// The suggested sets `ok` logs next: one, or a set of each open line of a superset; empty
+    /// when every set is done or the plan has no set to suggest.
+    var nextRound: [NextSet] {
+        var round: [NextSet] = []
+        for n in progress.nextRound {
+            let line = lines[n.line]
+            guard n.set < line.suggestion.sets.count else { return [] }
+            round.append((line, n.line, line.filled(line.suggestion.sets[n.set])))
+        }
+        return round
+    }
+
+    /// The superset a planned round joins: the one its lines' last sets share, so rounds
+    /// done with `ok` stay one group; nil for a new one (or a single set).
+    func superset(of round: [NextSet]) -> UUID? {
+        let groups = Set(round.map(\.line.lastDoneSuperset))
+        return round.count > 1 && groups.count == 1 ? groups.first! : nil
     }
 
     // MARK: Text
@@ -113,9 +138,10 @@ struct TodayPlan {
     func lines(settings: Settings, now: Int64, utcOffset: Int, style: Style = .stdout) -> [String] {
         let total = progress.planned.reduce(0, +)
         var out = ["\(routine.name): \(lines.count) exercise\(lines.count == 1 ? "" : "s"), \(total) set\(total == 1 ? "" : "s")"]
-        let width = TerminalText.columns(lines.map(\.name))
+        let names = markedNames
+        let width = TerminalText.columns(names)
         for (i, line) in lines.enumerated() {
-            var head = String(format: "%3d  ", i + 1) + TerminalText.pad(line.name, to: width) + "  " + Self.sets(line.suggestion.sets)
+            var head = String(format: "%3d  ", i + 1) + TerminalText.pad(names[i], to: width) + "  " + Self.sets(line.suggestion.sets)
             if progress.skipped.contains(i) { head += "  " + style.dim("(skipped)") }
             else if progress.done[i] > 0 { head += "  " + style.dim("(\(min(progress.done[i], progress.planned[i]))/\(progress.planned[i]) done)") }
             out.append(head)
@@ -125,6 +151,15 @@ struct TodayPlan {
             if let last = line.last { out.append(indent + style.dim(Render.lastTime(last, now: now, utcOffsetSeconds: utcOffset))) }
         }
         return out
+    }
+
+    /// Each line's exercise, a planned superset's marked `A1 curl`, `A2 pushdown` as `show`
+    /// marks the sets done in one.
+    var markedNames: [String] {
+        let starts = parsed.supersetStarts
+        let groups = starts.map { start in starts.filter { $0 == start }.count > 1 ? start : nil }
+        let marks = Render.supersetMarks(groups.enumerated().map { (superset: $1, exercise: $0) })
+        return lines.indices.map { i in marks[Render.Key(groups[i], i)].map { "\($0) \(lines[i].name)" } ?? lines[i].name }
     }
 
     /// `102.5kg x 5 x3`, `65kg x 5, 75kg x 5, 85kg x 5+`: equal sets in a row said once.

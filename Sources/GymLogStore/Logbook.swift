@@ -48,10 +48,13 @@ extension GymLogDatabase {
         }
     }
 
-    /// Logs sets whose values are already resolved (a planned set done with `ok`) under an
-    /// exercise named as typed, exactly as `logSets` would log the line that says them.
-    public func logResolved(exercise mention: ExerciseMention, values: [SetValues], typed: String, at: Int64? = nil) throws -> LogResult {
-        try commit(action: typed) { w in try w.logLine(mention, values: values, at: at) }
+    /// Logs sets whose values are already resolved (planned sets done with `ok`), each part
+    /// under an exercise named as typed, exactly as the line that says them would log: one part
+    /// as `logSets`, more as a superset round (`logSuperset`), in `superset` when given (the
+    /// planned superset's earlier rounds) or a new one.
+    public func logResolved(_ parts: [(exercise: ExerciseMention, values: [SetValues])], superset: UUID? = nil,
+                            typed: String, at: Int64? = nil) throws -> [LogResult] {
+        try commit(action: typed) { w in try w.logRound(parts, superset: superset, at: at) }
     }
 
     /// Logs the last set again with `patch` applied (`+`, `+ 102.5`, `+ x6`).
@@ -86,14 +89,9 @@ extension GymLogDatabase {
     /// all in one new superset, as one action for `undo`.
     public func logSuperset(_ parts: [EntryPart], typed: String? = nil, at: Int64? = nil) throws -> [LogResult] {
         try commit(action: typed ?? "superset") { w in
-            let group = w.environment.newID()
-            var results: [LogResult] = []
-            for part in parts {
-                let values = part.sets.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
-                results.append(try w.logLine(part.exercise, values: values, at: at, superset: group))
-            }
-            w.describeAction(Self.describeRound(results), workout: results.first?.workout.id)
-            return results
+            try w.logRound(parts.map { part in
+                (part.exercise, part.sets.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) })
+            }, at: at)
         }
     }
 
@@ -301,6 +299,17 @@ extension ChangeWriter {
         var ended = workout
         ended.endedAt = end
         return summarise ? try summary(of: ended) : nil
+    }
+
+    /// The parts of one line: one exercise's sets, or a superset round (more than one part) in
+    /// `superset` or a new superset, named for `undo` as the round it was.
+    mutating func logRound(_ parts: [(exercise: ExerciseMention, values: [SetValues])], superset: UUID? = nil,
+                           at: Int64?) throws -> [LogResult] {
+        guard parts.count > 1 else { return try parts.map { try logLine($0.exercise, values: $0.values, at: at) } }
+        let group = superset ?? environment.newID()
+        let results = try parts.map { try logLine($0.exercise, values: $0.values, at: at, superset: group) }
+        describeAction(GymLogDatabase.describeRound(results), workout: results.first?.workout.id)
+        return results
     }
 
     /// The sets of one exercise as a line names them: resolves the exercise (creating it when

@@ -86,12 +86,11 @@ extension GymLogDatabase {
         }
     }
 
-    /// Drops a routine line (1-based) from the workout's plan for today.
-    public func skipPlanned(line: Int, workoutID: UUID, typed: String, what: String) throws {
+    /// Drops routine lines (1-based; a planned superset's together) from the workout's plan for today.
+    public func skipPlanned(lines: [Int], workoutID: UUID, typed: String, what: String) throws {
         try commit(action: typed) { w in
             let stored = try String.fetchOne(w.db, sql: "SELECT skipped FROM workouts WHERE id = ?", arguments: [workoutID.key])
-            var skipped = Self.skippedLines(stored)
-            skipped.insert(line)
+            let skipped = Self.skippedLines(stored).union(lines)
             _ = try w.write(.workouts, id: workoutID, op: .update,
                             fields: [("skipped", .text(skipped.sorted().map(String.init).joined(separator: ",")))])
             w.describeAction("skipped \(what)", workout: workoutID)

@@ -272,4 +272,40 @@ import Testing
         let refused = await s.type("bench 100x5 &", .failed).err
         #expect(refused.first?.contains("on each side of '&'") == true, "\(refused)")
     }
+
+    /// A routine line `curl 2x10 20 & pushdown 2x12` is a superset: `next` offers a round,
+    /// `ok` logs it into the superset of the rounds before, `skip` drops it whole.
+    @Test func aPlannedSupersetIsDoneRoundByRound() async throws {
+        let s = try Session()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("routine-\(UUID().uuidString).txt").path
+        try "# Arms\nbench 1x5 100\ncurl 2x10 20 & pushdown 2x12\nrow 1x8 60\n".write(toFile: file, atomically: true, encoding: .utf8)
+        await s.type("routine add --file \(file)")
+        let start = await s.type("start Arms").out
+        #expect(start.contains { $0.hasPrefix("  2  A1 curl ") } && start.contains { $0.hasPrefix("  3  A2 pushdown ") }, "\(start)")
+        await s.type("ok")
+        // The round names a set of each; pushdown has no weight yet, so `ok` says to type the round
+        let next = await s.type("next").out
+        #expect(next.prefix(3) == ["Next round, back to back:", "  curl, set 1 of 2: 20kg x 10", "  pushdown, set 1 of 2: ? x 12"], "\(next)")
+        let refused = await s.type("ok", .failed).err
+        #expect(refused.first?.contains("`curl 20kg x10 & pushdown WEIGHT x12`") == true, "\(refused)")
+        await s.type("curl 20x10 & pushdown 30x12")
+        // Then `ok` logs the next round at those weights, in the same superset
+        let json = try JSONSerialization.jsonObject(with: Data(await s.type("next --json").out.joined(separator: "\n").utf8)) as? [String: Any]
+        let round = (json?["round"] as? [[String: Any]]) ?? []
+        #expect(round.map { $0["exercise"] as? String } == ["curl", "pushdown"] && round.map { $0["set"] as? Int } == [2, 2], "\(round)")
+        #expect((json?["next"] as? [String: Any])?["exercise"] as? String == "curl")
+        let ok = await s.type("ok x9").out
+        #expect(ok.contains { $0.hasPrefix("  curl #2  20kg x 9") } && ok.contains { $0.hasPrefix("  pushdown #2  30kg x 9") }, "\(ok)")
+        let show = await s.type("show").out
+        #expect(show[2].contains("A1 curl") && show[3].contains("A2 pushdown") && show[4].contains("A1 curl") && show[5].contains("A2 pushdown"),
+                "one superset, one letter: \(show)")
+        #expect(s.repl.prompt().hasPrefix("[Arms · 5/6"), "\(s.repl.prompt())")
+        // `undo` takes the round back as one action
+        #expect(await s.type("undo").out.first == "Undid ok x9: curl 20kg x 9 & pushdown 30kg x 9")
+        // What is left takes pushdown's weight from the set just done, not `?`
+        #expect(await s.type("show").out.last == "  to do: curl 1 more (20kg x 10); pushdown 1 more (30kg x 12); row 1 set (60kg x 8)")
+        // And `skip` drops what is left of the superset, not just its first exercise
+        #expect(await s.type("skip").out.first == "Skipped curl & pushdown for today (2 planned sets left out).")
+        #expect(await s.type("next").out.first == "Next: row, set 1 of 1: 60kg x 8")
+    }
 }

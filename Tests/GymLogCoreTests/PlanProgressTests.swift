@@ -32,4 +32,28 @@ import Testing
         #expect(partly.counts == (2, 7))
         #expect(partly.next! == (1, 0))
     }
+
+    @Test func aPlannedSupersetAlternatesItsExercisesRoundByRound() {
+        // Given bench 2 sets, then curl 2 & pushdown 3 as one superset, then row 1
+        let lines = [("bench", 2), ("curl", 2), ("pushdown", 3), ("row", 1)].map { (exercise: $0.0, sets: $0.1) }
+        func progress(_ done: [String], skipped: Set<Int> = []) -> PlanProgress {
+            PlanProgress(lines: lines, doneSets: done, skipped: skipped, supersetStarts: [0, 1, 1, 3])
+        }
+        // When bench is done, the next round is a set of each superset line
+        #expect(progress(["bench", "bench"]).nextRound.map { [$0.line, $0.set] } == [[1, 0], [2, 0]])
+        // Rounds go on while either has sets; the shorter line drops out of the last round
+        #expect(progress(["bench", "bench", "curl", "pushdown"]).nextRound.map { [$0.line, $0.set] } == [[1, 1], [2, 1]])
+        #expect(progress(["bench", "bench", "curl", "pushdown", "curl", "pushdown"]).nextRound.map { [$0.line, $0.set] } == [[2, 2]])
+        // A set typed on its own still counts: the round starts from the line behind
+        #expect(progress(["bench", "bench", "pushdown"]).nextRound.map { [$0.line, $0.set] } == [[1, 0], [2, 1]])
+        // A single line is a round of one, and `next` is a round's first set
+        let single = progress(["bench"])
+        #expect(single.nextRound.map { [$0.line, $0.set] } == [[0, 1]] && single.next! == (0, 1))
+        // Skipped superset lines are out of the round; after the superset comes row
+        #expect(progress(["bench", "bench"], skipped: [1]).nextRound.map { [$0.line, $0.set] } == [[2, 0]])
+        #expect(progress(["bench", "bench"], skipped: [1, 2]).nextRound.map { [$0.line, $0.set] } == [[3, 0]])
+        // Without supersets every line is its own round
+        let plain = PlanProgress(lines: lines, doneSets: ["bench", "bench"], skipped: [])
+        #expect(plain.nextRound.map { [$0.line, $0.set] } == [[1, 0]])
+    }
 }

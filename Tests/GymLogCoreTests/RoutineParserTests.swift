@@ -151,7 +151,7 @@ import Testing
         ("# R\ndip bw", 2, Span(0, 3), "expected sets x reps for 'dip', e.g. `dip bw 3x8`"),
         ("# R\n3x5 linear +2.5", 2, Span(0, 3), "missing exercise name: start the line with one, e.g. `bench 3x5`"),
         ("# R\nbench 3x5 dbl +2", 2, Span(10, 13), "unknown word 'dbl'; after the sets come a weight"),
-        ("# R\nbench 3x5 & row 3x8", 2, Span(10, 11), "supersets in routines are not supported yet"),
+        ("# R\nbench 3x5 & row 3x8 &", 2, Span(20, 21), "expected an exercise and its sets on each side of '&'"),
         ("# R\nsquat 100x5x3", 2, Span(6, 13), "'100x5x3' is how a set is logged; a routine line plans sets x reps, then the weight"),
         ("# R\nsquat 3x5x100", 2, Span(6, 13), "'3x5x100' is how a set is logged"),
         ("# R\nbench 3x12-8", 2, Span(8, 12), "'12-8': write a rep range low to high, e.g. `8-12`"),
@@ -208,6 +208,34 @@ import Testing
         #expect(ok == accepted, "\(text)")
     }
 
+    @Test func aSupersetLineIsItsExercisesJoinedAndReadsBackTheSame() throws {
+        // Given a routine with a superset of three between plain lines
+        let text = "# Arms\nbench 3x5 linear +2.5\ncurl 3x10 20 & pushdown 3x12 rest 1:30 & dip bw 2x8 # finisher\nrow 3x8\n"
+        let routine = try RoutineParser.parse(text).get()
+        // Then each part is a line of its own, all but the first joining the one before
+        #expect(routine.lines.map(\.exerciseName) == ["bench", "curl", "pushdown", "dip", "row"])
+        #expect(routine.lines.map(\.joinsPrevious) == [false, false, true, true, false])
+        #expect(routine.supersetStarts == [0, 1, 1, 1, 4])
+        #expect(routine.lines[2].restSeconds == 90 && routine.lines[3].load == .bodyweight)
+        // And the canonical text keeps the superset on one line (the comment dropped)
+        #expect(routine.text == "# Arms\nbench 3x5 linear +2.5\ncurl 3x10 20 & pushdown 3x12 rest 1:30 & dip bw 2x8\nrow 3x8\n")
+        #expect(try RoutineParser.parse(routine.text).get() == routine)
+    }
+
+    @Test("a superset part that does not read is pointed at in the line as typed", arguments: [
+        ("bench 3x5 &", "on each side of '&'", 10),
+        ("& row 3x8", "on each side of '&'", 0),
+        ("bench 3x5 & row 3x8 lineer +2", "unknown word 'lineer'", 20),
+        ("bench 3x5 & row", "expected sets x reps for 'row'", 12),
+    ])
+    func supersetRefusals(text: String, message: String, column: Int) {
+        guard case .failure(let error) = RoutineParser.parse("# R\n" + text) else {
+            Issue.record("accepted: \(text)")
+            return
+        }
+        #expect(error.line == 2 && error.message.contains(message) && error.span.start == column, "\(error) at \(error.span)")
+    }
+
     @Test func aRoutineHoldsAtMostAHundredExercises() {
         // Given 101 exercise lines
         let text = "# Long\n" + String(repeating: "curl 3x10\n", count: Routine.maxExercises + 1)
@@ -219,6 +247,13 @@ import Testing
         #expect(error.line == Routine.maxExercises + 2)
         #expect(error.message.contains("at most \(Routine.maxExercises) exercises"))
         #expect((try? RoutineParser.parse("# Long\n" + String(repeating: "curl 3x10\n", count: Routine.maxExercises)).get()) != nil)
+        // A superset's exercises count one each
+        let supersets = "# Long\n" + String(repeating: "curl 3x10 & dip 3x8\n", count: Routine.maxExercises / 2) + "row 3x8\n"
+        guard case .failure(let error) = RoutineParser.parse(supersets) else {
+            Issue.record("a routine of 101 exercises in supersets was accepted")
+            return
+        }
+        #expect(error.message.contains("at most \(Routine.maxExercises) exercises"))
     }
 
     @Test func lineNumbersCountBlankAndCRLFLines() {

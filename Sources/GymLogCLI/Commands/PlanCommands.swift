@@ -7,26 +7,45 @@ enum PlanText {
     static let noPlan = "No workout from a routine is open; start one with `start ROUTINE` (`routine list` shows them)."
     static let allDone = "Every planned set is done; `finish` ends the workout."
 
-    /// `Next: bench, set 2 of 3: 102.5kg x 5 @8`, and how to log it.
+    /// `Next: bench, set 2 of 3: 102.5kg x 5 @8`, and how to log it; a planned superset's
+    /// round lists a set of each of its exercises, one per line.
     static func next(_ plan: TodayPlan, settings: Settings) -> [String] {
-        guard let (line, index, set) = plan.next else {
+        let round = plan.nextRound
+        guard !round.isEmpty else {
             return [plan.progress.next == nil ? allDone : "The plan has no set to suggest; log the next set by hand."]
         }
-        let number = plan.progress.done[index] + 1
-        var lines = ["Next: \(line.name), set \(number) of \(plan.progress.planned[index]): \(set.summary)"]
-        if set.needsLoad {
-            lines.append("  No weight to suggest yet: type `ok WEIGHT` (e.g. `ok 20`) to log it at that weight.")
-        } else {
+        let sets = round.map { "\($0.line.name), set \(plan.progress.done[$0.index] + 1) of \(plan.progress.planned[$0.index]): \($0.set.summary)" }
+        var lines = round.count > 1 ? ["Next round, back to back:"] + sets.map { "  " + $0 } : ["Next: " + sets[0]]
+        if let missing = round.first(where: \.set.needsLoad) {
+            lines += round.count > 1
+                ? ["  No weight to suggest yet for \(missing.line.name); type the round with your weights:", "    " + handTyped(round)]
+                : ["  No weight to suggest yet: type `ok WEIGHT` (e.g. `ok 20`) to log it at that weight."]
+            return lines
+        }
+        for (line, index, set) in round {
             // A routine line with `warmup` offers the ramp before its first set.
-            if line.planned.warmup, number == 1, let w = set.weight, !set.bodyweight, w.value > settings.plates(w.unit).bar {
+            if line.planned.warmup, plan.progress.done[index] == 0, let w = set.weight, !set.bodyweight, w.value > settings.plates(w.unit).bar {
                 let ramp = WarmupRamp.sets(to: w.value, steps: settings.warmupSteps, inventory: settings.plates(w.unit))
                 let weight = w.unit == settings.defaultUnit ? "\(w.value)" : "\(w.value)\(w.unit.rawValue)"
                 if !ramp.isEmpty { lines.append("  Warm up first: `warmup \(line.name) \(weight) log` logs the ramp.") }
             }
-            lines.append("  `ok` logs it; `ok x4`, `ok 100`, `ok @9` log it changed; `skip` drops \(line.name) for today.")
-            if settings.showPlates, let plates = TodayPlan.plates(set, settings: settings) { lines.append("  " + plates) }
+        }
+        lines.append(round.count > 1
+            ? "  `ok` logs the round; `ok x4`, `ok @9` change each set; `skip` drops the superset for today."
+            : "  `ok` logs it; `ok x4`, `ok 100`, `ok @9` log it changed; `skip` drops \(round[0].line.name) for today.")
+        if settings.showPlates {
+            for (line, _, set) in round {
+                if let plates = TodayPlan.plates(set, settings: settings) { lines.append("  " + (round.count > 1 ? "\(line.name) " : "") + plates) }
+            }
         }
         return lines
+    }
+
+    /// `bench 102.5x5 & row WEIGHTx8`: a round as the user would type it, WEIGHT where the
+    /// plan has none.
+    static func handTyped(_ round: [TodayPlan.NextSet]) -> String {
+        round.map { n in "\(n.line.name) \(n.set.load?.canonical ?? "WEIGHT") x\(n.set.reps)"
+        }.joined(separator: " & ")
     }
 }
 
@@ -42,17 +61,18 @@ struct Next: ContextCommand {
             throw UserError(PlanText.noPlan)
         }
         if output.json {
-            let next = plan.next
+            // `next` is the first set of the round (the only one outside a superset); `round` all of them.
+            let round: [JSON] = plan.nextRound.map { n -> JSON in .object([
+                ("line", .int(n.index + 1)), ("exercise", .string(n.line.name)),
+                ("set", .int(plan.progress.done[n.index] + 1)), ("of", .int(plan.progress.planned[n.index])),
+                ("weight", .fixed(n.set.weight?.value)), ("weight_unit", .string(n.set.weight?.unit.rawValue)),
+                ("bodyweight", .bool(n.set.bodyweight)), ("reps", .int(n.set.reps)), ("amrap", .bool(n.set.amrap)),
+                ("rpe", .fixed(n.set.targetRPE)), ("summary", .string(n.set.summary)),
+            ]) }
             context.printJSON(.object([
                 ("routine", .string(plan.routine.name)),
                 ("done", .int(plan.progress.counts.done)), ("total", .int(plan.progress.counts.total)),
-                ("next", next.map { n in .object([
-                    ("line", .int(n.index + 1)), ("exercise", .string(n.line.name)),
-                    ("set", .int(plan.progress.done[n.index] + 1)), ("of", .int(plan.progress.planned[n.index])),
-                    ("weight", .fixed(n.set.weight?.value)), ("weight_unit", .string(n.set.weight?.unit.rawValue)),
-                    ("bodyweight", .bool(n.set.bodyweight)), ("reps", .int(n.set.reps)), ("amrap", .bool(n.set.amrap)),
-                    ("rpe", .fixed(n.set.targetRPE)), ("summary", .string(n.set.summary)),
-                ]) } ?? .null),
+                ("next", round.first ?? .null), ("round", .array(round)),
             ]))
             return
         }
@@ -69,18 +89,26 @@ struct Ok: TextCommand {
 
     func run(in context: CLIContext) async throws {
         guard let (plan, _) = try TodayPlan.current(context, suggestions: .next) else { throw UserError(PlanText.noPlan) }
-        guard let (line, _, set) = plan.next else { throw UserError(PlanText.allDone) }
+        let round = plan.nextRound
+        guard !round.isEmpty else {
+            throw UserError(plan.progress.next == nil ? PlanText.allDone : "The plan has no set to suggest; log the next set by hand.")
+        }
         let text = changes.joined(separator: " ")
         guard case .success(.repeatLast(let patch)) = EntryParser.parse("+ " + text) else {
             throw UserError("`ok \(text)` is not a change `ok` understands; type `ok`, `ok x4`, `ok 100`, `ok @9` or `ok 100x4`.")
         }
-        if set.needsLoad && patch.load == nil {
-            throw UserError("\(line.name) has no weight to suggest yet; type `ok WEIGHT`, e.g. `ok 20`.")
+        if round.count > 1, let missing = round.first(where: \.set.needsLoad) {
+            throw UserError("\(missing.line.name) has no weight to suggest yet; type the round with your weights, e.g. `\(PlanText.handTyped(round))`.")
         }
-        var values = SetResolver.values(repeating: set.values, with: patch, defaultUnit: context.settings.defaultUnit)
-        values.rpe = patch.rpe ?? set.targetRPE
-        let count = max(1, patch.count)
-        try EntryRunner(context: context).log(Array(repeating: values, count: count), exercise: line.name,
+        if round[0].set.needsLoad && patch.load == nil {
+            throw UserError("\(round[0].line.name) has no weight to suggest yet; type `ok WEIGHT`, e.g. `ok 20`.")
+        }
+        let parts = round.map { n in
+            var values = SetResolver.values(repeating: n.set.values, with: patch, defaultUnit: context.settings.defaultUnit)
+            values.rpe = patch.rpe ?? n.set.targetRPE
+            return (exercise: n.line.name, values: Array(repeating: values, count: max(1, patch.count)))
+        }
+        try EntryRunner(context: context).log(parts, superset: plan.superset(of: round),
                                               typed: context.typedLine ?? (["ok"] + changes).joined(separator: " "))
     }
 }
@@ -92,12 +120,14 @@ struct Skip: ContextCommand {
 
     func run(in context: CLIContext) async throws {
         guard let (plan, workout) = try TodayPlan.current(context, suggestions: .none) else { throw UserError(PlanText.noPlan) }
-        guard let current = plan.progress.next else { throw UserError(PlanText.allDone) }
-        let line = plan.lines[current.line]
-        let left = plan.progress.planned[current.line] - plan.progress.done[current.line]
-        try context.db().skipPlanned(line: current.line + 1, workoutID: workout.id, typed: context.typedLine ?? "skip",
-                                     what: "\(line.name) (\(left) set\(left == 1 ? "" : "s"))")
-        context.print("Skipped \(line.name) for today (\(left) planned set\(left == 1 ? "" : "s") left out).")
+        // A planned superset is dropped whole: its exercises are done together or not at all.
+        let round = plan.progress.nextRound
+        guard !round.isEmpty else { throw UserError(PlanText.allDone) }
+        let names = round.map { plan.lines[$0.line].name }.joined(separator: " & ")
+        let left = round.reduce(0) { $0 + plan.progress.planned[$1.line] - plan.progress.done[$1.line] }
+        try context.db().skipPlanned(lines: round.map { $0.line + 1 }, workoutID: workout.id, typed: context.typedLine ?? "skip",
+                                     what: "\(names) (\(left) set\(left == 1 ? "" : "s"))")
+        context.print("Skipped \(names) for today (\(left) planned set\(left == 1 ? "" : "s") left out).")
         if let (after, _) = try TodayPlan.current(context, suggestions: .next) { PlanText.next(after, settings: context.settings).forEach(context.print) }
     }
 }

@@ -6,16 +6,21 @@ public struct PlanProgress: Equatable, Sendable {
     public var done: [Int]
     /// Routine lines (0-based) dropped from today's plan with `skip`.
     public var skipped: Set<Int>
+    /// Per line, the first line of its superset (`Routine.supersetStarts`); its own index
+    /// when it is not in one.
+    public var supersetStarts: [Int]
 
     /// Counts `doneSets` (the exercise of each working set logged, in order) against `lines`
     /// (the exercise and planned set count of each routine line). A set goes to the first line
     /// of its exercise that still has sets to do, else to the last line of its exercise, so an
     /// exercise planned twice (heavy, then light) fills in order; a set of an exercise not in
     /// the routine counts for nothing.
-    public init<Key: Hashable>(lines: [(exercise: Key, sets: Int)], doneSets: [Key], skipped: Set<Int>) {
+    public init<Key: Hashable>(lines: [(exercise: Key, sets: Int)], doneSets: [Key], skipped: Set<Int>,
+                               supersetStarts: [Int]? = nil) {
         planned = lines.map(\.sets)
         done = Array(repeating: 0, count: lines.count)
         self.skipped = skipped
+        self.supersetStarts = supersetStarts ?? Array(lines.indices)
         for key in doneSets {
             let candidates = lines.indices.filter { lines[$0].exercise == key }
             guard let last = candidates.last else { continue }
@@ -25,10 +30,18 @@ public struct PlanProgress: Equatable, Sendable {
     }
 
     /// The next planned set: its routine line (0-based) and which of its sets (0-based).
-    public var next: (line: Int, set: Int)? {
-        for i in planned.indices where !skipped.contains(i) && done[i] < planned[i] { return (i, done[i]) }
-        return nil
+    public var next: (line: Int, set: Int)? { nextRound.first }
+
+    /// The next planned sets done together: the next set alone, or in a superset one set of
+    /// each of its lines with sets still to do, in order (`bench` set 2, then `row` set 2).
+    public var nextRound: [(line: Int, set: Int)] {
+        guard let first = planned.indices.first(where: isOpen) else { return [] }
+        let start = supersetStarts[first]
+        return planned.indices.filter { supersetStarts[$0] == start && isOpen($0) }.map { ($0, done[$0]) }
     }
+
+    /// Whether line `i` still has planned sets to do today.
+    func isOpen(_ i: Int) -> Bool { !skipped.contains(i) && done[i] < planned[i] }
 
     /// Planned sets done and planned in all: the prompt's `7/15`. A skipped line plans only
     /// the sets done before it was skipped.

@@ -38,6 +38,16 @@ public struct SuggestedSet: Equatable, Sendable {
     /// No history and no load in the routine: the user picks the weight.
     public var needsLoad: Bool { weight == nil && !bodyweight }
 
+    /// The load as typed in a set line (`102.5kg`, `bw`, `bw+10kg`); nil when `needsLoad`.
+    public var load: LoadSpec? {
+        switch (bodyweight, weight) {
+        case (true, nil): .bodyweight
+        case (true, let w?): .bodyweightPlus(w.value, w.unit)
+        case (false, let w?): .weight(w.value, w.unit)
+        case (false, nil): nil
+        }
+    }
+
     /// The set as it would be logged when done as suggested (`ok`); meaningless when `needsLoad`.
     public var values: SetValues { SetValues(kind: .working, weight: weight, bodyweight: bodyweight, reps: reps) }
 

@@ -7,7 +7,11 @@
 /// incline db press 3x8-12 double +2
 /// dip bw 3x8-12
 /// ohp 5/3/1 tm 60
+/// curl 3x10 & pushdown 3x12
 /// ```
+///
+/// A line of parts joined by `&` is a superset: its exercises are done back to back, a set
+/// of each per round.
 public struct Routine: Equatable, Sendable {
     /// The routine's name as given (the `# Name` header or the name the user typed).
     public var name: String
@@ -19,6 +23,14 @@ public struct Routine: Equatable, Sendable {
 
     /// The most exercises one routine plans; a pasted log is refused instead of becoming a routine.
     public static let maxExercises = 100
+
+    /// Per line, the 0-based index of the first line of its superset (its own index when it
+    /// is not in one).
+    public var supersetStarts: [Int] {
+        var starts: [Int] = []
+        for (i, line) in lines.enumerated() { starts.append(line.joinsPrevious && i > 0 ? starts[i - 1] : i) }
+        return starts
+    }
 }
 
 /// One line of a routine: what to do for one exercise and how it progresses.
@@ -40,12 +52,15 @@ public struct PlannedExercise: Equatable, Sendable {
     public var restSeconds: Int?
     /// `warmup`: offer a warm-up ramp before the first working set.
     public var warmup: Bool
+    /// Done back to back with the line before it, in one superset (`bench 3x5 & row 3x8`: true
+    /// for `row`). A superset is a run of lines, the first with this false.
+    public var joinsPrevious: Bool
 
     /// A planned exercise from its parts; only the name, sets and reps are required.
     public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, rpe: Fixed? = nil,
-                rule: ProgressionRule = .none, restSeconds: Int? = nil, warmup: Bool = false) {
+                rule: ProgressionRule = .none, restSeconds: Int? = nil, warmup: Bool = false, joinsPrevious: Bool = false) {
         self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load; self.rpe = rpe
-        self.rule = rule; self.restSeconds = restSeconds; self.warmup = warmup
+        self.rule = rule; self.restSeconds = restSeconds; self.warmup = warmup; self.joinsPrevious = joinsPrevious
     }
 
     /// A 5/3/1 line (`ohp 5/3/1 tm 60`) plans Wendler's three sets, whose reps the week sets;

@@ -68,12 +68,15 @@ public enum RoutineParser {
                 }
                 continue
             }
-            if planned.count == Routine.maxExercises {
-                return refuse(EntryError("a routine holds at most \(Routine.maxExercises) exercises; split it in two",
-                                         at: Span(start, end)))
-            }
-            do {
-                planned.append(try plannedExercise(chars, from: start))
+            do throws(EntryError) {
+                for (k, part) in try supersetParts(chars, from: start).enumerated() {
+                    if planned.count == Routine.maxExercises {
+                        throw EntryError("a routine holds at most \(Routine.maxExercises) exercises; split it in two", at: Span(start, end))
+                    }
+                    var exercise = try plannedExercise(part, from: EntryParser.trimmed(part, 0, part.count).0)
+                    exercise.joinsPrevious = k > 0
+                    planned.append(exercise)
+                }
             } catch {
                 return refuse(error)
             }
@@ -99,6 +102,26 @@ public enum RoutineParser {
                 lineText: lineText))
         }
         return .success(Routine(name: name, lines: planned))
+    }
+
+    /// The line's superset parts (`bench 3x5 & row 3x8`), each the line with everything but
+    /// the part blanked out so errors point into the line as typed; one part without `&`.
+    static func supersetParts(_ chars: [Character], from start: Int) throws(EntryError) -> [[Character]] {
+        let hash = chars.firstIndex(of: "#") ?? chars.count
+        let ampersands = (start..<hash).filter { chars[$0] == "&" }
+        if ampersands.isEmpty { return [chars] }
+        var parts: [[Character]] = []
+        for (from, to) in zip([start] + ampersands.map { $0 + 1 }, ampersands + [hash]) {
+            let (s, e) = EntryParser.trimmed(chars, from, to)
+            guard s < e else {
+                throw EntryError("expected an exercise and its sets on each side of '&', e.g. `bench 3x5 & row 3x8`",
+                                 at: Span(min(from, chars.count - 1), min(max(to, from + 1), chars.count)))
+            }
+            var part = Array(repeating: Character(" "), count: chars.count)
+            for k in s..<e { part[k] = chars[k] }
+            parts.append(part)
+        }
+        return parts
     }
 
     /// One planned exercise from the non-blank line `chars`, whose text starts at `start`.
@@ -499,8 +522,6 @@ private struct RoutineLineParser: EntryValueRules {
     func unexpected(_ t: EntryToken) -> EntryError {
         let typed = text(t)
         switch t.kind {
-        case .junk where typed.hasPrefix("&"):
-            return EntryError("supersets in routines are not supported yet; put each exercise on its own line", at: t.span)
         case .word(.weightUnit):
             return EntryError("unexpected '\(typed)'; put the unit right after the weight, e.g. `100\(typed)`", at: t.span)
         case .word(.rpe):

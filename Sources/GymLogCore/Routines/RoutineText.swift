@@ -4,15 +4,19 @@
 //   NAME [bw load] SETSxREPS [weight] [@RPE] [rule] [rest M:SS] [warmup]
 //   NAME 5/3/1 tm TM [rest M:SS] [warmup]
 //
+// and the lines of a superset on one line, joined by ` & `.
+//
 // A bodyweight load leads (`dip bw 3x8-12`, read "dips at bodyweight"), a weight follows the
 // sets (`squat 3x5 100`, read "3x5 at 100").
 
 extension Routine {
-    /// `# Name`, then one line per planned exercise, each ending in a line feed.
+    /// `# Name`, then one line per planned exercise (a superset's joined by ` & `), each ending in a line feed.
     public var text: String {
         var out = "# \(name)\n"
-        for line in lines { out += line.text + "\n" }
-        return out
+        for (i, line) in lines.enumerated() {
+            out += (line.joinsPrevious && i > 0 ? " & " : (i > 0 ? "\n" : "")) + line.text
+        }
+        return out + "\n"
     }
 }
 
