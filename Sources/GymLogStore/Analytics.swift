@@ -133,6 +133,7 @@ extension GymLogDatabase {
         var weekly = [Tally](repeating: Tally(), count: weeks)
         var groups = [[String: Tally]](repeating: [:], count: weeks)
         try queue.read { db in
+            let bodyweights = try Self.bodyweightTimeline(db, until: to)
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT \(Rows.setColumns), e.name AS e_name, e.kind AS e_kind
                 FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
@@ -149,7 +150,7 @@ extension GymLogDatabase {
                 let name: String = row[p[0]]
                 let key = grouping == .exercise ? name : MuscleGroup.of(name: name, kind: ExerciseKind(rawValue: row[p[1]]) ?? .weighted)
                 let workout = set.workoutID.key
-                let volume = workingVolume(of: set)
+                let volume = workingVolume(of: set, bodyweight: set.values.bodyweight ? bodyweights.weight(at: set.performedAt) : nil)
                 weekly[index].workouts.insert(workout); weekly[index].sets += 1; weekly[index].volume += volume
                 groups[index][key, default: Tally()].workouts.insert(workout)
                 groups[index][key]!.sets += 1

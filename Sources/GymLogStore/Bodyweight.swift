@@ -50,6 +50,20 @@ extension GymLogDatabase {
         }
     }
 
+    /// Every live entry measured up to `until`, for the bodyweight of each set's day.
+    static func bodyweightTimeline(_ db: Database, until: Int64 = .max) throws -> BodyweightTimeline {
+        BodyweightTimeline(try Row.fetchAll(db, sql: """
+            SELECT id, measured_at, utc_offset, weight, weight_unit FROM bodyweights
+            WHERE deleted_at IS NULL AND measured_at <= ?
+            """, arguments: [until]).compactMap(bodyweight).map { (at: $0.measuredAt, weight: $0.weight) })
+    }
+
+    /// The timeline `sets` need: read only when one of them is a bodyweight set.
+    static func bodyweightTimeline(_ db: Database, for sets: [LoggedSet]) throws -> BodyweightTimeline {
+        guard let last = sets.filter(\.values.bodyweight).map(\.performedAt).max() else { return BodyweightTimeline([]) }
+        return try bodyweightTimeline(db, until: last)
+    }
+
     private static func bodyweight(_ row: Row) -> BodyweightEntry? {
         guard let id = parseUUID(row["id"]), let value = (row["weight"] as String?).flatMap({ Fixed(parsing: $0) }),
               let unit = (row["weight_unit"] as String?).flatMap({ WeightUnit(rawValue: $0) }) else { return nil }

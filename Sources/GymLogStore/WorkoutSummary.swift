@@ -7,7 +7,8 @@ public struct WorkoutSummary: Sendable {
     /// The workout, with its end.
     public var workout: Workout
     public var setCount: Int
-    /// The working volume (weight x reps of working sets), in kg.
+    /// The working volume (weight x reps of working sets, a bodyweight set's on that day's
+    /// total), in kg.
     public var workingVolume: Double
     /// The records its sets hold that beat an earlier workout's, by exercise.
     public var records: [(exercise: Exercise, records: [RecordEntry])]
@@ -62,7 +63,8 @@ extension ChangeWriter {
                 .sorted { (order[$0.metric]!, $0.reps) < (order[$1.metric]!, $1.reps) }
             return beaten.isEmpty ? nil : (exercise, beaten)
         }
-        return WorkoutSummary(workout: workout, setCount: sets.count, workingVolume: sets.reduce(0) { $0 + workingVolume(of: $1) },
+        return WorkoutSummary(workout: workout, setCount: sets.count,
+                              workingVolume: try GymLogDatabase.bodyweightTimeline(db, for: sets).workingVolume(of: sets),
                               records: records, previous: try previous(of: workout))
     }
 
@@ -82,7 +84,8 @@ extension ChangeWriter {
         var decode = SetDecoder()
         let sets = try Row.fetchAll(db, sql: "SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL",
                                     arguments: [earlier.id.key]).map { decode($0) }
-        return PreviousWorkout(workout: earlier, setCount: sets.count, workingVolume: sets.reduce(0) { $0 + workingVolume(of: $1) })
+        return PreviousWorkout(workout: earlier, setCount: sets.count,
+                               workingVolume: try GymLogDatabase.bodyweightTimeline(db, for: sets).workingVolume(of: sets))
     }
 
     /// Whether a set of the exercise before the record's set achieved a value on the same

@@ -242,6 +242,13 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(await s.type("bw --json").out.joined(separator: "\n").utf8)) as? [String: Any]
         let entries = json?["bodyweights"] as? [[String: Any]]
         #expect(entries?.count == 1 && entries?.first?["weight"] as? Double == 82.5 && entries?.first?["weight_unit"] as? String == "kg")
+        // The workout's volume counts what was moved: 92.5 x 5 and 82.5 x 10, plus the bench
+        await s.type("dip bw x10")
+        await s.type("bench 100x5")
+        let finished = await s.type("finish").out
+        #expect(finished.first?.contains("1787.5kg working volume") == true, "\(finished)")
+        let stats = await s.type("stats --weeks 1").out
+        #expect(stats.contains { $0.contains("pullup") && $0.hasSuffix(" 463kg") } && stats.contains { $0.contains("dip") && $0.hasSuffix(" 825kg") }, "\(stats)")
     }
 
     /// `bench 100x5 & row 70x8` logs a superset round; `+` repeats the round; show and history

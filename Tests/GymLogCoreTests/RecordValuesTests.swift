@@ -93,5 +93,20 @@ struct RecordValuesTests {
         #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(100), .kg), reps: 5))) == 500)
         #expect(workingVolume(of: Self.set(SetValues(kind: .warmup, weight: Weight(Fixed(100), .kg), reps: 5))) == 0)
         #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(20), .kg), bodyweight: true, reps: 5))) == 0)
+        // With the day's bodyweight a bodyweight set counts its total; assistance takes off
+        #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(20), .kg), bodyweight: true, reps: 5)),
+                              bodyweight: Weight(Fixed(80), .kg)) == 500)
+        #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(-20), .kg), bodyweight: true, reps: 5)),
+                              bodyweight: Weight(Fixed(80), .kg)) == 300)
+        #expect(workingVolume(of: Self.set(SetValues(bodyweight: true, reps: 10)), bodyweight: Weight(Fixed(176), .lb)) > 798)
+    }
+
+    @Test func aSetTakesTheLastBodyweightOnOrBeforeIt() {
+        let timeline = BodyweightTimeline([(at: 3_000, weight: Weight(Fixed(82), .kg)), (at: 1_000, weight: Weight(Fixed(80), .kg))])
+        #expect(timeline.weight(at: 999) == nil)
+        #expect(timeline.weight(at: 1_000) == Weight(Fixed(80), .kg))
+        #expect(timeline.weight(at: 2_999) == Weight(Fixed(80), .kg))
+        #expect(timeline.weight(at: 5_000) == Weight(Fixed(82), .kg))
+        #expect(BodyweightTimeline([]).weight(at: 5_000) == nil)
     }
 }

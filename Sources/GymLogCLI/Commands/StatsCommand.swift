@@ -17,8 +17,9 @@ struct Stats: ContextCommand {
         Weeks run Monday to Sunday in local time, the current week last; weeks
         before your first workout are left out and never lower the weekly
         average. Warm-ups never count; volume is weight x reps of working sets in
-        your default unit (bodyweight, timed and distance sets add sets but no
-        volume). Muscle groups come from a small built-in table of exercise names
+        your default unit, a bodyweight set's on that day's bodyweight plus its
+        added load (without a `bw` entry, and for timed and distance sets, sets
+        but no volume). Muscle groups come from a small built-in table of exercise names
         (bench -> chest, squat -> legs, ...); names it does not know are "other".
         """
     )

@@ -132,11 +132,40 @@ public func totalKilograms(of set: SetValues, bodyweight: Weight?) -> Double? {
     return bodyweight.kilograms + (set.weight?.kilograms ?? 0)
 }
 
-/// The working volume a set adds to its workout's session volume, in kg.
-public func workingVolume(of set: LoggedSet) -> Double {
+/// The working volume a set adds to its workout, in kg: weight x reps of a working set. A
+/// bodyweight set counts its total (`totalKilograms`) when `bodyweight` (that day's) is given,
+/// else nothing: the session-volume record keeps to external load, the workout's volume in
+/// `finish` and `stats` counts what was moved.
+public func workingVolume(of set: LoggedSet, bodyweight: Weight? = nil) -> Double {
     let set = set.values
-    guard set.kind.countsForRecords, !set.bodyweight, let w = set.weight, let reps = set.reps else { return 0 }
+    guard set.kind.countsForRecords, let reps = set.reps else { return 0 }
+    if set.bodyweight { return totalKilograms(of: set, bodyweight: bodyweight).map { $0 * Double(reps) } ?? 0 }
+    guard let w = set.weight else { return 0 }
     return w.kilograms * Double(reps)
+}
+
+/// Bodyweight over time, for the bodyweight of the day of a set: the last entry on or before it.
+public struct BodyweightTimeline: Sendable {
+    /// Entries oldest first: when measured (ms since the epoch) and the weight as typed.
+    public private(set) var entries: [(at: Int64, weight: Weight)]
+
+    /// A timeline from entries in any order.
+    public init(_ entries: [(at: Int64, weight: Weight)]) { self.entries = entries.sorted { $0.at < $1.at } }
+
+    /// The weight of the last entry on or before `millis`; nil before the first.
+    public func weight(at millis: Int64) -> Weight? {
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].at <= millis { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? nil : entries[low - 1].weight
+    }
+
+    /// The working volume of `sets`, each bodyweight set on that day's total.
+    public func workingVolume(of sets: [LoggedSet]) -> Double {
+        sets.reduce(0) { $0 + GymLogCore.workingVolume(of: $1, bodyweight: $1.values.bodyweight ? weight(at: $1.performedAt) : nil) }
+    }
 }
 
 /// `5km`, `400m`, `1.5km`, `1609.3m`: a distance in metres as a runner reads it (kilometres
