@@ -13,6 +13,7 @@ let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", pac
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let postgresNIO: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
+let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
 
 let package = Package(
     name: "gymlog",
@@ -30,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(name: "GymLogCore"),
@@ -52,7 +54,7 @@ let package = Package(
             name: "GymLogServer",
             dependencies: [
                 "GymLogCore", "GymLogWire",
-                argumentParser, hummingbird, serviceLifecycle, logging, crypto, grdb, postgresNIO,
+                argumentParser, hummingbird, serviceLifecycle, logging, crypto, grdb, postgresNIO, prometheus,
             ]
         ),
         .executableTarget(name: "gymlog", dependencies: ["GymLogCLI"]),

@@ -20,7 +20,8 @@ public func buildApplication(_ config: ServerConfig) async throws -> some Applic
 public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "gymlog-server")
     logger.logLevel = config.logLevel
-    let router = try await buildRouter(config, storage: storage, logger: logger)
+    let metrics = ServerMetrics()
+    let router = try await buildRouter(config, storage: storage, logger: logger, metrics: metrics)
     let startLogger = logger
     var app = Application(
         router: router,
@@ -37,18 +38,47 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
     // The storage's client runs as a service of the application; the server starts listening
     // only once the database answers (an unreachable or unmigratable one fails `serve` here).
     app.addServices(storage.applicationServices())
+    if let address = config.metricsAddress {
+        app.addServices(metricsApplication(address, storage: storage, metrics: metrics, config: config, logger: logger))
+    }
     app.beforeServerStarts { _ = try await storage.epoch() }
     return app
+}
+
+/// `--metrics-address`: `/metrics` alone on an address of its own (a private interface or
+/// port the scraper reaches), run as a service of the main application so both stop together.
+func metricsApplication(_ address: (host: String, port: Int), storage: any SyncStorage, metrics: ServerMetrics,
+                        config: ServerConfig, logger: Logger) -> some ApplicationProtocol & Service {
+    let router = Router(context: ServerContext.self)
+    router.add(middleware: RequestLogMiddleware(metrics: metrics, served: [.metrics]))
+    router.get(RouterPath(Endpoint.metrics.path)) { _, _ in await metricsResponse(metrics, storage) }
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(address.host, port: address.port), serverName: "gymlog-server-metrics"),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? address.port
+            logger.info("gymlog-server metrics listening", metadata: ["host": "\(address.host)", "port": "\(port)"])
+            config.onMetricsListening?(address.host, port)
+        },
+        logger: logger
+    )
+}
+
+/// `GET /metrics`: Prometheus' text exposition format, version 0.0.4.
+func metricsResponse(_ metrics: ServerMetrics, _ storage: any SyncStorage) async -> Response {
+    let text = await metrics.exposition(storage)
+    return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: text)))
 }
 
 /// Every endpoint the server serves. The router is built from this list, so the OpenAPI
 /// conformance test can check the spec against exactly what is served.
 public enum Endpoint: String, CaseIterable, Sendable {
-    case healthz, readyz, capabilities, register, push, pull
+    case healthz, readyz, metrics, capabilities, register, push, pull
 
     public var method: HTTPRequest.Method {
         switch self {
-        case .healthz, .readyz, .capabilities, .pull: .get
+        case .healthz, .readyz, .metrics, .capabilities, .pull: .get
         case .register, .push: .post
         }
     }
@@ -57,6 +87,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         switch self {
         case .healthz: "/healthz"
         case .readyz: "/readyz"
+        case .metrics: "/metrics"
         case .capabilities: "/v1/capabilities"
         case .register: "/v1/register"
         case .push: "/v1/push"
@@ -80,20 +111,28 @@ func readiness(_ storage: any SyncStorage) async throws -> Response {
     return jsonResponse(HealthStatus(status: "ready"))
 }
 
-/// The routes of the `/v1` protocol plus `/healthz` and `/readyz`, behind the request-id/error middleware.
-public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger) async throws -> Router<ServerContext> {
-    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage))
+/// The routes of the `/v1` protocol plus `/healthz`, `/readyz` and `/metrics` (unless it has an
+/// address of its own), behind the request-id/error/metrics middleware.
+public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger,
+                        metrics: ServerMetrics = ServerMetrics()) async throws -> Router<ServerContext> {
+    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage), metrics: metrics)
     let router = Router(context: ServerContext.self)
-    router.add(middleware: RequestLogMiddleware())
-    for endpoint in Endpoint.allCases {
+    let served = Endpoint.allCases.filter { !($0 == .metrics && config.metricsAddress != nil) }
+    router.add(middleware: RequestLogMiddleware(metrics: metrics, served: served))
+    for endpoint in served {
         router.on(RouterPath(endpoint.path), method: endpoint.method) { request, context -> Response in
             switch endpoint {
-            case .healthz: jsonResponse(HealthStatus(status: "ok"))
-            case .readyz: try await readiness(storage)
-            case .capabilities: jsonResponse(routes.capabilities)
-            case .register: try await routes.register(request)
-            case .push: try await routes.push(request, context: context)
-            case .pull: try await routes.pull(request, context: context)
+            case .healthz: return jsonResponse(HealthStatus(status: "ok"))
+            case .readyz: return try await readiness(storage)
+            case .metrics: return await metricsResponse(metrics, storage)
+            case .capabilities: return jsonResponse(routes.capabilities)
+            case .register: return try await routes.register(request)
+            case .push: return try await routes.push(request, context: context)
+            case .pull:
+                let started = ContinuousClock.now
+                let response = try await routes.pull(request, context: context)
+                metrics.pulled(duration: ContinuousClock.now - started)
+                return response
             }
         }
     }
@@ -105,6 +144,11 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     static let header = HTTPField.Name("X-Request-ID")!
+    /// Counts each answered request by route and status.
+    let metrics: ServerMetrics
+    /// The endpoints this router serves: a request for another is counted as route `other`,
+    /// and a served path asked with the wrong method is answered 405.
+    let served: [Endpoint]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -118,9 +162,11 @@ struct RequestLogMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            response = Self.errorResponse(error, request: request, context: context, requestID: requestID)
+            response = Self.errorResponse(error, request: request, context: context, requestID: requestID, served: served)
         }
         response.headers[Self.header] = requestID
+        let path = request.uri.path
+        metrics.request(route: served.first { $0.path == path }?.path ?? "other", status: response.status.code)
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info("request", metadata: [
@@ -130,13 +176,13 @@ struct RequestLogMiddleware: RouterMiddleware {
         return response
     }
 
-    static func errorResponse(_ error: any Error, request: Request, context: Context, requestID: String) -> Response {
+    static func errorResponse(_ error: any Error, request: Request, context: Context, requestID: String, served: [Endpoint]) -> Response {
         let apiError: APIError
         switch error {
         case let e as APIError:
             apiError = e
         case let e as HTTPError where e.status == .notFound:
-            apiError = .notFound(request)
+            apiError = .notFound(request, served: served)
         case let e as any HTTPResponseError where e.status == .contentTooLarge:
             apiError = APIError(.contentTooLarge, "payload_too_large", "the request body is too large; send smaller batches.")
         case let e as any HTTPResponseError:

@@ -20,6 +20,11 @@ struct ServeCommand: AsyncParsableCommand {
           gymlog-server serve --port 0          # any free port; the log line says which
           gymlog-server serve --open-registration --max-body-bytes 4194304
           gymlog-server serve --db postgres://gymlog@127.0.0.1:5432/gymlog --pool-size 20
+          gymlog-server serve --host 0.0.0.0 --metrics-address 127.0.0.1:9090
+
+        GET /metrics answers in Prometheus' text format (requests by route and status, push
+        and pull latency, events by outcome, rejections by code, users, devices, database
+        size); with --metrics-address it is served there only.
         """
     )
 
@@ -31,13 +36,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How far ahead of the server's clock a device clock may be, in seconds.") var maxClockAheadSeconds = 15 * 60
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
     @Option(help: "Most PostgreSQL connections this instance opens (ignored for SQLite).") var poolSize = 10
+    @Option(help: ArgumentHelp("Serve GET /metrics on this HOST:PORT only, not on the main address (e.g. 127.0.0.1:9090).",
+                               valueName: "host:port"))
+    var metricsAddress: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024, not \(maxBodyBytes).") }
         guard maxClockAheadSeconds >= 0 else { throw ValidationError("--max-clock-ahead-seconds must not be negative.") }
         guard (1...1000).contains(poolSize) else { throw ValidationError("--pool-size must be from 1 to 1000, not \(poolSize).") }
+        if let metricsAddress, Self.hostAndPort(metricsAddress) == nil {
+            throw ValidationError("--metrics-address \"\(metricsAddress)\" is not HOST:PORT with a port from 0 to 65535, e.g. 127.0.0.1:9090.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error, critical.") }
+    }
+
+    /// `127.0.0.1:9090`, `[::1]:9090`: the host (brackets dropped) and the port.
+    static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
     }
 
     func run() async throws {
@@ -57,6 +76,10 @@ struct ServeCommand: AsyncParsableCommand {
         config.onListening = { host, port in
             // A plain line on stdout too, so scripts and process tests can find the port.
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        }
+        config.metricsAddress = metricsAddress.flatMap(Self.hostAndPort)
+        config.onMetricsListening = { host, port in
+            FileHandle.standardOutput.write(Data("metrics on http://\(host):\(port)/metrics\n".utf8))
         }
         let storage = try openSyncStorage(db.url, poolSize: poolSize)
         do {

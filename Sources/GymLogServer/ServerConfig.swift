@@ -18,6 +18,11 @@ public struct ServerConfig: Sendable {
     /// The JSON size a pull page stops near.
     public var maxPullBytes: Int = 4 * 1024 * 1024
     public var logLevel: Logger.Level = .info
+    /// Where `GET /metrics` is served instead of the main address (`--metrics-address`); nil
+    /// serves it on the main address with the rest.
+    public var metricsAddress: (host: String, port: Int)?
+    /// Called once the metrics listener (`metricsAddress`) listens, with its bound port.
+    public var onMetricsListening: (@Sendable (_ host: String, _ port: Int) -> Void)?
     /// The server's wall clock in Unix milliseconds; tests pass a fixed one.
     public var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
     /// Called once the server listens, with the bound host and port.

@@ -131,6 +131,8 @@ public protocol SyncStorage: Sendable {
     /// Returns when the database answers a trivial read and a write transaction it rolls back
     /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.
     func checkReadiness() async throws
+    /// Counts of users and devices and the database's size, for `/metrics`' gauges.
+    func usage() async throws -> StorageUsage
     /// Releases connections and background work; the storage is not used afterwards.
     func shutdown() async
     /// Hands the storage's background work (a database client) to the application, whose

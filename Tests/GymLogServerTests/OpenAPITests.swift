@@ -77,6 +77,8 @@ struct Provocation: Sendable {
     var configure: @Sendable (inout ServerConfig) -> Void = { _ in }
     /// Serves this storage instead of the harness's (to break the database).
     var storage: (@Sendable (any SyncStorage) -> any SyncStorage)? = nil
+    /// The media type the answer is documented in; JSON unless the spec says otherwise.
+    var contentType = "application/json"
     var run: @Sendable (_ client: any TestClientProtocol, _ token: String, _ device: Device) async throws -> TestResponse
 }
 
@@ -103,6 +105,7 @@ struct OpenAPITests {
             "GET /healthz 200": Provocation { client, _, _ in try await client.execute(uri: "/healthz", method: .get) },
             "GET /readyz 200": Provocation { client, _, _ in try await client.execute(uri: "/readyz", method: .get) },
             "GET /readyz 503": Provocation(storage: { NotReadyStorage($0) }) { client, _, _ in try await client.execute(uri: "/readyz", method: .get) },
+            "GET /metrics 200": Provocation(contentType: "text/plain") { client, _, _ in try await client.execute(uri: "/metrics", method: .get) },
             "GET /v1/capabilities 200": Provocation { client, _, _ in try await client.execute(uri: "/v1/capabilities", method: .get) },
             "POST /v1/register 201": Provocation(configure: registerOpen, run: register(#"{"name":"newbie"}"#)),
             "POST /v1/register 400": Provocation(configure: registerOpen, run: register(#"{"name":"no spaces"}"#)),
@@ -155,7 +158,8 @@ struct OpenAPITests {
             let app = try await buildApplication(h.config, storage: storage)
             let response = try await app.test(.router) { client in try await provocation.run(client, token, Device()) }
             #expect(String(response.status.code) == code, "\(key): \(String(buffer: response.body))")
-            #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(response.headers[.contentType]?.hasPrefix(provocation.contentType) == true)
+            guard provocation.contentType == "application/json" else { return }
             let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
             if let name = documented {
                 let schema = try #require(spec.schemas[name], "schema \(name) missing")
@@ -189,6 +193,7 @@ struct NotReadyStorage: SyncStorage {
     init(_ base: any SyncStorage) { self.base = base }
     var backend: String { base.backend }
     func checkReadiness() async throws { throw StorageError.notReady("the test database is gone.") }
+    func usage() async throws -> StorageUsage { throw StorageError.notReady("the test database is gone.") }
     func epoch() async throws -> String { try await base.epoch() }
     func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { try await base.createUser(name: name, tokenHash: tokenHash, now: now) }
     func listUsers() async throws -> [UserRecord] { try await base.listUsers() }

@@ -7,6 +7,8 @@ public final class ServerInstance: @unchecked Sendable {
     public let process = Process()
     public let logPath: String
     public private(set) var url = ""
+    /// Where `/metrics` is served when started with `--metrics-address` (its printed URL).
+    public private(set) var metricsURL: String?
 
     /// Something the server or its admin command refused, with what it printed.
     public struct Failure: Error, CustomStringConvertible { public var description: String }
@@ -33,9 +35,12 @@ public final class ServerInstance: @unchecked Sendable {
             let data = out.fileHandleForReading.availableData
             if data.isEmpty { break }
             buffer += String(decoding: data, as: UTF8.self)
-            if let line = buffer.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
+            let lines = buffer.split(separator: "\n")
+            if let line = lines.first(where: { $0.hasPrefix("metrics on ") }) { metricsURL = String(line.dropFirst("metrics on ".count)) }
+            if let line = lines.first(where: { $0.hasPrefix("listening on ") }) {
                 url = String(line.dropFirst("listening on ".count))
-                return
+                // With a metrics address, both listeners must be up; they start in either order.
+                if metricsURL != nil || !extraArguments.contains("--metrics-address") { return }
             }
         }
         stop()

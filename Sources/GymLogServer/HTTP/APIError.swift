@@ -34,8 +34,8 @@ public struct APIError: Error, HTTPResponseError, Equatable {
 
     /// 404 for a path the server does not serve; 405 with `Allow` for a served path asked with
     /// another method (RFC 9110 15.5.6), so a client sees it has the method wrong, not the URL.
-    static func notFound(_ request: Request) -> APIError {
-        let allowed = Endpoint.allCases.filter { $0.path == request.uri.path }.map(\.method.rawValue)
+    static func notFound(_ request: Request, served: [Endpoint]) -> APIError {
+        let allowed = served.filter { $0.path == request.uri.path }.map(\.method.rawValue)
         guard !allowed.isEmpty else {
             return APIError(.notFound, "not_found", "there is no \(request.method) \(request.uri.path) endpoint; see openapi.yaml for the API.")
         }

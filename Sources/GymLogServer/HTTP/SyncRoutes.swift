@@ -10,6 +10,8 @@ struct SyncRoutes: Sendable {
     let storage: any SyncStorage
     /// The database's epoch; a user's devices see it with the user's history generation.
     let databaseEpoch: DatabaseEpoch
+    /// Push latencies and event outcomes go here (`/metrics`).
+    let metrics: ServerMetrics
 
     /// The epoch a user's cursors carry (`SyncRules.epoch`).
     func epoch(for user: AuthenticatedUser) async throws -> String {
@@ -104,6 +106,7 @@ struct SyncRoutes: Sendable {
         case .completed(let lastApplied, let head, let results):
             let rejected = results.count { $0.status == .rejected }
             if rejected > 0 { context.logger.notice("push rejected events", metadata: ["rejected": "\(rejected)", "user": "\(user.name)"]) }
+            metrics.pushed(results, duration: ContinuousClock.now - started)
             let response = PushResponse(epoch: epoch, lastAppliedSeq: lastApplied, cursor: "\(epoch):\(head)", results: results)
             if let bytes = encodePushResponse(response) { return jsonResponse(bytes: bytes.utf8) }
             return jsonResponse(response)

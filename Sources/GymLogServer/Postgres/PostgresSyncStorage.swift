@@ -161,6 +161,18 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     /// A read of the meta table inside a transaction that is rolled back: the pool connects,
     /// the schema is there, and a plain BEGIN (as a push uses) may write: a hot standby or
     /// `default_transaction_read_only` makes it read-only.
+    public func usage() async throws -> StorageUsage {
+        try await prepare()
+        let rows = try await client.query("""
+            SELECT (SELECT COUNT(*) FROM users WHERE revoked_at IS NULL), (SELECT COUNT(*) FROM devices),
+                   pg_database_size(current_database())
+            """, logger: logger)
+        for try await (users, devices, bytes) in rows.decode((Int64, Int64, Int64).self) {
+            return StorageUsage(activeUsers: Int(users), devices: Int(devices), databaseBytes: bytes)
+        }
+        throw StorageError.notReady("the PostgreSQL database \(location.redacted) answered no row for its usage.")
+    }
+
     public func checkReadiness() async throws {
         try await prepare()
         let logger = self.logger

@@ -153,6 +153,16 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     /// `PRAGMA quick_check(1)` (stops at the first problem, but reads the whole file: a
     /// few milliseconds per megabyte) on a reader, then `BEGIN IMMEDIATE; ROLLBACK` on the
     /// writer, which fails when the file or its directory turned read-only or the disk is gone.
+    public func usage() async throws -> StorageUsage {
+        try await pool.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM users WHERE revoked_at IS NULL), (SELECT COUNT(*) FROM devices),
+                       (SELECT page_count FROM pragma_page_count()) * (SELECT page_size FROM pragma_page_size())
+                """)!
+            return StorageUsage(activeUsers: row[0], devices: row[1], databaseBytes: row[2])
+        }
+    }
+
     public func checkReadiness() async throws {
         let path = self.path
         let verdict: [String]

@@ -36,6 +36,11 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
     /// Always ready: there is no database to lose.
     public func checkReadiness() async throws {}
 
+    public func usage() async throws -> StorageUsage {
+        let state = committed
+        return StorageUsage(activeUsers: state.users.count { $0.record.revokedAt == nil }, devices: state.devices.count, databaseBytes: 0)
+    }
+
     public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
         try await write { state in
             // Names are unique case-insensitively, as on SQLite (NOCASE) and PostgreSQL (lower()).

@@ -1,0 +1,101 @@
+import Foundation
+import GymLogWire
+import Prometheus
+
+/// What the store holds, for the metrics' gauges: read when `/metrics` is scraped, never on a
+/// request's path.
+public struct StorageUsage: Equatable, Sendable {
+    /// Users whose token works (not revoked).
+    public var activeUsers: Int
+    /// Devices that ever pushed or pulled.
+    public var devices: Int
+    /// The database's size on disk, in bytes (0 where there is no file).
+    public var databaseBytes: Int64
+
+    public init(activeUsers: Int, devices: Int, databaseBytes: Int64) {
+        self.activeUsers = activeUsers; self.devices = devices; self.databaseBytes = databaseBytes
+    }
+}
+
+/// The server's Prometheus metrics, served as text by `GET /metrics`. Each application has a
+/// registry of its own (not swift-metrics' process-wide one), so servers started side by side
+/// in one process, as the tests do, count apart.
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+
+    /// The latency buckets of push and pull: from a cached read to a slow full page.
+    static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                                      .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+                                      .milliseconds(2500), .seconds(5), .seconds(10)]
+
+    // Descriptors are computed: the type is not Sendable, so it cannot be a shared constant.
+    static var requests: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "http_requests", unitName: "total",
+                                               helpText: "HTTP requests answered, by route and status code.") }
+    static var push: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "push_duration", unitName: "seconds",
+                                           helpText: "Time to answer a push, from its first byte read to its answer.") }
+    static var pull: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "pull_duration", unitName: "seconds",
+                                           helpText: "Time to answer a pull page.") }
+    static var events: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "events", unitName: "total",
+                                             helpText: "Pushed events by outcome: applied, duplicate or rejected.") }
+    static var rejections: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "event_rejections", unitName: "total",
+                                                 helpText: "Pushed events rejected, by error code.") }
+    static var users: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "users", unitName: "",
+                                            helpText: "Users whose token works (not revoked).") }
+    static var devices: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "devices", unitName: "",
+                                              helpText: "Devices that ever synced.") }
+    static var databaseSize: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "database_size", unitName: "bytes",
+                                                   helpText: "The database's size on disk.") }
+    static var scrapeErrors: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "storage_scrape_errors", unitName: "total",
+                                                   helpText: "Scrapes whose storage gauges could not be read (the database did not answer).") }
+
+    public init() {
+        // Every series a dashboard needs exists from the start, at zero, so a rate is defined
+        // before the first push and an alert on rejections does not wait for one.
+        for outcome in [PushStatus.applied, .duplicate, .rejected] { _ = eventCounter(outcome) }
+        _ = registry.makeDurationHistogram(descriptor: Self.push, buckets: Self.buckets)
+        _ = registry.makeDurationHistogram(descriptor: Self.pull, buckets: Self.buckets)
+        _ = registry.makeCounter(descriptor: Self.scrapeErrors)
+    }
+
+    /// One answered request. `route` is the served path (`/v1/push`), or `other` for paths the
+    /// server does not serve, so a scanner cannot grow the series without bound.
+    func request(route: String, status: Int) {
+        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("status", String(status))]).increment()
+    }
+
+    /// A push answered 200: its latency and what became of each event.
+    func pushed(_ results: [PushResult], duration: Duration) {
+        registry.makeDurationHistogram(descriptor: Self.push, buckets: Self.buckets).record(duration)
+        var outcomes: [PushStatus: Int64] = [:], codes: [String: Int64] = [:]
+        for result in results {
+            outcomes[result.status, default: 0] += 1
+            if result.status == .rejected { codes[result.error?.code ?? "unknown", default: 0] += 1 }
+        }
+        for (outcome, count) in outcomes { eventCounter(outcome).increment(by: count) }
+        for (code, count) in codes { registry.makeCounter(descriptor: Self.rejections, labels: [("code", code)]).increment(by: count) }
+    }
+
+    /// A pull page answered.
+    func pulled(duration: Duration) {
+        registry.makeDurationHistogram(descriptor: Self.pull, buckets: Self.buckets).record(duration)
+    }
+
+    /// The exposition text, with the storage gauges read now. A store that does not answer
+    /// leaves them as last read and counts a scrape error: the scrape itself still succeeds,
+    /// so the request counters stay visible while the database is down.
+    func exposition(_ storage: any SyncStorage) async -> String {
+        do {
+            let usage = try await storage.usage()
+            registry.makeGauge(descriptor: Self.users).set(Double(usage.activeUsers))
+            registry.makeGauge(descriptor: Self.devices).set(Double(usage.devices))
+            registry.makeGauge(descriptor: Self.databaseSize).set(Double(usage.databaseBytes))
+        } catch {
+            registry.makeCounter(descriptor: Self.scrapeErrors).increment()
+        }
+        return registry.emitToString()
+    }
+
+    private func eventCounter(_ outcome: PushStatus) -> Counter {
+        registry.makeCounter(descriptor: Self.events, labels: [("outcome", outcome.rawValue)])
+    }
+}
