@@ -19,12 +19,18 @@ public final class ServerInstance: @unchecked Sendable {
         try self.init(database: "sqlite:\(dir)/server.sqlite", extraArguments: extraArguments)
     }
 
-    public init(database: String, extraArguments: [String] = []) throws {
+    public convenience init(database: String, extraArguments: [String] = []) throws {
+        try self.init(database: database, arguments: ["serve", "--db", database, "--port", "0"] + extraArguments)
+    }
+
+    /// `gymlog-server` with exactly `arguments` (which must make it serve `database`), as a
+    /// deployment file writes them.
+    public init(database: String, arguments: [String]) throws {
         self.database = database
         logPath = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-\(UUID().uuidString).log").path
         FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = builtProducts.appendingPathComponent("gymlog-server")
-        process.arguments = ["serve", "--db", database, "--port", "0"] + extraArguments
+        process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
@@ -40,7 +46,7 @@ public final class ServerInstance: @unchecked Sendable {
             if let line = lines.first(where: { $0.hasPrefix("listening on ") }) {
                 url = String(line.dropFirst("listening on ".count))
                 // With a metrics address, both listeners must be up; they start in either order.
-                if metricsURL != nil || !extraArguments.contains("--metrics-address") { return }
+                if metricsURL != nil || !arguments.contains("--metrics-address") { return }
             }
         }
         stop()
