@@ -188,7 +188,7 @@ enum PushValidation {
                 return reject("invalid_field_name", "event \(e.seq) has field \(quoted(name)); a field name is a lowercase letter or underscore then up to 63 lowercase letters, digits or underscores.")
             }
             guard let text = field.clock, let hlc = clock(text) else {
-                return reject("invalid_clock", "event \(e.seq) field \"\(name)\" has clock \(quoted(field.clock)); a clock looks like 000001763719000000-00000-<device id>.")
+                return reject("invalid_clock", "event \(e.seq) field \"\(name)\" has clock \(quoted(field.clock)); a clock looks like 001763719000000-00000-<device id>.")
             }
             if let text = field.inexactNumber {
                 let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text

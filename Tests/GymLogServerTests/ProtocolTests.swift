@@ -162,6 +162,10 @@ struct ProtocolTests {
             #expect(rr.results.map(\.error?.code) == ["invalid_clock", "invalid_clock", "invalid_value", "invalid_value", "invalid_value",
                                                        "invalid_fields", "invalid_clock", "invalid_idempotency_key"])
             #expect(rr.lastAppliedSeq == 18)
+            // The message's example clock is itself a clock the server takes, with its device id filled in
+            let message = try #require(rr.results.first?.error?.message)
+            let example = try #require(message.split(separator: " ").first { $0.hasSuffix("-<device") }).dropLast("<device".count)
+            #expect(HLC(example + "device-1") != nil, "\(message)")
 
             // Nothing of the rejected events was stored.
             let page: PullResponse = try decodeBody(try await client.pull(token, device: a))

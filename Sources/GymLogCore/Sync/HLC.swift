@@ -1,7 +1,7 @@
 /// A hybrid logical clock timestamp: wall milliseconds, a counter for events in the same
 /// millisecond, and the device id as the final tie-breaker.
 ///
-/// The string form (`000001763719000000-00000-<device>`) sorts exactly like the value, so
+/// The string form (`001763719000000-00000-<device>`) sorts exactly like the value, so
 /// SQL can compare clocks as TEXT.
 public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     public var millis: Int64
