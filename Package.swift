@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependency direction (see DESIGN.md): Core <- Store, Core <- Wire; Store + Wire <- SyncClient <- CLI;
 // Core + Wire <- Server. GymLogCore imports nothing but Foundation; the client never links
-// Hummingbird or PostgresNIO; the server links neither the client's sync engine nor the store.
+// Hummingbird or PostgresNIO (its HTTP is AsyncHTTPClient, so not curl); the server links
+// neither the client's sync engine nor the store.
 // The third-party products, named once so each target's list reads as a list of names.
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
@@ -13,6 +14,12 @@ let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", pac
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let postgresNIO: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
+let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+let nioConcurrency: Target.Dependency = .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
+let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
+let hummingbirdTLS: Target.Dependency = .product(name: "HummingbirdTLS", package: "hummingbird")
 let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
 
 let package = Package(
@@ -32,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(name: "GymLogCore"),
@@ -44,7 +54,7 @@ let package = Package(
         .target(name: "GymLogWire", dependencies: ["GymLogCore"]),
         .target(
             name: "GymLogSyncClient",
-            dependencies: ["GymLogCore", "GymLogStore", "GymLogWire"]
+            dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", asyncHTTPClient, nioCore, nioConcurrency, nioSSL]
         ),
         .target(
             name: "GymLogCLI",
@@ -54,7 +64,7 @@ let package = Package(
             name: "GymLogServer",
             dependencies: [
                 "GymLogCore", "GymLogWire",
-                argumentParser, hummingbird, serviceLifecycle, logging, crypto, grdb, postgresNIO, prometheus,
+                argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, nioSSL, serviceLifecycle, logging, crypto, grdb, postgresNIO, prometheus,
             ]
         ),
         .executableTarget(name: "gymlog", dependencies: ["GymLogCLI"]),

@@ -934,7 +934,7 @@ _gymlog_login() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--db --server --token --register)
+    non_repeating_options=(--db --server --token --register --ca-file)
     __gymlog_offer_flags_options 0
 
     # Offer option value completions
@@ -949,6 +949,9 @@ _gymlog_login() {
         return
         ;;
     '--register')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     esac

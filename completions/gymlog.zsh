@@ -727,6 +727,7 @@ _gymlog_login() {
         '--server[The server'\''s base URL, e.g. http\://127.0.0.1\:8080.]:server:'
         '--token[The bearer token from `gymlog-server user add`.]:token:'
         '--register[Create an account on a server with open registration.]:register:'
+        '--ca-file[Trust the certificates in this PEM file too (a server with a certificate of its own); saved as `\[sync\] ca_file`.]:pem-file:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -5,7 +5,7 @@ import GymLogCore
 /// file, the line's key and what is accepted, so a typo never silently changes nothing.
 public enum ConfigFile {
     public static let keys = ["unit", "e1rm_formula", "idle_gap_minutes", "rest_seconds", "show_plates", "plates.kg_bar", "plates.kg",
-                              "plates.lb_bar", "plates.lb", "warmup.ramp", "sync.server", "sync.token"]
+                              "plates.lb_bar", "plates.lb", "warmup.ramp", "sync.server", "sync.token", "sync.ca_file"]
 
     public static func load(_ path: String) throws -> Settings {
         guard let data = FileManager.default.contents(atPath: path) else { return Settings() }
@@ -78,6 +78,14 @@ public enum ConfigFile {
                 }
             case "sync.server": s.server = value.stringValue
             case "sync.token": s.token = value.stringValue
+            case "sync.ca_file":
+                guard let file = value.stringValue, file.hasPrefix("/") else {
+                    throw UserError("\(path): sync.ca_file = \(value) must be the quoted absolute path of a PEM file, e.g. sync.ca_file = \"/etc/gymlog/server-ca.pem\".")
+                }
+                guard FileManager.default.isReadableFile(atPath: file) else {
+                    throw UserError("\(path): sync.ca_file = \(value): there is no readable file at \(file); copy the server's certificate there or fix the path.")
+                }
+                s.caFile = file
             default:
                 throw UserError("\(path): unknown setting '\(key)'; known settings are \(keys.joined(separator: ", ")).")
             }

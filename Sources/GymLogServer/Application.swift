@@ -3,6 +3,9 @@ import GymLogCore
 import GymLogWire
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import NIOSSL
 import Logging
 import ServiceLifecycle
 
@@ -25,6 +28,7 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
     let startLogger = logger
     var app = Application(
         router: router,
+        server: try httpServer(config),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "gymlog-server"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
@@ -43,6 +47,29 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
     }
     app.beforeServerStarts { _ = try await storage.epoch() }
     return app
+}
+
+/// HTTP/1.1, in TLS when the config names a certificate and key (read now, so a bad file
+/// stops `serve` before it listens, with the file named).
+func httpServer(_ config: ServerConfig) throws -> HTTPServerBuilder {
+    let http = HTTPServerBuilder.http1()
+    guard let tls = config.tls else { return http }
+    let chain: [NIOSSLCertificate], key: NIOSSLPrivateKey
+    do { chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChain) } catch {
+        throw ServerStartError("--tls-cert \(tls.certificateChain) is not a readable PEM certificate chain (\(error)).")
+    }
+    do { key = try NIOSSLPrivateKey(file: tls.privateKey, format: .pem) } catch {
+        throw ServerStartError("--tls-key \(tls.privateKey) is not a readable PEM private key (\(error)).")
+    }
+    let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+    return try .tls(http, tlsConfiguration: configuration)
+}
+
+/// Why `serve` could not start, in a sentence naming what to fix.
+public struct ServerStartError: Error, CustomStringConvertible, LocalizedError {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+    public var errorDescription: String? { description }
 }
 
 /// `--metrics-address`: `/metrics` alone on an address of its own (a private interface or

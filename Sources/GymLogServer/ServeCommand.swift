@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
           gymlog-server serve --open-registration --max-body-bytes 4194304
           gymlog-server serve --db postgres://gymlog@127.0.0.1:5432/gymlog --pool-size 20
           gymlog-server serve --host 0.0.0.0 --metrics-address 127.0.0.1:9090
+          gymlog-server serve --host 0.0.0.0 --port 8443 --tls-cert fullchain.pem --tls-key privkey.pem
 
         GET /metrics answers in Prometheus' text format (requests by route and status, push
         and pull latency, events by outcome, rejections by code, users, devices, database
@@ -39,12 +40,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve GET /metrics on this HOST:PORT only, not on the main address (e.g. 127.0.0.1:9090).",
                                valueName: "host:port"))
     var metricsAddress: String?
+    @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (needs --tls-key).", valueName: "pem-file"))
+    var tlsCert: String?
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "pem-file"))
+    var tlsKey: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024, not \(maxBodyBytes).") }
         guard maxClockAheadSeconds >= 0 else { throw ValidationError("--max-clock-ahead-seconds must not be negative.") }
         guard (1...1000).contains(poolSize) else { throw ValidationError("--pool-size must be from 1 to 1000, not \(poolSize).") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together: give both (a certificate chain and its private key, PEM) or neither.")
+        }
         if let metricsAddress, Self.hostAndPort(metricsAddress) == nil {
             throw ValidationError("--metrics-address \"\(metricsAddress)\" is not HOST:PORT with a port from 0 to 65535, e.g. 127.0.0.1:9090.")
         }
@@ -75,8 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
         config.logLevel = level
         config.onListening = { host, port in
             // A plain line on stdout too, so scripts and process tests can find the port.
-            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            FileHandle.standardOutput.write(Data("listening on \(tlsCert == nil ? "http" : "https")://\(host):\(port)\n".utf8))
         }
+        if let tlsCert, let tlsKey { config.tls = (tlsCert, tlsKey) }
         config.metricsAddress = metricsAddress.flatMap(Self.hostAndPort)
         config.onMetricsListening = { host, port in
             FileHandle.standardOutput.write(Data("metrics on http://\(host):\(port)/metrics\n".utf8))

@@ -18,6 +18,9 @@ public struct ServerConfig: Sendable {
     /// The JSON size a pull page stops near.
     public var maxPullBytes: Int = 4 * 1024 * 1024
     public var logLevel: Logger.Level = .info
+    /// The PEM certificate chain and private key to serve HTTPS with (`--tls-cert`,
+    /// `--tls-key`); nil serves plain HTTP (behind a reverse proxy that does TLS).
+    public var tls: (certificateChain: String, privateKey: String)?
     /// Where `GET /metrics` is served instead of the main address (`--metrics-address`); nil
     /// serves it on the main address with the rest.
     public var metricsAddress: (host: String, port: Int)?

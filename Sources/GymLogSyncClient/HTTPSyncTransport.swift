@@ -1,16 +1,32 @@
+import AsyncHTTPClient
 import Foundation
 import GymLogCore
 import GymLogWire
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOSSL
+
+/// One HTTP request as the transport sends it: what `HTTPExchange` takes. A type of our own,
+/// not Foundation's `URLRequest`, so the client does not link FoundationNetworking (and curl).
+public struct HTTPExchangeRequest: Sendable {
+    public var method: String
+    public var url: URL
+    public var headers: [(name: String, value: String)]
+    public var body: Data?
+    /// Seconds before the request counts as unreachable.
+    public var timeout: TimeInterval
+
+    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: TimeInterval = 30) {
+        self.method = method; self.url = url; self.headers = headers; self.body = body; self.timeout = timeout
+    }
+}
 
 /// Sends one HTTP request and returns the answer's status and body, or throws
 /// `SyncTransportError.unreachable` when no answer came. The seam between the protocol code
 /// and the network: the reliability suites put a fault-injecting exchange here.
-public typealias HTTPExchange = @Sendable (URLRequest) async throws -> (status: Int, body: Data)
+public typealias HTTPExchange = @Sendable (HTTPExchangeRequest) async throws -> (status: Int, body: Data)
 
-/// `SyncTransport` over HTTP(S), speaking the `/v1` JSON protocol; URLSession by default.
+/// `SyncTransport` over HTTP(S), speaking the `/v1` JSON protocol; AsyncHTTPClient by default.
 public struct HTTPSyncTransport: SyncTransport {
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
     public let baseURL: URL
@@ -20,8 +36,16 @@ public struct HTTPSyncTransport: SyncTransport {
     public let timeout: TimeInterval
     private let exchange: HTTPExchange
 
-    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, session: URLSession = .shared) {
-        self.init(baseURL: baseURL, token: token, timeout: timeout, exchange: Self.urlSessionExchange(session, server: baseURL.absoluteString))
+    /// Over the network, trusting the system's roots.
+    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30) {
+        self.init(baseURL: baseURL, token: token, timeout: timeout, exchange: Self.networkExchange(client: .shared, server: baseURL.absoluteString))
+    }
+
+    /// Over the network; `caFile` (PEM) is trusted besides the system's roots, for a server
+    /// with a certificate of its own making. Throws when `caFile` cannot be read.
+    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, caFile: String?) throws {
+        self.init(baseURL: baseURL, token: token, timeout: timeout,
+                  exchange: Self.networkExchange(client: try NetworkClients.client(caFile: caFile), server: baseURL.absoluteString))
     }
 
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, exchange: @escaping HTTPExchange) {
@@ -75,14 +99,9 @@ public struct HTTPSyncTransport: SyncTransport {
             parts.queryItems = query
             url = parts.url ?? url
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+        var request = HTTPExchangeRequest(method: method, url: url, headers: [("Accept", "application/json")], body: body, timeout: timeout)
+        if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
+        if body != nil { request.headers.append(("Content-Type", "application/json")) }
         let (status, data) = try await exchange(request)
         if (200..<300).contains(status) {
             do { return try JSONDecoder().decode(T.self, from: data) } catch {
@@ -97,24 +116,65 @@ public struct HTTPSyncTransport: SyncTransport {
         throw SyncTransportError.invalidResponse(server: serverName, status: status, reason: snippet.isEmpty ? "empty body" : snippet)
     }
 
-    /// The real network. A continuation around dataTask: the async URLSession API is not on
-    /// every Linux Foundation.
-    public static func urlSessionExchange(_ session: URLSession = .shared, server: String) -> HTTPExchange {
+    /// The largest answer read: a pull page is a few MiB at most.
+    static let maxAnswerBytes = 64 << 20
+
+    /// The real network, over AsyncHTTPClient.
+    public static func networkExchange(client: HTTPClient, server: String) -> HTTPExchange {
         { request in
-            try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: SyncTransportError.unreachable(server: server, reason: error.localizedDescription))
-                    } else if let http = response as? HTTPURLResponse {
-                        continuation.resume(returning: (http.statusCode, data ?? Data()))
-                    } else if response != nil {
-                        continuation.resume(throwing: SyncTransportError.invalidResponse(server: server, status: 0, reason: "not an HTTP response"))
-                    } else {
-                        continuation.resume(throwing: SyncTransportError.unreachable(server: server, reason: "no response"))
-                    }
-                }
-                task.resume()
+            var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+            outgoing.method = .RAW(value: request.method)
+            for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+            if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            do {
+                let response = try await client.execute(outgoing, timeout: .milliseconds(Int64(request.timeout * 1000)))
+                let body = try await response.body.collect(upTo: maxAnswerBytes)
+                return (Int(response.status.code), Data(body.readableBytesView))
+            } catch {
+                throw SyncTransportError.unreachable(server: server, reason: NetworkClients.describe(error))
             }
         }
+    }
+}
+
+/// The HTTP clients of this process: the shared one, and one per extra trusted CA file. They
+/// live as long as the process (a CLI run), so none is ever shut down mid-request.
+public enum NetworkClients {
+    private static let made = NIOLockedValueBox<[String: HTTPClient]>([:])
+
+    /// The client that trusts the system's roots and, when given, the certificates in `caFile`.
+    public static func client(caFile: String?) throws -> HTTPClient {
+        guard let caFile else { return HTTPClient.shared }
+        return try made.withLockedValue { clients in
+            if let client = clients[caFile] { return client }
+            let certificates: [NIOSSLCertificate]
+            do {
+                certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+            } catch {
+                throw SyncTransportError.unreachable(server: caFile,
+                    reason: "the CA file \(caFile) (`[sync] ca_file`) is not readable PEM certificates (\(error)); point it at the server's certificate or its CA")
+            }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(certificates)]
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+            configuration.httpVersion = .http1Only
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[caFile] = client
+            return client
+        }
+    }
+
+    /// What went wrong, in words a user can act on (a certificate the system does not trust
+    /// says so, rather than "handshake failed").
+    static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
+            return "its TLS certificate is not trusted here (CERTIFICATE_VERIFY_FAILED); for a certificate of your own making, "
+                + "log in with `--ca-file` and the certificate's PEM file (saved as `[sync] ca_file`)"
+        }
+        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            return "no answer in time"
+        }
+        return text
     }
 }

@@ -21,6 +21,51 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.database), "login made a database")
     }
 
+    /// `gymlog-server serve --tls-cert --tls-key` serves HTTPS; a device trusts its own
+    /// certificate with `login --ca-file` and syncs over it, and without it is told why not.
+    @Test func syncOverHTTPSWithACertificateOfOneOwn() throws {
+        // Given a certificate for 127.0.0.1 made now, and a server serving HTTPS with it
+        let dir = try temporaryDirectory("gymlog-tls")
+        let made = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/openssl"), [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+            "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+        try #require(made.status == 0, "openssl: \(made.stderr)")
+        let server = try ServerInstance(extraArguments: ["--tls-cert", dir + "/cert.pem", "--tls-key", dir + "/key.pem"])
+        #expect(server.url.hasPrefix("https://127.0.0.1:"), "\(server.url)")
+        let token = try server.addUser("alice")
+        let phone = try TemporaryHome(), laptop = try TemporaryHome()
+        // When a device logs in without trusting the certificate, it is refused, naming the fix
+        let untrusted = try phone.gymlog(["login", "--server", server.url, "--token", token])
+        #expect(untrusted.status == 1 && untrusted.stderr.contains("certificate is not trusted") && untrusted.stderr.contains("--ca-file"),
+                "\(untrusted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: phone.config))
+        // Then with --ca-file both log in (saving the file in the config) and a set crosses over HTTPS
+        for device in [phone, laptop] {
+            let login = try device.gymlog(["login", "--server", server.url, "--token", token, "--ca-file", dir + "/cert.pem"])
+            #expect(login.status == 0, "\(login.stderr)")
+            #expect(try String(contentsOfFile: device.config, encoding: .utf8).contains("ca_file = \"\(dir)/cert.pem\""))
+        }
+        #expect(try phone.gymlog(["log", "bench 100x5"]).status == 0)
+        #expect(try phone.gymlog(["sync"]).status == 0)
+        let pulled = try laptop.gymlog(["sync"])
+        #expect(pulled.status == 0 && pulled.stdout.contains("https://"), "\(pulled.stderr)")
+        #expect(try laptop.gymlog(["history"]).stdout.contains("bench: 100kg x 5"))
+        // And a config naming a CA file that is gone is refused by key
+        try "[sync]\nca_file = \"\(dir)/gone.pem\"\n".write(toFile: laptop.config, atomically: true, encoding: .utf8)
+        let gone = try laptop.gymlog(["sync"])
+        #expect(gone.status != 0 && gone.stderr.contains("sync.ca_file"), "\(gone.stderr)")
+    }
+
+    /// The client speaks HTTP through AsyncHTTPClient: the binary links neither
+    /// FoundationNetworking nor curl (whose start-up relocations a one-shot `gymlog log` paid).
+    @Test func theClientLinksNoCurl() throws {
+        let ldd = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/ldd"), [builtProducts.appendingPathComponent("gymlog").path])
+        try #require(ldd.status == 0, "\(ldd.stderr)")
+        #expect(!ldd.stdout.contains("curl") && !ldd.stdout.contains("FoundationNetworking"), "\(ldd.stdout)")
+        #expect(ldd.stdout.contains("libsqlite3"), "the check reads ldd's list: \(ldd.stdout)")
+    }
+
     @Test func anUnreachableServerIsNotSaved() throws {
         let home = try TemporaryHome()
         // When the server does not answer (nothing listens on port 9)

@@ -3,9 +3,6 @@ import GymLogCore
 import GymLogTestSupport
 import GymLogWire
 import GymLogSyncClient
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 // MARK: What the server acknowledged
 
@@ -117,7 +114,7 @@ extension Sim {
             var counts: [Fault: Int] = [:]
             var requests = 0
             var replays = 0
-            var stash: [URLRequest] = []
+            var stash: [HTTPExchangeRequest] = []
             /// Pushes refused because they were numbered under an epoch that had moved on.
             var staleEpochPushes = 0
         }
@@ -125,7 +122,7 @@ extension Sim {
         init(turns: Turns, ledger: Box<Ledger>, seed: UInt64) {
             self.turns = turns; self.ledger = ledger
             state = Box(State(random: Random(seed: seed)))
-            base = HTTPSyncTransport.urlSessionExchange(server: "simulated server")
+            base = HTTPSyncTransport.networkExchange(client: .shared, server: "simulated server")
         }
 
         /// Turns faults on (a fraction of requests) or off (0).
@@ -146,10 +143,10 @@ extension Sim {
             }
         }
 
-        private func send(_ request: URLRequest, actor: Int) async throws -> (status: Int, body: Data) {
-            let (fault, replay) = state.with { s -> (Fault?, URLRequest?) in
+        private func send(_ request: HTTPExchangeRequest, actor: Int) async throws -> (status: Int, body: Data) {
+            let (fault, replay) = state.with { s -> (Fault?, HTTPExchangeRequest?) in
                 s.requests += 1
-                var replay: URLRequest?
+                var replay: HTTPExchangeRequest?
                 if !s.stash.isEmpty && s.random.chance(0.3) { replay = s.stash.remove(at: s.random.int(0..<s.stash.count)); s.replays += 1 }
                 guard s.faultRate > 0, s.random.chance(s.faultRate) else { return (nil, replay) }
                 let fault = s.random.pick(Fault.allCases)
@@ -169,8 +166,8 @@ extension Sim {
                 return (503, Data("<html><body>503 Service Unavailable</body></html>".utf8))
             case .truncateRequest:
                 var cut = request
-                if let body = request.httpBody, body.count > 1 {
-                    cut.httpBody = body.prefix(state.with { $0.random.int(1..<body.count) })
+                if let body = request.body, body.count > 1 {
+                    cut.body = body.prefix(state.with { $0.random.int(1..<body.count) })
                 }
                 return try await deliver(cut)
             case .delay:
@@ -198,8 +195,8 @@ extension Sim {
         }
 
         /// Sends to the real server and records what it answered.
-        private func deliver(_ request: URLRequest) async throws -> (status: Int, body: Data) {
-            let pushBody = request.url?.path.hasSuffix("/v1/push") == true ? request.httpBody : nil
+        private func deliver(_ request: HTTPExchangeRequest) async throws -> (status: Int, body: Data) {
+            let pushBody = request.url.path.hasSuffix("/v1/push") ? request.body : nil
             let pushed = pushBody.flatMap { try? JSONDecoder().decode(PushRequest.self, from: $0) }
             if let pushed { ledger.with { $0.notePushed(pushed) } }
             let answer = try await base(request)

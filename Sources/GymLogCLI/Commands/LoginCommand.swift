@@ -4,9 +4,6 @@ import GymLogCore
 import GymLogStore
 import GymLogWire
 import GymLogSyncClient
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 struct Login: ContextCommand {
     static let configuration = CommandConfiguration(
@@ -24,6 +21,9 @@ struct Login: ContextCommand {
     @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.") var server: String
     @Option(help: "The bearer token from `gymlog-server user add`.") var token: String?
     @Option(help: "Create an account on a server with open registration.") var register: String?
+    @Option(help: ArgumentHelp("Trust the certificates in this PEM file too (a server with a certificate of its own); saved as `[sync] ca_file`.",
+                               valueName: "pem-file"))
+    var caFile: String?
 
     func validate() throws {
         guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
@@ -31,6 +31,9 @@ struct Login: ContextCommand {
         }
         guard (token == nil) != (register == nil) else {
             throw ValidationError("Give either --token TOKEN or --register NAME.")
+        }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("--ca-file \(caFile): there is no readable file there; give the path of the server's certificate (PEM).")
         }
     }
 
@@ -40,18 +43,22 @@ struct Login: ContextCommand {
         // A device that has not synced yet has no id the server knows; the check only reads.
         let deviceID = existing?.deviceID ?? "login-check"
         var token = self.token
+        // A relative --ca-file is saved as the absolute path it names now.
+        let caFile = self.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? context.settings.caFile
         do {
             if let name = register {
-                try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15).checkLogin(deviceID: deviceID)
-                let response = try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15).register(name: name)
+                try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caFile: caFile).checkLogin(deviceID: deviceID)
+                let response = try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caFile: caFile).register(name: name)
                 token = response.token
                 context.print("Registered '\(response.user)'. Your token (also saved in the config): \(response.token)")
             }
-            try await HTTPSyncTransport(baseURL: url, token: token, timeout: 15).checkLogin(deviceID: deviceID)
+            try await HTTPSyncTransport(baseURL: url, token: token, timeout: 15, caFile: caFile).checkLogin(deviceID: deviceID)
         } catch let error as SyncTransportError {
             throw UserError(Self.explain(error, server: server))
         }
-        try ConfigFile.update(context.paths.config, ["sync.server": .string(server), "sync.token": .string(token!)])
+        var saved: [String: TOMLValue?] = ["sync.server": .string(server), "sync.token": .string(token!)]
+        if let caFile { saved["sync.ca_file"] = .string(caFile) }
+        try ConfigFile.update(context.paths.config, saved)
         try existing?.clearSyncError()
         context.print("Logged in to \(server). Run `gymlog sync` to sync.")
     }

@@ -8,6 +8,9 @@ public struct Settings: Equatable, Sendable {
     /// The sync server, saved by `gymlog login`.
     public var server: String?
     public var token: String?
+    /// A PEM file of certificates trusted besides the system's, for a sync server whose TLS
+    /// certificate is of its own making (`[sync] ca_file`).
+    public var caFile: String?
     /// The bar and plates loads in kilograms are made from (`[plates] kg_bar`, `kg`).
     public var kilogramPlates: PlateInventory = .kilograms
     /// The bar and plates loads in pounds are made from (`[plates] lb_bar`, `lb`).
