@@ -50,6 +50,8 @@ public struct Gymlog: AsyncParsableCommand {
           sync.server = "URL"       the sync server (`gymlog login` sets it)
           sync.token = "glt_..."    the account's token (`gymlog login` sets it;
                                     the file is then mode 0600)
+          sync.ca_file = "FILE"     certificates trusted besides the system's,
+                                    for a server's own (`login --ca-file`)
         """,
         version: gymlogVersion,
         // The order is the order of `help` in the REPL, the completion scripts and the man page.

@@ -38,7 +38,8 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// Over the network, trusting the system's roots.
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 30) {
-        self.init(baseURL: baseURL, token: token, timeout: timeout, exchange: Self.networkExchange(client: .shared, server: baseURL.absoluteString))
+        self.init(baseURL: baseURL, token: token, timeout: timeout,
+                  exchange: Self.networkExchange(client: NetworkClients.systemTrust, server: baseURL.absoluteString))
     }
 
     /// Over the network; `caFile` (PEM) is trusted besides the system's roots, for a server
@@ -137,14 +138,30 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 }
 
-/// The HTTP clients of this process: the shared one, and one per extra trusted CA file. They
-/// live as long as the process (a CLI run), so none is ever shut down mid-request.
+/// The HTTP clients of this process: one trusting the system's roots, and one per extra
+/// trusted CA file. They live as long as the process (a CLI run), so none is ever shut down
+/// mid-request.
 public enum NetworkClients {
     private static let made = NIOLockedValueBox<[String: HTTPClient]>([:])
 
+    /// Trusts the system's roots.
+    public static let systemTrust = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                               configuration: configuration(TLSConfiguration.makeClientConfiguration()))
+
+    /// One request, one try: AsyncHTTPClient's default keeps retrying a refused connection
+    /// until the request's deadline, so a server that is down took the whole timeout (15 s
+    /// for `login`) to say so; a sync is retried by the user or the next run instead.
+    static func configuration(_ tls: TLSConfiguration) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.httpVersion = .http1Only
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return configuration
+    }
+
     /// The client that trusts the system's roots and, when given, the certificates in `caFile`.
     public static func client(caFile: String?) throws -> HTTPClient {
-        guard let caFile else { return HTTPClient.shared }
+        guard let caFile else { return systemTrust }
         return try made.withLockedValue { clients in
             if let client = clients[caFile] { return client }
             let certificates: [NIOSSLCertificate]
@@ -156,9 +173,7 @@ public enum NetworkClients {
             }
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.additionalTrustRoots = [.certificates(certificates)]
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-            configuration.httpVersion = .http1Only
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration(tls))
             clients[caFile] = client
             return client
         }
@@ -175,6 +190,7 @@ public enum NetworkClients {
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             return "no answer in time"
         }
+        if text.contains("Connection refused") { return "connection refused" }
         return text
     }
 }

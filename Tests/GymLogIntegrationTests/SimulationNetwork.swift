@@ -122,7 +122,7 @@ extension Sim {
         init(turns: Turns, ledger: Box<Ledger>, seed: UInt64) {
             self.turns = turns; self.ledger = ledger
             state = Box(State(random: Random(seed: seed)))
-            base = HTTPSyncTransport.networkExchange(client: .shared, server: "simulated server")
+            base = HTTPSyncTransport.networkExchange(client: NetworkClients.systemTrust, server: "simulated server")
         }
 
         /// Turns faults on (a fraction of requests) or off (0).

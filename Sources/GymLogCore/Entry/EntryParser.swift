@@ -450,7 +450,7 @@ private struct GroupParser: EntryValueRules {
                     return
                 }
                 if !t.isInteger && !followedByLoad {
-                    throw EntryError("'\(text(t))': reps must be a whole number", at: t.span)
+                    throw EntryError("'\(text(t))': reps must be a whole number, e.g. `bench 100x5`", at: t.span)
                 }
             default:
                 break

@@ -33,14 +33,14 @@ extension EntryValueRules {
         return Fixed(thousandths: n.thousandths)
     }
 
-    func reps(_ n: EntryToken) throws(EntryError) -> Int { try wholeNumber(n, "reps", SetLimits.reps) }
+    func reps(_ n: EntryToken) throws(EntryError) -> Int { try wholeNumber(n, "reps", SetLimits.reps, example: "`bench 100x5`") }
 
-    func count(_ n: EntryToken) throws(EntryError) -> Int { try wholeNumber(n, "set count", SetLimits.setCount) }
+    func count(_ n: EntryToken) throws(EntryError) -> Int { try wholeNumber(n, "set count", SetLimits.setCount, example: "`bench 100x5x3`") }
 
-    /// A whole number within `range`, or an error naming `what` and the range.
-    private func wholeNumber(_ n: EntryToken, _ what: String, _ range: ClosedRange<Int>) throws(EntryError) -> Int {
+    /// A whole number within `range`, or an error naming `what`, an example and the range.
+    private func wholeNumber(_ n: EntryToken, _ what: String, _ range: ClosedRange<Int>, example: String) throws(EntryError) -> Int {
         guard n.isInteger else {
-            throw EntryError("'\(text(n))': \(what) must be a whole number", at: n.span)
+            throw EntryError("'\(text(n))': \(what) must be a whole number, e.g. \(example)", at: n.span)
         }
         guard range.contains(n.integer) else {
             throw EntryError("'\(text(n))': \(what) must be between \(range.lowerBound) and \(range.upperBound)", at: n.span)
