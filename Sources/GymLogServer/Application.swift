@@ -135,6 +135,10 @@ struct RequestLogMiddleware: RouterMiddleware {
         switch error {
         case let e as APIError:
             apiError = e
+        case StorageError.notReady(let problem):
+            // The database cannot take requests (found corrupt at run time): 503, as /readyz
+            // says. The store logged the problem once; the request line shows each 503.
+            apiError = APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(problem)")
         case let e as HTTPError where e.status == .notFound:
             apiError = .notFound(request)
         case let e as any HTTPResponseError where e.status == .contentTooLarge:
