@@ -82,7 +82,8 @@ func readiness(_ storage: any SyncStorage) async throws -> Response {
 
 /// The routes of the `/v1` protocol plus `/healthz` and `/readyz`, behind the request-id/error middleware.
 public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger) async throws -> Router<ServerContext> {
-    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage))
+    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage),
+                            generations: HistoryGenerationLimiter(perHour: config.maxHistoryGenerationsPerHour))
     let router = Router(context: ServerContext.self)
     router.add(middleware: RequestLogMiddleware())
     for endpoint in Endpoint.allCases {

@@ -150,7 +150,9 @@ public protocol SyncStorage: Sendable {
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage
     /// Starts a new history generation for the user, after a device proved the server's
     /// history is older than what it had acknowledged (see `SyncRoutes.pull`). Returns the
-    /// new generation; every device of the user then sees a new epoch and re-sends its state.
+    /// new generation; every device of the user then sees a new epoch and re-sends its state
+    /// under new idempotency keys, so the user's recorded keys (all of past generations) are
+    /// deleted in the same transaction: without that they grew by a full copy per generation.
     func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64
     /// Returns when the database answers a trivial read and a write transaction it rolls back
     /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.

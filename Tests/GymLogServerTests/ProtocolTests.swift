@@ -320,6 +320,37 @@ struct ProtocolTests {
         }
     }
 
+    @Test(arguments: Backend.conformance) func rollbackClaimsRestartTheHistoryAtMostThreeTimesAnHour(_ backend: Backend) async throws {
+        let clock = FakeClock(millis: testNow)
+        try await Harness.with(backend, configure: { config in config.now = { clock.now() } }) { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let a = Device(), b = Device()
+                _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 1))])])
+                let database = try await h.storage.epoch()
+                var epoch = database
+                // Given a device that claims, again and again, a cursor past the head: a GET
+                // anyone holding the token can send, and each new generation makes every
+                // device of the user re-send everything
+                for generation in 1...3 {
+                    let r: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+                    #expect(r.epochChanged && r.epoch == "\(database)-g\(generation)")
+                    epoch = r.epoch
+                }
+                // Then the fourth claim within the hour starts over only the claimant: the
+                // user's epoch stays, so the other devices carry on
+                let limited: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+                #expect(limited.epochChanged && limited.epoch == epoch && limited.cursor == "\(epoch):0")
+                let other: PullResponse = try decodeBody(try await client.pull(token, device: b, cursor: "\(epoch):0"))
+                #expect(!other.epochChanged && other.epoch == epoch)
+                // And an hour later a claim restarts the history again
+                clock.advance(minutes: 61)
+                let later: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+                #expect(later.epochChanged && later.epoch == "\(database)-g4")
+            }
+        }
+    }
+
     @Test(arguments: Backend.conformance) func aPushNumberedUnderAnOldEpochIsRefusedWhole(_ backend: Backend) async throws {
         // A copy of a push delayed across a rollback must not take sequence numbers the device
         // has reused since it renumbered its outbox in the new generation.

@@ -120,6 +120,26 @@ struct StorageConformanceTests {
         }
     }
 
+    @Test(arguments: Backend.conformance) func aNewHistoryGenerationForgetsTheUsersIdempotencyKeys(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let alice = try await storage.createUser(name: "alice", tokenHash: "a", now: testNow)
+            let bob = try await storage.createUser(name: "bob", tokenHash: "b", now: testNow)
+            let aliceAuth = AuthenticatedUser(id: alice.id, name: alice.name), bobAuth = AuthenticatedUser(id: bob.id, name: bob.name)
+            // Given key k applied for alice and for bob
+            for user in [aliceAuth, bobAuth] {
+                _ = try await storage.push(user: user, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 10, key: "k")], now: testNow)
+            }
+            // When alice's history starts a new generation (her devices re-send all under new keys)
+            #expect(try await storage.startNewHistoryGeneration(user: aliceAuth) == 1)
+            // Then her past keys are gone: k applies again, as new; bob's k is still known
+            let again = try await storage.push(user: aliceAuth, deviceID: "a", items: [Script.item(2, "s1", "reps", .int(6), millis: 20, key: "k")], now: testNow)
+            #expect(again == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 2, status: .applied)]))
+            let bobAgain = try await storage.push(user: bobAuth, deviceID: "a", items: [Script.item(2, "s1", "reps", .int(6), millis: 20, key: "k")], now: testNow)
+            guard case .completed(_, _, let results) = bobAgain else { Issue.record("\(bobAgain)"); return }
+            #expect(results.map(\.status) == [.rejected] && results.first?.error?.code == "key_reused")
+        }
+    }
+
     @Test(arguments: Backend.conformance) func accountsAreRotatedReactivatedListedAndDeleted(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
             // Given alice with one pushed row from each of two devices, and bob with one row

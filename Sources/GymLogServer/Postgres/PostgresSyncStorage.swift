@@ -289,8 +289,11 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
 
     public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
         try await prepare()
-        let rows = try await client.query(
-            "UPDATE users SET history_generation = history_generation + 1 WHERE id = \(user.id) RETURNING history_generation", logger: logger)
+        // One statement: the keys of the past generations go with the bump (see the protocol).
+        let rows = try await client.query("""
+            WITH pruned AS (DELETE FROM applied_keys WHERE user_id = \(user.id))
+            UPDATE users SET history_generation = history_generation + 1 WHERE id = \(user.id) RETURNING history_generation
+            """, logger: logger)
         for try await generation in rows.decode(Int64.self) { return generation }
         return 0
     }

@@ -305,6 +305,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
         try await write { try await pool.write { db in
             try db.execute(sql: "UPDATE users SET history_generation = history_generation + 1 WHERE id = ?", arguments: [user.id])
+            try db.execute(sql: "DELETE FROM applied_keys WHERE user_id = ?", arguments: [user.id])
             return try Int64.fetchOne(db, sql: "SELECT history_generation FROM users WHERE id = ?", arguments: [user.id]) ?? 0
         } }
     }

@@ -101,6 +101,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         try await write { state in
             guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (0, false) }
             state.users[index].historyGeneration += 1
+            state.appliedKeys[user.id] = nil
             return (state.users[index].historyGeneration, true)
         }
     }
