@@ -241,9 +241,9 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
             return try await Self.user(in: rows, named: name)
         } catch StorageError.noSuchUser {
             // Nothing changed: no such user, or a revoked one without `reactivate`.
-            let known = try await listUsers().first { $0.name.lowercased() == name.lowercased() }
-            guard let known else { throw StorageError.noSuchUser(name) }
-            throw StorageError.userRevoked(known.name)
+            let known = try await client.query("SELECT name FROM users WHERE lower(name) = lower(\(name))", logger: logger)
+            for try await stored in known.decode(String.self) { throw StorageError.userRevoked(stored) }
+            throw StorageError.noSuchUser(name)
         }
     }
 
