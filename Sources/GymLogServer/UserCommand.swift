@@ -34,10 +34,9 @@ struct UserAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let token = Tokens.generate()
-        let user = try await withStorage(db.url) { try await $0.createUser(name: name, tokenHash: Tokens.hash(token), now: wallClockMillis()) }
-        print("created user \(user.name); its token follows and is shown only once (use it with `gymlog login --token`):")
-        print(token)
+        try await issueToken(db.url, { try await $0.createUser(name: name, tokenHash: $1, now: wallClockMillis()) }) {
+            "created user \($0.name); its token follows and is shown only once (use it with `gymlog login --token`):"
+        }
     }
 }
 
@@ -104,10 +103,9 @@ struct UserRotateCommand: AsyncParsableCommand {
     @OptionGroup var db: DatabaseOption
 
     func run() async throws {
-        let token = Tokens.generate()
-        let user = try await withStorage(db.url) { try await $0.replaceToken(name: name, tokenHash: Tokens.hash(token), reactivate: false) }
-        print("new token for \(user.name); the old one no longer works, so log every device in again with `gymlog login --token` and this token (shown only once):")
-        print(token)
+        try await issueToken(db.url, { try await $0.replaceToken(name: name, tokenHash: $1, reactivate: false) }) {
+            "new token for \($0.name); the old one no longer works, so log every device in again with `gymlog login --token` and this token (shown only once):"
+        }
     }
 }
 
@@ -144,10 +142,9 @@ struct UserActivateCommand: AsyncParsableCommand {
     @OptionGroup var db: DatabaseOption
 
     func run() async throws {
-        let token = Tokens.generate()
-        let user = try await withStorage(db.url) { try await $0.replaceToken(name: name, tokenHash: Tokens.hash(token), reactivate: true) }
-        print("user \(user.name) is active; its new token follows and is shown only once (use it with `gymlog login --token` on every device):")
-        print(token)
+        try await issueToken(db.url, { try await $0.replaceToken(name: name, tokenHash: $1, reactivate: true) }) {
+            "user \($0.name) is active; its new token follows and is shown only once (use it with `gymlog login --token` on every device):"
+        }
     }
 }
 
@@ -179,6 +176,16 @@ struct UserDeleteCommand: AsyncParsableCommand {
         let user = try await withStorage(db.url) { try await $0.deleteUser(name: name) }
         print("deleted user \(user.name) and all of its data")
     }
+}
+
+/// Makes a token, has `store` keep its hash for a user, then prints `announce(user)` and the
+/// token as the last line (scripts take it with `tail -n 1`); only the hash is kept.
+private func issueToken(_ url: String?, _ store: (any SyncStorage, String) async throws -> UserRecord,
+                        announce: (UserRecord) -> String) async throws {
+    let token = Tokens.generate()
+    let user = try await withStorage(url) { try await store($0, Tokens.hash(token)) }
+    print(announce(user))
+    print(token)
 }
 
 /// Opens the storage for one command and closes it afterwards (PostgreSQL's pool included).

@@ -13,9 +13,9 @@ struct CorruptionTests {
     static func databaseWithRows(token: String = "glt_corrupt") async throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-corrupt-\(UUID().uuidString).sqlite").path
         let storage = try SQLiteSyncStorage(path: path)
-        let user = try await storage.createUser(name: "alice", tokenHash: Tokens.hash(token), now: testNow)
+        let user = try await storage.newUser("alice", tokenHash: Tokens.hash(token))
         let items = (1...500).map { Script.item(Int64($0), "row-\($0)-\(String(repeating: "x", count: 40))", "reps", .int(Int64($0)), millis: 1) }
-        _ = try await storage.push(user: AuthenticatedUser(id: user.id, name: user.name), deviceID: "dev", items: items, now: testNow)
+        _ = try await storage.push(user: user, deviceID: "dev", items: items, now: testNow)
         return path
     }
 

@@ -12,8 +12,7 @@ import Testing
 struct StorageConformanceTests {
     @Test(arguments: Backend.conformance) func valuesKeepTheirTypeExactly(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             let clock = HLC(millis: testNow - 1, counter: 0, node: "dev")
             let values: [String: FieldValue] = [
                 "a": .int(Int64.max), "b": .int(Int64.min), "c": .real(0.1), "d": .real(-1e300), "e": .text(""),
@@ -33,8 +32,7 @@ struct StorageConformanceTests {
 
     @Test(arguments: Backend.conformance) func storedClocksAreFoundForEveryRowOfABigPush(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             // Given 1,201 rows written by device a (more than one lookup chunk of stored clocks)
             let rows = 1_201
             let first = (1...rows).map { Script.item(Int64($0), "r\($0)", "reps", .int(1), millis: 20, node: "a") }
@@ -60,8 +58,7 @@ struct StorageConformanceTests {
 
     @Test(arguments: Backend.conformance) func aGapRollsBackEvenTheEventsBeforeIt(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             // Given a batch whose third event skips a seq...
             let items = [Script.item(1, "a", "reps", .int(1), millis: 1), Script.item(2, "b", "reps", .int(2), millis: 2),
                          Script.item(4, "c", "reps", .int(4), millis: 4)]
@@ -79,8 +76,7 @@ struct StorageConformanceTests {
 
     @Test(arguments: Backend.conformance) func anEventWhoseWritesAllLoseTakesNoCounterValue(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             _ = try await storage.push(user: auth, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 100, node: "a")], now: testNow)
             // When another device pushes an older write of the same field and a newer one of another...
             let outcome = try await storage.push(user: auth, deviceID: "b", items: [
@@ -96,8 +92,7 @@ struct StorageConformanceTests {
 
     @Test(arguments: Backend.conformance) func aKeyReusedWithOtherContentIsRefusedAndTheFirstContentStays(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             // Given key k applied with reps = 5
             _ = try await storage.push(user: auth, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 10, key: "k")], now: testNow)
             // When another device pushes k with other content, then the same content again
@@ -122,9 +117,7 @@ struct StorageConformanceTests {
 
     @Test(arguments: Backend.conformance) func aNewHistoryGenerationForgetsTheUsersIdempotencyKeys(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let alice = try await storage.createUser(name: "alice", tokenHash: "a", now: testNow)
-            let bob = try await storage.createUser(name: "bob", tokenHash: "b", now: testNow)
-            let aliceAuth = AuthenticatedUser(id: alice.id, name: alice.name), bobAuth = AuthenticatedUser(id: bob.id, name: bob.name)
+            let aliceAuth = try await storage.newUser("alice", tokenHash: "a"), bobAuth = try await storage.newUser("bob", tokenHash: "b")
             // Given key k applied for alice and for bob
             for user in [aliceAuth, bobAuth] {
                 _ = try await storage.push(user: user, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 10, key: "k")], now: testNow)
@@ -143,9 +136,7 @@ struct StorageConformanceTests {
     @Test(arguments: Backend.conformance) func accountsAreRotatedReactivatedListedAndDeleted(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
             // Given alice with one pushed row from each of two devices, and bob with one row
-            let alice = try await storage.createUser(name: "alice", tokenHash: "alice-1", now: testNow)
-            let bob = try await storage.createUser(name: "bob", tokenHash: "bob-1", now: testNow)
-            let aliceAuth = AuthenticatedUser(id: alice.id, name: alice.name), bobAuth = AuthenticatedUser(id: bob.id, name: bob.name)
+            let aliceAuth = try await storage.newUser("alice", tokenHash: "alice-1"), bobAuth = try await storage.newUser("bob", tokenHash: "bob-1")
             _ = try await storage.push(user: aliceAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow - 10)
             _ = try await storage.push(user: aliceAuth, deviceID: "laptop", items: [Script.item(1, "s2", "note", .text("héllo"), millis: 2)], now: testNow)
             _ = try await storage.push(user: bobAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .null, millis: 3)], now: testNow)
@@ -162,7 +153,7 @@ struct StorageConformanceTests {
             // When alice's token is rotated, the old hash stops authenticating and the new one works
             _ = try await storage.replaceToken(name: "ALICE", tokenHash: "alice-2", reactivate: false)
             #expect(try await storage.userForTokenHash("alice-1") == nil)
-            #expect(try await storage.userForTokenHash("alice-2")?.id == alice.id)
+            #expect(try await storage.userForTokenHash("alice-2")?.id == aliceAuth.id)
             await #expect(throws: StorageError.noSuchUser("carol")) { try await storage.replaceToken(name: "carol", tokenHash: "c", reactivate: false) }
 
             // When she is revoked, a rotation is refused; activation lifts it with a new token only
@@ -173,13 +164,13 @@ struct StorageConformanceTests {
             let active = try await storage.replaceToken(name: "alice", tokenHash: "alice-4", reactivate: true)
             #expect(active.revokedAt == nil)
             #expect(try await storage.userForTokenHash("alice-2") == nil, "the revoked token stays dead")
-            #expect(try await storage.userForTokenHash("alice-4")?.id == alice.id)
+            #expect(try await storage.userForTokenHash("alice-4")?.id == aliceAuth.id)
             let kept = try await storage.pull(user: aliceAuth, deviceID: "phone", after: 0, limit: 100, maxBytes: 1 << 20)
             #expect(kept.fieldCount == 2 && kept.lastAppliedSeq == 1, "rotating and re-activating keep the data")
 
             // When alice is deleted, she and every row of hers are gone, and bob is untouched
             let deleted = try await storage.deleteUser(name: "Alice")
-            #expect(deleted.id == alice.id)
+            #expect(deleted.id == aliceAuth.id)
             await #expect(throws: StorageError.noSuchUser("alice")) { try await storage.deleteUser(name: "alice") }
             #expect(try await storage.userForTokenHash("alice-4") == nil)
             #expect(try await storage.listUsers().map(\.name) == ["bob"])
@@ -187,8 +178,7 @@ struct StorageConformanceTests {
             #expect(bobPage.fieldCount == 1 && bobPage.lastAppliedSeq == 1)
 
             // Then the name is free again, for an account that starts empty and takes the same keys anew
-            let again = try await storage.createUser(name: "alice", tokenHash: "alice-5", now: testNow)
-            let againAuth = AuthenticatedUser(id: again.id, name: again.name)
+            let againAuth = try await storage.newUser("alice", tokenHash: "alice-5")
             let empty = try await storage.pull(user: againAuth, deviceID: "phone", after: 0, limit: 100, maxBytes: 1 << 20)
             #expect(empty.fieldCount == 0 && empty.lastAppliedSeq == 0 && empty.cursor == 0)
             let repushed = try await storage.push(user: againAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow)
@@ -214,6 +204,14 @@ struct StorageConformanceTests {
     }
 }
 
+extension SyncStorage {
+    /// Creates a user and returns it as its token authenticates it.
+    func newUser(_ name: String, tokenHash: String = "h") async throws -> AuthenticatedUser {
+        let user = try await createUser(name: name, tokenHash: tokenHash, now: testNow)
+        return AuthenticatedUser(id: user.id, name: user.name)
+    }
+}
+
 /// A deterministic push script: several devices, overwrites in and across batches, equal and
 /// older clocks, replays, a reused idempotency key, rejected events, tombstones, rows touched
 /// in an order that is not their sort order, then a full pull in small pages.
@@ -233,8 +231,7 @@ enum Script {
     }
 
     static func run(on storage: any SyncStorage) async throws -> (pushes: [PushOutcome], pages: [PullPage]) {
-        let user = try await storage.createUser(name: "alice", tokenHash: "script", now: testNow)
-        let auth = AuthenticatedUser(id: user.id, name: user.name)
+        let auth = try await storage.newUser("alice", tokenHash: "script")
         var pushes: [PushOutcome] = []
         func push(_ device: String, _ items: [PushItem]) async throws {
             pushes.append(try await storage.push(user: auth, deviceID: device, items: items, now: testNow))
