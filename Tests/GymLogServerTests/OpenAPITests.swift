@@ -110,6 +110,7 @@ struct OpenAPITests {
             "POST /v1/register 409": Provocation(configure: registerOpen, run: register(#"{"name":"owner"}"#)),
             "POST /v1/register 413": Provocation(configure: registerOpen, run: register("{\"name\":\"\(String(repeating: "x", count: 70_000))\"}")),
             "POST /v1/register 415": Provocation(configure: registerOpen, run: register(#"{"name":"newbie"}"#, type: "text/plain")),
+            "POST /v1/register 503": Provocation(configure: registerOpen, storage: { NotReadyStorage($0) }, run: register(#"{"name":"newbie"}"#)),
             "POST /v1/push 200": Provocation { client, token, device in
                 try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow))])])
             },
@@ -187,14 +188,14 @@ struct OpenAPITests {
     }
 }
 
-/// A store whose readiness check, pushes and pulls fail as a corrupt database's would; everything else is the real store's.
+/// A store whose readiness check, registrations, pushes and pulls fail as a corrupt database's would; everything else is the real store's.
 struct NotReadyStorage: SyncStorage {
     let base: any SyncStorage
     init(_ base: any SyncStorage) { self.base = base }
     var backend: String { base.backend }
     func checkReadiness() async throws { throw StorageError.notReady("the test database is gone.") }
     func epoch() async throws -> String { try await base.epoch() }
-    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { try await base.createUser(name: name, tokenHash: tokenHash, now: now) }
+    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { throw StorageError.notReady("the test database is corrupt.") }
     func listUsers() async throws -> [UserRecord] { try await base.listUsers() }
     func revokeUser(name: String, now: Int64) async throws -> UserRecord { try await base.revokeUser(name: name, now: now) }
     func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
