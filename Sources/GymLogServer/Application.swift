@@ -142,7 +142,8 @@ func readiness(_ storage: any SyncStorage) async throws -> Response {
 /// address of its own), behind the request-id/error/metrics middleware.
 public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger,
                         metrics: ServerMetrics = ServerMetrics()) async throws -> Router<ServerContext> {
-    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage), metrics: metrics)
+    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage), metrics: metrics,
+                            generations: HistoryGenerationLimiter(perHour: config.maxHistoryGenerationsPerHour))
     let router = Router(context: ServerContext.self)
     let served = Endpoint.allCases.filter { !($0 == .metrics && config.metricsAddress != nil) }
     router.add(middleware: RequestLogMiddleware(metrics: metrics, served: served))
@@ -208,6 +209,10 @@ struct RequestLogMiddleware: RouterMiddleware {
         switch error {
         case let e as APIError:
             apiError = e
+        case StorageError.notReady(let problem):
+            // The database cannot take requests (found corrupt at run time): 503, as /readyz
+            // says. The store logged the problem once; the request line shows each 503.
+            apiError = APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(problem)")
         case let e as HTTPError where e.status == .notFound:
             apiError = .notFound(request, served: served)
         case let e as any HTTPResponseError where e.status == .contentTooLarge:

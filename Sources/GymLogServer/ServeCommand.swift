@@ -44,11 +44,16 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCert: String?
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "pem-file"))
     var tlsKey: String?
+    @Option(help: ArgumentHelp(
+        "Longest the corruption check at start may take, in seconds (0 skips it).",
+        discussion: "SQLite only: PRAGMA quick_check reads the whole file, a few milliseconds per megabyte. A corrupt database is refused with the way out (restore the last backup); a check that runs out of time is logged and the server starts."))
+    var integrityCheckSeconds = 60
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024, not \(maxBodyBytes).") }
         guard maxClockAheadSeconds >= 0 else { throw ValidationError("--max-clock-ahead-seconds must not be negative.") }
+        guard integrityCheckSeconds >= 0 else { throw ValidationError("--integrity-check-seconds must not be negative (0 skips the check), not \(integrityCheckSeconds).") }
         guard (1...1000).contains(poolSize) else { throw ValidationError("--pool-size must be from 1 to 1000, not \(poolSize).") }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together: give both (a certificate chain and its private key, PEM) or neither.")
@@ -92,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let storage = try openSyncStorage(db.url, poolSize: poolSize)
         do {
+            try await checkIntegrity(storage)
             let app = try await buildApplication(config, storage: storage)
             try await app.runService()
         } catch {
@@ -100,5 +106,20 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // After a graceful stop: in-flight requests are done, close the database connections.
         await storage.shutdown()
+    }
+
+    // Refuses to serve from a corrupt database (the error names the file and the way out);
+    // a check cut short by --integrity-check-seconds is logged, and the server starts.
+    private func checkIntegrity(_ storage: any SyncStorage) async throws {
+        let logger = Logger(label: "gymlog-server")
+        guard integrityCheckSeconds > 0 else {
+            logger.notice("corruption check at start skipped (--integrity-check-seconds 0)")
+            return
+        }
+        if try await !storage.checkIntegrity(timeLimit: .seconds(integrityCheckSeconds)) {
+            logger.warning("corruption check at start stopped after --integrity-check-seconds; the database was not fully checked", metadata: [
+                "seconds": "\(integrityCheckSeconds)",
+            ])
+        }
     }
 }

@@ -11,6 +11,20 @@ public struct UserRecord: Hashable, Sendable {
     public var createdAt: Int64
     /// Unix milliseconds; a revoked user's token no longer authenticates.
     public var revokedAt: Int64?
+    /// What the user keeps on the server (`listUsers` fills it; zero elsewhere).
+    public var usage = UserUsage()
+}
+
+/// What one user keeps on the server, for `gymlog-server user list`.
+public struct UserUsage: Hashable, Sendable {
+    /// Devices that ever pushed.
+    public var devices: Int = 0
+    /// Unix milliseconds of the user's latest push (a pull writes nothing, so it does not count).
+    public var lastPushAt: Int64?
+    /// Field rows of the merged state.
+    public var fieldRows: Int64 = 0
+    /// The bytes of those rows' names, ids, clocks and values (8 per number), the same on every backend.
+    public var storedBytes: Int64 = 0
 }
 
 /// The user a request's bearer token belongs to; every storage call is scoped to it.
@@ -92,6 +106,8 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
     public var description: String { errorDescription ?? "storage error" }
     case userExists(String)
     case noSuchUser(String)
+    /// The user is revoked: `user activate` lets it in again with a new token.
+    case userRevoked(String)
     /// The database cannot serve requests (unreachable, read-only, corrupt); the text names the problem.
     case notReady(String)
 
@@ -99,6 +115,7 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
         switch self {
         case .userExists(let name): "a user named \"\(name)\" already exists; pick another name (`gymlog-server user list` shows the taken ones)."
         case .noSuchUser(let name): "no user named \"\(name)\"; `gymlog-server user list` shows the users."
+        case .userRevoked(let name): "the user \"\(name)\" is revoked; `gymlog-server user activate \(name)` lets it in again with a new token."
         case .notReady(let problem): problem
         }
     }
@@ -113,10 +130,17 @@ public protocol SyncStorage: Sendable {
     func epoch() async throws -> String
     /// Creates a user holding the given token hash; throws `StorageError.userExists`.
     func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord
-    /// All users, oldest first.
+    /// All users, oldest first, with what each keeps on the server (`UserRecord.usage`).
     func listUsers() async throws -> [UserRecord]
     /// Revokes the user's token; throws `StorageError.noSuchUser`. Revoking twice keeps the first time.
     func revokeUser(name: String, now: Int64) async throws -> UserRecord
+    /// Gives the user a new token hash; the old token stops authenticating at once. With
+    /// `reactivate` it also lifts a revocation; without it a revoked user is refused
+    /// (`StorageError.userRevoked`). Throws `StorageError.noSuchUser`.
+    func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord
+    /// Removes the user and every row of theirs (devices, idempotency keys, fields) in one
+    /// transaction; throws `StorageError.noSuchUser`. The name is free again afterwards.
+    func deleteUser(name: String) async throws -> UserRecord
     /// The live (not revoked) user holding this token hash.
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser?
     /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction.
@@ -126,13 +150,19 @@ public protocol SyncStorage: Sendable {
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage
     /// Starts a new history generation for the user, after a device proved the server's
     /// history is older than what it had acknowledged (see `SyncRoutes.pull`). Returns the
-    /// new generation; every device of the user then sees a new epoch and re-sends its state.
+    /// new generation; every device of the user then sees a new epoch and re-sends its state
+    /// under new idempotency keys, so the user's recorded keys (all of past generations) are
+    /// deleted in the same transaction: without that they grew by a full copy per generation.
     func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64
     /// Returns when the database answers a trivial read and a write transaction it rolls back
     /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.
     func checkReadiness() async throws
     /// Counts of users and devices and the database's size, for `/metrics`' gauges.
     func usage() async throws -> StorageUsage
+    /// Before `serve` listens: looks for corruption for at most `timeLimit` and throws a
+    /// `ServerSetupError` naming the database and the way out when it finds some. Returns
+    /// false when time ran out before the check finished (nothing found so far).
+    func checkIntegrity(timeLimit: Duration) async throws -> Bool
     /// Releases connections and background work; the storage is not used afterwards.
     func shutdown() async
     /// Hands the storage's background work (a database client) to the application, whose
@@ -141,6 +171,8 @@ public protocol SyncStorage: Sendable {
 }
 
 extension SyncStorage {
+    /// Nothing to check by default: PostgreSQL checksums its own pages, memory has none.
+    public func checkIntegrity(timeLimit: Duration) async throws -> Bool { true }
     /// Nothing to release by default (SQLite closes its file when the last reference goes).
     public func shutdown() async {}
     /// No background work by default.

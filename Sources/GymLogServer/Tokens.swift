@@ -17,12 +17,17 @@ public enum Tokens {
 
     /// The lowercase hex SHA-256 of the token, as stored in `users.token_hash`.
     public static func hash(_ token: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(token.utf8)) {
-            out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xf)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        lowercaseHex(SHA256.hash(data: Data(token.utf8)))
     }
+}
+
+/// Bytes as lowercase hex, two digits each (token hashes, event digests).
+func lowercaseHex(_ bytes: some Sequence<UInt8>) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(64)
+    for byte in bytes {
+        out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xf)])
+    }
+    return String(decoding: out, as: UTF8.self)
 }

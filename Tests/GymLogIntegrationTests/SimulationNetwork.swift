@@ -13,7 +13,10 @@ extension Sim {
     struct Ledger: Sendable {
         /// The events applied in the server's current life: (device, seq) -> idempotency key.
         var appliedBySeq: [String: String] = [:]
-        var appliedKeys = Set<String>()
+        /// Each applied idempotency key and the epoch its push was answered under: a new
+        /// history generation deletes the keys of the past ones, so only the keys answered
+        /// under the current epoch must still be on the server.
+        var appliedKeys: [String: String] = [:]
         /// Every field of every acknowledged event (applied now or before), across lives.
         var acknowledged: [Write] = []
         /// Every field any device ever pushed, by `entity/id/field/clock`: where each final value came from.
@@ -26,7 +29,7 @@ extension Sim {
         }
 
         /// The part that a restore from a backup taken now would bring back.
-        struct Life: Sendable { var appliedBySeq: [String: String]; var appliedKeys: Set<String> }
+        struct Life: Sendable { var appliedBySeq: [String: String]; var appliedKeys: [String: String] }
         var life: Life { Life(appliedBySeq: appliedBySeq, appliedKeys: appliedKeys) }
         mutating func restore(_ life: Life) { appliedBySeq = life.appliedBySeq; appliedKeys = life.appliedKeys }
 
@@ -48,14 +51,15 @@ extension Sim {
                 switch result.status {
                 case .applied:
                     appliedEvents += 1
-                    if appliedKeys.contains(event.idempotencyKey) || appliedBySeq[slot] != nil {
+                    // A key of a past generation was deleted with it and may apply anew.
+                    if appliedKeys[event.idempotencyKey] == response.epoch || appliedBySeq[slot] != nil {
                         violations.append("event \(slot) (key \(event.idempotencyKey)) was applied a second time")
                     }
-                    appliedKeys.insert(event.idempotencyKey)
+                    appliedKeys[event.idempotencyKey] = response.epoch
                     appliedBySeq[slot] = event.idempotencyKey
                 case .duplicate:
                     duplicateEvents += 1
-                    if appliedBySeq[slot] == nil && !appliedKeys.contains(event.idempotencyKey) {
+                    if appliedBySeq[slot] == nil && appliedKeys[event.idempotencyKey] == nil {
                         violations.append("event \(slot) (key \(event.idempotencyKey)) was answered duplicate but never applied")
                     }
                 case .rejected:

@@ -113,6 +113,7 @@ struct OpenAPITests {
             "POST /v1/register 409": Provocation(configure: registerOpen, run: register(#"{"name":"owner"}"#)),
             "POST /v1/register 413": Provocation(configure: registerOpen, run: register("{\"name\":\"\(String(repeating: "x", count: 70_000))\"}")),
             "POST /v1/register 415": Provocation(configure: registerOpen, run: register(#"{"name":"newbie"}"#, type: "text/plain")),
+            "POST /v1/register 503": Provocation(configure: registerOpen, storage: { NotReadyStorage($0) }, run: register(#"{"name":"newbie"}"#)),
             "POST /v1/push 200": Provocation { client, token, device in
                 try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow))])])
             },
@@ -127,6 +128,10 @@ struct OpenAPITests {
             "GET /v1/pull 200": Provocation { client, token, device in try await client.pull(token, device: device) },
             "GET /v1/pull 400": Provocation(run: pullQuery("device_id=d&cursor=nonsense")),
             "GET /v1/pull 401": Provocation(run: pullQuery("device_id=d", auth: false)),
+            "GET /v1/pull 503": Provocation(storage: { NotReadyStorage($0) }) { client, token, device in try await client.pull(token, device: device) },
+            "POST /v1/push 503": Provocation(storage: { NotReadyStorage($0) }) { client, token, device in
+                try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow))])])
+            },
         ]
     }()
 
@@ -173,7 +178,7 @@ struct OpenAPITests {
     @Test func readerSeesTheWholeSpec() throws {
         // Guards the reader itself: a reader that found nothing would let everything pass.
         let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
-        #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "409", "413", "415", "422"])
+        #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "409", "413", "415", "422", "503"])
         #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?["200"] == .some("PushResponse"))
         #expect(spec.schemas["Capabilities"]?.properties.count == 6)
         #expect(spec.schemas["PullResponse"]?.required == ["epoch", "changes", "cursor", "has_more", "last_applied_seq"])
@@ -187,7 +192,7 @@ struct OpenAPITests {
     }
 }
 
-/// A store whose readiness check fails as a lost database would; everything else is the real store's.
+/// A store whose readiness check, registrations, pushes and pulls fail as a corrupt database's would; everything else is the real store's.
 struct NotReadyStorage: SyncStorage {
     let base: any SyncStorage
     init(_ base: any SyncStorage) { self.base = base }
@@ -195,15 +200,19 @@ struct NotReadyStorage: SyncStorage {
     func checkReadiness() async throws { throw StorageError.notReady("the test database is gone.") }
     func usage() async throws -> StorageUsage { throw StorageError.notReady("the test database is gone.") }
     func epoch() async throws -> String { try await base.epoch() }
-    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { try await base.createUser(name: name, tokenHash: tokenHash, now: now) }
+    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { throw StorageError.notReady("the test database is corrupt.") }
     func listUsers() async throws -> [UserRecord] { try await base.listUsers() }
     func revokeUser(name: String, now: Int64) async throws -> UserRecord { try await base.revokeUser(name: name, now: now) }
+    func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
+        try await base.replaceToken(name: name, tokenHash: tokenHash, reactivate: reactivate)
+    }
+    func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
-        try await base.push(user: user, deviceID: deviceID, items: items, now: now)
+        throw StorageError.notReady("the test database is corrupt.")
     }
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage {
-        try await base.pull(user: user, deviceID: deviceID, after: after, limit: limit, maxBytes: maxBytes)
+        throw StorageError.notReady("the test database is corrupt.")
     }
     func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 { try await base.startNewHistoryGeneration(user: user) }
 }

@@ -76,9 +76,11 @@ struct ProtocolTests {
         try await withAlice(backend) { h, client, token in
             let a = Device()
             let key = UUID().uuidString.lowercased()
-            _ = try await client.push(token, device: a, [event(1, "s1", key: key, ["reps": (.int(5), a.clock(testNow - 9))])])
-            // Given the client lost its state and re-numbered the same event as seq 2.
-            let again: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s1", key: key, ["reps": (.int(6), a.clock(testNow - 1))])]))
+            let clock = a.clock(testNow - 9)
+            _ = try await client.push(token, device: a, [event(1, "s1", key: key, ["reps": (.int(5), clock)])])
+            // Given the client lost its state and re-numbered the same event as seq 2 (the same
+            // content: with other content it is key_reused, see StorageConformanceTests).
+            let again: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s1", key: key, ["reps": (.int(5), clock)])]))
             #expect(again.results == [PushResult(seq: 2, status: .duplicate)])
             #expect(again.lastAppliedSeq == 2 && again.cursor.hasSuffix(":1"))
             let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
@@ -319,6 +321,37 @@ struct ProtocolTests {
             // Pushes answer in the new generation too.
             let pushed: PushResponse = try decodeBody(try await client.push(token, device: a, [event(2, "s2", ["reps": (.int(2), a.clock(testNow))])]))
             #expect(pushed.epoch == "\(epoch)-g1")
+        }
+    }
+
+    @Test(arguments: Backend.conformance) func rollbackClaimsRestartTheHistoryAtMostThreeTimesAnHour(_ backend: Backend) async throws {
+        let clock = FakeClock(millis: testNow)
+        try await Harness.with(backend, configure: { config in config.now = { clock.now() } }) { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let a = Device(), b = Device()
+                _ = try await client.push(token, device: a, [event(1, "s1", ["reps": (.int(1), a.clock(testNow - 1))])])
+                let database = try await h.storage.epoch()
+                var epoch = database
+                // Given a device that claims, again and again, a cursor past the head: a GET
+                // anyone holding the token can send, and each new generation makes every
+                // device of the user re-send everything
+                for generation in 1...3 {
+                    let r: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+                    #expect(r.epochChanged && r.epoch == "\(database)-g\(generation)")
+                    epoch = r.epoch
+                }
+                // Then the fourth claim within the hour starts over only the claimant: the
+                // user's epoch stays, so the other devices carry on
+                let limited: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+                #expect(limited.epochChanged && limited.epoch == epoch && limited.cursor == "\(epoch):0")
+                let other: PullResponse = try decodeBody(try await client.pull(token, device: b, cursor: "\(epoch):0"))
+                #expect(!other.epochChanged && other.epoch == epoch)
+                // And an hour later a claim restarts the history again
+                clock.advance(minutes: 61)
+                let later: PullResponse = try decodeBody(try await client.pull(token, device: a, cursor: "\(epoch):99"))
+                #expect(later.epochChanged && later.epoch == "\(database)-g4")
+            }
         }
     }
 

@@ -31,28 +31,11 @@ struct ReadinessTests {
     }
 
     @Test func notReadyWhenTheSQLiteFileIsCorrupt() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-readyz-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         // Given a closed server database holding a few pages of rows
-        do {
-            let storage = try SQLiteSyncStorage(path: path)
-            try await storage.checkReadiness()
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let items = (1...500).map { Script.item(Int64($0), "row-\($0)-\(String(repeating: "x", count: 40))", "reps", .int(Int64($0)), millis: 1) }
-            _ = try await storage.push(user: AuthenticatedUser(id: user.id, name: user.name), deviceID: "dev", items: items, now: testNow)
-        }
-        let (busy, root, pageSize) = try await DatabaseQueue(path: path).writeWithoutTransaction { db in
-            // Everything into the main file, so the garbage below is what SQLite reads.
-            let checkpoint = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")!
-            return (checkpoint[0] as Int,try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'fields'")!,
-                    try Int.fetchOne(db, sql: "PRAGMA page_size")!)
-        }
-        try #require(busy == 0, "the WAL could not be checkpointed")
+        let path = try await CorruptionTests.databaseWithRows()
+        defer { CorruptionTests.remove(path) }
         // When the fields table's root page is overwritten with garbage
-        let file = try #require(FileHandle(forUpdatingAtPath: path))
-        try file.seek(toOffset: UInt64((root - 1) * pageSize))
-        try file.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
-        try file.close()
+        try DamagedDatabase.overwriteRootPage(of: "fields", in: path)
         // Then /readyz answers 503 not_ready naming the file and the way out
         let storage = try SQLiteSyncStorage(path: path)
         var config = ServerConfig(database: "sqlite:" + path)

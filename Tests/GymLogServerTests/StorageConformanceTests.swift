@@ -12,8 +12,7 @@ import Testing
 struct StorageConformanceTests {
     @Test(arguments: Backend.conformance) func valuesKeepTheirTypeExactly(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             let clock = HLC(millis: testNow - 1, counter: 0, node: "dev")
             let values: [String: FieldValue] = [
                 "a": .int(Int64.max), "b": .int(Int64.min), "c": .real(0.1), "d": .real(-1e300), "e": .text(""),
@@ -33,8 +32,7 @@ struct StorageConformanceTests {
 
     @Test(arguments: Backend.conformance) func storedClocksAreFoundForEveryRowOfABigPush(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             // Given 1,201 rows written by device a (more than one lookup chunk of stored clocks)
             let rows = 1_201
             let first = (1...rows).map { Script.item(Int64($0), "r\($0)", "reps", .int(1), millis: 20, node: "a") }
@@ -60,8 +58,7 @@ struct StorageConformanceTests {
 
     @Test(arguments: Backend.conformance) func aGapRollsBackEvenTheEventsBeforeIt(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             // Given a batch whose third event skips a seq...
             let items = [Script.item(1, "a", "reps", .int(1), millis: 1), Script.item(2, "b", "reps", .int(2), millis: 2),
                          Script.item(4, "c", "reps", .int(4), millis: 4)]
@@ -79,8 +76,7 @@ struct StorageConformanceTests {
 
     @Test(arguments: Backend.conformance) func anEventWhoseWritesAllLoseTakesNoCounterValue(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
-            let user = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = try await storage.newUser("alice")
             _ = try await storage.push(user: auth, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 100, node: "a")], now: testNow)
             // When another device pushes an older write of the same field and a newer one of another...
             let outcome = try await storage.push(user: auth, deviceID: "b", items: [
@@ -91,6 +87,102 @@ struct StorageConformanceTests {
             #expect(outcome == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 1, status: .applied), PushResult(seq: 2, status: .applied)]))
             let page = try await storage.pull(user: auth, deviceID: "b", after: 1, limit: 100, maxBytes: 1 << 20)
             #expect(page.rows.map { $0.fields.map(\.name) } == [["note"]] && page.cursor == 2 && page.lastAppliedSeq == 2)
+        }
+    }
+
+    @Test(arguments: Backend.conformance) func aKeyReusedWithOtherContentIsRefusedAndTheFirstContentStays(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let auth = try await storage.newUser("alice")
+            // Given key k applied with reps = 5
+            _ = try await storage.push(user: auth, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 10, key: "k")], now: testNow)
+            // When another device pushes k with other content, then the same content again
+            let outcome = try await storage.push(user: auth, deviceID: "b", items: [
+                Script.item(1, "s1", "reps", .int(8), millis: 20, key: "k"),
+                Script.item(2, "s1", "reps", .int(5), millis: 10, key: "k"),
+                Script.item(3, "s2", "reps", .int(1), millis: 30, key: "k2"),
+                Script.item(4, "s2", "reps", .int(2), millis: 40, key: "k2"),
+            ], now: testNow)
+            // Then the first is refused as key_reused, the second is a duplicate, and within one
+            // batch the same holds; every seq is consumed
+            guard case .completed(let last, let head, let results) = outcome else { Issue.record("\(outcome)"); return }
+            #expect(results.map(\.status) == [.rejected, .duplicate, .applied, .rejected])
+            #expect(results[0].error?.code == "key_reused" && results[3].error?.code == "key_reused")
+            #expect(last == 4 && head == 2)
+            // And the stored state is the first content of each key
+            let page = try await storage.pull(user: auth, deviceID: "b", after: 0, limit: 100, maxBytes: 1 << 20)
+            #expect(page.rows.map(\.entityID) == ["s1", "s2"])
+            #expect(page.rows.map { $0.fields.map(\.value) } == [[.int(5)], [.int(1)]])
+        }
+    }
+
+    @Test(arguments: Backend.conformance) func aNewHistoryGenerationForgetsTheUsersIdempotencyKeys(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let aliceAuth = try await storage.newUser("alice", tokenHash: "a"), bobAuth = try await storage.newUser("bob", tokenHash: "b")
+            // Given key k applied for alice and for bob
+            for user in [aliceAuth, bobAuth] {
+                _ = try await storage.push(user: user, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 10, key: "k")], now: testNow)
+            }
+            // When alice's history starts a new generation (her devices re-send all under new keys)
+            #expect(try await storage.startNewHistoryGeneration(user: aliceAuth) == 1)
+            // Then her past keys are gone: k applies again, as new; bob's k is still known
+            let again = try await storage.push(user: aliceAuth, deviceID: "a", items: [Script.item(2, "s1", "reps", .int(6), millis: 20, key: "k")], now: testNow)
+            #expect(again == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 2, status: .applied)]))
+            let bobAgain = try await storage.push(user: bobAuth, deviceID: "a", items: [Script.item(2, "s1", "reps", .int(6), millis: 20, key: "k")], now: testNow)
+            guard case .completed(_, _, let results) = bobAgain else { Issue.record("\(bobAgain)"); return }
+            #expect(results.map(\.status) == [.rejected] && results.first?.error?.code == "key_reused")
+        }
+    }
+
+    @Test(arguments: Backend.conformance) func accountsAreRotatedReactivatedListedAndDeleted(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            // Given alice with one pushed row from each of two devices, and bob with one row
+            let aliceAuth = try await storage.newUser("alice", tokenHash: "alice-1"), bobAuth = try await storage.newUser("bob", tokenHash: "bob-1")
+            _ = try await storage.push(user: aliceAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow - 10)
+            _ = try await storage.push(user: aliceAuth, deviceID: "laptop", items: [Script.item(1, "s2", "note", .text("héllo"), millis: 2)], now: testNow)
+            _ = try await storage.push(user: bobAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .null, millis: 3)], now: testNow)
+
+            // Then the list shows each user's devices, latest push, rows and bytes (8 per number, UTF-8 text)
+            let clockBytes = HLC(millis: 0, counter: 0, node: "dev").description.utf8.count
+            let listed = try await storage.listUsers()
+            #expect(listed.map(\.name) == ["alice", "bob"])
+            #expect(listed[0].usage == UserUsage(devices: 2, lastPushAt: testNow, fieldRows: 2,
+                                                 storedBytes: Int64(("sets" + "s1" + "reps").utf8.count + clockBytes + 8
+                                                                    + ("sets" + "s2" + "note" + "héllo").utf8.count + clockBytes)))
+            #expect(listed[1].usage == UserUsage(devices: 1, lastPushAt: testNow, fieldRows: 1, storedBytes: Int64(("sets" + "s1" + "reps").utf8.count + clockBytes)))
+
+            // When alice's token is rotated, the old hash stops authenticating and the new one works
+            _ = try await storage.replaceToken(name: "ALICE", tokenHash: "alice-2", reactivate: false)
+            #expect(try await storage.userForTokenHash("alice-1") == nil)
+            #expect(try await storage.userForTokenHash("alice-2")?.id == aliceAuth.id)
+            await #expect(throws: StorageError.noSuchUser("carol")) { try await storage.replaceToken(name: "carol", tokenHash: "c", reactivate: false) }
+
+            // When she is revoked, a rotation is refused; activation lifts it with a new token only
+            _ = try await storage.revokeUser(name: "alice", now: testNow)
+            await #expect(throws: StorageError.userRevoked("alice")) { try await storage.replaceToken(name: "alice", tokenHash: "alice-3", reactivate: false) }
+            #expect(try await storage.userForTokenHash("alice-2") == nil)
+            #expect(try await storage.userForTokenHash("alice-3") == nil)
+            let active = try await storage.replaceToken(name: "alice", tokenHash: "alice-4", reactivate: true)
+            #expect(active.revokedAt == nil)
+            #expect(try await storage.userForTokenHash("alice-2") == nil, "the revoked token stays dead")
+            #expect(try await storage.userForTokenHash("alice-4")?.id == aliceAuth.id)
+            let kept = try await storage.pull(user: aliceAuth, deviceID: "phone", after: 0, limit: 100, maxBytes: 1 << 20)
+            #expect(kept.fieldCount == 2 && kept.lastAppliedSeq == 1, "rotating and re-activating keep the data")
+
+            // When alice is deleted, she and every row of hers are gone, and bob is untouched
+            let deleted = try await storage.deleteUser(name: "Alice")
+            #expect(deleted.id == aliceAuth.id)
+            await #expect(throws: StorageError.noSuchUser("alice")) { try await storage.deleteUser(name: "alice") }
+            #expect(try await storage.userForTokenHash("alice-4") == nil)
+            #expect(try await storage.listUsers().map(\.name) == ["bob"])
+            let bobPage = try await storage.pull(user: bobAuth, deviceID: "phone", after: 0, limit: 100, maxBytes: 1 << 20)
+            #expect(bobPage.fieldCount == 1 && bobPage.lastAppliedSeq == 1)
+
+            // Then the name is free again, for an account that starts empty and takes the same keys anew
+            let againAuth = try await storage.newUser("alice", tokenHash: "alice-5")
+            let empty = try await storage.pull(user: againAuth, deviceID: "phone", after: 0, limit: 100, maxBytes: 1 << 20)
+            #expect(empty.fieldCount == 0 && empty.lastAppliedSeq == 0 && empty.cursor == 0)
+            let repushed = try await storage.push(user: againAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow)
+            #expect(repushed == .completed(lastAppliedSeq: 1, head: 1, results: [PushResult(seq: 1, status: .applied)]))
         }
     }
 
@@ -109,6 +201,14 @@ struct StorageConformanceTests {
             #expect(otherPushes == pushes, "push outcomes on \(backend) differ from memory")
             #expect(otherPages == pages, "pull pages on \(backend) differ from memory")
         }
+    }
+}
+
+extension SyncStorage {
+    /// Creates a user and returns it as its token authenticates it.
+    func newUser(_ name: String, tokenHash: String = "h") async throws -> AuthenticatedUser {
+        let user = try await createUser(name: name, tokenHash: tokenHash, now: testNow)
+        return AuthenticatedUser(id: user.id, name: user.name)
     }
 }
 
@@ -131,8 +231,7 @@ enum Script {
     }
 
     static func run(on storage: any SyncStorage) async throws -> (pushes: [PushOutcome], pages: [PullPage]) {
-        let user = try await storage.createUser(name: "alice", tokenHash: "script", now: testNow)
-        let auth = AuthenticatedUser(id: user.id, name: user.name)
+        let auth = try await storage.newUser("alice", tokenHash: "script")
         var pushes: [PushOutcome] = []
         func push(_ device: String, _ items: [PushItem]) async throws {
             pushes.append(try await storage.push(user: auth, deviceID: device, items: items, now: testNow))
@@ -188,12 +287,44 @@ struct SyncRulesTests {
         let keys: Set<String> = ["dev-1-s", "dev-2-s", "dev-3-s"]
         // When merged over a stored clock older than all of them...
         let stored = [RowKey(entity: "sets", entityID: "s"): ["reps": HLC(millis: testNow - 100_000, counter: 0, node: "dev").description]]
-        let merge = SyncRules.merge(items, lastAppliedSeq: 0, newKeys: keys, stored: stored, head: 7)
+        let merge = SyncRules.merge(items, lastAppliedSeq: 0, keys: RecordedKeys(new: keys), stored: stored, head: 7)
         // ...then seq 3 loses to seq 2 in the same batch and takes no counter value, seq 4 reuses
-        // seq 1's key (a duplicate), and one write (seq 2's) is stored under counter 9.
-        #expect(merge.results.map(\.status) == [.applied, .applied, .applied, .duplicate])
+        // seq 1's key with other content (refused, applying nothing), and one write (seq 2's) is
+        // stored under counter 9.
+        #expect(merge.results.map(\.status) == [.applied, .applied, .applied, .rejected])
+        #expect(merge.results[3].error?.code == "key_reused")
         #expect(merge.writes.map(\.value) == [.int(2)] && merge.writes.map(\.changeSeq) == [9])
         #expect(merge.head == 9 && merge.lastAppliedSeq == 4)
+    }
+
+    @Test func aKeyIsADuplicateOnlyWithTheContentItCarriedBefore() {
+        let first = Script.item(1, "s", "reps", .int(5), millis: 10, key: "k")
+        guard case .valid(let event) = first else { Issue.record("valid"); return }
+        let digest = SyncRules.digest(event)
+        // The digest covers what merging reads: entity, id, each field's name, value (and its type) and clock
+        for other in [Script.item(1, "s", "reps", .int(6), millis: 10, key: "k"), Script.item(1, "s", "reps", .real(5), millis: 10, key: "k"),
+                      Script.item(1, "s", "reps", .text("5"), millis: 10, key: "k"), Script.item(1, "s", "reps", .int(5), millis: 11, key: "k"),
+                      Script.item(1, "t", "reps", .int(5), millis: 10, key: "k"), Script.item(1, "s", "sets", .int(5), millis: 10, key: "k"),
+                      Script.item(1, "s", "reps", .int(5), millis: 10, key: "k", entity: "reps")] {
+            guard case .valid(let e) = other else { continue }
+            #expect(SyncRules.digest(e) != digest, "\(e)")
+        }
+        // ...but not the order of the fields
+        let clock = HLC(millis: 1, counter: 0, node: "d")
+        let a = ValidField(name: "a", value: .int(1), clock: clock, clockText: clock.description)
+        let b = ValidField(name: "b", value: .null, clock: clock, clockText: clock.description)
+        #expect(SyncRules.digest(ValidEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "s", fields: [a, b]))
+                == SyncRules.digest(ValidEvent(seq: 2, idempotencyKey: "k", entity: "sets", entityID: "s", fields: [b, a])))
+
+        // Given the key stored with that digest, when the same content comes under seq 2 and other content under seq 3
+        let items = [Script.item(2, "s", "reps", .int(5), millis: 10, key: "k"), Script.item(3, "s", "reps", .int(9), millis: 10, key: "k"),
+                     Script.item(4, "s", "reps", .int(9), millis: 10, key: "old")]
+        let merge = SyncRules.merge(items, lastAppliedSeq: 1, keys: RecordedKeys(digests: ["k": digest]), stored: [:], head: 1)
+        // Then seq 2 is a duplicate, seq 3 is refused naming its key, and a key stored without a
+        // digest (before digests were kept) is a duplicate whatever it carries; all consume their seq
+        #expect(merge.results.map(\.status) == [.duplicate, .rejected, .duplicate])
+        #expect(merge.results[1].error?.code == "key_reused" && merge.results[1].error?.message.contains("\"k\"") == true)
+        #expect(merge.writes.isEmpty && merge.head == 1 && merge.lastAppliedSeq == 4)
     }
 
     @Test func aNewRowWrittenTwiceInABatchKeepsOnlyTheNewerWriteOfEachField() {
@@ -203,7 +334,7 @@ struct SyncRulesTests {
                      Script.item(3, "s", "weight", .text("100"), millis: 30), Script.item(4, "s", "reps", .int(3), millis: 20)]
         let keys: Set<String> = ["dev-1-s", "dev-2-s", "dev-3-s", "dev-4-s"]
         // When merged with nothing stored
-        let merge = SyncRules.merge(items, lastAppliedSeq: 0, newKeys: keys, stored: [:], head: 0)
+        let merge = SyncRules.merge(items, lastAppliedSeq: 0, keys: RecordedKeys(new: keys), stored: [:], head: 0)
         // Then each field is written once, with its newest value, under the counter of the
         // event that wrote it last; the losing event takes no counter value
         #expect(merge.results.map(\.status) == [.applied, .applied, .applied, .applied])

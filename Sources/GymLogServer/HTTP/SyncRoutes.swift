@@ -12,6 +12,8 @@ struct SyncRoutes: Sendable {
     let databaseEpoch: DatabaseEpoch
     /// Push latencies and event outcomes go here (`/metrics`).
     let metrics: ServerMetrics
+    /// Bounds how often a pull's rollback claim may restart a user's history.
+    let generations: HistoryGenerationLimiter
 
     /// The epoch a user's cursors carry (`SyncRules.epoch`).
     func epoch(for user: AuthenticatedUser) async throws -> String {
@@ -163,6 +165,17 @@ struct SyncRoutes: Sendable {
         // hold a cursor into the lost history that new changes will soon overtake, so the
         // user's history starts a new generation: all their devices start over and re-send.
         if cursor.epoch != nil, SyncRules.historyRolledBack(cursorPosition: cursor.position, ackedSeq: ackedSeq, page: page) {
+            // The claim is the device's word, and a GET: a client that forges or repeats it
+            // must not make every device re-send everything again and again. A real restore
+            // needs one new generation, and a restore restarts the server, so the limit
+            // (per instance, per hour) never holds one back. Past it, only this device starts over.
+            guard generations.allow(user: user.id, now: config.now()) else {
+                context.logger.warning("history rollback claimed too often; only this device starts over", metadata: [
+                    "user": "\(user.name)", "device": "\(device)", "acked_seq": "\(ackedSeq)", "last_applied_seq": "\(page.lastAppliedSeq)",
+                    "cursor": "\(cursor.position)", "head": "\(page.cursor)", "per_hour": "\(config.maxHistoryGenerationsPerHour)",
+                ])
+                return startOver(lastAppliedSeq: page.lastAppliedSeq)
+            }
             let generation = try await storage.startNewHistoryGeneration(user: user)
             var renewed = user
             renewed.historyGeneration = generation
@@ -185,6 +198,27 @@ struct SyncRoutes: Sendable {
         guard !token.isEmpty, token.utf8.count <= 256,
               let user = try await storage.userForTokenHash(Tokens.hash(token)) else { throw APIError.unauthorized }
         return user
+    }
+}
+
+/// How many new history generations each user started on this instance in the last hour:
+/// at most `perHour` (`ServerConfig.maxHistoryGenerationsPerHour`). In memory, so a restart
+/// (which a restore needs) starts from zero.
+final class HistoryGenerationLimiter: @unchecked Sendable {
+    private let perHour: Int
+    private let lock = NSLock()
+    private var started: [Int64: [Int64]] = [:]
+
+    init(perHour: Int) { self.perHour = perHour }
+
+    /// Whether the user may start a new generation at `now` (Unix ms); counts it when so.
+    func allow(user: Int64, now: Int64) -> Bool {
+        lock.withLock {
+            let recent = (started[user] ?? []).filter { now - $0 < 3_600_000 }
+            let allowed = recent.count < perHour
+            started[user] = allowed ? recent + [now] : recent
+            return allowed
+        }
     }
 }
 

@@ -88,6 +88,11 @@ enum PostgresSchema {
             // Bumped when a device proves the history was rolled back (SyncRoutes.pull).
             "ALTER TABLE users ADD COLUMN history_generation BIGINT NOT NULL DEFAULT 0",
         ]),
+        PostgresMigration(version: 3, name: "server-v3-key-digests", steps: [
+            // What each key's event carried (SyncRules.digest): the same key with other content
+            // is refused as key_reused. Keys recorded before have none and count as the same.
+            "ALTER TABLE applied_keys ADD COLUMN digest TEXT",
+        ]),
     ]
 
     /// Applies the missing migrations on `connection`; throws a `ServerSetupError` naming the

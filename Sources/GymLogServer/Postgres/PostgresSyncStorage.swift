@@ -213,9 +213,21 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     public func listUsers() async throws -> [UserRecord] {
         try await prepare()
         var users: [UserRecord] = []
-        let rows = try await client.query("SELECT id, name, created_at, revoked_at FROM users ORDER BY id", logger: logger)
-        for try await (id, name, created, revoked) in rows.decode((Int64, String, Int64, Int64?).self) {
-            users.append(UserRecord(id: id, name: name, createdAt: created, revokedAt: revoked))
+        // The same byte count as the SQLite store: names, id, clock and text values in UTF-8, 8 per number.
+        let rows = try await client.query("""
+            SELECT u.id, u.name, u.created_at, u.revoked_at, COALESCE(d.devices, 0), d.last_push, COALESCE(f.rows, 0), COALESCE(f.bytes, 0)
+            FROM users u
+            LEFT JOIN (SELECT user_id, count(*) AS devices, max(last_seen_at) AS last_push FROM devices GROUP BY user_id) d ON d.user_id = u.id
+            LEFT JOIN (SELECT user_id, count(*) AS rows,
+                              sum(octet_length(entity) + octet_length(entity_id) + octet_length(field) + octet_length(clock)
+                                  + COALESCE(octet_length(value_text), CASE WHEN value_int IS NULL AND value_real IS NULL THEN 0 ELSE 8 END))::bigint AS bytes
+                       FROM fields GROUP BY user_id) f ON f.user_id = u.id
+            ORDER BY u.id
+            """, logger: logger)
+        for try await (id, name, created, revoked, devices, lastPush, fieldRows, bytes) in rows.decode(
+            (Int64, String, Int64, Int64?, Int64, Int64?, Int64, Int64).self) {
+            users.append(UserRecord(id: id, name: name, createdAt: created, revokedAt: revoked,
+                                    usage: UserUsage(devices: Int(devices), lastPushAt: lastPush, fieldRows: fieldRows, storedBytes: bytes)))
         }
         return users
     }
@@ -227,6 +239,51 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
             UPDATE users SET revoked_at = COALESCE(revoked_at, \(now)) WHERE lower(name) = lower(\(name))
             RETURNING id, name, created_at, revoked_at
             """, logger: logger)
+        return try await Self.user(in: rows, named: name)
+    }
+
+    public func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
+        try await prepare()
+        let rows = try await client.query("""
+            UPDATE users SET token_hash = \(tokenHash), revoked_at = NULL
+            WHERE lower(name) = lower(\(name)) AND (\(reactivate) OR revoked_at IS NULL)
+            RETURNING id, name, created_at, revoked_at
+            """, logger: logger)
+        do {
+            return try await Self.user(in: rows, named: name)
+        } catch StorageError.noSuchUser {
+            // Nothing changed: no such user, or a revoked one without `reactivate`.
+            let known = try await client.query("SELECT name FROM users WHERE lower(name) = lower(\(name))", logger: logger)
+            for try await stored in known.decode(String.self) { throw StorageError.userRevoked(stored) }
+            throw StorageError.noSuchUser(name)
+        }
+    }
+
+    public func deleteUser(name: String) async throws -> UserRecord {
+        try await prepare()
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                // The row lock a push takes first: an in-flight push of this user finishes before, or finds no user.
+                let user = try await Self.user(in: try await connection.query("""
+                    SELECT id, name, created_at, revoked_at FROM users WHERE lower(name) = lower(\(name)) FOR UPDATE
+                    """, logger: logger), named: name)
+                try await connection.query("DELETE FROM fields WHERE user_id = \(user.id)", logger: logger)
+                try await connection.query("DELETE FROM applied_keys WHERE user_id = \(user.id)", logger: logger)
+                try await connection.query("DELETE FROM devices WHERE user_id = \(user.id)", logger: logger)
+                try await connection.query("DELETE FROM users WHERE id = \(user.id)", logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+                return user
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    // The one account row a statement returned (id, name, created_at, revoked_at); throws `StorageError.noSuchUser` when none.
+    private static func user(in rows: PostgresRowSequence, named name: String) async throws -> UserRecord {
         for try await (id, stored, created, revoked) in rows.decode((Int64, String, Int64, Int64?).self) {
             return UserRecord(id: id, name: stored, createdAt: created, revokedAt: revoked)
         }
@@ -244,8 +301,11 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
 
     public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
         try await prepare()
-        let rows = try await client.query(
-            "UPDATE users SET history_generation = history_generation + 1 WHERE id = \(user.id) RETURNING history_generation", logger: logger)
+        // One statement: the keys of the past generations go with the bump (see the protocol).
+        let rows = try await client.query("""
+            WITH pruned AS (DELETE FROM applied_keys WHERE user_id = \(user.id))
+            UPDATE users SET history_generation = history_generation + 1 WHERE id = \(user.id) RETURNING history_generation
+            """, logger: logger)
         for try await generation in rows.decode(Int64.self) { return generation }
         return 0
     }

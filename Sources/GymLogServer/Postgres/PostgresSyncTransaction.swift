@@ -26,14 +26,23 @@ public struct PostgresSyncTransaction: SyncStorageTransaction {
         return (lastApplied, head)
     }
 
-    public func recordIdempotencyKeys(_ keys: [String]) async throws -> Set<String> {
-        var new: Set<String> = []
+    public func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys {
+        var recorded = RecordedKeys()
         let rows = try await connection.query("""
-            INSERT INTO applied_keys (user_id, idempotency_key) SELECT \(user), k FROM unnest(\(keys)::text[]) AS k
+            INSERT INTO applied_keys (user_id, idempotency_key, digest)
+            SELECT \(user), k, d FROM unnest(\(keys.map(\.key))::text[], \(keys.map(\.digest))::text[]) AS t(k, d)
             ON CONFLICT DO NOTHING RETURNING idempotency_key
             """, logger: logger)
-        for try await key in rows.decode(String.self) { new.insert(key) }
-        return new
+        for try await key in rows.decode(String.self) { recorded.new.insert(key) }
+        // A second round trip only when a key was seen before (a replay), which is rare.
+        let earlier = keys.map(\.key).filter { !recorded.new.contains($0) }
+        guard !earlier.isEmpty else { return recorded }
+        let stored = try await connection.query("""
+            SELECT idempotency_key, digest FROM applied_keys
+            WHERE user_id = \(user) AND idempotency_key = ANY(\(earlier)::text[]) AND digest IS NOT NULL
+            """, logger: logger)
+        for try await (key, digest) in stored.decode((String, String).self) { recorded.digests[key] = digest }
+        return recorded
     }
 
     public func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]] {

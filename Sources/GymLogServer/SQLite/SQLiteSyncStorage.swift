@@ -8,6 +8,7 @@ import GRDB
 import GRDBSQLite
 import GymLogCore
 import GymLogWire
+import Logging
 
 /// `SyncStorage` in one SQLite file (WAL, synchronous=FULL): the embedded default store.
 ///
@@ -22,9 +23,11 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     // BEGIN IMMEDIATE across several accesses (see `withTransaction`), and no other write
     // may run on it meanwhile.
     private let writeLock = AsyncLock()
+    // Damage found at run time: writes are refused from then on (see SQLiteCorruption).
+    private let corruption: SQLiteCorruption
 
     /// Opens (creating if needed) the database at `path` and runs pending migrations.
-    public init(path: String) throws {
+    public init(path: String, logger: Logger = Logger(label: "gymlog-server.sqlite")) throws {
         var config = Configuration()
         config.journalMode = .wal
         // `gymlog-server user add` may write while the server runs; wait instead of failing.
@@ -54,10 +57,37 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             try pool.writeWithoutTransaction { checkpointer.install(on: $0.sqliteConnection) }
             self.checkpointer = checkpointer
             try Self.migrator.migrate(pool)
+        } catch where SQLiteCorruption.isCorruption(error) {
+            throw ServerSetupError(SQLiteCorruption.advice(path: path, detail: "\(error)"))
         } catch {
             throw ServerSetupError("cannot open the server database at \(path): \(error). Check the --db path and its permissions.")
         }
         self.path = path
+        corruption = SQLiteCorruption(path: path, logger: logger)
+    }
+
+    /// `PRAGMA quick_check` on a reader, interrupted after `timeLimit` (it reads the whole
+    /// file: a few milliseconds per megabyte). Run before the server listens, when nothing
+    /// else uses the database, so interrupting every connection of the pool is harmless.
+    public func checkIntegrity(timeLimit: Duration) async throws -> Bool {
+        let pool = self.pool
+        let deadline = Task {
+            try await Task.sleep(for: timeLimit)
+            pool.interrupt()
+        }
+        defer { deadline.cancel() }
+        let verdict: [String]
+        do {
+            verdict = try await pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(10)") }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            return false
+        } catch where SQLiteCorruption.isCorruption(error) {
+            throw ServerSetupError(SQLiteCorruption.advice(path: path, detail: "\(error)"))
+        }
+        guard verdict == ["ok"] else {
+            throw ServerSetupError(SQLiteCorruption.advice(path: path, detail: "quick_check: " + verdict.joined(separator: "; ")))
+        }
+        return true
     }
 
     /// Creates the database file readable and writable by its owner only (0600) when it does
@@ -143,11 +173,16 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         m.registerMigration("server-v2-history-generation") { db in
             try db.execute(sql: "ALTER TABLE users ADD COLUMN history_generation INTEGER NOT NULL DEFAULT 0")
         }
+        m.registerMigration("server-v3-key-digests") { db in
+            // What each key's event carried (SyncRules.digest): the same key with other content
+            // is refused as key_reused. Keys recorded before have none and count as the same.
+            try db.execute(sql: "ALTER TABLE applied_keys ADD COLUMN digest TEXT")
+        }
         return m
     }
 
     public func epoch() async throws -> String {
-        try await pool.read { db in try String.fetchOne(db, sql: "SELECT epoch FROM meta")! }
+        try await corruption.watch { try await pool.read { db in try String.fetchOne(db, sql: "SELECT epoch FROM meta")! } }
     }
 
     /// `PRAGMA quick_check(1)` (stops at the first problem, but reads the whole file: a
@@ -165,14 +200,19 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
 
     public func checkReadiness() async throws {
         let path = self.path
+        try corruption.refuseWrites()
         let verdict: [String]
         do {
-            verdict = try await pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(1)") }
+            verdict = try await corruption.watch { try await pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(1)") } }
+        } catch let error as StorageError {
+            throw error
         } catch {
             throw StorageError.notReady("the SQLite database \(path) cannot be read (\(error)); check the file, or restore a backup with `gymlog-server restore`.")
         }
         guard verdict == ["ok"] else {
-            throw StorageError.notReady("the SQLite database \(path) is corrupt (quick_check: \(verdict.joined(separator: "; "))); stop the server and restore a backup with `gymlog-server restore`.")
+            corruption.record("quick_check: " + verdict.joined(separator: "; "))
+            try corruption.refuseWrites()
+            return
         }
         do {
             // Under the write lock: a push may be inside its own BEGIN on this connection.
@@ -186,8 +226,15 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         }
     }
 
+    // Every write of the store: refused once damage was found, one at a time under the write
+    // lock, and a corruption error it meets is recorded.
+    private func write<T>(_ body: () async throws -> T) async throws -> T {
+        try corruption.refuseWrites()
+        return try await corruption.watch { try await writeLock.withLock(body) }
+    }
+
     public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
-        try await writeLock.withLock { try await pool.writeWithoutTransaction { db in
+        try await write { try await pool.writeWithoutTransaction { db in
             var record: UserRecord?
             try db.inTransaction(.immediate) {
                 if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE name = ?", arguments: [name]) != nil {
@@ -204,33 +251,71 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     }
 
     public func listUsers() async throws -> [UserRecord] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, created_at, revoked_at FROM users ORDER BY id").map {
-                UserRecord(id: $0[0], name: $0[1], createdAt: $0[2], revokedAt: $0[3])
+        try await corruption.watch { try await pool.read { db in
+            // One pass over each user's devices and fields: an admin command, not a request path.
+            try Row.fetchAll(db, sql: """
+                SELECT u.id, u.name, u.created_at, u.revoked_at, d.devices, d.last_push, f.rows, f.bytes
+                FROM users u
+                LEFT JOIN (SELECT user_id, count(*) AS devices, max(last_seen_at) AS last_push FROM devices GROUP BY user_id) d ON d.user_id = u.id
+                LEFT JOIN (SELECT user_id, count(*) AS rows, sum(length(CAST(entity AS BLOB)) + length(CAST(entity_id AS BLOB))
+                               + length(CAST(field AS BLOB)) + length(CAST(clock AS BLOB))
+                               + CASE typeof(value) WHEN 'text' THEN length(CAST(value AS BLOB)) WHEN 'null' THEN 0 ELSE 8 END) AS bytes
+                           FROM fields GROUP BY user_id) f ON f.user_id = u.id
+                ORDER BY u.id
+                """).map {
+                UserRecord(id: $0[0], name: $0[1], createdAt: $0[2], revokedAt: $0[3],
+                           usage: UserUsage(devices: $0[4] ?? 0, lastPushAt: $0[5], fieldRows: $0[6] ?? 0, storedBytes: $0[7] ?? 0))
             }
-        }
-    }
-
-    public func revokeUser(name: String, now: Int64) async throws -> UserRecord {
-        try await writeLock.withLock { try await pool.write { db in
-            try db.execute(sql: "UPDATE users SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL", arguments: [now, name])
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, name, created_at, revoked_at FROM users WHERE name = ?", arguments: [name]) else {
-                throw StorageError.noSuchUser(name)
-            }
-            return UserRecord(id: row[0], name: row[1], createdAt: row[2], revokedAt: row[3])
         } }
     }
 
+    public func revokeUser(name: String, now: Int64) async throws -> UserRecord {
+        try await write { try await pool.write { db in
+            try db.execute(sql: "UPDATE users SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL", arguments: [now, name])
+            return try Self.user(named: name, db)
+        } }
+    }
+
+    public func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
+        try await write { try await pool.write { db in
+            let user = try Self.user(named: name, db)
+            guard reactivate || user.revokedAt == nil else { throw StorageError.userRevoked(user.name) }
+            try db.execute(sql: "UPDATE users SET token_hash = ?, revoked_at = NULL WHERE id = ?", arguments: [tokenHash, user.id])
+            return try Self.user(named: name, db)
+        } }
+    }
+
+    public func deleteUser(name: String) async throws -> UserRecord {
+        try await write { try await pool.write { db in
+            let user = try Self.user(named: name, db)
+            // Children first: the foreign keys are enforced.
+            for table in ["fields", "applied_keys", "devices"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [user.id])
+            }
+            try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id])
+            return user
+        } }
+    }
+
+    // The account named `name` (case-insensitively); throws `StorageError.noSuchUser`.
+    private static func user(named name: String, _ db: Database) throws -> UserRecord {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, name, created_at, revoked_at FROM users WHERE name = ?", arguments: [name]) else {
+            throw StorageError.noSuchUser(name)
+        }
+        return UserRecord(id: row[0], name: row[1], createdAt: row[2], revokedAt: row[3])
+    }
+
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
-        try await pool.read { db in
+        try await corruption.watch { try await pool.read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, history_generation FROM users WHERE token_hash = ? AND revoked_at IS NULL"),
                              arguments: [hash]).map { AuthenticatedUser(id: $0[0], name: $0[1], historyGeneration: $0[2]) }
-        }
+        } }
     }
 
     public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
-        try await writeLock.withLock { try await pool.write { db in
+        try await write { try await pool.write { db in
             try db.execute(sql: "UPDATE users SET history_generation = history_generation + 1 WHERE id = ?", arguments: [user.id])
+            try db.execute(sql: "DELETE FROM applied_keys WHERE user_id = ?", arguments: [user.id])
             return try Int64.fetchOne(db, sql: "SELECT history_generation FROM users WHERE id = ?", arguments: [user.id]) ?? 0
         } }
     }
@@ -238,7 +323,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     // MARK: SyncRulesStorage
 
     public func withTransaction<R: Sendable>(user: Int64, _ body: (SQLiteSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
-        try await writeLock.withLock {
+        try await write {
             try await pool.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
             do {
                 let (result, commit) = try await body(SQLiteSyncTransaction(pool: pool, user: user))
@@ -260,7 +345,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     }
 
     public func changes(user: Int64, device: String, after: Int64, rowLimit: Int) async throws -> ChangeSnapshot {
-        try await pool.read { db in
+        try await corruption.watch { try await pool.read { db in
             let lastApplied = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
                 arguments: [user, device]) ?? 0
@@ -280,6 +365,6 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
                                          changeSeq: sqlite3_column_int64(row, 5)))
             }
             return ChangeSnapshot(head: head, lastAppliedSeq: lastApplied, rows: changes)
-        }
+        } }
     }
 }

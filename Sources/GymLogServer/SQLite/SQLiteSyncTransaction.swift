@@ -24,19 +24,24 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
         }
     }
 
-    public func recordIdempotencyKeys(_ keys: [String]) async throws -> Set<String> {
+    public func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys {
         let user = self.user
         return try await pool.writeWithoutTransaction { db in
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO applied_keys (user_id, idempotency_key) VALUES (?, ?)")
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO applied_keys (user_id, idempotency_key, digest) VALUES (?, ?, ?)")
             defer { insert.clearBindings() }
             insert.bind(1, user)
-            var new: Set<String> = []
+            var recorded = RecordedKeys()
             for key in keys {
-                insert.bind(2, key)
+                insert.bind(2, key.key); insert.bind(3, key.digest)
                 try insert.stepDone(db)
-                if sqlite3_changes(db.sqliteConnection) > 0 { new.insert(key) }
+                if sqlite3_changes(db.sqliteConnection) > 0 {
+                    recorded.new.insert(key.key)
+                } else if let earlier = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT digest FROM applied_keys WHERE user_id = ? AND idempotency_key = ?"), arguments: [user, key.key]) {
+                    recorded.digests[key.key] = earlier
+                }
             }
-            return new
+            return recorded
         }
     }
 

@@ -45,21 +45,54 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         try await write { state in
             // Names are unique case-insensitively, as on SQLite (NOCASE) and PostgreSQL (lower()).
             guard !state.users.contains(where: { $0.record.name.lowercased() == name.lowercased() }) else { throw StorageError.userExists(name) }
-            let record = UserRecord(id: Int64(state.users.count + 1), name: name, createdAt: now, revokedAt: nil)
+            // A deleted user's id is not handed out again.
+            state.lastUserID += 1
+            let record = UserRecord(id: state.lastUserID, name: name, createdAt: now, revokedAt: nil)
             state.users.append(MemoryUser(record: record, tokenHash: tokenHash))
             return (record, true)
         }
     }
 
-    public func listUsers() async throws -> [UserRecord] { committed.users.map(\.record) }
+    public func listUsers() async throws -> [UserRecord] {
+        let state = committed
+        return state.users.map { user in
+            var record = user.record
+            let id = record.id
+            let seen = state.devices.filter { $0.key.user == id }.map(\.value.lastSeenAt)
+            let fields = state.fields[id] ?? [:]
+            record.usage = UserUsage(devices: seen.count, lastPushAt: seen.max(), fieldRows: Int64(fields.count),
+                                     storedBytes: fields.reduce(0) { $0 + $1.value.storedBytes(of: $1.key) })
+            return record
+        }
+    }
 
     public func revokeUser(name: String, now: Int64) async throws -> UserRecord {
         try await write { state in
-            guard let index = state.users.firstIndex(where: { $0.record.name.lowercased() == name.lowercased() }) else {
-                throw StorageError.noSuchUser(name)
-            }
+            let index = try state.userIndex(name)
             if state.users[index].record.revokedAt == nil { state.users[index].record.revokedAt = now }
             return (state.users[index].record, true)
+        }
+    }
+
+    public func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
+        try await write { state in
+            let index = try state.userIndex(name)
+            guard reactivate || state.users[index].record.revokedAt == nil else { throw StorageError.userRevoked(state.users[index].record.name) }
+            state.users[index].tokenHash = tokenHash
+            state.users[index].record.revokedAt = nil
+            return (state.users[index].record, true)
+        }
+    }
+
+    public func deleteUser(name: String) async throws -> UserRecord {
+        try await write { state in
+            let user = state.users.remove(at: try state.userIndex(name))
+            let id = user.record.id
+            state.changeCounter[id] = nil
+            state.devices = state.devices.filter { $0.key.user != id }
+            state.appliedKeys[id] = nil
+            state.fields[id] = nil
+            return (user.record, true)
         }
     }
 
@@ -73,6 +106,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         try await write { state in
             guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (0, false) }
             state.users[index].historyGeneration += 1
+            state.appliedKeys[user.id] = nil
             return (state.users[index].historyGeneration, true)
         }
     }
@@ -94,7 +128,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
             guard stored.changeSeq > after else { return nil }
             return ChangeRow(row: key.row, field: key.field, value: stored.value, clock: stored.clock, changeSeq: stored.changeSeq)
         }.sorted(by: ChangeRow.pullOrder)
-        return ChangeSnapshot(head: state.changeCounter[user] ?? 0, lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)] ?? 0,
+        return ChangeSnapshot(head: state.changeCounter[user] ?? 0, lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
                               rows: Array(rows.prefix(rowLimit)))
     }
 }
@@ -110,13 +144,20 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
     }
 
     public func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64) {
-        (state.devices[DeviceKey(user: user, device: device)] ?? 0, state.changeCounter[user] ?? 0)
+        (state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0, state.changeCounter[user] ?? 0)
     }
 
-    public func recordIdempotencyKeys(_ keys: [String]) async throws -> Set<String> {
-        var new: Set<String> = []
-        for key in keys where state.appliedKeys[user, default: []].insert(key).inserted { new.insert(key) }
-        return new
+    public func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys {
+        var recorded = RecordedKeys()
+        for key in keys {
+            if let earlier = state.appliedKeys[user, default: [:]][key.key] {
+                recorded.digests[key.key] = earlier
+            } else {
+                state.appliedKeys[user, default: [:]][key.key] = key.digest
+                recorded.new.insert(key.key)
+            }
+        }
+        return recorded
     }
 
     public func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]] {
@@ -136,7 +177,7 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
     }
 
     public func setLastAppliedSeq(_ seq: Int64, device: String, now: Int64) async throws {
-        state.devices[DeviceKey(user: user, device: device)] = seq
+        state.devices[DeviceKey(user: user, device: device)] = MemoryDevice(lastAppliedSeq: seq, lastSeenAt: now)
     }
 
     public func setChangeCounter(_ value: Int64) async throws {
@@ -155,6 +196,11 @@ private struct DeviceKey: Hashable {
     var device: String
 }
 
+private struct MemoryDevice {
+    var lastAppliedSeq: Int64
+    var lastSeenAt: Int64
+}
+
 private struct MemoryFieldKey: Hashable {
     var row: RowKey
     var field: String
@@ -164,13 +210,34 @@ private struct MemoryField {
     var value: FieldValue
     var clock: String
     var changeSeq: Int64
+
+    /// `UserUsage.storedBytes` of this row: names, id, clock and value, a number counting 8.
+    func storedBytes(of key: MemoryFieldKey) -> Int64 {
+        let value: Int
+        switch self.value {
+        case .null: value = 0
+        case .int, .real: value = 8
+        case .text(let text): value = text.utf8.count
+        }
+        return Int64(key.row.entity.utf8.count + key.row.entityID.utf8.count + key.field.utf8.count + clock.utf8.count + value)
+    }
 }
 
 /// Everything the memory store holds, as tables keyed like the SQL schemas' primary keys.
 private struct MemoryState {
     var users: [MemoryUser] = []
+    var lastUserID: Int64 = 0
     var changeCounter: [Int64: Int64] = [:]
-    var devices: [DeviceKey: Int64] = [:]
-    var appliedKeys: [Int64: Set<String>] = [:]
+    var devices: [DeviceKey: MemoryDevice] = [:]
+    /// Per user, each idempotency key and the digest of what it carried.
+    var appliedKeys: [Int64: [String: String]] = [:]
     var fields: [Int64: [MemoryFieldKey: MemoryField]] = [:]
+}
+
+extension MemoryState {
+    /// The index of the user with this name (names compare case-insensitively); throws `StorageError.noSuchUser`.
+    func userIndex(_ name: String) throws -> Int {
+        guard let index = users.firstIndex(where: { $0.record.name.lowercased() == name.lowercased() }) else { throw StorageError.noSuchUser(name) }
+        return index
+    }
 }

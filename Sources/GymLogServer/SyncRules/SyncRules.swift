@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GymLogCore
 import GymLogWire
@@ -14,7 +15,9 @@ public enum SyncRules {
     /// - a seq <= the device's last applied seq is a replay: acknowledged as `duplicate`, nothing applied;
     /// - a seq past last applied + 1 is a gap: the whole request is `sequenceGap` (the caller rolls back);
     /// - a rejected event still consumes its seq; its idempotency key is not recorded;
-    /// - a known idempotency key under a new seq is a `duplicate` that consumes the seq;
+    /// - a known idempotency key under a new seq is a `duplicate` that consumes the seq when
+    ///   the event carries what the key carried before (`digest`), else it is rejected as
+    ///   `key_reused` (the seq is consumed, nothing applied: the first content stays);
     /// - per field, the write with the newer HLC wins (an equal clock is the same write again);
     ///   the tombstone `deleted_at` is a field like any other, so a delete beats older and
     ///   concurrent edits of it and only a newer clock restores the row;
@@ -28,17 +31,18 @@ public enum SyncRules {
         case .gap(let got): return .sequenceGap(lastAppliedSeq: committedLastApplied, got: got)
         case .candidates(let events): candidates = events
         }
-        var newKeys: Set<String> = []
+        var keys = RecordedKeys()
         if !candidates.isEmpty {
             var seen: Set<String> = []
-            newKeys = try await transaction.recordIdempotencyKeys(candidates.map(\.idempotencyKey).filter { seen.insert($0).inserted })
+            keys = try await transaction.recordIdempotencyKeys(candidates.filter { seen.insert($0.idempotencyKey).inserted }
+                .map { IdempotencyKey(key: $0.idempotencyKey, digest: digest($0)) })
         }
         var seenRows: Set<RowKey> = []
-        let touched = candidates.filter { newKeys.contains($0.idempotencyKey) }
+        let touched = candidates.filter { keys.new.contains($0.idempotencyKey) }
             .map { RowKey(entity: $0.entity, entityID: $0.entityID) }
             .filter { seenRows.insert($0).inserted }
         let stored = touched.isEmpty ? [:] : try await transaction.storedClocks(touched)
-        let decided = merge(items, lastAppliedSeq: committedLastApplied, newKeys: newKeys, stored: stored, head: startHead)
+        let decided = merge(items, lastAppliedSeq: committedLastApplied, keys: keys, stored: stored, head: startHead)
         if !decided.writes.isEmpty { try await transaction.writeFields(decided.writes) }
         try await transaction.setLastAppliedSeq(decided.lastAppliedSeq, device: deviceID, now: now)
         if decided.head != startHead { try await transaction.setChangeCounter(decided.head) }
@@ -75,13 +79,15 @@ public enum SyncRules {
     }
 
     /// Per-field last-writer-wins, event by event: a later event of the batch sees the earlier
-    /// ones' writes. `newKeys` are the idempotency keys first recorded by this batch; `stored`
-    /// holds the stored clocks of every row they touch.
-    static func merge(_ items: [PushItem], lastAppliedSeq: Int64, newKeys: Set<String>,
+    /// ones' writes. `keys` says which idempotency keys this batch recorded first and what the
+    /// others carried before; `stored` holds the stored clocks of every row the new ones touch.
+    static func merge(_ items: [PushItem], lastAppliedSeq: Int64, keys: RecordedKeys,
                       stored: [RowKey: [String: String]], head: Int64) -> Merge {
         var merge = Merge(lastAppliedSeq: lastAppliedSeq, head: head)
         merge.results.reserveCapacity(items.count)
-        var newKeys = newKeys
+        var newKeys = keys.new
+        // The event of this batch that applied each key, for a later event reusing it.
+        var appliedHere: [String: ValidEvent] = [:]
         // Each row the batch writes, looked up once per event rather than once per field (a
         // row key hashes a 36-character id, and a push of 1,000 set events has 15,000 fields).
         var rows: [RowKey: RowEntry] = [:]
@@ -96,8 +102,18 @@ public enum SyncRules {
             case .valid(let e):
                 event = e
             }
-            // The first event of the batch holding a key applies; any later one is a replay.
-            guard newKeys.remove(event.idempotencyKey) != nil else { merge.results.append(PushResult(seq: seq, status: .duplicate)); continue }
+            // The first event of the batch holding a key applies; a later one carrying the same
+            // content is a replay, one carrying other content is refused (the first stays).
+            guard newKeys.remove(event.idempotencyKey) != nil else {
+                let earlier = appliedHere[event.idempotencyKey].map(digest) ?? keys.digests[event.idempotencyKey]
+                if let earlier, earlier != digest(event) {
+                    merge.results.append(PushResult(seq: seq, status: .rejected, error: keyReused(event)))
+                } else {
+                    merge.results.append(PushResult(seq: seq, status: .duplicate))
+                }
+                continue
+            }
+            appliedHere[event.idempotencyKey] = event
             let row = RowKey(entity: event.entity, entityID: event.entityID)
             let changeSeq = merge.head + 1
             let entry = rows.removeValue(forKey: row)
@@ -164,6 +180,38 @@ public enum SyncRules {
             clocks = Dictionary(uniqueKeysWithValues: writes.map { ($0.field, $0.clock) })
             writeIndex = Dictionary(uniqueKeysWithValues: writes.enumerated().map { ($1.field, start + $0) })
         }
+    }
+
+    // MARK: Idempotency keys
+
+    /// What an event carried, as kept beside its idempotency key: SHA-256 (first 16 bytes, hex)
+    /// of the entity, the id and each field's name, value and clock, fields in name order (a
+    /// JSON object's order means nothing). `op` is left out: merging never reads it.
+    static func digest(_ event: ValidEvent) -> String {
+        var bytes: [UInt8] = []
+        func append(_ text: String) {
+            let count = UInt32(text.utf8.count)
+            bytes += [UInt8(count >> 24), UInt8(count >> 16 & 0xff), UInt8(count >> 8 & 0xff), UInt8(count & 0xff)]
+            bytes += text.utf8
+        }
+        append(event.entity)
+        append(event.entityID)
+        for field in event.fields.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            append(field.name)
+            switch field.value {
+            case .null: append("n")
+            case .int(let i): append("i\(i)")
+            case .real(let d): append("r" + String(d.bitPattern, radix: 16))
+            case .text(let t): append("t" + t)
+            }
+            append(field.clockText)
+        }
+        return lowercaseHex(SHA256.hash(data: bytes).prefix(16))
+    }
+
+    /// The per-event rejection of a key that already applied with other content.
+    static func keyReused(_ event: ValidEvent) -> ErrorDetail {
+        ErrorDetail(code: "key_reused", message: "event \(event.seq) reuses idempotency_key \"\(event.idempotencyKey)\", which already applied to different content (another entity, id or fields); it was not applied and the first content stays. Give every new change its own key.")
     }
 
     // MARK: Pull

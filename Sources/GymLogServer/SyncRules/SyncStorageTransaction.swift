@@ -58,6 +58,25 @@ extension ChangeRow {
     }
 }
 
+/// An idempotency key and the digest of what its event carried (`SyncRules.digest`).
+public struct IdempotencyKey: Hashable, Sendable {
+    public var key: String
+    public var digest: String
+
+    public init(key: String, digest: String) { self.key = key; self.digest = digest }
+}
+
+/// What `recordIdempotencyKeys` found.
+public struct RecordedKeys: Hashable, Sendable {
+    /// Keys recorded now, for the first time.
+    public var new: Set<String> = []
+    /// The digest stored with each key recorded before (absent for a key recorded before
+    /// digests were kept: it counts as the same content).
+    public var digests: [String: String] = [:]
+
+    public init(new: Set<String> = [], digests: [String: String] = [:]) { self.new = new; self.digests = digests }
+}
+
 /// The storage primitives of one push, inside ONE transaction of one user: what `SyncRules.push`
 /// calls and every backend implements (the `StorageTxn` of taskchampion-sync-server's core).
 ///
@@ -68,8 +87,9 @@ public protocol SyncStorageTransaction {
     /// at a time, on any instance), then reads it and the device's last applied seq (0 for a
     /// new device). Called first.
     func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64)
-    /// Records idempotency keys (distinct) for the user; returns the ones not recorded before.
-    func recordIdempotencyKeys(_ keys: [String]) async throws -> Set<String>
+    /// Records idempotency keys (distinct) for the user, each with the digest of what it
+    /// carried; returns the ones not recorded before, and the stored digest of the others.
+    func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys
     /// The stored clock text of every field of these rows (distinct), by row and field name.
     func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]]
     /// Stores these fields (one write per field), replacing value, clock and change counter.
