@@ -3,11 +3,24 @@ import GymLogCore
 import GymLogWire
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 import ServiceLifecycle
 
-/// The request context every route gets.
-public typealias ServerContext = BasicRequestContext
+/// The request context every route gets: Hummingbird's, plus the client's address.
+public struct ServerContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The client's IP address (the proxy's, behind a reverse proxy), for per-address limits.
+    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+}
 
 /// Builds the server (storage from `config.database`) ready to `runService()`; tests run it
 /// with `app.test(.router)` or `.live`.
@@ -24,7 +37,9 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
     let startLogger = logger
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "gymlog-server"),
+        server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, config: config, logger: startLogger) },
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "gymlog-server",
+                             availableConnectionsDelegate: ConnectionLimit(limit: config.maxConnections, logger: logger)),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
             startLogger.info("gymlog-server listening", metadata: [
@@ -82,7 +97,7 @@ func readiness(_ storage: any SyncStorage) async throws -> Response {
 
 /// The routes of the `/v1` protocol plus `/healthz` and `/readyz`, behind the request-id/error middleware.
 public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger) async throws -> Router<ServerContext> {
-    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage))
+    let routes = SyncRoutes(config: config, storage: storage)
     let router = Router(context: ServerContext.self)
     router.add(middleware: RequestLogMiddleware())
     for endpoint in Endpoint.allCases {
@@ -91,7 +106,7 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
             case .healthz: jsonResponse(HealthStatus(status: "ok"))
             case .readyz: try await readiness(storage)
             case .capabilities: jsonResponse(routes.capabilities)
-            case .register: try await routes.register(request)
+            case .register: try await routes.register(request, context: context)
             case .push: try await routes.push(request, context: context)
             case .pull: try await routes.pull(request, context: context)
             }
@@ -112,10 +127,11 @@ struct RequestLogMiddleware: RouterMiddleware {
             id.utf8.count <= 128 && !id.isEmpty && id.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) ? id : nil
         }
         let requestID = supplied ?? UUID().uuidString.lowercased()
-        context.logger[metadataKey: "request_id"] = .string(requestID)
+        context.logger = context.logger.with(requestID: requestID)
         let started = ContinuousClock.now
         var response: Response
         do {
+            try Self.checkTransferCoding(request)
             response = try await next(request, context)
         } catch {
             response = Self.errorResponse(error, request: request, context: context, requestID: requestID)
@@ -123,11 +139,29 @@ struct RequestLogMiddleware: RouterMiddleware {
         response.headers[Self.header] = requestID
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("request", metadata: [
-            "method": "\(request.method)", "path": "\(request.uri.path)",
-            "status": "\(response.status.code)", "duration_ms": "\(String(format: "%.2f", ms))",
-        ])
+        Self.log(context.logger, method: "\(request.method)", path: request.uri.path, status: response.status.code, milliseconds: ms)
         return response
+    }
+
+    /// The one log line of every response (`ConnectionGuard` writes it for the requests the
+    /// HTTP parser refuses); `logger` carries the request id.
+    static func log(_ logger: Logger, method: String, path: String, status: Int, milliseconds: Double, extra: Logger.Metadata = [:]) {
+        logger.info("request", metadata: extra.merging([
+            "method": "\(method)", "path": "\(path)", "status": "\(status)", "duration_ms": "\(String(format: "%.2f", milliseconds))",
+        ]) { $1 })
+    }
+
+    /// A body in a transfer coding other than `chunked` (`gzip, chunked`): the HTTP parser
+    /// removes the chunking and would hand over the still-compressed bytes as the body.
+    /// RFC 9112 6.1: a server answers a transfer coding it does not understand with 501.
+    static func checkTransferCoding(_ request: Request) throws {
+        let codings = request.headers[values: .transferEncoding].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if let other = codings.first(where: { $0 != "chunked" }) {
+            throw APIError(.notImplemented, "unsupported_transfer_encoding",
+                           "the server does not understand the transfer coding \"\(other.prefix(40))\"; send the body as is, or only chunked.",
+                           headers: [.connection: "close"])
+        }
     }
 
     static func errorResponse(_ error: any Error, request: Request, context: Context, requestID: String) -> Response {
@@ -150,5 +184,14 @@ struct RequestLogMiddleware: RouterMiddleware {
         var response = jsonResponse(apiError.body, status: apiError.status)
         response.headers.append(contentsOf: apiError.headers)
         return response
+    }
+}
+
+extension Logger {
+    /// This logger with `request_id` in every line.
+    func with(requestID: String) -> Logger {
+        var logger = self
+        logger[metadataKey: "request_id"] = .string(requestID)
+        return logger
     }
 }
