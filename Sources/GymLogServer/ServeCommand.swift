@@ -11,7 +11,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the sync server.",
         discussion: """
         Logs go to standard error; one line per request carries its X-Request-ID.
-        SIGINT or SIGTERM stops the server after in-flight requests finish.
+        SIGINT or SIGTERM stops the server after in-flight requests finish, waiting at most
+        --shutdown-grace seconds. Connections that stall (no whole request head within
+        --request-head-timeout, no body byte for --request-body-timeout) are closed and logged.
 
         On PostgreSQL (--db postgres://...), several instances may serve one database behind
         a load balancer; each keeps a pool of at most --pool-size connections.
