@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Accounts one client address may register per hour with --open-registration (0: no limit).")
     var registrationsPerHour = 10
     @Option(help: "Pushes of one user in progress at once; more are answered 429 with Retry-After.")
-    var maxPushesPerUser = 2
+    var maxPushesPerUser = 4
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }

@@ -31,7 +31,7 @@ public struct ServerConfig: Sendable {
     /// Registrations per client address and hour under `openRegistration` (0: no limit).
     public var registrationsPerHour: Int = 10
     /// Pushes of one user in progress at once; more are 429 with Retry-After.
-    public var maxConcurrentPushesPerUser: Int = 2
+    public var maxConcurrentPushesPerUser: Int = 4
     /// The server's wall clock in Unix milliseconds; tests pass a fixed one.
     public var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
     /// Called once the server listens, with the bound host and port.
