@@ -62,9 +62,18 @@ struct SlowClientTests {
         sender.start()
         async let steadyAnswer = steady.read(untilClosedOrAfter: Self.patience + 4, stopAfterResponse: true).response
 
+        // (And one answered before its body was read, 401, which then sends the rest and
+        // nothing more: after its body it waits for a head like any other.)
+        let answeredEarly = try HostileRawHTTP.Connection(port: port)
+        let unauthorized = Self.push("glt_wrong")
+        answeredEarly.send(unauthorized.head + String(unauthorized.body.prefix(10)))
+        let early = await answeredEarly.read(untilClosedOrAfter: Self.patience, stopAfterResponse: true).response
+        #expect(early.status == 401, "\(early.head)")
+        answeredEarly.send(String(unauthorized.body.dropFirst(10)))
+
         // Then each stalled one is closed by the server, and the steady one is answered.
         for (name, connection) in [("silent", silent), ("half a request line", halfLine), ("head without its end", openHead),
-                                   ("body short of its Content-Length", shortBody)] {
+                                   ("body short of its Content-Length", shortBody), ("idle after an early answer", answeredEarly)] {
             let outcome = await connection.read(untilClosedOrAfter: Self.patience)
             #expect(outcome.closed, "\(name): still open after \(Self.patience) s")
         }

@@ -111,8 +111,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             reading?.bodyBytes += buffer.readableBytes
         case .end:
             reading = nil
-            timer?.cancel()
-            timer = nil
+            if unanswered == 0 {
+                // Answered before its body was read whole (a 413, a 401): the next head is due.
+                waitForHead(context)
+            } else {
+                timer?.cancel()
+                timer = nil
+            }
         }
         context.fireChannelRead(data)
     }
