@@ -934,29 +934,13 @@ enum HostileRawHTTP {
     }
 
     private static func blockingExchange(port: Int, _ request: [UInt8], halfClose: Bool) throws -> Response {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        defer { close(fd) }
+        let connection = try Connection(port: port)
+        let fd = connection.fd
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(description: "connect to 127.0.0.1:\(port) failed: errno \(errno)") }
-        // The server may answer and close before reading everything (413): stop sending then.
-        var sent = 0
-        request.withUnsafeBytes { raw in
-            while sent < raw.count {
-                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                if n <= 0 { break }
-                sent += n
-            }
-        }
+        // The server may answer and close before reading everything (413): `send` stops then.
+        connection.send(request)
         if halfClose { shutdown(fd, Int32(SHUT_WR)) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
