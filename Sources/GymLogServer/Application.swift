@@ -159,8 +159,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if let other = codings.first(where: { $0 != "chunked" }) {
             throw APIError(.notImplemented, "unsupported_transfer_encoding",
-                           "the server does not understand the transfer coding \"\(other.prefix(40))\"; send the body as is, or only chunked.",
-                           headers: [.connection: "close"])
+                           "the server does not understand the transfer coding \"\(other.prefix(40))\"; send the body as is, or only chunked.")
         }
     }
 
@@ -169,6 +168,9 @@ struct RequestLogMiddleware: RouterMiddleware {
         switch error {
         case let e as APIError:
             apiError = e
+        case is CancellationError:
+            // The shutdown grace ran out while this request was still going (see `runUntilSignalled`).
+            apiError = APIError(.serviceUnavailable, "shutting_down", "the server stopped before this request was done; nothing more of it was applied. Try again shortly.")
         case let e as HTTPError where e.status == .notFound:
             apiError = .notFound(request)
         case let e as any HTTPResponseError where e.status == .contentTooLarge:

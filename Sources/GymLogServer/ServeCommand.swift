@@ -99,8 +99,8 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 /// Runs `app` until SIGTERM or SIGINT, then lets requests in flight finish for at most
-/// `grace`; past it the connections still open are closed (their requests are cancelled:
-/// a body being read ends as `incomplete_body`), so no client can hold the process up.
+/// `grace`; past it the connections still open are closed (their requests are cancelled,
+/// logged as 503 `shutting_down`), so no client can hold the process up.
 func runUntilSignalled(_ app: some ApplicationProtocol, grace: Duration) async throws {
     let logger = Logger(label: "gymlog-server")
     let notice = ShutdownNotice(grace: grace, logger: logger)
@@ -112,7 +112,7 @@ func runUntilSignalled(_ app: some ApplicationProtocol, grace: Duration) async t
         // The grace period ran out and the group cancelled the server: the stop asked for.
     }
     if notice.graceRanOut {
-        logger.notice("shutdown grace period ran out; closed the connections still open", metadata: ["grace_s": "\(grace.components.seconds)"])
+        logger.notice("shutdown grace period ran out; closed the connections still open", metadata: ["grace_s": "\(seconds(grace))"])
     }
 }
 
@@ -134,6 +134,11 @@ final class ShutdownNotice: Service, @unchecked Sendable {
     func run() async throws {
         try? await gracefulShutdown()
         lock.withLock { started = .now }
-        logger.notice("shutting down: finishing requests in flight", metadata: ["grace_s": "\(grace)"])
+        logger.notice("shutting down: finishing requests in flight", metadata: ["grace_s": "\(seconds(grace))"])
     }
+}
+
+/// `duration` in seconds, as short as it goes (`2`, `0.5`), for log lines.
+func seconds(_ duration: Duration) -> String {
+    String(format: "%g", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
 }

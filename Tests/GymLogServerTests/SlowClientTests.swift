@@ -123,7 +123,7 @@ struct SlowClientTests {
     /// (30 s and more). Requests in flight now get `--shutdown-grace`, then the connections
     /// still open are closed; a request that completes within the grace is answered.
     @Test func shutdownFinishesRequestsInFlightThenClosesTheRest() async throws {
-        let grace = 2.0
+        let grace = 6.0 // room for the finishing push on a loaded machine
         let server = try ServerInstance(extraArguments: ["--shutdown-grace", "\(Int(grace))", "--request-head-timeout", "600",
                                                          "--request-body-timeout", "600"])
         let port = try Self.port(server)
@@ -160,6 +160,8 @@ struct SlowClientTests {
         #expect(!server.process.isRunning, "gymlog-server still running \(Date().timeIntervalSince(signalled)) s after SIGTERM")
         if !server.process.isRunning { #expect(server.process.terminationStatus == 0, "\(server.log().suffix(2000))") }
         #expect(server.log().contains("shutdown grace period ran out"), "\(server.log().suffix(2000))")
+        // The cut request is the stop's doing, not a server failure (it was a logged 500).
+        #expect(server.log().contains("status=503") && !server.log().contains("internal error"), "\(server.log().suffix(2000))")
     }
 
     /// Item 9: a request the HTTP parser refuses got a bare 400 (no JSON error, no

@@ -15,9 +15,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let http: HTTP1Channel
 
     init(responder: @escaping HTTPChannelHandler.Responder, config: ServerConfig, logger: Logger) {
-        let headTimeout = TimeAmount(config.requestHeadTimeout), bodyTimeout = TimeAmount(config.requestBodyTimeout)
         http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [
-            ConnectionGuard(headTimeout: headTimeout, bodyTimeout: bodyTimeout, logger: logger),
+            ConnectionGuard(headTimeout: config.requestHeadTimeout, bodyTimeout: config.requestBodyTimeout, logger: logger),
         ]))
     }
 
@@ -63,8 +62,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let headTimeout: TimeAmount
-    private let bodyTimeout: TimeAmount
+    private let headTimeout: Duration
+    private let bodyTimeout: Duration
+    private var headWait: TimeAmount { TimeAmount(headTimeout) }
+    private var bodyWait: TimeAmount { TimeAmount(bodyTimeout) }
     private let logger: Logger
     private var counter: ReceivedBytesCounter?
 
@@ -79,7 +80,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var bytesBeforeWait = 0
     private var timer: Scheduled<Void>?
 
-    init(headTimeout: TimeAmount, bodyTimeout: TimeAmount, logger: Logger) {
+    init(headTimeout: Duration, bodyTimeout: Duration, logger: Logger) {
         self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
         self.logger = logger
@@ -106,7 +107,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             reading = (head.method.rawValue, head.path ?? "", 0)
             unanswered += 1
-            schedule(context, at: lastRead + bodyTimeout)
+            schedule(context, at: lastRead + bodyWait)
         case .body(let buffer):
             reading?.bodyBytes += buffer.readableBytes
         case .end:
@@ -162,7 +163,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func waitForHead(_ context: ChannelHandlerContext) {
         waitingSince = .now()
         bytesBeforeWait = counter?.total ?? 0
-        schedule(context, at: waitingSince + headTimeout)
+        schedule(context, at: waitingSince + headWait)
     }
 
     private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
@@ -178,14 +179,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let now = NIODeadline.now()
         let peer = "\(context.channel.remoteAddress?.description ?? "?")"
         if let request = reading {
-            guard now >= lastRead + bodyTimeout else { return schedule(context, at: lastRead + bodyTimeout) }
+            guard now >= lastRead + bodyWait else { return schedule(context, at: lastRead + bodyWait) }
             logger.notice("closed a connection whose request body stalled", metadata: [
                 "peer": "\(peer)", "method": "\(request.method)", "path": "\(request.path)",
                 "body_bytes": "\(request.bodyBytes)", "timeout_s": "\(seconds(bodyTimeout))",
             ])
             context.close(promise: nil)
         } else if unanswered == 0 {
-            guard now >= waitingSince + headTimeout else { return schedule(context, at: waitingSince + headTimeout) }
+            guard now >= waitingSince + headWait else { return schedule(context, at: waitingSince + headWait) }
             let partial = (counter?.total ?? 0) - bytesBeforeWait
             if partial > 0 {
                 logger.notice("closed a connection whose request head did not arrive whole in time", metadata: [
@@ -198,7 +199,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func seconds(_ t: TimeAmount) -> String { String(format: "%g", Double(t.nanoseconds) / 1e9) }
 }
 
 /// Connections open at once, at most `limit`: past it Hummingbird stops accepting, and new
