@@ -27,6 +27,21 @@ struct SlowClientTests {
         return (head, body)
     }
 
+    /// Waits until all of the user's push slots are taken, that is until the server has read
+    /// and authenticated the partial pushes sent before: a probe push of `{}` is 400 while a
+    /// slot is free (nothing applied) and 429 once none is.
+    static func waitUntilPushSlotsAreTaken(port: Int, token: String) async throws {
+        let deadline = Date().addingTimeInterval(patience)
+        while Date() < deadline {
+            let probe = try await HostileRawHTTP.Connection(port: port).exchange(
+                "POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+            if probe.status == 429 { return }
+            #expect(probe.status == 400, "probe: \(probe.head)")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the partial pushes never took the user's push slots")
+    }
+
     /// Regression (item 1): a socket that sent nothing, half a request line, headers without
     /// their end, or a body short of its Content-Length stayed open for good; enough of them
     /// exhausted the file descriptors and `/healthz` stopped answering.
@@ -125,7 +140,7 @@ struct SlowClientTests {
     @Test func shutdownFinishesRequestsInFlightThenClosesTheRest() async throws {
         let grace = 6.0 // room for the finishing push on a loaded machine
         let server = try ServerInstance(extraArguments: ["--shutdown-grace", "\(Int(grace))", "--request-head-timeout", "600",
-                                                         "--request-body-timeout", "600"])
+                                                         "--request-body-timeout", "600", "--max-pushes-per-user", "2"])
         let port = try Self.port(server)
         let token = try server.addUser("alice")
         // Given a push stalled halfway through its body, one that will complete, and an idle
@@ -138,7 +153,7 @@ struct SlowClientTests {
         stalled.send(second.head + String(second.body.prefix(20)))
         let idle = try HostileRawHTTP.Connection(port: port)
         #expect(await idle.exchange("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status == 200)
-        try await Task.sleep(for: .milliseconds(300)) // the server has read the partial bodies
+        try await Self.waitUntilPushSlotsAreTaken(port: port, token: token) // both pushes are in flight
 
         // When the server is told to stop and one push then sends the rest of its body,
         let signalled = Date()
@@ -199,7 +214,7 @@ struct SlowClientTests {
         let first = Self.push(token, seq: 1)
         let slow = try HostileRawHTTP.Connection(port: port)
         slow.send(first.head + String(first.body.prefix(20)))
-        try await Task.sleep(for: .milliseconds(300))
+        try await Self.waitUntilPushSlotsAreTaken(port: port, token: token)
 
         // When she pushes again on another connection, she is told to wait,
         let second = Self.push(token, seq: 1)
