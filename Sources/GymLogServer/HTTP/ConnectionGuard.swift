@@ -105,7 +105,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         lastRead = .now()
         switch unwrapInboundIn(data) {
         case .head(let head):
-            reading = (head.method.rawValue, head.path ?? "", 0)
+            // The path only names the request in a log line: a few hundred bytes are plenty.
+            reading = (head.method.rawValue, String((head.path ?? "").prefix(200)), 0)
             unanswered += 1
             schedule(context, at: lastRead + bodyWait)
         case .body(let buffer):
