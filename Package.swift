@@ -9,16 +9,20 @@ import PackageDescription
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
+// swift-nio and swift-nio-extras come with Hummingbird; named for the server's connection
+// guard (timeouts, parser errors), a channel handler in Hummingbird's pipeline.
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+let nioHTTP1: Target.Dependency = .product(name: "NIOHTTP1", package: "swift-nio")
+let nioHTTPTypes: Target.Dependency = .product(name: "NIOHTTPTypes", package: "swift-nio-extras")
 let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
 let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let postgresNIO: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
-let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
 let nioConcurrency: Target.Dependency = .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
 let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
-let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
 let hummingbirdTLS: Target.Dependency = .product(name: "HummingbirdTLS", package: "hummingbird")
 let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
 
@@ -34,13 +38,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
@@ -64,7 +69,8 @@ let package = Package(
             name: "GymLogServer",
             dependencies: [
                 "GymLogCore", "GymLogWire",
-                argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, nioSSL, serviceLifecycle, logging, crypto, grdb, postgresNIO, prometheus,
+                argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, nioCore, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
+                logging, crypto, grdb, postgresNIO, prometheus,
             ]
         ),
         .executableTarget(name: "gymlog", dependencies: ["GymLogCLI"]),

@@ -6,11 +6,23 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
+import NIOCore
 import Logging
 import ServiceLifecycle
 
-/// The request context every route gets.
-public typealias ServerContext = BasicRequestContext
+/// The request context every route gets: Hummingbird's, plus the client's address.
+public struct ServerContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The client's IP address (the proxy's, behind a reverse proxy), for per-address limits.
+    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+}
 
 /// Builds the server (storage from `config.database`) ready to `runService()`; tests run it
 /// with `app.test(.router)` or `.live`.
@@ -28,8 +40,9 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
     let startLogger = logger
     var app = Application(
         router: router,
-        server: try httpServer(config),
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "gymlog-server"),
+        server: try httpServer(config, logger: startLogger),
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "gymlog-server",
+                             availableConnectionsDelegate: ConnectionLimit(limit: config.maxConnections, logger: logger, metrics: metrics)),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
             startLogger.info("gymlog-server listening", metadata: [
@@ -49,27 +62,20 @@ public func buildApplication(_ config: ServerConfig, storage: any SyncStorage) a
     return app
 }
 
-/// HTTP/1.1, in TLS when the config names a certificate and key (read now, so a bad file
+/// HTTP/1.1 behind the connection guard (timeouts), in TLS when the config names a certificate and key (read now, so a bad file
 /// stops `serve` before it listens, with the file named).
-func httpServer(_ config: ServerConfig) throws -> HTTPServerBuilder {
-    let http = HTTPServerBuilder.http1()
+func httpServer(_ config: ServerConfig, logger: Logger) throws -> HTTPServerBuilder {
+    let http = HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, config: config, logger: logger) }
     guard let tls = config.tls else { return http }
     let chain: [NIOSSLCertificate], key: NIOSSLPrivateKey
     do { chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChain) } catch {
-        throw ServerStartError("--tls-cert \(tls.certificateChain) is not a readable PEM certificate chain (\(error)).")
+        throw ServerSetupError("--tls-cert \(tls.certificateChain) is not a readable PEM certificate chain (\(error)).")
     }
     do { key = try NIOSSLPrivateKey(file: tls.privateKey, format: .pem) } catch {
-        throw ServerStartError("--tls-key \(tls.privateKey) is not a readable PEM private key (\(error)).")
+        throw ServerSetupError("--tls-key \(tls.privateKey) is not a readable PEM private key (\(error)).")
     }
     let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
     return try .tls(http, tlsConfiguration: configuration)
-}
-
-/// Why `serve` could not start, in a sentence naming what to fix.
-public struct ServerStartError: Error, CustomStringConvertible, LocalizedError {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-    public var errorDescription: String? { description }
 }
 
 /// `--metrics-address`: `/metrics` alone on an address of its own (a private interface or
@@ -142,8 +148,7 @@ func readiness(_ storage: any SyncStorage) async throws -> Response {
 /// address of its own), behind the request-id/error/metrics middleware.
 public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger,
                         metrics: ServerMetrics = ServerMetrics()) async throws -> Router<ServerContext> {
-    let routes = SyncRoutes(config: config, storage: storage, databaseEpoch: DatabaseEpoch(storage: storage), metrics: metrics,
-                            generations: HistoryGenerationLimiter(perHour: config.maxHistoryGenerationsPerHour))
+    let routes = SyncRoutes(config: config, storage: storage, metrics: metrics)
     let router = Router(context: ServerContext.self)
     let served = Endpoint.allCases.filter { !($0 == .metrics && config.metricsAddress != nil) }
     router.add(middleware: RequestLogMiddleware(metrics: metrics, served: served))
@@ -154,7 +159,7 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
             case .readyz: return try await readiness(storage)
             case .metrics: return await metricsResponse(metrics, storage)
             case .capabilities: return jsonResponse(routes.capabilities)
-            case .register: return try await routes.register(request)
+            case .register: return try await routes.register(request, context: context)
             case .push: return try await routes.push(request, context: context)
             case .pull:
                 let started = ContinuousClock.now
@@ -184,10 +189,11 @@ struct RequestLogMiddleware: RouterMiddleware {
             id.utf8.count <= 128 && !id.isEmpty && id.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) ? id : nil
         }
         let requestID = supplied ?? UUID().uuidString.lowercased()
-        context.logger[metadataKey: "request_id"] = .string(requestID)
+        context.logger = context.logger.with(requestID: requestID)
         let started = ContinuousClock.now
         var response: Response
         do {
+            try Self.checkTransferCoding(request)
             response = try await next(request, context)
         } catch {
             response = Self.errorResponse(error, request: request, context: context, requestID: requestID, served: served)
@@ -197,11 +203,28 @@ struct RequestLogMiddleware: RouterMiddleware {
         metrics.request(route: served.first { $0.path == path }?.path ?? "other", status: response.status.code)
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("request", metadata: [
-            "method": "\(request.method)", "path": "\(request.uri.path)",
-            "status": "\(response.status.code)", "duration_ms": "\(String(format: "%.2f", ms))",
-        ])
+        Self.log(context.logger, method: "\(request.method)", path: request.uri.path, status: response.status.code, milliseconds: ms)
         return response
+    }
+
+    /// The one log line of every response (`ConnectionGuard` writes it for the requests the
+    /// HTTP parser refuses); `logger` carries the request id.
+    static func log(_ logger: Logger, method: String, path: String, status: Int, milliseconds: Double, extra: Logger.Metadata = [:]) {
+        logger.info("request", metadata: extra.merging([
+            "method": "\(method)", "path": "\(path)", "status": "\(status)", "duration_ms": "\(String(format: "%.2f", milliseconds))",
+        ]) { $1 })
+    }
+
+    /// A body in a transfer coding other than `chunked` (`gzip, chunked`): the HTTP parser
+    /// removes the chunking and would hand over the still-compressed bytes as the body.
+    /// RFC 9112 6.1: a server answers a transfer coding it does not understand with 501.
+    static func checkTransferCoding(_ request: Request) throws {
+        let codings = request.headers[values: .transferEncoding].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if let other = codings.first(where: { $0 != "chunked" }) {
+            throw APIError(.notImplemented, "unsupported_transfer_encoding",
+                           "the server does not understand the transfer coding \"\(other.prefix(40))\"; send the body as is, or only chunked.")
+        }
     }
 
     static func errorResponse(_ error: any Error, request: Request, context: Context, requestID: String, served: [Endpoint]) -> Response {
@@ -213,6 +236,9 @@ struct RequestLogMiddleware: RouterMiddleware {
             // The database cannot take requests (found corrupt at run time): 503, as /readyz
             // says. The store logged the problem once; the request line shows each 503.
             apiError = APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(problem)")
+        case is CancellationError:
+            // The shutdown grace ran out while this request was still going (see `runUntilSignalled`).
+            apiError = APIError(.serviceUnavailable, "shutting_down", "the server stopped before this request was done; nothing more of it was applied. Try again shortly.")
         case let e as HTTPError where e.status == .notFound:
             apiError = .notFound(request, served: served)
         case let e as any HTTPResponseError where e.status == .contentTooLarge:
@@ -228,5 +254,14 @@ struct RequestLogMiddleware: RouterMiddleware {
         var response = jsonResponse(apiError.body, status: apiError.status)
         response.headers.append(contentsOf: apiError.headers)
         return response
+    }
+}
+
+extension Logger {
+    /// This logger with `request_id` in every line.
+    func with(requestID: String) -> Logger {
+        var logger = self
+        logger[metadataKey: "request_id"] = .string(requestID)
+        return logger
     }
 }

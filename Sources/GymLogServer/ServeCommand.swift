@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// `gymlog-server serve`: run the HTTP server until SIGINT/SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -10,7 +11,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the sync server.",
         discussion: """
         Logs go to standard error; one line per request carries its X-Request-ID.
-        SIGINT or SIGTERM stops the server after in-flight requests finish.
+        SIGINT or SIGTERM stops the server after in-flight requests finish, waiting at most
+        --shutdown-grace seconds. Connections that stall (no whole request head within
+        --request-head-timeout, no body byte for --request-body-timeout) are closed and logged.
 
         On PostgreSQL (--db postgres://...), several instances may serve one database behind
         a load balancer; each keeps a pool of at most --pool-size connections.
@@ -48,6 +51,17 @@ struct ServeCommand: AsyncParsableCommand {
         "Longest the corruption check at start may take, in seconds (0 skips it).",
         discussion: "SQLite only: PRAGMA quick_check reads the whole file, a few milliseconds per megabyte. A corrupt database is refused with the way out (restore the last backup); a check that runs out of time is logged and the server starts."))
     var integrityCheckSeconds = 60
+    @Option(help: "Seconds a connection may take to send a whole request head (from opening, or from its last answer) before it is closed.")
+    var requestHeadTimeout: Double = 30
+    @Option(help: "Seconds a request body may go without a byte arriving before its connection is closed.")
+    var requestBodyTimeout: Double = 30
+    @Option(help: "Connections open at once; more wait until one closes.") var maxConnections = 512
+    @Option(help: "On SIGTERM/SIGINT, seconds requests in flight may take to finish before the connections still open are closed.")
+    var shutdownGrace: Double = 10
+    @Option(help: "Accounts one client address may register per hour with --open-registration (0: no limit).")
+    var registrationsPerHour = 10
+    @Option(help: "Pushes of one user in progress at once; more are answered 429 with Retry-After.")
+    var maxPushesPerUser = 4
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }
@@ -55,6 +69,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxClockAheadSeconds >= 0 else { throw ValidationError("--max-clock-ahead-seconds must not be negative.") }
         guard integrityCheckSeconds >= 0 else { throw ValidationError("--integrity-check-seconds must not be negative (0 skips the check), not \(integrityCheckSeconds).") }
         guard (1...1000).contains(poolSize) else { throw ValidationError("--pool-size must be from 1 to 1000, not \(poolSize).") }
+        for (flag, seconds) in [("--request-head-timeout", requestHeadTimeout), ("--request-body-timeout", requestBodyTimeout),
+                                ("--shutdown-grace", shutdownGrace)] {
+            guard seconds > 0, seconds <= 86_400 else { throw ValidationError("\(flag) must be more than 0 and at most 86400 seconds, not \(seconds).") }
+        }
+        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections).") }
+        guard registrationsPerHour >= 0 else { throw ValidationError("--registrations-per-hour must not be negative (0 means no limit), not \(registrationsPerHour).") }
+        guard maxPushesPerUser >= 1 else { throw ValidationError("--max-pushes-per-user must be at least 1, not \(maxPushesPerUser).") }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together: give both (a certificate chain and its private key, PEM) or neither.")
         }
@@ -86,6 +107,12 @@ struct ServeCommand: AsyncParsableCommand {
         config.maxBodyBytes = maxBodyBytes
         config.maxClockAheadSeconds = maxClockAheadSeconds
         config.logLevel = level
+        config.requestHeadTimeout = .seconds(requestHeadTimeout)
+        config.requestBodyTimeout = .seconds(requestBodyTimeout)
+        config.maxConnections = maxConnections
+        config.shutdownGracePeriod = .seconds(shutdownGrace)
+        config.registrationsPerHour = registrationsPerHour
+        config.maxConcurrentPushesPerUser = maxPushesPerUser
         config.onListening = { host, port in
             // A plain line on stdout too, so scripts and process tests can find the port.
             FileHandle.standardOutput.write(Data("listening on \(tlsCert == nil ? "http" : "https")://\(host):\(port)\n".utf8))
@@ -99,12 +126,12 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await checkIntegrity(storage)
             let app = try await buildApplication(config, storage: storage)
-            try await app.runService()
+            try await runUntilSignalled(app, grace: config.shutdownGracePeriod)
         } catch {
             await storage.shutdown()
             throw error
         }
-        // After a graceful stop: in-flight requests are done, close the database connections.
+        // After the stop: requests in flight are done or cut, close the database connections.
         await storage.shutdown()
     }
 
@@ -122,4 +149,49 @@ struct ServeCommand: AsyncParsableCommand {
             ])
         }
     }
+}
+
+/// Runs `app` until SIGTERM or SIGINT, then lets requests in flight finish for at most
+/// `grace`; past it the connections still open are closed (their requests are cancelled,
+/// logged as 503 `shutting_down`), so no client can hold the process up.
+func runUntilSignalled(_ app: some ApplicationProtocol, grace: Duration) async throws {
+    let logger = Logger(label: "gymlog-server")
+    let notice = ShutdownNotice(grace: grace, logger: logger)
+    var configuration = ServiceGroupConfiguration(services: [app, notice], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    configuration.maximumGracefulShutdownDuration = grace
+    do {
+        try await ServiceGroup(configuration: configuration).run()
+    } catch is CancellationError where notice.graceRanOut {
+        // The grace period ran out and the group cancelled the server: the stop asked for.
+    }
+    if notice.graceRanOut {
+        logger.notice("shutdown grace period ran out; closed the connections still open", metadata: ["grace_s": "\(seconds(grace))"])
+    }
+}
+
+/// Logs the start of a graceful shutdown and tells whether it outlasted the grace period.
+/// Last in its group, so it is told to stop first, and returns at once.
+final class ShutdownNotice: Service, @unchecked Sendable {
+    let grace: Duration
+    let logger: Logger
+    private let lock = NSLock()
+    private var started: ContinuousClock.Instant?
+
+    init(grace: Duration, logger: Logger) {
+        self.grace = grace
+        self.logger = logger
+    }
+
+    var graceRanOut: Bool { lock.withLock { started.map { ContinuousClock.now - $0 >= grace } ?? false } }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        lock.withLock { started = .now }
+        logger.notice("shutting down: finishing requests in flight", metadata: ["grace_s": "\(seconds(grace))"])
+    }
+}
+
+/// `duration` in seconds, as short as it goes (`2`, `0.5`), for log lines.
+func seconds(_ duration: Duration) -> String {
+    String(format: "%g", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
 }

@@ -29,6 +29,20 @@ public struct ServerConfig: Sendable {
     public var metricsAddress: (host: String, port: Int)?
     /// Called once the metrics listener (`metricsAddress`) listens, with its bound port.
     public var onMetricsListening: (@Sendable (_ host: String, _ port: Int) -> Void)?
+    /// How long a connection may take to send a whole request head (from when it opens, or
+    /// from its previous answer) before it is closed.
+    public var requestHeadTimeout: Duration = .seconds(30)
+    /// How long a request body may go without a byte arriving before its connection is closed.
+    public var requestBodyTimeout: Duration = .seconds(30)
+    /// Connections open at once; past it, new ones wait in the listen backlog.
+    public var maxConnections: Int = 512
+    /// After SIGTERM/SIGINT, how long requests in flight may take to finish before the
+    /// connections still open are closed.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Registrations per client address and hour under `openRegistration` (0: no limit).
+    public var registrationsPerHour: Int = 10
+    /// Pushes of one user in progress at once; more are 429 with Retry-After.
+    public var maxConcurrentPushesPerUser: Int = 4
     /// The server's wall clock in Unix milliseconds; tests pass a fixed one.
     public var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
     /// Called once the server listens, with the bound host and port.

@@ -24,13 +24,11 @@ struct UserAddCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The user name: 1 to 64 letters, digits, '_', '.' or '-'.") var name: String
+    @Argument(help: "The user name: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit.") var name: String
     @OptionGroup var db: DatabaseOption
 
     func validate() throws {
-        guard PushValidation.isPlainName(name) else {
-            throw ValidationError("the user name \"\(name)\" is not 1 to 64 letters, digits, '_', '.' or '-'.")
-        }
+        if let problem = PushValidation.userNameProblem(name) { throw ValidationError(problem) }
     }
 
     func run() async throws {

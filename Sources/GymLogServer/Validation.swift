@@ -20,6 +20,18 @@ struct IncomingPush: Decodable {
         case events, epoch
         case deviceID = "device_id"
     }
+
+    init(deviceID: String, events: [IncomingEvent], epoch: String?) {
+        self.deviceID = deviceID; self.events = events; self.epoch = epoch
+    }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        deviceID = try c.decode(String.self, forKey: .deviceID)
+        events = try c.decode([IncomingEvent].self, forKey: .events)
+        // Absent or a string, as openapi.yaml says; `null` is not "absent" (it was read so).
+        epoch = c.contains(.epoch) ? try c.decode(String.self, forKey: .epoch) : nil
+    }
 }
 
 struct IncomingEvent: Decodable {
@@ -122,12 +134,27 @@ enum PushValidation {
         return u.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
     }
 
-    /// `^[A-Za-z0-9_.-]{1,64}$`: device ids, user names.
+    /// `^[A-Za-z0-9_.-]{1,64}$`: device ids (and, with a letter or digit first, user names).
     static func isPlainName(_ s: String) -> Bool {
         let u = s.utf8
         return (1...64).contains(u.count) && u.allSatisfy {
             ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 46 || $0 == 45
         }
+    }
+
+    /// Why `name` cannot be a user name, or nil when it can: `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`.
+    /// The one rule for `POST /v1/register` and `gymlog-server user add`. A letter or digit
+    /// first keeps out `.`, `..` (path-like) and `-h`, `--help` (option-like), which read as
+    /// something else wherever a name is typed or shown.
+    static func userNameProblem(_ name: String) -> String? {
+        let shown = "\"\(name.prefix(80))\"\(name.count > 80 ? "..." : "")"
+        guard isPlainName(name) else {
+            return "the user name \(shown) is not 1 to 64 letters, digits, '_', '.' or '-'; choose another name."
+        }
+        guard let first = name.utf8.first, (48...57).contains(first) || (65...90).contains(first) || (97...122).contains(first) else {
+            return "the user name \(shown) must start with a letter or digit; choose another name."
+        }
+        return nil
     }
 
     /// Printable ASCII without spaces, 1...128 bytes: idempotency keys.

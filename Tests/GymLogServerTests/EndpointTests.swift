@@ -86,6 +86,41 @@ struct EndpointTests {
         }
     }
 
+    /// Regression (item 11): `--open-registration` created 300 accounts in half a second.
+    /// Registrations are throttled per client address; the 429 says when to try again, and
+    /// the throttled request creates nothing.
+    @Test func registrationsAreThrottledPerAddress() async throws {
+        try await Harness.with(.sqlite, configure: { $0.openRegistration = true; $0.registrationsPerHour = 3 }) { h in
+            try await h.router { client in
+                func register(_ name: String) async throws -> TestResponse {
+                    try await client.execute(uri: "/v1/register", method: .post, headers: jsonHeaders, body: ByteBuffer(string: #"{"name":"\#(name)"}"#))
+                }
+                // Given three registrations from one address (a refused name does not count),
+                try expectError(try await register("-h"), .badRequest, "invalid_name")
+                for name in ["u1", "u2", "u3"] { #expect(try await register(name).status == .created, "\(name)") }
+                // When a fourth comes, it is refused with when to try again (one every 20 minutes),
+                let fourth = try await register("u4")
+                try expectError(fourth, .tooManyRequests, "too_many_registrations")
+                #expect(fourth.headers[.retryAfter] == "1200", "\(fourth.headers)")
+                #expect(String(buffer: fourth.body).contains("3 accounts"))
+                // and no user was created by it.
+                #expect(try await h.storage.listUsers().map(\.name).sorted() == ["u1", "u2", "u3"])
+            }
+        }
+    }
+
+    /// Item 11: `user add` takes the same names as registration: one rule, naming the bad name.
+    @Test func userAddRefusesNamesThatReadAsPathsOrOptions() throws {
+        let dir = try temporaryDirectory("gymlog-server-names")
+        for name in [".", "..", "-h", "--help", "_x"] {
+            let run = try ProcessRunner.runProduct("gymlog-server", ["user", "add", "--db", "sqlite:\(dir)/server.sqlite", "--", name])
+            #expect(run.status == 64, "\(name): \(run.stdout) \(run.stderr)")
+            #expect(run.stderr.contains("\"\(name)\" must start with a letter or digit"), "\(name): \(run.stderr)")
+        }
+        let ok = try ProcessRunner.runProduct("gymlog-server", ["user", "add", "--db", "sqlite:\(dir)/server.sqlite", "0ne.of-us_"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
     @Test(arguments: Backend.conformance) func unauthorized(_ backend: Backend) async throws {
         try await Harness.with(backend) { h in
             let token = try await h.addUser("alice")

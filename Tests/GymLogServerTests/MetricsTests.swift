@@ -84,7 +84,19 @@ struct MetricsTests {
         #expect(try await HostileRawHTTP.exchange(port: main, request).status == 404)
         let scraped = try await HostileRawHTTP.exchange(port: metrics, request)
         #expect(scraped.status == 200)
-        #expect(String(decoding: scraped.body, as: UTF8.self).contains(#"gymlog_http_requests_total{route="other",status="404"} 1"#))
+        let text = String(decoding: scraped.body, as: UTF8.self)
+        #expect(text.contains(#"gymlog_http_requests_total{route="other",status="404"} 1"#), "\(text)")
+        // Connections to the main port are counted while open: three idle ones show as (at least) three
+        let idle = try (0..<3).map { _ in try HostileRawHTTP.Connection(port: main) }
+        var open: Double?
+        for _ in 0..<50 {
+            let now = String(decoding: try await HostileRawHTTP.exchange(port: metrics, request).body, as: UTF8.self)
+            open = Self.sample(now, "gymlog_connections_open")
+            if (open ?? 0) >= 3 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect((open ?? 0) >= 3, "connections_open \(String(describing: open))")
+        withExtendedLifetime(idle) {}
     }
 
     @Test func aBadMetricsAddressIsRefusedNamingIt() throws {

@@ -114,6 +114,10 @@ struct OpenAPITests {
             "POST /v1/register 413": Provocation(configure: registerOpen, run: register("{\"name\":\"\(String(repeating: "x", count: 70_000))\"}")),
             "POST /v1/register 415": Provocation(configure: registerOpen, run: register(#"{"name":"newbie"}"#, type: "text/plain")),
             "POST /v1/register 503": Provocation(configure: registerOpen, storage: { NotReadyStorage($0) }, run: register(#"{"name":"newbie"}"#)),
+            "POST /v1/register 429": Provocation(configure: { $0.openRegistration = true; $0.registrationsPerHour = 1 }) { client, _, _ in
+                _ = try await client.execute(uri: "/v1/register", method: .post, headers: [.contentType: "application/json"], body: body(#"{"name":"first"}"#))
+                return try await client.execute(uri: "/v1/register", method: .post, headers: [.contentType: "application/json"], body: body(#"{"name":"second"}"#))
+            },
             "POST /v1/push 200": Provocation { client, token, device in
                 try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow))])])
             },
@@ -122,6 +126,8 @@ struct OpenAPITests {
             "POST /v1/push 409": Provocation { client, token, device in try await client.push(token, device: device, [event(2, "s1", [:])]) },
             "POST /v1/push 413": Provocation(configure: { $0.maxBodyBytes = 1024 }, run: rawPush(String(repeating: " ", count: 2000) + "{}")),
             "POST /v1/push 415": Provocation(run: rawPush("{}", json: false)),
+            // No slot at all: the real contention (a push in progress) is in SlowClientTests.
+            "POST /v1/push 429": Provocation(configure: { $0.maxConcurrentPushesPerUser = 0 }, run: rawPush("{}")),
             "POST /v1/push 422": Provocation { client, token, device in
                 try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow + 86_400_000))])])
             },
@@ -178,7 +184,7 @@ struct OpenAPITests {
     @Test func readerSeesTheWholeSpec() throws {
         // Guards the reader itself: a reader that found nothing would let everything pass.
         let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
-        #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "409", "413", "415", "422", "503"])
+        #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "409", "413", "415", "422", "429", "503"])
         #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?["200"] == .some("PushResponse"))
         #expect(spec.schemas["Capabilities"]?.properties.count == 6)
         #expect(spec.schemas["PullResponse"]?.required == ["epoch", "changes", "cursor", "has_more", "last_applied_seq"])

@@ -53,6 +53,21 @@ import Testing
         return fast != nil
     }
 
+    /// Item 4: the reader stops at the first event past the limit; the JSONDecoder path
+    /// counts events before decoding, up to one past the limit.
+    @Test func eventsAreCountedUpToTheLimit() throws {
+        let events = (1...10).map { #"{"seq":\#($0)}"# }.joined(separator: ",")
+        let body = Data(#"{"x":[1,{"events":[]}],"device_id":"d","events":[\#(events)]}"#.utf8)
+        #expect(throws: PushBodyReader.TooManyEvents.self) { try PushBodyReader.read(body, maxEvents: 9) }
+        #expect(try PushBodyReader.read(body, maxEvents: 10)?.events.count == 10)
+        // Past the limit, nothing after it is read: a broken rest is not noticed.
+        let broken = Data(#"{"device_id":"d","events":[\#(events),{"seq":11},{"seq":"#.utf8)
+        #expect(throws: PushBodyReader.TooManyEvents.self) { try PushBodyReader.read(broken, maxEvents: 10) }
+        #expect(PushBodyReader.eventCount(body, upTo: 100) == 10)
+        #expect(PushBodyReader.eventCount(body, upTo: 3) == 4)
+        #expect(PushBodyReader.eventCount(Data(#"{"device_id":"d","events":{}}"#.utf8), upTo: 3) == 0)
+    }
+
     static let device = Device("0b7c6f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f")
 
     static func sampleBody() throws -> [UInt8] {

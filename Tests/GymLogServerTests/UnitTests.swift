@@ -44,6 +44,29 @@ struct UnitTests {
         #expect(Tokens.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
+    @Test func registrationBucketsAllowABurstThenOneAtTheRefillRate() {
+        var buckets = RegistrationBuckets(perHour: 6, maxAddresses: 2)
+        // A burst of six, then the seventh waits ten minutes (3600 s / 6).
+        for _ in 0..<6 { #expect(buckets.take("a", now: 0) == nil) }
+        #expect(buckets.take("a", now: 0) == 600_000)
+        #expect(buckets.take("a", now: 599_999) != nil)
+        #expect(buckets.take("a", now: 600_000) == nil)
+        // Another address has its own bucket.
+        #expect(buckets.take("b", now: 600_000) == nil)
+        // Past maxAddresses, a full bucket is forgotten to make room; with none full, wait.
+        #expect(buckets.take("c", now: 600_000) != nil)
+        #expect(buckets.take("c", now: 600_000 + 3_600_000) == nil)
+    }
+
+    @Test func userNamesStartWithALetterOrDigit() {
+        for good in ["alice", "A", "0", "9lives", "a.b-c_d", String(repeating: "x", count: 64)] {
+            #expect(PushValidation.userNameProblem(good) == nil, "\(good)")
+        }
+        for bad in [".", "..", "-h", "--help", "_", ".a", "-", "", "a b", String(repeating: "x", count: 65), "é"] {
+            #expect(PushValidation.userNameProblem(bad)?.contains("\"\(bad.prefix(80))\"") == true, "\(bad)")
+        }
+    }
+
     @Test func durations() {
         #expect(describeDuration(ms: 0) == "0 seconds")
         #expect(describeDuration(ms: 61_000) == "1 minute 1 second")

@@ -24,8 +24,16 @@ public struct APIError: Error, HTTPResponseError, Equatable {
         return response
     }
 
+    /// 401 with the challenge RFC 9110 11.6.1 requires on every 401 (RFC 6750's Bearer scheme).
     static let unauthorized = APIError(.unauthorized, "unauthorized",
-        "the token is missing, unknown or revoked; send `Authorization: Bearer <token>` with a token from `gymlog-server user add`.")
+        "the token is missing, unknown or revoked; send `Authorization: Bearer <token>` with a token from `gymlog-server user add`.",
+        headers: [.wwwAuthenticate: #"Bearer realm="gymlog""#])
+
+    /// 429 with `Retry-After` in whole seconds (at least 1).
+    static func tooManyRequests(_ code: String, _ message: String, retryAfterMs: Int64) -> APIError {
+        let seconds = max(1, (retryAfterMs + 999) / 1000)
+        return APIError(.tooManyRequests, code, message + " (Retry-After: \(seconds) s)", headers: [.retryAfter: "\(seconds)"])
+    }
 
     static func payloadTooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, "payload_too_large",
@@ -67,8 +75,17 @@ func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) ->
 }
 
 func jsonResponse(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
+    Response(status: status, headers: jsonHeaders, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+}
+
+/// The headers and body of a JSON answer, for writing below the router (`ConnectionGuard`).
+func jsonParts(_ value: some Encodable) -> (HTTPFields, ByteBuffer) {
+    (jsonHeaders, ByteBuffer(bytes: (try? jsonEncoder.encode(value)) ?? Data("{}".utf8)))
+}
+
+private var jsonHeaders: HTTPFields {
     var headers = HTTPFields()
     headers[.contentType] = "application/json; charset=utf-8"
     headers[.cacheControl] = "no-store"
-    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    return headers
 }

@@ -27,15 +27,43 @@ extension IncomingField {
 /// not let one through.
 struct PushBodyReader {
     private struct Bail: Error {}
+    /// The body holds more events than the limit: the reader stopped at the first one past it,
+    /// without reading (or checking) the rest.
+    struct TooManyEvents: Error { let limit: Int }
     private let b: UnsafeBufferPointer<UInt8>
     private var i = 0
+    private var maxEvents = Int.max
 
     private init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
 
-    static func read(_ data: Data) -> IncomingPush? {
-        data.withUnsafeBytes { raw -> IncomingPush? in
+    static func read(_ data: Data) -> IncomingPush? { try? read(data, maxEvents: .max) }
+
+    /// The push, nil to step aside, or `TooManyEvents` as soon as event `maxEvents + 1` is read:
+    /// an 8 MiB body of half a million tiny events costs the first few thousand, not all.
+    static func read(_ data: Data, maxEvents: Int) throws(TooManyEvents) -> IncomingPush? {
+        let outcome = data.withUnsafeBytes { raw -> Result<IncomingPush?, TooManyEvents> in
             var reader = PushBodyReader(raw.bindMemory(to: UInt8.self))
-            return try? reader.push()
+            reader.maxEvents = maxEvents
+            do { return .success(try reader.push()) } catch let tooMany as TooManyEvents { return .failure(tooMany) } catch { return .success(nil) }
+        }
+        return try outcome.get()
+    }
+
+    /// How many events a well-formed body (one `JSONDiagnosis` passed) holds, counting no
+    /// further than `limit + 1`: the JSONDecoder path checks it before decoding anything.
+    static func eventCount(_ data: Data, upTo limit: Int) -> Int {
+        data.withUnsafeBytes { raw in
+            var reader = PushBodyReader(raw.bindMemory(to: UInt8.self))
+            var count = 0
+            try? reader.object { r, key in
+                guard key == "events", r.peek() == UInt8(ascii: "[") else { return try r.skipAny() }
+                try r.array { r, _ in
+                    count += 1
+                    if count > limit { throw Bail() }
+                    try r.skipAny()
+                }
+            }
+            return count
         }
     }
 
@@ -76,6 +104,7 @@ struct PushBodyReader {
         while true {
             skipWhitespace()
             out.append(try event())
+            if out.count > maxEvents { throw TooManyEvents(limit: maxEvents) }
             skipWhitespace()
             let c = try next()
             if c == UInt8(ascii: "]") { return out }

@@ -25,12 +25,18 @@ extension SyncRoutes {
         }
     }
 
-    func decode<T: Decodable>(_ data: Data) throws -> T {
-        // JSONDecoder alone lets some malformed bodies through (trailing commas; broken
-        // strings where a value is read with `try?`) and names no problem: check first.
+    /// 400 `invalid_json` naming the problem unless `data` is strict JSON.
+    func checkJSON(_ data: Data) throws {
         if let problem = JSONDiagnosis.problem(in: data) {
             throw APIError(.badRequest, "invalid_json", "the request body is not valid JSON: \(problem); send a JSON object as documented in openapi.yaml.")
         }
+    }
+
+    /// `alreadyChecked`: the caller ran `checkJSON` on `data`.
+    func decode<T: Decodable>(_ data: Data, alreadyChecked: Bool = false) throws -> T {
+        // JSONDecoder alone lets some malformed bodies through (trailing commas; broken
+        // strings where a value is read with `try?`) and names no problem: check first.
+        if !alreadyChecked { try checkJSON(data) }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {

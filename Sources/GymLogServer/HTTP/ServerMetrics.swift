@@ -45,6 +45,8 @@ public final class ServerMetrics: Sendable {
                                               helpText: "Devices that ever synced.") }
     static var databaseSize: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "database_size", unitName: "bytes",
                                                    helpText: "The database's size on disk.") }
+    static var connections: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "connections_open", unitName: "",
+                                                  helpText: "Client connections open now (at most --max-connections).") }
     static var scrapeErrors: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "storage_scrape_errors", unitName: "total",
                                                    helpText: "Scrapes whose storage gauges could not be read (the database did not answer).") }
 
@@ -55,6 +57,12 @@ public final class ServerMetrics: Sendable {
         _ = registry.makeDurationHistogram(descriptor: Self.push, buckets: Self.buckets)
         _ = registry.makeDurationHistogram(descriptor: Self.pull, buckets: Self.buckets)
         _ = registry.makeCounter(descriptor: Self.scrapeErrors)
+        connectionsOpen(0)
+    }
+
+    /// The count of open client connections, as the connection limit keeps it.
+    func connectionsOpen(_ count: Int) {
+        registry.makeGauge(descriptor: Self.connections).set(Double(count))
     }
 
     /// One answered request. `route` is the served path (`/v1/push`), or `other` for paths the

@@ -14,6 +14,18 @@ struct SyncRoutes: Sendable {
     let metrics: ServerMetrics
     /// Bounds how often a pull's rollback claim may restart a user's history.
     let generations: HistoryGenerationLimiter
+    let registrations: RegistrationThrottle
+    let pushSlots: PushSlots
+
+    init(config: ServerConfig, storage: any SyncStorage, metrics: ServerMetrics) {
+        self.config = config
+        self.storage = storage
+        self.metrics = metrics
+        databaseEpoch = DatabaseEpoch(storage: storage)
+        generations = HistoryGenerationLimiter(perHour: config.maxHistoryGenerationsPerHour)
+        registrations = RegistrationThrottle(perHour: config.registrationsPerHour)
+        pushSlots = PushSlots(limit: config.maxConcurrentPushesPerUser)
+    }
 
     /// The epoch a user's cursors carry (`SyncRules.epoch`).
     func epoch(for user: AuthenticatedUser) async throws -> String {
@@ -28,14 +40,21 @@ struct SyncRoutes: Sendable {
 
     // MARK: register
 
-    func register(_ request: Request) async throws -> Response {
+    func register(_ request: Request, context: ServerContext) async throws -> Response {
         guard config.openRegistration else {
             throw APIError(.forbidden, "registration_closed",
                            "this server does not allow registration; ask its operator for a token (`gymlog-server user add NAME`).")
         }
         let body: RegisterRequest = try decode(try await readJSONBody(request, limit: 64 * 1024))
-        guard PushValidation.isPlainName(body.name) else {
-            throw APIError(.badRequest, "invalid_name", "a user name is 1 to 64 letters, digits, '_', '.' or '-'; choose another name.")
+        if let problem = PushValidation.userNameProblem(body.name) {
+            throw APIError(.badRequest, "invalid_name", problem)
+        }
+        // Counted once the request is well formed, so a typo does not cost a registration.
+        if let waitMs = registrations.take(context.clientAddress, now: config.now()) {
+            context.logger.notice("registration throttled", metadata: ["address": "\(context.clientAddress)"])
+            throw APIError.tooManyRequests("too_many_registrations",
+                "this address registered \(config.registrationsPerHour) accounts within the last hour, the server's limit; try again later.",
+                retryAfterMs: waitMs)
         }
         let token = Tokens.generate()
         do {
@@ -50,18 +69,33 @@ struct SyncRoutes: Sendable {
 
     func push(_ request: Request, context: ServerContext) async throws -> Response {
         let user = try await authenticate(request)
+        guard pushSlots.take(user.id) else {
+            throw APIError.tooManyRequests("too_many_pushes",
+                "\(pushSlots.limit) pushes of this user are already in progress, the server's limit; wait for them to finish, then push again.",
+                retryAfterMs: 1000)
+        }
+        defer { pushSlots.release(user.id) }
         let started = ContinuousClock.now
         let body = try await readJSONBody(request, limit: config.maxBodyBytes)
         // The hand-written reader takes the common shape; anything else (and every error)
         // goes through the strict check and JSONDecoder, whose numbers are then re-read
         // exactly from the body's text, as the reader reads them.
+        // Both count events as they go and stop at the limit, before any work on the rest.
+        let tooManyEvents = APIError(.contentTooLarge, "too_many_events",
+                                     "the push holds more than \(config.maxPushEvents) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
         let push: IncomingPush
-        if let read = PushBodyReader.read(body) {
-            push = read
-        } else {
-            var decoded: IncomingPush = try decode(body)
-            decoded.rereadFieldNumbers(from: body)
-            push = decoded
+        do {
+            if let read = try PushBodyReader.read(body, maxEvents: config.maxPushEvents) {
+                push = read
+            } else {
+                try checkJSON(body)
+                guard PushBodyReader.eventCount(body, upTo: config.maxPushEvents) <= config.maxPushEvents else { throw tooManyEvents }
+                var decoded: IncomingPush = try decode(body, alreadyChecked: true)
+                decoded.rereadFieldNumbers(from: body)
+                push = decoded
+            }
+        } catch is PushBodyReader.TooManyEvents {
+            throw tooManyEvents
         }
         let decoded = ContinuousClock.now
         guard PushValidation.isPlainName(push.deviceID) else {
@@ -74,10 +108,6 @@ struct SyncRoutes: Sendable {
         if let pushed = push.epoch, pushed != epoch {
             throw APIError(.conflict, "epoch_changed",
                            "this push was numbered under epoch \"\(pushed.prefix(100))\", but the server's history is now \"\(epoch)\"; nothing was applied. Pull, then push again.")
-        }
-        guard push.events.count <= config.maxPushEvents else {
-            throw APIError(.contentTooLarge, "too_many_events",
-                           "the push holds \(push.events.count) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
         }
         var previous: Int64 = 0
         for event in push.events {

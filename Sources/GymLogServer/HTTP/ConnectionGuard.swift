@@ -1,0 +1,235 @@
+import Foundation
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// Hummingbird's HTTP/1.1 channel with the server's connection guard in its pipeline: read
+/// timeouts, the JSON answer to requests the HTTP parser refuses, and a log line for each
+/// connection cut. Hummingbird's own `idleTimeout` closes silently and counts a slow request
+/// head as idle, so the guard replaces it.
+struct GuardedHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+    let http: HTTP1Channel
+
+    init(responder: @escaping HTTPChannelHandler.Responder, config: ServerConfig, logger: Logger) {
+        http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [
+            ConnectionGuard(headTimeout: config.requestHeadTimeout, bodyTimeout: config.requestBodyTimeout, logger: logger),
+        ]))
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        // First in the pipeline, before the HTTP parser: what arrived of a head not yet whole.
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(ReceivedBytesCounter())
+        }.flatMap { http.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await http.handle(value: value, logger: logger)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+/// Counts the bytes a connection received, before HTTP parsing.
+final class ReceivedBytesCounter: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private(set) var total = 0
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        total += unwrapInboundIn(data).readableBytes
+        context.fireChannelRead(data)
+    }
+}
+
+/// Per connection: closes it when the request head does not arrive whole within the head
+/// timeout (counted from when the connection opens or its last answer was sent) or a request
+/// body goes the body timeout without a byte, logging what was cut; never while the server
+/// is working on an answer. Answers a request the HTTP parser refuses with the JSON error,
+/// an `X-Request-ID` and the one log line every response gets.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let headTimeout: Duration
+    private let bodyTimeout: Duration
+    private var headWait: TimeAmount { TimeAmount(headTimeout) }
+    private var bodyWait: TimeAmount { TimeAmount(bodyTimeout) }
+    private let logger: Logger
+    private var counter: ReceivedBytesCounter?
+
+    /// The request whose body is being read.
+    private var reading: (method: String, path: String, bodyBytes: Int)?
+    /// Requests read whose answer is not yet fully written.
+    private var unanswered = 0
+    private var responseStarted = false
+    private var lastRead = NIODeadline.now()
+    /// When the wait for the next request head began, and the bytes received until then.
+    private var waitingSince = NIODeadline.now()
+    private var bytesBeforeWait = 0
+    private var timer: Scheduled<Void>?
+
+    init(headTimeout: Duration, bodyTimeout: Duration, logger: Logger) {
+        self.headTimeout = headTimeout
+        self.bodyTimeout = bodyTimeout
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        counter = try? context.pipeline.syncOperations.handler(type: ReceivedBytesCounter.self)
+        if context.channel.isActive { waitForHead(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        waitForHead(context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastRead = .now()
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            // The path only names the request in a log line: a few hundred bytes are plenty.
+            reading = (head.method.rawValue, String((head.path ?? "").prefix(200)), 0)
+            unanswered += 1
+            schedule(context, at: lastRead + bodyWait)
+        case .body(let buffer):
+            reading?.bodyBytes += buffer.readableBytes
+        case .end:
+            reading = nil
+            if unanswered == 0 {
+                // Answered before its body was read whole (a 413, a 401): the next head is due.
+                waitForHead(context)
+            } else {
+                timer?.cancel()
+                timer = nil
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head: responseStarted = true
+        case .body: break
+        case .end:
+            responseStarted = false
+            unanswered = max(0, unanswered - 1)
+            if unanswered == 0, reading == nil { waitForHead(context) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A parser error inside a request (a broken chunk) reaches that request's handler as a
+        // failed body read; only one with no request under way is answered here.
+        guard error is HTTPParserError, reading == nil, unanswered == 0, !responseStarted else {
+            context.fireErrorCaught(error)
+            return
+        }
+        answerUnparseable(context, error)
+    }
+
+    private func answerUnparseable(_ context: ChannelHandlerContext, _ error: any Error) {
+        let requestID = UUID().uuidString.lowercased()
+        let apiError = APIError(.badRequest, "bad_request",
+                                "the request is not valid HTTP/1.1 (\(error)); send a request as RFC 9112 describes, with the headers openapi.yaml documents.")
+        var (headers, body) = jsonParts(apiError.body)
+        headers[.contentLength] = "\(body.readableBytes)"
+        headers[.connection] = "close"
+        headers[RequestLogMiddleware.header] = requestID
+        RequestLogMiddleware.log(logger.with(requestID: requestID), method: "-", path: "-", status: 400, milliseconds: 0,
+                                 extra: ["error": "\(error)", "peer": "\(context.channel.remoteAddress?.description ?? "?")"])
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: .badRequest, headerFields: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    }
+
+    private func waitForHead(_ context: ChannelHandlerContext) {
+        waitingSince = .now()
+        bytesBeforeWait = counter?.total ?? 0
+        schedule(context, at: waitingSince + headWait)
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        timer?.cancel()
+        timer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [self] in
+            timer = nil
+            checkTimeouts(context)
+        }
+    }
+
+    private func checkTimeouts(_ context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        let now = NIODeadline.now()
+        let peer = "\(context.channel.remoteAddress?.description ?? "?")"
+        if let request = reading {
+            guard now >= lastRead + bodyWait else { return schedule(context, at: lastRead + bodyWait) }
+            logger.notice("closed a connection whose request body stalled", metadata: [
+                "peer": "\(peer)", "method": "\(request.method)", "path": "\(request.path)",
+                "body_bytes": "\(request.bodyBytes)", "timeout_s": "\(seconds(bodyTimeout))",
+            ])
+            context.close(promise: nil)
+        } else if unanswered == 0 {
+            guard now >= waitingSince + headWait else { return schedule(context, at: waitingSince + headWait) }
+            let partial = (counter?.total ?? 0) - bytesBeforeWait
+            if partial > 0 {
+                logger.notice("closed a connection whose request head did not arrive whole in time", metadata: [
+                    "peer": "\(peer)", "head_bytes": "\(partial)", "timeout_s": "\(seconds(headTimeout))",
+                ])
+            } else {
+                logger.debug("closed an idle connection", metadata: ["peer": "\(peer)", "timeout_s": "\(seconds(headTimeout))"])
+            }
+            context.close(promise: nil)
+        }
+    }
+
+}
+
+/// Connections open at once, at most `limit`: past it Hummingbird stops accepting, and new
+/// connections wait in the kernel's listen backlog until one closes (then the backlog's own
+/// limit refuses them). Logged once each time the limit is reached.
+struct ConnectionLimit: AvailableConnectionsDelegate {
+    let limit: Int
+    let logger: Logger
+    /// Where the count of open connections is shown (`gymlog_connections_open`).
+    let metrics: ServerMetrics
+    private var open = 0
+
+    init(limit: Int, logger: Logger, metrics: ServerMetrics) {
+        self.limit = limit
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    mutating func connectionOpened() {
+        open += 1
+        metrics.connectionsOpen(open)
+        if open == limit {
+            logger.warning("connection limit reached; new connections wait until one closes", metadata: ["max_connections": "\(limit)"])
+        }
+    }
+
+    mutating func connectionClosed() {
+        open -= 1
+        metrics.connectionsOpen(open)
+    }
+
+    func isAcceptingNewConnections() -> Bool { open < limit }
+}
