@@ -21,6 +21,10 @@ public struct ImportReport: Equatable, Sendable {
     public var aliasesCreated = 0
     /// Aliases of a native file left out because the name already belongs to another exercise.
     public var aliasesTaken: [String] = []
+    /// Bodyweight entries written (or that would be).
+    public var bodyweightsCreated = 0
+    /// Bodyweight entries whose id was already stored: left as they are.
+    public var bodyweightsExisting = 0
     /// How many transactions the writes were split into.
     public var transactions = 0
 
@@ -45,6 +49,7 @@ extension GymLogDatabase {
             try queue.read { db in
                 var w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
                 for workout in file.workouts { try w.importWorkout(workout, state: &state) }
+                try w.importBodyweights(file.bodyweights, state: &state)
             }
             return state.report
         }
@@ -63,6 +68,10 @@ extension GymLogDatabase {
             done += sets
             progress?(done, total)
             start = end
+        }
+        if !file.bodyweights.isEmpty {
+            try commit { w in try w.importBodyweights(file.bodyweights, state: &state) }
+            state.report.transactions += 1
         }
         if !state.touched.isEmpty {
             try commit { w in
@@ -128,8 +137,21 @@ extension ChangeWriter {
             if state.file.source != .native && state.bodyweight.contains(exerciseID) { values.readLoadAsAdded() }
             try write(.sets, id: set.id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exerciseID, values: values, performedAt: set.performedAt,
-                utcOffsetSeconds: set.utcOffsetSeconds))
+                utcOffsetSeconds: set.utcOffsetSeconds, superset: set.supersetID))
             state.touched.insert(exerciseID)
+        }
+    }
+
+    /// Writes the file's bodyweight entries, skipping those already stored.
+    mutating func importBodyweights(_ entries: [BodyweightEntry], state: inout ImportState) throws {
+        for entry in entries {
+            if try stored("bodyweights", entry.id, state: &state) {
+                state.report.bodyweightsExisting += 1
+                continue
+            }
+            state.report.bodyweightsCreated += 1
+            guard !state.dryRun else { continue }
+            try write(.bodyweights, id: entry.id, op: .create, fields: entry.createFields)
         }
     }
 

@@ -125,6 +125,8 @@ struct Import: ContextCommand {
             if r.exercisesCreated.count > 12 { created += ", … and \(r.exercisesCreated.count - 12) more" }
         }
         lines.append(created + ".")
+        func entries(_ n: Int) -> String { "\(n) bodyweight entr\(n == 1 ? "y" : "ies")" }
+        if r.bodyweightsCreated > 0 { lines.append("Imported \(entries(r.bodyweightsCreated)).") }
         func aliases(_ n: Int) -> String { "\(n) alias\(n == 1 ? "" : "es")" }
         if r.aliasesCreated > 0 {
             lines.append("Added \(aliases(r.aliasesCreated)) of the file's exercises.")
@@ -133,9 +135,10 @@ struct Import: ContextCommand {
             lines.append("Left out \(aliases(r.aliasesTaken.count)) that already name another exercise: "
                          + r.aliasesTaken.prefix(12).joined(separator: ", ") + ".")
         }
-        if r.workoutsExisting > 0 || r.setsExisting > 0 {
+        if r.workoutsExisting > 0 || r.setsExisting > 0 || r.bodyweightsExisting > 0 {
             lines.append("Already in the database (left as they are): \(plural(r.workoutsExisting, "workout")), "
-                         + "\(plural(r.setsExisting, "set")).")
+                         + "\(plural(r.setsExisting, "set"))"
+                         + (r.bodyweightsExisting > 0 ? ", \(entries(r.bodyweightsExisting))." : "."))
         }
         if let unit = file.assumedWeightUnit {
             let other = unit == .kg ? "lb" : "kg"

@@ -58,10 +58,14 @@ public struct ImportedSet: Equatable, Sendable {
     /// Milliseconds since 1970 (UTC).
     public var performedAt: Int64
     public var utcOffsetSeconds: Int
+    /// The superset it was done in: the native file's own id, or (Hevy) one derived from the
+    /// workout and the file's group number, so a re-import gives the same.
+    public var supersetID: UUID?
 
-    public init(line: Int, id: UUID, exercise: Int, values: SetValues, performedAt: Int64, utcOffsetSeconds: Int) {
+    public init(line: Int, id: UUID, exercise: Int, values: SetValues, performedAt: Int64, utcOffsetSeconds: Int,
+                supersetID: UUID? = nil) {
         self.line = line; self.id = id; self.exercise = exercise; self.values = values
-        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds
+        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds; self.supersetID = supersetID
     }
 }
 
@@ -139,6 +143,8 @@ public struct ImportedFile: Sendable {
     /// Workouts whose duration was over a day (a timer left running), each with its first
     /// line and the duration written: read as ending at their last set.
     public var cappedDurations: [ImportProblem] = []
+    /// Bodyweight entries (native files only), in file order.
+    public var bodyweights: [BodyweightEntry] = []
 
     /// Sets across all workouts.
     public var setCount: Int { workouts.reduce(0) { $0 + $1.sets.count } }
@@ -149,7 +155,7 @@ extension ImportSource {
     public static func detect(header fields: [String]) -> ImportSource? {
         let names = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let set = Set(names)
-        if names == ExportFormat.nativeHeader || names == ExportFormat.nativeHeaderWithoutAliases { return .native }
+        if ExportFormat.nativeHeaders.contains(names) { return .native }
         if set.isSuperset(of: ["title", "start_time", "exercise_title"]) { return .hevy }
         if names.count >= 3, names[0] == "date", names[1] == "exercise", names[2] == "category" { return .fitnotes }
         if set.isSuperset(of: ["date", "exercise name", "set order"]) { return .strong }

@@ -13,6 +13,7 @@ struct PendingSet {
     /// The time is to the millisecond (native files since they carry a fraction), so it is kept
     /// as written even when it equals another set's.
     var exactTime = false
+    var supersetID: UUID?
 }
 
 /// Groups rows into workouts (in order of first appearance) and exercises (by name or id),
@@ -31,6 +32,7 @@ struct WorkoutAssembler {
     var assumedWeightUnit: WeightUnit?
     var assumedDistanceUnit: DistanceUnit?
     var cappedDurations: [ImportProblem] = []
+    var bodyweights: [BodyweightEntry] = []
 
     /// The longest workout an export's duration or end time is taken at its word for: a day.
     /// Longer is a timer left running (Strong writes hundreds of hours); such a workout is
@@ -98,12 +100,21 @@ struct WorkoutAssembler {
     /// Adds a row's set to `workout` under the exercise called `exerciseName`. A row with no
     /// number at all (nil) is a set added and never filled in: left out and counted, unless
     /// it has a `note`, which goes into the workout's note (the one thing the row says).
-    mutating func addSet(_ values: SetValues?, note: String? = nil, line: Int, exerciseName: String, to workout: Int) {
+    mutating func addSet(_ values: SetValues?, note: String? = nil, line: Int, exerciseName: String, superset: UUID? = nil,
+                         to workout: Int) {
         guard let values else {
             if let note { return addNote("\(exerciseName): \(note)", to: workout) }
             return ignore(line, .emptySet)
         }
-        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: values), to: workout)
+        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: values, supersetID: superset), to: workout)
+    }
+
+    /// The superset another app's file calls `label` (Hevy numbers them per workout: 0, 1, ...)
+    /// in `workout`: an id derived from the workout's and the label, so a re-import gives the same.
+    func superset(_ label: String, in workout: Int) -> UUID? {
+        let label = label.trimmingCharacters(in: .whitespaces)
+        guard !label.isEmpty else { return nil }
+        return derivedID(namespace: "import-superset", key: workouts[workout].id.uuidString.lowercased() + "|" + label)
     }
 
     /// The workout for `key`, made by `make` the first time the key is seen.
@@ -166,7 +177,8 @@ struct WorkoutAssembler {
         out.sort { ($0.startedAt, $0.line) < ($1.startedAt, $1.line) }
         return ImportedFile(source: source, delimiter: delimiter, workouts: out, exercises: exercises, badRows: badRows,
                             ignoredRows: ignoredRows, assumedWeightUnit: assumedWeightUnit,
-                            assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations)
+                            assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations,
+                            bodyweights: bodyweights)
     }
 
     /// Exercises with a bodyweight set in the file (reps without a load, or assistance).
@@ -198,7 +210,7 @@ struct WorkoutAssembler {
                 let time = s.exactTime ? at : max(at, (lastTime[s.exercise] ?? Int64.min) &+ 1)
                 lastTime[s.exercise] = time
                 result.append(ImportedSet(line: s.line, id: id, exercise: s.exercise, values: s.values, performedAt: time,
-                                          utcOffsetSeconds: s.utcOffsetSeconds ?? workout.utcOffsetSeconds))
+                                          utcOffsetSeconds: s.utcOffsetSeconds ?? workout.utcOffsetSeconds, supersetID: s.supersetID))
                 continue
             }
             var time: Int64
@@ -213,7 +225,8 @@ struct WorkoutAssembler {
             position[s.exercise] = p
             let key = workout.id.uuidString.lowercased() + "|" + nameKey(exercises[s.exercise].name) + "|\(p)|" + canonicalValues(s.values)
             result.append(ImportedSet(line: s.line, id: derivedID(namespace: "import-set", key: key), exercise: s.exercise,
-                                      values: s.values, performedAt: time, utcOffsetSeconds: workout.utcOffsetSeconds))
+                                      values: s.values, performedAt: time, utcOffsetSeconds: workout.utcOffsetSeconds,
+                                      supersetID: s.supersetID))
         }
         return result
     }
