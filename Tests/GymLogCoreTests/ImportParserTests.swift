@@ -294,11 +294,12 @@ import Testing
         #expect(file.badRows[3].reason == "superset_id 'AB' is not an id")
     }
 
-    @Test func theCursorCountsLinesInsideQuotedFieldsAndSkipsBlankLines() {
-        var cursor = ImportCSVCursor(Array("a,b\r\n\r\n\"x\ny\",2\n\n3,\"q\"\"\"".utf8), delimiter: nil)
-        #expect(cursor.next()! == (1, ["a", "b"]))
-        #expect(cursor.next()! == (3, ["x\ny", "2"]))
-        #expect(cursor.next()! == (6, ["3", "q\""]))
-        #expect(cursor.next() == nil)
+    @Test(arguments: [1, 2, 3, 5, 1 << 16])
+    func theCursorCountsLinesInsideQuotedFieldsAndSkipsBlankLines(chunkSize: Int) throws {
+        var cursor = ImportCSVCursor(Array("a,b\r\n\r\n\"x\ny\",2\n\n3,\"q\"\"\"".utf8), delimiter: nil, chunkSize: chunkSize)
+        #expect(try cursor.next()! == (1, ["a", "b"]))
+        #expect(try cursor.next()! == (3, ["x\ny", "2"]))
+        #expect(try cursor.next()! == (6, ["3", "q\""]))
+        #expect(try cursor.next() == nil)
     }
 }

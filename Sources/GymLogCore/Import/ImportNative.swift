@@ -128,13 +128,13 @@ struct NativeReader {
 
             let name = f[2].isEmpty ? nil : f[2]
             let note = f[5].isEmpty ? nil : f[5]
-            let wi = a.workout(key: workoutID.uuidString) {
+            let superset = hasSupersets && !f[Self.supersetColumn].isEmpty ? try id(Self.supersetColumn, "superset_id") : nil
+            let wi = a.workout(key: workoutID.uuidString) { _ in
                 ImportedWorkout(line: line, id: workoutID, name: name, startedAt: started.millis, endedAt: ended,
                                 utcOffsetSeconds: started.offset, note: note)
             }
             let ei = a.exercise(named: exerciseName, id: exerciseID)
             if hasAliases { a.addAliases(ExportFormat.decodeAliases(f[Self.aliasesColumn]), to: ei) }
-            let superset = hasSupersets && !f[Self.supersetColumn].isEmpty ? try id(Self.supersetColumn, "superset_id") : nil
             a.add(PendingSet(line: line, id: setID, exercise: ei, values: values, performedAt: performed.millis,
                              utcOffsetSeconds: performed.offset, exactTime: f[Self.column(nil)].contains("."),
                              supersetID: superset), to: wi)
