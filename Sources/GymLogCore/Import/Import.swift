@@ -197,17 +197,18 @@ public enum ImportParser {
         let again = try withoutActuallyEscaping(body) { body in
             try read(source, options: options, chunkSize: chunkSize) { source in
                 var a = WorkoutAssembler(source: source, options: options, mode: .assemble)
-                a.workoutRows = scanned.workoutRows
+                a.expectedRows = scanned.workoutRows
                 a.bodyweightFlags = scanned.bodyweightExercises
                 a.emit = body
                 return a
             }
         }
-        guard again.setCount == scanned.setCount && again.badRows == scanned.badRows else {
-            throw UserError("The file changed while it was being imported (\(scanned.setCount) sets when it was checked, "
-                            + "\(again.setCount) now). Import it again once nothing writes to it: what was written is kept and not written twice.")
-        }
+        guard again.setCount == scanned.setCount && again.badRows == scanned.badRows else { throw fileChanged }
     }
+
+    /// The second pass read rows the first did not: nothing unchecked is written.
+    static let fileChanged = UserError("The file changed while it was being imported. Import it again once nothing writes to it: "
+                                       + "what was written is kept and not written twice.")
 
     /// Both passes over a file in memory: every workout, oldest first.
     public static func parse(_ bytes: [UInt8], options: ImportOptions, chunkSize: Int = ImportCSVCursor.defaultChunkSize) throws -> ImportedFile {

@@ -33,6 +33,7 @@ struct WorkoutAssembler {
     /// A workout whose rows are still being read.
     struct OpenWorkout {
         var key: String
+        var hash: Int
         var workout: ImportedWorkout
         var sets: [PendingSet] = []
         var notes: [String] = []
@@ -47,10 +48,15 @@ struct WorkoutAssembler {
     var open: [Int: OpenWorkout] = [:]
     var slotOfKey: [String: Int] = [:]
     var nextSlot = 0
-    /// The slot whose last row the current row was (pass 2): completed once the row is read.
+    /// The key hash whose last row the current row was (pass 2): its workouts are completed
+    /// once the row is read.
     var completing: Int?
-    /// Scan: rows per workout key hash; pass 2: rows still to come (from the scan).
+    /// Pass 2 met a row of a workout the scan had no more rows of: the file changed.
+    var changed = false
+    /// Scan: rows per workout key hash. Pass 2: the rows read so far of open workouts.
     var workoutRows: [Int: Int] = [:]
+    /// Pass 2: the scan's rows per workout key hash (read only, so it is shared, not copied).
+    var expectedRows: [Int: Int] = [:]
     /// Scan: exercises with a bodyweight set; pass 2: those whose loads are added load (from the scan).
     var bodyweightFlags = Set<Int>()
     /// Scan: each exercise's first set in workout order (start, then line) and its values.
@@ -99,9 +105,12 @@ struct WorkoutAssembler {
             } catch let e as ImportRowError {
                 bad(line, e.reason)
             }
-            if let slot = completing {
+            if changed { throw ImportParser.fileChanged }
+            if let hash = completing {
                 completing = nil
-                try complete(slot)
+                workoutRows[hash] = nil
+                // Two keys with one hash are counted together: both are complete now.
+                for slot in open.keys.sorted() where open[slot]?.hash == hash { try complete(slot) }
             }
         }
     }
@@ -147,20 +156,21 @@ struct WorkoutAssembler {
             if !first { cappedDurations.removeSubrange(capped...) }
             open.removeAll(keepingCapacity: true)
             slotOfKey.removeAll(keepingCapacity: true)
-            return openSlot(key, made)
+            return openSlot(key, made, hash: hash)
         case .assemble:
-            let left = (workoutRows[hash] ?? 1) - 1
-            workoutRows[hash] = left
-            let slot = slotOfKey[key] ?? openSlot(key, make(&self))
-            if left <= 0 { completing = slot }
-            return slot
+            let read = workoutRows[hash, default: 0] + 1
+            workoutRows[hash] = read
+            let expected = expectedRows[hash] ?? 0
+            if read > expected { changed = true }
+            if read == expected { completing = hash }
+            return slotOfKey[key] ?? openSlot(key, make(&self), hash: hash)
         }
     }
 
-    mutating func openSlot(_ key: String, _ workout: ImportedWorkout) -> Int {
+    mutating func openSlot(_ key: String, _ workout: ImportedWorkout, hash: Int) -> Int {
         let slot = nextSlot
         nextSlot += 1
-        open[slot] = OpenWorkout(key: key, workout: workout)
+        open[slot] = OpenWorkout(key: key, hash: hash, workout: workout)
         slotOfKey[key] = slot
         return slot
     }
@@ -250,10 +260,11 @@ struct WorkoutAssembler {
         try emit(workout)
     }
 
-    /// Ends a pass: pass 2 completes any workout still open (only if the file changed since
-    /// the scan); the scan settles what it learnt. The file's summary, without its workouts.
+    /// Ends a pass: the scan settles what it learnt. The file's summary, without its workouts.
+    /// In pass 2 every workout has been handed over; one still open had rows the scan did not
+    /// count (the file changed), and is not handed over.
     mutating func finish(delimiter: Character) throws -> ImportedFile {
-        for slot in open.keys.sorted() { try complete(slot) }
+        if case .assemble = mode, !open.isEmpty { throw ImportParser.fileChanged }
         var file = ImportedFile(source: source, delimiter: delimiter, workouts: [], exercises: exercises, badRows: badRows,
                                 ignoredRows: ignoredRows, assumedWeightUnit: assumedWeightUnit,
                                 assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations,
