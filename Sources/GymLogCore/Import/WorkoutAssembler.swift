@@ -193,7 +193,7 @@ struct WorkoutAssembler {
     }
 
     /// The superset another app's file calls `label` (Hevy numbers them per workout: 0, 1, ...)
-    /// in `workout`: an id derived from the workout's and the label, so a re-import gives the same.
+    /// in `workout`: an id derived from the workout's id and the label, so a re-import gives the same.
     func superset(_ label: String, in workout: Int) -> UUID? {
         let label = label.trimmingCharacters(in: .whitespaces)
         guard !label.isEmpty, let id = open[workout]?.workout.id else { return nil }
