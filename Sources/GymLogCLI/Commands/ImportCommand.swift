@@ -26,7 +26,9 @@ struct Import: ContextCommand {
         (native exports keep their own), so importing the same file twice, or a later export
         that overlaps an earlier one, adds only what is new. Exercises are matched by exact
         name or alias and otherwise created with the name in the file; a native export's
-        aliases are added too. Imported rows sync like logged ones.
+        aliases, supersets and bodyweight entries are added too, and Hevy's superset_id
+        groups supersets. The file is read as a stream, twice (check, then write), so memory
+        does not grow with it. Imported rows sync like logged ones.
         """
     )
     @OptionGroup var global: GlobalOptions
