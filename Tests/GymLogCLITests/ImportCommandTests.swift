@@ -285,6 +285,9 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("Cannot read '\(home.root)/nope.csv'"), "\(missing.stderr)")
         let folder = try home.gymlog(["import", "/"])
         #expect(folder.status == 1 && folder.stderr.contains("Cannot import '/': it is a folder"), "\(folder.stderr)")
+        // The file is read twice, so a pipe is refused with what to do instead
+        let pipe = try home.gymlog(["import", "/dev/stdin"], stdin: "Date,Exercise Name,Set Order\n")
+        #expect(pipe.status == 1 && pipe.stderr.contains("it is not a regular file (a pipe?)"), "\(pipe.stderr)")
     }
 
     @Test func largeImportsAreWrittenInBatchesOfWholeWorkouts() throws {

@@ -191,8 +191,14 @@ struct FileBytes: ImportByteSource {
         }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw UserError("Cannot read '\(path)': \(String(cString: strerror(errno))); check the path and its permissions.") }
-        self.path = path
         file = Descriptor(fd)
+        // The import reads the file twice (check, then write): a pipe cannot be read again.
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw UserError("Cannot import '\(path)': it is not a regular file (a pipe?), and the import reads the file twice. "
+                            + "Save it to a file first, e.g. `... > export.csv`, then `gymlog import export.csv`.")
+        }
+        self.path = path
     }
 
     mutating func read(into buffer: inout [UInt8], count: Int) throws -> Int {
