@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 import GymLogCore
 
-/// One bodyweight entry, exactly as typed.
-public struct BodyweightEntry: Equatable, Sendable {
-    public var id: UUID
-    public var weight: Weight
-    public var measuredAt: Int64
-    public var utcOffsetSeconds: Int
+extension BodyweightEntry {
+    /// Every field of a new entry, as `ChangeWriter.write(.bodyweights, op: .create)` takes them.
+    var createFields: [(String, FieldValue)] {
+        [("measured_at", .int(measuredAt)), ("utc_offset", .int(Int64(utcOffsetSeconds))),
+         ("weight", .text(weight.value.description)), ("weight_unit", .text(weight.unit.rawValue)), (tombstoneField, .null)]
+    }
 }
 
 extension GymLogDatabase {
@@ -20,12 +20,10 @@ extension GymLogDatabase {
             if at != nil { try w.requirePast(when) }
             let id = w.environment.newID()
             let offset = w.environment.utcOffset(when)
-            _ = try w.write(.bodyweights, id: id, op: .create, fields: [
-                ("measured_at", .int(when)), ("utc_offset", .int(Int64(offset))),
-                ("weight", .text(weight.value.description)), ("weight_unit", .text(weight.unit.rawValue)), (tombstoneField, .null),
-            ])
+            let entry = BodyweightEntry(id: id, weight: weight, measuredAt: when, utcOffsetSeconds: offset)
+            _ = try w.write(.bodyweights, id: id, op: .create, fields: entry.createFields)
             w.describeAction("bodyweight \(weight)", workout: nil)
-            return BodyweightEntry(id: id, weight: weight, measuredAt: when, utcOffsetSeconds: offset)
+            return entry
         }
     }
 
@@ -37,6 +35,22 @@ extension GymLogDatabase {
                 WHERE deleted_at IS NULL AND measured_at >= ? AND measured_at < ?
                 ORDER BY measured_at DESC LIMIT ?
                 """, arguments: [since ?? Int64.min, until ?? Int64.max, limit ?? -1]).compactMap(Self.bodyweight)
+        }
+    }
+
+    /// Streams the live bodyweight entries `filter` covers, oldest first (by id within one
+    /// millisecond), for the native export. An export of one exercise has none.
+    public func forEachExportBodyweight(_ filter: ExportFilter, _ body: (BodyweightEntry) throws -> Void) throws {
+        guard filter.exerciseID == nil else { return }
+        try queue.read { db in
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT id, measured_at, utc_offset, weight, weight_unit FROM bodyweights
+                WHERE deleted_at IS NULL AND measured_at >= ? AND measured_at < ?
+                ORDER BY measured_at, id
+                """, arguments: [filter.since ?? Int64.min, filter.until ?? Int64.max])
+            while let row = try cursor.next() {
+                if let entry = Self.bodyweight(row) { try body(entry) }
+            }
         }
     }
 

@@ -21,6 +21,10 @@ public struct ImportReport: Equatable, Sendable {
     public var aliasesCreated = 0
     /// Aliases of a native file left out because the name already belongs to another exercise.
     public var aliasesTaken: [String] = []
+    /// Bodyweight entries written (or that would be).
+    public var bodyweightsCreated = 0
+    /// Bodyweight entries whose id was already stored: left as they are.
+    public var bodyweightsExisting = 0
     /// How many transactions the writes were split into.
     public var transactions = 0
 
@@ -29,40 +33,58 @@ public struct ImportReport: Equatable, Sendable {
 }
 
 extension GymLogDatabase {
-    /// Writes an imported file through the write pipeline (`ChangeWriter.write`, so every row
-    /// gets its outbox event and syncs) in transactions of about `batchSize` sets, whole
-    /// workouts at a time; then rebuilds the records of every exercise that got sets.
+    /// Writes an imported file whose workouts are all in memory (`ImportParser.parse`); see
+    /// `importFile(_:dryRun:batchSize:progress:workouts:)`.
+    public func importFile(_ file: ImportedFile, dryRun: Bool = false, batchSize: Int = 2000,
+                           progress: ((_ setsDone: Int, _ setsTotal: Int) -> Void)? = nil) throws -> ImportReport {
+        try importFile(file, dryRun: dryRun, batchSize: batchSize, progress: progress) { each in
+            for workout in file.workouts { try each(workout) }
+        }
+    }
+
+    /// Writes the workouts `workouts` hands over one at a time (the second pass over a file
+    /// `file` is the first pass's summary of) through the write pipeline (`ChangeWriter.write`,
+    /// so every row gets its outbox event and syncs), in transactions of about `batchSize`
+    /// sets, whole workouts at a time, holding one batch in memory; then the file's bodyweight
+    /// entries, then it rebuilds the records of every exercise that got sets.
     ///
     /// Rows whose id is already stored are skipped without writing anything, so importing a
     /// file twice, or a later export that overlaps an earlier one, adds only what is new. If
     /// a batch fails, the batches before it stay; running the import again finishes the job.
     /// With `dryRun` nothing is written and the report says what would be.
     public func importFile(_ file: ImportedFile, dryRun: Bool = false, batchSize: Int = 2000,
-                           progress: ((_ setsDone: Int, _ setsTotal: Int) -> Void)? = nil) throws -> ImportReport {
+                           progress: ((_ setsDone: Int, _ setsTotal: Int) -> Void)? = nil,
+                           workouts: (_ each: (ImportedWorkout) throws -> Void) throws -> Void) throws -> ImportReport {
         var state = ImportState(file: file, dryRun: dryRun)
-        let total = file.setCount
         if dryRun {
             try queue.read { db in
                 var w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
-                for workout in file.workouts { try w.importWorkout(workout, state: &state) }
+                try workouts { try w.importWorkout($0, state: &state) }
+                try w.importBodyweights(file.bodyweights, state: &state)
             }
-            return state.report
+            return state.finished()
         }
-        var start = 0
-        var done = 0
-        while start < file.workouts.count {
-            var end = start, sets = 0
-            while end < file.workouts.count && (end == start || sets + file.workouts[end].sets.count <= batchSize) {
-                sets += file.workouts[end].sets.count
-                end += 1
-            }
+        var batch: [ImportedWorkout] = [], batchSets = 0, done = 0
+        func flush() throws {
+            guard !batch.isEmpty else { return }
             try commit { w in
-                for workout in file.workouts[start..<end] { try w.importWorkout(workout, state: &state) }
+                for workout in batch { try w.importWorkout(workout, state: &state) }
             }
             state.report.transactions += 1
-            done += sets
-            progress?(done, total)
-            start = end
+            done += batchSets
+            progress?(done, file.setCount)
+            batch.removeAll(keepingCapacity: true)
+            batchSets = 0
+        }
+        try workouts { workout in
+            if !batch.isEmpty && batchSets + workout.sets.count > batchSize { try flush() }
+            batch.append(workout)
+            batchSets += workout.sets.count
+        }
+        try flush()
+        if !file.bodyweights.isEmpty {
+            try commit { w in try w.importBodyweights(file.bodyweights, state: &state) }
+            state.report.transactions += 1
         }
         if !state.touched.isEmpty {
             try commit { w in
@@ -71,7 +93,7 @@ extension GymLogDatabase {
             }
             state.report.transactions += 1
         }
-        return state.report
+        return state.finished()
     }
 }
 
@@ -91,6 +113,18 @@ struct ImportState {
     /// Dry run: workout and set ids that would be written, so an id met twice in one file
     /// counts as already there the second time, as it does when the first was written.
     var wouldWrite = Set<UUID>()
+    /// The file's exercises created (or that would be), by index: the report lists them in
+    /// the order of their first sets (`ImportedFile.exerciseRanks`), whatever order the
+    /// workouts are written in.
+    var created: [(index: Int, name: String)] = []
+
+    /// The report, its new exercises in the order of their first sets, oldest workout first.
+    func finished() -> ImportReport {
+        var report = self.report
+        let rank = file.exerciseRanks
+        report.exercisesCreated = created.sorted { (rank[$0.index], $0.index) < (rank[$1.index], $1.index) }.map(\.name)
+        return report
+    }
 
     init(file: ImportedFile, dryRun: Bool) {
         self.file = file; self.dryRun = dryRun
@@ -120,7 +154,7 @@ extension ChangeWriter {
                 continue
             }
             state.report.setsCreated += 1
-            guard let exerciseID = try importedExercise(set.exercise, firstSet: set.values, state: &state),
+            guard let exerciseID = try importedExercise(set.exercise, state: &state),
                   !state.dryRun else { continue }
             var values = set.values
             // An exercise has one kind: on a stored bodyweight exercise, a file without a
@@ -128,8 +162,21 @@ extension ChangeWriter {
             if state.file.source != .native && state.bodyweight.contains(exerciseID) { values.readLoadAsAdded() }
             try write(.sets, id: set.id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exerciseID, values: values, performedAt: set.performedAt,
-                utcOffsetSeconds: set.utcOffsetSeconds))
+                utcOffsetSeconds: set.utcOffsetSeconds, superset: set.supersetID))
             state.touched.insert(exerciseID)
+        }
+    }
+
+    /// Writes the file's bodyweight entries, skipping those already stored.
+    mutating func importBodyweights(_ entries: [BodyweightEntry], state: inout ImportState) throws {
+        for entry in entries {
+            if try stored("bodyweights", entry.id, state: &state) {
+                state.report.bodyweightsExisting += 1
+                continue
+            }
+            state.report.bodyweightsCreated += 1
+            guard !state.dryRun else { continue }
+            try write(.bodyweights, id: entry.id, op: .create, fields: entry.createFields)
         }
     }
 
@@ -148,7 +195,7 @@ extension ChangeWriter {
     /// file. Near-misses of existing names are created too: they are the user's own names
     /// from another app, and an import must not stop to ask. Nil only in a dry run when the
     /// exercise would be created.
-    mutating func importedExercise(_ index: Int, firstSet: SetValues, state: inout ImportState) throws -> UUID? {
+    mutating func importedExercise(_ index: Int, state: inout ImportState) throws -> UUID? {
         if let id = state.resolved[index] { return id }
         if state.dryRun && state.wouldCreate.contains(nameKey(state.file.exercises[index].name)) { return nil }
         let wanted = state.file.exercises[index]
@@ -169,20 +216,22 @@ extension ChangeWriter {
             return found
         }
         if state.dryRun {
-            if state.wouldCreate.insert(nameKey(wanted.name)).inserted { state.report.exercisesCreated.append(wanted.name) }
+            if state.wouldCreate.insert(nameKey(wanted.name)).inserted { state.created.append((index, wanted.name)) }
             try importAliases(of: wanted, to: nil, state: &state)
             return nil
         }
+        // Its kind follows its first set in the file (in workout order), whichever set is written first.
+        let kind = state.file.firstSets[index].exerciseKind
         let created: Exercise
         if let id = wanted.id, try !rowExists("exercises", id) {
             try write(.exercises, id: id, op: .create, fields: [
-                ("name", .text(wanted.name)), ("kind", .text(firstSet.exerciseKind.rawValue)), (tombstoneField, .null),
+                ("name", .text(wanted.name)), ("kind", .text(kind.rawValue)), (tombstoneField, .null),
             ])
-            created = Exercise(id: id, name: wanted.name, kind: firstSet.exerciseKind)
+            created = Exercise(id: id, name: wanted.name, kind: kind)
         } else {
-            created = try createExercise(name: wanted.name, kind: firstSet.exerciseKind)
+            created = try createExercise(name: wanted.name, kind: kind)
         }
-        state.report.exercisesCreated.append(wanted.name)
+        state.created.append((index, wanted.name))
         state.resolved[index] = created.id
         try importAliases(of: wanted, to: created.id, state: &state)
         return created.id

@@ -229,22 +229,12 @@ extension GymLogDatabase {
             let cursor = try Row.fetchCursor(db, sql: query.sql, arguments: query.arguments)
             var decodeSet = SetDecoder(), decodeWorkout = WorkoutDecoder()
             var exerciseName = ColumnPositions(["e_name"])
-            // Sets come in the order they were done, so exercises interleave (supersets):
-            // each exercise's numbering within the current workout is kept apart.
-            var lastWorkout: UUID?
-            var numbering: [UUID: (order: Int, working: Int)] = [:]
+            var numbering = ExportNumbering()
             while let row = try cursor.next() {
                 let set = decodeSet(row)
-                let workout = decodeWorkout(row)
-                if lastWorkout != set.workoutID { lastWorkout = set.workoutID; numbering.removeAll(keepingCapacity: true) }
-                var n = numbering[set.exerciseID] ?? (0, 0)
-                n.order += 1
-                if set.kind == .working { n.working += 1 }
-                numbering[set.exerciseID] = n
                 let exercise = Exercise(id: set.exerciseID, name: row[exerciseName(row)[0]], kind: .weighted)
-                try body(ExportRow(set: set, workout: workout, exercise: exercise, setOrder: n.order,
-                                   workingSetNumber: set.kind == .working ? n.working : nil,
-                                   exerciseAliases: aliases[set.exerciseID.key] ?? []))
+                try body(numbering.row(set, workout: decodeWorkout(row), exercise: exercise,
+                                       aliases: aliases[set.exerciseID.key] ?? []))
             }
         }
     }

@@ -72,7 +72,6 @@ extension ChangeWriter {
     func rebuildRecords(exerciseID: UUID, excluding: UUID? = nil) throws {
         try db.execute(sql: "DELETE FROM records WHERE exercise_id = ?", arguments: [exerciseID.key])
         var best: [RecordKey: (RecordValue, LoggedSet)] = [:]
-        var sessions: [UUID: (Double, LoggedSet)] = [:]
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL AND s.id <> ?
             ORDER BY s.performed_at, s.id
@@ -84,14 +83,41 @@ extension ChangeWriter {
                 let key = RecordKey(metric: v.metric, reps: v.reps)
                 if v.metric.improves(v.value, on: best[key]?.0.value) { best[key] = (v, set) }
             }
-            let volume = workingVolume(of: set)
-            if volume > 0 { sessions[set.workoutID] = ((sessions[set.workoutID]?.0 ?? 0) + volume, set) }
         }
-        for (total, set) in sessions.values.sorted(by: { $0.1.performedAt < $1.1.performedAt }) {
-            let key = RecordKey(metric: .sessionVolume, reps: 0)
-            if RecordMetric.sessionVolume.improves(total, on: best[key]?.0.value) { best[key] = (RecordValue(.sessionVolume, total), set) }
+        if let session = try bestSession(exerciseID: exerciseID, excluding: excluding) {
+            best[RecordKey(metric: .sessionVolume, reps: 0)] = (RecordValue(.sessionVolume, session.total), session.set)
         }
         for (value, set) in best.values { try storeRecord(value, set: set) }
+    }
+
+    /// The exercise's best workout by working volume, held by its last set with volume: the
+    /// highest total, and of totals that tie the one done first. Read workout by workout, so
+    /// memory holds one workout's running total, not one for every workout (an import of a
+    /// long history rebuilds this for every exercise).
+    func bestSession(exerciseID: UUID, excluding: UUID?) throws -> (total: Double, set: LoggedSet)? {
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL AND s.id <> ?
+            ORDER BY s.workout_id, s.performed_at, s.id
+            """, arguments: [exerciseID.key, excluding?.key ?? ""])
+        var decode = SetDecoder()
+        var best: (total: Double, set: LoggedSet)?
+        var current: (total: Double, set: LoggedSet)?
+        func close() {
+            guard let c = current else { return }
+            current = nil
+            let metric = RecordMetric.sessionVolume
+            guard let b = best else { if metric.improves(c.total, on: nil) { best = c }; return }
+            let tie = !metric.improves(c.total, on: b.total) && !metric.improves(b.total, on: c.total)
+            if metric.improves(c.total, on: b.total) || (tie && c.set.performedAt < b.set.performedAt) { best = c }
+        }
+        while let row = try cursor.next() {
+            let set = decode(row)
+            if let c = current, c.set.workoutID != set.workoutID { close() }
+            let volume = workingVolume(of: set)
+            if volume > 0 { current = ((current?.total ?? 0) + volume, set) }
+        }
+        close()
+        return best
     }
 
     /// The stored record values of one exercise.

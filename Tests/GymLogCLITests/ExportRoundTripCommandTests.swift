@@ -188,6 +188,60 @@ import Testing
         #expect(!twice.stdout.contains("Added"), "\(twice.stdout)")
     }
 
+    @Test func supersetsAndBodyweightSurviveANativeExportAndImport() throws {
+        // Given two rounds of a superset, a set on its own, another superset, and bodyweight in kg and lb
+        let source = try TemporaryHome()
+        let logged = try source.gymlog([], stdin: """
+            bw 82.5
+            bench 100x5 & row 70x8
+            +
+            squat 140x5
+            curl 14x12 & pushdown 30x12
+            """)
+        #expect(logged.status == 0, "\(logged.stderr)")
+        #expect(try source.gymlog(["bw", "181lb", "--at", "yesterday 07:30"]).status == 0)
+        let export = try source.gymlog(["export", "--out", source.root + "/n.csv"])
+        #expect(export.status == 0 && export.stderr.contains("Exported 7 sets and 2 bodyweight entries"), "\(export.stderr)")
+        let native = try String(contentsOfFile: source.root + "/n.csv", encoding: .utf8)
+        let supersets = Self.column(native, "superset_id")
+        #expect(supersets.count == 9)
+        #expect(Set(supersets[0..<4]).count == 1 && !supersets[0].isEmpty && supersets[4] == "", "\(supersets)")
+        #expect(supersets[5] == supersets[6] && supersets[5] != supersets[0] && !supersets[5].isEmpty)
+        #expect(Self.column(native, "kind").suffix(2) == ["bodyweight_entry", "bodyweight_entry"])
+
+        // When it is imported into an empty database
+        let target = try TemporaryHome()
+        let imported = try target.gymlog(["import", source.root + "/n.csv"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Imported 2 bodyweight entries."), "\(imported.stdout)")
+        // Then its export is the same bytes, `bw` lists the entries and `+` repeats the imported superset's round
+        #expect(try target.gymlog(["export"]).stdout == native)
+        #expect(try target.gymlog(["bw"]).stdout == (try source.gymlog(["bw"]).stdout))
+        #expect(try target.gymlog(["show"]).stdout.contains("A1"), "show marks the superset groups")
+        // And a second import adds nothing
+        let twice = try target.gymlog(["import", source.root + "/n.csv"])
+        #expect(twice.stdout.contains("Imported 0 workouts, 0 sets") && twice.stdout.contains("7 sets, 2 bodyweight entries."),
+                "\(twice.stdout)")
+        #expect(try target.gymlog(["export"]).stdout == native)
+    }
+
+    @Test func hevyExportNumbersSupersetsPerWorkoutAndReadsThemBack() throws {
+        // Given a superset, a set on its own and another superset
+        let source = try TemporaryHome()
+        #expect(try source.gymlog([], stdin: "bench 100x5 & row 70x8\n+\nsquat 140x5\ncurl 14x12 & pushdown 30x12\n").status == 0)
+        // When it is exported in Hevy's layout
+        let hevy = try source.gymlog(["export", "--format", "hevy"]).stdout
+        // Then superset_id numbers the supersets from 0, as Hevy does
+        #expect(Self.column(hevy, "superset_id") == ["0", "0", "0", "0", "", "1", "1"])
+        // And imported (twice), the sets are in the same groups and nothing is added the second time
+        let target = try TemporaryHome()
+        let path = try Self.write(hevy, source, "hevy.csv")
+        #expect(try target.gymlog(["import", path]).status == 0)
+        let again = try target.gymlog(["import", path])
+        #expect(again.stdout.contains("Imported 0 workouts, 0 sets"), "\(again.stdout)")
+        #expect(Self.column(try target.gymlog(["export", "--format", "hevy"]).stdout, "superset_id") == ["0", "0", "0", "0", "", "1", "1"])
+    }
+
     @Test func anImportOutsideTheLimitsIsRefusedWithItsLinesOrSkipped() throws {
         // Given a Strong file with a 100000 kg set, RPE 7.3 and an unclosed quote on line 5
         let home = try TemporaryHome()

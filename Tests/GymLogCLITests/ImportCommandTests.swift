@@ -285,6 +285,9 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("Cannot read '\(home.root)/nope.csv'"), "\(missing.stderr)")
         let folder = try home.gymlog(["import", "/"])
         #expect(folder.status == 1 && folder.stderr.contains("Cannot import '/': it is a folder"), "\(folder.stderr)")
+        // The file is read twice, so a pipe is refused with what to do instead
+        let pipe = try home.gymlog(["import", "/dev/stdin"], stdin: "Date,Exercise Name,Set Order\n")
+        #expect(pipe.status == 1 && pipe.stderr.contains("it is not a regular file (a pipe?)"), "\(pipe.stderr)")
     }
 
     @Test func largeImportsAreWrittenInBatchesOfWholeWorkouts() throws {
@@ -309,5 +312,47 @@ import Testing
         #expect(try db.read { try Double.fetchOne($0, sql: "SELECT value FROM records WHERE metric = 'weight'") } == 140)
         let again = try db.importFile(parsed, batchSize: 12)
         #expect(again.setsCreated == 0 && again.setsExisting == 200 && again.exercisesCreated.isEmpty)
+    }
+
+    /// `2020-01-01` and the days after it.
+    static func day(_ n: Int) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: Date(timeIntervalSince1970: 1_577_836_800 + Double(n) * 86_400))
+    }
+
+    /// A Strong export of `workouts` workouts of 25 sets (more than one write batch), oldest last.
+    static func largeStrongFile(workouts: Int) -> String {
+        var text = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\n"
+        for day in (0..<workouts).reversed() {
+            let stamp = Self.day(day)
+            for set in 1...25 {
+                text += "\(stamp) 07:00:00,Day \(day),1h,\(["Squat", "Bench", "Row", "Curl", "Plank"][set % 5]),\(set),\(60 + set),5,0,0,\"a, \"\"note\"\"\",,\n"
+            }
+        }
+        return text
+    }
+
+    @Test func aBadRowLateInALargeFileWritesNothing() throws {
+        // Given a 3,000-set Strong file whose very last row is malformed, and a database with one set
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        let text = Self.largeStrongFile(workouts: 120) + "2019-12-31 07:00:00,Late,1h,Squat,1,100,five,0,0,,,\n"
+        let path = home.root + "/late.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        // When it is imported
+        let run = try home.gymlog(["import", path])
+        // Then it is refused naming the line, and not one of the 3,000 good sets was written
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("late.csv line 3002: Reps 'five'"), "\(run.stderr)")
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 1)
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM workouts") == 1)
+        // And with --skip-bad-rows the rest is imported, the dry run first saying exactly the same
+        let dry = try home.gymlog(["import", path, "--skip-bad-rows", "--dry-run"])
+        let real = try home.gymlog(["import", path, "--skip-bad-rows"])
+        #expect(real.status == 0, "\(real.stderr)")
+        #expect(real.stdout.contains("Imported 120 workouts, 3000 sets, 4 new exercises"), "\(real.stdout)")
+        #expect(dry.stdout == "Dry run: nothing is written. Importing would print:\n" + real.stdout)
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 3001)
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 /// A fixed set of rows touching every column: all kinds, bodyweight (added, assisted and
 /// plain), kg and lb, timed and distance sets, notes with commas, quotes and newlines, nil
-/// fields, named and unnamed workouts, a finished and an unfinished one, odd offsets.
+/// fields, named and unnamed workouts, a finished and an unfinished one, odd offsets, two
+/// supersets in one workout with a set on its own between them; and bodyweight entries.
 enum ExportFixtures {
     static func id(_ n: Int) -> UUID {
         UUID(uuidString: String(format: "A1B2C3D4-E5F6-4A7B-8C9D-%012X", n))!
@@ -18,14 +19,17 @@ enum ExportFixtures {
     static let push = id(0x100), legs = id(0x200), pull = id(0x300)
     static let bench = id(0x10), pullUp = id(0x11), squat = id(0x12), plank = id(0x13), row = id(0x14)
     static let run = id(0x15), dip = id(0x16), deadlift = id(0x17)
+    static let upper = id(0x400), supersetA = id(0x4A0), supersetB = id(0x4B0)
 
     /// One row: set `n` of `exercise` (named `name`) in `workout`.
     static func row(_ n: Int, workout: Workout, _ exercise: UUID, _ name: String, order: Int, working: Int?,
-                    _ values: SetValues, performedAt: Int64, offset: Int) -> ExportRow {
+                    _ values: SetValues, performedAt: Int64, offset: Int, superset: UUID? = nil,
+                    supersetNumber: Int? = nil) -> ExportRow {
         ExportRow(set: LoggedSet(id: id(n), workoutID: workout.id, exerciseID: exercise, values: values,
-                                 performedAt: performedAt, utcOffsetSeconds: offset),
+                                 performedAt: performedAt, utcOffsetSeconds: offset, supersetID: superset),
                   workout: workout, exercise: Exercise(id: exercise, name: name, kind: .weighted),
-                  setOrder: order, workingSetNumber: working, exerciseAliases: aliases[exercise] ?? [])
+                  setOrder: order, workingSetNumber: working, exerciseAliases: aliases[exercise] ?? [],
+                  supersetNumber: supersetNumber)
     }
 
     /// Aliases, one holding the separator and a quote, so the field's quoting is covered.
@@ -54,6 +58,15 @@ enum ExportFixtures {
                 performedAt: legsStart + Int64(minute * 60_000), offset: newYork)
         }
         let pullStart = at(2026, 11, 23, 23, 40, offset: nepal)
+        let upperStart = at(2026, 11, 25, 7, 30, offset: 0)
+        // Two supersets: bench and pull-ups for two rounds, then squats and planks; a deadlift between.
+        func upperRow(_ n: Int, _ exercise: UUID, _ name: String, order: Int, _ values: SetValues, minute: Int,
+                      superset: UUID?, number: Int?) -> ExportRow {
+            row(n, workout: Workout(id: upper, name: "Upper", startedAt: upperStart, endedAt: upperStart + 40 * 60_000,
+                                    utcOffsetSeconds: 0),
+                exercise, name, order: order, working: order, values, performedAt: upperStart + Int64(minute * 60_000), offset: 0,
+                superset: superset, supersetNumber: number)
+        }
         return [
             pushRow(1, bench, "Bench Press", order: 1, working: nil, kind: .warmup,
                     weight: Weight(Fixed(60), .kg), reps: 8, minute: 2),
@@ -84,14 +97,35 @@ enum ExportFixtures {
                 SetValues(weight: Weight(Fixed(180), .kg), reps: 3, rpe: Fixed(9)),
                 // After midnight local time, though the workout started the day before.
                 performedAt: pullStart + 25 * 60_000, offset: nepal),
+            upperRow(14, bench, "Bench Press", order: 1, SetValues(weight: Weight(Fixed(80), .kg), reps: 8), minute: 5,
+                     superset: supersetA, number: 0),
+            upperRow(15, pullUp, "Pull-up", order: 1, SetValues(bodyweight: true, reps: 8), minute: 6, superset: supersetA, number: 0),
+            upperRow(16, bench, "Bench Press", order: 2, SetValues(weight: Weight(Fixed(80), .kg), reps: 7), minute: 8,
+                     superset: supersetA, number: 0),
+            upperRow(17, pullUp, "Pull-up", order: 2, SetValues(bodyweight: true, reps: 7), minute: 9, superset: supersetA, number: 0),
+            upperRow(18, deadlift, "Deadlift", order: 1, SetValues(weight: Weight(Fixed(140), .kg), reps: 5), minute: 15,
+                     superset: nil, number: nil),
+            upperRow(19, squat, "Squat", order: 1, SetValues(weight: Weight(Fixed(100), .kg), reps: 5), minute: 20,
+                     superset: supersetB, number: 1),
+            upperRow(20, plank, "Plank", order: 1, SetValues(bodyweight: true, durationSeconds: 45), minute: 21,
+                     superset: supersetB, number: 1),
         ]
     }
+
+    /// Bodyweight entries in kg and lb, one at an odd offset and one to the millisecond.
+    static let bodyweights = [
+        BodyweightEntry(id: id(0x900), weight: Weight(Fixed(thousandths: 82_500), .kg),
+                        measuredAt: at(2026, 11, 21, 7, 5, offset: cet), utcOffsetSeconds: cet),
+        BodyweightEntry(id: id(0x901), weight: Weight(Fixed(181), .lb),
+                        measuredAt: at(2026, 11, 24, 6, 30, offset: nepal) + 125, utcOffsetSeconds: nepal),
+    ]
 
     /// The fixture rows in `format`, for a user whose configured unit is `unit`.
     static func export(_ format: ExportFormat, unit: WeightUnit = .kg) -> [UInt8] {
         var writer = CSVWriter()
         format.appendHeader(to: &writer, unit: unit)
         for row in rows { format.append(row, to: &writer, unit: unit) }
+        for entry in bodyweights { format.append(entry, to: &writer) }
         return writer.buffer
     }
 }
@@ -144,7 +178,7 @@ struct ExportFormatTests {
 
     @Test("headers are exactly as documented")
     func headers() {
-        #expect(ExportFormat.native.header(unit: .kg).joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases")
+        #expect(ExportFormat.native.header(unit: .kg).joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases,superset_id")
         #expect(ExportFormat.strong.header(unit: .kg).joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Weight Unit,Reps,Distance,Distance Unit,Seconds,Notes,Workout Notes,RPE")
         #expect(ExportFormat.hevy.header(unit: .kg).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_kg,reps,distance_km,duration_seconds,rpe")
         #expect(ExportFormat.hevy.header(unit: .lb).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_lbs,reps,distance_miles,duration_seconds,rpe")
@@ -155,7 +189,8 @@ struct ExportFormatTests {
     @Test("every row reads back with one value per header column", arguments: ExportFormat.allCases, WeightUnit.allCases)
     func rowShape(format: ExportFormat, unit: WeightUnit) {
         let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(format, unit: unit), as: UTF8.self))
-        #expect(rows.count == ExportFixtures.rows.count + 1)
+        // Only the native layout has a place for bodyweight entries.
+        #expect(rows.count == ExportFixtures.rows.count + 1 + (format == .native ? ExportFixtures.bodyweights.count : 0))
         #expect(rows.first == format.header(unit: unit))
         for row in rows { #expect(row.count == format.header(unit: unit).count) }
     }
@@ -186,6 +221,14 @@ struct ExportFormatTests {
         #expect(value(10, "note") == " easy pace ")
         #expect(value(12, "weight") == "-22.5" && value(12, "weight_unit") == "lb")
         #expect(value(13, "performed_at") == "2026-11-24T00:05:00.000+05:45")
+        // And supersets carry their id; a set done on its own has none
+        #expect(value(14, "superset_id") == "a1b2c3d4-e5f6-4a7b-8c9d-0000000004a0" && value(17, "superset_id") == value(14, "superset_id"))
+        #expect(value(18, "superset_id") == "" && value(1, "superset_id") == "")
+        #expect(value(19, "superset_id") == "a1b2c3d4-e5f6-4a7b-8c9d-0000000004b0")
+        // And bodyweight entries follow the sets: kind, id, weight as typed, time with its offset, nothing else
+        #expect(rows[21] == ["a1b2c3d4-e5f6-4a7b-8c9d-000000000900", "", "", "", "", "", "", "", "", "bodyweight_entry", "82.5", "kg",
+                             "", "", "", "", "", "", "", "2026-11-21T07:05:00.000+01:00", "", ""])
+        #expect(value(22, "weight") == "181" && value(22, "weight_unit") == "lb" && value(22, "performed_at") == "2026-11-24T06:30:00.125+05:45")
     }
 
     @Test("strong values: local start, Strong durations, W/D/F set order, zeros for absent numbers, a unit per row")
@@ -208,10 +251,13 @@ struct ExportFormatTests {
         let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(.hevy, unit: .lb), as: UTF8.self))
         let header = rows[0]
         func value(_ row: Int, _ column: String) -> String { rows[row][header.firstIndex(of: column)!] }
-        // Then times are local and to the minute, an unfinished workout has no end, and nothing is a superset
+        // Then times are local and to the minute, an unfinished workout has no end
         #expect(value(1, "start_time") == "21 Nov 2026, 10:15" && value(1, "end_time") == "21 Nov 2026, 11:33")
         #expect(value(7, "start_time") == "22 Nov 2026, 18:05" && value(7, "end_time") == "")
-        #expect(rows.dropFirst().allSatisfy { $0[header.firstIndex(of: "superset_id")!] == "" })
+        // And supersets are numbered from 0 within their workout, sets on their own left empty;
+        // bodyweight entries are left out (Hevy has no bodyweight log)
+        #expect((1...20).map { value($0, "superset_id") } == Array(repeating: "", count: 13) + ["0", "0", "0", "0", "", "1", "1"])
+        #expect(rows.count == 21)
         // And set_index counts every set of the exercise from 0, with Hevy's set types
         #expect((1...4).map { value($0, "set_index") } == ["0", "1", "2", "3"])
         #expect((1...6).map { value($0, "set_type") } == ["warmup", "normal", "normal", "dropset", "normal", "failure"])
@@ -268,7 +314,7 @@ struct ExportFormatTests {
         let fields = String(decoding: writer.buffer, as: UTF8.self).dropLast().split(separator: ",", omittingEmptySubsequences: false)
         #expect(fields.count == ExportFormat.native.header(unit: .kg).count)
         #expect(Array(fields[3...5]) == ["1970-01-01T01:00:01.000+01:00", "1970-01-01T01:00:02.000+01:00", "n"])
-        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "", "", "", "x", "1970-01-01T02:00:03.000+02:00", ""])
+        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "", "", "", "x", "1970-01-01T02:00:03.000+02:00", "", ""])
     }
 
     @Test("a large export stays correct across buffer flushes")

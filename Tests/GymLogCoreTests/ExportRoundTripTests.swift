@@ -13,9 +13,16 @@ import Testing
         ("Plank", .timed), ("Run", .distance), ("Rowing (Erg)", .distance), ("Farmer's Carry", .carry),
     ]
 
+    /// A history: its sets in export order and its bodyweight entries.
+    struct History {
+        var rows: [ExportRow]
+        var bodyweights: [BodyweightEntry]
+    }
+
     /// A history of `workouts` workouts whose sets are in the order they were done, with
-    /// exercises interleaved (supersets), loads in kg and lb, and notes that need quoting.
-    static func history(seed: UInt64, workouts: Int = 6) -> [ExportRow] {
+    /// exercises interleaved and some in supersets (up to two a workout), loads in kg and lb,
+    /// notes that need quoting, and bodyweight entries in both units.
+    static func history(seed: UInt64, workouts: Int = 6) -> History {
         var rng = SplitMix64(seed: seed)
         func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &rng)] }
         func fixed(_ range: ClosedRange<Int64>, step: Int64) -> Fixed {
@@ -30,8 +37,9 @@ import Testing
             let workout = Workout(id: ExportFixtures.id(0x1000 + w), name: pick([nil, "Push", "Legs, heavy"]), startedAt: start,
                                   endedAt: start + 75 * 60_000, utcOffsetSeconds: offset, note: pick([nil, "slept 8h"]))
             var at = start + 60_000
-            var numbering: [UUID: (Int, Int)] = [:]
             let used = (0..<3).map { _ in Int.random(in: 0..<names.count, using: &rng) }
+            let supersets = [nil, ExportFixtures.id(0x2000 + w * 2), ExportFixtures.id(0x2001 + w * 2)]
+            let supersetOf = Dictionary(used.map { ($0, pick(supersets)) }, uniquingKeysWith: { a, _ in a })
             // Bodyweight exercises start with a plain `bw x8`, as they do in a log.
             var plainDone = Set<Int>()
             for n in 0..<Int.random(in: 4...14, using: &rng) {
@@ -66,28 +74,33 @@ import Testing
                 v.note = pick(notes)
                 // Some sets share a second; two even share a millisecond.
                 at += pick([0, 1, 250, 999, 45_000, 180_000])
-                var number = numbering[ExportFixtures.id(e)] ?? (0, 0)
-                number.0 += 1
-                if v.kind == .working { number.1 += 1 }
-                numbering[ExportFixtures.id(e)] = number
                 rows.append(ExportRow(
                     set: LoggedSet(id: ExportFixtures.id(0x100_000 + w * 100 + n), workoutID: workout.id,
-                                   exerciseID: ExportFixtures.id(e), values: v, performedAt: at, utcOffsetSeconds: offset),
+                                   exerciseID: ExportFixtures.id(e), values: v, performedAt: at, utcOffsetSeconds: offset,
+                                   supersetID: supersetOf[e] ?? nil),
                     workout: workout, exercise: Exercise(id: ExportFixtures.id(e), name: name, kind: .weighted),
-                    setOrder: number.0, workingSetNumber: v.kind == .working ? number.1 : nil,
-                    exerciseAliases: e == 0 ? ["bp", "flat; \"bench\""] : []))
+                    setOrder: 0, workingSetNumber: nil, exerciseAliases: e == 0 ? ["bp", "flat; \"bench\""] : []))
             }
             day += 86_400_000 * Int64.random(in: 1...3, using: &rng)
         }
-        // The order the store lists them in: by workout, then time, then id.
-        return rows.sorted { ($0.workout.startedAt, $0.set.performedAt, $0.set.id.uuidString) < ($1.workout.startedAt, $1.set.performedAt, $1.set.id.uuidString) }
+        // The order the store lists them in: by workout, then time, then id; numbered as the store numbers them.
+        var numbering = ExportNumbering()
+        let sorted = rows.sorted { ($0.workout.startedAt, $0.set.performedAt, $0.set.id.uuidString) < ($1.workout.startedAt, $1.set.performedAt, $1.set.id.uuidString) }
+            .map { numbering.row($0.set, workout: $0.workout, exercise: $0.exercise, aliases: $0.exerciseAliases) }
+        let bodyweights = (0..<Int.random(in: 0...4, using: &rng)).map { i in
+            BodyweightEntry(id: ExportFixtures.id(0x3000 + i), weight: Weight(fixed(40_000...150_000, step: 100), pick(WeightUnit.allCases)),
+                            measuredAt: day + Int64(i) * 86_400_000 + Int64.random(in: 0..<86_400_000, using: &rng),
+                            utcOffsetSeconds: pick([0, 3600, -5 * 3600, 5 * 3600 + 45 * 60]))
+        }
+        return History(rows: sorted, bodyweights: bodyweights)
     }
 
     /// `rows` written in `format` by a user whose configured unit is `unit`.
-    static func export(_ rows: [ExportRow], _ format: ExportFormat, unit: WeightUnit) -> [UInt8] {
+    static func export(_ rows: [ExportRow], _ format: ExportFormat, unit: WeightUnit, bodyweights: [BodyweightEntry] = []) -> [UInt8] {
         var writer = CSVWriter()
         format.appendHeader(to: &writer, unit: unit)
         for row in rows { format.append(row, to: &writer, unit: unit) }
+        for entry in bodyweights { format.append(entry, to: &writer) }
         return writer.buffer
     }
 
@@ -100,9 +113,22 @@ import Testing
         }))
     }
 
-    static func exportThenImport(_ rows: [ExportRow], _ format: ExportFormat, unit: WeightUnit,
+    static func exportThenImport(_ history: History, _ format: ExportFormat, unit: WeightUnit,
                                  assumedUnit: WeightUnit) throws -> ImportedFile {
-        try importBack(export(rows, format, unit: unit), of: rows, assumedUnit: assumedUnit)
+        try importBack(export(history.rows, format, unit: unit, bodyweights: history.bodyweights), of: history.rows, assumedUnit: assumedUnit)
+    }
+
+    /// Each set's superset as numbered within its workout from 0 in the order first met, so
+    /// groupings compare whatever their ids (Hevy's are derived on import).
+    static func supersetNumbers(_ sets: [(workout: UUID, superset: UUID?)]) -> [Int?] {
+        var numbers: [UUID: [UUID: Int]] = [:]
+        return sets.map { s in
+            guard let id = s.superset else { return nil }
+            if let n = numbers[s.workout]?[id] { return n }
+            let n = numbers[s.workout]?.count ?? 0
+            numbers[s.workout, default: [:]][id] = n
+            return n
+        }
     }
 
     /// The set values `format` carries for `row` when the configured unit is `unit`: everything
@@ -138,8 +164,8 @@ import Testing
     }
 
     /// Checks `file` holds `rows` as `format` carries them, set by set and in order.
-    static func expectCarried(_ file: ImportedFile, _ rows: [ExportRow], _ format: ExportFormat, unit: WeightUnit,
-                              _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectCarried(_ file: ImportedFile, _ rows: [ExportRow], bodyweights: [BodyweightEntry], _ format: ExportFormat,
+                              unit: WeightUnit, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(file.badRows.isEmpty, "\(label): \(file.badRows)", sourceLocation: sourceLocation)
         #expect(file.ignoredRows.isEmpty, "\(label): \(file.ignoredRows)", sourceLocation: sourceLocation)
         #expect(file.assumedWeightUnit == nil && file.assumedDistanceUnit == nil, sourceLocation: sourceLocation)
@@ -150,9 +176,15 @@ import Testing
             #expect(file.exercises[set.exercise].name == row.exercise.name, sourceLocation: sourceLocation)
             if format == .native {
                 #expect(set.id == row.set.id && set.performedAt == row.set.performedAt, sourceLocation: sourceLocation)
+                #expect(set.supersetID == row.set.supersetID, "\(label) line \(set.line)", sourceLocation: sourceLocation)
                 #expect(file.exercises[set.exercise].aliases == row.exerciseAliases, sourceLocation: sourceLocation)
             }
         }
+        // Supersets group the same sets (Strong's layout has none); bodyweight entries come back whole from native
+        let fileSupersets = supersetNumbers(file.workouts.flatMap { w in w.sets.map { (w.id, $0.supersetID) } })
+        let expectedSupersets = format == .strong ? rows.map { _ in nil } : supersetNumbers(rows.map { ($0.workout.id, $0.set.supersetID) })
+        #expect(fileSupersets == expectedSupersets, "\(label)", sourceLocation: sourceLocation)
+        #expect(file.bodyweights == (format == .native ? bodyweights : []), "\(label)", sourceLocation: sourceLocation)
         // Hevy's times are to the minute, Strong's Date to the second; native keeps the millisecond.
         let precision: Int64 = switch format { case .native: 1; case .strong: 1000; case .hevy: 60_000 }
         #expect(file.workouts.map { $0.startedAt / precision } == Set(rows.map(\.workout.startedAt)).sorted().map { $0 / precision },
@@ -176,13 +208,15 @@ import Testing
           arguments: ExportFormat.allCases, [UInt64(1), 2, 3, 42, 2026, 7, 11, 99])
     func roundTrip(format: ExportFormat, seed: UInt64) throws {
         // Given a generated history with kg and lb loads, every distance unit and every set shape
-        let rows = Self.history(seed: seed)
+        let history = Self.history(seed: seed)
         for unit in WeightUnit.allCases {
             for assumed in WeightUnit.allCases {
                 // When it is exported by a user whose unit is `unit` and read back by one whose unit is `assumed`
-                let file = try Self.exportThenImport(rows, format, unit: unit, assumedUnit: assumed)
-                // Then nothing was left out or assumed, and every set is back, in order, value for value
-                try Self.expectCarried(file, rows, format, unit: unit, "seed \(seed) \(format) in \(unit), read in \(assumed)")
+                let file = try Self.exportThenImport(history, format, unit: unit, assumedUnit: assumed)
+                // Then nothing was left out or assumed, and every set is back, in order, value for value,
+                // in the same supersets, and (native) every bodyweight entry
+                try Self.expectCarried(file, history.rows, bodyweights: history.bodyweights, format, unit: unit,
+                                       "seed \(seed) \(format) in \(unit), read in \(assumed)")
             }
         }
     }
@@ -207,7 +241,8 @@ import Testing
             let file = try Self.importBack(bytes, of: ExportFixtures.rows, assumedUnit: assumed)
             // Then every set is back as the layout carries it, value for value in its unit
             #expect(file.source == (format == .native ? .native : format == .strong ? .strong : .hevy))
-            try Self.expectCarried(file, ExportFixtures.rows, format, unit: unit, "\(name) read in \(assumed)")
+            try Self.expectCarried(file, ExportFixtures.rows, bodyweights: ExportFixtures.bodyweights, format, unit: unit,
+                                   "\(name) read in \(assumed)")
         }
     }
 
@@ -218,26 +253,21 @@ import Testing
         let file = try ImportParser.parse(bytes, options: ImportOptions())
         // When its workouts are exported again, numbered as the store numbers them
         var rows: [ExportRow] = []
+        var numbering = ExportNumbering()
         for w in file.workouts {
             let workout = Workout(id: w.id, name: w.name, startedAt: w.startedAt, endedAt: w.endedAt,
                                   utcOffsetSeconds: w.utcOffsetSeconds, note: w.note)
-            var numbers: [Int: (order: Int, working: Int)] = [:]
             for s in w.sets {
                 let e = file.exercises[s.exercise]
-                var n = numbers[s.exercise] ?? (0, 0)
-                n.order += 1
-                if s.values.kind == .working { n.working += 1 }
-                numbers[s.exercise] = n
-                rows.append(ExportRow(
-                    set: LoggedSet(id: s.id, workoutID: w.id, exerciseID: try #require(e.id), values: s.values,
-                                   performedAt: s.performedAt, utcOffsetSeconds: s.utcOffsetSeconds),
-                    workout: workout, exercise: Exercise(id: try #require(e.id), name: e.name, kind: .weighted),
-                    setOrder: n.order, workingSetNumber: s.values.kind == .working ? n.working : nil,
-                    exerciseAliases: e.aliases))
+                rows.append(numbering.row(
+                    LoggedSet(id: s.id, workoutID: w.id, exerciseID: try #require(e.id), values: s.values,
+                              performedAt: s.performedAt, utcOffsetSeconds: s.utcOffsetSeconds, supersetID: s.supersetID),
+                    workout: workout, exercise: Exercise(id: try #require(e.id), name: e.name, kind: .weighted), aliases: e.aliases))
             }
         }
-        // Then the bytes are the golden file's
-        #expect(Self.export(rows, .native, unit: .kg) == bytes)
+        // Then the bytes are the golden file's, supersets and bodyweight entries included
+        #expect(file.bodyweights.count == 2 && rows.contains { $0.set.supersetID != nil })
+        #expect(Self.export(rows, .native, unit: .kg, bodyweights: file.bodyweights) == bytes)
     }
 
     @Test func aNativeFileWrittenToTheSecondStillKeepsItsSetsInOrder() throws {

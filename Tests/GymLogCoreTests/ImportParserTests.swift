@@ -241,11 +241,65 @@ import Testing
         #expect(file.badRows[1].reason.hasPrefix("kind 'heavy'"))
     }
 
-    @Test func theCursorCountsLinesInsideQuotedFieldsAndSkipsBlankLines() {
-        var cursor = ImportCSVCursor(Array("a,b\r\n\r\n\"x\ny\",2\n\n3,\"q\"\"\"".utf8), delimiter: nil)
-        #expect(cursor.next()! == (1, ["a", "b"]))
-        #expect(cursor.next()! == (3, ["x\ny", "2"]))
-        #expect(cursor.next()! == (6, ["3", "q\""]))
-        #expect(cursor.next() == nil)
+    @Test func hevySupersetNumbersGroupSetsWithinTheirWorkout() throws {
+        // Given a Hevy file whose two workouts both number their supersets from 0
+        let file = try Self.parse("hevy-supersets.csv")
+        #expect(file.badRows.isEmpty && file.workouts.count == 2)
+        let upper = file.workouts[0].sets.map(\.supersetID), lower = file.workouts[1].sets.map(\.supersetID)
+        // Then the rows of one number in one workout share one superset, and a blank is a set on its own
+        let a = try #require(upper[0]), b = try #require(upper[5])
+        #expect(upper == [a, a, a, a, nil, b, b])
+        #expect(a != b)
+        // And the same number in another workout is another superset
+        let c = try #require(lower[0])
+        #expect(lower == [c, c, c] && c != a)
+        // And the ids are derived, so a second read (a re-import) gives the same
+        #expect(try Self.parse("hevy-supersets.csv").workouts.map { $0.sets.map(\.supersetID) } == [upper, lower])
+    }
+
+    @Test func nativeFilesFromBeforeSupersetsStillRead() throws {
+        // Given a native file with aliases but no superset_id column
+        var text = ExportFormat.nativeHeaderWithoutSupersets.joined(separator: ",") + "\n"
+        text += "a1b2c3d4-e5f6-4a7b-8c9d-000000000001,a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00.000+01:00,,,a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Bench,1,working,100,kg,false,5,,,,,,2026-11-21T10:17:00.000+01:00,bp\n"
+        // When it is read
+        let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
+        // Then its set is there, in no superset, with its alias
+        #expect(file.source == .native && file.badRows.isEmpty)
+        #expect(file.workouts.flatMap(\.sets).map(\.supersetID) == [nil])
+        #expect(file.exercises.map(\.aliases) == [["bp"]])
+    }
+
+    @Test func nativeBodyweightRowsAreCheckedStrictly() throws {
+        // Given bodyweight entry rows: one good, one with a workout, one with no unit, one with a bad superset id on a set
+        let id = "a1b2c3d4-e5f6-4a7b-8c9d-0000000009"
+        func entry(_ n: String, workout: String = "", weight: String = "82.5", unit: String = "kg") -> String {
+            "\(id)0\(n),\(workout),,,,,,,,bodyweight_entry,\(weight),\(unit),,,,,,,,2026-11-21T07:05:00.000+01:00,,\n"
+        }
+        var text = ExportFormat.nativeHeader.joined(separator: ",") + "\n"
+        text += entry("1")
+        text += entry("2", workout: "a1b2c3d4-e5f6-4a7b-8c9d-000000000100")
+        text += entry("3", unit: "")
+        text += entry("4", weight: "-3")
+        text += "a1b2c3d4-e5f6-4a7b-8c9d-000000000001,a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00.000+01:00,,,a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Bench,1,working,100,kg,false,5,,,,,,2026-11-21T10:17:00.000+01:00,,AB\n"
+        // When it is read
+        let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
+        // Then the good entry is read exactly, and each bad row names its field
+        #expect(file.bodyweights == [BodyweightEntry(id: try #require(UUID(uuidString: id + "01")), weight: Weight(Fixed(thousandths: 82_500), .kg),
+                                                     measuredAt: epochMillis(year: 2026, month: 11, day: 21, utcOffsetSeconds: 3600) + 7 * 3_600_000 + 5 * 60_000,
+                                                     utcOffsetSeconds: 3600)])
+        #expect(file.badRows.map(\.line) == [3, 4, 5, 6])
+        #expect(file.badRows[0].reason.hasPrefix("a bodyweight_entry row has workout_id"))
+        #expect(file.badRows[1].reason == "weight_unit '' is not kg or lb")
+        #expect(file.badRows[2].reason == "bodyweight weight '-3' is not a positive number")
+        #expect(file.badRows[3].reason == "superset_id 'AB' is not an id")
+    }
+
+    @Test(arguments: [1, 2, 3, 5, 1 << 16])
+    func theCursorCountsLinesInsideQuotedFieldsAndSkipsBlankLines(chunkSize: Int) throws {
+        var cursor = ImportCSVCursor(Array("a,b\r\n\r\n\"x\ny\",2\n\n3,\"q\"\"\"".utf8), delimiter: nil, chunkSize: chunkSize)
+        #expect(try cursor.next()! == (1, ["a", "b"]))
+        #expect(try cursor.next()! == (3, ["x\ny", "2"]))
+        #expect(try cursor.next()! == (6, ["3", "q\""]))
+        #expect(try cursor.next() == nil)
     }
 }

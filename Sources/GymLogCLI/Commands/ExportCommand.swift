@@ -15,12 +15,15 @@ struct Export: ContextCommand {
 
         Sets are listed workout by workout, in the order they were done. The native layout
         keeps everything gymlog stores: ids, times to the millisecond with their UTC offsets,
-        units, and each exercise's aliases; `gymlog import` reads it back exactly. The strong
-        layout writes each load and distance as typed with its unit in `Weight Unit` and
-        `Distance Unit` columns, so kg and lb sets (or m and km) never mix. The hevy layout
-        has one unit per file: loads in `weight_kg` or `weight_lbs` and distances in
-        `distance_km` or `distance_miles`, following your configured unit, converted to the
-        nearest thousandth; a set's note goes in its row's `exercise_notes`.
+        units, each exercise's aliases, supersets (`superset_id`), and bodyweight entries (rows
+        of kind `bodyweight_entry` after the sets; none with --exercise); `gymlog import` reads
+        it back exactly. The strong layout writes each load and distance as typed with its
+        unit in `Weight Unit` and `Distance Unit` columns, so kg and lb sets (or m and km)
+        never mix; it has no supersets or bodyweight log. The hevy layout has one unit per
+        file: loads in `weight_kg` or `weight_lbs` and distances in `distance_km` or
+        `distance_miles`, following your configured unit, converted to the nearest
+        thousandth; a set's note goes in its row's `exercise_notes`; supersets are numbered
+        per workout in `superset_id`; bodyweight entries are left out.
 
         Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or
         an age like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks).
@@ -60,9 +63,17 @@ struct Export: ContextCommand {
                 rows += 1
                 if writer.buffer.count >= 1 << 16 { try sink.write(writer.buffer); writer.buffer.removeAll(keepingCapacity: true) }
             }
+            var entries = 0
+            if exportFormat.carriesBodyweight {
+                try db.forEachExportBodyweight(filter) { entry in
+                    exportFormat.append(entry, to: &writer)
+                    entries += 1
+                }
+            }
             try sink.write(writer.buffer)
             try sink.commit()
-            if let out { context.printError("Exported \(rows) set\(rows == 1 ? "" : "s") to \(out).") }
+            let bodyweights = entries == 0 ? "" : " and \(entries) bodyweight entr\(entries == 1 ? "y" : "ies")"
+            if let out { context.printError("Exported \(rows) set\(rows == 1 ? "" : "s")\(bodyweights) to \(out).") }
         } catch {
             sink.abandon()
             throw error

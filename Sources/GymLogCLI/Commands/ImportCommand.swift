@@ -26,7 +26,9 @@ struct Import: ContextCommand {
         (native exports keep their own), so importing the same file twice, or a later export
         that overlaps an earlier one, adds only what is new. Exercises are matched by exact
         name or alias and otherwise created with the name in the file; a native export's
-        aliases are added too. Imported rows sync like logged ones.
+        aliases, supersets and bodyweight entries are added too, and Hevy's superset_id
+        groups supersets. The file is read as a stream, twice (check, then write), so memory
+        does not grow with it. Imported rows sync like logged ones.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -67,8 +69,10 @@ struct Import: ContextCommand {
         if dryRun { context.print("Dry run: nothing is written. Importing would print:") }
         let options = ImportOptions(source: from.flatMap { ImportSource(rawValue: $0.lowercased()) },
                                     weightUnit: weightUnit, utcOffset: offset)
-        // The file's bytes live only while it is parsed; the parsed workouts are far smaller.
-        let parsed = try ImportParser.parse(try Self.contents(of: file), options: options)
+        // Two passes over the file, each read in chunks: the first checks every row and counts,
+        // so a bad file is refused (and a dry run summarised) before anything is written; the
+        // second hands over each workout as soon as its last row is read.
+        let parsed = try ImportParser.scan(try FileBytes(path: file), options: options)
         let separator = parsed.delimiter == ";" ? "semicolon" : parsed.delimiter == "," ? "comma" : "'\(parsed.delimiter)'"
         context.print(from == nil ? "Detected a \(parsed.source.displayName) export (\(separator)-separated)."
                                   : "Reading a \(parsed.source.displayName) export (\(separator)-separated).")
@@ -90,7 +94,9 @@ struct Import: ContextCommand {
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
             FileHandle.standardError.write(Data("\rImporting \(bar) \(percent)%  \(done)/\(all) sets".utf8))
             if done >= all { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
-        } : nil)
+        } : nil) { each in
+            try ImportParser.forEachWorkout(try FileBytes(path: file), scanned: parsed, options: options, each)
+        }
         Self.summary(report, parsed, unitFromFlag: unit != nil, zone: zone).forEach(context.print)
     }
 
@@ -101,16 +107,6 @@ struct Import: ContextCommand {
         return try GymLogDatabase(path: ":memory:", environment: context.environment, settings: context.settings)
     }
 
-    static func contents(of path: String) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw UserError("Cannot import '\(path)': it is a folder. Name the CSV file exported by the app, e.g. `gymlog import ~/Downloads/strong.csv`.")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UserError("Cannot read '\(path)': check the path and its permissions.")
-        }
-        return [UInt8](data)
-    }
 
     /// The lines that end an import: what was created, what was there already, what was
     /// assumed (units, time zone), which rows were left out and why, and the durations capped.
@@ -125,6 +121,8 @@ struct Import: ContextCommand {
             if r.exercisesCreated.count > 12 { created += ", … and \(r.exercisesCreated.count - 12) more" }
         }
         lines.append(created + ".")
+        func entries(_ n: Int) -> String { "\(n) bodyweight entr\(n == 1 ? "y" : "ies")" }
+        if r.bodyweightsCreated > 0 { lines.append("Imported \(entries(r.bodyweightsCreated)).") }
         func aliases(_ n: Int) -> String { "\(n) alias\(n == 1 ? "" : "es")" }
         if r.aliasesCreated > 0 {
             lines.append("Added \(aliases(r.aliasesCreated)) of the file's exercises.")
@@ -133,9 +131,10 @@ struct Import: ContextCommand {
             lines.append("Left out \(aliases(r.aliasesTaken.count)) that already name another exercise: "
                          + r.aliasesTaken.prefix(12).joined(separator: ", ") + ".")
         }
-        if r.workoutsExisting > 0 || r.setsExisting > 0 {
+        if r.workoutsExisting > 0 || r.setsExisting > 0 || r.bodyweightsExisting > 0 {
             lines.append("Already in the database (left as they are): \(plural(r.workoutsExisting, "workout")), "
-                         + "\(plural(r.setsExisting, "set")).")
+                         + "\(plural(r.setsExisting, "set"))"
+                         + (r.bodyweightsExisting > 0 ? ", \(entries(r.bodyweightsExisting))." : "."))
         }
         if let unit = file.assumedWeightUnit {
             let other = unit == .kg ? "lb" : "kg"
@@ -169,5 +168,54 @@ struct Import: ContextCommand {
             lines += file.badRows.map { "  \($0)" }
         }
         return lines
+    }
+}
+
+/// A file read with read(2) in chunks, as `ImportCSVCursor` asks for them: the import's only
+/// contact with the disk. The descriptor is closed when the last copy goes.
+struct FileBytes: ImportByteSource {
+    /// Owns the descriptor, so copies of the source share it and close it once.
+    final class Descriptor {
+        let fd: Int32
+        init(_ fd: Int32) { self.fd = fd }
+        deinit { close(fd) }
+    }
+
+    let path: String
+    let file: Descriptor
+
+    init(path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw UserError("Cannot import '\(path)': it is a folder. Name the CSV file exported by the app, e.g. `gymlog import ~/Downloads/strong.csv`.")
+        }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw UserError("Cannot read '\(path)': \(String(cString: strerror(errno))); check the path and its permissions.") }
+        file = Descriptor(fd)
+        // The import reads the file twice (check, then write): a pipe cannot be read again.
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw UserError("Cannot import '\(path)': it is not a regular file (a pipe?), and the import reads the file twice. "
+                            + "Save it to a file first, e.g. `... > export.csv`, then `gymlog import export.csv`.")
+        }
+        self.path = path
+    }
+
+    mutating func read(into buffer: inout [UInt8], count: Int) throws -> Int {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(file.fd, $0.baseAddress! + start, count) }
+            if n < 0 && errno == EINTR { continue }
+            buffer.removeLast(count - max(0, n))
+            guard n >= 0 else { throw UserError("Reading '\(path)' failed: \(String(cString: strerror(errno))).") }
+            return n
+        }
+    }
+
+    mutating func seek(to offset: Int) throws {
+        guard lseek(file.fd, off_t(offset), SEEK_SET) >= 0 else {
+            throw UserError("Reading '\(path)' failed: \(String(cString: strerror(errno))).")
+        }
     }
 }

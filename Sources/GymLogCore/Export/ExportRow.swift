@@ -14,19 +14,67 @@ public struct ExportRow: Sendable, Equatable {
     public var workingSetNumber: Int?
     /// The exercise's other names (`bp` for Bench Press), as stored, in alphabetical order.
     public var exerciseAliases: [String]
+    /// 0-based position of the set's superset among this workout's supersets, in the order
+    /// first met (Hevy's `superset_id`); nil for a set done on its own.
+    public var supersetNumber: Int?
 
-    /// A row from stored values; the caller numbers the set within its exercise and workout.
+    /// A row from stored values; the caller numbers the set within its exercise and workout
+    /// (`ExportNumbering`).
     public init(set: LoggedSet, workout: Workout, exercise: Exercise, setOrder: Int, workingSetNumber: Int?,
-                exerciseAliases: [String] = []) {
+                exerciseAliases: [String] = [], supersetNumber: Int? = nil) {
         self.set = set; self.workout = workout; self.exercise = exercise
         self.setOrder = setOrder; self.workingSetNumber = workingSetNumber; self.exerciseAliases = exerciseAliases
+        self.supersetNumber = supersetNumber
+    }
+}
+
+/// Numbers sets as the export lists them, workout by workout in the order they were done:
+/// each exercise's sets (all, and working ones) and each superset, counted within the workout.
+/// Sets come in the order they were done, so exercises interleave (supersets): each
+/// exercise's numbering is kept apart.
+public struct ExportNumbering: Sendable {
+    var workout: UUID?
+    var exercises: [UUID: (order: Int, working: Int)] = [:]
+    var supersets: [UUID: Int] = [:]
+
+    public init() {}
+
+    /// The numbers of `set`, the next set in export order.
+    public mutating func number(_ set: LoggedSet) -> (setOrder: Int, workingSetNumber: Int?, supersetNumber: Int?) {
+        if workout != set.workoutID {
+            workout = set.workoutID
+            exercises.removeAll(keepingCapacity: true)
+            supersets.removeAll(keepingCapacity: true)
+        }
+        var n = exercises[set.exerciseID] ?? (0, 0)
+        n.order += 1
+        if set.values.kind == .working { n.working += 1 }
+        exercises[set.exerciseID] = n
+        var superset: Int?
+        if let id = set.supersetID {
+            superset = supersets[id] ?? supersets.count
+            supersets[id] = superset
+        }
+        return (n.order, set.values.kind == .working ? n.working : nil, superset)
+    }
+
+    /// The export row of `set`, numbered.
+    public mutating func row(_ set: LoggedSet, workout: Workout, exercise: Exercise, aliases: [String] = []) -> ExportRow {
+        let n = number(set)
+        return ExportRow(set: set, workout: workout, exercise: exercise, setOrder: n.setOrder, workingSetNumber: n.workingSetNumber,
+                         exerciseAliases: aliases, supersetNumber: n.supersetNumber)
     }
 }
 
 /// The column layouts `gymlog export --format` can write.
 public enum ExportFormat: String, CaseIterable, Sendable {
-    /// Every field gymlog stores, lossless: ids, kinds, units, aliases, ISO 8601 times to the
-    /// millisecond with offsets.
+    /// Every field gymlog stores, lossless: ids, kinds, units, aliases, supersets, ISO 8601
+    /// times to the millisecond with offsets, and bodyweight entries.
+    ///
+    /// Bodyweight entries follow the sets as rows of their own, oldest first: `kind` is
+    /// `bodyweight_entry`, `set_id` the entry's id, `weight` and `weight_unit` the weight as
+    /// typed, `performed_at` when it was measured; every other field is empty. One file holds
+    /// the whole log, and a row with no workout or exercise cannot be mistaken for a set.
     case native
     /// The layout of the Strong app's CSV export, so the file opens in tools built for it.
     ///
@@ -36,7 +84,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// Distance and Seconds are written as `0` (with an empty unit) and an absent RPE as an
     /// empty field; Date is the workout's local start with no offset, and an unfinished
     /// workout's Duration is `0m`. Strong has no bodyweight column: `bw x8` is Weight 0,
-    /// assistance a negative Weight, and added load a plain Weight.
+    /// assistance a negative Weight, and added load a plain Weight. Strong's layout has no
+    /// supersets and no bodyweight log: both are left out.
     case strong
     /// The layout of Hevy's workout CSV export, so Hevy (and gymlog) can import the file.
     ///
@@ -46,7 +95,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// `21 Nov 2026, 10:15` (local, to the minute); `set_index` is 0-based over all of the
     /// exercise's sets; `set_type` is normal, warmup, dropset or failure; absent numbers are
     /// empty. Hevy's notes are per exercise, not per set: a set's note goes in its row's
-    /// `exercise_notes`. gymlog has no supersets, so `superset_id` is empty.
+    /// `exercise_notes`. `superset_id` numbers a workout's supersets from 0, as Hevy does, and
+    /// is empty for a set done on its own. Hevy has no bodyweight log: entries are left out.
     case hevy
 
     /// The native columns before aliases were exported; such files still import.
@@ -55,7 +105,16 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         "exercise_id", "exercise", "set_order",
     ] + setFields.map(\.rawValue) + ["performed_at"]
 
-    static let nativeHeader: [String] = nativeHeaderWithoutAliases + ["exercise_aliases"]
+    /// The native columns before supersets were exported; such files still import.
+    static let nativeHeaderWithoutSupersets: [String] = nativeHeaderWithoutAliases + ["exercise_aliases"]
+
+    static let nativeHeader: [String] = nativeHeaderWithoutSupersets + ["superset_id"]
+
+    /// Every native header gymlog has written, oldest first.
+    static let nativeHeaders = [nativeHeaderWithoutAliases, nativeHeaderWithoutSupersets, nativeHeader]
+
+    /// The native `kind` of a row that is a bodyweight entry, not a set.
+    static let bodyweightEntryKind = "bodyweight_entry"
 
     static let strongHeader = [
         "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Weight Unit", "Reps", "Distance",
@@ -116,6 +175,29 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// Writes one bodyweight entry; only the native layout has a place for it (Strong's and
+    /// Hevy's have no bodyweight log), so the others write nothing.
+    public func append(_ entry: BodyweightEntry, to writer: inout CSVWriter) {
+        guard self == .native else { return }
+        writer.fieldUUID(entry.id)
+        for _ in 1...8 { writer.emptyField() }  // workout_id ... set_order
+        for field in Self.setFields {
+            switch field {
+            case .kind: writer.field(Self.bodyweightEntryKind)
+            case .weight: writer.fieldFixed(entry.weight.value)
+            case .weightUnit: writer.field(entry.weight.unit.rawValue)
+            default: writer.emptyField()
+            }
+        }
+        writer.fieldISO8601(millis: entry.measuredAt, utcOffsetSeconds: entry.utcOffsetSeconds, milliseconds: true)
+        writer.emptyField()  // exercise_aliases
+        writer.emptyField()  // superset_id
+        writer.endRow()
+    }
+
+    /// Whether this layout carries bodyweight entries.
+    public var carriesBodyweight: Bool { self == .native }
+
     static func appendNative(_ row: ExportRow, to w: inout CSVWriter) {
         let set = row.set, workout = row.workout
         w.fieldUUID(set.id)
@@ -143,6 +225,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         }
         w.fieldISO8601(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds, milliseconds: true)
         w.field(encodeAliases(row.exerciseAliases))
+        if let superset = set.supersetID { w.fieldUUID(superset) } else { w.emptyField() }
         w.endRow()
     }
 
@@ -187,7 +270,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         }
         w.optionalField(workout.note)
         w.field(row.exercise.name)
-        w.emptyField()  // superset_id
+        w.optionalInt(row.supersetNumber)
         w.optionalField(v.note)
         w.fieldInt(row.setOrder - 1)
         switch v.kind {

@@ -1,7 +1,8 @@
 import Foundation
 
 // Reading other apps' exports (and gymlog's own) into one normalised model. Pure: the caller
-// reads the file and supplies the time zone; nothing here touches the disk or the clock.
+// supplies the bytes (an `ImportByteSource`) and the time zone; nothing here opens a file or
+// reads the clock.
 
 /// The apps whose CSV exports `gymlog import` reads.
 public enum ImportSource: String, CaseIterable, Sendable {
@@ -58,10 +59,14 @@ public struct ImportedSet: Equatable, Sendable {
     /// Milliseconds since 1970 (UTC).
     public var performedAt: Int64
     public var utcOffsetSeconds: Int
+    /// The superset it was done in: the native file's own id, or (Hevy) one derived from the
+    /// workout and the file's group number, so a re-import gives the same.
+    public var supersetID: UUID?
 
-    public init(line: Int, id: UUID, exercise: Int, values: SetValues, performedAt: Int64, utcOffsetSeconds: Int) {
+    public init(line: Int, id: UUID, exercise: Int, values: SetValues, performedAt: Int64, utcOffsetSeconds: Int,
+                supersetID: UUID? = nil) {
         self.line = line; self.id = id; self.exercise = exercise; self.values = values
-        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds
+        self.performedAt = performedAt; self.utcOffsetSeconds = utcOffsetSeconds; self.supersetID = supersetID
     }
 }
 
@@ -139,9 +144,19 @@ public struct ImportedFile: Sendable {
     /// Workouts whose duration was over a day (a timer left running), each with its first
     /// line and the duration written: read as ending at their last set.
     public var cappedDurations: [ImportProblem] = []
-
-    /// Sets across all workouts.
-    public var setCount: Int { workouts.reduce(0) { $0 + $1.sets.count } }
+    /// Bodyweight entries (native files only), in file order.
+    public var bodyweights: [BodyweightEntry] = []
+    /// Sets across all workouts (counted by the first pass, before any workout is assembled).
+    public var setCount = 0
+    /// For the second pass: how many rows each workout has, by a hash of its key.
+    var workoutRows: [Int: Int] = [:]
+    /// Exercises with a bodyweight set in a file without a bodyweight column: their loads are added load.
+    var bodyweightExercises = Set<Int>()
+    /// The values of each exercise's first set, in workout order: what a new exercise's kind follows.
+    public var firstSets: [SetValues] = []
+    /// Each exercise's place when the exercises are ordered by their first set, oldest workout
+    /// first: the order the summary names new exercises in, whatever order they are written in.
+    public var exerciseRanks: [Int] = []
 }
 
 extension ImportSource {
@@ -149,7 +164,7 @@ extension ImportSource {
     public static func detect(header fields: [String]) -> ImportSource? {
         let names = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let set = Set(names)
-        if names == ExportFormat.nativeHeader || names == ExportFormat.nativeHeaderWithoutAliases { return .native }
+        if ExportFormat.nativeHeaders.contains(names) { return .native }
         if set.isSuperset(of: ["title", "start_time", "exercise_title"]) { return .hevy }
         if names.count >= 3, names[0] == "date", names[1] == "exercise", names[2] == "category" { return .fitnotes }
         if set.isSuperset(of: ["date", "exercise name", "set order"]) { return .strong }
@@ -157,13 +172,58 @@ extension ImportSource {
     }
 }
 
-/// Reads exports of Strong, Hevy, FitNotes and gymlog itself into `ImportedFile`.
+/// Reads exports of Strong, Hevy, FitNotes and gymlog itself into `ImportedFile`, in two
+/// streaming passes over the file so that memory does not grow with it: `scan` checks every
+/// row and counts (a file is refused, or a dry run summarised, from it, before anything is
+/// written), then `forEachWorkout` reads the file again and hands over each workout as soon as
+/// its last row is read.
 public enum ImportParser {
-    /// Parses a whole file. Malformed rows are collected in `badRows` (every one, with its
-    /// line), never thrown; a file whose header cannot be read at all throws `UserError`.
-    public static func parse(_ bytes: [UInt8], options: ImportOptions) throws -> ImportedFile {
-        var cursor = ImportCSVCursor(bytes, delimiter: nil)
-        guard let header = cursor.next() else {
+    /// The first pass: every row checked, nothing assembled. Malformed rows are collected in
+    /// `badRows` (every one, with its line), never thrown; a file whose header cannot be read
+    /// at all throws `UserError`, and so does a file that cannot be read. `workouts` is empty.
+    public static func scan(_ source: any ImportByteSource, options: ImportOptions,
+                            chunkSize: Int = ImportCSVCursor.defaultChunkSize) throws -> ImportedFile {
+        try read(source, options: options, chunkSize: chunkSize) { WorkoutAssembler(source: $0, options: options, mode: .scan) }
+    }
+
+    /// The second pass over the same file: each workout (its sets settled, in the order done)
+    /// as soon as its last row is read, so the file's workouts come in the order they end in
+    /// the file. Rows are read exactly as `scan` read them; throws if the file changed since.
+    public static func forEachWorkout(_ source: any ImportByteSource, scanned: ImportedFile, options: ImportOptions,
+                                      chunkSize: Int = ImportCSVCursor.defaultChunkSize,
+                                      _ body: (ImportedWorkout) throws -> Void) throws {
+        var options = options
+        options.source = scanned.source
+        let again = try withoutActuallyEscaping(body) { body in
+            try read(source, options: options, chunkSize: chunkSize) { source in
+                var a = WorkoutAssembler(source: source, options: options, mode: .assemble)
+                a.expectedRows = scanned.workoutRows
+                a.bodyweightFlags = scanned.bodyweightExercises
+                a.emit = body
+                return a
+            }
+        }
+        guard again.setCount == scanned.setCount && again.badRows == scanned.badRows else { throw fileChanged }
+    }
+
+    /// The second pass read rows the first did not: nothing unchecked is written.
+    static let fileChanged = UserError("The file changed while it was being imported. Import it again once nothing writes to it: "
+                                       + "what was written is kept and not written twice.")
+
+    /// Both passes over a file in memory: every workout, oldest first.
+    public static func parse(_ bytes: [UInt8], options: ImportOptions, chunkSize: Int = ImportCSVCursor.defaultChunkSize) throws -> ImportedFile {
+        var file = try scan(MemoryBytes(bytes), options: options, chunkSize: chunkSize)
+        var workouts: [ImportedWorkout] = []
+        try forEachWorkout(MemoryBytes(bytes), scanned: file, options: options, chunkSize: chunkSize) { workouts.append($0) }
+        file.workouts = workouts.sorted { ($0.startedAt, $0.line) < ($1.startedAt, $1.line) }
+        return file
+    }
+
+    /// Reads the header, picks the app's reader and runs it over every row with the assembler `make` gives.
+    static func read(_ source: any ImportByteSource, options: ImportOptions, chunkSize: Int,
+                     assembler make: (ImportSource) -> WorkoutAssembler) throws -> ImportedFile {
+        var cursor = try ImportCSVCursor(source, delimiter: nil, chunkSize: chunkSize)
+        guard let header = try cursor.next() else {
             throw UserError("The file is empty: there is no header line to tell which app wrote it.")
         }
         if let quote = cursor.unclosedQuote {
@@ -179,13 +239,13 @@ public enum ImportParser {
             let shown = header.fields.prefix(6).joined(separator: String(cursor.delimiterCharacter))
             throw UserError("Cannot tell which app wrote this file from its header '\(shown)'. Pass --from strong, hevy, fitnotes or native.")
         }
-        var assembler = WorkoutAssembler(source: source, options: options)
+        var assembler = make(source)
         switch source {
         case .strong: try StrongReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
         case .hevy: try HevyReader(header: header.fields).read(&cursor, into: &assembler)
         case .fitnotes: try FitNotesReader(header: header.fields).read(&cursor, into: &assembler)
         case .native: try NativeReader(header: header.fields).read(&cursor, into: &assembler)
         }
-        return assembler.finish(delimiter: cursor.delimiterCharacter)
+        return try assembler.finish(delimiter: cursor.delimiterCharacter)
     }
 }

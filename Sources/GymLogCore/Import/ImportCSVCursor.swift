@@ -2,6 +2,32 @@ import Foundation
 
 // MARK: - CSV rows with line numbers
 
+/// Where `ImportCSVCursor` reads its bytes from: a file read in chunks (the CLI's), or bytes
+/// held in memory (`MemoryBytes`).
+public protocol ImportByteSource {
+    /// Appends up to `count` bytes to `buffer` and returns how many; 0 at the end.
+    mutating func read(into buffer: inout [UInt8], count: Int) throws -> Int
+    /// Moves back (or on) to byte `offset` from the start, so a line can be read again.
+    mutating func seek(to offset: Int) throws
+}
+
+/// Bytes held in memory, read as a source.
+public struct MemoryBytes: ImportByteSource {
+    let bytes: [UInt8]
+    var position = 0
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public mutating func read(into buffer: inout [UInt8], count: Int) -> Int {
+        let n = min(count, bytes.count - position)
+        buffer.append(contentsOf: bytes[position..<(position + n)])
+        position += n
+        return n
+    }
+
+    public mutating func seek(to offset: Int) { position = min(max(0, offset), bytes.count) }
+}
+
 /// Reads CSV one row at a time with the line it starts on, for error messages that point
 /// into the file. This is gymlog's one CSV reader: RFC 4180 (quoted fields may hold the
 /// delimiter, doubled quotes and line breaks; rows end in CRLF, LF or CR; the last row needs
@@ -11,12 +37,22 @@ import Foundation
 /// of the line where the quote opens, flagged in `unclosedQuote`, and reading goes on with
 /// the next line, so the lines after it are read as rows of their own. The delimiter is
 /// guessed from the header line when not given.
+///
+/// It streams: bytes come from an `ImportByteSource` into a buffer of `chunkSize` bytes,
+/// refilled as rows are read, so memory holds one chunk and one row whatever the file's size.
+/// A row, a quoted field or a CRLF may span two chunks. Only a quote that is never closed
+/// goes back (`seek`) to re-read the line it opened on.
 public struct ImportCSVCursor {
-    let bytes: [UInt8]
+    var source: any ImportByteSource
+    let chunkSize: Int
+    var buffer: [UInt8] = []
+    /// The next byte to read, in `buffer`.
     var i = 0
+    /// The file offset of `buffer[0]`.
+    var base = 0
     var line = 1
     /// The field separator in use.
-    public private(set) var delimiter: UInt8
+    public private(set) var delimiter: UInt8 = UInt8(ascii: ",")
     /// Set when the row `next()` returned opens a quote it never closes; nil otherwise.
     public private(set) var unclosedQuote: UnclosedQuote?
     /// The line the row `next()` returned ends on (later than its first line when a quoted
@@ -31,44 +67,73 @@ public struct ImportCSVCursor {
         public var swallowedLines: Int
     }
 
-    public init(_ bytes: [UInt8], delimiter: Character?) {
-        self.bytes = bytes
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
+    /// The default chunk: large enough that reads are few, small enough not to matter.
+    public static let defaultChunkSize = 1 << 16
+
+    /// A cursor over `source`; `chunkSize` bytes are read at a time (tests use tiny ones).
+    public init(_ source: any ImportByteSource, delimiter: Character?, chunkSize: Int = defaultChunkSize) throws {
+        self.source = source
+        self.chunkSize = max(1, chunkSize)
+        // The byte-order mark and the header's separator are judged from the file's start.
+        while buffer.count < 4096, try fill(), !buffer.contains(10), !buffer.contains(13) {}
+        if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { i = 3 }
         if let delimiter {
             self.delimiter = delimiter.asciiValue ?? UInt8(ascii: ",")
         } else {
-            let firstLine = bytes[i...].prefix(4096)
-            let guess = Self.guessDelimiter(String(decoding: firstLine, as: UTF8.self))
+            let guess = Self.guessDelimiter(String(decoding: buffer[i...].prefix(4096), as: UTF8.self))
             self.delimiter = guess.asciiValue ?? UInt8(ascii: ",")
         }
     }
 
+    /// A cursor over bytes in memory.
+    public init(_ bytes: [UInt8], delimiter: Character?, chunkSize: Int = defaultChunkSize) {
+        // Bytes in memory never fail to read.
+        self = try! ImportCSVCursor(MemoryBytes(bytes), delimiter: delimiter, chunkSize: chunkSize)
+    }
+
     public var delimiterCharacter: Character { Character(UnicodeScalar(delimiter)) }
 
+    /// Reads the next chunk, first dropping the bytes already read; false at the end.
+    mutating func fill() throws -> Bool {
+        if i > 0 {
+            buffer.removeSubrange(0..<i)
+            base += i
+            i = 0
+        }
+        return try source.read(into: &buffer, count: chunkSize) > 0
+    }
+
+    /// The byte `ahead` bytes after the next one, reading on when needed; nil past the end.
+    @inline(__always)
+    mutating func peek(_ ahead: Int = 0) throws -> UInt8? {
+        while i + ahead >= buffer.count {
+            guard try fill() else { return nil }
+        }
+        return buffer[i + ahead]
+    }
+
     /// The next non-blank row and the line it starts on; nil at the end.
-    public mutating func next() -> (line: Int, fields: [String])? {
+    public mutating func next() throws -> (line: Int, fields: [String])? {
         unclosedQuote = nil
-        let n = bytes.count
-        while i < n {
+        while let b = try peek() {
             // Blank lines are skipped.
-            if bytes[i] == 10 { line += 1; i += 1; continue }
-            if bytes[i] == 13 { line += 1; i += (i + 1 < n && bytes[i + 1] == 10) ? 2 : 1; continue }
+            if b == 10 { line += 1; i += 1; continue }
+            if b == 13 { line += 1; i += try peek(1) == 10 ? 2 : 1; continue }
             break
         }
-        guard i < n else { return nil }
+        guard try peek() != nil else { return nil }
         let start = line
         var fields: [String] = []
         var field: [UInt8] = []
         var quoted = false, inQuotes = false
         var quoteStart = 0, quoteLine = 0, fieldsBeforeQuote = 0
-        while i < n {
-            let b = bytes[i]
+        while let b = try peek() {
             if inQuotes {
                 if b == UInt8(ascii: "\"") {
-                    if i + 1 < n && bytes[i + 1] == UInt8(ascii: "\"") { field.append(b); i += 2; continue }
+                    if try peek(1) == UInt8(ascii: "\"") { field.append(b); i += 2; continue }
                     inQuotes = false
                 } else {
-                    if b == 10 || (b == 13 && !(i + 1 < n && bytes[i + 1] == 10)) { line += 1 }
+                    if try b == 10 || (b == 13 && peek(1) != 10) { line += 1 }
                     field.append(b)
                 }
                 i += 1
@@ -76,12 +141,12 @@ public struct ImportCSVCursor {
             }
             if b == UInt8(ascii: "\"") && field.isEmpty && !quoted {
                 quoted = true; inQuotes = true; i += 1
-                quoteStart = i; quoteLine = line; fieldsBeforeQuote = fields.count
+                quoteStart = base + i; quoteLine = line; fieldsBeforeQuote = fields.count
             } else if b == delimiter {
                 fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true)
                 quoted = false; i += 1
             } else if b == 10 || b == 13 {
-                i += (b == 13 && i + 1 < n && bytes[i + 1] == 10) ? 2 : 1
+                i += try (b == 13 && peek(1) == 10) ? 2 : 1
                 rowEndLine = line
                 line += 1
                 fields.append(String(decoding: field, as: UTF8.self))
@@ -90,24 +155,28 @@ public struct ImportCSVCursor {
                 field.append(b); i += 1
             }
         }
-        if inQuotes { return cutAtUnclosedQuote(start: start, from: quoteStart, line: quoteLine, fields: fields, kept: fieldsBeforeQuote) }
+        if inQuotes { return try cutAtUnclosedQuote(start: start, from: quoteStart, line: quoteLine, fields: fields, kept: fieldsBeforeQuote) }
         rowEndLine = line
         fields.append(String(decoding: field, as: UTF8.self))
         return (start, fields)
     }
 
-    /// The row whose quote, opened at byte `from` on `line`, ran to the end of the file: its
-    /// fields before the quote and the rest of that line as the last field; reading resumes
-    /// on the next line.
-    mutating func cutAtUnclosedQuote(start: Int, from: Int, line quoteLine: Int, fields: [String], kept: Int) -> (line: Int, fields: [String]) {
+    /// The row whose quote, opened at file offset `from` on `line`, ran to the end of the file:
+    /// its fields before the quote and the rest of that line as the last field; reading
+    /// resumes on the next line.
+    mutating func cutAtUnclosedQuote(start: Int, from: Int, line quoteLine: Int, fields: [String], kept: Int) throws -> (line: Int, fields: [String]) {
         unclosedQuote = UnclosedQuote(line: quoteLine, swallowedLines: line - quoteLine)
         rowEndLine = quoteLine
-        var end = from
-        while end < bytes.count && bytes[end] != 10 && bytes[end] != 13 { end += 1 }
-        let row = Array(fields.prefix(kept)) + [String(decoding: bytes[from..<end], as: UTF8.self)]
-        i = end < bytes.count && bytes[end] == 13 && end + 1 < bytes.count && bytes[end + 1] == 10 ? end + 2 : end + 1
+        try source.seek(to: from)
+        buffer.removeAll(keepingCapacity: true)
+        base = from
+        i = 0
+        var rest: [UInt8] = []
+        while let b = try peek(), b != 10, b != 13 { rest.append(b); i += 1 }
+        if try peek() == 13 { i += 1 }
+        if try peek() == 10 { i += 1 }
         line = quoteLine + 1
-        return (start, row)
+        return (start, Array(fields.prefix(kept)) + [String(decoding: rest, as: UTF8.self)])
     }
 
     /// `;` when the first line has more semicolons than commas outside quotes, else `,`.
@@ -126,7 +195,8 @@ public struct ImportCSVCursor {
     public static func rows(_ bytes: some Collection<UInt8>, delimiter: Character? = ",") -> [[String]] {
         var cursor = ImportCSVCursor(Array(bytes), delimiter: delimiter)
         var rows: [[String]] = []
-        while let row = cursor.next() { rows.append(row.fields) }
+        // Bytes in memory never fail to read.
+        while let row = try? cursor.next() { rows.append(row.fields) }
         return rows
     }
 

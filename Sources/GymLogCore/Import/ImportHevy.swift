@@ -5,9 +5,11 @@ import Foundation
 /// loads in `weight_kg` or `weight_lbs` and distances in `distance_km` or `distance_miles`
 /// (chosen independently), times like `15 Sep 2025, 07:48`, a 0-based `set_index`, a
 /// `set_type` of normal, warmup, failure or dropset, and blank or 0 for a missing number.
+/// `superset_id` numbers a workout's supersets (0, 1, ...): rows of one workout with the same
+/// number are one superset, blank is a set done on its own.
 struct HevyReader {
     let header: [String]
-    let title, start, end, description, exercise, exerciseNotes, setIndex, setType: Int?
+    let title, start, end, description, exercise, exerciseNotes, setIndex, setType, superset: Int?
     let weight, reps, distance, duration, rpe: Int?
     let weightUnit: WeightUnit
     let distanceUnit: DistanceUnit
@@ -23,6 +25,7 @@ struct HevyReader {
         exerciseNotes = c.index("exercise_notes")
         setIndex = c.index("set_index")
         setType = c.index("set_type")
+        superset = c.index("superset_id")
         reps = c.index("reps")
         duration = c.index("duration_seconds")
         rpe = c.index("rpe")
@@ -95,7 +98,7 @@ struct HevyReader {
                 localEnd.flatMap { $0 > local ? startedAt + ($0 - local) : nil }
             }
             if let text = nonEmpty(f.field(exerciseNotes)) { a.addNote("\(exerciseName): \(text)", to: wi) }
-            a.addSet(set, line: line, exerciseName: exerciseName, to: wi)
+            a.addSet(set, line: line, exerciseName: exerciseName, superset: a.superset(f.field(superset), in: wi), to: wi)
         }
     }
 }

@@ -1,21 +1,24 @@
 import Foundation
 
-/// Reads gymlog's own `export --format native`: every field is kept, ids and aliases
-/// included, so an export imported into an empty database exports again byte for byte.
-/// Files written before aliases were exported (no `exercise_aliases` column, times to the
-/// second) still read.
+/// Reads gymlog's own `export --format native`: every field is kept, ids, aliases, supersets
+/// and bodyweight entries included, so an export imported into an empty database exports
+/// again byte for byte. Files written before aliases were exported (no `exercise_aliases`
+/// column, times to the second) or before supersets were (no `superset_id`) still read.
 struct NativeReader {
     let header: [String]
     /// Whether the file has the `exercise_aliases` column.
     let hasAliases: Bool
+    /// Whether the file has the `superset_id` column.
+    let hasSupersets: Bool
 
     init(header: [String]) throws {
         let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard names == ExportFormat.nativeHeader || names == ExportFormat.nativeHeaderWithoutAliases else {
+        guard let version = ExportFormat.nativeHeaders.firstIndex(of: names) else {
             throw UserError("This is not a gymlog native export: its header should be '\(ExportFormat.nativeHeader.joined(separator: ","))'.")
         }
         self.header = header
-        hasAliases = names == ExportFormat.nativeHeader
+        hasAliases = version >= 1
+        hasSupersets = version >= 2
     }
 
     /// `2026-11-21T10:15:00+01:00`, `2026-11-21T10:15:00.250+01:00` (or `...Z`) as UTC
@@ -43,8 +46,9 @@ struct NativeReader {
         return (local - Int64(offset) * 1000, offset)
     }
 
-    /// Where `exercise_aliases` sits (files that have it).
-    static let aliasesColumn = ExportFormat.nativeHeader.count - 1
+    /// Where `exercise_aliases` and `superset_id` sit (files that have them).
+    static let aliasesColumn = ExportFormat.nativeHeader.firstIndex(of: "exercise_aliases")!
+    static let supersetColumn = ExportFormat.nativeHeader.firstIndex(of: "superset_id")!
 
     /// Where a set field sits in the native layout (nil: `performed_at`, which follows them).
     static func column(_ field: SetField?) -> Int {
@@ -104,6 +108,10 @@ struct NativeReader {
                 guard let v = Int(f[i]) else { throw ImportRowError("\(name) '\(f[i])' is not a whole number") }
                 return v
             }
+            if f[Self.column(.kind)] == ExportFormat.bodyweightEntryKind {
+                a.bodyweights.append(try bodyweightEntry(f, id: try id(0, "set_id"), at: try time(Self.column(nil), "performed_at")))
+                return
+            }
             let setID = try id(0, "set_id"), workoutID = try id(1, "workout_id"), exerciseID = try id(6, "exercise_id")
             let started = try time(3, "workout_started_at")
             let ended = f[4].isEmpty ? nil : try time(4, "workout_ended_at").millis
@@ -120,14 +128,30 @@ struct NativeReader {
 
             let name = f[2].isEmpty ? nil : f[2]
             let note = f[5].isEmpty ? nil : f[5]
-            let wi = a.workout(key: workoutID.uuidString) {
+            let superset = hasSupersets && !f[Self.supersetColumn].isEmpty ? try id(Self.supersetColumn, "superset_id") : nil
+            let wi = a.workout(key: workoutID.uuidString) { _ in
                 ImportedWorkout(line: line, id: workoutID, name: name, startedAt: started.millis, endedAt: ended,
                                 utcOffsetSeconds: started.offset, note: note)
             }
             let ei = a.exercise(named: exerciseName, id: exerciseID)
             if hasAliases { a.addAliases(ExportFormat.decodeAliases(f[Self.aliasesColumn]), to: ei) }
             a.add(PendingSet(line: line, id: setID, exercise: ei, values: values, performedAt: performed.millis,
-                             utcOffsetSeconds: performed.offset, exactTime: f[Self.column(nil)].contains(".")), to: wi)
+                             utcOffsetSeconds: performed.offset, exactTime: f[Self.column(nil)].contains("."),
+                             supersetID: superset), to: wi)
         }
+    }
+
+    /// A `bodyweight_entry` row: its id, weight and time; the set's columns stay empty.
+    func bodyweightEntry(_ f: [String], id: UUID, at: (millis: Int64, offset: Int)) throws -> BodyweightEntry {
+        for (i, name) in header.enumerated() where !f[i].isEmpty
+            && ![0, Self.column(.kind), Self.column(.weight), Self.column(.weightUnit), Self.column(nil)].contains(i) {
+            throw ImportRowError("a bodyweight_entry row has \(name) '\(f[i])'; only set_id, weight, weight_unit and performed_at are filled")
+        }
+        let text = f[Self.column(.weight)], unitText = f[Self.column(.weightUnit)]
+        guard let value = Fixed(parsing: text), value.thousandths > 0 else {
+            throw ImportRowError("bodyweight weight '\(text)' is not a positive number")
+        }
+        guard let unit = WeightUnit(rawValue: unitText) else { throw ImportRowError("weight_unit '\(unitText)' is not kg or lb") }
+        return BodyweightEntry(id: id, weight: Weight(value, unit), measuredAt: at.millis, utcOffsetSeconds: at.offset)
     }
 }

@@ -88,7 +88,7 @@ struct StrongReader {
             let w = a.workout(line: line, local: local, name: name, note: workoutNote) { start in
                 workoutSeconds.map { start + Int64($0) * 1000 }
             }
-            if a.workouts[w].note == nil, let workoutNote { a.workouts[w].note = workoutNote }
+            a.keepNote(workoutNote, of: w)
             switch kind {
             case .restTimer:
                 a.ignore(line, .restTimer)

@@ -13,17 +13,55 @@ struct PendingSet {
     /// The time is to the millisecond (native files since they carry a fraction), so it is kept
     /// as written even when it equals another set's.
     var exactTime = false
+    var supersetID: UUID?
 }
 
-/// Groups rows into workouts (in order of first appearance) and exercises (by name or id),
-/// then gives every set its id and time.
+/// Groups rows into workouts and exercises (by name or id), then gives every set its id and
+/// time. It runs twice over a file, so a file of any size is read in constant memory:
+///
+/// - `.scan` (the first pass) checks every row and counts, keeping no sets: the bad and
+///   left-out rows, the assumed units, the exercises, how many rows each workout has (by a
+///   hash of its key), which exercises have a bodyweight set and each exercise's first set.
+///   The import summary, and the decision to refuse a file, come from it.
+/// - `.assemble` (the second pass) holds a workout's sets only until its last row (known from
+///   the scan) is read, then settles it and hands it to `emit`. A file whose workouts are
+///   contiguous, as every app writes them, holds one workout at a time; one whose rows
+///   interleave holds the interleaved workouts until each is complete.
 struct WorkoutAssembler {
+    enum Mode { case scan, assemble }
+
+    /// A workout whose rows are still being read.
+    struct OpenWorkout {
+        var key: String
+        var hash: Int
+        var workout: ImportedWorkout
+        var sets: [PendingSet] = []
+        var notes: [String] = []
+    }
+
     let source: ImportSource
     let options: ImportOptions
-    var workouts: [ImportedWorkout] = []
-    var pending: [[PendingSet]] = []
-    var notes: [[String]] = []
-    var workoutIndex: [String: Int] = [:]
+    var mode: Mode
+    /// Pass 2: receives each workout once its last row is read.
+    var emit: (ImportedWorkout) throws -> Void = { _ in }
+    /// Open workouts by slot; slots are never reused within a pass.
+    var open: [Int: OpenWorkout] = [:]
+    var slotOfKey: [String: Int] = [:]
+    var nextSlot = 0
+    /// The key hash whose last row the current row was (pass 2): its workouts are completed
+    /// once the row is read.
+    var completing: Int?
+    /// Pass 2 met a row of a workout the scan had no more rows of: the file changed.
+    var changed = false
+    /// Scan: rows per workout key hash. Pass 2: the rows read so far of open workouts.
+    var workoutRows: [Int: Int] = [:]
+    /// Pass 2: the scan's rows per workout key hash (read only, so it is shared, not copied).
+    var expectedRows: [Int: Int] = [:]
+    /// Scan: exercises with a bodyweight set; pass 2: those whose loads are added load (from the scan).
+    var bodyweightFlags = Set<Int>()
+    /// Scan: each exercise's first set in workout order (start, then line) and its values.
+    var firstSets: [(startedAt: Int64, line: Int, values: SetValues)] = []
+    var setCount = 0
     var exercises: [ImportedExercise] = []
     var exerciseIndex: [String: Int] = [:]
     var badRows: [ImportProblem] = []
@@ -31,13 +69,14 @@ struct WorkoutAssembler {
     var assumedWeightUnit: WeightUnit?
     var assumedDistanceUnit: DistanceUnit?
     var cappedDurations: [ImportProblem] = []
+    var bodyweights: [BodyweightEntry] = []
 
     /// The longest workout an export's duration or end time is taken at its word for: a day.
     /// Longer is a timer left running (Strong writes hundreds of hours); such a workout is
     /// read as if it gave no duration, its sets a minute apart and ending at the last.
     static let longestWorkoutSeconds = 86_400
 
-    init(source: ImportSource, options: ImportOptions) { self.source = source; self.options = options }
+    init(source: ImportSource, options: ImportOptions, mode: Mode) { self.source = source; self.options = options; self.mode = mode }
 
     mutating func bad(_ line: Int, _ reason: String) { badRows.append(ImportProblem(line: line, reason: reason)) }
     mutating func ignore(_ line: Int, _ reason: LeftOutReason) { ignoredRows.append(LeftOutRow(line: line, reason: reason)) }
@@ -45,8 +84,8 @@ struct WorkoutAssembler {
     /// Runs `read` on each row of `cursor` that has `fieldCount` fields (or more, with
     /// `extraFields`); a row with fewer, or whose `read` throws `ImportRowError`, is a bad row.
     mutating func readRows(_ cursor: inout ImportCSVCursor, fieldCount: Int, extraFields: Bool = false,
-                           _ read: (inout WorkoutAssembler, Int, [String]) throws -> Void) rethrows {
-        while let (line, f) = cursor.next() {
+                           _ read: (inout WorkoutAssembler, Int, [String]) throws -> Void) throws {
+        while let (line, f) = try cursor.next() {
             if let quote = cursor.unclosedQuote {
                 bad(quote.line, Self.unclosedQuoteReason(quote))
                 continue
@@ -66,6 +105,13 @@ struct WorkoutAssembler {
             } catch let e as ImportRowError {
                 bad(line, e.reason)
             }
+            if changed { throw ImportParser.fileChanged }
+            if let hash = completing {
+                completing = nil
+                workoutRows[hash] = nil
+                // Two keys with one hash are counted together: both are complete now.
+                for slot in open.keys.sorted() where open[slot]?.hash == hash { try complete(slot) }
+            }
         }
     }
 
@@ -80,40 +126,78 @@ struct WorkoutAssembler {
     /// made from this row the first time its `key` (by default start and name) is seen.
     mutating func workout(line: Int, local: Int64, name: String?, key: String? = nil, note: String?,
                           endedAt: (_ startedAt: Int64) -> Int64?) -> Int {
-        let begin = instant(local: local)
         let key = key ?? "\(local)|\(name ?? "")"
-        if let i = workoutIndex[key] { return i }
-        let id = workoutID(localStart: local, name: name)
-        var end = endedAt(begin.millis)
-        if let e = end, e - begin.millis > Int64(Self.longestWorkoutSeconds) * 1000 {
-            cappedDurations.append(ImportProblem(line: line, reason: formatDuration(Int((e - begin.millis) / 1000))))
-            end = nil
+        return workout(key: key) { a in
+            let begin = a.instant(local: local)
+            var end = endedAt(begin.millis)
+            if let e = end, e - begin.millis > Int64(Self.longestWorkoutSeconds) * 1000 {
+                a.cappedDurations.append(ImportProblem(line: line, reason: formatDuration(Int((e - begin.millis) / 1000))))
+                end = nil
+            }
+            return ImportedWorkout(line: line, id: a.workoutID(localStart: local, name: name), name: name, startedAt: begin.millis,
+                                   endedAt: end, utcOffsetSeconds: begin.offset, note: note)
         }
-        return workout(key: key) {
-            ImportedWorkout(line: line, id: id, name: name, startedAt: begin.millis, endedAt: end,
-                            utcOffsetSeconds: begin.offset, note: note)
+    }
+
+    /// The workout for `key` (its slot), made by `make` the first time the key is seen; every
+    /// row of a workout calls this once.
+    mutating func workout(key: String, _ make: (inout WorkoutAssembler) -> ImportedWorkout) -> Int {
+        let hash = key.hashValue
+        switch mode {
+        case .scan:
+            workoutRows[hash, default: 0] += 1
+            if let slot = slotOfKey[key] { return slot }
+            // The scan keeps only the workout of the last row: the rows of one workout come
+            // together in every app's export, and a workout met again is made again (its
+            // capped duration counted once).
+            let capped = cappedDurations.count
+            let first = workoutRows[hash] == 1
+            let made = make(&self)
+            if !first { cappedDurations.removeSubrange(capped...) }
+            open.removeAll(keepingCapacity: true)
+            slotOfKey.removeAll(keepingCapacity: true)
+            return openSlot(key, made, hash: hash)
+        case .assemble:
+            let read = workoutRows[hash, default: 0] + 1
+            workoutRows[hash] = read
+            let expected = expectedRows[hash] ?? 0
+            if read > expected { changed = true }
+            if read == expected { completing = hash }
+            return slotOfKey[key] ?? openSlot(key, make(&self), hash: hash)
         }
+    }
+
+    mutating func openSlot(_ key: String, _ workout: ImportedWorkout, hash: Int) -> Int {
+        let slot = nextSlot
+        nextSlot += 1
+        open[slot] = OpenWorkout(key: key, hash: hash, workout: workout)
+        slotOfKey[key] = slot
+        return slot
+    }
+
+    /// Gives the workout in `slot` the workout note `note` if it has none yet.
+    mutating func keepNote(_ note: String?, of slot: Int) {
+        if open[slot]?.workout.note == nil, let note { open[slot]?.workout.note = note }
     }
 
     /// Adds a row's set to `workout` under the exercise called `exerciseName`. A row with no
     /// number at all (nil) is a set added and never filled in: left out and counted, unless
     /// it has a `note`, which goes into the workout's note (the one thing the row says).
-    mutating func addSet(_ values: SetValues?, note: String? = nil, line: Int, exerciseName: String, to workout: Int) {
+    mutating func addSet(_ values: SetValues?, note: String? = nil, line: Int, exerciseName: String, superset: UUID? = nil,
+                         to workout: Int) {
         guard let values else {
             if let note { return addNote("\(exerciseName): \(note)", to: workout) }
             return ignore(line, .emptySet)
         }
-        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: values), to: workout)
+        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: values, supersetID: superset), to: workout)
     }
 
-    /// The workout for `key`, made by `make` the first time the key is seen.
-    mutating func workout(key: String, _ make: () -> ImportedWorkout) -> Int {
-        if let i = workoutIndex[key] { return i }
-        workouts.append(make())
-        pending.append([])
-        notes.append([])
-        workoutIndex[key] = workouts.count - 1
-        return workouts.count - 1
+    /// The superset another app's file calls `label` (Hevy numbers them per workout: 0, 1, ...)
+    /// in `workout`: an id derived from the workout's id and the label, so a re-import gives the same.
+    func superset(_ label: String, in workout: Int) -> UUID? {
+        let label = label.trimmingCharacters(in: .whitespaces)
+        guard !label.isEmpty, let id = open[workout]?.workout.id else { return nil }
+        return derivedID(namespace: "import-superset", key: id.uuidString.lowercased() + "|" + label)
     }
 
     /// The exercise called `name` (or with `id`), added the first time it is seen.
@@ -126,7 +210,18 @@ struct WorkoutAssembler {
         return exercises.count - 1
     }
 
-    mutating func add(_ set: PendingSet, to workout: Int) { pending[workout].append(set) }
+    /// Adds a set to the workout in `slot`; the scan only counts it and notes what it tells
+    /// about its exercise.
+    mutating func add(_ set: PendingSet, to slot: Int) {
+        setCount += 1
+        guard case .scan = mode else { open[slot]?.sets.append(set); return }
+        if set.values.bodyweight { bodyweightFlags.insert(set.exercise) }
+        let startedAt = open[slot]?.workout.startedAt ?? 0
+        while firstSets.count <= set.exercise { firstSets.append((Int64.max, Int.max, SetValues())) }
+        if (startedAt, set.line) < (firstSets[set.exercise].startedAt, firstSets[set.exercise].line) {
+            firstSets[set.exercise] = (startedAt, set.line, set.values)
+        }
+    }
 
     /// Records other names of exercise `index` (every row of a native file repeats them).
     mutating func addAliases(_ aliases: [String], to index: Int) {
@@ -134,52 +229,63 @@ struct WorkoutAssembler {
     }
 
     /// Adds a line to a workout's note once (exercise notes repeat on every row in some apps).
-    mutating func addNote(_ text: String, to workout: Int) {
+    mutating func addNote(_ text: String, to slot: Int) {
+        guard case .assemble = mode else { return }
         let clean = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !clean.isEmpty, !notes[workout].contains(clean) else { return }
-        notes[workout].append(clean)
+        guard !clean.isEmpty, open[slot]?.notes.contains(clean) == false else { return }
+        open[slot]?.notes.append(clean)
     }
 
-    /// Settles ids and times; workouts that ended up with no set are dropped.
-    func finish(delimiter: Character) -> ImportedFile {
-        var out: [ImportedWorkout] = []
-        out.reserveCapacity(workouts.count)
-        let bodyweightExercises = source == .native ? [] : bodyweightExercises()
-        for (w, sets) in zip(workouts.indices, pending) where !sets.isEmpty {
-            var workout = workouts[w]
-            if !notes[w].isEmpty {
-                workout.note = ([workout.note].compactMap { $0 } + notes[w]).joined(separator: "\n")
-            }
-            // Other apps keep whatever was typed; gymlog stores no control characters (a
-            // Windows line break becomes a line feed, an Escape is dropped).
-            workout.name = workout.name.map { ControlCharacters.cleaned($0, lineBreaks: false) }
-            workout.note = workout.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
-            workout.sets = settle(sets, in: workout)
-            for i in workout.sets.indices {
-                workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
-                // After the ids are derived, so a file read before this rule keeps its ids.
-                if bodyweightExercises.contains(workout.sets[i].exercise) { workout.sets[i].values.readLoadAsAdded() }
-            }
-            if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
-            out.append(workout)
+    /// Pass 2: settles the workout in `slot` (ids, times, notes, names) and hands it to `emit`;
+    /// a workout that ended up with no set is dropped.
+    mutating func complete(_ slot: Int) throws {
+        guard let done = open.removeValue(forKey: slot) else { return }
+        slotOfKey[done.key] = nil
+        guard case .assemble = mode, !done.sets.isEmpty else { return }
+        var workout = done.workout
+        if !done.notes.isEmpty {
+            workout.note = ([workout.note].compactMap { $0 } + done.notes).joined(separator: "\n")
         }
-        out.sort { ($0.startedAt, $0.line) < ($1.startedAt, $1.line) }
-        return ImportedFile(source: source, delimiter: delimiter, workouts: out, exercises: exercises, badRows: badRows,
-                            ignoredRows: ignoredRows, assumedWeightUnit: assumedWeightUnit,
-                            assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations)
+        // Other apps keep whatever was typed; gymlog stores no control characters (a
+        // Windows line break becomes a line feed, an Escape is dropped).
+        workout.name = workout.name.map { ControlCharacters.cleaned($0, lineBreaks: false) }
+        workout.note = workout.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
+        workout.sets = settle(done.sets, in: workout)
+        for i in workout.sets.indices {
+            workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
+            // After the ids are derived, so a file read before this rule keeps its ids.
+            if bodyweightFlags.contains(workout.sets[i].exercise) { workout.sets[i].values.readLoadAsAdded() }
+        }
+        if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
+        try emit(workout)
     }
 
-    /// Exercises with a bodyweight set in the file (reps without a load, or assistance).
-    ///
-    /// Other apps' files have no bodyweight column: Strong writes `bw+20x6` as Weight 20. An
-    /// exercise has one kind, so once one of its sets is a bodyweight set, its loads are added
-    /// load; an exercise whose every set carries added load still reads as weighted.
-    func bodyweightExercises() -> Set<Int> {
-        var found = Set<Int>()
-        for sets in pending { for s in sets where s.values.bodyweight { found.insert(s.exercise) } }
-        return found
+    /// Ends a pass: the scan settles what it learnt. The file's summary, without its workouts.
+    /// In pass 2 every workout has been handed over; one still open had rows the scan did not
+    /// count (the file changed), and is not handed over.
+    mutating func finish(delimiter: Character) throws -> ImportedFile {
+        if case .assemble = mode, !open.isEmpty { throw ImportParser.fileChanged }
+        var file = ImportedFile(source: source, delimiter: delimiter, workouts: [], exercises: exercises, badRows: badRows,
+                                ignoredRows: ignoredRows, assumedWeightUnit: assumedWeightUnit,
+                                assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations,
+                                bodyweights: bodyweights)
+        file.setCount = setCount
+        file.workoutRows = workoutRows
+        // Other apps' files have no bodyweight column: Strong writes `bw+20x6` as Weight 20. An
+        // exercise has one kind, so once one of its sets is a bodyweight set, its loads are added
+        // load; an exercise whose every set carries added load still reads as weighted.
+        file.bodyweightExercises = source == .native ? [] : bodyweightFlags
+        while firstSets.count < exercises.count { firstSets.append((Int64.max, Int.max, SetValues())) }
+        let byFirstSet = firstSets.indices.sorted { (firstSets[$0].startedAt, firstSets[$0].line, $0) < (firstSets[$1].startedAt, firstSets[$1].line, $1) }
+        file.exerciseRanks = Array(repeating: 0, count: firstSets.count)
+        for (rank, e) in byFirstSet.enumerated() { file.exerciseRanks[e] = rank }
+        file.firstSets = firstSets.enumerated().map { e, first in
+            var v = first.values
+            if file.bodyweightExercises.contains(e) { v.readLoadAsAdded() }
+            return v
+        }
+        return file
     }
-
 
     /// Native sets keep their ids and times (in older files, written to the second, nudged 1 ms
     /// apart where whole seconds made them equal, so they keep their order); the others get
@@ -198,7 +304,7 @@ struct WorkoutAssembler {
                 let time = s.exactTime ? at : max(at, (lastTime[s.exercise] ?? Int64.min) &+ 1)
                 lastTime[s.exercise] = time
                 result.append(ImportedSet(line: s.line, id: id, exercise: s.exercise, values: s.values, performedAt: time,
-                                          utcOffsetSeconds: s.utcOffsetSeconds ?? workout.utcOffsetSeconds))
+                                          utcOffsetSeconds: s.utcOffsetSeconds ?? workout.utcOffsetSeconds, supersetID: s.supersetID))
                 continue
             }
             var time: Int64
@@ -213,7 +319,8 @@ struct WorkoutAssembler {
             position[s.exercise] = p
             let key = workout.id.uuidString.lowercased() + "|" + nameKey(exercises[s.exercise].name) + "|\(p)|" + canonicalValues(s.values)
             result.append(ImportedSet(line: s.line, id: derivedID(namespace: "import-set", key: key), exercise: s.exercise,
-                                      values: s.values, performedAt: time, utcOffsetSeconds: workout.utcOffsetSeconds))
+                                      values: s.values, performedAt: time, utcOffsetSeconds: workout.utcOffsetSeconds,
+                                      supersetID: s.supersetID))
         }
         return result
     }

@@ -39,6 +39,19 @@ public struct Workout: Equatable, Sendable {
     }
 }
 
+/// One bodyweight entry, exactly as typed (a synced entity of its own, not a set).
+public struct BodyweightEntry: Equatable, Sendable {
+    public var id: UUID
+    public var weight: Weight
+    /// Milliseconds since 1970 (UTC).
+    public var measuredAt: Int64
+    public var utcOffsetSeconds: Int
+
+    public init(id: UUID, weight: Weight, measuredAt: Int64, utcOffsetSeconds: Int) {
+        self.id = id; self.weight = weight; self.measuredAt = measuredAt; self.utcOffsetSeconds = utcOffsetSeconds
+    }
+}
+
 /// A set as stored: its identity, its values and when it was logged.
 ///
 /// The values' fields read and write through the set (`set.weight`) by key path, so they
