@@ -28,64 +28,67 @@ public final class ServerMetrics: Sendable {
                                       .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
                                       .milliseconds(2500), .seconds(5), .seconds(10)]
 
-    // Descriptors are computed: the type is not Sendable, so it cannot be a shared constant.
-    static var requests: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "http_requests", unitName: "total",
-                                               helpText: "HTTP requests answered, by route and status code.") }
-    static var push: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "push_duration", unitName: "seconds",
-                                           helpText: "Time to answer a push, from its first byte read to its answer.") }
-    static var pull: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "pull_duration", unitName: "seconds",
-                                           helpText: "Time to answer a pull page.") }
-    static var events: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "events", unitName: "total",
-                                             helpText: "Pushed events by outcome: applied, duplicate or rejected.") }
-    static var rejections: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "event_rejections", unitName: "total",
-                                                 helpText: "Pushed events rejected, by error code.") }
-    static var users: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "users", unitName: "",
-                                            helpText: "Users whose token works (not revoked).") }
-    static var devices: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "devices", unitName: "",
-                                              helpText: "Devices that ever synced.") }
-    static var databaseSize: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "database_size", unitName: "bytes",
-                                                   helpText: "The database's size on disk.") }
-    static var connections: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "connections_open", unitName: "",
-                                                  helpText: "Client connections open now (at most --max-connections).") }
-    static var scrapeErrors: MetricNameDescriptor { MetricNameDescriptor(namespace: "gymlog", metricName: "storage_scrape_errors", unitName: "total",
-                                                   helpText: "Scrapes whose storage gauges could not be read (the database did not answer).") }
+    /// Every metric this server exposes: `gymlog_<name>_<unit>`, with its help text.
+    enum Metric {
+        case requests, push, pull, events, rejections, users, devices, databaseSize, connections, scrapeErrors
+
+        var parts: (name: String, unit: String, help: String) {
+            switch self {
+            case .requests: ("http_requests", "total", "HTTP requests answered, by route and status code.")
+            case .push: ("push_duration", "seconds", "Time to answer a push, from its first byte read to its answer.")
+            case .pull: ("pull_duration", "seconds", "Time to answer a pull page.")
+            case .events: ("events", "total", "Pushed events by outcome: applied, duplicate or rejected.")
+            case .rejections: ("event_rejections", "total", "Pushed events rejected, by error code.")
+            case .users: ("users", "", "Users whose token works (not revoked).")
+            case .devices: ("devices", "", "Devices that ever synced.")
+            case .databaseSize: ("database_size", "bytes", "The database's size on disk.")
+            case .connections: ("connections_open", "", "Client connections open now (at most --max-connections).")
+            case .scrapeErrors: ("storage_scrape_errors", "total", "Scrapes whose storage gauges could not be read (the database did not answer).")
+            }
+        }
+
+        // Built on each use: the type is not Sendable, so it cannot be a shared constant.
+        var descriptor: MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "gymlog", metricName: parts.name, unitName: parts.unit, helpText: parts.help)
+        }
+    }
 
     public init() {
         // Every series a dashboard needs exists from the start, at zero, so a rate is defined
         // before the first push and an alert on rejections does not wait for one.
         for outcome in [PushStatus.applied, .duplicate, .rejected] { _ = eventCounter(outcome) }
-        _ = registry.makeDurationHistogram(descriptor: Self.push, buckets: Self.buckets)
-        _ = registry.makeDurationHistogram(descriptor: Self.pull, buckets: Self.buckets)
-        _ = registry.makeCounter(descriptor: Self.scrapeErrors)
+        _ = registry.makeDurationHistogram(descriptor: Metric.push.descriptor, buckets: Self.buckets)
+        _ = registry.makeDurationHistogram(descriptor: Metric.pull.descriptor, buckets: Self.buckets)
+        _ = registry.makeCounter(descriptor: Metric.scrapeErrors.descriptor)
         connectionsOpen(0)
     }
 
     /// The count of open client connections, as the connection limit keeps it.
     func connectionsOpen(_ count: Int) {
-        registry.makeGauge(descriptor: Self.connections).set(Double(count))
+        registry.makeGauge(descriptor: Metric.connections.descriptor).set(Double(count))
     }
 
     /// One answered request. `route` is the served path (`/v1/push`), or `other` for paths the
     /// server does not serve, so a scanner cannot grow the series without bound.
     func request(route: String, status: Int) {
-        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("status", String(status))]).increment()
+        registry.makeCounter(descriptor: Metric.requests.descriptor, labels: [("route", route), ("status", String(status))]).increment()
     }
 
     /// A push answered 200: its latency and what became of each event.
     func pushed(_ results: [PushResult], duration: Duration) {
-        registry.makeDurationHistogram(descriptor: Self.push, buckets: Self.buckets).record(duration)
+        registry.makeDurationHistogram(descriptor: Metric.push.descriptor, buckets: Self.buckets).record(duration)
         var outcomes: [PushStatus: Int64] = [:], codes: [String: Int64] = [:]
         for result in results {
             outcomes[result.status, default: 0] += 1
             if result.status == .rejected { codes[result.error?.code ?? "unknown", default: 0] += 1 }
         }
         for (outcome, count) in outcomes { eventCounter(outcome).increment(by: count) }
-        for (code, count) in codes { registry.makeCounter(descriptor: Self.rejections, labels: [("code", code)]).increment(by: count) }
+        for (code, count) in codes { registry.makeCounter(descriptor: Metric.rejections.descriptor, labels: [("code", code)]).increment(by: count) }
     }
 
     /// A pull page answered.
     func pulled(duration: Duration) {
-        registry.makeDurationHistogram(descriptor: Self.pull, buckets: Self.buckets).record(duration)
+        registry.makeDurationHistogram(descriptor: Metric.pull.descriptor, buckets: Self.buckets).record(duration)
     }
 
     /// The exposition text, with the storage gauges read now. A store that does not answer
@@ -94,16 +97,16 @@ public final class ServerMetrics: Sendable {
     func exposition(_ storage: any SyncStorage) async -> String {
         do {
             let usage = try await storage.usage()
-            registry.makeGauge(descriptor: Self.users).set(Double(usage.activeUsers))
-            registry.makeGauge(descriptor: Self.devices).set(Double(usage.devices))
-            registry.makeGauge(descriptor: Self.databaseSize).set(Double(usage.databaseBytes))
+            registry.makeGauge(descriptor: Metric.users.descriptor).set(Double(usage.activeUsers))
+            registry.makeGauge(descriptor: Metric.devices.descriptor).set(Double(usage.devices))
+            registry.makeGauge(descriptor: Metric.databaseSize.descriptor).set(Double(usage.databaseBytes))
         } catch {
-            registry.makeCounter(descriptor: Self.scrapeErrors).increment()
+            registry.makeCounter(descriptor: Metric.scrapeErrors.descriptor).increment()
         }
         return registry.emitToString()
     }
 
     private func eventCounter(_ outcome: PushStatus) -> Counter {
-        registry.makeCounter(descriptor: Self.events, labels: [("outcome", outcome.rawValue)])
+        registry.makeCounter(descriptor: Metric.events.descriptor, labels: [("outcome", outcome.rawValue)])
     }
 }
