@@ -7,7 +7,7 @@ import Prometheus
 public struct StorageUsage: Equatable, Sendable {
     /// Users whose token works (not revoked).
     public var activeUsers: Int
-    /// Devices that ever pushed or pulled.
+    /// Devices that have pushed (a pull writes nothing, so a device that only pulls is not one).
     public var devices: Int
     /// The database's size on disk, in bytes (0 where there is no file).
     public var databaseBytes: Int64
@@ -40,7 +40,7 @@ public final class ServerMetrics: Sendable {
             case .events: ("events", "total", "Pushed events by outcome: applied, duplicate or rejected.")
             case .rejections: ("event_rejections", "total", "Pushed events rejected, by error code.")
             case .users: ("users", "", "Users whose token works (not revoked).")
-            case .devices: ("devices", "", "Devices that ever synced.")
+            case .devices: ("devices", "", "Devices that have pushed (a device that only pulls writes nothing on the server).")
             case .databaseSize: ("database_size", "bytes", "The database's size on disk.")
             case .connections: ("connections_open", "", "Client connections open now (at most --max-connections).")
             case .scrapeErrors: ("storage_scrape_errors", "total", "Scrapes whose storage gauges could not be read (the database did not answer).")
