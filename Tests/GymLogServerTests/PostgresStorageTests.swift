@@ -96,6 +96,36 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A new server's first big sync is planned on statistics: `fields` is analyzed after the
+    /// bulk writes (not when autovacuum gets round to it), so a pull page reads through the
+    /// index instead of scanning and sorting the user's rows (issue 15, item 2).
+    @Test func aBigFirstSyncLeavesStatisticsForIndexDrivenPlans() async throws {
+        try await PostgresTestDatabase.with { url in
+            let location = try PostgresURL(parsing: url)
+            let storage = try PostgresSyncStorage(url: url, poolSize: 2, logger: PostgresAdmin.logger)
+            let record = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let user = AuthenticatedUser(id: record.id, name: record.name)
+            // Given a fresh database, when a device pushes 12,000 rows in batches of 2,000
+            for batch in 0..<6 {
+                let items = (1...2000).map { i -> PushItem in
+                    let seq = Int64(batch * 2000 + i)
+                    return Script.item(seq, "set-\(seq)", "reps", .int(seq % 20), millis: seq)
+                }
+                _ = try await storage.push(user: user, deviceID: "dev", items: items, now: testNow)
+            }
+            // Then the planner knows roughly how many rows there are (unanalyzed, it guesses from pages)
+            let estimate = try await PostgresAdmin.int64(location, "SELECT reltuples::int8 FROM pg_class WHERE relname = 'fields'") ?? -1
+            #expect(estimate >= 6000, "fields estimated at \(estimate) rows of 12000")
+            // And a late pull page is read through the index, without a sort of the user's rows
+            let plan = try await PostgresAdmin.strings(location, """
+                EXPLAIN SELECT * FROM fields WHERE user_id = \(record.id) AND change_seq > 11000
+                ORDER BY change_seq, entity, entity_id, field LIMIT 1000
+                """).joined(separator: "\n")
+            #expect(plan.contains("Index") && !plan.contains("Seq Scan"), "\(plan)")
+            await storage.shutdown()
+        }
+    }
+
     @Test func instancesStartingAtOnceMigrateOnce() async throws {
         try await PostgresTestDatabase.with { url in
             // Given an empty database, when four servers start at the same moment...

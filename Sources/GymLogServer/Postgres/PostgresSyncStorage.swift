@@ -21,6 +21,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     private let logger: Logger
     private let connectionConfig: PostgresConnection.Configuration
     private let lifecycle = PostgresLifecycle()
+    private let statistics = PlannerStatistics()
 
     /// Parses the URL and sets up the pool; nothing connects yet. Errors about the URL are
     /// thrown here; errors about reaching or migrating the database by the first call.
@@ -82,6 +83,8 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
         do {
             try await PostgresSchema.migrate(connection, location: location, logger: logger)
+            // Statistics from the start: a fresh or restored database has none (PlannerStatistics).
+            try await connection.query("ANALYZE \(unescaped: PlannerStatistics.tables)", logger: logger)
         } catch {
             try? await connection.close()
             throw error
@@ -315,12 +318,15 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     public func withTransaction<R: Sendable>(user: Int64, _ body: (PostgresSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await prepare()
         let logger = self.logger
+        let statistics = self.statistics
         return try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
-                let (result, commit) = try await body(PostgresSyncTransaction(connection: connection, logger: logger, user: user))
+                let written = WrittenRows()
+                let (result, commit) = try await body(PostgresSyncTransaction(connection: connection, logger: logger, user: user, written: written))
                 if commit {
                     try await connection.query("COMMIT", logger: logger)
+                    if statistics.noteWritten(written.total) { await Self.analyze(connection, statistics, logger: logger) }
                 } else {
                     try await connection.query("ROLLBACK", logger: logger)
                 }
@@ -329,6 +335,21 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
+        }
+    }
+
+    /// ANALYZE after bulk writes (`PlannerStatistics`), on the connection the push just
+    /// committed on; a failure only logs: the push is done, and autovacuum will catch up.
+    private static func analyze(_ connection: PostgresConnection, _ statistics: PlannerStatistics, logger: Logger) async {
+        do {
+            try await connection.query("ANALYZE \(unescaped: PlannerStatistics.tables)", logger: logger)
+            var rows: Int?
+            for try await tuples in try await connection.query("SELECT reltuples::int8 FROM pg_class WHERE oid = 'fields'::regclass",
+                                                               logger: logger).decode(Int64.self) { rows = Int(max(0, tuples)) }
+            statistics.analyzed(rows: rows)
+        } catch {
+            statistics.analyzed(rows: nil)
+            logger.warning("ANALYZE after a bulk write failed; autovacuum will catch up", metadata: ["error": "\(error)"])
         }
     }
 

@@ -10,6 +10,8 @@ public struct PostgresSyncTransaction: SyncStorageTransaction {
     let connection: PostgresConnection
     let logger: Logger
     let user: Int64
+    /// Field rows this transaction wrote, for `PlannerStatistics`.
+    let written: WrittenRows
 
     public func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64) {
         // The per-user lock: every push of this user, on any instance, waits here. Only
@@ -75,6 +77,7 @@ public struct PostgresSyncTransaction: SyncStorageTransaction {
             }
             kinds.append(kind); ints.append(int); reals.append(real); texts.append(text)
         }
+        written.add(writes.count)
         try await connection.query("""
             INSERT INTO fields (user_id, entity, entity_id, field, value_int, value_real, value_text, clock, change_seq)
             SELECT \(user), t.entity, t.entity_id, t.field,
@@ -99,6 +102,14 @@ public struct PostgresSyncTransaction: SyncStorageTransaction {
     public func setChangeCounter(_ value: Int64) async throws {
         try await connection.query("UPDATE users SET change_seq = \(value) WHERE id = \(user)", logger: logger)
     }
+}
+
+/// A count a transaction's writes add to (the transaction is a value; its count outlives it).
+final class WrittenRows: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add(_ n: Int) { lock.withLock { count += n } }
+    var total: Int { lock.withLock { count } }
 }
 
 extension PostgresSyncStorage {
