@@ -78,15 +78,23 @@ public struct Gymlog: AsyncParsableCommand {
         await asyncMain(Gymlog.self, arguments)
     }
 
-    /// `gymlog --db x.sqlite show` as `gymlog show --db x.sqlite`: every command takes
-    /// `--db`, but ArgumentParser only reads an option after the command it belongs to, and
-    /// `--db` in front is how `git -C` and `psql -d` users type it.
+    /// `gymlog --db x.sqlite show` as `gymlog show --db x.sqlite`, and `gymlog --db x.sqlite
+    /// routine add ...` as `gymlog routine add --db x.sqlite ...`: every command takes `--db`,
+    /// but ArgumentParser only reads an option after the (sub)command it belongs to, and `--db`
+    /// in front is how `git -C` and `psql -d` users type it.
     static func commandFirst(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return arguments }
         let optionLength = first == "--db" ? 2 : first.hasPrefix("--db=") ? 1 : 0
-        guard optionLength > 0, arguments.count > optionLength,
-              configuration.subcommands.contains(where: { $0._commandName == arguments[optionLength] }) else { return arguments }
-        return [arguments[optionLength]] + arguments.prefix(optionLength) + arguments.dropFirst(optionLength + 1)
+        guard optionLength > 0 else { return arguments }
+        var rest = arguments.dropFirst(optionLength)
+        var path: [String] = []
+        var command: any ParsableCommand.Type = Gymlog.self
+        while let word = rest.first, let sub = command.configuration.subcommands.first(where: { $0._commandName == word }) {
+            path.append(word)
+            rest = rest.dropFirst()
+            command = sub
+        }
+        return path.isEmpty ? arguments : path + arguments.prefix(optionLength) + rest
     }
 
     /// The first word of each command of the tree, and ArgumentParser's own `help`.

@@ -70,6 +70,9 @@ import Testing
         // And only a command word is moved: `--db PATH` alone still opens the REPL on it
         #expect(Gymlog.commandFirst(["--db", path]) == ["--db", path])
         #expect(Gymlog.commandFirst(["--db", path, "bench 100x5"]) == ["--db", path, "bench 100x5"])
+        // A nested command gets the option after its last word, where ArgumentParser reads it
+        #expect(Gymlog.commandFirst(["--db", path, "routine", "add", "--file", "r.txt"]) == ["routine", "add", "--db", path, "--file", "r.txt"])
+        #expect(Gymlog.commandFirst(["--db=" + path, "exercises", "rest", "bench", "3:00"]) == ["exercises", "rest", "--db=" + path, "bench", "3:00"])
     }
 
     @Test func statusWithoutADatabaseSaysSoAndALogCreatesIt() throws {
