@@ -39,19 +39,8 @@ public enum SQLiteBackup {
         }
         let temporary = temporaryPath(next: file, purpose: "backup")
         defer { try? FileManager.default.removeItem(atPath: temporary) }
-        do {
-            let source = try DatabaseQueue(path: databasePath, configuration: readerConfiguration())
-            try source.inDatabase { db in
-                try requireServerTables(db, path: databasePath, role: "--db")
-                try SQLiteSyncStorage.createOwnerOnly(temporary)
-                try db.execute(sql: "VACUUM INTO ?", arguments: [temporary])
-            }
-            try source.close()
-        } catch let error as ServerSetupError {
-            throw error
-        } catch {
-            throw ServerSetupError("cannot back up \(databasePath) to \(file): \(error). Check that the backup folder exists and is writable, and that there is room for a copy.")
-        }
+        try vacuumCopy(of: databasePath, into: temporary, checking: { try requireServerTables($0, path: databasePath, role: "--db") },
+                       failure: { "cannot back up \(databasePath) to \(file): \($0). Check that the backup folder exists and is writable, and that there is room for a copy." })
         let summary = try verify(temporary, describedAs: "the new backup of \(databasePath)")
         try syncFile(temporary)
         if force {
@@ -65,6 +54,26 @@ public enum SQLiteBackup {
         }
         syncDirectory(of: file)
         return summary
+    }
+
+    /// One consistent copy of the database at `source` into the new owner-only file
+    /// `temporary` (`VACUUM INTO`), after `check` passes on it; any other failure is a
+    /// `ServerSetupError` worded by `failure`.
+    private static func vacuumCopy(of source: String, into temporary: String, checking check: (Database) throws -> Void,
+                                   failure: (any Error) -> String) throws {
+        do {
+            let queue = try DatabaseQueue(path: source, configuration: readerConfiguration())
+            try queue.inDatabase { db in
+                try check(db)
+                try SQLiteSyncStorage.createOwnerOnly(temporary)
+                try db.execute(sql: "VACUUM INTO ?", arguments: [temporary])
+            }
+            try queue.close()
+        } catch let error as ServerSetupError {
+            throw error
+        } catch {
+            throw ServerSetupError(failure(error))
+        }
     }
 
     /// Puts the backup `file` in place of the database at `databasePath`: checks it
@@ -85,16 +94,8 @@ public enum SQLiteBackup {
         }
         let temporary = temporaryPath(next: databasePath, purpose: "restore")
         defer { try? FileManager.default.removeItem(atPath: temporary) }
-        do {
-            let source = try DatabaseQueue(path: file, configuration: readerConfiguration())
-            try SQLiteSyncStorage.createOwnerOnly(temporary)
-            try source.inDatabase { try $0.execute(sql: "VACUUM INTO ?", arguments: [temporary]) }
-            try source.close()
-        } catch let error as ServerSetupError {
-            throw error
-        } catch {
-            throw ServerSetupError("cannot copy the backup \(file) next to \(databasePath): \(error). Check that the folder is writable and has room for a copy.")
-        }
+        try vacuumCopy(of: file, into: temporary, checking: { _ in },
+                       failure: { "cannot copy the backup \(file) next to \(databasePath): \($0). Check that the folder is writable and has room for a copy." })
         let summary = try verify(temporary, describedAs: "the copy of \(file)")
         try syncFile(temporary)
         // The old database's WAL must not be replayed onto the restored file.
