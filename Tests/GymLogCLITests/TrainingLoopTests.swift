@@ -301,6 +301,10 @@ import Testing
         let round = (json?["round"] as? [[String: Any]]) ?? []
         #expect(round.map { $0["exercise"] as? String } == ["curl", "pushdown"] && round.map { $0["set"] as? Int } == [2, 2], "\(round)")
         #expect((json?["next"] as? [String: Any])?["exercise"] as? String == "curl")
+        // A weight change would land on every exercise of the round: refused, nothing logged
+        let oneWeight = await s.type("ok 25", .failed).err
+        #expect(oneWeight.first?.contains("would put one weight on every exercise") == true
+                && oneWeight.first?.contains("`curl 20kg x10 & pushdown 30kg x12`") == true, "\(oneWeight)")
         let ok = await s.type("ok x9").out
         #expect(ok.contains { $0.hasPrefix("  curl #2  20kg x 9") } && ok.contains { $0.hasPrefix("  pushdown #2  30kg x 9") }, "\(ok)")
         let show = await s.type("show").out

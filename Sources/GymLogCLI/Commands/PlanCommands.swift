@@ -97,6 +97,10 @@ struct Ok: TextCommand {
         guard case .success(.repeatLast(let patch)) = EntryParser.parse("+ " + text) else {
             throw UserError("`ok \(text)` is not a change `ok` understands; type `ok`, `ok x4`, `ok 100`, `ok @9` or `ok 100x4`.")
         }
+        if round.count > 1, patch.load != nil {
+            // One weight for every exercise of a round would put it on a bodyweight dip too.
+            throw UserError("`ok \(text)` would put one weight on every exercise of the round; type the round with its weights, e.g. `\(PlanText.handTyped(round))`.")
+        }
         if round.count > 1, let missing = round.first(where: \.set.needsLoad) {
             throw UserError("\(missing.line.name) has no weight to suggest yet; type the round with your weights, e.g. `\(PlanText.handTyped(round))`.")
         }
