@@ -108,10 +108,12 @@ func metricsResponse(_ metrics: ServerMetrics, _ storage: any SyncStorage) async
 /// conformance test can check the spec against exactly what is served.
 public enum Endpoint: String, CaseIterable, Sendable {
     case healthz, readyz, metrics, capabilities, register, push, pull
+    /// Protocol v2's compact pull; v2 keeps every other endpoint of v1.
+    case compactPull
 
     public var method: HTTPRequest.Method {
         switch self {
-        case .healthz, .readyz, .metrics, .capabilities, .pull: .get
+        case .healthz, .readyz, .metrics, .capabilities, .pull, .compactPull: .get
         case .register, .push: .post
         }
     }
@@ -125,6 +127,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .register: "/v1/register"
         case .push: "/v1/push"
         case .pull: "/v1/pull"
+        case .compactPull: "/v2/pull"
         }
     }
 }
@@ -144,7 +147,7 @@ func readiness(_ storage: any SyncStorage) async throws -> Response {
     return jsonResponse(HealthStatus(status: "ready"))
 }
 
-/// The routes of the `/v1` protocol plus `/healthz`, `/readyz` and `/metrics` (unless it has an
+/// The routes of the sync protocol (v1, and v2's pull) plus `/healthz`, `/readyz` and `/metrics` (unless it has an
 /// address of its own), behind the request-id/error/metrics middleware.
 public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger: Logger,
                         metrics: ServerMetrics = ServerMetrics()) async throws -> Router<ServerContext> {
@@ -161,9 +164,9 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
             case .capabilities: return jsonResponse(routes.capabilities)
             case .register: return try await routes.register(request, context: context)
             case .push: return try await routes.push(request, context: context)
-            case .pull:
+            case .pull, .compactPull:
                 let started = ContinuousClock.now
-                let response = try await routes.pull(request, context: context)
+                let response = try await routes.pull(request, context: context, version: endpoint == .pull ? .v1 : .v2)
                 metrics.pulled(duration: ContinuousClock.now - started)
                 return response
             }

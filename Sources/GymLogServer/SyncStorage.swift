@@ -89,6 +89,37 @@ public struct PulledRow: Hashable, Sendable {
     public var fields: [PulledField]
 }
 
+/// What a pull page's `limit` counts.
+public enum PullLimit: Hashable, Sendable {
+    /// Field rows (protocol v1's `/v1/pull`).
+    case fieldRows(Int)
+    /// Changes: the fields of one row one event wrote under one clock (protocol v2's
+    /// `/v2/pull`), so a page of 1,000 is 1,000 records however many fields each has.
+    case changes(Int)
+
+    public var count: Int {
+        switch self {
+        case .fieldRows(let n), .changes(let n): n
+        }
+    }
+}
+
+extension PulledRow {
+    /// The row's fields grouped by clock, in the order each clock first appears: protocol
+    /// v2's changes, each carrying its clock once. One event's fields nearly always share one
+    /// clock; a row re-sent whole after a rebase keeps each field's own.
+    public var changes: [(clock: String, fields: ArraySlice<PulledField>)] {
+        if fields.allSatisfy({ $0.clock == fields[0].clock }) { return [(fields[0].clock, fields[...])] }
+        var order: [String] = []
+        var byClock: [String: [PulledField]] = [:]
+        for field in fields {
+            if byClock[field.clock] == nil { order.append(field.clock) }
+            byClock[field.clock, default: []].append(field)
+        }
+        return order.map { ($0, byClock[$0]![...]) }
+    }
+}
+
 /// One page of a user's change stream.
 public struct PullPage: Hashable, Sendable {
     public var rows: [PulledRow]
@@ -145,9 +176,9 @@ public protocol SyncStorage: Sendable {
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser?
     /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction.
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome
-    /// Field rows with change counter > `after`, at most `limit` rows (one counter value
-    /// is never split) and about `maxBytes` of JSON.
-    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage
+    /// Field rows with change counter > `after`, at most `limit` field rows or changes (one
+    /// counter value is never split) and about `maxBytes` of JSON.
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage
     /// Starts a new history generation for the user, after a device proved the server's
     /// history is older than what it had acknowledged (see `SyncRoutes.pull`). Returns the
     /// new generation; every device of the user then sees a new epoch and re-sends its state

@@ -26,7 +26,8 @@ public struct HTTPExchangeRequest: Sendable {
 /// and the network: the reliability suites put a fault-injecting exchange here.
 public typealias HTTPExchange = @Sendable (HTTPExchangeRequest) async throws -> (status: Int, body: Data)
 
-/// `SyncTransport` over HTTP(S), speaking the `/v1` JSON protocol; AsyncHTTPClient by default.
+/// `SyncTransport` over HTTP(S), speaking the JSON protocol (v2, or v1 against an older
+/// server); AsyncHTTPClient by default.
 public struct HTTPSyncTransport: SyncTransport {
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
     public let baseURL: URL
@@ -35,10 +36,16 @@ public struct HTTPSyncTransport: SyncTransport {
     /// Seconds before a request counts as unreachable.
     public let timeout: TimeInterval
     private let exchange: HTTPExchange
+    /// The version pulls use: the newest at first, v1 for the rest of this transport's life
+    /// once the server answers that it has no `/v2/pull` (a server from before v2).
+    private let pullVersion: NIOLockedValueBox<SyncProtocol>
+
+    /// The protocol version this transport's pulls speak now.
+    public var pullProtocol: SyncProtocol { pullVersion.withLockedValue { $0 } }
 
     /// Over the network, trusting the system's roots.
-    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30) {
-        self.init(baseURL: baseURL, token: token, timeout: timeout,
+    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, protocolVersion: SyncProtocol = .newest) {
+        self.init(baseURL: baseURL, token: token, timeout: timeout, protocolVersion: protocolVersion,
                   exchange: Self.networkExchange(client: NetworkClients.systemTrust, server: baseURL.absoluteString))
     }
 
@@ -49,18 +56,34 @@ public struct HTTPSyncTransport: SyncTransport {
                   exchange: Self.networkExchange(client: try NetworkClients.client(caFile: caFile), server: baseURL.absoluteString))
     }
 
-    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, exchange: @escaping HTTPExchange) {
+    /// `protocolVersion` is the newest the transport tries (tests pin v1 to play an old client).
+    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, protocolVersion: SyncProtocol = .newest,
+                exchange: @escaping HTTPExchange) {
         self.baseURL = baseURL; self.token = token; self.timeout = timeout; self.exchange = exchange
+        pullVersion = NIOLockedValueBox(protocolVersion)
     }
 
     public func push(_ request: PushRequest) async throws -> PushResponse {
         try await send("POST", "v1/push", body: try JSONEncoder().encode(request))
     }
 
+    /// `limit` counts changes on v2 and field rows on v1.
     public func pull(cursor: SyncCursor, limit: Int? = nil, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
         var items = [URLQueryItem(name: "device_id", value: deviceID), URLQueryItem(name: "cursor", value: cursor.description)]
         if let limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
         if let ackedSeq, ackedSeq > 0 { items.append(URLQueryItem(name: "acked_seq", value: String(ackedSeq))) }
+        if pullProtocol == .v2 {
+            do {
+                let page: CompactPullResponse = try await send("GET", "v2/pull", query: items)
+                do { return try page.expanded() } catch {
+                    throw SyncTransportError.invalidResponse(server: serverName, status: 200, reason: "\(error)")
+                }
+            } catch let error as SyncTransportError where error.isNotFound {
+                // A server from before v2 (or a proxy passing only /v1): every other endpoint is
+                // the same, so only pulls change.
+                pullVersion.withLockedValue { $0 = .v1 }
+            }
+        }
         return try await send("GET", "v1/pull", query: items)
     }
 

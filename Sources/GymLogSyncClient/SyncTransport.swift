@@ -42,6 +42,14 @@ public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, Cust
         }
     }
 
+    /// A 404: the server has no such endpoint (its own `not_found`, or a proxy's page).
+    var isNotFound: Bool {
+        switch self {
+        case .server(let status, _), .invalidResponse(_, let status, _): status == 404
+        default: false
+        }
+    }
+
     public var errorDescription: String? { description }
 
     public var description: String {

@@ -1,8 +1,23 @@
 import Foundation
 import GymLogCore
 
-/// The sync protocol version this module speaks; it is also the `/v1` in every path.
-public let syncProtocolVersion = 1
+/// The versions of the sync protocol. v2 is v1 with a compact pull (`GET /v2/pull`): each
+/// change carries one clock for the fields written together, device ids are indexes into a
+/// table of the page, and `limit` counts changes instead of field rows. Every other endpoint
+/// is the same in both and keeps its `/v1` path.
+public enum SyncProtocol: Int, CaseIterable, Comparable, Sendable {
+    case v1 = 1
+    case v2 = 2
+
+    /// What this module speaks best; a client falls back to v1 against an older server.
+    public static let newest = SyncProtocol.v2
+
+    public static func < (a: SyncProtocol, b: SyncProtocol) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The version every gymlog speaks: `Capabilities.protocolVersion`, which v1 clients check
+/// equals 1, so a v2 server keeps answering 1 there and lists all it speaks in `protocolVersions`.
+public let syncProtocolVersion = SyncProtocol.v1.rawValue
 
 /// A position in one user's change stream on one server: `<epoch>:<n>`.
 ///
@@ -201,6 +216,92 @@ public struct PullResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// One change of a v2 pull page: the fields of one row that one event wrote under one clock.
+public struct CompactPullChange: Codable, Hashable, Sendable {
+    public var entity: String
+    public var entityID: String
+    /// The clock without its device part: `<15-digit ms>-<5-digit counter>`.
+    public var clock: String
+    /// The clock's device: an index into the page's `devices`.
+    public var device: Int
+    /// Field name -> value; all written at `clock`.
+    public var fields: [String: FieldValue]
+
+    public init(entity: String, entityID: String, clock: String, device: Int, fields: [String: FieldValue]) {
+        self.entity = entity; self.entityID = entityID; self.clock = clock; self.device = device; self.fields = fields
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case entity, clock, device, fields
+        case entityID = "entity_id"
+    }
+}
+
+/// `GET /v2/pull` 200 answer: `PullResponse` with compact changes.
+public struct CompactPullResponse: Codable, Hashable, Sendable {
+    public var epoch: String
+    /// Changes in change-counter order; one change counter value is never split across pages.
+    public var changes: [CompactPullChange]
+    /// The device ids the page's clocks name, each once.
+    public var devices: [String]
+    public var cursor: String
+    public var hasMore: Bool
+    public var lastAppliedSeq: Int64
+    public var epochChanged: Bool
+
+    public init(epoch: String, changes: [CompactPullChange], devices: [String], cursor: String, hasMore: Bool,
+                lastAppliedSeq: Int64, epochChanged: Bool = false) {
+        self.epoch = epoch; self.changes = changes; self.devices = devices; self.cursor = cursor
+        self.hasMore = hasMore; self.lastAppliedSeq = lastAppliedSeq; self.epochChanged = epochChanged
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        epoch = try c.decode(String.self, forKey: .epoch)
+        changes = try c.decode([CompactPullChange].self, forKey: .changes)
+        devices = try c.decode([String].self, forKey: .devices)
+        cursor = try c.decode(String.self, forKey: .cursor)
+        hasMore = try c.decode(Bool.self, forKey: .hasMore)
+        lastAppliedSeq = try c.decode(Int64.self, forKey: .lastAppliedSeq)
+        epochChanged = try c.decodeIfPresent(Bool.self, forKey: .epochChanged) ?? false
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case epoch, changes, devices, cursor
+        case hasMore = "has_more"
+        case lastAppliedSeq = "last_applied_seq"
+        case epochChanged = "epoch_changed"
+    }
+
+    /// A change names a device the page does not list, or its clock is not `<ms>-<counter>`.
+    public struct Malformed: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The same page in v1's shape, which the client applies: every field with its full clock,
+    /// one `PullChange` per run of changes of one row.
+    public func expanded() throws -> PullResponse {
+        var rows: [PullChange] = []
+        rows.reserveCapacity(changes.count)
+        for change in changes {
+            guard devices.indices.contains(change.device) else {
+                throw Malformed(description: "change of \(change.entity) \(change.entityID) names device \(change.device), but the page lists \(devices.count)")
+            }
+            guard let clock = HLC(change.clock + "-" + devices[change.device]), clock.node == devices[change.device] else {
+                throw Malformed(description: "change of \(change.entity) \(change.entityID) has the clock \"\(change.clock)\", not <15-digit ms>-<5-digit counter>")
+            }
+            if let last = rows.last, last.entity == change.entity, last.entityID == change.entityID {
+                for (name, value) in change.fields { rows[rows.count - 1].fields[name] = WireField(v: value, c: clock) }
+            } else {
+                rows.append(PullChange(entity: change.entity, entityID: change.entityID,
+                                       fields: change.fields.mapValues { WireField(v: $0, c: clock) }))
+            }
+        }
+        return PullResponse(epoch: epoch, changes: rows, cursor: cursor, hasMore: hasMore,
+                            lastAppliedSeq: lastAppliedSeq, epochChanged: epochChanged)
+    }
+}
+
 /// A machine-readable code and a sentence saying what to do.
 public struct ErrorDetail: Codable, Hashable, Sendable {
     /// Stable snake_case code, e.g. `sequence_gap`.
@@ -230,20 +331,37 @@ public struct ErrorBody: Codable, Hashable, Sendable {
 
 /// `GET /v1/capabilities`: what this server accepts.
 public struct Capabilities: Codable, Hashable, Sendable {
+    /// Always 1: the version every client understands (v1 clients refuse anything else).
     public var protocolVersion: Int
+    /// Every version the server speaks; a server from before v2 sends none, meaning `[1]`.
+    public var protocolVersions: [Int]
     public var maxBodyBytes: Int
     public var maxPushEvents: Int
     public var maxPullLimit: Int
     public var registrationOpen: Bool
     public var maxClockAheadMs: Int64
 
-    public init(protocolVersion: Int, maxBodyBytes: Int, maxPushEvents: Int, maxPullLimit: Int, registrationOpen: Bool, maxClockAheadMs: Int64) {
-        self.protocolVersion = protocolVersion; self.maxBodyBytes = maxBodyBytes; self.maxPushEvents = maxPushEvents
+    public init(protocolVersion: Int, protocolVersions: [Int], maxBodyBytes: Int, maxPushEvents: Int, maxPullLimit: Int,
+                registrationOpen: Bool, maxClockAheadMs: Int64) {
+        self.protocolVersion = protocolVersion; self.protocolVersions = protocolVersions
+        self.maxBodyBytes = maxBodyBytes; self.maxPushEvents = maxPushEvents
         self.maxPullLimit = maxPullLimit; self.registrationOpen = registrationOpen; self.maxClockAheadMs = maxClockAheadMs
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        protocolVersion = try c.decode(Int.self, forKey: .protocolVersion)
+        protocolVersions = try c.decodeIfPresent([Int].self, forKey: .protocolVersions) ?? [protocolVersion]
+        maxBodyBytes = try c.decode(Int.self, forKey: .maxBodyBytes)
+        maxPushEvents = try c.decode(Int.self, forKey: .maxPushEvents)
+        maxPullLimit = try c.decode(Int.self, forKey: .maxPullLimit)
+        registrationOpen = try c.decode(Bool.self, forKey: .registrationOpen)
+        maxClockAheadMs = try c.decode(Int64.self, forKey: .maxClockAheadMs)
     }
 
     enum CodingKeys: String, CodingKey {
         case protocolVersion = "protocol_version"
+        case protocolVersions = "protocol_versions"
         case maxBodyBytes = "max_body_bytes"
         case maxPushEvents = "max_push_events"
         case maxPullLimit = "max_pull_limit"

@@ -140,8 +140,10 @@ extension Sim {
         var replays: Int { state.get.replays }
         var staleEpochPushes: Int { state.get.staleEpochPushes }
 
+        /// Odd devices speak protocol v1 (an old gymlog beside new ones), even ones the newest.
         func transport(port: Int, token: String, actor: Int) -> HTTPSyncTransport {
-            HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: token, timeout: 60) { request in
+            HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: token, timeout: 60,
+                              protocolVersion: actor.isMultiple(of: 2) ? .newest : .v1) { request in
                 await self.turns.gate(actor)
                 return try await self.send(request, actor: actor)
             }

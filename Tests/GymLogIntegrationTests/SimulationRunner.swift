@@ -252,9 +252,16 @@ extension Sim {
             try await check(server: server)
         }
 
-        /// Everything the server holds for the user, pulled from the start as an observer.
+        /// Everything the server holds for the user, pulled from the start as an observer, in
+        /// protocol v1 and in v2: both must read the same state.
         private func serverState(port: Int) async throws -> [String: [String: WireField]] {
-            let transport = HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: token)
+            let v1 = try await serverState(port: port, version: .v1), v2 = try await serverState(port: port, version: .v2)
+            if v1 != v2 { fail("a v1 pull and a v2 pull read different states: \(v1.count) rows against \(v2.count)") }
+            return v2
+        }
+
+        private func serverState(port: Int, version: SyncProtocol) async throws -> [String: [String: WireField]] {
+            let transport = HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: token, protocolVersion: version)
             var state: [String: [String: WireField]] = [:]
             var cursor = SyncCursor.start
             while true {

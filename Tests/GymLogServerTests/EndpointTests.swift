@@ -17,7 +17,7 @@ struct EndpointTests {
                 #expect(try decodeBody(health, as: HealthStatus.self).status == "ok")
 
                 let caps: Capabilities = try decodeBody(try await client.execute(uri: "/v1/capabilities", method: .get))
-                #expect(caps == Capabilities(protocolVersion: 1, maxBodyBytes: 123_456, maxPushEvents: 5000,
+                #expect(caps == Capabilities(protocolVersion: 1, protocolVersions: [1, 2], maxBodyBytes: 123_456, maxPushEvents: 5000,
                                              maxPullLimit: 5000, registrationOpen: false, maxClockAheadMs: 60_000))
             }
         }

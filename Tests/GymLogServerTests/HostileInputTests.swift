@@ -878,14 +878,14 @@ struct HostileState: Equatable, Sendable {
             var fields: [String: String] = [:]
             var after: Int64 = 0
             for _ in 0..<10_000 {
-                let page = try await storage.pull(user: who, deviceID: "state-reader", after: after, limit: 5000, maxBytes: 64 << 20)
+                let page = try await storage.pull(user: who, deviceID: "state-reader", after: after, limit: .fieldRows(5000), maxBytes: 64 << 20)
                 for row in page.rows { for f in row.fields { fields["\(row.entity)/\(row.entityID)/\(f.name)"] = "\(f.value) @ \(f.clock)" } }
                 after = page.cursor
                 if !page.hasMore { break }
             }
             var acks: [String: Int64] = [:]
             for device in devices {
-                acks[device] = try await storage.pull(user: who, deviceID: device, after: .max, limit: 1, maxBytes: 1).lastAppliedSeq
+                acks[device] = try await storage.pull(user: who, deviceID: device, after: .max, limit: .fieldRows(1), maxBytes: 1).lastAppliedSeq
             }
             state.data[user.name] = UserData(head: after, fields: fields, acks: acks)
         }

@@ -98,8 +98,8 @@ struct OpenAPITests {
         func rawPush(_ json: String, json isJSON: Bool = true) -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
             { client, token, _ in try await client.execute(uri: "/v1/push", method: .post, headers: authHeaders(token, json: isJSON), body: body(json)) }
         }
-        func pullQuery(_ query: String, auth: Bool = true) -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
-            { client, token, _ in try await client.execute(uri: "/v1/pull?\(query)", method: .get, headers: auth ? authHeaders(token, json: false) : [:]) }
+        func pullQuery(_ query: String, auth: Bool = true, path: String = "/v1/pull") -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
+            { client, token, _ in try await client.execute(uri: "\(path)?\(query)", method: .get, headers: auth ? authHeaders(token, json: false) : [:]) }
         }
         return [
             "GET /healthz 200": Provocation { client, _, _ in try await client.execute(uri: "/healthz", method: .get) },
@@ -135,6 +135,10 @@ struct OpenAPITests {
             "GET /v1/pull 400": Provocation(run: pullQuery("device_id=d&cursor=nonsense")),
             "GET /v1/pull 401": Provocation(run: pullQuery("device_id=d", auth: false)),
             "GET /v1/pull 503": Provocation(storage: { NotReadyStorage($0) }) { client, token, device in try await client.pull(token, device: device) },
+            "GET /v2/pull 200": Provocation(run: pullQuery("device_id=d&limit=10", path: "/v2/pull")),
+            "GET /v2/pull 400": Provocation(run: pullQuery("device_id=d&limit=0", path: "/v2/pull")),
+            "GET /v2/pull 401": Provocation(run: pullQuery("device_id=d", auth: false, path: "/v2/pull")),
+            "GET /v2/pull 503": Provocation(storage: { NotReadyStorage($0) }, run: pullQuery("device_id=d", path: "/v2/pull")),
             "POST /v1/push 503": Provocation(storage: { NotReadyStorage($0) }) { client, token, device in
                 try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow))])])
             },
@@ -186,10 +190,10 @@ struct OpenAPITests {
         let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
         #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "409", "413", "415", "422", "429", "503"])
         #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?["200"] == .some("PushResponse"))
-        #expect(spec.schemas["Capabilities"]?.properties.count == 6)
+        #expect(spec.schemas["Capabilities"]?.properties.count == 7)
         #expect(spec.schemas["PullResponse"]?.required == ["epoch", "changes", "cursor", "has_more", "last_applied_seq"])
         // The wire types encode exactly the documented keys.
-        let caps = Capabilities(protocolVersion: 1, maxBodyBytes: 1, maxPushEvents: 1, maxPullLimit: 1, registrationOpen: true, maxClockAheadMs: 1)
+        let caps = Capabilities(protocolVersion: 1, protocolVersions: [1, 2], maxBodyBytes: 1, maxPushEvents: 1, maxPullLimit: 1, registrationOpen: true, maxClockAheadMs: 1)
         let keys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(caps)) as? [String: Any]).keys
         #expect(Set(keys) == spec.schemas["Capabilities"]?.properties)
         let event = PushEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "e", op: "create", fields: [:])
@@ -217,7 +221,7 @@ struct NotReadyStorage: SyncStorage {
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         throw StorageError.notReady("the test database is corrupt.")
     }
-    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage {
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         throw StorageError.notReady("the test database is corrupt.")
     }
     func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 { try await base.startNewHistoryGeneration(user: user) }

@@ -266,7 +266,7 @@ struct PostgresStorageTests {
             }
             // ...then every push got its own change counter value.
             #expect(heads.sorted() == Array(1...120))
-            let page = try await two.pull(user: auth, deviceID: "dev0", after: 0, limit: 1000, maxBytes: 1 << 22)
+            let page = try await two.pull(user: auth, deviceID: "dev0", after: 0, limit: .fieldRows(1000), maxBytes: 1 << 22)
             #expect(page.fieldCount == 120 && page.cursor == 120 && page.lastAppliedSeq == 15)
             await one.shutdown(); await two.shutdown()
         }

@@ -22,7 +22,7 @@ struct StorageConformanceTests {
             let event = ValidEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "s1",
                                    fields: values.keys.sorted().map { ValidField(name: $0, value: values[$0]!, clock: clock, clockText: clock.description) })
             _ = try await storage.push(user: auth, deviceID: "dev", items: [.valid(event)], now: testNow)
-            let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: 100, maxBytes: 1 << 20)
+            let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
             // ...then each value comes back with its type, in field name order.
             #expect(page.rows.count == 1)
             #expect(Dictionary(uniqueKeysWithValues: page.rows[0].fields.map { ($0.name, $0.value) }) == values)
@@ -46,7 +46,7 @@ struct StorageConformanceTests {
             var values: [String: FieldValue] = [:]
             var after: Int64 = 0
             while true {
-                let page = try await storage.pull(user: auth, deviceID: "b", after: after, limit: 1_000, maxBytes: 1 << 22)
+                let page = try await storage.pull(user: auth, deviceID: "b", after: after, limit: .fieldRows(1_000), maxBytes: 1 << 22)
                 for row in page.rows { values[row.entityID] = row.fields.first { $0.name == "reps" }?.value }
                 after = page.cursor
                 if !page.hasMore { break }
@@ -66,7 +66,7 @@ struct StorageConformanceTests {
             // ...then it is a gap naming the ack, and nothing of it was stored: not the rows,
             // not the ack, not the idempotency keys (they apply under the right seqs afterwards).
             #expect(outcome == .sequenceGap(lastAppliedSeq: 0, got: 4))
-            let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: 100, maxBytes: 1 << 20)
+            let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
             #expect(page.rows.isEmpty && page.lastAppliedSeq == 0 && page.cursor == 0)
             let retry = try await storage.push(user: auth, deviceID: "dev", items: Array(items.prefix(2)), now: testNow)
             guard case .completed(let last, let head, let results) = retry else { Issue.record("\(retry)"); return }
@@ -85,7 +85,7 @@ struct StorageConformanceTests {
             ], now: testNow)
             // ...then both are applied, but only the winning one advanced the counter.
             #expect(outcome == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 1, status: .applied), PushResult(seq: 2, status: .applied)]))
-            let page = try await storage.pull(user: auth, deviceID: "b", after: 1, limit: 100, maxBytes: 1 << 20)
+            let page = try await storage.pull(user: auth, deviceID: "b", after: 1, limit: .fieldRows(100), maxBytes: 1 << 20)
             #expect(page.rows.map { $0.fields.map(\.name) } == [["note"]] && page.cursor == 2 && page.lastAppliedSeq == 2)
         }
     }
@@ -109,7 +109,7 @@ struct StorageConformanceTests {
             #expect(results[0].error?.code == "key_reused" && results[3].error?.code == "key_reused")
             #expect(last == 4 && head == 2)
             // And the stored state is the first content of each key
-            let page = try await storage.pull(user: auth, deviceID: "b", after: 0, limit: 100, maxBytes: 1 << 20)
+            let page = try await storage.pull(user: auth, deviceID: "b", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
             #expect(page.rows.map(\.entityID) == ["s1", "s2"])
             #expect(page.rows.map { $0.fields.map(\.value) } == [[.int(5)], [.int(1)]])
         }
@@ -165,7 +165,7 @@ struct StorageConformanceTests {
             #expect(active.revokedAt == nil)
             #expect(try await storage.userForTokenHash("alice-2") == nil, "the revoked token stays dead")
             #expect(try await storage.userForTokenHash("alice-4")?.id == aliceAuth.id)
-            let kept = try await storage.pull(user: aliceAuth, deviceID: "phone", after: 0, limit: 100, maxBytes: 1 << 20)
+            let kept = try await storage.pull(user: aliceAuth, deviceID: "phone", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
             #expect(kept.fieldCount == 2 && kept.lastAppliedSeq == 1, "rotating and re-activating keep the data")
 
             // When alice is deleted, she and every row of hers are gone, and bob is untouched
@@ -174,12 +174,12 @@ struct StorageConformanceTests {
             await #expect(throws: StorageError.noSuchUser("alice")) { try await storage.deleteUser(name: "alice") }
             #expect(try await storage.userForTokenHash("alice-4") == nil)
             #expect(try await storage.listUsers().map(\.name) == ["bob"])
-            let bobPage = try await storage.pull(user: bobAuth, deviceID: "phone", after: 0, limit: 100, maxBytes: 1 << 20)
+            let bobPage = try await storage.pull(user: bobAuth, deviceID: "phone", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
             #expect(bobPage.fieldCount == 1 && bobPage.lastAppliedSeq == 1)
 
             // Then the name is free again, for an account that starts empty and takes the same keys anew
             let againAuth = try await storage.newUser("alice", tokenHash: "alice-5")
-            let empty = try await storage.pull(user: againAuth, deviceID: "phone", after: 0, limit: 100, maxBytes: 1 << 20)
+            let empty = try await storage.pull(user: againAuth, deviceID: "phone", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
             #expect(empty.fieldCount == 0 && empty.lastAppliedSeq == 0 && empty.cursor == 0)
             let repushed = try await storage.push(user: againAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow)
             #expect(repushed == .completed(lastAppliedSeq: 1, head: 1, results: [PushResult(seq: 1, status: .applied)]))
@@ -261,7 +261,7 @@ enum Script {
         var pages: [PullPage] = []
         var cursor: Int64 = 0
         repeat {
-            let page = try await storage.pull(user: auth, deviceID: "A", after: cursor, limit: 7, maxBytes: 1 << 20)
+            let page = try await storage.pull(user: auth, deviceID: "A", after: cursor, limit: .fieldRows(7), maxBytes: 1 << 20)
             pages.append(page)
             cursor = page.cursor
         } while pages.last?.hasMore == true && pages.count < 100
@@ -349,13 +349,13 @@ struct SyncRulesTests {
         }
         let snapshot = ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: [row(1, "a"), row(2, "a"), row(2, "b"), row(2, "c"), row(3, "a")])
         // A limit of 2 stops before counter 2's three rows...
-        let first = SyncRules.page(snapshot, after: 0, limit: 2, maxBytes: 1 << 20)
+        let first = SyncRules.page(snapshot, after: 0, limit: .fieldRows(2), maxBytes: 1 << 20)
         #expect(first.fieldCount == 1 && first.cursor == 1 && first.hasMore)
         // ...and an empty page takes them whole, beyond the limit.
-        let second = SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: Array(snapshot.rows.dropFirst())), after: 1, limit: 2, maxBytes: 1 << 20)
+        let second = SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: Array(snapshot.rows.dropFirst())), after: 1, limit: .fieldRows(2), maxBytes: 1 << 20)
         #expect(second.fieldCount == 3 && second.cursor == 2 && second.hasMore)
         // A cursor past the head answers the head (the store lost history).
-        #expect(SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: []), after: 9, limit: 2, maxBytes: 1 << 20).cursor == 3)
+        #expect(SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: []), after: 9, limit: .fieldRows(2), maxBytes: 1 << 20).cursor == 3)
     }
 
     @Test func pullOrderIsBytewise() {

@@ -81,13 +81,75 @@ struct UnitTests {
             PulledField(name: "c", value: .null, clock: "000000000000001-00000-n"),
             PulledField(name: "d", value: .int(-3), clock: "000000000000001-00000-n"),
         ])], cursor: 4, hasMore: true, lastAppliedSeq: 9, fieldCount: 4)
-        let decoded = try JSONDecoder().decode(PullResponse.self, from: Data(encodePullResponse(page, epoch: "ep").utf8))
+        let decoded = try JSONDecoder().decode(PullResponse.self, from: Data(encodePullResponse(page, epoch: "ep", version: .v1).utf8))
         #expect(decoded.epoch == "ep" && decoded.cursor == "ep:4" && decoded.hasMore && decoded.lastAppliedSeq == 9 && !decoded.epochChanged)
         #expect(decoded.changes[0].entityID == "id\"1")
         #expect(decoded.changes[0].fields["a"]?.v == .real(2.5))
         #expect(decoded.changes[0].fields["b"]?.v == .text("x\u{1}\ny"))
         #expect(decoded.changes[0].fields["c"]?.v == .null)
         #expect(decoded.changes[0].fields["d"]?.v == .int(-3))
+    }
+
+    @Test func compactPullSaysTheSameAsV1InFewerBytes() throws {
+        let a = "0f6c1e8e-3b3a-4f0e-9d55-6a3f0c1d2e3f", b = "b-device"
+        let page = PullPage(rows: [
+            PulledRow(entity: "sets", entityID: "s1", fields: [
+                PulledField(name: "reps", value: .int(5), clock: "001763719000000-00000-\(a)"),
+                PulledField(name: "weight", value: .real(100), clock: "001763719000000-00000-\(a)"),
+            ]),
+            // A row re-sent whole after a rebase keeps each field's clock: two changes, interleaved clocks.
+            PulledRow(entity: "sets", entityID: "s2", fields: [
+                PulledField(name: "a", value: .text("x\"y"), clock: "001763719000000-00001-\(b)"),
+                PulledField(name: "b", value: .null, clock: "001763719000005-00000-\(a)"),
+                PulledField(name: "c", value: .int(-3), clock: "001763719000000-00001-\(b)"),
+            ]),
+        ], cursor: 7, hasMore: true, lastAppliedSeq: 3, fieldCount: 5)
+        let v1Text = encodePullResponse(page, epoch: "ep", version: .v1), v2Text = encodePullResponse(page, epoch: "ep", version: .v2)
+        let v1 = try JSONDecoder().decode(PullResponse.self, from: Data(v1Text.utf8))
+        let v2 = try JSONDecoder().decode(CompactPullResponse.self, from: Data(v2Text.utf8))
+        #expect(v2.devices == [a, b])
+        #expect(v2.changes.map(\.clock) == ["001763719000000-00000", "001763719000000-00001", "001763719000005-00000"])
+        #expect(v2.changes.map(\.device) == [0, 1, 0])
+        #expect(v2.changes[1].fields == ["a": .text("x\"y"), "c": .int(-3)])
+        #expect(try v2.expanded() == v1)
+        #expect(v2Text.utf8.count < v1Text.utf8.count)
+        // The epoch_changed page of each version.
+        let empty = PullPage(rows: [], cursor: 0, hasMore: false, lastAppliedSeq: 2, fieldCount: 0)
+        let restart = try JSONDecoder().decode(CompactPullResponse.self, from: Data(encodePullResponse(empty, epoch: "e2", epochChanged: true, version: .v2).utf8))
+        #expect(restart.epochChanged && restart.changes.isEmpty && restart.devices.isEmpty && restart.cursor == "e2:0")
+        #expect(try JSONDecoder().decode(PullResponse.self, from: Data(encodePullResponse(empty, epoch: "e2", epochChanged: true, version: .v1).utf8)).epochChanged)
+    }
+
+    @Test func aCompactPageNamingAnUnlistedDeviceIsRefused() throws {
+        let page = CompactPullResponse(epoch: "e", changes: [CompactPullChange(entity: "sets", entityID: "s", clock: "001763719000000-00000", device: 1, fields: [:])],
+                                       devices: ["d"], cursor: "e:1", hasMore: false, lastAppliedSeq: 0)
+        #expect(throws: CompactPullResponse.Malformed.self) { try page.expanded() }
+        var badClock = page
+        badClock.changes[0].device = 0
+        badClock.changes[0].clock = "1763719000000-0"
+        #expect(throws: CompactPullResponse.Malformed.self) { try badClock.expanded() }
+        badClock.changes[0].clock = "001763719000000-00000"
+        #expect(try badClock.expanded().changes[0].fields.isEmpty)
+    }
+
+    @Test func aChangeCountedPageStopsAtWholeCounterValues() {
+        // Three events: seq 1 writes two rows of 3 fields, seq 2 one row, seq 3 one row.
+        func rows(_ seq: Int64, _ id: String, _ n: Int) -> [ChangeRow] {
+            (0..<n).map { ChangeRow(entity: "sets", entityID: id, field: "f\($0)", value: .int(1), clock: "00000000000000\(seq)-00000-d", changeSeq: seq) }
+        }
+        let all = rows(1, "a", 3) + rows(1, "b", 3) + rows(2, "c", 3) + rows(3, "d", 3)
+        let snapshot = ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: all)
+        // Limit 2 changes: seq 1 is two changes and fills the page.
+        let two = SyncRules.page(snapshot, after: 0, limit: .changes(2), maxBytes: 1 << 20)
+        #expect(two.rows.map(\.entityID) == ["a", "b"] && two.cursor == 1 && two.hasMore)
+        // Limit 2 field rows: seq 1 does not fit but fills an empty page whole.
+        #expect(SyncRules.page(snapshot, after: 0, limit: .fieldRows(2), maxBytes: 1 << 20).cursor == 1)
+        #expect(SyncRules.page(snapshot, after: 0, limit: .changes(3), maxBytes: 1 << 20).cursor == 2)
+        // A read the storage's row limit cut inside seq 3 leaves seq 3 for the next page.
+        let cut = ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: Array(all.prefix(10)))
+        let page = SyncRules.page(cut, after: 0, limit: .changes(10), maxBytes: 1 << 20, readComplete: false)
+        #expect(page.cursor == 2 && page.hasMore && page.fieldCount == 9)
+        #expect(SyncRules.page(cut, after: 0, limit: .changes(10), maxBytes: 1 << 20).cursor == 3)
     }
 
     @Test func reopeningKeepsTheEpoch() async throws {

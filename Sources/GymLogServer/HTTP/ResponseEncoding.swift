@@ -2,14 +2,35 @@ import Foundation
 import GymLogCore
 import GymLogWire
 
-/// Writes the pull answer by hand: it carries up to thousands of fields and JSONEncoder
-/// would dominate the cost of the query.
-func encodePullResponse(_ page: PullPage, epoch: String) -> String {
+/// Writes the pull answer by hand, in the protocol version the client asked for: it carries
+/// up to thousands of fields and JSONEncoder would dominate the cost of the query.
+/// `epochChanged` marks the empty page that tells a device to start over.
+func encodePullResponse(_ page: PullPage, epoch: String, epochChanged: Bool = false, version: SyncProtocol) -> String {
     var out = "{\"epoch\":"
-    out.reserveCapacity(128 + page.fieldCount * 96)
+    out.reserveCapacity(128 + page.fieldCount * (version == .v1 ? 96 : 40))
     appendJSONString(epoch, to: &out)
     out += ",\"changes\":["
-    for (i, row) in page.rows.enumerated() {
+    switch version {
+    case .v1: appendFieldChanges(page.rows, to: &out)
+    case .v2:
+        let devices = appendCompactChanges(page.rows, to: &out)
+        out += "],\"devices\":["
+        for (i, device) in devices.enumerated() {
+            if i > 0 { out += "," }
+            appendJSONString(device, to: &out)
+        }
+    }
+    out += "],\"cursor\":"
+    appendJSONString("\(epoch):\(page.cursor)", to: &out)
+    out += ",\"has_more\":\(page.hasMore),\"last_applied_seq\":\(page.lastAppliedSeq)"
+    if epochChanged { out += ",\"epoch_changed\":true" }
+    out += "}"
+    return out
+}
+
+/// v1: one object per row, every field with its full clock.
+private func appendFieldChanges(_ rows: [PulledRow], to out: inout String) {
+    for (i, row) in rows.enumerated() {
         if i > 0 { out += "," }
         out += "{\"entity\":"
         appendJSONString(row.entity, to: &out)
@@ -27,10 +48,45 @@ func encodePullResponse(_ page: PullPage, epoch: String) -> String {
         }
         out += "}}"
     }
-    out += "],\"cursor\":"
-    appendJSONString("\(epoch):\(page.cursor)", to: &out)
-    out += ",\"has_more\":\(page.hasMore),\"last_applied_seq\":\(page.lastAppliedSeq)}"
-    return out
+}
+
+/// v2: one object per row and clock, the clock's time part once and its device as an index
+/// into the returned table (a 36-character device id per field was most of a v1 page).
+private func appendCompactChanges(_ rows: [PulledRow], to out: inout String) -> [String] {
+    var devices: [String] = []
+    var deviceIndex: [Substring: Int] = [:]
+    var first = true
+    for row in rows {
+        for change in row.changes {
+            // Stored clocks are canonical (`HLC.description`): 15 digits, '-', 5 digits, '-', device.
+            let clock = change.clock
+            let split = clock.utf8.count > 22 ? clock.index(clock.startIndex, offsetBy: 21) : clock.endIndex
+            let device = split < clock.endIndex ? clock[clock.index(after: split)...] : ""
+            let index: Int
+            if let known = deviceIndex[device] { index = known } else {
+                index = devices.count
+                deviceIndex[device] = index
+                devices.append(String(device))
+            }
+            if !first { out += "," }
+            first = false
+            out += "{\"entity\":"
+            appendJSONString(row.entity, to: &out)
+            out += ",\"entity_id\":"
+            appendJSONString(row.entityID, to: &out)
+            out += ",\"clock\":"
+            appendJSONString(String(clock[..<split]), to: &out)
+            out += ",\"device\":\(index),\"fields\":{"
+            for (j, field) in change.fields.enumerated() {
+                if j > 0 { out += "," }
+                appendJSONString(field.name, to: &out)
+                out += ":"
+                appendJSON(field.value, to: &out)
+            }
+            out += "}}"
+        }
+    }
+    return devices
 }
 
 /// The push answer written by hand when no result carries an error (the common case: a

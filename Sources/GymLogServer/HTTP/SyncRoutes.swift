@@ -33,7 +33,7 @@ struct SyncRoutes: Sendable {
     }
 
     var capabilities: Capabilities {
-        Capabilities(protocolVersion: syncProtocolVersion, maxBodyBytes: config.maxBodyBytes, maxPushEvents: config.maxPushEvents,
+        Capabilities(protocolVersion: syncProtocolVersion, protocolVersions: SyncProtocol.allCases.map(\.rawValue), maxBodyBytes: config.maxBodyBytes, maxPushEvents: config.maxPushEvents,
                      maxPullLimit: config.maxPullLimit, registrationOpen: config.openRegistration,
                      maxClockAheadMs: Int64(config.maxClockAheadSeconds) * 1000)
     }
@@ -151,7 +151,9 @@ struct SyncRoutes: Sendable {
 
     // MARK: pull
 
-    func pull(_ request: Request, context: ServerContext) async throws -> Response {
+    /// `GET /v1/pull` and `GET /v2/pull`: the same page, written in the version asked for
+    /// (and `limit` counts field rows in v1, changes in v2).
+    func pull(_ request: Request, context: ServerContext, version: SyncProtocol) async throws -> Response {
         let user = try await authenticate(request)
         let query = request.uri.queryParameters
         guard let device = query["device_id"].map(String.init), PushValidation.isPlainName(device) else {
@@ -168,7 +170,8 @@ struct SyncRoutes: Sendable {
         var limit = config.defaultPullLimit
         if let text = query["limit"].map(String.init) {
             guard let n = Int(text), n >= 1 else {
-                throw APIError(.badRequest, "invalid_limit", "limit must be a whole number from 1 to \(config.maxPullLimit).")
+                throw APIError(.badRequest, "invalid_limit",
+                               "limit must be a whole number from 1 to \(config.maxPullLimit) (\(version == .v1 ? "field rows" : "changes") per page).")
             }
             limit = min(n, config.maxPullLimit)
         }
@@ -181,14 +184,15 @@ struct SyncRoutes: Sendable {
         }
         var epoch = try await self.epoch(for: user)
         func startOver(lastAppliedSeq: Int64) -> Response {
-            jsonResponse(PullResponse(epoch: epoch, changes: [], cursor: "\(epoch):0", hasMore: false,
-                                      lastAppliedSeq: lastAppliedSeq, epochChanged: true))
+            let empty = PullPage(rows: [], cursor: 0, hasMore: false, lastAppliedSeq: lastAppliedSeq, fieldCount: 0)
+            return jsonResponse(bytes: encodePullResponse(empty, epoch: epoch, epochChanged: true, version: version).utf8)
         }
         if let cursorEpoch = cursor.epoch, cursorEpoch != epoch {
-            let page = try await storage.pull(user: user, deviceID: device, after: 0, limit: 1, maxBytes: 0)
+            let page = try await storage.pull(user: user, deviceID: device, after: 0, limit: .fieldRows(1), maxBytes: 0)
             return startOver(lastAppliedSeq: page.lastAppliedSeq)
         }
-        let page = try await storage.pull(user: user, deviceID: device, after: cursor.position, limit: limit, maxBytes: config.maxPullBytes)
+        let page = try await storage.pull(user: user, deviceID: device, after: cursor.position,
+                                          limit: version == .v1 ? .fieldRows(limit) : .changes(limit), maxBytes: config.maxPullBytes)
         // The device knows more history than this database holds: its cursor is past the head,
         // or it was acknowledged events this database never applied. The database was restored
         // from an older backup. Only this device can tell, but every device of the user may
@@ -216,7 +220,7 @@ struct SyncRoutes: Sendable {
             ])
             return startOver(lastAppliedSeq: page.lastAppliedSeq)
         }
-        return jsonResponse(bytes: encodePullResponse(page, epoch: epoch).utf8)
+        return jsonResponse(bytes: encodePullResponse(page, epoch: epoch, version: version).utf8)
     }
 
     // MARK: helpers

@@ -4,18 +4,21 @@ import GymLogCore
 /// Collects pull rows into a page one change counter value (one event's writes) at a time,
 /// so a page ends only between two values.
 struct PageBuilder {
-    let limit: Int
+    let limit: PullLimit
     let maxBytes: Int
     private(set) var rows: [PulledRow] = []
     private var pendingSeq: Int64 = -1
     private var pending: [(entity: String, entityID: String, field: PulledField)] = []
     private var pendingBytes = 0
+    /// Field rows in the page.
     private var count = 0
+    /// What `limit` counts, in the page.
+    private var units = 0
     private var bytes = 0
     private var lastSeq: Int64?
     private(set) var stoppedEarly = false
 
-    init(limit: Int, maxBytes: Int) { self.limit = limit; self.maxBytes = maxBytes }
+    init(limit: PullLimit, maxBytes: Int) { self.limit = limit; self.maxBytes = maxBytes }
 
     /// Called before each row; false once the page is full and the row starts a new group.
     mutating func accept(seq: Int64) -> Bool {
@@ -31,11 +34,25 @@ struct PageBuilder {
         pendingBytes += estimatedBytes(field) + entity.utf8.count + entityID.utf8.count
     }
 
+    /// The read ended inside a change counter value (the storage's row limit cut it): the
+    /// value's rows are left for the next page, which reads them whole.
+    mutating func dropPending() {
+        guard !pending.isEmpty, count > 0 else { return }
+        pending.removeAll()
+        pendingBytes = 0
+        stoppedEarly = true
+    }
+
     // Moves the finished group into the page, or ends the page if it would overflow
     // (a group always fits into an empty page, so paging always progresses).
     private mutating func commitPending() {
         guard !pending.isEmpty else { return }
-        if count > 0 && (count + pending.count > limit || bytes + pendingBytes > maxBytes) {
+        let pendingUnits: Int
+        switch limit {
+        case .fieldRows: pendingUnits = pending.count
+        case .changes: pendingUnits = Self.changeCount(pending)
+        }
+        if count > 0 && (units + pendingUnits > limit.count || bytes + pendingBytes > maxBytes) {
             stoppedEarly = true
             return
         }
@@ -47,6 +64,7 @@ struct PageBuilder {
             }
         }
         count += pending.count
+        units += pendingUnits
         bytes += pendingBytes
         lastSeq = pendingSeq
         pending.removeAll(keepingCapacity: true)
@@ -60,6 +78,18 @@ struct PageBuilder {
         let cursor = lastSeq ?? min(after, head)
         let hasMore = stoppedEarly || (lastSeq.map { $0 < head } ?? false)
         return PullPage(rows: rows, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: count)
+    }
+
+    /// How many changes (row and clock pairs, `PulledRow.changes`) one counter value's rows make.
+    private static func changeCount(_ group: [(entity: String, entityID: String, field: PulledField)]) -> Int {
+        var seen: Set<String> = []
+        var count = 0
+        for (i, item) in group.enumerated() {
+            // One event's fields nearly always share a clock: only a row with mixed clocks needs the set.
+            if i > 0, group[i - 1].entity == item.entity, group[i - 1].entityID == item.entityID, group[i - 1].field.clock == item.field.clock { continue }
+            if seen.insert("\(item.entity)\u{0}\(item.entityID)\u{0}\(item.field.clock)").inserted { count += 1 }
+        }
+        return count
     }
 
     private func estimatedBytes(_ f: PulledField) -> Int {

@@ -216,20 +216,35 @@ public enum SyncRules {
 
     // MARK: Pull
 
-    /// How many rows a pull reads for a page of `limit`: one event writes at most
-    /// `maxEventFields` rows under one counter value, so this always reaches past the page's
-    /// last complete group.
-    public static func rowsToRead(limit: Int) -> Int { limit + maxEventFields + 1 }
+    /// How many rows a pull reads for a page of `limit`. For field rows: one event writes at
+    /// most `maxEventFields` rows under one counter value, so this always reaches past the
+    /// page's last complete group. For changes, a guess of 16 fields a change (a set row has
+    /// about 10) up to `maxChangeRowsRead`: a read that ends first cuts the page short at
+    /// its last whole counter value (`page`'s `readComplete`), never wrong, only smaller.
+    public static func rowsToRead(limit: PullLimit) -> Int {
+        switch limit {
+        case .fieldRows(let n): n + maxEventFields + 1
+        case .changes(let n): min(n * 16, maxChangeRowsRead) + maxEventFields + 1
+        }
+    }
 
-    /// Cuts a page from a snapshot: at most `limit` field rows and about `maxBytes` of JSON,
-    /// one change counter value never split (a value bigger than the page still fills an empty
-    /// one, so paging always progresses).
-    public static func page(_ snapshot: ChangeSnapshot, after: Int64, limit: Int, maxBytes: Int) -> PullPage {
+    /// The most field rows one change-counted pull reads: about 4 MiB of answer, the default
+    /// `maxPullBytes`, at the smallest field's estimate.
+    static let maxChangeRowsRead = 65_536
+
+    /// Cuts a page from a snapshot: at most `limit` field rows or changes and about
+    /// `maxBytes` of JSON, one change counter value never split (a value bigger than the page
+    /// still fills an empty one, so paging always progresses). `readComplete` says the
+    /// snapshot holds every row after `after` up to the storage's row limit's end: when it
+    /// does not, the last counter value may be cut and waits for the next page.
+    public static func page(_ snapshot: ChangeSnapshot, after: Int64, limit: PullLimit, maxBytes: Int, readComplete: Bool = true) -> PullPage {
         var builder = PageBuilder(limit: limit, maxBytes: maxBytes)
+        var stopped = false
         for row in snapshot.rows {
-            if !builder.accept(seq: row.changeSeq) { break }
+            if !builder.accept(seq: row.changeSeq) { stopped = true; break }
             builder.add(entity: row.entity, entityID: row.entityID, field: PulledField(name: row.field, value: row.value, clock: row.clock))
         }
+        if !stopped && !readComplete { builder.dropPending() }
         return builder.finish(after: after, head: snapshot.head, lastAppliedSeq: snapshot.lastAppliedSeq)
     }
 

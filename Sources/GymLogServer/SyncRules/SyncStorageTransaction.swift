@@ -123,8 +123,9 @@ extension SyncRulesStorage {
     }
 
     /// `SyncRules.page` over one snapshot of the store.
-    public func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: Int, maxBytes: Int) async throws -> PullPage {
-        let snapshot = try await changes(user: user.id, device: deviceID, after: after, rowLimit: SyncRules.rowsToRead(limit: limit))
-        return SyncRules.page(snapshot, after: after, limit: limit, maxBytes: maxBytes)
+    public func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
+        let rowLimit = SyncRules.rowsToRead(limit: limit)
+        let snapshot = try await changes(user: user.id, device: deviceID, after: after, rowLimit: rowLimit)
+        return SyncRules.page(snapshot, after: after, limit: limit, maxBytes: maxBytes, readComplete: snapshot.rows.count < rowLimit)
     }
 }
