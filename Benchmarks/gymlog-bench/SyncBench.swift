@@ -326,6 +326,39 @@ func syncCommand(_ options: SyncCommand) async throws {
                    + "max \(fmt(pullStats.max, 1)). Baseline: the same rows INSERTed in one transaction per page. "
                    + "Timed from sending the request to the last byte of the answer; the client decodes afterwards, untimed.")
 
+    // 2b. The same events as records through protocol v2's compact pull, against the v1 pull above.
+    let recordLimit = max(1, plan.pullLimit / fieldsPerEvent)
+    log("(2b) pull the same \(pulledEvents) events through /v2/pull, limit \(recordLimit) records…")
+    var compactCursor = "0"
+    var compactRecords = 0, compactPages = 0, compactBytes = 0
+    var compactTimes: [Double] = []
+    while compactRecords < pulledEvents {
+        let target = "/v2/pull?device_id=\(puller)&cursor=\(compactCursor)&limit=\(recordLimit)"
+        let t0 = monotonicNanos()
+        let r = try client.send("GET", target, token: pushToken)
+        compactTimes.append(seconds(t0))
+        try check(r, "v2 pull page \(compactPages + 1)")
+        compactPages += 1
+        compactBytes += r.body.count
+        let page = try JSONDecoder().decode(CompactPullResponse.self, from: Data(r.body))
+        guard !page.changes.isEmpty, page.changes.allSatisfy({ $0.fields.count == fieldsPerEvent }),
+              page.changes.first?.entityID == events[compactRecords].entityID else {
+            throw BenchError("v2 pull page \(compactPages) is not the next \(page.changes.count) pushed events, one change each")
+        }
+        compactRecords += page.changes.count
+        compactCursor = page.cursor
+        if !page.hasMore { break }
+    }
+    let v1RecordRate = Double(pulledEvents) / pullTimes.reduce(0, +)
+    let compactRate = Double(compactRecords) / compactTimes.reduce(0, +)
+    rows.append(ResultRow(id: "s2b", what: "pull the same \(grouped(compactRecords)) events as records, v2, limit \(recordLimit)",
+                          figure: "\(grouped(Int(compactRate))) records/s",
+                          baseline: "\(grouped(Int(v1RecordRate))) records/s (v1 pull, s2)",
+                          ratio: "\(fmt(compactRate / v1RecordRate, 2))×", target: "info: v2 against v1", pass: nil, info: true))
+    details.append("Pull v2: the same \(compactRecords) events through `/v2/pull` in \(compactPages) pages of `limit=\(recordLimit)` records "
+                   + "(v1's \(plan.pullLimit) field rows hold the same events): \(fmt(Double(compactBytes) / Double(compactRecords), 0)) bytes "
+                   + "a record against \(fmt(Double(pulledBytes) / Double(pulledEvents), 0)) in v1.")
+
     // 3 and 4: the real engine over `HTTPSyncTransport`, two client databases.
     log("(3) no-op sync, (4) one set from device A to device B…")
     let url = URL(string: server.baseURL)!
