@@ -278,15 +278,50 @@ struct ProtocolTests {
         }
     }
 
+    @Test(arguments: Backend.conformance, [1, 3, 7, 50, 1000])
+    func aV2PageCountsChangesAndReadsWhatV1Reads(_ backend: Backend, limit: Int) async throws {
+        try await withAlice(backend) { h, client, token in
+            let a = Device(), b = Device()
+            // Rows written by two devices, some events touching a row again, one event's
+            // fields under two clocks (a row re-sent whole keeps each field's clock).
+            var events: [PushEvent] = []
+            for i in 1...90 {
+                var fields: [String: (FieldValue, HLC)] = [:]
+                for f in 0..<(i % 4 + 1) { fields["f\(f)"] = (.int(Int64(i)), a.clock(testNow - 10_000 + Int64(i))) }
+                if i % 10 == 0 { fields["older"] = (.text("kept"), a.clock(testNow - 20_000 + Int64(i))) }
+                events.append(event(Int64(i), "s\(i % 35)", fields))
+            }
+            _ = try await client.push(token, device: a, events)
+            _ = try await client.push(token, device: b, (1...20).map { event(Int64($0), "s\($0)", ["by_b": (.int(Int64($0)), b.clock(testNow - 5_000 + Int64($0)))]) })
+
+            let v1 = try await client.pullAll(token, device: a, limit: 1000)
+            let v2 = try await client.pullAll(token, device: a, limit: limit, version: .v2)
+            #expect(merged(v2.changes) == merged(v1.changes))
+            #expect(v2.cursor == v1.cursor)
+            // A page holds at most `limit` changes (row and clock pairs), unless one event alone
+            // is bigger (at most 2 here), and every change counter value sits whole in one page.
+            var pageOfClock: [HLC: Int] = [:]
+            for (n, page) in v2.changes.enumerated() {
+                let changes = page.changes.reduce(0) { $0 + Set($1.fields.values.map(\.c)).count }
+                #expect(changes <= max(limit, 2))
+                for change in page.changes { for f in change.fields.values {
+                    if let other = pageOfClock[f.c] { #expect(other == n) } else { pageOfClock[f.c] = n }
+                } }
+            }
+        }
+    }
+
     @Test(arguments: Backend.conformance) func pullPageIsBoundedByBytes(_ backend: Backend) async throws {
         try await withAlice(backend, configure: { $0.maxPullBytes = 40_000 }) { h, client, token in
             let a = Device()
             let note = String(repeating: "n", count: 10_000)
             _ = try await client.push(token, device: a, (1...10).map { event(Int64($0), "s\($0)", ["note": (.text(note), a.clock(testNow - 100))]) })
-            let all = try await client.pullAll(token, device: a)
-            #expect(all.changes.count >= 3)
-            #expect(all.changes.allSatisfy { $0.changes.count <= 4 })
-            #expect(all.changes.reduce(0) { $0 + $1.changes.count } == 10)
+            for version in SyncProtocol.allCases {
+                let all = try await client.pullAll(token, device: a, version: version)
+                #expect(all.changes.count >= 3)
+                #expect(all.changes.allSatisfy { $0.changes.count <= 4 })
+                #expect(all.changes.reduce(0) { $0 + $1.changes.count } == 10)
+            }
         }
     }
 

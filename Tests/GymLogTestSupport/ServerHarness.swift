@@ -107,21 +107,23 @@ extension TestClientProtocol {
         try await push(token, PushRequest(deviceID: device.id, events: events))
     }
 
-    public func pull(_ token: String, device: Device, cursor: String? = nil, limit: Int? = nil) async throws -> TestResponse {
+    public func pull(_ token: String, device: Device, cursor: String? = nil, limit: Int? = nil, version: SyncProtocol = .v1) async throws -> TestResponse {
         var query = "device_id=\(device.id)"
         if let cursor { query += "&cursor=\(cursor)" }
         if let limit { query += "&limit=\(limit)" }
-        return try await execute(uri: "/v1/pull?\(query)", method: .get, headers: authHeaders(token, json: false))
+        return try await execute(uri: "/v\(version.rawValue)/pull?\(query)", method: .get, headers: authHeaders(token, json: false))
     }
 
-    /// Pulls every page from `cursor`, checking the paging contract on the way.
-    public func pullAll(_ token: String, device: Device, from cursor: String = "0", limit: Int? = nil) async throws -> (changes: [PullResponse], cursor: String) {
+    /// Pulls every page from `cursor` in `version` (a v2 page expanded to v1's shape, as the
+    /// client applies it), checking the paging contract on the way.
+    public func pullAll(_ token: String, device: Device, from cursor: String = "0", limit: Int? = nil,
+                        version: SyncProtocol = .v1) async throws -> (changes: [PullResponse], cursor: String) {
         var pages: [PullResponse] = []
         var cursor = cursor
         while true {
-            let response = try await pull(token, device: device, cursor: cursor, limit: limit)
+            let response = try await pull(token, device: device, cursor: cursor, limit: limit, version: version)
             #expect(response.status == .ok)
-            let page: PullResponse = try decodeBody(response)
+            let page: PullResponse = version == .v1 ? try decodeBody(response) : try (decodeBody(response) as CompactPullResponse).expanded()
             pages.append(page)
             cursor = page.cursor
             if !page.hasMore { break }

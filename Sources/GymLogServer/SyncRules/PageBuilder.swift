@@ -80,14 +80,18 @@ struct PageBuilder {
         return PullPage(rows: rows, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: count)
     }
 
-    /// How many changes (row and clock pairs, `PulledRow.changes`) one counter value's rows make.
+    /// How many changes (row and clock pairs, `PulledRow.changes`) one counter value's rows
+    /// make. Within a counter value a row's fields are adjacent (pull order), so each row is
+    /// one run; its distinct clocks are nearly always one.
     private static func changeCount(_ group: [(entity: String, entityID: String, field: PulledField)]) -> Int {
-        var seen: Set<String> = []
         var count = 0
+        var runClocks: [String] = []
         for (i, item) in group.enumerated() {
-            // One event's fields nearly always share a clock: only a row with mixed clocks needs the set.
-            if i > 0, group[i - 1].entity == item.entity, group[i - 1].entityID == item.entityID, group[i - 1].field.clock == item.field.clock { continue }
-            if seen.insert("\(item.entity)\u{0}\(item.entityID)\u{0}\(item.field.clock)").inserted { count += 1 }
+            if i == 0 || group[i - 1].entityID != item.entityID || group[i - 1].entity != item.entity { runClocks.removeAll(keepingCapacity: true) }
+            if !runClocks.contains(item.field.clock) {
+                runClocks.append(item.field.clock)
+                count += 1
+            }
         }
         return count
     }
