@@ -75,8 +75,8 @@ public final class GymLogDatabase: @unchecked Sendable {
 
     /// Runs `body` in one IMMEDIATE transaction with a `ChangeWriter`: every row change and
     /// outbox event it writes commits together or not at all.
-    public func commit<T>(_ body: (inout ChangeWriter) throws -> T) throws -> T {
-        try queue.writeWithoutTransaction { db in
+    public func commit<T>(_ durability: Durability = .durable, _ body: (inout ChangeWriter) throws -> T) throws -> T {
+        try write(durability) { db in
             var result: T?
             // The writer's own flag: it reaches the database's flag only if this commits.
             let checkedHere = FlagBox()
@@ -110,6 +110,31 @@ public final class GymLogDatabase: @unchecked Sendable {
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try queue.read(body)
     }
+
+    /// Runs `body` on the writer connection, its commits reaching the disk as `durability` says.
+    func write<T>(_ durability: Durability, _ body: (Database) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction { db in
+            guard durability == .recoverable else { return try body(db) }
+            // Per connection, and only between transactions; FULL again before anything else
+            // runs here, so what a user writes next is never left without its fsync.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            let result = Result { try body(db) }
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try result.get()
+        }
+    }
+}
+
+/// How a commit reaches the disk.
+public enum Durability: Sendable {
+    /// On disk before the commit returns (`synchronous=FULL`: the WAL is fsynced): whatever
+    /// the user wrote, and everything the server cannot give back.
+    case durable
+    /// Atomic but not fsynced (`synchronous=NORMAL` in WAL): a power cut (not a crash of the
+    /// process) may roll it back, never half of it, and the next durable commit or checkpoint
+    /// makes it durable with everything before it. For what the sync server gives back on the
+    /// next sync: a pulled page with its cursor, an acknowledgement.
+    case recoverable
 }
 
 /// A flag shared by the writers of one database instance.

@@ -104,8 +104,11 @@ extension GymLogDatabase {
     /// Removes every event the server acknowledged (seq <= lastAppliedSeq), except those it
     /// rejected: they are parked with their error, an attempt count and an exponential
     /// backoff (30 s doubling, at most a day); `unparkDueEvents` sends them again later.
+    ///
+    /// Not fsynced unless an event was rejected: a lost acknowledgement comes back with the next
+    /// pull (`last_applied_seq`), while a lost parking would let the heal delete the event.
     public func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws {
-        try queue.writeWithoutTransaction { db in
+        try write(rejected.isEmpty ? .recoverable : .durable) { db in
             try db.inTransaction(.immediate) {
                 let now = environment.now()
                 for (seq, error) in rejected where seq > 0 && seq <= lastAppliedSeq {
@@ -125,10 +128,12 @@ extension GymLogDatabase {
     /// Applies one pulled page and its cursor in ONE transaction: per field, the remote value
     /// is written only when its clock is newer than the stored one; every clock seen is
     /// folded into the local HLC; touched exercises get their records rebuilt. Nothing here
-    /// goes to the outbox: these changes came from the server.
+    /// goes to the outbox: these changes came from the server, so the commit is not fsynced
+    /// (`Durability.recoverable`): a page a power cut rolls back is pulled again from the
+    /// rolled-back cursor, and a local write made after it fsyncs it along with itself.
     @discardableResult
     public func applyPulled(_ changes: [RemoteChange], epoch: String, cursor: Int64) throws -> ApplyStats {
-        try commit { w in
+        try commit(.recoverable) { w in
             var stats = ApplyStats()
             var touchedExercises = Set<UUID>()
             for change in changes {

@@ -19,7 +19,7 @@ import Testing
         // Then it ran to the end: it asked the server, printed, and saved the config after the awaits
         let (out, err) = s.output.take()
         #expect(outcome == .ok, "\(err)")
-        #expect(server.requests(to: "/v1/capabilities") == 1 && server.requests(to: "/v1/pull") == 1, "\(server.log())")
+        #expect(server.requests(to: "/v1/capabilities") == 1 && server.requests(to: "/v2/pull") == 1, "\(server.log())")
         #expect(out == ["Logged in to \(server.url). Run `sync` to sync."])
         let settings = try ConfigFile.load(s.context.paths.config)
         #expect(settings.server == server.url && settings.token == token)

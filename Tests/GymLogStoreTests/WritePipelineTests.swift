@@ -133,3 +133,32 @@ import Testing
 }
 
 struct InjectedFault: Error {}
+
+/// What the server can give back is committed without an fsync; nothing else ever is.
+@Suite struct DurabilityTests {
+    private func synchronous(_ db: Database) throws -> Int { try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+
+    @Test func aRecoverableCommitSkipsTheFsyncAndLeavesFullBehindEvenWhenItFails() throws {
+        let db = try temporaryDatabase()
+        let full = 2, normal = 1
+        #expect(try db.write(.durable) { try synchronous($0) } == full)
+        #expect(try db.write(.recoverable) { try synchronous($0) } == normal)
+        #expect(try db.read { try synchronous($0) } == full)
+        struct Boom: Error {}
+        #expect(throws: Boom.self) { try db.write(.recoverable) { _ in throw Boom() } }
+        #expect(try db.read { try synchronous($0) } == full)
+    }
+
+    @Test func pulledPagesAndAcknowledgementsLeaveTheUsersNextWriteFsynced() throws {
+        let from = try temporaryDatabase(), to = try temporaryDatabase()
+        try log(from, "bench 100x5")
+        let events = try from.pendingEvents(after: 0, limit: 100)
+        try to.applyPulled(events.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.fields) }, epoch: "e", cursor: 3)
+        #expect(try to.read { try synchronous($0) } == 2)
+        try from.acknowledge(lastAppliedSeq: 1, rejected: [:])
+        #expect(try from.read { try synchronous($0) } == 2)
+        // The pulled set arrived whole, and the acknowledged event is gone.
+        #expect(try count(to, "SELECT COUNT(*) FROM sets") == 1)
+        #expect(try count(from, "SELECT COUNT(*) FROM outbox WHERE seq = 1") == 0)
+    }
+}
