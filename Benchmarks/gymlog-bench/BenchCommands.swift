@@ -162,11 +162,16 @@ func runCommand(_ options: RunCommand) throws {
         }
     }
 
-    log("(c) one-shot process, \(processRuns) runs each…")
+    // The target is for gymlog as the README installs it: the static build.
+    let linking = linksSwiftRuntimeDynamically(gymlog) ? "dynamic build" : "static build"
+    if linking == "dynamic build" {
+        log("warning: \(gymlog) links the Swift runtime dynamically; (c) is meant for the static build: swift build -c release --static-swift-stdlib --product gymlog")
+    }
+    log("(c) one-shot process (\(linking)), \(processRuns) runs each…")
     let p = try measureProcesses(directory: dir, gymlog: gymlog, sqlite3: sqlite3, runs: processRuns)
-    rows.append(versusShell(id: "c", what: "`gymlog log \"bench 100x5\"` process, median", unit: "ms", gymlog: p.gymlog.median,
+    rows.append(versusShell(id: "c", what: "`gymlog log \"bench 100x5\"` process (\(linking)), median", unit: "ms", gymlog: p.gymlog.median,
                             shell: p.shell?.median, shellName: "sqlite3 shell", maxRatio: 3))
-    details.append("One-shot process, \(processRuns) runs each (ms): gymlog median \(fmt(p.gymlog.median, 2)), p99 "
+    details.append("One-shot process, \(linking), \(processRuns) runs each (ms): gymlog median \(fmt(p.gymlog.median, 2)), p99 "
                    + "\(fmt(p.gymlog.p99, 2)), mean \(fmt(p.gymlog.mean, 2))"
                    + (p.shell.map { "; sqlite3 median \(fmt($0.median, 2)), p99 \(fmt($0.p99, 2)), mean \(fmt($0.mean, 2))" } ?? "") + ".")
 

@@ -117,6 +117,21 @@ func releaseProduct(_ name: String, path: String? = nil) throws -> String {
     return binary
 }
 
+/// Whether `binary` loads the Swift runtime as a shared library (`ldd` lists libswiftCore):
+/// a build without `--static-swift-stdlib`, whose start-up relocates it on every run.
+func linksSwiftRuntimeDynamically(_ binary: String) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+    process.arguments = [binary]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return true }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).contains("libswiftCore")
+}
+
 /// The directory holding this executable (where `swift build` also put `gymlog`).
 func executableDirectory() -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
