@@ -37,11 +37,17 @@ struct SyncSection: MarkedSection {
               A *change* is one field row of the answer (one `{"v","c"}` entry under `changes[].fields`).
               Baseline: the same rows INSERTed as in s1, one transaction per page, interleaved page by
               page. `s2'` adds the raw C-API `SELECT` of the same rows (the pull's own query) for scale.
+              `s2b` pulls the same events again through protocol v2's `/v2/pull`, whose `limit` counts
+              records (one set event is one record), with pages holding the same events as s2's; its
+              baseline is s2's rate counted in records, so the ratio is v2 against v1 on equal pages.
             - **s3 No-op sync** — `SyncEngine.run()` with `DatabaseReplica` and `HTTPSyncTransport`
               when there is nothing to pull or push: round trips from `SyncReport.roundTrips`, and the
               median wall time of 20 runs.
             - **s4 One set, A to B** — `GymLogDatabase.logSets` on device A, a sync on A (pull, push),
               a sync on B (pull): the whole round, median and p99 of 50 rounds after 3 warm-up rounds.
+              Two commits on the way wait for an fsync (the logged set on A, the push on the server);
+              the pulled pages and the acknowledgement are committed without one (DESIGN.md, "Sync
+              client": the server gives them back if a power cut loses them).
             - **s5 Server memory** — `VmHWM` from `/proc/PID/status` of the server after s1–s4.
 
 
