@@ -28,14 +28,19 @@ func encodePullResponse(_ page: PullPage, epoch: String, epochChanged: Bool = fa
     return out
 }
 
+/// `{"entity":…,"entity_id":…`: how every change object of both versions starts.
+private func appendRowStart(_ row: PulledRow, to out: inout String) {
+    out += "{\"entity\":"
+    appendJSONString(row.entity, to: &out)
+    out += ",\"entity_id\":"
+    appendJSONString(row.entityID, to: &out)
+}
+
 /// v1: one object per row, every field with its full clock.
 private func appendFieldChanges(_ rows: [PulledRow], to out: inout String) {
     for (i, row) in rows.enumerated() {
         if i > 0 { out += "," }
-        out += "{\"entity\":"
-        appendJSONString(row.entity, to: &out)
-        out += ",\"entity_id\":"
-        appendJSONString(row.entityID, to: &out)
+        appendRowStart(row, to: &out)
         out += ",\"fields\":{"
         for (j, field) in row.fields.enumerated() {
             if j > 0 { out += "," }
@@ -70,10 +75,7 @@ private func appendCompactChanges(_ rows: [PulledRow], to out: inout String) -> 
             }
             if !first { out += "," }
             first = false
-            out += "{\"entity\":"
-            appendJSONString(row.entity, to: &out)
-            out += ",\"entity_id\":"
-            appendJSONString(row.entityID, to: &out)
+            appendRowStart(row, to: &out)
             out += ",\"clock\":"
             appendJSONString(String(clock[..<split]), to: &out)
             out += ",\"device\":\(index),\"fields\":{"
