@@ -182,6 +182,16 @@ struct SlowClientTests {
     /// Item 9: a request the HTTP parser refuses got a bare 400 (no JSON error, no
     /// X-Request-ID, no log line); `Transfer-Encoding: gzip, chunked` was read as plain
     /// chunked, handing the still-compressed bytes over as the body.
+    /// A kept-alive answer says how long the connection waits for the next request (found by
+    /// the Kinto comparison's client, whose idle connection was closed without notice).
+    @Test func keptAliveAnswersSayHowLongTheConnectionWaits() async throws {
+        let server = try ServerInstance(extraArguments: ["--request-head-timeout", "2"])
+        let port = try Self.port(server)
+        let kept = try await HostileRawHTTP.exchange(port: port, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(kept.status == 200)
+        #expect(kept.header("Keep-Alive") == "timeout=2", "\(kept.head)")
+    }
+
     @Test func requestsTheParserRefusesAreAnsweredLikeEveryOther() async throws {
         let server = try ServerInstance()
         let port = try Self.port(server)

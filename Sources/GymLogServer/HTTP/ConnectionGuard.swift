@@ -61,6 +61,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
+    /// How long a kept-alive connection waits for its next request (the head timeout).
+    static let keepAlive = HTTPField.Name("Keep-Alive")!
 
     private let headTimeout: Duration
     private let bodyTimeout: Duration
@@ -126,7 +128,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head: responseStarted = true
+        case .head(var head):
+            responseStarted = true
+            // Says how long the kept-alive connection waits for its next request, so a client
+            // opens a new one instead of sending into a connection about to be closed.
+            head.headerFields[Self.keepAlive] = "timeout=\(Int(headTimeout.components.seconds))"
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+            return
         case .body: break
         case .end:
             responseStarted = false
