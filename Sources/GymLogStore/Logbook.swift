@@ -330,9 +330,9 @@ extension ChangeWriter {
         let (workout, started) = try currentWorkout()
         let offset = environment.utcOffset(now)
         var stored: [StoredSet] = []
-        var order = try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL
-            """), arguments: [workout.id.key, exercise.id.key]) ?? 0
+        // The new sets' numbers and the session volume follow on from the tally, updated
+        // here as the triggers update the stored one.
+        var (order, session) = try sessionTally(workoutID: workout.id, exerciseID: exercise.id)
         // Every set gets a distinct, increasing time (even within one millisecond) so all
         // devices order sets alike without relying on local row ids.
         let latest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(performed_at) FROM sets")) ?? 0
@@ -345,7 +345,8 @@ extension ChangeWriter {
             let set = LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at,
                                 utcOffsetSeconds: offset, supersetID: superset)
             order += 1
-            stored.append(StoredSet(set: set, order: order, records: try checkRecords(set)))
+            session.add(v)
+            stored.append(StoredSet(set: set, order: order, records: try checkRecords(set, session: session)))
         }
         describeAction(Self.describe(values, of: exercise, created: createdExercise), workout: workout.id)
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: started, sets: stored)
@@ -426,7 +427,18 @@ extension ChangeWriter {
     }
 
     func setCount(workoutID: UUID) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE workout_id = ? AND deleted_at IS NULL", arguments: [workoutID.key]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT SUM(live_sets) FROM session_tallies WHERE workout_id = ?"),
+                         arguments: [workoutID.key]) ?? 0
+    }
+
+    /// The live sets of one exercise in one workout and their volume, as `session_tallies` keeps them.
+    func sessionTally(workoutID: UUID, exerciseID: UUID) throws -> (liveSets: Int, volume: VolumeTally) {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT live_sets, kg_volume, lb_volume FROM session_tallies WHERE workout_id = ? AND exercise_id = ?
+            """), arguments: [workoutID.key, exerciseID.key]) else { return (0, VolumeTally()) }
+        var columns = ColumnPositions(["live_sets", "kg_volume", "lb_volume"])
+        let p = columns(row)
+        return (row[p[0]], VolumeTally(kilogramThousandths: row[p[1]], poundThousandths: row[p[2]]))
     }
 
     func order(of set: LoggedSet) throws -> Int {
