@@ -233,7 +233,7 @@ extension ChangeWriter {
     }
 
     mutating func createWorkout(name: String?, startedAt: Int64? = nil, routine: UUID? = nil) throws -> Workout {
-        let id = environment.newID()
+        let id = newRowID()
         let start = startedAt ?? now
         let offset = environment.utcOffset(start)
         try write(.workouts, id: id, op: .create, fields: [
@@ -338,7 +338,7 @@ extension ChangeWriter {
         let latest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(performed_at) FROM sets")) ?? 0
         let first = max(now, latest + 1)
         for (i, v) in values.enumerated() {
-            let id = environment.newID()
+            let id = newRowID()
             let at = first + Int64(i)
             try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset, superset: superset))
@@ -367,7 +367,7 @@ extension ChangeWriter {
         let before = try storedRecordValues(exerciseID: exercise.id)
         var written: [LoggedSet] = []
         for (i, v) in values.enumerated() {
-            let id = environment.newID()
+            let id = newRowID()
             let at = first + Int64(i) * 1000
             try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset, superset: superset))
