@@ -332,11 +332,11 @@ extension ChangeWriter {
         var stored: [StoredSet] = []
         // The new sets' numbers and the session volume follow on from the tally, updated
         // here as the triggers update the stored one.
-        var (order, session) = try sessionTally(workoutID: workout.id, exerciseID: exercise.id)
+        let placed = try placement(workoutID: workout.id, exerciseID: exercise.id)
+        var order = placed.liveSets, session = placed.volume
         // Every set gets a distinct, increasing time (even within one millisecond) so all
         // devices order sets alike without relying on local row ids.
-        let latest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(performed_at) FROM sets")) ?? 0
-        let first = max(now, latest + 1)
+        let first = max(now, placed.latest + 1)
         for (i, v) in values.enumerated() {
             let id = newRowID()
             let at = first + Int64(i)
@@ -431,14 +431,18 @@ extension ChangeWriter {
                          arguments: [workoutID.key]) ?? 0
     }
 
-    /// The live sets of one exercise in one workout and their volume, as `session_tallies` keeps them.
-    func sessionTally(workoutID: UUID, exerciseID: UUID) throws -> (liveSets: Int, volume: VolumeTally) {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT live_sets, kg_volume, lb_volume FROM session_tallies WHERE workout_id = ? AND exercise_id = ?
-            """), arguments: [workoutID.key, exerciseID.key]) else { return (0, VolumeTally()) }
-        var columns = ColumnPositions(["live_sets", "kg_volume", "lb_volume"])
+    /// What logging asks before it writes, in one statement (each costs on the hot path): the
+    /// time of the newest set anywhere, and the live sets of one exercise in one workout with
+    /// their volume, as `session_tallies` keeps them.
+    func placement(workoutID: UUID, exerciseID: UUID) throws -> (latest: Int64, liveSets: Int, volume: VolumeTally) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT (SELECT MAX(performed_at) FROM sets) AS latest, t.live_sets, t.kg_volume, t.lb_volume
+            FROM (SELECT 1) LEFT JOIN session_tallies t ON t.workout_id = ? AND t.exercise_id = ?
+            """), arguments: [workoutID.key, exerciseID.key])!
+        var columns = ColumnPositions(["latest", "live_sets", "kg_volume", "lb_volume"])
         let p = columns(row)
-        return (row[p[0]], VolumeTally(kilogramThousandths: row[p[1]], poundThousandths: row[p[2]]))
+        let latest: Int64? = row[p[0]], liveSets: Int? = row[p[1]], kg: Int64? = row[p[2]], lb: Int64? = row[p[3]]
+        return (latest ?? 0, liveSets ?? 0, VolumeTally(kilogramThousandths: kg ?? 0, poundThousandths: lb ?? 0))
     }
 
     func order(of set: LoggedSet) throws -> Int {
