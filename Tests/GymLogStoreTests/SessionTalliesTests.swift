@@ -6,7 +6,7 @@ import GymLogTestSupport
 import Testing
 
 /// `session_tallies` (derived, kept by triggers on `sets`) must always equal a recount of
-/// the live sets, whoever wrote them: logging, edit, delete, undo, redo, sync, merge, migration.
+/// the live sets, whoever wrote them: logging, edit, delete, undo, redo, sync, import, merge, migration.
 @Suite struct SessionTalliesTests {
     /// Each tally that is not empty, by "workout/exercise".
     private typealias Tallies = [String: (liveSets: Int, volume: VolumeTally)]
@@ -57,7 +57,7 @@ import Testing
             step += 1
             try expectTalliesMatchRecount(db, after: "step \(step): \(what)", sourceLocation: sourceLocation)
         }
-        // When sets are logged, edited, deleted, undone, redone, merged and pulled
+        // When sets are logged, edited, deleted, undone, redone, pulled, imported and merged
         try log(db, "bench 100x5x3", typed: "bench 100x5x3"); try check("log")
         try log(db, "row 150lb x8", typed: "row 150lb x8"); try check("log in lb")
         try log(db, "pullup bw+10x5", typed: "pullup bw+10x5"); try check("bodyweight set")
@@ -84,6 +84,10 @@ import Testing
         let events = try other.pendingEvents(after: 0, limit: 1000)
         try db.applyPulled(events.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.fields) }, epoch: "e", cursor: 3)
         try check("pulled sets of another workout")
+        let strong = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\n"
+            + "2024-01-02 06:00:00,W,1h,Bench,1,60,10,0,0,,,\n2024-01-02 06:00:00,W,1h,Bench,2,90,5,0,0,,,\n"
+            + "2024-01-02 06:00:00,W,1h,Curl,1,25,12,0,0,,,\n"
+        _ = try db.importFile(try ImportParser.parse(Array(strong.utf8), options: ImportOptions())); try check("import")
         _ = try db.mergeExercises("curl", into: "row"); try check("merge")
         done(try db.undo()); try check("undo the merge")
         world.advance(minutes: 180)
