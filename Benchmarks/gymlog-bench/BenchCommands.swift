@@ -116,9 +116,11 @@ func runCommand(_ options: RunCommand) throws {
         log("(a\(suffix))+(b\(suffix)) logging\(mode), \(calls) interleaved calls each…")
         let l = try measureLogging(directory: dir, historyPath: historyPath, iterations: calls, setsPerWorkout: perWorkout)
         let ratioA = l.empty.median / l.raw.median
+        // Issue 2 asked ≤ 1.5× of the growing workout; issue 15 asks ≤ 1.2× of real 25-set workouts.
+        let maxRatioA = perWorkout == nil ? 1.5 : 1.2
         rows.append(ResultRow(id: "a" + suffix, what: "log one set (domain)\(mode), median", figure: "\(fmt(l.empty.median, 0)) µs",
                               baseline: "\(fmt(l.raw.median, 0)) µs (raw C API)", ratio: "\(fmt(ratioA, 2))×",
-                              target: "≤ 1.5×", pass: ratioA <= 1.5))
+                              target: "≤ \(fmt(maxRatioA, 1))×", pass: ratioA <= maxRatioA))
         rows.append(ResultRow(id: "a" + suffix, what: "log one set (domain)\(mode), p99", figure: "\(fmt(l.empty.p99, 0)) µs",
                               baseline: "\(fmt(l.raw.p99, 0)) µs (raw C API)", ratio: "\(fmt(l.empty.p99 / l.raw.p99, 2))×",
                               target: "< 2000 µs", pass: l.empty.p99 < 2000))
@@ -153,9 +155,11 @@ func runCommand(_ options: RunCommand) throws {
                 let mode = perWorkout.map { ", \($0)-set workouts" } ?? ""
                 log("(a'\(suffix)) logging on tmpfs\(mode), \(calls) interleaved calls each…")
                 let t = try measureLogging(directory: shm, historyPath: nil, iterations: calls, setsPerWorkout: perWorkout)
+                // Issue 15: the store's own CPU work at most twice the raw C API's, whatever the workout's size.
+                let ratio = t.empty.median / t.raw.median
                 rows.append(ResultRow(id: "a'" + suffix, what: "log one set on tmpfs (no fsync)\(mode), median",
                                       figure: "\(fmt(t.empty.median, 0)) µs", baseline: "\(fmt(t.raw.median, 0)) µs (raw C API)",
-                                      ratio: "\(fmt(t.empty.median / t.raw.median, 2))×", target: "info: CPU cost", pass: nil, info: true))
+                                      ratio: "\(fmt(ratio, 2))×", target: "≤ 2×", pass: ratio <= 2))
                 details.append("Logging on tmpfs (/dev/shm, fsync is free)\(mode.isEmpty ? ", one growing workout" : mode), "
                                + "\(calls) calls each (µs): raw C API \(describe(t.raw)); domain \(describe(t.empty)).")
             }

@@ -22,6 +22,8 @@ public struct ChangeWriter {
     private(set) var clock: HLC
     private(set) var seq: Int64
     private var touched = false
+    /// Ids `newRowID` made up in this transaction: no row can hold one before its create.
+    private var minted: Set<UUID> = []
     /// The action being recorded for `undo` (see `GymLogDatabase.commit(action:)`); nil for
     /// writes that are no action of this device's user (sync, import, undo and redo themselves).
     var journal: ActionJournal?
@@ -44,8 +46,9 @@ public struct ChangeWriter {
     public mutating func write(_ entity: EntityKind, id: UUID, op: ChangeOp, fields: [(String, FieldValue)]) throws -> HLC {
         try Self.checkStorable(entity, fields)
         if journal != nil {
-            // The before-image, read just before the upsert: what `undo` writes back.
-            let before = try currentValues(entity, id: id.key, fields: fields.map(\.0))
+            // The before-image, read just before the upsert: what `undo` writes back. A row
+            // whose id was made up here has none, and logging a set need not ask.
+            let before = op == .create && minted.contains(id) ? nil : try currentValues(entity, id: id.key, fields: fields.map(\.0))
             journal!.writes.append(JournalWrite(entity: entity, id: id.key, op: op, before: before, after: fields))
         }
         clock = clock.tick(now: now, node: deviceID)
@@ -61,6 +64,13 @@ public struct ChangeWriter {
         try fault?(.outboxWritten)
         touched = true
         return clock
+    }
+
+    /// A new id for a row this transaction creates.
+    mutating func newRowID() -> UUID {
+        let id = environment.newID()
+        minted.insert(id)
+        return id
     }
 
     /// Refuses text that the row could not keep as typed (SQLite cuts it at a NUL), that

@@ -233,7 +233,7 @@ extension ChangeWriter {
     }
 
     mutating func createWorkout(name: String?, startedAt: Int64? = nil, routine: UUID? = nil) throws -> Workout {
-        let id = environment.newID()
+        let id = newRowID()
         let start = startedAt ?? now
         let offset = environment.utcOffset(start)
         try write(.workouts, id: id, op: .create, fields: [
@@ -330,22 +330,23 @@ extension ChangeWriter {
         let (workout, started) = try currentWorkout()
         let offset = environment.utcOffset(now)
         var stored: [StoredSet] = []
-        var order = try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL
-            """), arguments: [workout.id.key, exercise.id.key]) ?? 0
+        // The new sets' numbers and the session volume follow on from the tally, updated
+        // here as the triggers update the stored one.
+        let placed = try placement(workoutID: workout.id, exerciseID: exercise.id)
+        var order = placed.liveSets, session = placed.volume
         // Every set gets a distinct, increasing time (even within one millisecond) so all
         // devices order sets alike without relying on local row ids.
-        let latest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(performed_at) FROM sets")) ?? 0
-        let first = max(now, latest + 1)
+        let first = max(now, placed.latest + 1)
         for (i, v) in values.enumerated() {
-            let id = environment.newID()
+            let id = newRowID()
             let at = first + Int64(i)
             try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset, superset: superset))
             let set = LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at,
                                 utcOffsetSeconds: offset, supersetID: superset)
             order += 1
-            stored.append(StoredSet(set: set, order: order, records: try checkRecords(set)))
+            session.add(v)
+            stored.append(StoredSet(set: set, order: order, records: try checkRecords(set, session: session)))
         }
         describeAction(Self.describe(values, of: exercise, created: createdExercise), workout: workout.id)
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: started, sets: stored)
@@ -366,7 +367,7 @@ extension ChangeWriter {
         let before = try storedRecordValues(exerciseID: exercise.id)
         var written: [LoggedSet] = []
         for (i, v) in values.enumerated() {
-            let id = environment.newID()
+            let id = newRowID()
             let at = first + Int64(i) * 1000
             try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset, superset: superset))
@@ -426,7 +427,22 @@ extension ChangeWriter {
     }
 
     func setCount(workoutID: UUID) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE workout_id = ? AND deleted_at IS NULL", arguments: [workoutID.key]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT SUM(live_sets) FROM session_tallies WHERE workout_id = ?"),
+                         arguments: [workoutID.key]) ?? 0
+    }
+
+    /// What logging asks before it writes, in one statement (each costs on the hot path): the
+    /// time of the newest set anywhere, and the live sets of one exercise in one workout with
+    /// their volume, as `session_tallies` keeps them.
+    func placement(workoutID: UUID, exerciseID: UUID) throws -> (latest: Int64, liveSets: Int, volume: VolumeTally) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT (SELECT MAX(performed_at) FROM sets) AS latest, t.live_sets, t.kg_volume, t.lb_volume
+            FROM (SELECT 1) LEFT JOIN session_tallies t ON t.workout_id = ? AND t.exercise_id = ?
+            """), arguments: [workoutID.key, exerciseID.key])!
+        var columns = ColumnPositions(["latest", "live_sets", "kg_volume", "lb_volume"])
+        let p = columns(row)
+        let latest: Int64? = row[p[0]], liveSets: Int? = row[p[1]], kg: Int64? = row[p[2]], lb: Int64? = row[p[3]]
+        return (latest ?? 0, liveSets ?? 0, VolumeTally(kilogramThousandths: kg ?? 0, poundThousandths: lb ?? 0))
     }
 
     func order(of set: LoggedSet) throws -> Int {

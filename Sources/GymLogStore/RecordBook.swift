@@ -7,7 +7,8 @@ import GymLogCore
 /// deleted, edited or merged from another device.
 extension ChangeWriter {
     /// Compares a new set against the stored records of its exercise and raises those it beats.
-    func checkRecords(_ set: LoggedSet) throws -> [RecordBreak] {
+    /// `session` is the exercise's volume in the set's workout, this set included.
+    func checkRecords(_ set: LoggedSet, session: VolumeTally) throws -> [RecordBreak] {
         guard set.values.kind.countsForRecords else { return [] }
         try ensureRecordsFormula()
         var (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
@@ -20,13 +21,7 @@ extension ChangeWriter {
             try rebuildRecords(exerciseID: set.exerciseID, excluding: set.id)
             (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
         }
-        if workingVolume(of: set) > 0 {
-            let session = try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT SUM(CASE weight_unit WHEN 'lb' THEN CAST(weight AS REAL) * ? ELSE CAST(weight AS REAL) END * reps)
-                FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL AND kind <> 'warmup' AND bodyweight = 0
-                """), arguments: [WeightUnit.kilogramsPerPound, set.workoutID.key, set.exerciseID.key]) ?? 0
-            candidates.append(RecordValue(.sessionVolume, session))
-        }
+        if workingVolume(of: set) > 0 { candidates.append(RecordValue(.sessionVolume, session.kilograms)) }
         var breaks: [RecordBreak] = []
         for c in candidates {
             let previous = current[RecordKey(metric: c.metric, reps: c.reps)]
@@ -101,20 +96,24 @@ extension ChangeWriter {
             """, arguments: [exerciseID.key, excluding?.key ?? ""])
         var decode = SetDecoder()
         var best: (total: Double, set: LoggedSet)?
-        var current: (total: Double, set: LoggedSet)?
+        // The workout being read: its tally (as `session_tallies` keeps it, so a rebuild and
+        // the check on log agree to the last bit) and its last set with volume.
+        var tally = VolumeTally(), holder: LoggedSet?
         func close() {
-            guard let c = current else { return }
-            current = nil
+            defer { tally = VolumeTally(); holder = nil }
+            guard let set = holder else { return }
+            let c = (total: tally.kilograms, set: set)
             let metric = RecordMetric.sessionVolume
             guard let b = best else { if metric.improves(c.total, on: nil) { best = c }; return }
             let tie = !metric.improves(c.total, on: b.total) && !metric.improves(b.total, on: c.total)
             if metric.improves(c.total, on: b.total) || (tie && c.set.performedAt < b.set.performedAt) { best = c }
         }
+        var workoutID: UUID?
         while let row = try cursor.next() {
             let set = decode(row)
-            if let c = current, c.set.workoutID != set.workoutID { close() }
-            let volume = workingVolume(of: set)
-            if volume > 0 { current = ((current?.total ?? 0) + volume, set) }
+            if set.workoutID != workoutID { close(); workoutID = set.workoutID }
+            tally.add(set.values)
+            if workingVolume(of: set) > 0 { holder = set }
         }
         close()
         return best

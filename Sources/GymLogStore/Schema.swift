@@ -191,6 +191,63 @@ enum Schema {
             UPDATE sync_state SET cursor = 0;
             """)
         }
+        m.registerMigration("v4-session-tallies") { db in
+            // What one set adds to its tally's volume columns (`VolumeTally.add`): a working
+            // set's added load in thousandths of its unit times its reps; `lb` apart, any
+            // other unit read as kg. Spelled out here, not shared: a shipped migration never changes.
+            func volume(_ row: String, pounds: Bool) -> String {
+                "CASE WHEN \(row).kind <> 'warmup' AND \(row).bodyweight = 0 AND \(row).weight_unit IS \(pounds ? "" : "NOT ")'lb' "
+                    + "THEN COALESCE(CAST(round(CAST(\(row).weight AS REAL) * 1000) AS INTEGER) * \(row).reps, 0) ELSE 0 END"
+            }
+            func add(_ row: String) -> String {
+                """
+                INSERT INTO session_tallies (workout_id, exercise_id, live_sets, kg_volume, lb_volume)
+                VALUES (\(row).workout_id, \(row).exercise_id, 1, \(volume(row, pounds: false)), \(volume(row, pounds: true)))
+                ON CONFLICT (workout_id, exercise_id) DO UPDATE SET live_sets = live_sets + 1,
+                    kg_volume = kg_volume + excluded.kg_volume, lb_volume = lb_volume + excluded.lb_volume;
+                """
+            }
+            func remove(_ row: String) -> String {
+                """
+                UPDATE session_tallies SET live_sets = live_sets - 1, kg_volume = kg_volume - \(volume(row, pounds: false)),
+                    lb_volume = lb_volume - \(volume(row, pounds: true))
+                WHERE workout_id = \(row).workout_id AND exercise_id = \(row).exercise_id;
+                """
+            }
+            let counted = "workout_id, exercise_id, kind, weight, weight_unit, bodyweight, reps, deleted_at"
+            try db.execute(sql: """
+            -- Derived, local only, like `records`: per workout and exercise, its live sets and
+            -- their working volume, so logging a set reads one row instead of counting and
+            -- summing the workout's sets (which grew with the workout). Volumes are exact
+            -- integers (weight in thousandths of its unit x reps, kg and lb apart), so adding
+            -- and removing sets in any order leaves the same total.
+            CREATE TABLE session_tallies (
+                workout_id TEXT NOT NULL,
+                exercise_id TEXT NOT NULL,
+                live_sets INTEGER NOT NULL DEFAULT 0,
+                kg_volume INTEGER NOT NULL DEFAULT 0,
+                lb_volume INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (workout_id, exercise_id)
+            ) WITHOUT ROWID;
+            -- Triggers, not the write pipeline, keep it: every writer of `sets` (logging,
+            -- edit, delete, undo and redo, a pulled change, import, merge) goes through them.
+            CREATE TRIGGER session_tallies_insert AFTER INSERT ON sets WHEN NEW.deleted_at IS NULL BEGIN
+                \(add("NEW"))
+            END;
+            CREATE TRIGGER session_tallies_update_old AFTER UPDATE OF \(counted) ON sets WHEN OLD.deleted_at IS NULL BEGIN
+                \(remove("OLD"))
+            END;
+            CREATE TRIGGER session_tallies_update_new AFTER UPDATE OF \(counted) ON sets WHEN NEW.deleted_at IS NULL BEGIN
+                \(add("NEW"))
+            END;
+            CREATE TRIGGER session_tallies_delete AFTER DELETE ON sets WHEN OLD.deleted_at IS NULL BEGIN
+                \(remove("OLD"))
+            END;
+            INSERT INTO session_tallies (workout_id, exercise_id, live_sets, kg_volume, lb_volume)
+            SELECT s.workout_id, s.exercise_id, COUNT(*), SUM(\(volume("s", pounds: false))), SUM(\(volume("s", pounds: true)))
+            FROM sets s WHERE s.deleted_at IS NULL GROUP BY s.workout_id, s.exercise_id;
+            """)
+        }
         return m
     }
 }

@@ -144,6 +144,35 @@ public func workingVolume(of set: LoggedSet, bodyweight: Weight? = nil) -> Doubl
     return w.kilograms * Double(reps)
 }
 
+/// The working volume of one exercise in one workout (the session-volume record's quantity),
+/// kept as exact sums: weight in thousandths of its unit times reps, kilograms and pounds
+/// apart. Sets added and removed in any order leave the same total, so a running tally (the
+/// store's `session_tallies`) and a recount from the sets agree to the last bit.
+public struct VolumeTally: Equatable, Sendable {
+    public var kilogramThousandths: Int64
+    public var poundThousandths: Int64
+
+    public init(kilogramThousandths: Int64 = 0, poundThousandths: Int64 = 0) {
+        self.kilogramThousandths = kilogramThousandths; self.poundThousandths = poundThousandths
+    }
+
+    /// Adds what `set` counts: `workingVolume(of:)` without a bodyweight, i.e. a working
+    /// set's added load (records keep to added load, see `workingVolume`).
+    public mutating func add(_ set: SetValues) {
+        guard set.kind.countsForRecords, !set.bodyweight, let reps = set.reps, let weight = set.weight else { return }
+        let volume = weight.value.thousandths * Int64(reps)
+        switch weight.unit {
+        case .kg: kilogramThousandths += volume
+        case .lb: poundThousandths += volume
+        }
+    }
+
+    /// The total in kg.
+    public var kilograms: Double {
+        (Double(kilogramThousandths) + Double(poundThousandths) * WeightUnit.kilogramsPerPound) / 1000
+    }
+}
+
 /// Bodyweight over time, for the bodyweight of the day of a set: the last entry on or before it.
 public struct BodyweightTimeline: Sendable {
     /// Entries oldest first: when measured (ms since the epoch) and the weight as typed.
