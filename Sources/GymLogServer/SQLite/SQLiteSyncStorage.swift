@@ -359,9 +359,10 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             defer { select.clearBindings() }
             select.bind(1, user); select.bind(2, after); select.bind(3, Int64(rowLimit))
             var changes: [ChangeRow] = []
+            var entityID = RepeatingTextColumn(1), clock = RepeatingTextColumn(4)
             try select.eachRow(db) { row in
-                changes.append(ChangeRow(entity: columnText(row, 0), entityID: columnText(row, 1), field: columnText(row, 2),
-                                         value: FieldValue(column: 3, of: row), clock: columnText(row, 4),
+                changes.append(ChangeRow(entity: columnText(row, 0), entityID: entityID.read(row), field: columnText(row, 2),
+                                         value: FieldValue(column: 3, of: row), clock: clock.read(row),
                                          changeSeq: sqlite3_column_int64(row, 5)))
             }
             return ChangeSnapshot(head: head, lastAppliedSeq: lastApplied, rows: changes)
