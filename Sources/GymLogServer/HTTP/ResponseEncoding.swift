@@ -60,6 +60,8 @@ private func appendFieldChanges(_ rows: [PulledRow], to out: inout String) {
 private func appendCompactChanges(_ rows: [PulledRow], to out: inout String) -> [String] {
     var devices: [String] = []
     var deviceIndex: [Substring: Int] = [:]
+    // Most changes of a page come from the device of the change before.
+    var lastDevice: (name: Substring, index: Int)?
     var first = true
     for row in rows {
         for change in row.changes {
@@ -68,16 +70,25 @@ private func appendCompactChanges(_ rows: [PulledRow], to out: inout String) -> 
             let split = clock.utf8.count > 22 ? clock.index(clock.startIndex, offsetBy: 21) : clock.endIndex
             let device = split < clock.endIndex ? clock[clock.index(after: split)...] : ""
             let index: Int
-            if let known = deviceIndex[device] { index = known } else {
+            if let last = lastDevice, last.name == device { index = last.index }
+            else if let known = deviceIndex[device] { index = known } else {
                 index = devices.count
                 deviceIndex[device] = index
                 devices.append(String(device))
             }
+            lastDevice = (device, index)
             if !first { out += "," }
             first = false
             appendRowStart(row, to: &out)
             out += ",\"clock\":"
-            appendJSONString(String(clock[..<split]), to: &out)
+            if split < clock.endIndex {
+                // A canonical clock's time part is digits and '-': nothing to escape.
+                out += "\""
+                out += clock[..<split]
+                out += "\""
+            } else {
+                appendJSONString(clock, to: &out)
+            }
             out += ",\"device\":\(index),\"fields\":{"
             for (j, field) in change.fields.enumerated() {
                 if j > 0 { out += "," }
