@@ -3,68 +3,75 @@ import GymLogCore
 import Logging
 import PostgresNIO
 
-/// The push primitives on PostgreSQL, inside the BEGIN that `PostgresSyncStorage.withTransaction`
-/// sent on one pooled connection. Each primitive is one statement over arrays (`unnest`), so a
-/// push costs the same few round trips whatever its size.
-public struct PostgresSyncTransaction: SyncStorageTransaction {
-    let connection: PostgresConnection
-    let logger: Logger
-    let user: Int64
-    /// Field rows this transaction wrote, for `PlannerStatistics`.
-    let written: WrittenRows
+/// One push's read and write on PostgreSQL: the two statements `SyncRules.push` needs, each
+/// one round trip whatever the batch's size (arrays through `unnest`).
+///
+/// The optimistic push (`PostgresSyncStorage.push`) runs them on the pool, a connection leased
+/// for one statement at a time, outside any transaction: the read is one statement, so one
+/// snapshot, and takes no lock; the write is one statement that first compare-and-swaps the
+/// user's `push_version` (bumped by every push) and writes the keys, fields and device only
+/// when that matched; it answers false, having written nothing, when another push of the user
+/// committed since the read or holds the row right now (`SKIP LOCKED`: it never waits for a
+/// lock on a pooled connection). The fallback runs the same two statements inside
+/// `PostgresSyncStorage.withTransaction` after locking the user's row (`lockFirst`).
+public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked Sendable {
+    let statements: PostgresStatements
+    let user: AuthenticatedUser
+    /// Lock the user's row before reading (inside a transaction: the fallback).
+    let lockFirst: Bool
+    // The user's push_version the read saw, for the write's compare-and-swap.
+    private var version: Int64 = 0
+    /// Field rows this push wrote, for `PlannerStatistics`.
+    private(set) var written = 0
 
-    public func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64) {
-        // The per-user lock: every push of this user, on any instance, waits here. Only
-        // statements after it see what the previous lock holder committed (READ COMMITTED
-        // takes a new snapshot per statement), so last_applied_seq is read separately.
-        var head: Int64 = 0
-        for try await seq in try await connection.query(
-            "SELECT change_seq FROM users WHERE id = \(user) FOR NO KEY UPDATE", logger: logger).decode(Int64.self) { head = seq }
-        var lastApplied: Int64 = 0
-        for try await seq in try await connection.query(
-            "SELECT last_applied_seq FROM devices WHERE user_id = \(user) AND device_id = \(device)", logger: logger).decode(Int64.self) {
-            lastApplied = seq
+    init(statements: PostgresStatements, user: AuthenticatedUser, lockFirst: Bool) {
+        self.statements = statements
+        self.user = user
+        self.lockFirst = lockFirst
+    }
+
+    public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
+        let id = user.id
+        if lockFirst {
+            // Every push of this user, on any instance, waits here; the read below is a later
+            // statement, so (READ COMMITTED) it sees what the previous holder committed.
+            _ = try await statements.run("SELECT 1 FROM users WHERE id = \(id) FOR NO KEY UPDATE").collect()
         }
-        return (lastApplied, head)
-    }
-
-    public func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys {
-        var recorded = RecordedKeys()
-        let rows = try await connection.query("""
-            INSERT INTO applied_keys (user_id, idempotency_key, digest)
-            SELECT \(user), k, d FROM unnest(\(keys.map(\.key))::text[], \(keys.map(\.digest))::text[]) AS t(k, d)
-            ON CONFLICT DO NOTHING RETURNING idempotency_key
-            """, logger: logger)
-        for try await key in rows.decode(String.self) { recorded.new.insert(key) }
-        // A second round trip only when a key was seen before (a replay), which is rare.
-        let earlier = keys.map(\.key).filter { !recorded.new.contains($0) }
-        guard !earlier.isEmpty else { return recorded }
-        let stored = try await connection.query("""
-            SELECT idempotency_key, digest FROM applied_keys
-            WHERE user_id = \(user) AND idempotency_key = ANY(\(earlier)::text[]) AND digest IS NOT NULL
-            """, logger: logger)
-        for try await (key, digest) in stored.decode((String, String).self) { recorded.digests[key] = digest }
-        return recorded
-    }
-
-    public func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]] {
-        var stored: [RowKey: [String: String]] = [:]
-        let result = try await connection.query("""
-            SELECT f.entity, f.entity_id, f.field, f.clock FROM fields f
-            JOIN unnest(\(rows.map(\.entity))::text[], \(rows.map(\.entityID))::text[]) AS t(entity, entity_id)
+        let rows = try await statements.run("""
+            SELECT 0, u.change_seq, u.push_version, NULL::text, NULL::text, NULL::text, NULL::text FROM users u WHERE u.id = \(id)
+            UNION ALL
+            SELECT 1, d.last_applied_seq, NULL, NULL, NULL, NULL, NULL FROM devices d WHERE d.user_id = \(id) AND d.device_id = \(device)
+            UNION ALL
+            SELECT 2, NULL, NULL, k.idempotency_key, k.digest, NULL, NULL FROM applied_keys k
+            WHERE k.user_id = \(id) AND k.idempotency_key = ANY(\(plan.keys)::text[])
+            UNION ALL
+            SELECT 3, NULL, NULL, f.entity, f.entity_id, f.field, f.clock FROM fields f
+            JOIN unnest(\(plan.rows.map(\.entity))::text[], \(plan.rows.map(\.entityID))::text[]) AS t(entity, entity_id)
               ON f.entity = t.entity AND f.entity_id = t.entity_id
-            WHERE f.user_id = \(user)
-            """, logger: logger)
-        for try await (entity, entityID, field, clock) in result.decode((String, String, String, String).self) {
-            stored[RowKey(entity: entity, entityID: entityID), default: [:]][field] = clock
+            WHERE f.user_id = \(id)
+            """)
+        var state = PushState(lastAppliedSeq: 0, head: 0)
+        var found = false
+        for try await (kind, a, b, t1, t2, t3, t4) in rows.decode((Int32, Int64?, Int64?, String?, String?, String?, String?).self) {
+            switch kind {
+            case 0: found = true; state.head = a ?? 0; version = b ?? 0
+            case 1: state.lastAppliedSeq = a ?? 0
+            case 2: if let key = t1 { state.recordedKeys.updateValue(t2, forKey: key) }
+            default:
+                if let entity = t1, let entityID = t2, let field = t3, let clock = t4 {
+                    state.stored[RowKey(entity: entity, entityID: entityID), default: [:]][field] = clock
+                }
+            }
         }
-        return stored
+        // Deleted meanwhile (`gymlog-server user delete`): nothing to push into.
+        guard found else { throw StorageError.noSuchUser(user.name) }
+        return state
     }
 
-    public func writeFields(_ writes: [ChangeRow]) async throws {
+    public func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool {
         var entities: [String] = [], ids: [String] = [], names: [String] = [], kinds: [String] = []
         var ints: [Int64] = [], reals: [Double] = [], texts: [String] = [], clocks: [String] = [], seqs: [Int64] = []
-        for write in writes {
+        for write in writes.fields {
             entities.append(write.row.entity); ids.append(write.row.entityID); names.append(write.field)
             clocks.append(write.clock); seqs.append(write.changeSeq)
             // A value keeps its type in one of three columns; all three NULL is JSON null.
@@ -77,35 +84,60 @@ public struct PostgresSyncTransaction: SyncStorageTransaction {
             }
             kinds.append(kind); ints.append(int); reals.append(real); texts.append(text)
         }
-        written.add(writes.count)
-        try await connection.query("""
-            INSERT INTO fields (user_id, entity, entity_id, field, value_int, value_real, value_text, clock, change_seq)
-            SELECT \(user), t.entity, t.entity_id, t.field,
-                   CASE WHEN t.kind = 'i' THEN t.i END, CASE WHEN t.kind = 'r' THEN t.r END, CASE WHEN t.kind = 't' THEN t.t END,
-                   t.clock, t.seq
-            FROM unnest(\(entities)::text[], \(ids)::text[], \(names)::text[], \(kinds)::text[], \(ints)::int8[],
-                        \(reals)::float8[], \(texts)::text[], \(clocks)::text[], \(seqs)::int8[])
-                 AS t(entity, entity_id, field, kind, i, r, t, clock, seq)
-            ON CONFLICT (user_id, entity, entity_id, field) DO UPDATE SET
-                value_int = excluded.value_int, value_real = excluded.value_real, value_text = excluded.value_text,
-                clock = excluded.clock, change_seq = excluded.change_seq
-            """, logger: logger)
-    }
-
-    public func setLastAppliedSeq(_ seq: Int64, device: String, now: Int64) async throws {
-        try await connection.query("""
-            INSERT INTO devices (user_id, device_id, last_applied_seq, last_seen_at) VALUES (\(user), \(device), \(seq), \(now))
-            ON CONFLICT (user_id, device_id) DO UPDATE SET last_applied_seq = excluded.last_applied_seq, last_seen_at = excluded.last_seen_at
-            """, logger: logger)
-    }
-
-    public func setChangeCounter(_ value: Int64) async throws {
-        try await connection.query("UPDATE users SET change_seq = \(value) WHERE id = \(user)", logger: logger)
+        let id = user.id
+        // `cas` is the compare-and-swap: it matches only when no push of the user committed
+        // since the read (push_version) and none holds the row now (SKIP LOCKED: never wait on
+        // a pooled connection). Under READ COMMITTED a row updated after this statement's
+        // snapshot is re-checked in its latest version. Every other part reads `cas`, so it
+        // runs first and nothing is written when it matched nothing. A key conflict (which
+        // the compare-and-swap rules out) fails the whole statement rather than pass unnoticed.
+        let rows = try await statements.run("""
+            WITH cas AS (
+                UPDATE users SET change_seq = \(writes.head), push_version = push_version + 1
+                WHERE id = (SELECT id FROM users WHERE id = \(id) AND push_version = \(version) FOR NO KEY UPDATE SKIP LOCKED)
+                RETURNING id
+            ), new_keys AS (
+                INSERT INTO applied_keys (user_id, idempotency_key, digest)
+                SELECT cas.id, t.k, t.d FROM cas, unnest(\(writes.keys.map(\.key))::text[], \(writes.keys.map(\.digest))::text[]) AS t(k, d)
+            ), new_fields AS (
+                INSERT INTO fields (user_id, entity, entity_id, field, value_int, value_real, value_text, clock, change_seq)
+                SELECT cas.id, t.entity, t.entity_id, t.field,
+                       CASE WHEN t.kind = 'i' THEN t.i END, CASE WHEN t.kind = 'r' THEN t.r END, CASE WHEN t.kind = 't' THEN t.t END,
+                       t.clock, t.seq
+                FROM cas, unnest(\(entities)::text[], \(ids)::text[], \(names)::text[], \(kinds)::text[], \(ints)::int8[],
+                                 \(reals)::float8[], \(texts)::text[], \(clocks)::text[], \(seqs)::int8[])
+                     AS t(entity, entity_id, field, kind, i, r, t, clock, seq)
+                ON CONFLICT (user_id, entity, entity_id, field) DO UPDATE SET
+                    value_int = excluded.value_int, value_real = excluded.value_real, value_text = excluded.value_text,
+                    clock = excluded.clock, change_seq = excluded.change_seq
+            ), device AS (
+                INSERT INTO devices (user_id, device_id, last_applied_seq, last_seen_at)
+                SELECT cas.id, \(device), \(writes.lastAppliedSeq), \(now) FROM cas
+                ON CONFLICT (user_id, device_id) DO UPDATE SET last_applied_seq = excluded.last_applied_seq, last_seen_at = excluded.last_seen_at
+            )
+            SELECT count(*) FROM cas
+            """)
+        var matched = false
+        for try await count in rows.decode(Int64.self) { matched = count == 1 }
+        if matched { written = writes.fields.count }
+        return matched
     }
 }
 
-/// A count a transaction's writes add to (the transaction is a value; its count outlives it).
-final class WrittenRows: @unchecked Sendable {
+/// Where a push's statements go: the pool (a connection per statement) or the connection of
+/// a transaction; each one is counted, so tests can check a push's round trips.
+struct PostgresStatements: Sendable {
+    let execute: @Sendable (PostgresQuery) async throws -> PostgresRowSequence
+    let counter: StatementCounter
+
+    func run(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        counter.add(1)
+        return try await execute(query)
+    }
+}
+
+/// A count of statements (or rows) that concurrent pushes add to.
+final class StatementCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     func add(_ n: Int) { lock.withLock { count += n } }
