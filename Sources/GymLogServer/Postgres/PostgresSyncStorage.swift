@@ -338,7 +338,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     /// after `SELECT ... FOR NO KEY UPDATE`), which cannot lose. A sequence gap writes nothing.
     public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         try await prepare()
-        let statements = PostgresStatements(execute: { [client, logger] in try await client.query($0, logger: logger) }, counter: pushStatements)
+        let statements = PostgresStatements(target: .pool(client), logger: logger, counter: pushStatements)
         return try await userLocks.withLock(user.id) {
             for attempt in 0..<Self.optimisticAttempts {
                 let push = PostgresSyncTransaction(statements: statements, user: user, lockFirst: false)
@@ -360,7 +360,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         let logger = self.logger
         let counter = pushStatements
         let (result, written): (R, Int) = try await client.withConnection { connection in
-            let statements = PostgresStatements(execute: { try await connection.query($0, logger: logger) }, counter: counter)
+            let statements = PostgresStatements(target: .connection(connection), logger: logger, counter: counter)
             _ = try await statements.run("BEGIN")
             do {
                 // The name only words an error; the id scopes every statement.
