@@ -5,7 +5,8 @@ import GymLogCore
 
 /// The push primitives on SQLite, inside the BEGIN IMMEDIATE that `SQLiteSyncStorage.withTransaction`
 /// opened on the writer connection. SQLite's single writer serialises pushes, so the change
-/// counter read here can never be handed out out of commit order; `lockCounters` only reads.
+/// counter read here can never be handed out out of commit order, and `writePush` never finds
+/// the user's data changed since `readPushState`.
 ///
 /// The per-field statements bind raw on GRDB's cached statements: they run once per pushed
 /// field, and StatementArguments' boxing would cost more than SQLite itself.

@@ -66,9 +66,10 @@ public struct IdempotencyKey: Hashable, Sendable {
     public init(key: String, digest: String) { self.key = key; self.digest = digest }
 }
 
-/// What `recordIdempotencyKeys` found.
+/// Which of a batch's keys are recorded now and what the others carried (`SyncRules.merge`'s input,
+/// made by `SyncRules.decide` from `PushState.recordedKeys`).
 public struct RecordedKeys: Hashable, Sendable {
-    /// Keys recorded now, for the first time.
+    /// Keys this push records, for the first time.
     public var new: Set<String> = []
     /// The digest stored with each key recorded before (absent for a key recorded before
     /// digests were kept: it counts as the same content).
