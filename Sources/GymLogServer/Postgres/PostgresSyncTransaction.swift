@@ -76,7 +76,7 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
         let rows = try await statements.execute(PushWrite(
             head: writes.head, user: user.id, version: version, keys: writes.keys.map(\.key), digests: writes.keys.map(\.digest),
             entities: entities, ids: ids, names: names, kinds: kinds, ints: ints, reals: reals, texts: texts, clocks: clocks, seqs: seqs,
-            device: device, lastAppliedSeq: writes.lastAppliedSeq, now: now))
+            device: device, lastAppliedSeq: writes.lastAppliedSeq, now: now, headBefore: writes.headBefore))
         var matched = false
         for try await count in rows { matched = count == 1 }
         if matched { written = writes.fields.count }
@@ -156,11 +156,11 @@ struct PushRead: PostgresPreparedStatement {
 /// nothing is written when it matched nothing. A key conflict (which the compare-and-swap
 /// rules out) fails the whole statement rather than pass unnoticed.
 struct PushWrite: PostgresPreparedStatement {
-    static let name = "gymlog_push_write_v1"
+    static let name = "gymlog_push_write_v2"
     static let sql = """
         WITH cas AS (
             UPDATE users SET change_seq = $1, push_version = push_version + 1
-            WHERE id = (SELECT id FROM users WHERE id = $2 AND push_version = $3 FOR NO KEY UPDATE SKIP LOCKED)
+            WHERE id = (SELECT id FROM users WHERE id = $2 AND push_version = $3 AND change_seq = $18 FOR NO KEY UPDATE SKIP LOCKED)
             RETURNING id
         ), new_keys AS (
             INSERT INTO applied_keys (user_id, idempotency_key, digest)
@@ -189,14 +189,17 @@ struct PushWrite: PostgresPreparedStatement {
     var entities: [String], ids: [String], names: [String], kinds: [String]
     var ints: [Int64], reals: [Double], texts: [String], clocks: [String], seqs: [Int64]
     var device: String, lastAppliedSeq: Int64, now: Int64
+    /// The change counter the read saw: checked too, so a push of a server from before
+    /// `push_version` (a rolling upgrade) that bumped the counter is not overwritten.
+    var headBefore: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 17)
+        var bindings = PostgresBindings(capacity: 18)
         bindings.append(head); bindings.append(user); bindings.append(version)
         bindings.append(keys); bindings.append(digests)
         bindings.append(entities); bindings.append(ids); bindings.append(names); bindings.append(kinds)
         bindings.append(ints); bindings.append(reals); bindings.append(texts); bindings.append(clocks); bindings.append(seqs)
-        bindings.append(device); bindings.append(lastAppliedSeq); bindings.append(now)
+        bindings.append(device); bindings.append(lastAppliedSeq); bindings.append(now); bindings.append(headBefore)
         return bindings
     }
 
