@@ -104,7 +104,7 @@ let package = Package(
         // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(
             name: "GymLogServerTests",
-            dependencies: ["GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport", grdb, hummingbirdTesting]
+            dependencies: ["GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport", grdb, hummingbirdTesting, postgresNIO]
         ),
         // Client and server together: real binaries and in-process engines against the real
         // server (sync, simulation, restores, clock skew, several instances, crashes while syncing).

@@ -102,7 +102,7 @@ func runLoadScenario(store: String, instances: Int, database: String, binary: St
     var servers: [LoadServer] = []
     defer { servers.forEach { $0.stop() } }
     for i in 0..<instances {
-        servers.append(try LoadServer(binary: binary, database: database, poolSize: plan.poolSize,
+        servers.append(try LoadServer(binary: binary, database: database, poolSize: plan.poolSize, maxPushesPerUser: plan.devices,
                                       logPath: "\(directory)/\(store.lowercased())-\(instances)-\(i).log"))
     }
 
@@ -246,10 +246,13 @@ func loadReport(_ results: [LoadResult], plan: LoadPlan, postgres: String) -> St
           CPUs, so a second instance adds no CPU: the two-instance rows show that instances over
           one database keep their guarantees at about the same cost, not how they scale on
           separate machines.
-        - A PostgreSQL push is one transaction of nine statements (a round trip each) on one
-          pooled connection, held also while the push waits for its user's row lock behind that
-          user's other devices; pulls then queue for a free connection, which is most of their
-          latency here (`--pool-size` trades this against PostgreSQL's `max_connections`).
+        - A PostgreSQL push is two statements, each on a connection leased for it alone: a
+          lock-free read and one compare-and-swap write (DESIGN.md, "PostgreSQL store"). A
+          user's pushes on one instance queue inside the server, holding no connection, so
+          pulls no longer wait behind pushes waiting for their user's lock; with two instances
+          a push that lost the compare-and-swap to the other one reads and writes again.
+        - Every instance runs with `--max-pushes-per-user \(plan.devices)`: the scenario
+          measures the stores, and with the default of 4 a user's fifth device was answered 429.
         - Two SQLite instances share one file through SQLite's file lock, whose busy handler
           sleeps and retries: hence the long push p99 with two instances.
 

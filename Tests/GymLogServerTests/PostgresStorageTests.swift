@@ -4,6 +4,7 @@ import GymLogCore
 import GymLogWire
 import GymLogTestSupport
 import HummingbirdTesting
+import PostgresNIO
 import Testing
 
 /// What only the PostgreSQL store has: its URL, its errors, its migrations, its schema
@@ -269,6 +270,130 @@ struct PostgresStorageTests {
             let page = try await two.pull(user: auth, deviceID: "dev0", after: 0, limit: .fieldRows(1000), maxBytes: 1 << 22)
             #expect(page.fieldCount == 120 && page.cursor == 120 && page.lastAppliedSeq == 15)
             await one.shutdown(); await two.shutdown()
+        }
+    }
+
+    /// Issue 15, item 2: a push is two round trips (one read, one write) however big, and a
+    /// sequence gap one (the read); before, nine.
+    @Test func aPushIsAtMostTwoRoundTrips() async throws {
+        try await PostgresTestDatabase.with { url in
+            let storage = try PostgresSyncStorage(url: url, poolSize: 2, logger: PostgresAdmin.logger)
+            let record = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let user = AuthenticatedUser(id: record.id, name: record.name)
+            func statements(_ push: () async throws -> PushOutcome) async throws -> (Int, PushOutcome) {
+                let before = storage.pushStatements.total
+                let outcome = try await push()
+                return (storage.pushStatements.total - before, outcome)
+            }
+            // Given a first push of 200 new rows
+            let first = (1...200).map { Script.item(Int64($0), "s\($0)", "reps", .int(1), millis: Int64($0)) }
+            let (fresh, _) = try await statements { try await storage.push(user: user, deviceID: "a", items: first, now: testNow) }
+            // When a second one replays 100 of them, edits 100 stored rows, and reuses a key with other content
+            let second = (101...300).map { Script.item(Int64($0), "s\($0 - 100)", "reps", .int(2), millis: 1000 + Int64($0), key: $0 <= 200 ? "dev-\($0)-s\($0)" : nil) }
+                + [Script.item(301, "x", "reps", .int(9), millis: 5000, key: "dev-1-s1")]
+            let (mixed, outcome) = try await statements { try await storage.push(user: user, deviceID: "a", items: second, now: testNow) }
+            // And a third skips a seq
+            let (gap, gapOutcome) = try await statements { try await storage.push(user: user, deviceID: "a", items: [Script.item(400, "y", "reps", .int(1), millis: 1)], now: testNow) }
+            // Then the first two took two statements each, the gap one, and the rules still held
+            #expect(fresh == 2 && mixed == 2 && gap == 1, "\(fresh), \(mixed), \(gap) statements")
+            guard case .completed(let last, let head, let results) = outcome else { Issue.record("\(outcome)"); return }
+            #expect(last == 301 && head == 300)
+            #expect(results.prefix(100).allSatisfy { $0.status == .duplicate } && results[100..<200].allSatisfy { $0.status == .applied })
+            #expect(results.last?.error?.code == "key_reused")
+            #expect(gapOutcome == .sequenceGap(lastAppliedSeq: 301, got: 400))
+            #expect(storage.pushConflicts.total == 0)
+            await storage.shutdown()
+        }
+    }
+
+    /// Two instances (two pools) pushing for one user at the same moment: the compare-and-swap
+    /// lets one write at a time, the loser reads again, and every event ends applied once with
+    /// a gapless counter; a field every device writes at once ends with the newest clock.
+    @Test func concurrentPushesOfOneUserOnTwoInstancesAllApplyWithAGaplessCounter() async throws {
+        try await PostgresTestDatabase.with { url in
+            let one = try PostgresSyncStorage(url: url, poolSize: 3, logger: PostgresAdmin.logger)
+            let two = try PostgresSyncStorage(url: url, poolSize: 3, logger: PostgresAdmin.logger)
+            let record = try await one.createUser(name: "alice", tokenHash: "h", now: testNow)
+            let user = AuthenticatedUser(id: record.id, name: record.name)
+            _ = try await two.epoch()
+            // Given 6 devices, each pushing 10 batches of 5 new rows through both instances at once,
+            // then one event each writing the same field of one row, device 5's clock the newest
+            let devices = 6, batches = 10, perBatch = 5
+            // (the second phase starts when the first is over, so the first one's counter values stay in its rows)
+            func everyDevice(rounds: Range<Int>) async throws -> [PushResult] {
+                try await withThrowingTaskGroup(of: [PushResult].self) { group in
+                    for d in 0..<devices {
+                        group.addTask {
+                            var all: [PushResult] = []
+                            for b in rounds {
+                                let items = b == batches
+                                    ? [Script.item(Int64(b * perBatch + 1), "shared", "last", .text("dev\(d)"), millis: Int64(d), node: "dev\(d)")]
+                                    : (1...perBatch).map { i -> PushItem in
+                                        let seq = Int64(b * perBatch + i)
+                                        return Script.item(seq, "d\(d)-\(seq)", "reps", .int(seq), millis: seq, node: "dev\(d)")
+                                    }
+                                let storage = (d + b) % 2 == 0 ? one : two
+                                let outcome = try await storage.push(user: user, deviceID: "dev\(d)", items: items, now: testNow)
+                                guard case .completed(let last, _, let results) = outcome else { Issue.record("\(outcome)"); return all }
+                                #expect(last == items.last?.seq)
+                                all += results
+                            }
+                            return all
+                        }
+                    }
+                    return try await group.reduce(into: [PushResult]()) { $0 += $1 }
+                }
+            }
+            let results = try await everyDevice(rounds: 0..<batches) + everyDevice(rounds: batches..<batches + 1)
+            // Then every event applied, each new row took its own counter value: 1...300, no gap
+            let events = devices * batches * perBatch
+            #expect(results.count == events + devices && results.allSatisfy { $0.status == .applied })
+            let snapshot = try await one.changes(user: user.id, device: "dev0", after: 0, rowLimit: 10_000)
+            let own = snapshot.rows.filter { $0.entityID != "shared" }
+            #expect(own.map(\.changeSeq).sorted() == Array(1...Int64(events)))
+            // And the shared field holds the newest clock's value, under a later counter value
+            let shared = snapshot.rows.filter { $0.entityID == "shared" }
+            #expect(shared.map(\.value) == [.text("dev5")] && (shared.first?.changeSeq ?? 0) > Int64(events))
+            #expect(snapshot.head == shared.first?.changeSeq && snapshot.head <= Int64(events + devices))
+            #expect(one.userLocks.count == 0 && two.userLocks.count == 0)
+            await one.shutdown(); await two.shutdown()
+        }
+    }
+
+    /// A push waiting for its user's lock (held here by another session, as another instance's
+    /// fallback or `user delete` does) holds no pooled connection: with a pool of ONE, another
+    /// user's push still goes through.
+    @Test func aPushWaitingForItsUsersLockHoldsNoConnection() async throws {
+        try await PostgresTestDatabase.with { url in
+            let location = try PostgresURL(parsing: url)
+            let storage = try PostgresSyncStorage(url: url, poolSize: 1, logger: PostgresAdmin.logger)
+            let alice = try await storage.createUser(name: "alice", tokenHash: "a", now: testNow)
+            let bob = try await storage.createUser(name: "bob", tokenHash: "b", now: testNow)
+            let connection = try await PostgresConnection.connect(configuration: try location.connectionConfiguration(), id: 9, logger: PostgresAdmin.logger)
+            // Given another session holding alice's row lock
+            try await connection.query("BEGIN", logger: PostgresAdmin.logger)
+            try await connection.query("SELECT 1 FROM users WHERE id = \(alice.id) FOR UPDATE", logger: PostgresAdmin.logger)
+            // When alice pushes (and waits), then bob pushes
+            let waiting = Task {
+                try await storage.push(user: AuthenticatedUser(id: alice.id, name: "alice"), deviceID: "a",
+                                       items: [Script.item(1, "s1", "reps", .int(1), millis: 1)], now: testNow)
+            }
+            while storage.pushConflicts.total == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let bobPush = Task {
+                try await storage.push(user: AuthenticatedUser(id: bob.id, name: "bob"), deviceID: "b",
+                                       items: [Script.item(1, "s1", "reps", .int(1), millis: 1)], now: testNow)
+            }
+            let deadline = Task { try await Task.sleep(for: .seconds(10)); bobPush.cancel() }
+            let bobOutcome = try? await bobPush.value
+            deadline.cancel()
+            // Then bob's push completed while alice's lock was held
+            guard case .completed(1, 1, _)? = bobOutcome else { Issue.record("bob's push did not complete: \(String(describing: bobOutcome))"); return }
+            // And alice's completes once the lock is released
+            try await connection.query("ROLLBACK", logger: PostgresAdmin.logger)
+            try await connection.close()
+            let aliceOutcome = try await waiting.value
+            guard case .completed(1, 1, _) = aliceOutcome else { Issue.record("\(aliceOutcome)"); return }
+            await storage.shutdown()
         }
     }
 }

@@ -281,6 +281,27 @@ struct SyncRulesTests {
         #expect(SyncRules.sequence(items, lastAppliedSeq: 1) == .gap(got: 3))
     }
 
+    @Test func decideTurnsOneReadIntoTheWholePushOrAGap() {
+        let items = [Script.item(3, "a", "reps", .int(1), millis: 10, key: "old"), Script.item(4, "b", "reps", .int(2), millis: 10),
+                     Script.item(5, "a", "reps", .int(3), millis: 20)]
+        // Given what a store read for the batch: the ack at 2, the key "old" recorded before
+        // digests were kept, row a stored with an older clock
+        let plan = SyncRules.readPlan(items)
+        #expect(plan.keys == ["old", "dev-4-b", "dev-5-a"] && plan.rows.map(\.entityID) == ["a", "b"])
+        let stored = [RowKey(entity: "sets", entityID: "a"): ["reps": HLC(millis: testNow - 100_000, counter: 0, node: "dev").description]]
+        let state = PushState(lastAppliedSeq: 2, head: 7, recordedKeys: ["old": nil], stored: stored)
+        // When decided, then seq 3 is a duplicate by its key, 4 and 5 apply under counters 8 and 9,
+        // and the writes hold exactly the new keys, the fields, the ack and the counter
+        guard case .apply(let writes, .completed(let last, let head, let results)) = SyncRules.decide(items, state: state) else {
+            Issue.record("expected writes"); return
+        }
+        #expect(results.map(\.status) == [.duplicate, .applied, .applied])
+        #expect(writes.keys.map(\.key) == ["dev-4-b", "dev-5-a"] && writes.fields.map(\.changeSeq) == [8, 9])
+        #expect(last == 5 && head == 9 && writes.head == 9 && writes.headBefore == 7 && writes.lastAppliedSeq == 5)
+        // And with the ack at 1 the same batch is a gap at 3, with nothing to write
+        #expect(SyncRules.decide(items, state: PushState(lastAppliedSeq: 1, head: 7)) == .gap(lastAppliedSeq: 1, got: 3))
+    }
+
     @Test func laterEventsOfABatchSeeEarlierWritesAndOnlyTheFinalWriteIsStored() {
         let items = [Script.item(1, "s", "reps", .int(1), millis: 10), Script.item(2, "s", "reps", .int(2), millis: 30),
                      Script.item(3, "s", "reps", .int(3), millis: 20), Script.item(4, "s", "reps", .int(4), millis: 40, key: "dev-1-s")]

@@ -93,6 +93,12 @@ enum PostgresSchema {
             // is refused as key_reused. Keys recorded before have none and count as the same.
             "ALTER TABLE applied_keys ADD COLUMN digest TEXT",
         ]),
+        PostgresMigration(version: 4, name: "server-v4-push-version", steps: [
+            // Bumped by every push and every new history generation: a push's write stores what
+            // it decided only while this still holds the value its read saw (optimistic push,
+            // PostgresSyncTransaction). A constant default adds no row data (PostgreSQL 11+).
+            "ALTER TABLE users ADD COLUMN push_version BIGINT NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Applies the missing migrations on `connection`; throws a `ServerSetupError` naming the

@@ -8,11 +8,14 @@ import ServiceLifecycle
 /// `SyncStorage` on PostgreSQL through a PostgresNIO connection pool: several stateless
 /// server instances can share one database with the same guarantees as the SQLite store.
 ///
-/// Concurrency: a push locks its user's row (`SELECT ... FOR NO KEY UPDATE`) before it
-/// reads `last_applied_seq` or the change counter, so pushes of one user are applied one
-/// at a time whichever instance takes them; the counter is assigned and committed in lock
-/// order, so a pull (one statement, one snapshot) never sees counter value n+1 without n.
-/// Idempotency keys are a primary key per user in the schema.
+/// Concurrency: a push is optimistic (`PostgresSyncTransaction`): one lock-free read, the
+/// decision in `SyncRules`, one write that compare-and-swaps the user's `push_version` and
+/// stores the decision only when no other push of the user committed in between; a push that
+/// lost starts over. Pushes of one user on one instance queue on an in-process lock before
+/// they lease a connection, so waiting never holds one. The counter is assigned from the
+/// state the write checked, and committed in the same statement, so a pull (one statement,
+/// one snapshot) never sees counter value n+1 without n. Idempotency keys are a primary key
+/// per user in the schema.
 public final class PostgresSyncStorage: SyncRulesStorage, Service {
     public let backend = "postgres"
     /// The parsed `--db` URL.
@@ -22,6 +25,13 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     private let connectionConfig: PostgresConnection.Configuration
     private let lifecycle = PostgresLifecycle()
     private let statistics = PlannerStatistics()
+    // This instance's pushes of one user, one at a time, before any connection is leased.
+    let userLocks = KeyedAsyncLock<Int64>()
+    /// Statements sent by pushes (BEGIN and COMMIT of the fallback included): tests check a
+    /// push's round trips with it.
+    let pushStatements = StatementCounter()
+    /// Pushes whose compare-and-swap lost to another push of the user (another instance's).
+    let pushConflicts = StatementCounter()
 
     /// Parses the URL and sets up the pool; nothing connects yet. Errors about the URL are
     /// thrown here; errors about reaching or migrating the database by the first call.
@@ -268,7 +278,8 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         return try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
-                // The row lock a push takes first: an in-flight push of this user finishes before, or finds no user.
+                // The row lock a push's write takes: an in-flight push of this user commits before,
+                // or finds the row locked (it reads again) or gone (no such user).
                 let user = try await Self.user(in: try await connection.query("""
                     SELECT id, name, created_at, revoked_at FROM users WHERE lower(name) = lower(\(name)) FOR UPDATE
                     """, logger: logger), named: name)
@@ -304,10 +315,12 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
 
     public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
         try await prepare()
-        // One statement: the keys of the past generations go with the bump (see the protocol).
+        // One statement: the keys of the past generations go with the bump (see the protocol);
+        // push_version makes a push that read the old keys start over.
         let rows = try await client.query("""
             WITH pruned AS (DELETE FROM applied_keys WHERE user_id = \(user.id))
-            UPDATE users SET history_generation = history_generation + 1 WHERE id = \(user.id) RETURNING history_generation
+            UPDATE users SET history_generation = history_generation + 1, push_version = push_version + 1
+            WHERE id = \(user.id) RETURNING history_generation
             """, logger: logger)
         for try await generation in rows.decode(Int64.self) { return generation }
         return 0
@@ -315,31 +328,68 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
 
     // MARK: SyncRulesStorage
 
+    /// Optimistic tries before a push falls back to locking its user's row.
+    static let optimisticAttempts = 16
+
+    /// `SyncRules.push` in two round trips (`PostgresSyncTransaction`): read, decide, write if
+    /// nothing changed meanwhile. A push that lost the compare-and-swap to another instance's
+    /// push of the user starts over after a short random wait, holding no connection; after
+    /// `optimisticAttempts` it locks the user's row in a transaction (the same two statements
+    /// after `SELECT ... FOR NO KEY UPDATE`), which cannot lose. A sequence gap writes nothing.
+    public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+        try await prepare()
+        let statements = PostgresStatements(target: .pool(client), logger: logger, counter: pushStatements)
+        return try await userLocks.withLock(user.id) {
+            for attempt in 0..<Self.optimisticAttempts {
+                let push = PostgresSyncTransaction(statements: statements, user: user, lockFirst: false)
+                if let outcome = try await SyncRules.push(push, deviceID: deviceID, items: items, now: now) {
+                    await noteWritten(push.written)
+                    return outcome
+                }
+                pushConflicts.add(1)
+                // Up to 1, 2, 4 ... 64 ms: two instances' pushes of one user rarely collide twice.
+                try await Task.sleep(for: .microseconds(Int.random(in: 100...(1000 << min(attempt, 6)))))
+            }
+            logger.notice("a push lost \(Self.optimisticAttempts) times to other pushes of its user; locking the user's row", metadata: ["user": "\(user.id)"])
+            return try await pushLocked(user: user, deviceID: deviceID, items: items, now: now)
+        }
+    }
+
     public func withTransaction<R: Sendable>(user: Int64, _ body: (PostgresSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await prepare()
         let logger = self.logger
-        let statistics = self.statistics
-        return try await client.withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
+        let counter = pushStatements
+        let (result, written): (R, Int) = try await client.withConnection { connection in
+            let statements = PostgresStatements(target: .connection(connection), logger: logger, counter: counter)
+            _ = try await statements.run("BEGIN")
             do {
-                let written = WrittenRows()
-                let (result, commit) = try await body(PostgresSyncTransaction(connection: connection, logger: logger, user: user, written: written))
-                if commit {
-                    try await connection.query("COMMIT", logger: logger)
-                    if statistics.noteWritten(written.total) { await Self.analyze(connection, statistics, logger: logger) }
-                } else {
-                    try await connection.query("ROLLBACK", logger: logger)
-                }
-                return result
+                // The name only words an error; the id scopes every statement.
+                let transaction = PostgresSyncTransaction(statements: statements, user: AuthenticatedUser(id: user, name: "#\(user)"), lockFirst: true)
+                let (result, commit) = try await body(transaction)
+                _ = try await statements.run(commit ? "COMMIT" : "ROLLBACK")
+                return (result, commit ? transaction.written : 0)
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
         }
+        await noteWritten(written)
+        return result
     }
 
-    /// ANALYZE after bulk writes (`PlannerStatistics`), on the connection the push just
-    /// committed on; a failure only logs: the push is done, and autovacuum will catch up.
+    // Runs ANALYZE when committed writes call for it (`PlannerStatistics`).
+    private func noteWritten(_ rows: Int) async {
+        guard rows > 0, statistics.noteWritten(rows) else { return }
+        let (logger, statistics) = (self.logger, self.statistics)
+        do {
+            try await client.withConnection { await Self.analyze($0, statistics, logger: logger) }
+        } catch {
+            statistics.analyzed(rows: nil)
+        }
+    }
+
+    /// ANALYZE after bulk writes (`PlannerStatistics`), once the push that called for it
+    /// committed; a failure only logs: the push is done, and autovacuum will catch up.
     private static func analyze(_ connection: PostgresConnection, _ statistics: PlannerStatistics, logger: Logger) async {
         do {
             try await connection.query("ANALYZE \(unescaped: PlannerStatistics.tables)", logger: logger)

@@ -3,68 +3,64 @@ import GymLogCore
 import Logging
 import PostgresNIO
 
-/// The push primitives on PostgreSQL, inside the BEGIN that `PostgresSyncStorage.withTransaction`
-/// sent on one pooled connection. Each primitive is one statement over arrays (`unnest`), so a
-/// push costs the same few round trips whatever its size.
-public struct PostgresSyncTransaction: SyncStorageTransaction {
-    let connection: PostgresConnection
-    let logger: Logger
-    let user: Int64
-    /// Field rows this transaction wrote, for `PlannerStatistics`.
-    let written: WrittenRows
+/// One push's read and write on PostgreSQL: the two statements `SyncRules.push` needs, each
+/// one round trip whatever the batch's size (arrays through `unnest`).
+///
+/// The optimistic push (`PostgresSyncStorage.push`) runs them on the pool, a connection leased
+/// for one statement at a time, outside any transaction: the read is one statement, so one
+/// snapshot, and takes no lock; the write is one statement that first compare-and-swaps the
+/// user's `push_version` (bumped by every push) and writes the keys, fields and device only
+/// when that matched; it answers false, having written nothing, when another push of the user
+/// committed since the read or holds the row right now (`SKIP LOCKED`: it never waits for a
+/// lock on a pooled connection). The fallback runs the same two statements inside
+/// `PostgresSyncStorage.withTransaction` after locking the user's row (`lockFirst`).
+public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked Sendable {
+    let statements: PostgresStatements
+    let user: AuthenticatedUser
+    /// Lock the user's row before reading (inside a transaction: the fallback).
+    let lockFirst: Bool
+    // The user's push_version the read saw, for the write's compare-and-swap.
+    private var version: Int64 = 0
+    /// Field rows this push wrote, for `PlannerStatistics`.
+    private(set) var written = 0
 
-    public func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64) {
-        // The per-user lock: every push of this user, on any instance, waits here. Only
-        // statements after it see what the previous lock holder committed (READ COMMITTED
-        // takes a new snapshot per statement), so last_applied_seq is read separately.
-        var head: Int64 = 0
-        for try await seq in try await connection.query(
-            "SELECT change_seq FROM users WHERE id = \(user) FOR NO KEY UPDATE", logger: logger).decode(Int64.self) { head = seq }
-        var lastApplied: Int64 = 0
-        for try await seq in try await connection.query(
-            "SELECT last_applied_seq FROM devices WHERE user_id = \(user) AND device_id = \(device)", logger: logger).decode(Int64.self) {
-            lastApplied = seq
+    init(statements: PostgresStatements, user: AuthenticatedUser, lockFirst: Bool) {
+        self.statements = statements
+        self.user = user
+        self.lockFirst = lockFirst
+    }
+
+    public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
+        let id = user.id
+        if lockFirst {
+            // Every push of this user, on any instance, waits here; the read below is a later
+            // statement, so (READ COMMITTED) it sees what the previous holder committed.
+            _ = try await statements.run("SELECT 1 FROM users WHERE id = \(id) FOR NO KEY UPDATE").collect()
         }
-        return (lastApplied, head)
-    }
-
-    public func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys {
-        var recorded = RecordedKeys()
-        let rows = try await connection.query("""
-            INSERT INTO applied_keys (user_id, idempotency_key, digest)
-            SELECT \(user), k, d FROM unnest(\(keys.map(\.key))::text[], \(keys.map(\.digest))::text[]) AS t(k, d)
-            ON CONFLICT DO NOTHING RETURNING idempotency_key
-            """, logger: logger)
-        for try await key in rows.decode(String.self) { recorded.new.insert(key) }
-        // A second round trip only when a key was seen before (a replay), which is rare.
-        let earlier = keys.map(\.key).filter { !recorded.new.contains($0) }
-        guard !earlier.isEmpty else { return recorded }
-        let stored = try await connection.query("""
-            SELECT idempotency_key, digest FROM applied_keys
-            WHERE user_id = \(user) AND idempotency_key = ANY(\(earlier)::text[]) AND digest IS NOT NULL
-            """, logger: logger)
-        for try await (key, digest) in stored.decode((String, String).self) { recorded.digests[key] = digest }
-        return recorded
-    }
-
-    public func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]] {
-        var stored: [RowKey: [String: String]] = [:]
-        let result = try await connection.query("""
-            SELECT f.entity, f.entity_id, f.field, f.clock FROM fields f
-            JOIN unnest(\(rows.map(\.entity))::text[], \(rows.map(\.entityID))::text[]) AS t(entity, entity_id)
-              ON f.entity = t.entity AND f.entity_id = t.entity_id
-            WHERE f.user_id = \(user)
-            """, logger: logger)
-        for try await (entity, entityID, field, clock) in result.decode((String, String, String, String).self) {
-            stored[RowKey(entity: entity, entityID: entityID), default: [:]][field] = clock
+        let rows = try await statements.execute(PushRead(user: id, device: device, keys: plan.keys,
+                                                         entities: plan.rows.map(\.entity), ids: plan.rows.map(\.entityID)))
+        var state = PushState(lastAppliedSeq: 0, head: 0)
+        var found = false
+        for try await (kind, a, b, t1, t2, t3, t4) in rows {
+            switch kind {
+            case 0: found = true; state.head = a ?? 0; version = b ?? 0
+            case 1: state.lastAppliedSeq = a ?? 0
+            case 2: if let key = t1 { state.recordedKeys.updateValue(t2, forKey: key) }
+            default:
+                if let entity = t1, let entityID = t2, let field = t3, let clock = t4 {
+                    state.stored[RowKey(entity: entity, entityID: entityID), default: [:]][field] = clock
+                }
+            }
         }
-        return stored
+        // Deleted meanwhile (`gymlog-server user delete`): nothing to push into.
+        guard found else { throw StorageError.noSuchUser(user.name) }
+        return state
     }
 
-    public func writeFields(_ writes: [ChangeRow]) async throws {
+    public func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool {
         var entities: [String] = [], ids: [String] = [], names: [String] = [], kinds: [String] = []
         var ints: [Int64] = [], reals: [Double] = [], texts: [String] = [], clocks: [String] = [], seqs: [Int64] = []
-        for write in writes {
+        for write in writes.fields {
             entities.append(write.row.entity); ids.append(write.row.entityID); names.append(write.field)
             clocks.append(write.clock); seqs.append(write.changeSeq)
             // A value keeps its type in one of three columns; all three NULL is JSON null.
@@ -77,35 +73,141 @@ public struct PostgresSyncTransaction: SyncStorageTransaction {
             }
             kinds.append(kind); ints.append(int); reals.append(real); texts.append(text)
         }
-        written.add(writes.count)
-        try await connection.query("""
+        let rows = try await statements.execute(PushWrite(
+            head: writes.head, user: user.id, version: version, keys: writes.keys.map(\.key), digests: writes.keys.map(\.digest),
+            entities: entities, ids: ids, names: names, kinds: kinds, ints: ints, reals: reals, texts: texts, clocks: clocks, seqs: seqs,
+            device: device, lastAppliedSeq: writes.lastAppliedSeq, now: now, headBefore: writes.headBefore))
+        var matched = false
+        for try await count in rows { matched = count == 1 }
+        if matched { written = writes.fields.count }
+        return matched
+    }
+}
+
+/// Where a push's statements go: the pool (a connection leased per statement) or the
+/// connection of a transaction; each one is counted, so tests can check a push's round trips.
+struct PostgresStatements: Sendable {
+    enum Target: Sendable {
+        case pool(PostgresClient)
+        case connection(PostgresConnection)
+    }
+
+    let target: Target
+    let logger: Logger
+    let counter: StatementCounter
+
+    func run(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        counter.add(1)
+        switch target {
+        case .pool(let client): return try await client.query(query, logger: logger)
+        case .connection(let connection): return try await connection.query(query, logger: logger)
+        }
+    }
+
+    /// A prepared statement: parsed and planned once per connection, not per push.
+    func execute<S: PostgresPreparedStatement>(_ statement: S) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, S.Row> {
+        counter.add(1)
+        switch target {
+        case .pool(let client): return try await client.execute(statement, logger: logger)
+        case .connection(let connection): return try await connection.execute(statement, logger: logger)
+        }
+    }
+}
+
+/// The push's read (`PostgresSyncTransaction.readPushState`): one statement, so one snapshot.
+struct PushRead: PostgresPreparedStatement {
+    static let name = "gymlog_push_read_v1"
+    static let sql = """
+        SELECT 0, u.change_seq, u.push_version, NULL::text, NULL::text, NULL::text, NULL::text FROM users u WHERE u.id = $1
+        UNION ALL
+        SELECT 1, d.last_applied_seq, NULL, NULL, NULL, NULL, NULL FROM devices d WHERE d.user_id = $1 AND d.device_id = $2
+        UNION ALL
+        SELECT 2, NULL, NULL, k.idempotency_key, k.digest, NULL, NULL FROM applied_keys k
+        WHERE k.user_id = $1 AND k.idempotency_key = ANY($3::text[])
+        UNION ALL
+        SELECT 3, NULL, NULL, f.entity, f.entity_id, f.field, f.clock FROM fields f
+        JOIN unnest($4::text[], $5::text[]) AS t(entity, entity_id) ON f.entity = t.entity AND f.entity_id = t.entity_id
+        WHERE f.user_id = $1
+        """
+    typealias Row = (Int32, Int64?, Int64?, String?, String?, String?, String?)
+
+    var user: Int64
+    var device: String
+    var keys: [String]
+    var entities: [String]
+    var ids: [String]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(user); bindings.append(device); bindings.append(keys); bindings.append(entities); bindings.append(ids)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// The push's write (`PostgresSyncTransaction.writePush`): one statement that answers 1 when
+/// its compare-and-swap matched and everything was written, 0 when nothing was.
+///
+/// `cas` is the compare-and-swap: it matches only when no push of the user committed since
+/// the read (push_version) and none holds the row now (SKIP LOCKED: never wait on a pooled
+/// connection). Under READ COMMITTED a row updated after this statement's snapshot is
+/// re-checked in its latest version. Every other part reads `cas`, so it runs first and
+/// nothing is written when it matched nothing. A key conflict (which the compare-and-swap
+/// rules out) fails the whole statement rather than pass unnoticed.
+struct PushWrite: PostgresPreparedStatement {
+    static let name = "gymlog_push_write_v2"
+    static let sql = """
+        WITH cas AS (
+            UPDATE users SET change_seq = $1, push_version = push_version + 1
+            WHERE id = (SELECT id FROM users WHERE id = $2 AND push_version = $3 AND change_seq = $18 FOR NO KEY UPDATE SKIP LOCKED)
+            RETURNING id
+        ), new_keys AS (
+            INSERT INTO applied_keys (user_id, idempotency_key, digest)
+            SELECT cas.id, t.k, t.d FROM cas, unnest($4::text[], $5::text[]) AS t(k, d)
+        ), new_fields AS (
             INSERT INTO fields (user_id, entity, entity_id, field, value_int, value_real, value_text, clock, change_seq)
-            SELECT \(user), t.entity, t.entity_id, t.field,
+            SELECT cas.id, t.entity, t.entity_id, t.field,
                    CASE WHEN t.kind = 'i' THEN t.i END, CASE WHEN t.kind = 'r' THEN t.r END, CASE WHEN t.kind = 't' THEN t.t END,
                    t.clock, t.seq
-            FROM unnest(\(entities)::text[], \(ids)::text[], \(names)::text[], \(kinds)::text[], \(ints)::int8[],
-                        \(reals)::float8[], \(texts)::text[], \(clocks)::text[], \(seqs)::int8[])
+            FROM cas, unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::int8[], $11::float8[], $12::text[], $13::text[], $14::int8[])
                  AS t(entity, entity_id, field, kind, i, r, t, clock, seq)
             ON CONFLICT (user_id, entity, entity_id, field) DO UPDATE SET
                 value_int = excluded.value_int, value_real = excluded.value_real, value_text = excluded.value_text,
                 clock = excluded.clock, change_seq = excluded.change_seq
-            """, logger: logger)
-    }
-
-    public func setLastAppliedSeq(_ seq: Int64, device: String, now: Int64) async throws {
-        try await connection.query("""
-            INSERT INTO devices (user_id, device_id, last_applied_seq, last_seen_at) VALUES (\(user), \(device), \(seq), \(now))
+        ), device AS (
+            INSERT INTO devices (user_id, device_id, last_applied_seq, last_seen_at)
+            SELECT cas.id, $15, $16, $17 FROM cas
             ON CONFLICT (user_id, device_id) DO UPDATE SET last_applied_seq = excluded.last_applied_seq, last_seen_at = excluded.last_seen_at
-            """, logger: logger)
+        )
+        SELECT count(*) FROM cas
+        """
+    typealias Row = Int64
+
+    var head: Int64, user: Int64, version: Int64
+    var keys: [String], digests: [String]
+    var entities: [String], ids: [String], names: [String], kinds: [String]
+    var ints: [Int64], reals: [Double], texts: [String], clocks: [String], seqs: [Int64]
+    var device: String, lastAppliedSeq: Int64, now: Int64
+    /// The change counter the read saw: checked too, so a push of a server from before
+    /// `push_version` (a rolling upgrade) that bumped the counter is not overwritten.
+    var headBefore: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 18)
+        bindings.append(head); bindings.append(user); bindings.append(version)
+        bindings.append(keys); bindings.append(digests)
+        bindings.append(entities); bindings.append(ids); bindings.append(names); bindings.append(kinds)
+        bindings.append(ints); bindings.append(reals); bindings.append(texts); bindings.append(clocks); bindings.append(seqs)
+        bindings.append(device); bindings.append(lastAppliedSeq); bindings.append(now); bindings.append(headBefore)
+        return bindings
     }
 
-    public func setChangeCounter(_ value: Int64) async throws {
-        try await connection.query("UPDATE users SET change_seq = \(value) WHERE id = \(user)", logger: logger)
-    }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
 }
 
-/// A count a transaction's writes add to (the transaction is a value; its count outlives it).
-final class WrittenRows: @unchecked Sendable {
+/// A count of statements (or rows) that concurrent pushes add to.
+final class StatementCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     func add(_ n: Int) { lock.withLock { count += n } }
@@ -113,14 +215,18 @@ final class WrittenRows: @unchecked Sendable {
 }
 
 extension PostgresSyncStorage {
-    /// One statement, so the head, the ack and the rows come from one snapshot.
+    /// One statement, so the head, the ack and the rows come from one snapshot. The device's
+    /// row is joined once: as a subquery in the select list it was run again for every row of
+    /// the page (a scan of `devices` each, 30 million rows read per load benchmark run). Not a prepared
+    /// statement: prepared (the subquery still in it), the load benchmark's pull p50 went from
+    /// 48 to 142 ms; planned per call, each plan knows the cursor and the limit.
     static func changes(_ client: PostgresClient, logger: Logger, user: Int64, device: String, after: Int64,
                         rowLimit: Int) async throws -> ChangeSnapshot {
         let rows = try await client.query("""
-            SELECT u.change_seq,
-                   COALESCE((SELECT d.last_applied_seq FROM devices d WHERE d.user_id = u.id AND d.device_id = \(device)), 0),
+            SELECT u.change_seq, COALESCE(d.last_applied_seq, 0),
                    f.entity, f.entity_id, f.field, f.value_int, f.value_real, f.value_text, f.clock, f.change_seq
             FROM users u
+            LEFT JOIN devices d ON d.user_id = u.id AND d.device_id = \(device)
             LEFT JOIN LATERAL (
                 SELECT * FROM fields WHERE user_id = u.id AND change_seq > \(after)
                 ORDER BY change_seq, entity, entity_id, field LIMIT \(Int64(rowLimit))

@@ -5,7 +5,8 @@ import GymLogCore
 
 /// The push primitives on SQLite, inside the BEGIN IMMEDIATE that `SQLiteSyncStorage.withTransaction`
 /// opened on the writer connection. SQLite's single writer serialises pushes, so the change
-/// counter read here can never be handed out out of commit order; `lockCounters` only reads.
+/// counter read here can never be handed out out of commit order, and `writePush` never finds
+/// the user's data changed since `readPushState`.
 ///
 /// The per-field statements bind raw on GRDB's cached statements: they run once per pushed
 /// field, and StatementArguments' boxing would cost more than SQLite itself.
@@ -13,70 +14,34 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
     let pool: DatabasePool
     let user: Int64
 
-    public func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64) {
+    public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
         let user = self.user
         return try await pool.writeWithoutTransaction { db in
             let lastApplied = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
                 arguments: [user, device]) ?? 0
             let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ?"), arguments: [user]) ?? 0
-            return (lastApplied, head)
-        }
-    }
-
-    public func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys {
-        let user = self.user
-        return try await pool.writeWithoutTransaction { db in
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO applied_keys (user_id, idempotency_key, digest) VALUES (?, ?, ?)")
-            defer { insert.clearBindings() }
-            insert.bind(1, user)
-            var recorded = RecordedKeys()
-            for key in keys {
-                insert.bind(2, key.key); insert.bind(3, key.digest)
-                try insert.stepDone(db)
-                if sqlite3_changes(db.sqliteConnection) > 0 {
-                    recorded.new.insert(key.key)
-                } else if let earlier = try String.fetchOne(
-                    db.cachedStatement(sql: "SELECT digest FROM applied_keys WHERE user_id = ? AND idempotency_key = ?"), arguments: [user, key.key]) {
-                    recorded.digests[key.key] = earlier
-                }
+            var state = PushState(lastAppliedSeq: lastApplied, head: head)
+            try Self.eachChunk(of: plan.keys, sql: { "SELECT idempotency_key, digest FROM applied_keys WHERE user_id = ? AND idempotency_key IN (\($0))" },
+                               db, bind: { select in select.bind(1, user); return 2 }, bindEach: { select, index, key in select.bind(index, key) }) { row in
+                let digest: String? = sqlite3_column_type(row, 1) == SQLITE_NULL ? nil : columnText(row, 1)
+                state.recordedKeys.updateValue(digest, forKey: columnText(row, 0))
             }
-            return recorded
+            state.stored = try Self.storedClocks(plan.rows, user: user, db)
+            return state
         }
     }
 
-    public func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]] {
-        let user = self.user
-        return try await pool.writeWithoutTransaction { db in
-            // One statement per entity and chunk of ids rather than one per row: a push of 1,000
-            // new sets would otherwise run 1,000 lookups that find nothing, each paying the
-            // statement's own overhead (10 % of push throughput).
-            var stored: [RowKey: [String: String]] = [:]
-            for (entity, keys) in Dictionary(grouping: rows, by: \.entity) {
-                for start in stride(from: 0, to: keys.count, by: Self.idsPerLookup) {
-                    let chunk = keys[start..<min(start + Self.idsPerLookup, keys.count)]
-                    let sql = "SELECT entity_id, field, clock FROM fields WHERE user_id = ? AND entity = ? AND entity_id IN ("
-                        + repeatElement("?", count: chunk.count).joined(separator: ",") + ")"
-                    // Full chunks share one cached statement; a last, shorter one is prepared once.
-                    let select = chunk.count == Self.idsPerLookup ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-                    defer { select.clearBindings() }
-                    select.bind(1, user); select.bind(2, entity)
-                    for (offset, key) in chunk.enumerated() { select.bind(Int32(offset + 3), key.entityID) }
-                    try select.eachRow(db) { statement in
-                        stored[RowKey(entity: entity, entityID: columnText(statement, 0)), default: [:]][columnText(statement, 1)] = columnText(statement, 2)
-                    }
-                }
-            }
-            return stored
-        }
-    }
-
-    /// Ids per clock lookup: well under SQLite's 32,766 bound parameters.
-    static let idsPerLookup = 500
-
-    public func writeFields(_ writes: [ChangeRow]) async throws {
+    public func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool {
         let user = self.user
         try await pool.writeWithoutTransaction { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO applied_keys (user_id, idempotency_key, digest) VALUES (?, ?, ?)")
+            defer { insert.clearBindings() }
+            insert.bind(1, user)
+            for key in writes.keys {
+                insert.bind(2, key.key); insert.bind(3, key.digest)
+                try insert.stepDone(db)
+            }
             let write = try db.cachedStatement(sql: """
                 INSERT INTO fields (user_id, entity, entity_id, field, value, clock, change_seq)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -85,28 +50,52 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
                 """)
             defer { write.clearBindings() }
             write.bind(1, user)
-            for field in writes {
+            for field in writes.fields {
                 write.bind(2, field.row.entity); write.bind(3, field.row.entityID); write.bind(4, field.field)
                 write.bind(5, field.value); write.bind(6, field.clock); write.bind(7, field.changeSeq)
                 try write.stepDone(db)
             }
-        }
-    }
-
-    public func setLastAppliedSeq(_ seq: Int64, device: String, now: Int64) async throws {
-        let user = self.user
-        try await pool.writeWithoutTransaction { db in
             try db.cachedStatement(sql: """
                 INSERT INTO devices (user_id, device_id, last_applied_seq, last_seen_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (user_id, device_id) DO UPDATE SET last_applied_seq = excluded.last_applied_seq, last_seen_at = excluded.last_seen_at
-                """).execute(arguments: [user, device, seq, now])
+                """).execute(arguments: [user, device, writes.lastAppliedSeq, now])
+            if writes.head != writes.headBefore {
+                try db.cachedStatement(sql: "UPDATE users SET change_seq = ? WHERE id = ?").execute(arguments: [writes.head, user])
+            }
+        }
+        return true
+    }
+
+    // The stored clocks of these rows: one statement per entity and chunk of ids rather than
+    // one per row: a push of 1,000 new sets would otherwise run 1,000 lookups that find
+    // nothing, each paying the statement's own overhead (10 % of push throughput).
+    private static func storedClocks(_ rows: [RowKey], user: Int64, _ db: Database) throws -> [RowKey: [String: String]] {
+        var stored: [RowKey: [String: String]] = [:]
+        for (entity, keys) in Dictionary(grouping: rows, by: \.entity) {
+            try eachChunk(of: keys.map(\.entityID), sql: { "SELECT entity_id, field, clock FROM fields WHERE user_id = ? AND entity = ? AND entity_id IN (\($0))" },
+                          db, bind: { select in select.bind(1, user); select.bind(2, entity); return 3 },
+                          bindEach: { select, index, id in select.bind(index, id) }) { statement in
+                stored[RowKey(entity: entity, entityID: columnText(statement, 0)), default: [:]][columnText(statement, 1)] = columnText(statement, 2)
+            }
+        }
+        return stored
+    }
+
+    // Runs `sql` (its `IN (...)` list made by the closure) over `values` in chunks of
+    // `idsPerLookup`: full chunks share one cached statement, a last, shorter one is prepared once.
+    private static func eachChunk(of values: [String], sql: (String) -> String, _ db: Database, bind: (Statement) -> Int32,
+                                  bindEach: (Statement, Int32, String) -> Void, row: (OpaquePointer) throws -> Void) throws {
+        for start in stride(from: 0, to: values.count, by: idsPerLookup) {
+            let chunk = values[start..<min(start + idsPerLookup, values.count)]
+            let text = sql(repeatElement("?", count: chunk.count).joined(separator: ","))
+            let select = chunk.count == idsPerLookup ? try db.cachedStatement(sql: text) : try db.makeStatement(sql: text)
+            defer { select.clearBindings() }
+            let first = bind(select)
+            for (offset, value) in chunk.enumerated() { bindEach(select, first + Int32(offset), value) }
+            try select.eachRow(db, row)
         }
     }
 
-    public func setChangeCounter(_ value: Int64) async throws {
-        let user = self.user
-        try await pool.writeWithoutTransaction { db in
-            try db.cachedStatement(sql: "UPDATE users SET change_seq = ? WHERE id = ?").execute(arguments: [value, user])
-        }
-    }
+    /// Ids per clock lookup: well under SQLite's 32,766 bound parameters.
+    static let idsPerLookup = 500
 }

@@ -34,3 +34,29 @@ final class AsyncLock: @unchecked Sendable {
         next?.resume()
     }
 }
+
+/// One `AsyncLock` per key (a user id), made on first use and dropped when nobody holds or
+/// waits for it: PostgreSQL pushes of one user on one instance queue here, holding no
+/// connection, so a user's many devices cannot fill the pool with waiting pushes.
+final class KeyedAsyncLock<Key: Hashable & Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var locks: [Key: (lock: AsyncLock, holders: Int)] = [:]
+
+    /// Runs `body` while holding `key`'s lock; waiting for it ignores cancellation.
+    func withLock<T>(_ key: Key, _ body: () async throws -> T) async rethrows -> T {
+        let keyLock = lock.withLock { () -> AsyncLock in
+            let entry = locks[key] ?? (AsyncLock(), 0)
+            locks[key] = (entry.lock, entry.holders + 1)
+            return entry.lock
+        }
+        defer {
+            lock.withLock {
+                if let entry = locks[key] { locks[key] = entry.holders > 1 ? (entry.lock, entry.holders - 1) : nil }
+            }
+        }
+        return try await keyLock.withLock(body)
+    }
+
+    /// Keys with a holder or a waiter (tests: nothing is left behind).
+    var count: Int { lock.withLock { locks.count } }
+}

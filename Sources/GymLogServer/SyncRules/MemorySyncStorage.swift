@@ -143,45 +143,27 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
         self.state = state
     }
 
-    public func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64) {
-        (state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0, state.changeCounter[user] ?? 0)
-    }
-
-    public func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys {
-        var recorded = RecordedKeys()
-        for key in keys {
-            if let earlier = state.appliedKeys[user, default: [:]][key.key] {
-                recorded.digests[key.key] = earlier
-            } else {
-                state.appliedKeys[user, default: [:]][key.key] = key.digest
-                recorded.new.insert(key.key)
-            }
-        }
-        return recorded
-    }
-
-    public func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]] {
-        let wanted = Set(rows)
-        var stored: [RowKey: [String: String]] = [:]
+    public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
+        var read = PushState(lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
+                             head: state.changeCounter[user] ?? 0)
+        let recorded = state.appliedKeys[user] ?? [:]
+        for key in plan.keys { if let digest = recorded[key] { read.recordedKeys.updateValue(digest, forKey: key) } }
+        let wanted = Set(plan.rows)
         for (key, field) in state.fields[user] ?? [:] where wanted.contains(key.row) {
-            stored[key.row, default: [:]][key.field] = field.clock
+            read.stored[key.row, default: [:]][key.field] = field.clock
         }
-        return stored
+        return read
     }
 
-    public func writeFields(_ writes: [ChangeRow]) async throws {
-        for write in writes {
+    public func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool {
+        for key in writes.keys { state.appliedKeys[user, default: [:]][key.key] = key.digest }
+        for write in writes.fields {
             state.fields[user, default: [:]][MemoryFieldKey(row: write.row, field: write.field)] =
                 MemoryField(value: write.value, clock: write.clock, changeSeq: write.changeSeq)
         }
-    }
-
-    public func setLastAppliedSeq(_ seq: Int64, device: String, now: Int64) async throws {
-        state.devices[DeviceKey(user: user, device: device)] = MemoryDevice(lastAppliedSeq: seq, lastSeenAt: now)
-    }
-
-    public func setChangeCounter(_ value: Int64) async throws {
-        state.changeCounter[user] = value
+        state.devices[DeviceKey(user: user, device: device)] = MemoryDevice(lastAppliedSeq: writes.lastAppliedSeq, lastSeenAt: now)
+        state.changeCounter[user] = writes.head
+        return true
     }
 }
 

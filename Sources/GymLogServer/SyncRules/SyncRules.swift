@@ -10,10 +10,12 @@ import GymLogWire
 public enum SyncRules {
     // MARK: Push
 
-    /// Applies a validated, seq-ascending batch for one device, inside the caller's transaction:
+    /// Applies a validated, seq-ascending batch for one device in three steps that every
+    /// backend runs the same way: read what the batch needs (`readPlan`, one snapshot),
+    /// decide in memory (`decide`), store the decision (`PushWrites`):
     ///
     /// - a seq <= the device's last applied seq is a replay: acknowledged as `duplicate`, nothing applied;
-    /// - a seq past last applied + 1 is a gap: the whole request is `sequenceGap` (the caller rolls back);
+    /// - a seq past last applied + 1 is a gap: the whole request is `sequenceGap` and nothing is written;
     /// - a rejected event still consumes its seq; its idempotency key is not recorded;
     /// - a known idempotency key under a new seq is a `duplicate` that consumes the seq when
     ///   the event carries what the key carried before (`digest`), else it is rejected as
@@ -23,30 +25,58 @@ public enum SyncRules {
     ///   concurrent edits of it and only a newer clock restores the row;
     /// - every event that wrote at least one field takes the next value of the user's change
     ///   counter; an event whose writes all lost takes none.
+    ///
+    /// Returns nil when the store refused the writes because the user's data changed after the
+    /// read (an optimistic store, `SyncStorageTransaction.writePush`): nothing was written and
+    /// the caller starts over from the read.
     public static func push<T: SyncStorageTransaction>(_ transaction: T, deviceID: String, items: [PushItem],
-                                                       now: Int64) async throws -> PushOutcome {
-        let (committedLastApplied, startHead) = try await transaction.lockCounters(device: deviceID)
+                                                       now: Int64) async throws -> PushOutcome? {
+        let state = try await transaction.readPushState(device: deviceID, plan: readPlan(items))
+        switch decide(items, state: state) {
+        case .gap(let lastAppliedSeq, let got):
+            return .sequenceGap(lastAppliedSeq: lastAppliedSeq, got: got)
+        case .apply(let writes, let outcome):
+            guard try await transaction.writePush(writes, device: deviceID, now: now) else { return nil }
+            return outcome
+        }
+    }
+
+    /// What a batch needs read before it can be decided: every idempotency key and row of its
+    /// valid events (which of them are past the device's ack is known only after the read).
+    public static func readPlan(_ items: [PushItem]) -> PushReadPlan {
+        var keys: [String] = [], rows: [RowKey] = []
+        var seenKeys: Set<String> = [], seenRows: Set<RowKey> = []
+        for case .valid(let event) in items {
+            if seenKeys.insert(event.idempotencyKey).inserted { keys.append(event.idempotencyKey) }
+            let row = RowKey(entity: event.entity, entityID: event.entityID)
+            if seenRows.insert(row).inserted { rows.append(row) }
+        }
+        return PushReadPlan(keys: keys, rows: rows)
+    }
+
+    /// The whole decision for a batch over what the store held (`readPlan`'s read): a gap, or
+    /// what to store and what to answer.
+    public static func decide(_ items: [PushItem], state: PushState) -> PushDecision {
         let candidates: [ValidEvent]
-        switch sequence(items, lastAppliedSeq: committedLastApplied) {
-        case .gap(let got): return .sequenceGap(lastAppliedSeq: committedLastApplied, got: got)
+        switch sequence(items, lastAppliedSeq: state.lastAppliedSeq) {
+        case .gap(let got): return .gap(lastAppliedSeq: state.lastAppliedSeq, got: got)
         case .candidates(let events): candidates = events
         }
+        // The first candidate holding each key records it, unless the store knows it already.
         var keys = RecordedKeys()
-        if !candidates.isEmpty {
-            var seen: Set<String> = []
-            keys = try await transaction.recordIdempotencyKeys(candidates.filter { seen.insert($0.idempotencyKey).inserted }
-                .map { IdempotencyKey(key: $0.idempotencyKey, digest: digest($0)) })
+        var newKeys: [IdempotencyKey] = []
+        for event in candidates where !keys.new.contains(event.idempotencyKey) && keys.digests[event.idempotencyKey] == nil {
+            if let earlier = state.recordedKeys[event.idempotencyKey] {
+                if let earlier { keys.digests[event.idempotencyKey] = earlier }
+            } else {
+                keys.new.insert(event.idempotencyKey)
+                newKeys.append(IdempotencyKey(key: event.idempotencyKey, digest: digest(event)))
+            }
         }
-        var seenRows: Set<RowKey> = []
-        let touched = candidates.filter { keys.new.contains($0.idempotencyKey) }
-            .map { RowKey(entity: $0.entity, entityID: $0.entityID) }
-            .filter { seenRows.insert($0).inserted }
-        let stored = touched.isEmpty ? [:] : try await transaction.storedClocks(touched)
-        let decided = merge(items, lastAppliedSeq: committedLastApplied, keys: keys, stored: stored, head: startHead)
-        if !decided.writes.isEmpty { try await transaction.writeFields(decided.writes) }
-        try await transaction.setLastAppliedSeq(decided.lastAppliedSeq, device: deviceID, now: now)
-        if decided.head != startHead { try await transaction.setChangeCounter(decided.head) }
-        return .completed(lastAppliedSeq: decided.lastAppliedSeq, head: decided.head, results: decided.results)
+        let decided = merge(items, lastAppliedSeq: state.lastAppliedSeq, keys: keys, stored: state.stored, head: state.head)
+        let writes = PushWrites(keys: newKeys, fields: decided.writes, lastAppliedSeq: decided.lastAppliedSeq,
+                                head: decided.head, headBefore: state.head)
+        return .apply(writes, .completed(lastAppliedSeq: decided.lastAppliedSeq, head: decided.head, results: decided.results))
     }
 
     /// The outcome of checking a batch's sequence numbers.

@@ -66,9 +66,10 @@ public struct IdempotencyKey: Hashable, Sendable {
     public init(key: String, digest: String) { self.key = key; self.digest = digest }
 }
 
-/// What `recordIdempotencyKeys` found.
+/// Which of a batch's keys are recorded now and what the others carried (`SyncRules.merge`'s input,
+/// made by `SyncRules.decide` from `PushState.recordedKeys`).
 public struct RecordedKeys: Hashable, Sendable {
-    /// Keys recorded now, for the first time.
+    /// Keys this push records, for the first time.
     public var new: Set<String> = []
     /// The digest stored with each key recorded before (absent for a key recorded before
     /// digests were kept: it counts as the same content).
@@ -77,27 +78,73 @@ public struct RecordedKeys: Hashable, Sendable {
     public init(new: Set<String> = [], digests: [String: String] = [:]) { self.new = new; self.digests = digests }
 }
 
-/// The storage primitives of one push, inside ONE transaction of one user: what `SyncRules.push`
-/// calls and every backend implements (the `StorageTxn` of taskchampion-sync-server's core).
+/// What `SyncRules.push` reads before it decides (`SyncRules.readPlan`).
+public struct PushReadPlan: Hashable, Sendable {
+    /// The distinct idempotency keys of the batch's valid events.
+    public var keys: [String]
+    /// The distinct rows the batch's valid events write.
+    public var rows: [RowKey]
+
+    public init(keys: [String], rows: [RowKey]) { self.keys = keys; self.rows = rows }
+}
+
+/// What the store holds for a push, read from ONE snapshot (`SyncStorageTransaction.readPushState`).
+public struct PushState: Hashable, Sendable {
+    /// The device's last applied seq (0 for a new device).
+    public var lastAppliedSeq: Int64
+    /// The user's change counter.
+    public var head: Int64
+    /// Each of the plan's keys the user already recorded, with the digest stored beside it
+    /// (nil for a key recorded before digests were kept: it counts as the same content).
+    public var recordedKeys: [String: String?]
+    /// The stored clock text of every field of the plan's rows, by row and field name.
+    public var stored: [RowKey: [String: String]]
+
+    public init(lastAppliedSeq: Int64, head: Int64, recordedKeys: [String: String?] = [:], stored: [RowKey: [String: String]] = [:]) {
+        self.lastAppliedSeq = lastAppliedSeq; self.head = head; self.recordedKeys = recordedKeys; self.stored = stored
+    }
+}
+
+/// What a decided push stores, all or nothing.
+public struct PushWrites: Hashable, Sendable {
+    /// Idempotency keys recorded for the first time, each with its event's digest.
+    public var keys: [IdempotencyKey]
+    /// Each field's final write (one per field), replacing value, clock and change counter.
+    public var fields: [ChangeRow]
+    /// The device's last applied seq afterwards.
+    public var lastAppliedSeq: Int64
+    /// The user's change counter afterwards.
+    public var head: Int64
+    /// The change counter the decision was made on (`PushState.head`).
+    public var headBefore: Int64
+}
+
+/// `SyncRules.decide`'s answer.
+public enum PushDecision: Hashable, Sendable {
+    /// An event skipped a seq: nothing is written.
+    case gap(lastAppliedSeq: Int64, got: Int64)
+    /// Store `writes`, then answer `outcome`.
+    case apply(PushWrites, PushOutcome)
+}
+
+/// The storage side of one push of one user: one read, then one write of what `SyncRules`
+/// decided (the `StorageTxn` of taskchampion-sync-server's core, cut to the two steps a
+/// round trip each can carry on PostgreSQL).
 ///
-/// Each call is a batch, so a push costs a fixed number of statements (round trips on
-/// PostgreSQL) however many events it holds.
+/// Each call is a batch, so a push costs a fixed number of statements however many events
+/// it holds. A store that locks the user first (memory, SQLite, PostgreSQL's fallback) runs
+/// both inside one transaction; PostgreSQL's optimistic push runs them as two autocommit
+/// statements, the write checking that nothing of the user changed since the read.
 public protocol SyncStorageTransaction {
-    /// Locks the user's change counter until the transaction ends (pushes of one user run one
-    /// at a time, on any instance), then reads it and the device's last applied seq (0 for a
-    /// new device). Called first.
-    func lockCounters(device: String) async throws -> (lastAppliedSeq: Int64, changeCounter: Int64)
-    /// Records idempotency keys (distinct) for the user, each with the digest of what it
-    /// carried; returns the ones not recorded before, and the stored digest of the others.
-    func recordIdempotencyKeys(_ keys: [IdempotencyKey]) async throws -> RecordedKeys
-    /// The stored clock text of every field of these rows (distinct), by row and field name.
-    func storedClocks(_ rows: [RowKey]) async throws -> [RowKey: [String: String]]
-    /// Stores these fields (one write per field), replacing value, clock and change counter.
-    func writeFields(_ writes: [ChangeRow]) async throws
-    /// Stores the device's last applied seq and when it was last seen.
-    func setLastAppliedSeq(_ seq: Int64, device: String, now: Int64) async throws
-    /// Stores the user's change counter.
-    func setChangeCounter(_ value: Int64) async throws
+    /// Reads from ONE snapshot the device's last applied seq, the user's change counter, which
+    /// of `plan.keys` the user recorded before (and their digests), and the stored clocks of
+    /// every field of `plan.rows`.
+    func readPushState(device: String, plan: PushReadPlan) async throws -> PushState
+    /// Stores `writes`: records the keys, writes the fields, sets the device's last applied seq
+    /// (and when it was last seen) and the user's change counter, all or nothing. Returns
+    /// false, having written nothing, when the user's data changed since `readPushState`
+    /// (only an optimistic store can see that; a locking one always answers true).
+    func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool
 }
 
 /// A store whose push and pull are `SyncRules` over its primitives: it only says how to run
@@ -113,10 +160,18 @@ public protocol SyncRulesStorage: SyncStorage {
 }
 
 extension SyncRulesStorage {
-    /// `SyncRules.push` in one transaction; a sequence gap commits nothing.
+    /// `SyncRules.push` in one transaction (`pushLocked`).
     public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+        try await pushLocked(user: user, deviceID: deviceID, items: items, now: now)
+    }
+
+    /// `SyncRules.push` in one transaction of the user's data; a sequence gap commits nothing.
+    public func pushLocked(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         try await withTransaction(user: user.id) { (transaction: Transaction) async throws -> (result: PushOutcome, commit: Bool) in
-            let outcome = try await SyncRules.push(transaction, deviceID: deviceID, items: items, now: now)
+            // The transaction holds the user's data: the writes cannot find it changed.
+            guard let outcome = try await SyncRules.push(transaction, deviceID: deviceID, items: items, now: now) else {
+                throw StorageError.notReady("the \(backend) store refused a push's writes inside its own transaction; nothing was written. This is a bug: please report it.")
+            }
             if case .sequenceGap = outcome { return (outcome, false) }
             return (outcome, true)
         }
