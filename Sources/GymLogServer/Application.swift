@@ -239,6 +239,10 @@ struct RequestLogMiddleware: RouterMiddleware {
             // The database cannot take requests (found corrupt at run time): 503, as /readyz
             // says. The store logged the problem once; the request line shows each 503.
             apiError = APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(problem)")
+        case StorageError.noSuchUser:
+            // The user was deleted after the token was checked (`user delete` racing a sync):
+            // the token no longer works, and the store wrote nothing.
+            apiError = .unauthorized
         case is CancellationError:
             // The shutdown grace ran out while this request was still going (see `runUntilSignalled`).
             apiError = APIError(.serviceUnavailable, "shutting_down", "the server stopped before this request was done; nothing more of it was applied. Try again shortly.")

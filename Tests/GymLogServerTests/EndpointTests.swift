@@ -219,3 +219,47 @@ struct EndpointTests {
         }
     }
 }
+
+/// The real store, except that the user is deleted (`user delete --purge`) between a push's
+/// authentication and its write: the race an operator's delete can lose against a device.
+struct DeletedWhilePushingStorage: SyncStorage {
+    let base: any SyncStorage
+    var backend: String { base.backend }
+    func checkReadiness() async throws { try await base.checkReadiness() }
+    func usage() async throws -> StorageUsage { try await base.usage() }
+    func epoch() async throws -> String { try await base.epoch() }
+    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { try await base.createUser(name: name, tokenHash: tokenHash, now: now) }
+    func listUsers() async throws -> [UserRecord] { try await base.listUsers() }
+    func revokeUser(name: String, now: Int64) async throws -> UserRecord { try await base.revokeUser(name: name, now: now) }
+    func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
+        try await base.replaceToken(name: name, tokenHash: tokenHash, reactivate: reactivate)
+    }
+    func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
+    func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
+    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+        _ = try await base.deleteUser(name: user.name)
+        return try await base.push(user: user, deviceID: deviceID, items: items, now: now)
+    }
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
+        try await base.pull(user: user, deviceID: deviceID, after: after, limit: limit, maxBytes: maxBytes)
+    }
+    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 { try await base.startNewHistoryGeneration(user: user) }
+}
+
+@Suite("A user deleted mid-push")
+struct DeletedUserTests {
+    @Test(arguments: Backend.conformance) func aPushWhoseUserIsDeletedMeanwhileIs401AndStoresNothing(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
+            let token = try await h.addUser("leaving")
+            let app = try await buildApplication(h.config, storage: DeletedWhilePushingStorage(base: h.storage))
+            let device = Device()
+            let response = try await app.test(.router) { client in
+                try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(5), device.clock(testNow))])])
+            }
+            #expect(response.status == .unauthorized, "\(String(buffer: response.body))")
+            #expect(String(buffer: response.body).contains("\"unauthorized\""))
+            #expect(try await h.storage.listUsers().isEmpty)
+            #expect(try await h.storage.usage().devices == 0, "a device row was left for a deleted user")
+        }
+    }
+}

@@ -20,7 +20,10 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
             let lastApplied = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
                 arguments: [user, device]) ?? 0
-            let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ?"), arguments: [user]) ?? 0
+            // Deleted meanwhile (`gymlog-server user delete`): nothing to push into.
+            guard let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ?"), arguments: [user]) else {
+                throw StorageError.noSuchUser("#\(user)")
+            }
             var state = PushState(lastAppliedSeq: lastApplied, head: head)
             try Self.eachChunk(of: plan.keys, sql: { "SELECT idempotency_key, digest FROM applied_keys WHERE user_id = ? AND idempotency_key IN (\($0))" },
                                db, bind: { select in select.bind(1, user); return 2 }, bindEach: { select, index, key in select.bind(index, key) }) { row in

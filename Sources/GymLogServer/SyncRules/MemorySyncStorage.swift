@@ -144,6 +144,8 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
     }
 
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
+        // Deleted meanwhile (`gymlog-server user delete`): nothing to push into.
+        guard state.users.contains(where: { $0.record.id == user }) else { throw StorageError.noSuchUser("#\(user)") }
         var read = PushState(lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
                              head: state.changeCounter[user] ?? 0)
         let recorded = state.appliedKeys[user] ?? [:]
