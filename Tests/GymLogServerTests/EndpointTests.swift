@@ -222,28 +222,12 @@ struct EndpointTests {
 
 /// The real store, except that the user is deleted (`user delete --purge`) between a push's
 /// authentication and its write: the race an operator's delete can lose against a device.
-struct DeletedWhilePushingStorage: SyncStorage {
+struct DeletedWhilePushingStorage: ForwardingStorage {
     let base: any SyncStorage
-    var backend: String { base.backend }
-    func checkReadiness() async throws { try await base.checkReadiness() }
-    func usage() async throws -> StorageUsage { try await base.usage() }
-    func epoch() async throws -> String { try await base.epoch() }
-    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { try await base.createUser(name: name, tokenHash: tokenHash, now: now) }
-    func listUsers() async throws -> [UserRecord] { try await base.listUsers() }
-    func revokeUser(name: String, now: Int64) async throws -> UserRecord { try await base.revokeUser(name: name, now: now) }
-    func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
-        try await base.replaceToken(name: name, tokenHash: tokenHash, reactivate: reactivate)
-    }
-    func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
-    func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         _ = try await base.deleteUser(name: user.name)
         return try await base.push(user: user, deviceID: deviceID, items: items, now: now)
     }
-    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
-        try await base.pull(user: user, deviceID: deviceID, after: after, limit: limit, maxBytes: maxBytes)
-    }
-    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 { try await base.startNewHistoryGeneration(user: user) }
 }
 
 @Suite("A user deleted mid-push")

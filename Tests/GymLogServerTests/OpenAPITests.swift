@@ -202,15 +202,18 @@ struct OpenAPITests {
     }
 }
 
-/// A store whose readiness check, registrations, pushes and pulls fail as a corrupt database's would; everything else is the real store's.
-struct NotReadyStorage: SyncStorage {
-    let base: any SyncStorage
-    init(_ base: any SyncStorage) { self.base = base }
+/// A test store that hands every call to a real one, `base`; a conformer overrides only the
+/// calls it breaks.
+protocol ForwardingStorage: SyncStorage {
+    var base: any SyncStorage { get }
+}
+
+extension ForwardingStorage {
     var backend: String { base.backend }
-    func checkReadiness() async throws { throw StorageError.notReady("the test database is gone.") }
-    func usage() async throws -> StorageUsage { throw StorageError.notReady("the test database is gone.") }
+    func checkReadiness() async throws { try await base.checkReadiness() }
+    func usage() async throws -> StorageUsage { try await base.usage() }
     func epoch() async throws -> String { try await base.epoch() }
-    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { throw StorageError.notReady("the test database is corrupt.") }
+    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { try await base.createUser(name: name, tokenHash: tokenHash, now: now) }
     func listUsers() async throws -> [UserRecord] { try await base.listUsers() }
     func revokeUser(name: String, now: Int64) async throws -> UserRecord { try await base.revokeUser(name: name, now: now) }
     func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
@@ -219,10 +222,25 @@ struct NotReadyStorage: SyncStorage {
     func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+        try await base.push(user: user, deviceID: deviceID, items: items, now: now)
+    }
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
+        try await base.pull(user: user, deviceID: deviceID, after: after, limit: limit, maxBytes: maxBytes)
+    }
+    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 { try await base.startNewHistoryGeneration(user: user) }
+}
+
+/// A store whose readiness check, registrations, pushes and pulls fail as a corrupt database's would; everything else is the real store's.
+struct NotReadyStorage: ForwardingStorage {
+    let base: any SyncStorage
+    init(_ base: any SyncStorage) { self.base = base }
+    func checkReadiness() async throws { throw StorageError.notReady("the test database is gone.") }
+    func usage() async throws -> StorageUsage { throw StorageError.notReady("the test database is gone.") }
+    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { throw StorageError.notReady("the test database is corrupt.") }
+    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         throw StorageError.notReady("the test database is corrupt.")
     }
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         throw StorageError.notReady("the test database is corrupt.")
     }
-    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 { try await base.startNewHistoryGeneration(user: user) }
 }
