@@ -80,18 +80,16 @@ struct PageBuilder {
         return PullPage(rows: rows, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: count)
     }
 
-    /// How many changes (row and clock pairs, `PulledRow.changes`) one counter value's rows
-    /// make. Within a counter value a row's fields are adjacent (pull order), so each row is
-    /// one run; its distinct clocks are nearly always one.
+    /// How many changes (`PulledRow.changes`) one counter value's rows make. Within a
+    /// counter value a row's fields are adjacent (pull order), so each row is one run.
     private static func changeCount(_ group: [(entity: String, entityID: String, field: PulledField)]) -> Int {
         var count = 0
-        var runClocks: [String] = []
-        for (i, item) in group.enumerated() {
-            if i == 0 || group[i - 1].entityID != item.entityID || group[i - 1].entity != item.entity { runClocks.removeAll(keepingCapacity: true) }
-            if !runClocks.contains(item.field.clock) {
-                runClocks.append(item.field.clock)
-                count += 1
-            }
+        var start = 0
+        while start < group.count {
+            var end = start + 1
+            while end < group.count, group[end].entityID == group[start].entityID, group[end].entity == group[start].entity { end += 1 }
+            count += PulledRow.changeClocks(group[start..<end].lazy.map(\.field)).count
+            start = end
         }
         return count
     }
