@@ -104,8 +104,9 @@ struct ImportState {
     var report = ImportReport()
     /// The stored exercise id for each of the file's exercises, once resolved.
     var resolved: [UUID?]
-    /// Resolved exercises of the bodyweight kind: another app's plain load on them is added load.
-    var bodyweight = Set<UUID>()
+    /// How each of the file's exercises' sets are read once resolved: as the stored exercise's
+    /// kind when it exists, else as the kind the file gives it.
+    var readings: [ImportedKind?]
     /// Exercises that got new sets: their records are rebuilt at the end.
     var touched = Set<UUID>()
     /// Dry run: names that would be created, so each is counted once.
@@ -129,6 +130,7 @@ struct ImportState {
     init(file: ImportedFile, dryRun: Bool) {
         self.file = file; self.dryRun = dryRun
         resolved = Array(repeating: nil, count: file.exercises.count)
+        readings = Array(repeating: nil, count: file.exercises.count)
     }
 }
 
@@ -157,9 +159,10 @@ extension ChangeWriter {
             guard let exerciseID = try importedExercise(set.exercise, state: &state),
                   !state.dryRun else { continue }
             var values = set.values
-            // An exercise has one kind: on a stored bodyweight exercise, a file without a
-            // bodyweight column (every app but gymlog) means added load by a plain load.
-            if state.file.source != .native && state.bodyweight.contains(exerciseID) { values.readLoadAsAdded() }
+            // An exercise has one kind: a file without a bodyweight column (every app but
+            // gymlog) is read as the stored exercise's (a plain load on a bodyweight exercise is
+            // added load, reps with no load on a loaded one are at a load of 0).
+            if state.file.source != .native, let reading = state.readings[set.exercise] { values = values.readingImported(as: reading) }
             try write(.sets, id: set.id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exerciseID, values: values, performedAt: set.performedAt,
                 utcOffsetSeconds: set.utcOffsetSeconds, superset: set.supersetID))
@@ -200,14 +203,15 @@ extension ChangeWriter {
         if state.dryRun && state.wouldCreate.contains(nameKey(state.file.exercises[index].name)) { return nil }
         let wanted = state.file.exercises[index]
         var found: UUID?
+        let inFile = state.file.exerciseKinds[index]
         if let id = wanted.id,
            let kind = try String.fetchOne(db.cachedStatement(sql: "SELECT kind FROM exercises WHERE id = ? AND deleted_at IS NULL"),
-                                          arguments: [id.key]) {
+                                          arguments: [id.key]).flatMap(ExerciseKind.init(rawValue:)) {
             found = id
-            if kind == ExerciseKind.bodyweight.rawValue { state.bodyweight.insert(id) }
+            state.readings[index] = ImportedKind(kind: kind, unit: inFile.unit, assisted: inFile.assisted)
         } else if let existing = try exercise(named: wanted.name) {
             found = existing.id
-            if existing.kind == .bodyweight { state.bodyweight.insert(existing.id) }
+            state.readings[index] = ImportedKind(kind: existing.kind, unit: inFile.unit, assisted: inFile.assisted)
         }
         if let found {
             state.report.exercisesMatched += 1
@@ -220,8 +224,9 @@ extension ChangeWriter {
             try importAliases(of: wanted, to: nil, state: &state)
             return nil
         }
-        // Its kind follows its first set in the file (in workout order), whichever set is written first.
-        let kind = state.file.firstSets[index].exerciseKind
+        // Its kind is decided from all of its sets in the file and its name (`ImportedKind`).
+        let kind = inFile.kind
+        state.readings[index] = inFile
         let created: Exercise
         if let id = wanted.id, try !rowExists("exercises", id) {
             try write(.exercises, id: id, op: .create, fields: [

@@ -356,3 +356,50 @@ import Testing
         #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 3001)
     }
 }
+
+/// Issue 23, as the new user met it: a Strong export whose barbell squat has warm-ups with no
+/// load and a missed lift imports whole, as loaded lifts with records, and logging goes on.
+@Suite struct ImportKindsCommandTests {
+    static let strongFile = """
+    Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+    2024-05-01 10:00:00,Legs,45m,Squat (Barbell),W,0.0,12.0,0,0,,,
+    2024-05-01 10:00:00,Legs,45m,Squat (Barbell),W,0.0,12.0,0,0,,,
+    2024-05-01 10:00:00,Legs,45m,Squat (Barbell),1,70.0,5.0,0,0,,,
+    2024-05-01 10:00:00,Legs,45m,Squat (Barbell),2,70.0,5.0,0,0,,,
+    2024-05-01 10:00:00,Legs,45m,Deadlift (Barbell),1,140.0,3.0,0,0,,,
+    2024-05-01 10:00:00,Legs,45m,Deadlift (Barbell),F,150.0,0.0,0,0,,,
+    2024-05-03 10:00:00,Legs,40m,Squat (Barbell),W,0.0,12.0,0,0,,,
+    2024-05-03 10:00:00,Legs,40m,Squat (Barbell),W,0.0,12.0,0,0,,,
+    2024-05-03 10:00:00,Legs,40m,Squat (Barbell),W,0.0,12.0,0,0,,,
+    2024-05-03 10:00:00,Legs,40m,Squat (Barbell),1,72.5,5.0,0,0,,,
+    """
+
+    @Test func aBarbellSquatWithUnloadedWarmUpsAndAMissedLiftImportsAsLoadedLifts() throws {
+        // Given a Strong export where the squat's unloaded warm-ups outnumber its loaded sets
+        let home = try TemporaryHome()
+        let file = home.root + "/strong.csv"
+        try Self.strongFile.write(toFile: file, atomically: true, encoding: .utf8)
+        // When it is imported with no flag
+        let run = try home.gymlog(["import", file])
+        // Then every set comes in, the missed lift included
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Imported 2 workouts, 10 sets, 2 new exercises"), "\(run.stdout)")
+        // And the squat is a loaded exercise: records on its loads, the warm-ups at 0 kg
+        let prs = try home.gymlog(["prs", "squat"])
+        #expect(prs.stdout.contains("heaviest weight") && prs.stdout.contains("72.5kg"), "\(prs.stdout)")
+        #expect(!prs.stdout.contains("added"), "\(prs.stdout)")
+        let kinds = try DatabaseQueue(path: home.database).read { db in
+            try String.fetchAll(db, sql: "SELECT kind FROM exercises ORDER BY name")
+        }
+        #expect(kinds == ["weighted", "weighted"])
+        // And the missed deadlift is shown as missed, and no record
+        let history = try home.gymlog(["history", "deadlift"])
+        #expect(history.stdout.contains("150kg x 0 (missed)"), "\(history.stdout)")
+        let deadlift = try home.gymlog(["prs", "deadlift"])
+        #expect(deadlift.stdout.contains("140kg") && !deadlift.stdout.contains("150kg"), "\(deadlift.stdout)")
+        // And the lifter logs the squat as a loaded lift
+        let logged = try home.gymlog(["log", "squat 80x5"])
+        #expect(logged.status == 0, "\(logged.stderr)")
+        #expect(logged.stdout.contains("80kg x 5"), "\(logged.stdout)")
+    }
+}

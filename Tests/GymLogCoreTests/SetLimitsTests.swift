@@ -7,11 +7,14 @@ import Testing
 @Suite struct SetLimitsTests {
     @Test("values outside the limits are named with the limit", arguments: [
         (SetValues(weight: Weight(Fixed(100_000), .kg), reps: 5), "weight 100000kg is more than 2000kg"),
-        (SetValues(weight: Weight(Fixed(100), .kg), reps: 0), "reps 0 is not between 1 and 999"),
-        (SetValues(weight: Weight(Fixed(100), .kg), reps: 1000), "reps 1000 is not between 1 and 999"),
+        (SetValues(reps: 0), "0 reps with no load; a missed attempt needs the load that was missed"),
+        (SetValues(weight: Weight(Fixed(0), .kg), reps: 0), "0 reps with no load"),
+        (SetValues(weight: Weight(Fixed(100), .kg), reps: 0, durationSeconds: 30), "0 reps with a time or distance"),
+        (SetValues(weight: Weight(Fixed(100), .kg), reps: 10000), "reps 10000 is not between 0 and 9999"),
         (SetValues(weight: Weight(Fixed(-100), .kg), reps: 5), "weight -100kg is negative"),
         (SetValues(weight: Weight(Fixed(-2500), .lb), bodyweight: true, reps: 5), "assistance -2500lb is more than 2000lb"),
-        (SetValues(weight: Weight(Fixed(0), .kg), reps: 5), "weight 0kg must be more than 0"),
+        (SetValues(weight: Weight(Fixed(0), .kg), bodyweight: true, reps: 5), "weight 0kg must be more than 0"),
+        (SetValues(weight: Weight(Fixed(0), .kg), durationSeconds: 60), "weight 0kg must be more than 0"),
         (SetValues(weight: Weight(Fixed(100), .kg), reps: 5, rpe: Fixed(thousandths: 7300)), "RPE 7.3 is not between 1 and 10"),
         (SetValues(weight: Weight(Fixed(100), .kg), reps: 5, rpe: Fixed(11)), "RPE 11 is not between 1 and 10"),
         (SetValues(durationSeconds: 86_401), "duration 86401s is more than 24h"),
@@ -25,18 +28,24 @@ import Testing
     }
 
     @Test("values at the limits are fine", arguments: [
-        SetValues(weight: Weight(Fixed(2000), .lb), reps: 999, rpe: Fixed(10)),
+        SetValues(weight: Weight(Fixed(2000), .lb), reps: 9999, rpe: Fixed(10)),
         SetValues(weight: Weight(Fixed(-2000), .kg), bodyweight: true, reps: 1, rpe: Fixed(1)),
         SetValues(bodyweight: true, reps: 8, rpe: Fixed(thousandths: 8500)),
         SetValues(durationSeconds: 86_400, distance: Distance(Fixed(100_000), .m)),
+        // A missed attempt: the load, 0 reps (Strong's `F,150.0,0.0`); bodyweight is a load too.
+        SetValues(kind: .failure, weight: Weight(Fixed(150), .kg), reps: 0),
+        SetValues(weight: Weight(Fixed(150), .kg), reps: 0),
+        SetValues(bodyweight: true, reps: 0),
+        // A loaded exercise's set at no load (an empty machine): 0kg for reps.
+        SetValues(weight: Weight(Fixed(0), .kg), reps: 12),
     ])
     func inside(values: SetValues) {
         #expect(SetLimits.violation(values) == nil)
     }
 
     @Test("the entry language refuses what the limits refuse", arguments: [
-        ("bench 2000.001x5", false), ("bench 2000x5", true), ("bench 100x0", false), ("bench 100x999", true),
-        ("bench 100x1000", false), ("bench 100x5 @10.5", false), ("bench 100x5 @7.3", false), ("bench 100x5 @9.5", true),
+        ("bench 2000.001x5", false), ("bench 2000x5", true), ("bench 100x0", true), ("bench 0x5", false), ("bench 100x9999", true),
+        ("bench 100x10000", false), ("bench 100x5 @10.5", false), ("bench 100x5 @7.3", false), ("bench 100x5 @9.5", true),
         ("plank 86401s", false), ("plank 86400s", true), ("run 100001m", false), ("run 100000km", true),
         ("pullup bw-2001x5", false), ("pullup bw+2000x5", true), ("bench 100x5x51", false), ("bench 100x5x50", true),
     ])
@@ -58,11 +67,11 @@ import Testing
     }
 
     @Test func importRowsOutsideTheLimitsAreBadRowsWithTheirLines() throws {
-        // Given a Strong file whose rows 3 to 6 hold what logging refuses
+        // Given a Strong file whose rows 3 to 6 hold what logging refuses, and a missed attempt
         let bytes = Self.strongFile([
             Self.row(1),
             Self.row(2, weight: "100000"),
-            Self.row(3, reps: "1000"),
+            Self.row(3, reps: "10000"),
             Self.row(4, rpe: "7.3"),
             Self.row(1, "Plank", weight: "0", reps: "0", seconds: "90000"),
             Self.row(5, weight: "102.5", reps: "3", rpe: "9"),
@@ -70,20 +79,21 @@ import Testing
         ])
         // When it is read
         let file = try ImportParser.parse(bytes, options: ImportOptions())
-        // Then each is a bad row naming its line and the value, and the others are read
-        #expect(file.badRows.map(\.line) == [3, 4, 5, 6, 8])
+        // Then each is a bad row naming its line and the value, and the others are read:
+        // the load with 0 reps is a missed attempt, not a bad row
+        #expect(file.badRows.map(\.line) == [3, 4, 5, 6])
         #expect(file.badRows[0].reason.contains("100000kg is more than 2000kg"))
-        #expect(file.badRows[1].reason.contains("reps 1000"))
+        #expect(file.badRows[1].reason.contains("reps 10000"))
         #expect(file.badRows[2].reason.contains("RPE 7.3"))
         #expect(file.badRows[3].reason.contains("90000s is more than 24h"))
-        #expect(file.badRows[4].reason.contains("weight 100kg with no reps, time or distance"))
-        #expect(file.setCount == 2)
+        #expect(file.setCount == 3)
+        #expect(file.workouts.flatMap(\.sets).last?.values.summary == "100kg x 0 (missed)")
     }
 
     @Test func aNativeRowOutsideTheLimitsIsABadRow() throws {
-        // Given native rows with 0 reps and a negative load on a set that is not bodyweight
+        // Given native rows with 0 reps and no load, and a negative load on a set that is not bodyweight
         var text = ExportFormat.nativeHeaderWithoutSupersets.joined(separator: ",") + "\n"
-        for (n, weight, bodyweight, reps) in [(1, "100", "false", "0"), (2, "-100", "false", "5"), (3, "-20", "true", "5")] {
+        for (n, weight, bodyweight, reps) in [(1, "", "false", "0"), (2, "-100", "false", "5"), (3, "-20", "true", "5")] {
             text += "a1b2c3d4-e5f6-4a7b-8c9d-00000000000\(n),a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00.000+01:00,,,"
                 + "a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Dip,\(n),working,\(weight),kg,\(bodyweight),\(reps),,,,,,2026-11-21T10:17:00.00\(n)+01:00,\n"
         }
@@ -91,7 +101,7 @@ import Testing
         let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
         // Then the first two are refused, the assisted set is read
         #expect(file.badRows.map(\.line) == [2, 3])
-        #expect(file.badRows[0].reason.contains("reps 0"))
+        #expect(file.badRows[0].reason.contains("0 reps with no load"))
         #expect(file.badRows[1].reason.contains("weight -100kg is negative"))
         #expect(file.setCount == 1)
     }

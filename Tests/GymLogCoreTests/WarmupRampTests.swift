@@ -69,7 +69,7 @@ import Testing
         #expect(try WarmupRamp.parseSteps("bar x10, 45% x5, 60% x3, 75% x2, 85% x1").get() == WarmupRamp.defaultSteps)
         #expect(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", ") == "bar x10, 45% x5, 60% x3, 75% x2, 85% x1")
         for (text, says) in [("", "is empty"), ("bar", "'bar', which is not a step"), ("60 x3", "'60x3', which is not a step"),
-                             ("100% x1", "less than 100%"), ("0% x5", "more than 0%"), ("50% x0", "reps must be between 1 and 999"),
+                             ("100% x1", "less than 100%"), ("0% x5", "more than 0%"), ("50% x0", "reps must be between 1 and 9999"),
                              ("bar x10, 50%x", "'50%x'"), (Array(repeating: "50%x1", count: 13).joined(separator: ","), "13 steps")] {
             guard case .failure(let e) = WarmupRamp.parseSteps(text) else { Issue.record("\(text) was read"); continue }
             #expect(e.message.contains(says), "\(text): \(e.message)")

@@ -472,7 +472,7 @@ private struct GroupParser: EntryValueRules {
             }
         }
         let listStart = tokens[i].start
-        g.reps.append(try reps(tokens[i]))
+        g.reps.append(try performedReps(tokens[i]))
         i += 1
         while i < tokens.count, tokens[i].kind == .comma {
             let comma = tokens[i]
@@ -480,7 +480,7 @@ private struct GroupParser: EntryValueRules {
             guard i < tokens.count, tokens[i].kind == .number else {
                 throw EntryError("expected reps after ',', e.g. `100x5,5,4`", at: comma.span)
             }
-            g.reps.append(try reps(tokens[i]))
+            g.reps.append(try performedReps(tokens[i]))
             i += 1
         }
         if g.reps.count > 1 { g.repsListSpan = Span(listStart, tokens[i - 1].end) }

@@ -33,7 +33,13 @@ extension EntryValueRules {
         return Fixed(thousandths: n.thousandths)
     }
 
+    /// Planned reps (a routine's): at least 1.
     func reps(_ n: EntryToken) throws(EntryError) -> Int { try wholeNumber(n, "reps", SetLimits.reps, example: "`bench 100x5`") }
+
+    /// A performed set's reps: 0 is a missed attempt (`deadlift 150x0 f`).
+    func performedReps(_ n: EntryToken) throws(EntryError) -> Int {
+        try wholeNumber(n, "reps", SetLimits.performedReps, example: "`bench 100x5`")
+    }
 
     func count(_ n: EntryToken) throws(EntryError) -> Int { try wholeNumber(n, "set count", SetLimits.setCount, example: "`bench 100x5x3`") }
 

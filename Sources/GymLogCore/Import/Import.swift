@@ -150,10 +150,9 @@ public struct ImportedFile: Sendable {
     public var setCount = 0
     /// For the second pass: how many rows each workout has, by a hash of its key.
     var workoutRows: [Int: Int] = [:]
-    /// Exercises with a bodyweight set in a file without a bodyweight column: their loads are added load.
-    var bodyweightExercises = Set<Int>()
-    /// The values of each exercise's first set, in workout order: what a new exercise's kind follows.
-    public var firstSets: [SetValues] = []
+    /// How each exercise's sets are read, decided from all of them and the exercise's name:
+    /// the kind a new exercise gets, and what a bare load means on it.
+    public var exerciseKinds: [ImportedKind] = []
     /// Each exercise's place when the exercises are ordered by their first set, oldest workout
     /// first: the order the summary names new exercises in, whatever order they are written in.
     public var exerciseRanks: [Int] = []
@@ -198,7 +197,7 @@ public enum ImportParser {
             try read(source, options: options, chunkSize: chunkSize) { source in
                 var a = WorkoutAssembler(source: source, options: options, mode: .assemble)
                 a.expectedRows = scanned.workoutRows
-                a.bodyweightFlags = scanned.bodyweightExercises
+                a.kinds = scanned.exerciseKinds
                 a.emit = body
                 return a
             }

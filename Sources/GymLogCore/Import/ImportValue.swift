@@ -235,10 +235,12 @@ extension ImportValue {
         return Distance(value, fallback)
     }
 
+    /// Reps as written, 0 included: beside a load 0 is a missed attempt, beside nothing or a
+    /// time it is none (`WorkoutAssembler.values` decides).
     static func reps(_ text: String, column: String = "Reps") throws -> Int? {
         guard !text.isEmpty else { return nil }
         guard let n = count(text) else { throw ImportRowError("\(column) '\(text)' is not a whole number") }
-        return n == 0 ? nil : n
+        return n
     }
 
     static func seconds(_ text: String, column: String) throws -> Int? {

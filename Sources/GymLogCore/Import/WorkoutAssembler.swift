@@ -57,10 +57,12 @@ struct WorkoutAssembler {
     var workoutRows: [Int: Int] = [:]
     /// Pass 2: the scan's rows per workout key hash (read only, so it is shared, not copied).
     var expectedRows: [Int: Int] = [:]
-    /// Scan: exercises with a bodyweight set; pass 2: those whose loads are added load (from the scan).
-    var bodyweightFlags = Set<Int>()
-    /// Scan: each exercise's first set in workout order (start, then line) and its values.
-    var firstSets: [(startedAt: Int64, line: Int, values: SetValues)] = []
+    /// Pass 2: how each exercise's sets are read (decided by the scan from all of them).
+    var kinds: [ImportedKind] = []
+    /// Scan: what each exercise's sets say of its kind.
+    var evidence: [KindEvidence] = []
+    /// Scan: where each exercise's first set is in workout order (start, then line).
+    var firstSets: [(startedAt: Int64, line: Int)] = []
     var setCount = 0
     var exercises: [ImportedExercise] = []
     var exerciseIndex: [String: Int] = [:]
@@ -215,12 +217,11 @@ struct WorkoutAssembler {
     mutating func add(_ set: PendingSet, to slot: Int) {
         setCount += 1
         guard case .scan = mode else { open[slot]?.sets.append(set); return }
-        if set.values.bodyweight { bodyweightFlags.insert(set.exercise) }
+        while evidence.count <= set.exercise { evidence.append(KindEvidence()) }
+        evidence[set.exercise].add(set.values)
         let startedAt = open[slot]?.workout.startedAt ?? 0
-        while firstSets.count <= set.exercise { firstSets.append((Int64.max, Int.max, SetValues())) }
-        if (startedAt, set.line) < (firstSets[set.exercise].startedAt, firstSets[set.exercise].line) {
-            firstSets[set.exercise] = (startedAt, set.line, set.values)
-        }
+        while firstSets.count <= set.exercise { firstSets.append((Int64.max, Int.max)) }
+        if (startedAt, set.line) < firstSets[set.exercise] { firstSets[set.exercise] = (startedAt, set.line) }
     }
 
     /// Records other names of exercise `index` (every row of a native file repeats them).
@@ -254,7 +255,9 @@ struct WorkoutAssembler {
         for i in workout.sets.indices {
             workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
             // After the ids are derived, so a file read before this rule keeps its ids.
-            if bodyweightFlags.contains(workout.sets[i].exercise) { workout.sets[i].values.readLoadAsAdded() }
+            if source != .native, kinds.indices.contains(workout.sets[i].exercise) {
+                workout.sets[i].values = workout.sets[i].values.readingImported(as: kinds[workout.sets[i].exercise])
+            }
         }
         if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
         try emit(workout)
@@ -271,19 +274,13 @@ struct WorkoutAssembler {
                                 bodyweights: bodyweights)
         file.setCount = setCount
         file.workoutRows = workoutRows
-        // Other apps' files have no bodyweight column: Strong writes `bw+20x6` as Weight 20. An
-        // exercise has one kind, so once one of its sets is a bodyweight set, its loads are added
-        // load; an exercise whose every set carries added load still reads as weighted.
-        file.bodyweightExercises = source == .native ? [] : bodyweightFlags
-        while firstSets.count < exercises.count { firstSets.append((Int64.max, Int.max, SetValues())) }
+        // An exercise has one kind, decided from all of its sets and its name (`KindEvidence`).
+        while evidence.count < exercises.count { evidence.append(KindEvidence()) }
+        file.exerciseKinds = exercises.indices.map { evidence[$0].kind(named: exercises[$0].name, fallbackUnit: options.weightUnit) }
+        while firstSets.count < exercises.count { firstSets.append((Int64.max, Int.max)) }
         let byFirstSet = firstSets.indices.sorted { (firstSets[$0].startedAt, firstSets[$0].line, $0) < (firstSets[$1].startedAt, firstSets[$1].line, $1) }
         file.exerciseRanks = Array(repeating: 0, count: firstSets.count)
         for (rank, e) in byFirstSet.enumerated() { file.exerciseRanks[e] = rank }
-        file.firstSets = firstSets.enumerated().map { e, first in
-            var v = first.values
-            if file.bodyweightExercises.contains(e) { v.readLoadAsAdded() }
-            return v
-        }
         return file
     }
 
@@ -332,10 +329,18 @@ struct WorkoutAssembler {
     }
 
     /// Builds the stored values of a set from the numbers of a row; reps without a load are a
-    /// bodyweight set. Nil when the row holds no number at all; a row outside `SetLimits`
-    /// (what logging would refuse) throws.
+    /// bodyweight set (until the exercise's kind says otherwise, `readingImported(as:)`). A load
+    /// with 0 or blank reps and no time or distance is a missed attempt, marked as a failure or
+    /// not (Strong's `F,150.0,0.0`); 0 reps beside a time or distance, or beside nothing, are none.
+    /// Nil when the row holds no number at all; a row outside `SetLimits` (what logging would
+    /// refuse) throws.
     func values(kind: SetKind, weight: Weight?, reps: Int?, rpe: Fixed?, duration: Int?, distance: Distance?,
                 note: String?) throws -> SetValues? {
+        var reps = reps
+        if reps == 0 && (weight == nil || duration != nil || distance != nil) { reps = nil }
+        // A load and nothing else: the reps column is blank where the app wrote no count, which
+        // the corpus rule reads as 0, a missed attempt (a load alone is no set of any kind).
+        if reps == nil && weight != nil && duration == nil && distance == nil { reps = 0 }
         guard weight != nil || reps != nil || duration != nil || distance != nil else { return nil }
         var v = SetValues(kind: kind, weight: weight, reps: reps, rpe: rpe, durationSeconds: duration,
                           distance: distance, note: note)
@@ -383,12 +388,4 @@ func canonicalValues(_ v: SetValues) -> String {
     s += "|" + (v.durationSeconds.map(String.init) ?? "")
     s += "|" + (v.distance.map { "\($0.value)\($0.unit.rawValue)" } ?? "")
     return s
-}
-
-extension SetValues {
-    /// Reads a set from a file without a bodyweight column as a set of a bodyweight exercise:
-    /// a positive load with reps is added load (Strong writes `bw+20x6` as Weight 20).
-    public mutating func readLoadAsAdded() {
-        if let w = weight, w.value.thousandths > 0, reps != nil { bodyweight = true }
-    }
 }

@@ -39,14 +39,19 @@ public struct SetValues: Equatable, Sendable {
         return .weighted
     }
 
-    /// `100kg x 5 @8`, `bw+20kg x 6`, `60s`, `2000m in 7:41`, prefixed by the kind when tagged.
+    /// A load taken and not lifted: 0 reps (`deadlift 150x0 f`). Kept and shown, never a
+    /// record, and no volume.
+    public var isMissedAttempt: Bool { reps == 0 }
+
+    /// `100kg x 5 @8`, `bw+20kg x 6`, `60s`, `2000m in 7:41`, `150kg x 0 (missed)`, prefixed by
+    /// the kind when tagged (a missed attempt is a failure by its nature: `(missed)` says it).
     public var summary: String {
         var parts: [String] = []
         switch kind {
         case .working: break
         case .warmup: parts.append("warm-up")
         case .drop: parts.append("drop")
-        case .failure: parts.append("failure")
+        case .failure: if !isMissedAttempt { parts.append("failure") }
         }
         var load = ""
         if bodyweight {
@@ -55,7 +60,7 @@ public struct SetValues: Equatable, Sendable {
         } else if let w = weight {
             load = w.description
         }
-        if let reps { parts.append(load.isEmpty ? "\(reps) reps" : "\(load) x \(reps)") }
+        if let reps { parts.append((load.isEmpty ? "\(reps) reps" : "\(load) x \(reps)") + (reps == 0 ? " (missed)" : "")) }
         else if !load.isEmpty { parts.append(load) }
         if let distance { parts.append(distance.description) }
         if let d = durationSeconds { parts.append(distance == nil ? formatDuration(d) : "in \(formatDuration(d))") }

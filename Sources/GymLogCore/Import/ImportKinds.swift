@@ -1,0 +1,116 @@
+import Foundation
+
+// Deciding an imported exercise's kind, and reading its sets as that kind. Other apps' files
+// have no bodyweight column: `W,0.0,12.0` on Squat (Barbell) is a warm-up with the bar's load
+// left out, `20` on Crunch (Weighted) is added load, `30` on Pull Up (Assisted) is assistance.
+// So the kind is decided from every row of the exercise and from what its name says, never
+// from one row, and only then are the sets read.
+
+/// What the equipment written in another app's exercise name says about its kind: Strong and
+/// Hevy end names with it in parentheses (`Squat (Barbell)`, `Pull Up (Assisted)`).
+public enum EquipmentTag: Equatable, Sendable {
+    /// A barbell, dumbbell, machine, cable...: the load is the weight lifted.
+    case loaded
+    /// `(Bodyweight)`: reps at bodyweight.
+    case bodyweight
+    /// `(Weighted)`: a bodyweight exercise whose load is added (`bw+20`).
+    case addedLoad
+    /// `(Assisted)`: a bodyweight exercise whose load is assistance (`bw-30`), written positive.
+    case assisted
+
+    /// The tag of `name`'s last parenthesised word, nil when it names no equipment gymlog knows
+    /// (`(Band)` says nothing about a load: the rows decide).
+    public init?(exerciseName name: String) {
+        guard name.hasSuffix(")"), let open = name.lastIndex(of: "(") else { return nil }
+        let word = name[name.index(after: open)..<name.index(before: name.endIndex)]
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        switch word {
+        case "barbell", "barbel", "dumbbell", "dumbbells", "machine", "cable", "smith machine", "kettlebell",
+             "plate loaded", "ez bar", "ez-bar", "trap bar", "machine plates":
+            self = .loaded
+        case "bodyweight": self = .bodyweight
+        case "weighted": self = .addedLoad
+        case "assisted": self = .assisted
+        default: return nil
+        }
+    }
+}
+
+/// How one exercise's sets in a file are read: its kind, and what a bare load means on it.
+public struct ImportedKind: Equatable, Sendable {
+    /// The kind a new exercise gets (an existing one keeps its own).
+    public var kind: ExerciseKind
+    /// The unit of a set at no load on a loaded exercise: that of the exercise's loads in the file.
+    public var unit: WeightUnit
+    /// The file writes assistance as a positive load (`Pull Up (Assisted)`).
+    public var assisted: Bool
+
+    public init(kind: ExerciseKind, unit: WeightUnit, assisted: Bool = false) {
+        self.kind = kind; self.unit = unit; self.assisted = assisted
+    }
+}
+
+/// What a scan learns of one exercise from its rows: how many sets of each shape, and the unit
+/// of its first load. Its kind follows from all of them (`kind(named:)`), never from one row.
+struct KindEvidence {
+    /// Sets by the kind their own shape suggests (`SetValues.exerciseKind`).
+    var counts: [ExerciseKind: Int] = [:]
+    var unit: WeightUnit?
+
+    mutating func add(_ v: SetValues) {
+        counts[v.exerciseKind, default: 0] += 1
+        if unit == nil, let w = v.weight, !w.value.isZero { unit = w.unit }
+    }
+
+    /// The kind of an exercise called `name` with these sets. The shape most sets have wins
+    /// (reps over distance over time on a tie). Between a load and bodyweight the name's
+    /// equipment decides; without it the sets with a load must not be outnumbered: a loaded
+    /// exercise's set with no load is a set at no load (an empty bar, a forgotten number),
+    /// a bodyweight exercise's load is added load.
+    func kind(named name: String, fallbackUnit: WeightUnit) -> ImportedKind {
+        func n(_ k: ExerciseKind) -> Int { counts[k] ?? 0 }
+        let reps = n(.weighted) + n(.bodyweight), moved = n(.distance) + n(.carry), held = n(.timed)
+        let tag = EquipmentTag(exerciseName: name)
+        let unit = self.unit ?? fallbackUnit
+        if reps == 0 && moved == 0 && held == 0 { return ImportedKind(kind: .weighted, unit: unit) }
+        if reps >= moved && reps >= held {
+            switch tag {
+            case .loaded: return ImportedKind(kind: .weighted, unit: unit)
+            case .bodyweight, .addedLoad: return ImportedKind(kind: .bodyweight, unit: unit)
+            case .assisted: return ImportedKind(kind: .bodyweight, unit: unit, assisted: true)
+            case nil: return ImportedKind(kind: n(.weighted) >= n(.bodyweight) ? .weighted : .bodyweight, unit: unit)
+            }
+        }
+        if moved >= held { return ImportedKind(kind: n(.carry) > n(.distance) ? .carry : .distance, unit: unit) }
+        return ImportedKind(kind: .timed, unit: unit)
+    }
+}
+
+extension SetValues {
+    /// A set read from a file without a bodyweight column (every app but gymlog) as a set of
+    /// an exercise read as `reading`. Only the load's meaning changes, and only between a
+    /// load and bodyweight: on a loaded exercise reps with no load are reps at a load of 0;
+    /// on a bodyweight exercise a load with reps is added load (Strong writes `bw+20x6` as
+    /// Weight 20), or assistance when the file writes it positive (`Pull Up (Assisted)`).
+    /// Reading an already-read set again as the same kind changes nothing.
+    public func readingImported(as reading: ImportedKind) -> SetValues {
+        var v = self
+        guard v.distance == nil, v.reps != nil else { return v }
+        switch reading.kind {
+        case .weighted:
+            if v.bodyweight, v.weight == nil {
+                v.bodyweight = false
+                v.weight = Weight(Fixed(0), reading.unit)
+            } else if v.bodyweight, let w = v.weight, w.value.thousandths > 0 {
+                v.bodyweight = false
+            }
+        case .bodyweight:
+            guard !v.bodyweight, let w = v.weight else { return v }
+            v.bodyweight = true
+            if w.value.isZero { v.weight = nil } else if reading.assisted { v.weight = Weight(Fixed(thousandths: -w.value.thousandths), w.unit) }
+        case .timed, .distance, .carry:
+            break
+        }
+        return v
+    }
+}
