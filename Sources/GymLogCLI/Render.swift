@@ -162,7 +162,8 @@ enum Render {
             let items = group.sets.map { v -> String in
                 var item = "\(v.reps!)"
                 if shared == nil, let rpe = v.rpe { item += " @\(rpe)" }
-                if v.kind == .drop { item += " (drop)" } else if v.kind == .failure { item += " (failure)" }
+                if v.isMissedAttempt { item += " (missed)" } else if v.kind == .drop { item += " (drop)" }
+                else if v.kind == .failure { item += " (failure)" }
                 return item
             }
             let load = group.load.isEmpty ? "" : group.load + " x "

@@ -201,3 +201,16 @@ private func row(_ table: String, _ label: String) -> String {
     guard let line = table.split(separator: "\n").first(where: { $0.hasPrefix("  " + label + " ") }) else { return "" }
     return String(line.dropFirst(2 + label.count).drop { $0 == " " })
 }
+
+/// A missed attempt (`deadlift 150x0 f`) reads as missed wherever sets are listed.
+@Suite struct MissedAttemptOnScreenTests {
+    @Test func lastTimeSaysMissedNotFailure() {
+        // Given a session with two lifts and a missed one at the same load
+        let lift = SetValues(weight: Weight(Fixed(150), .kg), reps: 2)
+        let missed = SetValues(kind: .failure, weight: Weight(Fixed(150), .kg), reps: 0)
+        // Then the compact line says which was missed
+        #expect(Render.compactSets([lift, lift, missed]) == "150kg x 2, 2, 0 (missed)")
+        #expect(missed.summary == "150kg x 0 (missed)")
+        #expect(SetValues(kind: .warmup, bodyweight: true, reps: 0).summary == "warm-up bw x 0 (missed)")
+    }
+}
