@@ -162,7 +162,7 @@ import Testing
         #expect(logged.status == 0, "\(logged.stderr)")
         let exported = try source.gymlog(["export", "--format", "strong"])
         #expect(exported.status == 0, "\(exported.stderr)")
-        let lines = exported.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = exported.stdout.utf8.split(separator: 10, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         #expect(lines.first == "Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration")
         #expect(lines.count == 1 + 12 + 1 && lines.last == "" && !exported.stdout.contains("\r"))
         #expect(Self.column(exported.stdout, "Set Order") == ["W", "1", "2", "D", "F", "1", "2", "3", "1", "1", "1", "1"], "\(exported.stdout)")

@@ -242,8 +242,9 @@ struct ExportFormatTests {
     }
 
     @Test("strong values: local start, Strong's duration and set order, empty absent numbers, a unit per row")
-    func strongValues() {
+    func strongValues() throws {
         let rows = ImportCSVCursor.rows(ExportFixtures.export(.strong), delimiter: ";")
+        try #require(rows.count == ExportFixtures.rows.count + 1 && rows.allSatisfy { $0.count == 14 })
         // Then each row is in Strong's column order, values as typed with Strong's units
         #expect(rows[1] == ["2026-11-21 10:15:00", "Push Day", "Bench Press", "W", "60", "kg", "8", "", "", "", "0", "",
                             "Felt strong, slept 8h", "1h 18m"])
@@ -265,9 +266,11 @@ struct ExportFormatTests {
     }
 
     @Test("strong bytes: `;`, LF, no BOM, text quoted, notes quoted on an exercise's and a workout's first row only")
-    func strongBytes() {
-        let text = String(decoding: ExportFixtures.export(.strong), as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    func strongBytes() throws {
+        let bytes = ExportFixtures.export(.strong), text = String(decoding: bytes, as: UTF8.self)
+        // (Split as bytes: as Characters, a CRLF is one and would not split on LF.)
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        try #require(lines.count == ExportFixtures.rows.count + 3, "a header, the rows, one note's line break, the last LF")
         // Then the header is Strong's, unquoted; lines end in a bare LF, the last one too
         #expect(lines[0] == "Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration")
         #expect(!text.contains("\r") && text.hasSuffix("\n") && lines.last == "" && text.utf8.first == UInt8(ascii: "D"))
@@ -282,7 +285,7 @@ struct ExportFormatTests {
     }
 
     @Test("Strong numbers working and failure sets together, per exercise and workout; warm-ups and drops take no number")
-    func strongSetOrder() {
+    func strongSetOrder() throws {
         // Given an exercise done as W W 1 F 3 D 4, another interleaved with it, then a second workout
         let kinds: [SetKind] = [.warmup, .warmup, .working, .failure, .working, .drop, .working]
         let first = Workout(id: ExportFixtures.push, startedAt: 0, utcOffsetSeconds: 0)
@@ -311,7 +314,9 @@ struct ExportFormatTests {
             ExportFormat.strong.append(row, to: &writer, unit: .kg)
         }
         // Then Set Order is Strong's: a failure set takes its number
-        let orders = ImportCSVCursor.rows(writer.buffer, delimiter: ";").map { $0[3] }
+        let rows = ImportCSVCursor.rows(writer.buffer, delimiter: ";")
+        try #require(rows.allSatisfy { $0.count == 14 })
+        let orders = rows.map { $0[3] }
         #expect(orders == ["W", "W", "1", "F", "F", "3", "D", "4", "1"])
         #expect(firsts == [true, false, false, false, false, false, false, false, true])
     }
