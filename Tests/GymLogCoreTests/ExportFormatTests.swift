@@ -45,6 +45,7 @@ enum ExportFixtures {
         }
     }
 
+    /// The rows as built, before each workout's first is marked.
     static var unmarkedRows: [ExportRow] {
         let pushStart = at(2026, 11, 21, 10, 15, offset: cet)
         let pushEnd = pushStart + (78 * 60 + 30) * 1000  // 1h 18m 30s
@@ -282,6 +283,25 @@ struct ExportFormatTests {
         #expect(lines[8] == "2026-11-22 18:05:09;\"Workout\";\"Squat\";1;225;lbs;5;7.5;;;0;\"\";\"\";0s")
         #expect(lines[11] == "2026-11-22 18:05:09;\"Workout\";\"Run\";1;;;;7;3.1;mi.;1500;\" easy pace \";;0s")
         #expect(lines[13] == "2026-11-22 18:05:09;\"Workout\";\"Dip\";1;-22.5;lbs;8;;;;0;;;0s")
+    }
+
+    @Test("strong writes what the set holds: 0 reps as 0, a 0 load as 0 with its unit")
+    func strongZeros() throws {
+        // Given a missed attempt (a load, 0 reps, failure) and a set at 0 lb
+        let workout = Workout(id: ExportFixtures.push, startedAt: 0, endedAt: 3_600_000, utcOffsetSeconds: 0)
+        var writer = ExportFormat.strong.makeWriter()
+        for (n, values) in [SetValues(kind: .failure, weight: Weight(Fixed(100), .kg), reps: 0),
+                            SetValues(weight: Weight(Fixed(0), .lb), reps: 5)].enumerated() {
+            let set = LoggedSet(id: ExportFixtures.id(n), workoutID: workout.id, exerciseID: ExportFixtures.bench, values: values,
+                                performedAt: Int64(n), utcOffsetSeconds: 0)
+            ExportFormat.strong.append(ExportRow(set: set, workout: workout, exercise: Exercise(id: ExportFixtures.bench, name: "Bench",
+                                                 kind: .weighted), setOrder: n + 1, workingSetNumber: n + 1), to: &writer, unit: .kg)
+        }
+        // Then each is written as held, without a case of its own
+        let rows = ImportCSVCursor.rows(writer.buffer, delimiter: ";")
+        try #require(rows.count == 2 && rows.allSatisfy { $0.count == 14 })
+        #expect(Array(rows[0][3...6]) == ["F", "100", "kg", "0"] && Array(rows[1][3...6]) == ["2", "0", "lbs", "5"])
+        #expect(rows[0][13] == "1h")
     }
 
     @Test("Strong numbers working and failure sets together, per exercise and workout; warm-ups and drops take no number")
