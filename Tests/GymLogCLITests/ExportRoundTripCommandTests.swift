@@ -17,9 +17,9 @@ import Testing
         return rows.dropFirst().map { row in columns.map { row[$0] } }
     }
 
-    /// The values of the `column` in every data row of a CSV export.
+    /// The values of the `column` in every data row of a CSV export (`,` or `;`, told by its header).
     static func column(_ csv: String, _ name: String) -> [String] {
-        let rows = ImportCSVCursor.rows(csv)
+        let rows = ImportCSVCursor.rows(csv, delimiter: nil)
         guard let i = rows.first?.firstIndex(of: name) else { return [] }
         return rows.dropFirst().map { $0[i] }
     }
@@ -136,6 +136,55 @@ import Testing
         let rows = Self.setValues(try target.gymlog(["export"]).stdout)
         #expect(rows.map { $0[4] } == ["true", "true", "true"])
         #expect(rows.filter { !$0[2].isEmpty } == Self.setValues(try source.gymlog(["export"]).stdout), "\(rows)")
+    }
+
+    @Test func aStrongExportImportedIntoAnEmptyDatabaseExportsByteForByte() throws {
+        // Given a finished, named workout and an unfinished one, with every set kind, kg and lb,
+        // bodyweight with added and assisted load, time, distance, RPE and notes
+        let source = try TemporaryHome()
+        let logged = try source.gymlog([], stdin: """
+            start Push Day
+            bench w60x10
+            bench 100x5 @8
+            bench 102.5x5 # paused; "touch and go"
+            bench 70.25x10 d
+            bench 225lb x 3 f
+            dip bw x10
+            dip bw+20x6
+            dip bw-15lb x8
+            row 2000m 7:41
+            run 3.1mi 26:10
+            note Felt strong; slept 8h
+            finish
+            squat 140x5 @7.5
+            plank 60s
+            """)
+        #expect(logged.status == 0, "\(logged.stderr)")
+        let exported = try source.gymlog(["export", "--format", "strong"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let lines = exported.stdout.utf8.split(separator: 10, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        #expect(lines.first == "Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration")
+        #expect(lines.count == 1 + 12 + 1 && lines.last == "" && !exported.stdout.contains("\r"))
+        #expect(Self.column(exported.stdout, "Set Order") == ["W", "1", "2", "D", "F", "1", "2", "3", "1", "1", "1", "1"], "\(exported.stdout)")
+
+        // When it is imported into a fresh database and exported again
+        let target = try TemporaryHome()
+        let imported = try target.gymlog(["import", try Self.write(exported.stdout, source, "strong.csv")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Detected a Strong export") && imported.stdout.contains("Imported 2 workouts, 12 sets"),
+                "\(imported.stdout)")
+        #expect(!imported.stdout.contains("gives no unit"), "\(imported.stdout)")
+
+        // Then the two exports are the same bytes
+        #expect(try target.gymlog(["export", "--format", "strong"]).stdout == exported.stdout)
+        // And every set is back value for value, kind, unit and note included, and the workout's name and note
+        let before = try source.gymlog(["export"]).stdout, after = try target.gymlog(["export"]).stdout
+        #expect(Self.setValues(after) == Self.setValues(before))
+        #expect(Self.column(after, "workout_name") == Self.column(before, "workout_name").map { $0.isEmpty ? "Workout" : $0 })
+        #expect(Self.column(after, "workout_note") == Self.column(before, "workout_note"))
+        // And a second import adds nothing
+        let twice = try target.gymlog(["import", try Self.write(exported.stdout, source, "strong.csv")])
+        #expect(twice.stdout.contains("Imported 0 workouts, 0 sets"), "\(twice.stdout)")
     }
 
     @Test func setsAreListedInTheOrderTheyWereDone() throws {

@@ -81,10 +81,10 @@ import Testing
         let out = home.root + "/strong.csv"
         let run = try home.gymlog(["export", "--format", "strong", "--exercise", "bench", "--out", out])
         #expect(run.status == 0)
-        let rows = ImportCSVCursor.rows(try String(contentsOfFile: out, encoding: .utf8))
-        #expect(rows[0].joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Weight Unit,Reps,Distance,Distance Unit,Seconds,Notes,Workout Notes,RPE")
-        #expect(rows.dropFirst().map { $0[4] } == ["W", "1", "2", "D"])
-        #expect(rows.dropFirst().allSatisfy { $0[3] == "Bench" })
+        let rows = ImportCSVCursor.rows(try String(contentsOfFile: out, encoding: .utf8), delimiter: ";")
+        #expect(rows[0].joined(separator: ";") == "Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration")
+        #expect(rows.dropFirst().map { $0[3] } == ["W", "1", "2", "D"])
+        #expect(rows.dropFirst().allSatisfy { $0[2] == "Bench" })
     }
 
     @Test func configSettingsApplyAndBadOnesAreNamed() throws {

@@ -35,7 +35,18 @@ enum ExportFixtures {
     /// Aliases, one holding the separator and a quote, so the field's quoting is covered.
     static let aliases: [UUID: [String]] = [bench: ["bp", "flat \"bench\"; barbell"], pullUp: ["chin"]]
 
+    /// The rows, each workout's first marked as the store's numbering marks it.
     static var rows: [ExportRow] {
+        let rows = unmarkedRows
+        return rows.indices.map { i in
+            var row = rows[i]
+            row.firstOfWorkout = i == 0 || rows[i - 1].workout.id != row.workout.id
+            return row
+        }
+    }
+
+    /// The rows as built, before each workout's first is marked.
+    static var unmarkedRows: [ExportRow] {
         let pushStart = at(2026, 11, 21, 10, 15, offset: cet)
         let pushEnd = pushStart + (78 * 60 + 30) * 1000  // 1h 18m 30s
         func pushRow(_ n: Int, _ exercise: UUID, _ name: String, order: Int, working: Int?, kind: SetKind = .working,
@@ -122,7 +133,7 @@ enum ExportFixtures {
 
     /// The fixture rows in `format`, for a user whose configured unit is `unit`.
     static func export(_ format: ExportFormat, unit: WeightUnit = .kg) -> [UInt8] {
-        var writer = CSVWriter()
+        var writer = format.makeWriter()
         format.appendHeader(to: &writer, unit: unit)
         for row in rows { format.append(row, to: &writer, unit: unit) }
         for entry in bodyweights { format.append(entry, to: &writer) }
@@ -179,7 +190,7 @@ struct ExportFormatTests {
     @Test("headers are exactly as documented")
     func headers() {
         #expect(ExportFormat.native.header(unit: .kg).joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases,superset_id")
-        #expect(ExportFormat.strong.header(unit: .kg).joined(separator: ",") == "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Weight Unit,Reps,Distance,Distance Unit,Seconds,Notes,Workout Notes,RPE")
+        #expect(ExportFormat.strong.header(unit: .kg).joined(separator: ";") == "Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration")
         #expect(ExportFormat.hevy.header(unit: .kg).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_kg,reps,distance_km,duration_seconds,rpe")
         #expect(ExportFormat.hevy.header(unit: .lb).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_lbs,reps,distance_miles,duration_seconds,rpe")
         #expect(ExportFormat(rawValue: "strong") == .strong && ExportFormat(rawValue: "hevy") == .hevy)
@@ -188,7 +199,7 @@ struct ExportFormatTests {
 
     @Test("every row reads back with one value per header column", arguments: ExportFormat.allCases, WeightUnit.allCases)
     func rowShape(format: ExportFormat, unit: WeightUnit) {
-        let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(format, unit: unit), as: UTF8.self))
+        let rows = ImportCSVCursor.rows(ExportFixtures.export(format, unit: unit), delimiter: Character(UnicodeScalar(format.delimiter)))
         // Only the native layout has a place for bodyweight entries.
         #expect(rows.count == ExportFixtures.rows.count + 1 + (format == .native ? ExportFixtures.bodyweights.count : 0))
         #expect(rows.first == format.header(unit: unit))
@@ -231,18 +242,103 @@ struct ExportFormatTests {
         #expect(value(22, "weight") == "181" && value(22, "weight_unit") == "lb" && value(22, "performed_at") == "2026-11-24T06:30:00.125+05:45")
     }
 
-    @Test("strong values: local start, Strong durations, W/D/F set order, zeros for absent numbers, a unit per row")
-    func strongValues() {
-        let rows = ImportCSVCursor.rows(String(decoding: ExportFixtures.export(.strong), as: UTF8.self))
-        #expect(rows[1] == ["2026-11-21 10:15:00", "Push Day", "1h 18m", "Bench Press", "W", "60", "kg", "8", "0", "", "0", "",
-                            "Felt strong, slept 8h", ""])
-        #expect(rows[3][4] == "2" && rows[3][5] == "102.5" && rows[3][6] == "kg" && rows[3][13] == "8.5")
-        #expect(rows[4][4] == "D" && rows[6][4] == "F" && rows[6][5] == "0" && rows[6][6] == "")
-        #expect(rows[7] == ["2026-11-22 18:05:09", "Workout", "0m", "Squat", "1", "225", "lbs", "5", "0", "", "0", "", "", "7.5"])
-        #expect(rows[9][8] == "2000" && rows[9][9] == "m" && rows[9][10] == "461" && rows[9][7] == "0")
-        #expect(rows[10][8] == "3.1" && rows[10][9] == "mi")
-        #expect(rows[12][5] == "-22.5" && rows[12][6] == "lbs")
-        #expect(rows[13][0] == "2026-11-23 23:40:00" && rows[13][1] == "Pull, heavy" && rows[13][2] == "45m")
+    @Test("strong values: local start, Strong's duration and set order, empty absent numbers, a unit per row")
+    func strongValues() throws {
+        let rows = ImportCSVCursor.rows(ExportFixtures.export(.strong), delimiter: ";")
+        try #require(rows.count == ExportFixtures.rows.count + 1 && rows.allSatisfy { $0.count == 14 })
+        // Then each row is in Strong's column order, values as typed with Strong's units
+        #expect(rows[1] == ["2026-11-21 10:15:00", "Push Day", "Bench Press", "W", "60", "kg", "8", "", "", "", "0", "",
+                            "Felt strong, slept 8h", "1h 18m"])
+        #expect(rows[2] == ["2026-11-21 10:15:00", "Push Day", "Bench Press", "1", "100", "kg", "5", "8", "", "", "0", "", "",
+                            "1h 18m"])
+        #expect(rows[3][3] == "2" && rows[3][4] == "102.5" && rows[3][5] == "kg" && rows[3][7] == "8.5")
+        #expect(rows[3][11] == "paused, \"touch and go\" next time")
+        #expect(rows[4][3] == "D" && rows[6][3] == "F")
+        // And a bodyweight set's added load is its Weight; `bw x8` has no Weight and no unit
+        #expect(rows[5][2] == "Pull-up" && rows[5][4] == "20" && rows[5][5] == "kg" && rows[5][6] == "6")
+        #expect(rows[6][4] == "" && rows[6][5] == "" && rows[6][6] == "8")
+        // And an unfinished workout lasted `0s`; an unnamed one is `Workout`
+        #expect(rows[7] == ["2026-11-22 18:05:09", "Workout", "Squat", "1", "225", "lbs", "5", "7.5", "", "", "0", "", "", "0s"])
+        #expect(rows[8][6] == "" && rows[8][10] == "60")
+        #expect(rows[9][8] == "2000" && rows[9][9] == "m" && rows[9][10] == "461" && rows[9][6] == "")
+        #expect(rows[10][8] == "3.1" && rows[10][9] == "mi." && rows[10][11] == " easy pace ")
+        #expect(rows[12][4] == "-22.5" && rows[12][5] == "lbs")
+        #expect(rows[13][0] == "2026-11-23 23:40:00" && rows[13][1] == "Pull, heavy" && rows[13][13] == "45m")
+    }
+
+    @Test("strong bytes: `;`, LF, no BOM, text quoted, notes quoted on an exercise's and a workout's first row only")
+    func strongBytes() throws {
+        let bytes = ExportFixtures.export(.strong), text = String(decoding: bytes, as: UTF8.self)
+        // (Split as bytes: as Characters, a CRLF is one and would not split on LF.)
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        try #require(lines.count == ExportFixtures.rows.count + 3, "a header, the rows, one note's line break, the last LF")
+        // Then the header is Strong's, unquoted; lines end in a bare LF, the last one too
+        #expect(lines[0] == "Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration")
+        #expect(!text.contains("\r") && text.hasSuffix("\n") && lines.last == "" && text.utf8.first == UInt8(ascii: "D"))
+        // And the workout's note is on its first row, Notes `""` on each exercise's first set, bare elsewhere
+        #expect(lines[1] == "2026-11-21 10:15:00;\"Push Day\";\"Bench Press\";W;60;kg;8;;;;0;\"\";\"Felt strong, slept 8h\";1h 18m")
+        #expect(lines[2] == "2026-11-21 10:15:00;\"Push Day\";\"Bench Press\";1;100;kg;5;8;;;0;;;1h 18m")
+        #expect(lines[3] == "2026-11-21 10:15:00;\"Push Day\";\"Bench Press\";2;102.5;kg;5;8.5;;;0;\"paused, \"\"touch and go\"\" next time\";;1h 18m")
+        #expect(lines[5] == "2026-11-21 10:15:00;\"Push Day\";\"Pull-up\";1;20;kg;6;;;;0;\"\";;1h 18m")
+        #expect(lines[8] == "2026-11-22 18:05:09;\"Workout\";\"Squat\";1;225;lbs;5;7.5;;;0;\"\";\"\";0s")
+        #expect(lines[11] == "2026-11-22 18:05:09;\"Workout\";\"Run\";1;;;;7;3.1;mi.;1500;\" easy pace \";;0s")
+        #expect(lines[13] == "2026-11-22 18:05:09;\"Workout\";\"Dip\";1;-22.5;lbs;8;;;;0;;;0s")
+    }
+
+    @Test("strong writes what the set holds: 0 reps as 0, a 0 load as 0 with its unit")
+    func strongZeros() throws {
+        // Given a missed attempt (a load, 0 reps, failure) and a set at 0 lb
+        let workout = Workout(id: ExportFixtures.push, startedAt: 0, endedAt: 3_600_000, utcOffsetSeconds: 0)
+        var writer = ExportFormat.strong.makeWriter()
+        for (n, values) in [SetValues(kind: .failure, weight: Weight(Fixed(100), .kg), reps: 0),
+                            SetValues(weight: Weight(Fixed(0), .lb), reps: 5)].enumerated() {
+            let set = LoggedSet(id: ExportFixtures.id(n), workoutID: workout.id, exerciseID: ExportFixtures.bench, values: values,
+                                performedAt: Int64(n), utcOffsetSeconds: 0)
+            ExportFormat.strong.append(ExportRow(set: set, workout: workout, exercise: Exercise(id: ExportFixtures.bench, name: "Bench",
+                                                 kind: .weighted), setOrder: n + 1, workingSetNumber: n + 1), to: &writer, unit: .kg)
+        }
+        // Then each is written as held, without a case of its own
+        let rows = ImportCSVCursor.rows(writer.buffer, delimiter: ";")
+        try #require(rows.count == 2 && rows.allSatisfy { $0.count == 14 })
+        #expect(Array(rows[0][3...6]) == ["F", "100", "kg", "0"] && Array(rows[1][3...6]) == ["2", "0", "lbs", "5"])
+        #expect(rows[0][13] == "1h")
+    }
+
+    @Test("Strong numbers working and failure sets together, per exercise and workout; warm-ups and drops take no number")
+    func strongSetOrder() throws {
+        // Given an exercise done as W W 1 F 3 D 4, another interleaved with it, then a second workout
+        let kinds: [SetKind] = [.warmup, .warmup, .working, .failure, .working, .drop, .working]
+        let first = Workout(id: ExportFixtures.push, startedAt: 0, utcOffsetSeconds: 0)
+        let second = Workout(id: ExportFixtures.legs, startedAt: 86_400_000, utcOffsetSeconds: 0)
+        var sets: [(LoggedSet, Workout)] = []
+        for (i, kind) in kinds.enumerated() {
+            sets.append((LoggedSet(id: ExportFixtures.id(i), workoutID: first.id, exerciseID: ExportFixtures.bench,
+                                   values: SetValues(kind: kind, weight: Weight(Fixed(100), .kg), reps: 5),
+                                   performedAt: Int64(i) * 60_000, utcOffsetSeconds: 0), first))
+            if i == 2 {
+                sets.append((LoggedSet(id: ExportFixtures.id(50), workoutID: first.id, exerciseID: ExportFixtures.squat,
+                                       values: SetValues(kind: .failure, weight: Weight(Fixed(140), .kg), reps: 3),
+                                       performedAt: Int64(i) * 60_000 + 1, utcOffsetSeconds: 0), first))
+            }
+        }
+        sets.append((LoggedSet(id: ExportFixtures.id(60), workoutID: second.id, exerciseID: ExportFixtures.bench,
+                               values: SetValues(weight: Weight(Fixed(100), .kg), reps: 5),
+                               performedAt: second.startedAt, utcOffsetSeconds: 0), second))
+        // When they are numbered and written in Strong's layout
+        var numbering = ExportNumbering()
+        var writer = ExportFormat.strong.makeWriter()
+        var firsts: [Bool] = []
+        for (set, workout) in sets {
+            let row = numbering.row(set, workout: workout, exercise: Exercise(id: set.exerciseID, name: "E", kind: .weighted))
+            firsts.append(row.firstOfWorkout)
+            ExportFormat.strong.append(row, to: &writer, unit: .kg)
+        }
+        // Then Set Order is Strong's: a failure set takes its number
+        let rows = ImportCSVCursor.rows(writer.buffer, delimiter: ";")
+        try #require(rows.allSatisfy { $0.count == 14 })
+        let orders = rows.map { $0[3] }
+        #expect(orders == ["W", "W", "1", "F", "F", "3", "D", "4", "1"])
+        #expect(firsts == [true, false, false, false, false, false, false, false, true])
     }
 
     @Test("hevy values: Hevy's times, 0-based set_index, set types, loads and distances converted to the configured unit")
@@ -289,13 +385,16 @@ struct ExportFormatTests {
         #expect(roundedQuotient(5, 10) == 1 && roundedQuotient(-5, 10) == -1 && roundedQuotient(4, 10) == 0)
     }
 
-    @Test("Strong durations", arguments: [
-        (0, "0m"), (59, "0m"), (60, "1m"), (45 * 60 + 59, "45m"), (3600, "1h 0m"), (3900, "1h 5m"),
-        (78 * 60, "1h 18m"), (10 * 3600 + 60, "10h 1m"), (-300, "0m"),
+    @Test("Strong durations, as Strong spells them", arguments: [
+        (0, "0s"), (59, "59s"), (60, "1m"), (45 * 60 + 59, "45m"), (3600, "1h"), (3659, "1h"), (3900, "1h 5m"),
+        (78 * 60, "1h 18m"), (10 * 3600 + 60, "10h 1m"), (26 * 3600, "26h"), (-300, "0s"),
     ])
     func strongDurations(seconds: Int, expected: String) {
         #expect(strongDuration(from: 1_000_000, to: 1_000_000 + Int64(seconds) * 1000) == expected)
-        #expect(strongDuration(from: 1_000_000, to: nil) == "0m")
+        // And every spelling reads back as the duration it shows
+        #expect(ImportValue.duration(expected) == (seconds < 60 ? max(0, seconds) : seconds / 60 * 60))
+        // And a workout with no end is written as lasting nothing
+        #expect(strongDuration(from: 1_000_000, to: nil) == "0s")
     }
 
     @Test("a native row carries every stored field, times at the workout's and the set's own offsets")

@@ -34,8 +34,10 @@ import Testing
         for w in 0..<workouts {
             let offset = pick([0, 3600, -5 * 3600, 5 * 3600 + 45 * 60])
             let start = day + 17 * 3_600_000 + Int64(w) * 7
+            // Finished on the minute, on the hour, with seconds over, or not finished at all.
+            let end = pick([Int64?(75 * 60_000), 60 * 60_000, 75 * 60_000 + 29_999, nil]).map { start + $0 }
             let workout = Workout(id: ExportFixtures.id(0x1000 + w), name: pick([nil, "Push", "Legs, heavy"]), startedAt: start,
-                                  endedAt: start + 75 * 60_000, utcOffsetSeconds: offset, note: pick([nil, "slept 8h"]))
+                                  endedAt: end, utcOffsetSeconds: offset, note: pick([nil, "slept 8h", "left; \"then\" right"]))
             var at = start + 60_000
             let used = (0..<3).map { _ in Int.random(in: 0..<names.count, using: &rng) }
             let supersets = [nil, ExportFixtures.id(0x2000 + w * 2), ExportFixtures.id(0x2001 + w * 2)]
@@ -97,7 +99,7 @@ import Testing
 
     /// `rows` written in `format` by a user whose configured unit is `unit`.
     static func export(_ rows: [ExportRow], _ format: ExportFormat, unit: WeightUnit, bodyweights: [BodyweightEntry] = []) -> [UInt8] {
-        var writer = CSVWriter()
+        var writer = format.makeWriter()
         format.appendHeader(to: &writer, unit: unit)
         for row in rows { format.append(row, to: &writer, unit: unit) }
         for entry in bodyweights { format.append(entry, to: &writer) }
@@ -246,12 +248,8 @@ import Testing
         }
     }
 
-    @Test("a native golden file imported and exported again is the same bytes")
-    func nativeGoldenByteForByte() throws {
-        // Given the native golden file, read back
-        let bytes = try Self.golden("native-golden.csv")
-        let file = try ImportParser.parse(bytes, options: ImportOptions())
-        // When its workouts are exported again, numbered as the store numbers them
+    /// The rows of `file`'s workouts as the store would list them after importing it.
+    static func rowsAsStored(_ file: ImportedFile) -> [ExportRow] {
         var rows: [ExportRow] = []
         var numbering = ExportNumbering()
         for w in file.workouts {
@@ -259,12 +257,64 @@ import Testing
                                   utcOffsetSeconds: w.utcOffsetSeconds, note: w.note)
             for s in w.sets {
                 let e = file.exercises[s.exercise]
+                let id = e.id ?? ExportFixtures.id(0x7000 + s.exercise)
                 rows.append(numbering.row(
-                    LoggedSet(id: s.id, workoutID: w.id, exerciseID: try #require(e.id), values: s.values,
+                    LoggedSet(id: s.id, workoutID: w.id, exerciseID: id, values: s.values,
                               performedAt: s.performedAt, utcOffsetSeconds: s.utcOffsetSeconds, supersetID: s.supersetID),
-                    workout: workout, exercise: Exercise(id: try #require(e.id), name: e.name, kind: .weighted), aliases: e.aliases))
+                    workout: workout, exercise: Exercise(id: id, name: e.name, kind: .weighted), aliases: e.aliases))
             }
         }
+        return rows
+    }
+
+    @Test("a strong export imported and exported again is the same bytes, finished or not",
+          arguments: [UInt64(1), 2, 3, 42, 2026, 7, 11, 99])
+    func strongByteForByte(seed: UInt64) throws {
+        // Given a generated history exported in Strong's layout, its last workout unfinished
+        var history = Self.history(seed: seed)
+        let last = try #require(history.rows.last?.workout.id)
+        for i in history.rows.indices where history.rows[i].workout.id == last { history.rows[i].workout.endedAt = nil }
+        let first = Self.export(history.rows, .strong, unit: .kg)
+        // When it is imported and its workouts exported again
+        let file = try Self.importBack(first, of: history.rows, assumedUnit: .kg)
+        let again = Self.export(Self.rowsAsStored(file), .strong, unit: .kg)
+        // Then the bytes are the same
+        #expect(String(decoding: again, as: UTF8.self) == String(decoding: first, as: UTF8.self))
+        // And each workout lasted what the first export said: to the minute, to the second under
+        // one; an unfinished one under a second, its sets inside it
+        var seen = Set<UUID>()
+        let workouts = history.rows.map(\.workout).filter { seen.insert($0.id).inserted }.sorted { $0.startedAt < $1.startedAt }
+        try #require(file.workouts.count == workouts.count)
+        for (w, back) in zip(workouts, file.workouts) {
+            let length = w.endedAt.map { ($0 - w.startedAt) / 60_000 * 60_000 } ?? 999
+            #expect(back.endedAt.map { $0 - back.startedAt } == length)
+            #expect(back.sets.allSatisfy { $0.performedAt >= back.startedAt && $0.performedAt <= back.endedAt! })
+        }
+    }
+
+    @Test("a Strong workout that lasted 0s ends within its first second, its sets in order inside it")
+    func zeroDurationIsUnderASecond() throws {
+        // Given a Strong file whose workout says 0s (as Strong writes a workout logged without its timer)
+        let text = ExportFormat.strongHeader.joined(separator: ";") + "\n"
+            + "2026-03-02 17:00:00;\"A\";\"Bench\";1;100;kg;5;;;;0;\"\";\"\";0s\n"
+            + "2026-03-02 17:00:00;\"A\";\"Bench\";2;100;kg;5;;;;0;;;0s\n"
+            + "2026-03-02 17:00:00;\"A\";\"Squat\";1;140;kg;5;;;;0;\"\";;0s\n"
+        // When it is read
+        let w = try #require(ImportParser.parse(Array(text.utf8), options: ImportOptions()).workouts.first)
+        // Then it ends 999 ms after it started, and its sets are in order within it
+        #expect(w.endedAt == w.startedAt + 999)
+        #expect(w.sets.map(\.performedAt) == w.sets.map(\.performedAt).sorted() && Set(w.sets.map(\.performedAt)).count == 3)
+        #expect(w.sets.allSatisfy { $0.performedAt >= w.startedAt && $0.performedAt < w.startedAt + 1000 })
+    }
+
+    @Test("a native golden file imported and exported again is the same bytes")
+    func nativeGoldenByteForByte() throws {
+        // Given the native golden file, read back
+        let bytes = try Self.golden("native-golden.csv")
+        let file = try ImportParser.parse(bytes, options: ImportOptions())
+        // When its workouts are exported again, numbered as the store numbers them
+        #expect(file.exercises.allSatisfy { $0.id != nil })
+        let rows = Self.rowsAsStored(file)
         // Then the bytes are the golden file's, supersets and bodyweight entries included
         #expect(file.bodyweights.count == 2 && rows.contains { $0.set.supersetID != nil })
         #expect(Self.export(rows, .native, unit: .kg, bodyweights: file.bodyweights) == bytes)

@@ -6,24 +6,29 @@ import GymLogStore
 struct Export: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write every live set as RFC 4180 CSV, streaming with constant memory.",
+        abstract: "Write every live set as CSV, streaming with constant memory.",
         discussion: """
           gymlog export > all.csv
           gymlog export --out bench.csv --exercise bench --since 2026-01-01
-          gymlog export --format strong --out strong.csv   opens in Strong-compatible tools
+          gymlog export --format strong --out strong.csv   Strong's layout, for tools that read Strong's
           gymlog export --format hevy --out hevy.csv       Hevy's layout, for Hevy's import
 
         Sets are listed workout by workout, in the order they were done. The native layout
         keeps everything gymlog stores: ids, times to the millisecond with their UTC offsets,
         units, each exercise's aliases, supersets (`superset_id`), and bodyweight entries (rows
         of kind `bodyweight_entry` after the sets; none with --exercise); `gymlog import` reads
-        it back exactly. The strong layout writes each load and distance as typed with its
-        unit in `Weight Unit` and `Distance Unit` columns, so kg and lb sets (or m and km)
-        never mix; it has no supersets or bodyweight log. The hevy layout has one unit per
-        file: loads in `weight_kg` or `weight_lbs` and distances in `distance_km` or
-        `distance_miles`, following your configured unit, converted to the nearest
-        thousandth; a set's note goes in its row's `exercise_notes`; supersets are numbered
-        per workout in `superset_id`; bodyweight entries are left out.
+        it back exactly. The strong layout is Strong's own, as Strong writes it:
+        `;`-separated, `Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;
+        Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration`,
+        each load and distance as typed with its unit (`kg`, `lbs`, `km`, `mi.`, or
+        gymlog's `m` and `yd`), so kg and lb sets never mix; Set Order is W, D, F or the
+        set's number; Workout Duration is Strong's `1h 5m` (`0s` for a workout not
+        finished); it has no supersets or bodyweight log, and `gymlog import` reads it
+        back. The hevy layout has one unit per file: loads in `weight_kg` or `weight_lbs`
+        and distances in `distance_km` or `distance_miles`, following your configured
+        unit, converted to the nearest thousandth; a set's note goes in its row's
+        `exercise_notes`; supersets are numbered per workout in `superset_id`;
+        bodyweight entries are left out.
 
         Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or
         an age like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks).
@@ -35,7 +40,7 @@ struct Export: ContextCommand {
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
     @OptionGroup var range: DayRange
     @Option(help: "Only this exercise (name, alias or prefix).") var exercise: String?
-    @Option(help: "native (everything: ids, time zones, aliases), strong (Strong's CSV layout with unit columns) or hevy (Hevy's CSV layout in your unit).") var format: String = "native"
+    @Option(help: "native (everything: ids, time zones, aliases), strong (Strong's own ;-separated layout with unit columns) or hevy (Hevy's CSV layout in your unit).") var format: String = "native"
     @Flag(help: .hidden) var csv = false
 
     func validate() throws {
@@ -54,7 +59,7 @@ struct Export: ContextCommand {
 
         let sink = try ExportSink(path: out)
         do {
-            var writer = CSVWriter()
+            var writer = exportFormat.makeWriter()
             let unit = context.settings.defaultUnit
             exportFormat.appendHeader(to: &writer, unit: unit)
             var rows = 0

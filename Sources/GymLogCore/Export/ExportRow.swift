@@ -10,8 +10,12 @@ public struct ExportRow: Sendable, Equatable {
     public var exercise: Exercise
     /// 1-based position among all of this exercise's sets in this workout, warm-ups included.
     public var setOrder: Int
-    /// 1-based position among this exercise's `.working` sets in this workout; nil for tagged sets.
+    /// The number Strong gives the set: 1-based position among this exercise's working and
+    /// failure sets in this workout (a failure set takes its number and is written `F` in its
+    /// place, as Strong does); nil for warm-up and drop sets, which take none.
     public var workingSetNumber: Int?
+    /// True for the first row of its workout in the export: Strong writes the workout's note there only.
+    public var firstOfWorkout: Bool
     /// The exercise's other names (`bp` for Bench Press), as stored, in alphabetical order.
     public var exerciseAliases: [String]
     /// 0-based position of the set's superset among this workout's supersets, in the order
@@ -21,15 +25,16 @@ public struct ExportRow: Sendable, Equatable {
     /// A row from stored values; the caller numbers the set within its exercise and workout
     /// (`ExportNumbering`).
     public init(set: LoggedSet, workout: Workout, exercise: Exercise, setOrder: Int, workingSetNumber: Int?,
-                exerciseAliases: [String] = [], supersetNumber: Int? = nil) {
+                exerciseAliases: [String] = [], supersetNumber: Int? = nil, firstOfWorkout: Bool = false) {
         self.set = set; self.workout = workout; self.exercise = exercise
         self.setOrder = setOrder; self.workingSetNumber = workingSetNumber; self.exerciseAliases = exerciseAliases
-        self.supersetNumber = supersetNumber
+        self.supersetNumber = supersetNumber; self.firstOfWorkout = firstOfWorkout
     }
 }
 
 /// Numbers sets as the export lists them, workout by workout in the order they were done:
-/// each exercise's sets (all, and working ones) and each superset, counted within the workout.
+/// each exercise's sets (all, and the working and failure ones Strong numbers) and each
+/// superset, counted within the workout.
 /// Sets come in the order they were done, so exercises interleave (supersets): each
 /// exercise's numbering is kept apart.
 public struct ExportNumbering: Sendable {
@@ -40,29 +45,33 @@ public struct ExportNumbering: Sendable {
     public init() {}
 
     /// The numbers of `set`, the next set in export order.
-    public mutating func number(_ set: LoggedSet) -> (setOrder: Int, workingSetNumber: Int?, supersetNumber: Int?) {
-        if workout != set.workoutID {
+    public mutating func number(_ set: LoggedSet)
+        -> (setOrder: Int, workingSetNumber: Int?, supersetNumber: Int?, firstOfWorkout: Bool) {
+        let first = workout != set.workoutID
+        if first {
             workout = set.workoutID
             exercises.removeAll(keepingCapacity: true)
             supersets.removeAll(keepingCapacity: true)
         }
         var n = exercises[set.exerciseID] ?? (0, 0)
         n.order += 1
-        if set.values.kind == .working { n.working += 1 }
+        // Strong counts a failure set among the numbered ones (`1 F 3`); warm-ups and drops take no number.
+        let numbered = set.values.kind == .working || set.values.kind == .failure
+        if numbered { n.working += 1 }
         exercises[set.exerciseID] = n
         var superset: Int?
         if let id = set.supersetID {
             superset = supersets[id] ?? supersets.count
             supersets[id] = superset
         }
-        return (n.order, set.values.kind == .working ? n.working : nil, superset)
+        return (n.order, numbered ? n.working : nil, superset, first)
     }
 
     /// The export row of `set`, numbered.
     public mutating func row(_ set: LoggedSet, workout: Workout, exercise: Exercise, aliases: [String] = []) -> ExportRow {
         let n = number(set)
         return ExportRow(set: set, workout: workout, exercise: exercise, setOrder: n.setOrder, workingSetNumber: n.workingSetNumber,
-                         exerciseAliases: aliases, supersetNumber: n.supersetNumber)
+                         exerciseAliases: aliases, supersetNumber: n.supersetNumber, firstOfWorkout: n.firstOfWorkout)
     }
 }
 
@@ -78,14 +87,23 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case native
     /// The layout of the Strong app's CSV export, so the file opens in tools built for it.
     ///
-    /// Written in Strong's layout that carries a unit on every row (`Weight Unit` `kg` or
-    /// `lbs`, `Distance Unit` `m`, `km`, `mi` or `yd`), so a mix of kg and lb sets, or of
-    /// metres and kilometres, reads back exactly as typed. Like Strong, absent Weight, Reps,
-    /// Distance and Seconds are written as `0` (with an empty unit) and an absent RPE as an
-    /// empty field; Date is the workout's local start with no offset, and an unfinished
-    /// workout's Duration is `0m`. Strong has no bodyweight column: `bw x8` is Weight 0,
-    /// assistance a negative Weight, and added load a plain Weight. Strong's layout has no
-    /// supersets and no bodyweight log: both are left out.
+    /// Strong's own layout that carries a unit on every row, written as Strong writes it:
+    /// `Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration`,
+    /// `;`-separated, LF line ends (the last line too), no BOM, the header unquoted. Date is
+    /// the workout's local start with no offset (`2026-11-21 10:15:00`); the text fields
+    /// (Workout Name, Exercise Name, Notes, Workout Notes) are always quoted, and as Strong
+    /// does, Notes is written `""` on the first set of each exercise in the workout and
+    /// Workout Notes `""` on the workout's first row when there is none, both left unquoted
+    /// and empty on the other rows (a set's own note is written on its row, quoted). Set Order
+    /// is `W`, `D` or `F`, or the set's number among the exercise's working and failure sets
+    /// (Strong numbers a failure set and writes `F` in its place: `1 F 3`). Numbers are
+    /// written as typed with a decimal point (`100`, `102.5`, RPE `8.5`); an absent Weight,
+    /// Reps, RPE or Distance is an empty field with an empty unit, an absent Seconds `0`.
+    /// Units are Strong's `kg`, `lbs`, `km`, `mi.`, and gymlog's `m` and `yd`, which Strong
+    /// has no spelling for. Workout Duration is Strong's `45m`, `1h`, `1h 5m`, `55s` under a
+    /// minute, and `0s` for a workout with no end. Strong has no bodyweight column: `bw x8` is
+    /// an empty Weight, assistance a negative Weight, and added load a plain Weight. Strong's
+    /// layout has no supersets and no bodyweight log: both are left out.
     case strong
     /// The layout of Hevy's workout CSV export, so Hevy (and gymlog) can import the file.
     ///
@@ -117,8 +135,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     static let bodyweightEntryKind = "bodyweight_entry"
 
     static let strongHeader = [
-        "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Weight Unit", "Reps", "Distance",
-        "Distance Unit", "Seconds", "Notes", "Workout Notes", "RPE",
+        "Date", "Workout Name", "Exercise Name", "Set Order", "Weight", "Weight Unit", "Reps", "RPE", "Distance",
+        "Distance Unit", "Seconds", "Notes", "Workout Notes", "Workout Duration",
     ]
 
     /// Hevy's columns; the load and distance columns are named for `unit` (kg: `weight_kg`,
@@ -137,6 +155,15 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         switch unit {
         case .kg: "kg"
         case .lb: "lbs"
+        }
+    }
+
+    /// How Strong spells a distance unit in its `Distance Unit` column (`km`, `mi.`); Strong
+    /// has no metres or yards, which are written as gymlog spells them so they read back.
+    static func strongSpelling(_ unit: DistanceUnit) -> String {
+        switch unit {
+        case .mi: "mi."
+        case .km, .m, .yd: unit.rawValue
         }
     }
 
@@ -159,10 +186,16 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The field separator of this layout: `;` for Strong's, `,` for the others.
+    public var delimiter: UInt8 { self == .strong ? UInt8(ascii: ";") : UInt8(ascii: ",") }
+
+    /// A writer for this layout (its separator), with a 64 KiB buffer.
+    public func makeWriter() -> CSVWriter { CSVWriter(delimiter: delimiter) }
+
     /// Writes the header row.
     public func appendHeader(to writer: inout CSVWriter, unit: WeightUnit) {
         writer.fields(header(unit: unit))
-        writer.endRow()
+        if self == .strong { writer.endLine() } else { writer.endRow() }
     }
 
     /// Writes one row for `row` in this layout; `unit` is the configured unit, which Hevy's
@@ -232,9 +265,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     static func appendStrong(_ row: ExportRow, to w: inout CSVWriter) {
         let v = row.set.values, workout = row.workout
         w.fieldLocalDateTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
-        if let name = workout.name, !name.isEmpty { w.field(name) } else { w.field(defaultWorkoutName) }
-        w.fieldStrongDuration(from: workout.startedAt, to: workout.endedAt)
-        w.field(row.exercise.name)
+        if let name = workout.name, !name.isEmpty { w.quotedField(name) } else { w.quotedField(defaultWorkoutName) }
+        w.quotedField(row.exercise.name)
         switch v.kind {
         case .working: w.fieldInt(row.workingSetNumber ?? row.setOrder)
         case .warmup: w.field("W")
@@ -244,19 +276,28 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         if let weight = v.weight {
             w.fieldFixed(weight.value); w.field(strongSpelling(weight.unit))
         } else {
-            w.fieldInt(0); w.emptyField()
+            w.emptyField(); w.emptyField()
         }
-        w.fieldInt(v.reps ?? 0)
+        w.optionalInt(v.reps)
+        w.optionalFixed(v.rpe)
         if let distance = v.distance {
-            w.fieldFixed(distance.value); w.field(distance.unit.rawValue)
+            w.fieldFixed(distance.value); w.field(strongSpelling(distance.unit))
         } else {
-            w.fieldInt(0); w.emptyField()
+            w.emptyField(); w.emptyField()
         }
         w.fieldInt(v.durationSeconds ?? 0)
-        w.optionalField(v.note)
-        w.optionalField(workout.note)
-        w.optionalFixed(v.rpe)
-        w.endRow()
+        // Strong quotes Notes on an exercise's first row and Workout Notes on the workout's
+        // first, empty or not, and leaves both bare and empty elsewhere.
+        if let note = v.note, !note.isEmpty {
+            w.quotedField(note)
+        } else if row.setOrder == 1 {
+            w.quotedField("")
+        } else {
+            w.emptyField()
+        }
+        if row.firstOfWorkout { w.quotedField(workout.note ?? "") } else { w.emptyField() }
+        w.fieldStrongDuration(from: workout.startedAt, to: workout.endedAt)
+        w.endLine()
     }
 
     static func appendHevy(_ row: ExportRow, to w: inout CSVWriter, unit: WeightUnit) {
@@ -319,17 +360,45 @@ extension CSVWriter {
         if let value { fieldFixed(value) } else { emptyField() }
     }
 
-    /// Strong's duration spelling: `1h 5m`, `45m`; `0m` when unfinished or under a minute.
+    /// Strong's duration spelling, cut down to what it shows: `45m`, `1h`, `1h 5m`; under a
+    /// minute `55s`; `0s` for no time at all, and for a workout with no end (`end` nil).
     mutating func fieldStrongDuration(from start: Int64, to end: Int64?) {
         beginField(empty: false)
-        let minutes = max(0, ((end ?? start) - start) / 60_000)
-        if minutes >= 60 {
-            appendDecimal(minutes / 60, to: &buffer)
-            buffer.append(UInt8(ascii: "h"))
-            buffer.append(UInt8(ascii: " "))
+        let seconds = max(0, ((end ?? start) - start) / 1000)
+        guard seconds >= 60 else {
+            appendDecimal(seconds, to: &buffer)
+            buffer.append(UInt8(ascii: "s"))
+            return
         }
-        appendDecimal(minutes % 60, to: &buffer)
-        buffer.append(UInt8(ascii: "m"))
+        let hours = seconds / 3600, minutes = seconds / 60 % 60
+        if hours > 0 {
+            appendDecimal(hours, to: &buffer)
+            buffer.append(UInt8(ascii: "h"))
+            if minutes > 0 { buffer.append(UInt8(ascii: " ")) }
+        }
+        if minutes > 0 || hours == 0 {
+            appendDecimal(minutes, to: &buffer)
+            buffer.append(UInt8(ascii: "m"))
+        }
+    }
+
+    /// Writes a text field always quoted, inner quotes doubled, as Strong writes its text
+    /// fields (`""` when empty).
+    mutating func quotedField(_ text: String) {
+        beginField(empty: false)
+        buffer.append(UInt8(ascii: "\""))
+        for b in text.utf8 {
+            if b == UInt8(ascii: "\"") { buffer.append(b) }
+            buffer.append(b)
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Ends the row with a bare LF, as Strong's exports do (`endRow` writes RFC 4180's CRLF).
+    mutating func endLine() {
+        buffer.append(10)
+        fieldsInRow = 0
+        lastFieldEmpty = false
     }
 }
 
@@ -355,7 +424,7 @@ extension CSVWriter {
     static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
 
-/// Strong's duration spelling for a workout: `1h 5m`, `45m`, `0m`.
+/// Strong's duration spelling for a workout: `1h 5m`, `1h`, `45m`, `55s`, `0s`.
 public func strongDuration(from start: Int64, to end: Int64?) -> String {
     var w = CSVWriter(reservingCapacity: 16)
     w.fieldStrongDuration(from: start, to: end)

@@ -35,6 +35,18 @@ struct StrongReader {
 
     enum RowKind { case set(SetKind), restTimer, note }
 
+    /// How long a workout lasted, in milliseconds, from its written duration (`1h 5m`, `55s`,
+    /// `4680`); nil when none is written. Strong cuts a duration down to what it shows, so a
+    /// zero one (`0s`: a workout logged without its timer, or one gymlog exported with no end)
+    /// lasted under a second: the workout ends within the second it started, its sets in
+    /// order inside it, and it exports as `0s` again. Read as no duration, its sets would be
+    /// spread a minute apart and it would come back as long as they are.
+    static func workoutLength(_ text: String) throws -> Int64? {
+        guard !text.isEmpty else { return nil }
+        guard let seconds = try ImportValue.seconds(text, column: "Duration") else { return 999 }
+        return Int64(seconds) * 1000
+    }
+
     static func rowKind(_ text: String) -> RowKind? {
         switch text.lowercased() {
         case "", "n", "normal": return .set(.working)
@@ -61,8 +73,7 @@ struct StrongReader {
             guard let kind = Self.rowKind(orderText) else {
                 throw ImportRowError("Set Order '\(orderText)' is not a set number, W, D, F, Rest Timer or Note")
             }
-            let durationText = f.field(duration)
-            let workoutSeconds = try ImportValue.seconds(durationText, column: "Duration")
+            let workoutMillis = try Self.workoutLength(f.field(duration))
             let name = nonEmpty(f.field(workoutName))
             let workoutNote = noteAsWritten(f.untrimmedField(workoutNotes))
             // Every row carries its workout's columns, so a row is checked whole before
@@ -86,7 +97,7 @@ struct StrongReader {
                                note: noteAsWritten(f.untrimmedField(notes)))
             }
             let w = a.workout(line: line, local: local, name: name, note: workoutNote) { start in
-                workoutSeconds.map { start + Int64($0) * 1000 }
+                workoutMillis.map { start + $0 }
             }
             a.keepNote(workoutNote, of: w)
             switch kind {
