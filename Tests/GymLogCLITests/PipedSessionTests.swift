@@ -17,7 +17,7 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stderr.contains("Did you mean 'Bench'?"))
         #expect(run.stderr.contains("expected reps after 'x'"))
-        #expect(run.stderr.contains("squat 140x0"))
+        #expect(run.stderr.contains("squat 140x5x0"))
         #expect(run.stdout.contains("PR!"))
 
         let db = try DatabaseQueue(path: home.database)

@@ -54,7 +54,7 @@ import Testing
         #expect(await s.repl.handle("press 60x5") == .ok)
         #expect(s.output.take().out.contains { $0.lowercased().contains("press #1") })
         // And a set line with a bad value is pointed at, not taken for a command (`squat` is close to `quit`)
-        #expect(await s.repl.handle("squat 140x0") == .failed)
+        #expect(await s.repl.handle("squat 140x5x0") == .failed)
         #expect(!s.output.take().err.joined().contains("Unknown command"))
         // And an existing exercise's name alone is not taken for a command
         #expect(await s.repl.handle("press") == .failed)

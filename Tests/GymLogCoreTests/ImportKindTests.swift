@@ -51,6 +51,20 @@ import Testing
         #expect(Self.summaries(file, "Dips") == ["bw x 10", "bw x 10", "bw+20kg x 6"])
     }
 
+    @Test func aLoadLeftBlankIsBodyweightWhereAWrittenZeroIsALoadOfZero() throws {
+        // Given two untagged exercises mostly with a load: one set of Chin Up has its load left
+        // blank (as gymlog's and Hevy's exports write `bw x8`), one of Hack Squat a written 0
+        let file = try Self.strong([
+            "Chin Up,1,,8", "Chin Up,2,20,6", "Chin Up,3,20,6",
+            "Hack Squat,1,0,10", "Hack Squat,2,60,8", "Hack Squat,3,60,8",
+        ])
+        // Then the blank load makes Chin Up bodyweight with added load, Hack Squat stays loaded
+        #expect(Self.kind(file, "Chin Up") == .bodyweight)
+        #expect(Self.summaries(file, "Chin Up") == ["bw x 8", "bw+20kg x 6", "bw+20kg x 6"])
+        #expect(Self.kind(file, "Hack Squat") == .weighted)
+        #expect(Self.summaries(file, "Hack Squat") == ["0kg x 10", "60kg x 8", "60kg x 8"])
+    }
+
     @Test func theNamesEquipmentDecidesBetweenALoadAndBodyweight() throws {
         // Given a weighted crunch (mostly loaded), an assisted pull-up (Strong and Hevy write
         // the assistance positive) and a bodyweight squat with a vest once

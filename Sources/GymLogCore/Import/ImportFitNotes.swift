@@ -48,7 +48,7 @@ struct FitNotesReader {
                                              assumed: &a.assumedDistanceUnit, fallback: .km)
             let s = try ImportValue.seconds(f.field(time), column: "Time")
             let set = try a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
-                               note: nonEmpty(f.field(comment)))
+                                   note: nonEmpty(f.field(comment)), loadLeftBlank: f.field(weight).isEmpty)
 
             let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + 12 * 3_600_000
             let wi = a.workout(line: line, local: local, name: nil, key: dateText, note: nil) { _ in nil }

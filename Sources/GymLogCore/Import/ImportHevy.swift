@@ -91,7 +91,8 @@ struct HevyReader {
             let e = try ImportValue.rpe(f.field(rpe)).get()
             let d = try ImportValue.distance(f.field(distance), unit: distanceUnit, assumed: &assumedDistance, fallback: distanceUnit)
             let s = try ImportValue.seconds(f.field(duration), column: "duration_seconds")
-            let set = try a.values(kind: kind, weight: w, reps: r, rpe: e, duration: s, distance: d, note: nil)
+            let set = try a.values(kind: kind, weight: w, reps: r, rpe: e, duration: s, distance: d, note: nil,
+                                   loadLeftBlank: f.field(weight).isEmpty)
 
             let name = nonEmpty(f.field(title))
             let wi = a.workout(line: line, local: local, name: name, note: nonEmpty(f.field(description))) { startedAt in

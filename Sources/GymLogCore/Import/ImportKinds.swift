@@ -55,16 +55,21 @@ public struct ImportedKind: Equatable, Sendable {
 struct KindEvidence {
     /// Sets by the kind their own shape suggests (`SetValues.exerciseKind`).
     var counts: [ExerciseKind: Int] = [:]
+    /// Reps with the load column left blank (not a written 0): gymlog's and Hevy's exports
+    /// write a bodyweight set so, Strong writes 0 for any load it lacks.
+    var blankLoads = 0
     var unit: WeightUnit?
 
-    mutating func add(_ v: SetValues) {
+    mutating func add(_ v: SetValues, loadLeftBlank: Bool = false) {
         counts[v.exerciseKind, default: 0] += 1
+        if loadLeftBlank && v.exerciseKind == .bodyweight && v.weight == nil { blankLoads += 1 }
         if unit == nil, let w = v.weight, !w.value.isZero { unit = w.unit }
     }
 
     /// The kind of an exercise called `name` with these sets. The shape most sets have wins
     /// (reps over distance over time on a tie). Between a load and bodyweight the name's
-    /// equipment decides; without it the sets with a load must not be outnumbered: a loaded
+    /// equipment decides; without it, a set whose load was left blank (not 0) makes it a
+    /// bodyweight exercise, else the sets with a load must not be outnumbered: a loaded
     /// exercise's set with no load is a set at no load (an empty bar, a forgotten number),
     /// a bodyweight exercise's load is added load.
     func kind(named name: String, fallbackUnit: WeightUnit) -> ImportedKind {
@@ -78,7 +83,9 @@ struct KindEvidence {
             case .loaded: return ImportedKind(kind: .weighted, unit: unit)
             case .bodyweight, .addedLoad: return ImportedKind(kind: .bodyweight, unit: unit)
             case .assisted: return ImportedKind(kind: .bodyweight, unit: unit, assisted: true)
-            case nil: return ImportedKind(kind: n(.weighted) >= n(.bodyweight) ? .weighted : .bodyweight, unit: unit)
+            case nil:
+                let loaded = blankLoads == 0 && n(.weighted) >= n(.bodyweight)
+                return ImportedKind(kind: loaded ? .weighted : .bodyweight, unit: unit)
             }
         }
         if moved >= held { return ImportedKind(kind: n(.carry) > n(.distance) ? .carry : .distance, unit: unit) }

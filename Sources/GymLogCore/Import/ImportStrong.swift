@@ -78,7 +78,7 @@ struct StrongReader {
             let workoutNote = noteAsWritten(f.untrimmedField(workoutNotes))
             // Every row carries its workout's columns, so a row is checked whole before
             // its workout is made.
-            var set: SetValues?
+            var set: RowSet?
             switch kind {
             case .restTimer:
                 break
@@ -94,7 +94,7 @@ struct StrongReader {
                                                  assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
                 let s = try ImportValue.seconds(f.field(seconds), column: "Seconds")
                 set = try a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
-                               note: noteAsWritten(f.untrimmedField(notes)))
+                                   note: noteAsWritten(f.untrimmedField(notes)), loadLeftBlank: f.field(weight).isEmpty)
             }
             let w = a.workout(line: line, local: local, name: name, note: workoutNote) { start in
                 workoutMillis.map { start + $0 }

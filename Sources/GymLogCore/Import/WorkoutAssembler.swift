@@ -14,6 +14,16 @@ struct PendingSet {
     /// as written even when it equals another set's.
     var exactTime = false
     var supersetID: UUID?
+    /// The row left its load column blank: no load written at all (a bodyweight set, as
+    /// gymlog's and Hevy's exports write one), where Strong writes 0 for every load it lacks.
+    var loadLeftBlank = false
+}
+
+/// One row's set as another app's reader found it: its values, and whether the load column
+/// was left blank, which says more of its exercise's kind than a written 0 (`KindEvidence`).
+struct RowSet {
+    var values: SetValues
+    var loadLeftBlank: Bool
 }
 
 /// Groups rows into workouts and exercises (by name or id), then gives every set its id and
@@ -185,13 +195,14 @@ struct WorkoutAssembler {
     /// Adds a row's set to `workout` under the exercise called `exerciseName`. A row with no
     /// number at all (nil) is a set added and never filled in: left out and counted, unless
     /// it has a `note`, which goes into the workout's note (the one thing the row says).
-    mutating func addSet(_ values: SetValues?, note: String? = nil, line: Int, exerciseName: String, superset: UUID? = nil,
+    mutating func addSet(_ row: RowSet?, note: String? = nil, line: Int, exerciseName: String, superset: UUID? = nil,
                          to workout: Int) {
-        guard let values else {
+        guard let row else {
             if let note { return addNote("\(exerciseName): \(note)", to: workout) }
             return ignore(line, .emptySet)
         }
-        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: values, supersetID: superset), to: workout)
+        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: row.values, supersetID: superset,
+                       loadLeftBlank: row.loadLeftBlank), to: workout)
     }
 
     /// The superset another app's file calls `label` (Hevy numbers them per workout: 0, 1, ...)
@@ -218,7 +229,7 @@ struct WorkoutAssembler {
         setCount += 1
         guard case .scan = mode else { open[slot]?.sets.append(set); return }
         while evidence.count <= set.exercise { evidence.append(KindEvidence()) }
-        evidence[set.exercise].add(set.values)
+        evidence[set.exercise].add(set.values, loadLeftBlank: set.loadLeftBlank)
         let startedAt = open[slot]?.workout.startedAt ?? 0
         while firstSets.count <= set.exercise { firstSets.append((Int64.max, Int.max)) }
         if (startedAt, set.line) < firstSets[set.exercise] { firstSets[set.exercise] = (startedAt, set.line) }
@@ -335,7 +346,7 @@ struct WorkoutAssembler {
     /// Nil when the row holds no number at all; a row outside `SetLimits` (what logging would
     /// refuse) throws.
     func values(kind: SetKind, weight: Weight?, reps: Int?, rpe: Fixed?, duration: Int?, distance: Distance?,
-                note: String?) throws -> SetValues? {
+                note: String?, loadLeftBlank: Bool) throws -> RowSet? {
         var reps = reps
         if reps == 0 && (weight == nil || duration != nil || distance != nil) { reps = nil }
         // A load and nothing else: the reps column is blank where the app wrote no count, which
@@ -350,7 +361,7 @@ struct WorkoutAssembler {
             v.bodyweight = true
         }
         try Self.checkLimits(v)
-        return v
+        return RowSet(values: v, loadLeftBlank: loadLeftBlank)
     }
 
     /// Throws the row error for values that logging would refuse.
