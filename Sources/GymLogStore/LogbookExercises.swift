@@ -209,7 +209,7 @@ extension ChangeWriter {
         if !reading.misfits.isEmpty {
             throw Self.noReading(reading.misfits, of: exercise, in: kind, exampleName: exercise.name,
                                  before: "'\(exercise.name)' stays \(exercise.kind.rawValue): ",
-                                 then: "To log \(kind.rawValue) sets, give them an exercise of their own, "
+                                 then: "Change or delete those sets first, or give \(kind.rawValue) sets an exercise of their own, "
                                     + "e.g. `gymlog exercises add NAME --kind \(kind.rawValue)`.")
         }
         return (KindChange(exercise: exercise, kind: kind, conversions: reading.conversions), reading)

@@ -98,7 +98,7 @@ extension TerminalSessionTests {
         // And in the REPL a yes converts, and the REPL goes on
         let repl = try Tmux(home: home)
         defer { repl.close() }
-        try repl.waitFor("> ")
+        try repl.waitFor("] >")
         repl.type("exercises kind squat weighted"); repl.keys("Enter")
         try repl.waitFor("Convert it? [y/N]")
         repl.type("y"); repl.keys("Enter")

@@ -121,7 +121,7 @@ private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
             'Dip' stays bodyweight: 2 sets of 'Dip' have no reading as a weight-and-reps exercise (e.g. `dip 100x5`), so nothing was changed:
               2025-11-21 Dip bw-20kg x 8
               2025-11-21 Dip bw 30s
-            To log weighted sets, give them an exercise of their own, e.g. `gymlog exercises add NAME --kind weighted`.
+            Change or delete those sets first, or give weighted sets an exercise of their own, e.g. `gymlog exercises add NAME --kind weighted`.
             """)
         #expect(try footprint(db) == before)
         // And the preview the command shows first refuses alike

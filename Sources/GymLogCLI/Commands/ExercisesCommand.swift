@@ -109,12 +109,13 @@ struct KindExercise: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "kind", abstract: "Change an exercise's kind, converting its sets when each has a reading in the new kind.",
         discussion: """
-          A set changes only where its load means something else: `bw+70x5` becomes
-          `70x5` on a weighted exercise and back; `bw x12` becomes `0x12` (a set at 0
-          load) and back. An assisted set (`bw-20x8`), or a time or distance where the
-          new kind has none, has no reading: then the sets are named and nothing changes.
-          The command shows what changes and asks first (`--yes` from a script); one
-          `undo` reverts it all.
+          A set changes only where its load means something else:
+          `bw+70x5` becomes `70x5` on a weighted exercise and back;
+          `bw x12` becomes `0x12` (a set at 0 load) and back. An
+          assisted set (`bw-20x8`), or a time or distance the new kind
+          has no place for, has no reading: then those sets are named
+          and nothing changes. The command shows what changes and asks
+          first (`--yes` from a script); one `undo` reverts it all.
 
           gymlog exercises kind plank timed
           gymlog exercises kind "Squat (Barbell)" weighted
@@ -213,10 +214,13 @@ struct MergeExercises: ContextCommand {
         commandName: "merge",
         abstract: "Move every set of one exercise to another; the old name becomes an alias.",
         discussion: """
-          Sets of another kind are converted as `exercises kind` converts them (`bw+70x5`
-          becomes `70x5` in a weighted exercise), after showing what changes and asking
-          (`--yes` from a script); a set with no reading in the other kind is named, and
-          nothing changes. Example: `gymlog exercises merge Benchpress "Bench Press"`.
+          Sets of another kind are converted as `exercises kind`
+          converts them (`bw+70x5` becomes `70x5` in a weighted
+          exercise), after showing what changes and asking (`--yes`
+          from a script); a set with no reading in the other kind is
+          named, and nothing changes.
+
+          gymlog exercises merge Benchpress "Bench Press"
         """
     )
     @OptionGroup var global: GlobalOptions
