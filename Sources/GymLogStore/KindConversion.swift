@@ -27,39 +27,33 @@ public struct KindChange: Equatable, Sendable {
 struct KindReading {
     /// Live sets that change, oldest first.
     var conversions: [SetConversion] = []
-    /// Deleted sets that change too, so a set restored later (an undo on another device)
-    /// fits the kind it comes back to. Never reported: the user sees live sets.
-    var deletedConversions: [SetConversion] = []
     /// Live sets with no reading, named as the user finds them: `2026-03-01 Squat bw-20kg x 8`.
     var misfits: [String] = []
 }
 
 extension ChangeWriter {
-    /// How the sets of `exercise` read as `kind`, by the one rule (`ExerciseKind.converting`,
-    /// a made-up 0 load in the user's unit). Reads only.
+    /// How the live sets of `exercise` read as `kind`, by the one rule (`ExerciseKind.converting`,
+    /// a made-up 0 load in the user's unit). Reads only. Deleted sets are left as they are:
+    /// they are no set of the exercise's now, and an update of a deleted row could never be
+    /// undone (`undo` expects a row it only updated to be live still).
     func reading(_ exercise: Exercise, as kind: ExerciseKind) throws -> KindReading {
         var reading = KindReading()
         let rows = try Row.fetchAll(db, sql: """
-            SELECT \(Rows.setColumns), s.deleted_at AS s_deleted_at, w.started_at AS w_started_at, w.utc_offset AS w_utc_offset
+            SELECT \(Rows.setColumns), w.started_at AS w_started_at, w.utc_offset AS w_utc_offset
             FROM sets s LEFT JOIN workouts w ON w.id = s.workout_id
-            WHERE s.exercise_id = ? ORDER BY s.performed_at, s.id
+            WHERE s.exercise_id = ? AND s.deleted_at IS NULL ORDER BY s.performed_at, s.id
             """, arguments: [exercise.id.key])
         var decode = SetDecoder()
         for row in rows {
             let set = decode(row)
-            let live = (row["s_deleted_at"] as DatabaseValue).isNull
             guard let converted = kind.converting(set.values, unit: settings.defaultUnit) else {
-                if live {
-                    // The workout's date (a set past midnight still belongs to the day it started).
-                    let started = (row["w_started_at"] as Int64?) ?? set.performedAt
-                    let offset = (row["w_utc_offset"] as Int?) ?? set.utcOffsetSeconds
-                    reading.misfits.append("\(localDate(millis: started, utcOffsetSeconds: offset)) \(exercise.name) \(set.summary)")
-                }
+                // The workout's date (a set past midnight still belongs to the day it started).
+                let started = (row["w_started_at"] as Int64?) ?? set.performedAt
+                let offset = (row["w_utc_offset"] as Int?) ?? set.utcOffsetSeconds
+                reading.misfits.append("\(localDate(millis: started, utcOffsetSeconds: offset)) \(exercise.name) \(set.summary)")
                 continue
             }
-            guard converted != set.values else { continue }
-            let conversion = SetConversion(set: set, converted: converted)
-            if live { reading.conversions.append(conversion) } else { reading.deletedConversions.append(conversion) }
+            if converted != set.values { reading.conversions.append(SetConversion(set: set, converted: converted)) }
         }
         return reading
     }

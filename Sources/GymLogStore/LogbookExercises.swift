@@ -117,8 +117,8 @@ extension GymLogDatabase {
             }
             let exercise = change.exercise
             let sameKind = try exercise.kind == kind && w.storedKind(exercise.id) == kind.rawValue
-            if sameKind && reading.conversions.isEmpty && reading.deletedConversions.isEmpty { return change }
-            for c in reading.conversions + reading.deletedConversions {
+            if sameKind && reading.conversions.isEmpty { return change }
+            for c in reading.conversions {
                 try w.write(.sets, id: c.set.id, op: .update, fields: ChangeWriter.changedFields(c))
             }
             if !sameKind { try w.write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))]) }
@@ -151,7 +151,7 @@ extension GymLogDatabase {
             let (from, into) = (merge.from, merge.into)
             // One write per set: its move and, when its kind changes, its new values.
             var converted: [String: SetConversion] = [:]
-            for c in reading.conversions + reading.deletedConversions { converted[c.set.id.key] = c }
+            for c in reading.conversions { converted[c.set.id.key] = c }
             // Deleted sets move too, so nothing left behind points at a removed exercise.
             let setIDs = try String.fetchAll(w.db, sql: "SELECT id FROM sets WHERE exercise_id = ?", arguments: [from.id.key])
             for id in setIDs.compactMap(parseUUID) {

@@ -192,6 +192,7 @@ private func wronglyImportedSquat(_ db: GymLogDatabase) throws {
         try replay(db, into: other)
         #expect(try sets(other, of: "Squat (Barbell)") == weighted + [SetValues(weight: Weight(Fixed(80), .kg), reps: 5)])
         #expect(try other.existingExercise("squat (barbell)").kind == .weighted)
+        #expect(try records(other, of: "Squat (Barbell)")["weight"] == 80 && records(other, of: "Squat (Barbell)")["e1rm"] != nil)
         // When the 80x5 and then the conversion are undone: one undo takes the whole conversion back
         guard case .done = try db.undo(), case .done(let action) = try db.undo() else { Issue.record("undo refused"); return }
         #expect(action.label == "exercises kind Squat (Barbell) weighted")
@@ -203,6 +204,21 @@ private func wronglyImportedSquat(_ db: GymLogDatabase) throws {
         guard case .done = try db.redo() else { Issue.record("redo refused"); return }
         #expect(try sets(db, of: "Squat (Barbell)") == weighted)
         #expect(try records(db, of: "Squat (Barbell)")["weight"] == 70)
+    }
+
+    @Test func aDeletedSetStaysAsItIsAndTheChangeCanStillBeUndone() throws {
+        // Given a bodyweight squat with a set deleted (on this device, as on another)
+        let db = try temporaryDatabase()
+        _ = try db.addExercise(name: "Squat", kind: .bodyweight)
+        try log(db, "squat bw+70x5", typed: "squat bw+70x5")
+        try log(db, "squat bw+75x5", typed: "squat bw+75x5")
+        _ = try db.deleteSet(.last)
+        // When made weighted, then only the live set converts
+        #expect(try db.setExerciseKind("squat", to: .weighted).conversions.count == 1)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets WHERE bodyweight = 1 AND deleted_at IS NOT NULL") == 1)
+        // And the change is undone whole
+        guard case .done = try db.undo() else { Issue.record("undo refused"); return }
+        #expect(try sets(db, of: "Squat") == [SetValues(weight: Weight(Fixed(70), .kg), bodyweight: true, reps: 5)])
     }
 
     @Test func theUsersUnitIsTheUnitOfAMadeUpZeroLoad() throws {
@@ -371,6 +387,24 @@ private func wronglyImportedSquat(_ db: GymLogDatabase) throws {
         guard case .done = try db.undo() else { Issue.record("undo refused"); return }
         #expect(try sets(db, of: "bodyweight squat").map(\.bodyweight) == [true, true])
         #expect(try records(db, of: "Squat")["weight"] == 100)
+    }
+
+    @Test func aMergeOfAnExerciseWithADeletedSetCanBeUndone() throws {
+        // Given a stray exercise with a live set and a deleted one
+        let db = try temporaryDatabase()
+        try log(db, "Bench Press 100x5", typed: "Bench Press 100x5")
+        try log(db, "flat bench 90x5x2", typed: "flat bench 90x5x2")
+        _ = try db.deleteSet(.last)
+        // When it is merged (the deleted set moves too) and the merge undone
+        _ = try db.mergeExercises("flat bench", into: "Bench Press")
+        let outcome = try db.undo()
+        // Then the undo is taken (it was refused: the deleted set was expected live), both sets
+        // are back, the deleted one still deleted, and redo moves them again
+        guard case .done = outcome else { Issue.record("undo: \(outcome)"); return }
+        #expect(try sets(db, of: "flat bench").count == 1)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE e.name = 'flat bench' AND s.deleted_at IS NOT NULL") == 1)
+        guard case .done = try db.redo() else { Issue.record("redo refused"); return }
+        #expect(try sets(db, of: "Bench Press").count == 2)
     }
 
     @Test func anExerciseWithNoKindAndNoSetsTakesTheKindOfTheSetsMergedIntoIt() throws {
