@@ -112,7 +112,7 @@ extension GymLogDatabase {
         try commit(action: "exercises kind \(name) \(kind.rawValue)") { w in
             let (change, reading) = try w.kindChange(name, to: kind)
             if let confirming, confirming != change {
-                throw UserError("The sets of '\(change.exercise.name)' changed while you were asked (another gymlog wrote them); "
+                throw UserError("The sets of '\(change.exercise.name)' changed while you were asked (another gymlog or a sync wrote them); "
                     + "nothing was changed. Run the command again to see what it converts now.")
             }
             let exercise = change.exercise
@@ -145,7 +145,7 @@ extension GymLogDatabase {
             w.describeAction("moved the sets of '\(fromName)' to '\(intoName)'", workout: nil)
             let (merge, reading, setKind) = try w.mergePlan(fromName, into: intoName)
             if let confirming, confirming != merge {
-                throw UserError("The sets of '\(merge.from.name)' changed while you were asked (another gymlog wrote them); "
+                throw UserError("The sets of '\(merge.from.name)' changed while you were asked (another gymlog or a sync wrote them); "
                     + "nothing was changed. Run the command again to see what it moves now.")
             }
             let (from, into) = (merge.from, merge.into)

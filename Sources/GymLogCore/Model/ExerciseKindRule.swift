@@ -83,11 +83,12 @@ extension ExerciseKind {
     /// Only what the load means moves, never a number: the kind says whether the body is part
     /// of the load. A bodyweight set's added load becomes the external load (`bw+70x5` ->
     /// `70x5`, `bw+10 60s` -> `10kg 60s`) and an external load becomes added load (`70x5` ->
-    /// `bw+70x5`; a hold with none is a bodyweight hold, `60s` -> `bw 60s`). A bodyweight set with no load becomes a weighted set at 0 load in `unit`
-    /// (`bw x12` -> `0x12`: the empty bar or machine the lifter typed as 0), and a 0 load on a
-    /// bodyweight exercise is no load (`0x12` -> `bw x12`). Assistance (`bw-20x8`) has no
-    /// reading outside bodyweight; reps, times and distances never appear or vanish, so a
-    /// `plank 60s` has no weight-and-reps reading and a run none as a bodyweight set.
+    /// `bw+70x5`; a hold with none is a bodyweight hold, `60s` -> `bw 60s`). A bodyweight set
+    /// with no load becomes a weighted set at 0 load in `unit` (`bw x12` -> `0x12`: the empty
+    /// bar or machine the lifter typed as 0), and a 0 load on a bodyweight exercise is no load
+    /// (`0x12` -> `bw x12`). Assistance (`bw-20x8`) has no reading outside bodyweight; reps,
+    /// times and distances never appear or vanish, so a `plank 60s` has no weight-and-reps
+    /// reading and a run none as a bodyweight set.
     public func converting(_ v: SetValues, unit: WeightUnit) -> SetValues? {
         if fits(v) { return v }
         var c = v
