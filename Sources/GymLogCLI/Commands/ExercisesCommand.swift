@@ -134,7 +134,7 @@ struct KindExercise: ContextCommand {
         let preview = try db.exerciseKindChange(name, to: kind)
         if !preview.conversions.isEmpty {
             let n = preview.conversions.count
-            context.print("'\(preview.exercise.name)' becomes \(kind.phrase) (\(kind.rawValue)); \(n) of its sets change:")
+            context.print("'\(preview.exercise.name)' becomes \(kind.phrase) (\(kind.rawValue)); \(n) of its sets \(n == 1 ? "changes" : "change"):")
             conversionLines(preview.conversions).forEach(context.print)
             let command = "gymlog exercises kind \(quotedName(preview.exercise.name)) \(kind.rawValue) --yes"
             try confirm(yes, "Convert \(n == 1 ? "it" : "them")?", command: command, context: context)
@@ -235,7 +235,7 @@ struct MergeExercises: ContextCommand {
         if !preview.conversions.isEmpty {
             let n = preview.conversions.count
             context.print("Merging '\(preview.from.name)' into '\(preview.into.name)' moves \(preview.movedSets) set\(preview.movedSets == 1 ? "" : "s"); "
-                + "\(n) of them change to fit \(preview.kind.phrase):")
+                + "\(n) of them \(n == 1 ? "changes" : "change") to fit \(preview.kind.phrase):")
             conversionLines(preview.conversions).forEach(context.print)
             let command = "gymlog exercises merge \(quotedName(preview.from.name)) \(quotedName(preview.into.name)) --yes"
             try confirm(yes, "Merge and convert \(n == 1 ? "it" : "them")?", command: command, context: context)
