@@ -123,5 +123,8 @@ import Testing
         #expect(!refused.stderr.contains("exercises kind"), "\(refused.stderr)")
         let kind = try home.gymlog(["exercises", "kind", "band pullup", "weighted", "--yes"])
         #expect(kind.status != 0 && kind.stderr.contains("band pullup bw-20kg x 8"), "\(kind.stderr)")
+        // And a kind change that converts no set needs no --yes
+        #expect(try home.gymlog(["exercises", "add", "Hang", "--kind", "weighted"]).status == 0)
+        #expect(try home.gymlog(["exercises", "kind", "hang", "timed"]).stdout == "'Hang' is a timed exercise (timed).\n")
     }
 }

@@ -369,8 +369,15 @@ private func wronglyImportedSquat(_ db: GymLogDatabase) throws {
         try log(db, "bodyweight squat bw x15 w", typed: "bodyweight squat bw x15 w")
         try replay(db, into: other)
         // When merged into the weighted one
-        let preview = try db.exerciseMergePreview("bodyweight squat", into: "Squat")
+        var preview = try db.exerciseMergePreview("bodyweight squat", into: "Squat")
         #expect(preview.conversions.count == 2 && preview.kind == .weighted)
+        // (a merge confirmed before another set was logged is refused, writing nothing)
+        try log(db, "bodyweight squat bw+100x3", typed: "bodyweight squat bw+100x3")
+        let before = try footprint(db)
+        #expect(throws: UserError.self) { try db.mergeExercises("bodyweight squat", into: "Squat", confirming: preview) }
+        #expect(try footprint(db) == before)
+        guard case .done = try db.undo() else { Issue.record("undo refused"); return }
+        preview = try db.exerciseMergePreview("bodyweight squat", into: "Squat")
         let merge = try db.mergeExercises("bodyweight squat", into: "Squat", confirming: preview)
         // Then the sets are converted as `exercises kind` converts them, in the moving write
         #expect(merge.movedSets == 2 && merge.conversions == preview.conversions)
