@@ -12,6 +12,10 @@ public struct ExerciseMerge: Equatable, Sendable {
     public var movedSets: Int
     /// The names that now also mean `into`: `from`'s name and its aliases.
     public var newAliases: [String]
+    /// The kind `into` has after the merge (it takes `from`'s when it had none and no sets).
+    public var kind: ExerciseKind
+    /// The moved live sets whose values change to fit `kind`, oldest first.
+    public var conversions: [SetConversion]
 }
 
 extension GymLogDatabase {
@@ -76,7 +80,6 @@ extension GymLogDatabase {
         }
     }
 
-    /// Changes an exercise's kind while every live set of it fits the new kind.
     /// Sets (or with nil clears) the target rest between sets of an exercise; synced.
     public func setExerciseRest(_ name: String, seconds: Int?, typed: String) throws -> Exercise {
         try commit(action: typed) { w in
@@ -92,46 +95,71 @@ extension GymLogDatabase {
         try queue.read { try Int.fetchOne($0, sql: "SELECT rest_seconds FROM exercises WHERE id = ?", arguments: [id.key]) }
     }
 
-    public func setExerciseKind(_ name: String, to kind: ExerciseKind) throws -> Exercise {
+    /// What `setExerciseKind` would do, writing nothing: the sets it converts (a refusal
+    /// naming every set that has no reading in `kind`, as the change itself would throw).
+    public func exerciseKindChange(_ name: String, to kind: ExerciseKind) throws -> KindChange {
+        try queue.read { db in try inReadOnlyWriter(db) { try $0.kindChange(name, to: kind).change } }
+    }
+
+    /// Changes an exercise's kind, converting its sets by `ExerciseKind.converting`
+    /// (`bw+70x5` -> `70x5`) when every live set has a reading in the new kind, and refusing,
+    /// with each set that has none named, otherwise. Every changed set is a field change with
+    /// its outbox event, the records are rebuilt, and the whole change is one `undo`.
+    /// `confirming` is the change the user agreed to (`exerciseKindChange`): if the sets
+    /// changed since, nothing is written.
+    @discardableResult
+    public func setExerciseKind(_ name: String, to kind: ExerciseKind, confirming: KindChange? = nil) throws -> KindChange {
         try commit(action: "exercises kind \(name) \(kind.rawValue)") { w in
-            w.describeAction("made '\(name)' \(kind.rawValue)", workout: nil)
-            var exercise = try w.existingExercise(name)
-            guard try exercise.kind != kind || w.storedKind(exercise.id) != kind.rawValue else { return exercise }
-            let sets = try w.liveSets(exerciseID: exercise.id)
-            let misfits = sets.filter { !kind.fits($0.values) }
-            if let first = misfits.first {
-                throw UserError("\(exercise.name) has \(misfits.count) set\(misfits.count == 1 ? "" : "s") that "
-                    + "\(misfits.count == 1 ? "does" : "do") not fit \(kind.phrase) (e.g. `\(first.summary)`), so it stays "
-                    + "\(exercise.kind.rawValue); log \(kind.rawValue) sets under another name, or move these with "
-                    + "`gymlog exercises merge`.")
+            let (change, reading) = try w.kindChange(name, to: kind)
+            if let confirming, confirming != change {
+                throw UserError("The sets of '\(change.exercise.name)' changed while you were asked (another gymlog or a sync wrote them); "
+                    + "nothing was changed. Run the command again to see what it converts now.")
             }
-            try w.write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))])
-            exercise.kind = kind
-            return exercise
+            let exercise = change.exercise
+            let sameKind = try exercise.kind == kind && w.storedKind(exercise.id) == kind.rawValue
+            if sameKind && reading.conversions.isEmpty { return change }
+            for c in reading.conversions {
+                try w.write(.sets, id: c.set.id, op: .update, fields: ChangeWriter.changedFields(c))
+            }
+            if !sameKind { try w.write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))]) }
+            try w.rebuildRecords(exerciseID: exercise.id)
+            let n = change.conversions.count
+            w.describeAction("made '\(exercise.name)' \(kind.rawValue)" + (n == 0 ? "" : ", converting \(n) set\(n == 1 ? "" : "s")"), workout: nil)
+            return change
         }
+    }
+
+    /// What `mergeExercises` would do, writing nothing: the sets it moves and converts.
+    public func exerciseMergePreview(_ fromName: String, into intoName: String) throws -> ExerciseMerge {
+        try queue.read { db in try inReadOnlyWriter(db) { try $0.mergePlan(fromName, into: intoName).merge } }
     }
 
     /// Moves every set of `from` to `into`, keeps `from`'s name and aliases as aliases of
     /// `into`, removes `from` and rebuilds `into`'s records: ordinary writes, so it syncs.
-    public func mergeExercises(_ fromName: String, into intoName: String) throws -> ExerciseMerge {
+    /// Sets of another kind are converted to `into`'s by `ExerciseKind.converting` (as
+    /// `exercises kind` converts them); a set with no reading refuses the merge, named.
+    /// `confirming` is the merge the user agreed to (`exerciseMergePreview`): if its sets
+    /// changed since, nothing is written.
+    public func mergeExercises(_ fromName: String, into intoName: String, confirming: ExerciseMerge? = nil) throws -> ExerciseMerge {
         try commit(action: "exercises merge \(fromName) \(intoName)") { w in
             w.describeAction("moved the sets of '\(fromName)' to '\(intoName)'", workout: nil)
-            let from = try w.existingExercise(fromName, wholeName: true)
-            let into = try w.existingExercise(intoName, wholeName: true)
-            guard from.id != into.id else {
-                throw UserError("'\(fromName)' and '\(intoName)' are the same exercise, '\(into.name)'; nothing to merge.")
+            let (merge, reading, setKind) = try w.mergePlan(fromName, into: intoName)
+            if let confirming, confirming != merge {
+                throw UserError("The sets of '\(merge.from.name)' changed while you were asked (another gymlog or a sync wrote them); "
+                    + "nothing was changed. Run the command again to see what it moves now.")
             }
-            guard from.kind == into.kind else {
-                throw UserError("Cannot merge '\(from.name)' into '\(into.name)': '\(from.name)' is \(from.kind.phrase) and "
-                    + "'\(into.name)' is \(into.kind.phrase). Change one first if its sets fit, e.g. "
-                    + "`gymlog exercises kind \"\(from.name)\" \(into.kind.rawValue)`.")
-            }
-            let moved = try w.liveSetCount(exerciseID: from.id)
+            let (from, into) = (merge.from, merge.into)
+            // One write per set: its move and, when its kind changes, its new values.
+            var converted: [String: SetConversion] = [:]
+            for c in reading.conversions { converted[c.set.id.key] = c }
             // Deleted sets move too, so nothing left behind points at a removed exercise.
             let setIDs = try String.fetchAll(w.db, sql: "SELECT id FROM sets WHERE exercise_id = ?", arguments: [from.id.key])
             for id in setIDs.compactMap(parseUUID) {
-                try w.write(.sets, id: id, op: .update, fields: [("exercise_id", .text(into.id.key))])
+                let move: [(String, FieldValue)] = [("exercise_id", .text(into.id.key))]
+                let fields = converted[id.key].map { ChangeWriter.changedFields($0, extra: move) } ?? move
+                try w.write(.sets, id: id, op: .update, fields: fields)
             }
+            if let setKind { try w.write(.exercises, id: into.id, op: .update, fields: [("kind", .text(setKind.rawValue))]) }
             var names: [String] = []
             for (id, alias) in try w.liveAliases(of: from.id) {
                 try w.write(.aliases, id: id, op: .update, fields: [("exercise_id", .text(into.id.key))])
@@ -144,7 +172,9 @@ extension GymLogDatabase {
             }
             try w.rebuildRecords(exerciseID: from.id)
             try w.rebuildRecords(exerciseID: into.id)
-            return ExerciseMerge(from: from, into: into, movedSets: moved, newAliases: names)
+            var done = merge
+            done.newAliases = names
+            return done
         }
     }
 
@@ -171,6 +201,48 @@ extension GymLogDatabase {
 // MARK: - Exercise steps used inside a write transaction
 
 extension ChangeWriter {
+    /// The exercise a kind change is for, and how its sets read in `kind`; a refusal naming
+    /// every live set with no reading.
+    func kindChange(_ name: String, to kind: ExerciseKind) throws -> (change: KindChange, reading: KindReading) {
+        let exercise = try existingExercise(name)
+        let reading = try reading(exercise, as: kind)
+        if !reading.misfits.isEmpty {
+            throw Self.noReading(reading.misfits, of: exercise, in: kind, exampleName: exercise.name,
+                                 before: "'\(exercise.name)' stays \(exercise.kind.rawValue): ",
+                                 then: "Change or delete those sets first, or give \(kind.rawValue) sets an exercise of their own, "
+                                    + "e.g. `gymlog exercises add NAME --kind \(kind.rawValue)`.")
+        }
+        return (KindChange(exercise: exercise, kind: kind, conversions: reading.conversions), reading)
+    }
+
+    /// What a merge moves and converts (`newAliases` left empty), how `from`'s sets read in
+    /// the kind they get, and the kind to give `into` when it has none yet; a refusal naming
+    /// every live set of `from` with no reading in `into`'s kind.
+    func mergePlan(_ fromName: String, into intoName: String) throws -> (merge: ExerciseMerge, reading: KindReading, setKind: ExerciseKind?) {
+        let from = try existingExercise(fromName, wholeName: true)
+        let into = try existingExercise(intoName, wholeName: true)
+        guard from.id != into.id else {
+            throw UserError("'\(fromName)' and '\(intoName)' are the same exercise, '\(into.name)'; nothing to merge.")
+        }
+        // An exercise added without a kind and with no sets yet takes the kind of the sets it gets.
+        var kind = into.kind, setKind: ExerciseKind?
+        if try storedKind(into.id) == "", try liveSetCount(exerciseID: into.id) == 0,
+           let fromKind = try storedKind(from.id).flatMap(ExerciseKind.init(rawValue:)) {
+            kind = fromKind
+            setKind = fromKind
+        }
+        let reading = try reading(from, as: kind)
+        if !reading.misfits.isEmpty {
+            let kinds = from.kind == kind ? "" : "'\(from.name)' is \(from.kind.phrase) and '\(into.name)' is \(kind.phrase), and "
+            throw Self.noReading(reading.misfits, of: from, in: kind, exampleName: into.name,
+                                 before: "Cannot merge '\(from.name)' into '\(into.name)': \(kinds)",
+                                 then: "Both exercises stay as they are.")
+        }
+        let merge = ExerciseMerge(from: from, into: into, movedSets: try liveSetCount(exerciseID: from.id), newAliases: [],
+                                  kind: kind, conversions: reading.conversions)
+        return (merge, reading, setKind)
+    }
+
     func resolver() throws -> ExerciseResolver {
         let exercises = try Row.fetchAll(db, sql: "SELECT id, name, kind FROM exercises WHERE deleted_at IS NULL").map { Rows.exercise($0) }
         let aliases = try Row.fetchAll(db, sql: "SELECT alias, exercise_id FROM aliases WHERE deleted_at IS NULL").map {

@@ -129,8 +129,14 @@ extension ChangeWriter {
             let clocks = try clocks(entity, id: id)
             // A row the action only updated (an edit, a note) was live then and must still be:
             // its tombstone is compared by value (a delete elsewhere), not by whose clock it has.
+            // A row already deleted when the action wrote it (a merge moves deleted sets too)
+            // must still be deleted: its tombstone is older than the fields the action wrote.
             var expected = fields
-            if expected[tombstoneField] == nil { expected[tombstoneField] = .int(0) }
+            if expected[tombstoneField] == nil {
+                let deletedBefore = clocks[tombstoneField].map { tombstone in names.contains { clocks[$0].map { tombstone < $0 } ?? false } } ?? false
+                let deleted = deletedBefore ? try currentValues(entity, id: id, fields: [tombstoneField])?.first.map { $0.1 != .null } ?? false : false
+                expected[tombstoneField] = .int(deleted ? 1 : 0)
+            }
             let current = try currentValues(entity, id: id, fields: expected.keys.sorted())
             let isForeign = { (field: String) in clocks[field].map { $0.node != self.deviceID } ?? false }
             let changed = current.map { row in row.filter { comparable($0.0, $0.1) != expected[$0.0] }.map(\.0) } ?? [tombstoneField]

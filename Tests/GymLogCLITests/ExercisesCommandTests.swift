@@ -65,4 +65,66 @@ import Testing
         #expect(try home.gymlog(["exercises", "add", "Curl"]).status == 0)
         #expect(try home.gymlog(["exercises", "delete", "Curl"]).stdout.contains("Deleted exercise 'Curl'."))
     }
+
+    @Test func aWronglyImportedSquatIsRepairedByItsKindFromAScript() throws {
+        // Given Squat (Barbell) as an earlier import made it: bodyweight, its loads added load,
+        // its empty-bar warm-up reps with no load
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["exercises", "add", "Squat (Barbell)", "--kind", "bodyweight"]).status == 0)
+        for line in ["squat (barbell) bw x12 w", "squat (barbell) bw+70x5x3"] {
+            #expect(try home.gymlog(["log", line]).status == 0)
+        }
+        #expect(try home.gymlog(["prs", "squat (barbell)"]).stdout.contains("heaviest added weight"))
+        let refused = try home.gymlog(["log", "squat (barbell) 80x5"])
+        #expect(refused.status != 0 && refused.stderr.contains("bw+80x5"), "\(refused.stderr)")
+        // When its kind is changed from a script without --yes
+        let unconfirmed = try home.gymlog(["exercises", "kind", "Squat (Barbell)", "weighted"])
+        // Then it shows what would change, refuses naming --yes, and writes nothing
+        #expect(unconfirmed.status == 1)
+        #expect(unconfirmed.stdout.contains("'Squat (Barbell)' becomes a weight-and-reps exercise (weighted); 4 of its sets change:"), "\(unconfirmed.stdout)")
+        #expect(unconfirmed.stderr.contains("Nothing was changed: there is no terminal to ask in. To go ahead, run "
+            + "`gymlog exercises kind \"Squat (Barbell)\" weighted --yes`."), "\(unconfirmed.stderr)")
+        #expect(try home.gymlog(["log", "squat (barbell) 80x5"]).status != 0)
+        // When it is run with --yes
+        let run = try home.gymlog(["exercises", "kind", "Squat (Barbell)", "weighted", "--yes"])
+        // Then every set is converted, each way shown with an example
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("  3 like `bw+70kg x 5` -> `70kg x 5`"), "\(run.stdout)")
+        #expect(run.stdout.contains("  1 like `warm-up bw x 12` -> `warm-up 0kg x 12` (no load becomes a set at 0 load)"), "\(run.stdout)")
+        #expect(run.stdout.contains("'Squat (Barbell)' is a weight-and-reps exercise (weighted); 4 sets converted. `gymlog undo` reverts it."))
+        // And the records are a weighted exercise's, and `squat 80x5` logs with its records
+        let prs = try home.gymlog(["prs", "squat (barbell)"]).stdout
+        #expect(prs.contains("heaviest weight") && prs.contains("e1RM") && !prs.contains("added"), "\(prs)")
+        let logged = try home.gymlog(["log", "squat (barbell) 80x5"])
+        #expect(logged.status == 0, "\(logged.stderr)")
+        #expect(logged.stdout.contains("PR"), "\(logged.stdout)")
+    }
+
+    @Test func mergeConvertsAcrossKindsOnlyWhenEverySetHasAReading() throws {
+        // Given a weighted squat and bodyweight sets of it under another name
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["log", "Squat 100x5"]).status == 0)
+        #expect(try home.gymlog(["log", "air squat bw+110x3"]).status == 0)
+        // When merged without --yes from a script: shown, refused, nothing written
+        let unconfirmed = try home.gymlog(["exercises", "merge", "air squat", "Squat"])
+        #expect(unconfirmed.status == 1)
+        #expect(unconfirmed.stdout.contains("  1 like `bw+110kg x 3` -> `110kg x 3`"), "\(unconfirmed.stdout)")
+        #expect(unconfirmed.stderr.contains("`gymlog exercises merge \"air squat\" Squat --yes`"), "\(unconfirmed.stderr)")
+        // With --yes the set is converted and moved
+        let merged = try home.gymlog(["exercises", "merge", "air squat", "Squat", "--yes"])
+        #expect(merged.stdout.contains("Moved 1 set (1 converted) from 'air squat' to 'Squat'"), "\(merged.stdout)\(merged.stderr)")
+        #expect(try home.gymlog(["prs", "squat"]).stdout.contains("110kg"))
+        // And a set with no reading is named, and the message suggests nothing that would be refused
+        #expect(try home.gymlog(["log", "band pullup bw-20x8"]).status == 0)
+        #expect(try home.gymlog(["log", "lat pulldown 60x10"]).status == 0)
+        let refused = try home.gymlog(["exercises", "merge", "band pullup", "lat pulldown", "--yes"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("band pullup bw-20kg x 8"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("exercises kind"), "\(refused.stderr)")
+        let kind = try home.gymlog(["exercises", "kind", "band pullup", "weighted", "--yes"])
+        #expect(kind.status != 0 && kind.stderr.contains("band pullup bw-20kg x 8"), "\(kind.stderr)")
+        // And a kind change that converts no set needs no --yes
+        #expect(try home.gymlog(["exercises", "add", "Hang", "--kind", "weighted"]).status == 0)
+        #expect(try home.gymlog(["exercises", "kind", "hang", "timed"]).stdout == "'Hang' is a timed exercise (timed).\n")
+    }
 }

@@ -75,6 +75,40 @@ extension TerminalSessionTests {
     }
 }
 
+extension TerminalSessionTests {
+    /// `exercises kind` asks before converting sets, in a shell and in the REPL, and a no writes nothing.
+    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    func changingAKindAsksInATerminal() throws {
+        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
+        // Given a squat made bodyweight, with a loaded set
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["exercises", "add", "Squat", "--kind", "bodyweight"]).status == 0)
+        #expect(try home.gymlog(["log", "squat bw+70x5"]).status == 0)
+        let db = try DatabaseQueue(path: home.database)
+        let kind = { try db.read { try String.fetchOne($0, sql: "SELECT kind FROM exercises WHERE name = 'Squat'") } }
+        // When `exercises kind` runs in a terminal, it shows the change and asks; a no changes nothing
+        let shell = try Tmux(home: home, arguments: ["exercises", "kind", "squat", "weighted"])
+        defer { shell.close() }
+        try shell.waitFor("1 like `bw+70kg x 5` -> `70kg x 5`")
+        try shell.waitFor("Convert it? [y/N]")
+        shell.type("n"); shell.keys("Enter")
+        try shell.waitFor("Nothing was changed.")
+        try shell.waitFor("[exited with status 1]")
+        #expect(try kind() == "bodyweight")
+        // And in the REPL a yes converts, and the REPL goes on
+        let repl = try Tmux(home: home)
+        defer { repl.close() }
+        try repl.waitFor("] >")
+        repl.type("exercises kind squat weighted"); repl.keys("Enter")
+        try repl.waitFor("Convert it? [y/N]")
+        repl.type("y"); repl.keys("Enter")
+        try repl.waitFor("1 set converted. `undo` reverts it.")
+        repl.type("squat 80x5"); repl.keys("Enter")
+        try repl.waitFor("80kg x 5")
+        #expect(try kind() == "weighted")
+    }
+}
+
 /// One tmux session running `gymlog` in a temporary home.
 struct Tmux {
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || path != nil }
@@ -88,10 +122,11 @@ struct Tmux {
     let session = "gymlog-test-\(UUID().uuidString.prefix(8))"
     let socket: String
 
-    init(home: TemporaryHome) throws {
+    /// `gymlog arguments` (the REPL with none) in a new pane.
+    init(home: TemporaryHome, arguments: [String] = []) throws {
         socket = home.root + "/tmux.sock"
         let env = home.environment.map { "\($0.key)=\(shellQuoted($0.value))" }.sorted().joined(separator: " ")
-        let gymlog = shellQuoted(builtProducts.appendingPathComponent("gymlog").path)
+        let gymlog = ([builtProducts.appendingPathComponent("gymlog").path] + arguments).map(shellQuoted).joined(separator: " ")
         // The pane stays after gymlog ends, showing how it ended.
         let command = "env TERM=xterm \(env) \(gymlog); echo \"[exited with status $?]\"; sleep 60"
         // The tmux server this starts would inherit every open descriptor of its client, and

@@ -93,3 +93,56 @@ struct ExerciseKindTests {
         #expect(ExerciseKind.typedNames == "weighted, bodyweight, timed, distance or carry")
     }
 }
+
+/// A set at 0 load, as `ExerciseKind.converting` makes one (the entry language writes none).
+private func zeroLoad(_ reps: Int, _ unit: WeightUnit = .kg, kind: SetKind = .working) -> SetValues {
+    SetValues(kind: kind, weight: Weight(Fixed(0), unit), reps: reps)
+}
+
+@Suite("ExerciseKind.converting: a set read in another kind, losing nothing")
+struct ExerciseKindConversionTests {
+    @Test("a load moves between added and external; reps, times and distances stay", arguments: [
+        ("dip bw+20x6", ExerciseKind.weighted, "dip 20x6"), ("squat bw+70kg x5 @8", .weighted, "squat 70x5 @8"),
+        ("squat bw+155lb x5", .weighted, "squat 155lb x5"), ("squat 70x5 w", .bodyweight, "squat bw+70x5 w"),
+        ("dip 20x6 # belt", .bodyweight, "dip bw+20x6 # belt"), ("plank 10kg 60s", .bodyweight, "plank bw+10 60s"),
+        ("plank 60s", .bodyweight, "plank bw 60s"), ("plank bw+10 60s", .timed, "plank bw+10 60s"),
+        ("squat 70x5", .weighted, "squat 70x5"),
+    ])
+    func loadsMove(line: String, kind: ExerciseKind, expected: String) throws {
+        let converted = try #require(kind.converting(try values(line), unit: .kg))
+        #expect(converted == (try values(expected)))
+        #expect(kind.fits(converted))
+    }
+
+    @Test("no load becomes a set at 0 load in the user's unit, and 0 load on a bodyweight exercise is none")
+    func noLoadIsZeroLoad() throws {
+        // Given bodyweight reps with no load (`bw x12`, and reps alone as an import reads them)
+        let warmup = try values("squat bw x12 w")
+        // When read as weight and reps, then each is a set at 0 load in the unit given, warm-up kept
+        #expect(ExerciseKind.weighted.converting(warmup, unit: .kg) == zeroLoad(12, kind: .warmup))
+        #expect(ExerciseKind.weighted.converting(SetValues(reps: 12), unit: .lb) == zeroLoad(12, .lb))
+        // And a set at 0 load read as bodyweight is plain reps, in whatever unit the 0 was
+        #expect(ExerciseKind.bodyweight.converting(zeroLoad(12, .lb), unit: .kg) == (try values("squat bw x12")))
+        #expect(ExerciseKind.bodyweight.converting(zeroLoad(12, kind: .warmup), unit: .kg) == warmup)
+    }
+
+    @Test("a set with no reading in the kind has no conversion", arguments: [
+        ("pullup bw-20x8", ExerciseKind.weighted), ("plank bw 60s", .weighted), ("plank 60s", .weighted),
+        ("row 2000m 7:41", .weighted), ("row 2000m 7:41", .bodyweight), ("carry 40kg 50m", .bodyweight),
+        ("bench 100x5", .timed), ("bench 100x5", .carry), ("pullup bw x8", .timed), ("pullup bw+10x5", .distance),
+        ("plank 10kg 60s", .distance), ("carry 40kg 50m", .weighted),
+    ])
+    func noReading(line: String, kind: ExerciseKind) throws {
+        #expect(kind.converting(try values(line), unit: .kg) == nil)
+    }
+
+    @Test("weighted to bodyweight and back gives every loaded set back exactly")
+    func roundTrip() throws {
+        for line in ["squat 70x5", "squat 155.5lb x3 @9", "squat 60x10 w", "squat 100x1 f # grinder"] {
+            let v = try values(line)
+            let there = try #require(ExerciseKind.bodyweight.converting(v, unit: .kg))
+            #expect(there.bodyweight)
+            #expect(ExerciseKind.weighted.converting(there, unit: .kg) == v, "\(line)")
+        }
+    }
+}

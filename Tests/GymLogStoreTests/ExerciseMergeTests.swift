@@ -103,21 +103,30 @@ private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
         #expect(curl?.message.hasPrefix("Curl is a weight-and-reps exercise") == true)
     }
 
-    @Test func theKindChangesOnlyWhileEverySetFitsTheNewKind() throws {
-        // Given a "weighted" exercise that only has bodyweight reps (as an import makes them)
+    @Test func theKindChangesOnlyWhileEverySetHasAReadingInTheNewKind() throws {
+        // Given a dip made bodyweight, with an assisted set and a hold besides added load
         let db = try temporaryDatabase()
         _ = try db.addExercise(name: "Dip", kind: .carry)
         let carry = #expect(throws: UserError.self) { try log(db, "dip bw x8") }
         #expect(carry?.message.contains("Dip is a weight-and-distance exercise") == true)
         _ = try db.setExerciseKind("dip", to: .bodyweight)
-        try log(db, "dip bw x8")
         try log(db, "dip bw+20x5")
-        // When it is changed to a kind its sets do not fit
+        try log(db, "dip bw-20x8")
+        try log(db, "dip bw 30s")
+        // When it is changed to weight and reps, which has no reading of assistance or of a hold
         let before = try footprint(db)
         let error = #expect(throws: UserError.self) { try db.setExerciseKind("dip", to: .weighted) }
-        // Then it is refused with how many sets are in the way
-        #expect(error?.message.hasPrefix("Dip has 2 sets that do not fit a weight-and-reps exercise") == true)
+        // Then it is refused, naming each such set by its workout's date, the exercise and the set
+        #expect(error?.message == """
+            'Dip' stays bodyweight: 2 sets of 'Dip' have no reading as a weight-and-reps exercise (e.g. `dip 100x5`), so nothing was changed:
+              2025-11-21 Dip bw-20kg x 8
+              2025-11-21 Dip bw 30s
+            Change or delete those sets first, or give weighted sets an exercise of their own, e.g. `gymlog exercises add NAME --kind weighted`.
+            """)
         #expect(try footprint(db) == before)
+        // And the preview the command shows first refuses alike
+        let preview = #expect(throws: UserError.self) { try db.exerciseKindChange("dip", to: .weighted) }
+        #expect(preview?.message == error?.message)
         // And a kind they fit is taken
         _ = try db.addExercise(name: "Hang", kind: .weighted)
         #expect(try db.setExerciseKind("hang", to: .timed).kind == .timed)
@@ -125,6 +134,140 @@ private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
     }
 }
 
+/// Every set of one exercise, oldest first.
+private func sets(_ db: GymLogDatabase, of name: String) throws -> [SetValues] {
+    try db.read { try Row.fetchAll($0, sql: """
+        SELECT \(Rows.setColumns) FROM sets s JOIN exercises e ON e.id = s.exercise_id
+        WHERE e.name = ? AND s.deleted_at IS NULL ORDER BY s.performed_at
+        """, arguments: [name]).map { Rows.set($0).values } }
+}
+
+/// The records of one exercise: metric (and reps) -> value.
+private func records(_ db: GymLogDatabase, of name: String) throws -> [String: Double] {
+    try db.read { try Row.fetchAll($0, sql: """
+        SELECT r.metric, r.reps, r.value FROM records r JOIN exercises e ON e.id = r.exercise_id WHERE e.name = ?
+        """, arguments: [name]) }.reduce(into: [:]) { $0["\($1["metric"] as String)\($1["reps"] as Int == 0 ? "" : "@\($1["reps"] as Int)")"] = $1["value"] }
+}
+
+/// A Squat (Barbell) as an earlier import made it from a Strong file whose warm-ups had no
+/// load: bodyweight, its loaded sets `bw+70kg`, its warm-ups `bw x12`.
+private func wronglyImportedSquat(_ db: GymLogDatabase) throws {
+    _ = try db.addExercise(name: "Squat (Barbell)", kind: .bodyweight)
+    try log(db, "squat (barbell) bw x12 w", typed: "squat (barbell) bw x12 w")
+    try log(db, "squat (barbell) bw x12 w", typed: "squat (barbell) bw x12 w")
+    try log(db, "squat (barbell) bw+60x5", typed: "squat (barbell) bw+60x5")
+    try log(db, "squat (barbell) bw+70x5x3", typed: "squat (barbell) bw+70x5x3")
+}
+
+@Suite struct KindConversionStoreTests {
+    @Test func aWronglyImportedBodyweightSquatIsRepairedByItsKindAsOneUndoableSyncedChange() throws {
+        // Given the squat as the import made it, synced to another device
+        let db = try temporaryDatabase(), other = try temporaryDatabase()
+        try wronglyImportedSquat(db)
+        try replay(db, into: other)
+        let refused = #expect(throws: UserError.self) { try log(db, "squat (barbell) 80x5") }
+        #expect(refused?.message.contains("`squat (barbell) bw+80x5`") == true)
+        #expect(try records(db, of: "Squat (Barbell)")["e1rm"] == nil)
+        let pushed = try count(db, "SELECT MAX(seq) FROM outbox")
+        // When it is made weighted
+        let change = try db.setExerciseKind("Squat (Barbell)", to: .weighted)
+        // Then every set is a weighted set of its load; the warm-ups are sets at 0 kg
+        #expect(change.conversions.count == 6 && change.exercise.kind == .bodyweight && change.kind == .weighted)
+        let zero = Weight(Fixed(0), .kg), seventy = Weight(Fixed(70), .kg)
+        let weighted = [SetValues(kind: .warmup, weight: zero, reps: 12), SetValues(kind: .warmup, weight: zero, reps: 12),
+                        SetValues(weight: Weight(Fixed(60), .kg), reps: 5)] + Array(repeating: SetValues(weight: seventy, reps: 5), count: 3)
+        #expect(try sets(db, of: "Squat (Barbell)") == weighted)
+        // And each changed set is one field change in the outbox (its load fields only), as any edit
+        #expect(try count(db, "SELECT COUNT(*) FROM outbox WHERE seq > \(pushed) AND entity = 'sets' AND op = 'update'") == 6)
+        #expect(try count(db, "SELECT COUNT(*) FROM outbox WHERE seq > \(pushed) AND entity = 'sets' AND payload LIKE '%\"reps\"%'") == 0)
+        #expect(try count(db, "SELECT COUNT(*) FROM outbox WHERE seq > \(pushed) AND entity = 'exercises'") == 1)
+        // And the records are a weighted exercise's: heaviest weight, e1RM, no most-reps
+        let held = try records(db, of: "Squat (Barbell)")
+        #expect(held["weight"] == 70 && held["rep_max@5"] == 70 && held["reps"] == nil)
+        #expect(abs((held["e1rm"] ?? 0) - 70 * (1 + 5.0 / 30)) < 1e-9)
+        // And `squat 80x5` logs, beating them
+        let logged = try log(db, "squat (barbell) 80x5", typed: "squat (barbell) 80x5")
+        #expect(logged.sets.first?.records.map(\.metric).contains(.weight) == true)
+        // And another device gets the same sets and kind by sync
+        try replay(db, into: other)
+        #expect(try sets(other, of: "Squat (Barbell)") == weighted + [SetValues(weight: Weight(Fixed(80), .kg), reps: 5)])
+        #expect(try other.existingExercise("squat (barbell)").kind == .weighted)
+        #expect(try records(other, of: "Squat (Barbell)")["weight"] == 80 && records(other, of: "Squat (Barbell)")["e1rm"] != nil)
+        // When the 80x5 and then the conversion are undone: one undo takes the whole conversion back
+        guard case .done = try db.undo(), case .done(let action) = try db.undo() else { Issue.record("undo refused"); return }
+        #expect(action.label == "exercises kind Squat (Barbell) weighted")
+        let bodyweight = try sets(db, of: "Squat (Barbell)")
+        #expect(bodyweight.allSatisfy(\.bodyweight) && bodyweight.map(\.weight) == [nil, nil, Weight(Fixed(60), .kg), seventy, seventy, seventy])
+        #expect(try db.existingExercise("squat (barbell)").kind == .bodyweight)
+        #expect(try records(db, of: "Squat (Barbell)")["e1rm"] == nil)
+        // And one redo brings it all back, records included
+        guard case .done = try db.redo() else { Issue.record("redo refused"); return }
+        #expect(try sets(db, of: "Squat (Barbell)") == weighted)
+        #expect(try records(db, of: "Squat (Barbell)")["weight"] == 70)
+    }
+
+    @Test func aDeletedSetStaysAsItIsAndTheChangeCanStillBeUndone() throws {
+        // Given a bodyweight squat with a set deleted (on this device, as on another)
+        let db = try temporaryDatabase()
+        _ = try db.addExercise(name: "Squat", kind: .bodyweight)
+        try log(db, "squat bw+70x5", typed: "squat bw+70x5")
+        try log(db, "squat bw+75x5", typed: "squat bw+75x5")
+        _ = try db.deleteSet(.last)
+        // When made weighted, then only the live set converts
+        #expect(try db.setExerciseKind("squat", to: .weighted).conversions.count == 1)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets WHERE bodyweight = 1 AND deleted_at IS NOT NULL") == 1)
+        // And the change is undone whole
+        guard case .done = try db.undo() else { Issue.record("undo refused"); return }
+        #expect(try sets(db, of: "Squat") == [SetValues(weight: Weight(Fixed(70), .kg), bodyweight: true, reps: 5)])
+    }
+
+    @Test func theUsersUnitIsTheUnitOfAMadeUpZeroLoad() throws {
+        // Given a pound user's bodyweight squat with an empty-bar warm-up
+        var settings = Settings()
+        settings.defaultUnit = .lb
+        let db = try temporaryDatabase(settings: settings)
+        _ = try db.addExercise(name: "Squat", kind: .bodyweight)
+        try log(db, "squat bw x10 w")
+        try log(db, "squat bw+135x5")
+        // When made weighted, then the warm-up is 0 lb and the load keeps its number and unit
+        _ = try db.setExerciseKind("squat", to: .weighted)
+        #expect(try sets(db, of: "Squat") == [SetValues(kind: .warmup, weight: Weight(Fixed(0), .lb), reps: 10),
+                                                SetValues(weight: Weight(Fixed(135), .lb), reps: 5)])
+    }
+
+    @Test func whatTheUserConfirmedIsWhatIsWritten() throws {
+        // Given the conversion shown to the user
+        let db = try temporaryDatabase()
+        try wronglyImportedSquat(db)
+        let preview = try db.exerciseKindChange("squat (barbell)", to: .weighted)
+        #expect(preview.conversions.count == 6)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets WHERE bodyweight = 0") == 0)
+        // When another set is logged before the answer
+        try log(db, "squat (barbell) bw+75x3")
+        let before = try footprint(db)
+        // Then the confirmed change is refused as stale, and nothing is written
+        let error = #expect(throws: UserError.self) { try db.setExerciseKind("squat (barbell)", to: .weighted, confirming: preview) }
+        #expect(error?.message.contains("changed while you were asked") == true)
+        #expect(try footprint(db) == before)
+        // While a fresh preview goes through
+        let fresh = try db.exerciseKindChange("squat (barbell)", to: .weighted)
+        #expect(try db.setExerciseKind("squat (barbell)", to: .weighted, confirming: fresh).conversions.count == 7)
+    }
+
+    @Test func weightedBackToBodyweightMakesLoadsAddedAndZeroLoadsNone() throws {
+        // Given a weighted pull-up logged with its belt load
+        let db = try temporaryDatabase()
+        try log(db, "weighted pullup 20x5")
+        try log(db, "weighted pullup 25x3 @9")
+        // When made bodyweight
+        _ = try db.setExerciseKind("weighted pullup", to: .bodyweight)
+        // Then the loads are added load and the records those of added load
+        #expect(try sets(db, of: "weighted pullup") == [SetValues(weight: Weight(Fixed(20), .kg), bodyweight: true, reps: 5),
+                                                        SetValues(weight: Weight(Fixed(25), .kg), bodyweight: true, reps: 3, rpe: Fixed(9))])
+        #expect(try log(db, "weighted pullup bw x8").exercise.kind == .bodyweight)
+        #expect(try records(db, of: "weighted pullup")["reps"] == 8)
+    }
+}
 @Suite struct ExerciseNameStoreTests {
     @Test func aRenamedExerciseKeepsItsOldNameAsAnAliasOnEveryDevice() throws {
         // Given Pullup on two devices
@@ -197,18 +340,88 @@ private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
         }
     }
 
-    @Test func mergeIsRefusedAcrossKindsAndForPrefixesAndWritesNothing() throws {
+    @Test func mergeIsRefusedForSetsWithNoReadingAndForPrefixesAndWritesNothing() throws {
         let db = try temporaryDatabase()
         try log(db, "row 2000m 7:41")
         try log(db, "barbell row 70x8")
         try log(db, "bench press 100x5")
         let before = try footprint(db)
         let kinds = #expect(throws: UserError.self) { try db.mergeExercises("barbell row", into: "row") }
-        #expect(kinds?.message.contains("'barbell row' is a weight-and-reps exercise and 'row' is a distance exercise") == true)
+        #expect(kinds?.message == """
+            Cannot merge 'barbell row' into 'row': 'barbell row' is a weight-and-reps exercise and 'row' is a distance exercise, \
+            and 1 set of 'barbell row' has no reading as a distance exercise (distance and time, e.g. `row 2000m 7:41`), so nothing was changed:
+              2025-11-21 barbell row 70kg x 8
+            Both exercises stay as they are.
+            """)
+        // Never a suggestion that would be refused too
+        #expect(kinds?.message.contains("exercises kind") == false)
         let prefix = #expect(throws: UserError.self) { try db.mergeExercises("bench", into: "barbell row") }
         #expect(prefix?.message.contains("type the whole name") == true)
         #expect(throws: UserError.self) { try db.mergeExercises("row", into: "ROW") }
         #expect(try footprint(db) == before)
+    }
+
+    @Test func mergeConvertsSetsOfAnotherKindByTheSameRule() throws {
+        // Given sets logged as bodyweight under a stray name, and the real weighted squat
+        let db = try temporaryDatabase(), other = try temporaryDatabase()
+        try log(db, "Squat 100x5")
+        try log(db, "bodyweight squat bw+110x3", typed: "bodyweight squat bw+110x3")
+        try log(db, "bodyweight squat bw x15 w", typed: "bodyweight squat bw x15 w")
+        try replay(db, into: other)
+        // When merged into the weighted one
+        var preview = try db.exerciseMergePreview("bodyweight squat", into: "Squat")
+        #expect(preview.conversions.count == 2 && preview.kind == .weighted)
+        // (a merge confirmed before another set was logged is refused, writing nothing)
+        try log(db, "bodyweight squat bw+100x3", typed: "bodyweight squat bw+100x3")
+        let before = try footprint(db)
+        #expect(throws: UserError.self) { try db.mergeExercises("bodyweight squat", into: "Squat", confirming: preview) }
+        #expect(try footprint(db) == before)
+        guard case .done = try db.undo() else { Issue.record("undo refused"); return }
+        preview = try db.exerciseMergePreview("bodyweight squat", into: "Squat")
+        let merge = try db.mergeExercises("bodyweight squat", into: "Squat", confirming: preview)
+        // Then the sets are converted as `exercises kind` converts them, in the moving write
+        #expect(merge.movedSets == 2 && merge.conversions == preview.conversions)
+        let expected = [SetValues(weight: Weight(Fixed(100), .kg), reps: 5), SetValues(weight: Weight(Fixed(110), .kg), reps: 3),
+                        SetValues(kind: .warmup, weight: Weight(Fixed(0), .kg), reps: 15)]
+        #expect(try sets(db, of: "Squat") == expected)
+        // And the records count the 110 on every device
+        try replay(db, into: other)
+        for d in [db, other] {
+            #expect(try sets(d, of: "Squat") == expected)
+            #expect(try records(d, of: "Squat")["weight"] == 110)
+        }
+        // And one undo takes the merge and its conversions back
+        guard case .done = try db.undo() else { Issue.record("undo refused"); return }
+        #expect(try sets(db, of: "bodyweight squat").map(\.bodyweight) == [true, true])
+        #expect(try records(db, of: "Squat")["weight"] == 100)
+    }
+
+    @Test func aMergeOfAnExerciseWithADeletedSetCanBeUndone() throws {
+        // Given a stray exercise with a live set and a deleted one
+        let db = try temporaryDatabase()
+        try log(db, "Bench Press 100x5", typed: "Bench Press 100x5")
+        try log(db, "flat bench 90x5x2", typed: "flat bench 90x5x2")
+        _ = try db.deleteSet(.last)
+        // When it is merged (the deleted set moves too) and the merge undone
+        _ = try db.mergeExercises("flat bench", into: "Bench Press")
+        let outcome = try db.undo()
+        // Then the undo is taken (it was refused: the deleted set was expected live), both sets
+        // are back, the deleted one still deleted, and redo moves them again
+        guard case .done = outcome else { Issue.record("undo: \(outcome)"); return }
+        #expect(try sets(db, of: "flat bench").count == 1)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE e.name = 'flat bench' AND s.deleted_at IS NOT NULL") == 1)
+        guard case .done = try db.redo() else { Issue.record("redo refused"); return }
+        #expect(try sets(db, of: "Bench Press").count == 2)
+    }
+
+    @Test func anExerciseWithNoKindAndNoSetsTakesTheKindOfTheSetsMergedIntoIt() throws {
+        let db = try temporaryDatabase()
+        _ = try db.addExercise(name: "Pull-up")
+        try log(db, "chinup bw+10x5")
+        let merge = try db.mergeExercises("chinup", into: "Pull-up")
+        #expect(merge.kind == .bodyweight && merge.conversions.isEmpty)
+        #expect(try db.existingExercise("pull-up").kind == .bodyweight)
+        #expect(try sets(db, of: "Pull-up") == [SetValues(weight: Weight(Fixed(10), .kg), bodyweight: true, reps: 5)])
     }
 
     @Test func deleteTakesOnlyAnExerciseWithNoSets() throws {

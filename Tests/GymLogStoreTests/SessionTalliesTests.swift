@@ -90,6 +90,8 @@ import Testing
         _ = try db.importFile(try ImportParser.parse(Array(strong.utf8), options: ImportOptions())); try check("import")
         _ = try db.mergeExercises("curl", into: "row"); try check("merge")
         done(try db.undo()); try check("undo the merge")
+        _ = try db.setExerciseKind("bench", to: .bodyweight); try check("a kind change converting sets")
+        done(try db.undo()); try check("undo the kind change")
         world.advance(minutes: 180)
         try log(db, "bench 105x3", typed: "bench 105x3"); try check("a new workout after the idle gap")
         _ = try db.finishWorkout(); try check("finish")

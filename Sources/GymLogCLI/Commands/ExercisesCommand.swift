@@ -19,7 +19,7 @@ struct Exercises: ParsableCommand {
           gymlog exercises add Sled --kind carry
           gymlog exercises alias bp "Bench Press"
           gymlog exercises rename Pullup Pull-up   the old name stays an alias
-          gymlog exercises kind plank timed     while its sets fit the new kind
+          gymlog exercises kind plank timed     converts sets that have a reading (asks)
           gymlog exercises rest squat 3:00      the rest the prompt counts to (off clears)
           gymlog exercises merge Benchpress "Bench Press"
                                                 move the sets; keep the name
@@ -107,16 +107,81 @@ struct RenameExercise: ContextCommand {
 
 struct KindExercise: ContextCommand {
     static let configuration = CommandConfiguration(
-        commandName: "kind", abstract: "Change an exercise's kind, while all its sets fit the new kind.")
+        commandName: "kind", abstract: "Change an exercise's kind, converting its sets when each has a reading in the new kind.",
+        discussion: """
+          A set changes only where its load means something else:
+          `bw+70x5` becomes `70x5` on a weighted exercise and back;
+          `bw x12` becomes `0x12` (a set at 0 load) and back. An
+          assisted set (`bw-20x8`), or a time or distance the new kind
+          has no place for, has no reading: then those sets are named
+          and nothing changes. The command shows what changes and asks
+          first (`--yes` from a script); one `undo` reverts it all.
+
+          gymlog exercises kind plank timed
+          gymlog exercises kind "Squat (Barbell)" weighted
+          gymlog exercises kind "Squat (Barbell)" weighted --yes
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The exercise.") var name: String
     @Argument(help: "The new kind: \(ExerciseKind.typedNames).") var kind: String
+    @Flag(name: .long, help: "Convert the sets without asking (for scripts).") var yes = false
 
     func validate() throws { _ = try exerciseKind(kind, option: "") }
 
     func run(in context: CLIContext) async throws {
-        let e = try context.db().setExerciseKind(name, to: try exerciseKind(kind, option: ""))
-        context.print("'\(e.name)' is \(e.kind.phrase) (\(e.kind.rawValue)).")
+        let kind = try exerciseKind(kind, option: "")
+        let db = try context.db()
+        let preview = try db.exerciseKindChange(name, to: kind)
+        if !preview.conversions.isEmpty {
+            let n = preview.conversions.count
+            context.print("'\(preview.exercise.name)' becomes \(kind.phrase) (\(kind.rawValue)); \(n) of its sets \(n == 1 ? "changes" : "change"):")
+            conversionLines(preview.conversions).forEach(context.print)
+            let command = "gymlog exercises kind \(quotedName(preview.exercise.name)) \(kind.rawValue) --yes"
+            try confirm(yes, "Convert \(n == 1 ? "it" : "them")?", command: command, context: context)
+        }
+        let change = try db.setExerciseKind(name, to: kind, confirming: preview)
+        let n = change.conversions.count
+        context.print("'\(change.exercise.name)' is \(kind.phrase) (\(kind.rawValue))"
+            + (n == 0 ? "." : "; \(n) set\(n == 1 ? "" : "s") converted. `gymlog undo` reverts it."))
+    }
+}
+
+/// Lines describing conversions: for each way a set changes, how many and the first of them
+/// (`218 like `bw+70kg x 5` -> `70kg x 5``), most first.
+func conversionLines(_ conversions: [SetConversion]) -> [String] {
+    // The way a set changes: whether it had a load, and whether it has one after.
+    var groups: [(key: [Bool], first: SetConversion, count: Int)] = []
+    for c in conversions {
+        let key = [c.set.values.weight == nil, c.converted.weight == nil, c.set.values.bodyweight]
+        if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].count += 1 } else { groups.append((key, c, 1)) }
+    }
+    func shown(_ v: SetValues) -> String {
+        var v = v
+        v.note = nil
+        return "`\(v.summary)`"
+    }
+    return groups.sorted { $0.count > $1.count }.map { g in
+        let made = g.first.set.values.weight == nil && g.first.converted.weight != nil ? " (no load becomes a set at 0 load)" : ""
+        return "  \(g.count) like \(shown(g.first.set.values)) -> \(shown(g.first.converted))\(made)"
+    }
+}
+
+/// A name as typed on a command line: quoted when it has a space or a quote.
+private func quotedName(_ name: String) -> String {
+    name.contains(where: { $0 == " " || $0 == "'" || $0 == "(" || $0 == ")" }) ? "\"\(name)\"" : name
+}
+
+/// Goes on with a change just described when `yes` was given or the user answers yes in a
+/// terminal. Without a terminal it refuses, naming `command` (with `--yes`); a no ends the
+/// command with status 1. Either way nothing is written.
+private func confirm(_ yes: Bool, _ question: String, command: String, context: CLIContext) throws {
+    if yes { return }
+    guard let answer = context.confirm(question) else {
+        throw UserError("Nothing was changed: there is no terminal to ask in. To go ahead, run `\(command)`.")
+    }
+    if !answer {
+        context.print("Nothing was changed.")
+        throw ExitCode.failure
     }
 }
 
@@ -148,16 +213,37 @@ struct MergeExercises: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Move every set of one exercise to another; the old name becomes an alias.",
-        discussion: "Both exercises must have the same kind. Example: `gymlog exercises merge Benchpress \"Bench Press\"`."
+        discussion: """
+          Sets of another kind are converted as `exercises kind`
+          converts them (`bw+70x5` becomes `70x5` in a weighted
+          exercise), after showing what changes and asking (`--yes`
+          from a script); a set with no reading in the other kind is
+          named, and nothing changes.
+
+          gymlog exercises merge Benchpress "Bench Press"
+        """
     )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The exercise to merge away (its whole name or an alias).") var from: String
     @Argument(help: "The exercise that keeps the sets.") var into: [String]
+    @Flag(name: .long, help: "Convert sets of another kind without asking (for scripts).") var yes = false
 
     func run(in context: CLIContext) async throws {
-        let m = try context.db().mergeExercises(from, into: into.joined(separator: " "))
+        let db = try context.db()
+        let intoName = into.joined(separator: " ")
+        let preview = try db.exerciseMergePreview(from, into: intoName)
+        if !preview.conversions.isEmpty {
+            let n = preview.conversions.count
+            context.print("Merging '\(preview.from.name)' into '\(preview.into.name)' moves \(preview.movedSets) set\(preview.movedSets == 1 ? "" : "s"); "
+                + "\(n) of them \(n == 1 ? "changes" : "change") to fit \(preview.kind.phrase):")
+            conversionLines(preview.conversions).forEach(context.print)
+            let command = "gymlog exercises merge \(quotedName(preview.from.name)) \(quotedName(preview.into.name)) --yes"
+            try confirm(yes, "Merge and convert \(n == 1 ? "it" : "them")?", command: command, context: context)
+        }
+        let m = try db.mergeExercises(from, into: intoName, confirming: preview)
         let names = m.newAliases.map { "'\($0)'" }.joined(separator: ", ")
-        context.print("Moved \(m.movedSets) set\(m.movedSets == 1 ? "" : "s") from '\(m.from.name)' to '\(m.into.name)'"
+        let converted = m.conversions.isEmpty ? "" : " (\(m.conversions.count) converted)"
+        context.print("Moved \(m.movedSets) set\(m.movedSets == 1 ? "" : "s")\(converted) from '\(m.from.name)' to '\(m.into.name)'"
             + (names.isEmpty ? "." : "; \(names) now \(m.newAliases.count == 1 ? "means" : "mean") '\(m.into.name)'."))
     }
 }

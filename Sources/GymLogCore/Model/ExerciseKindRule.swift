@@ -37,7 +37,7 @@ extension ExerciseKind {
     public var phrase: String { adjective + " exercise" }
 
     /// What a set of this kind holds, with an example line for exercise `name` (lower case).
-    func shape(_ name: String) -> String {
+    public func shape(_ name: String) -> String {
         switch self {
         case .weighted: "e.g. `\(name) 100x5`"
         case .bodyweight: "reps with optional added or assisted load, e.g. `\(name) bw x8`, `\(name) bw+10x5`, `\(name) bw-20x8`"
@@ -74,6 +74,36 @@ extension ExerciseKind {
         case .carry:
             return v.distance != nil && externalLoad && v.reps == nil
         }
+    }
+
+    /// The set as an exercise of this kind holds it, when a reading loses nothing: the set
+    /// itself when it fits already, nil when it has no such reading. `exercises kind` and
+    /// `exercises merge` convert with it.
+    ///
+    /// Only what the load means moves, never a number: the kind says whether the body is part
+    /// of the load. A bodyweight set's added load becomes the external load (`bw+70x5` ->
+    /// `70x5`, `bw+10 60s` -> `10kg 60s`) and an external load becomes added load (`70x5` ->
+    /// `bw+70x5`; a hold with none is a bodyweight hold, `60s` -> `bw 60s`). A bodyweight set
+    /// with no load becomes a weighted set at 0 load in `unit` (`bw x12` -> `0x12`: the empty
+    /// bar or machine the lifter typed as 0), and a 0 load on a bodyweight exercise is no load
+    /// (`0x12` -> `bw x12`). Assistance (`bw-20x8`) has no reading outside bodyweight; reps,
+    /// times and distances never appear or vanish, so a `plank 60s` has no weight-and-reps
+    /// reading and a run none as a bodyweight set.
+    public func converting(_ v: SetValues, unit: WeightUnit) -> SetValues? {
+        if fits(v) { return v }
+        var c = v
+        if self == .bodyweight {
+            guard !v.bodyweight else { return nil }
+            c.bodyweight = true
+            if let w = v.weight, w.value.isZero { c.weight = nil }
+        } else {
+            // Only a bodyweight set (flagged, or reps with no load as imports read them) moves.
+            guard v.bodyweight || v.weight == nil else { return nil }
+            if let w = v.weight, w.value.thousandths < 0 { return nil }
+            c.bodyweight = false
+            if c.weight == nil && self == .weighted && c.reps != nil { c.weight = Weight(Fixed(0), unit) }
+        }
+        return fits(c) ? c : nil
     }
 
     /// Nil when the set fits this kind; otherwise the sentence refusing it, naming the kind
