@@ -95,29 +95,16 @@ struct KindEvidence {
 
 extension SetValues {
     /// A set read from a file without a bodyweight column (every app but gymlog) as a set of
-    /// an exercise read as `reading`. Only the load's meaning changes, and only between a
-    /// load and bodyweight: on a loaded exercise reps with no load are reps at a load of 0;
-    /// on a bodyweight exercise a load with reps is added load (Strong writes `bw+20x6` as
-    /// Weight 20), or assistance when the file writes it positive (`Pull Up (Assisted)`).
-    /// Reading an already-read set again as the same kind changes nothing.
+    /// an exercise read as `reading`: the one lossless reading of `ExerciseKind.converting`
+    /// (reps with no load on a loaded exercise are at a load of 0, a load on a bodyweight
+    /// exercise is added load), and on an `(Assisted)` exercise a positive load is assistance.
+    /// A set with no reading is kept as written; reading a read set again changes nothing.
     public func readingImported(as reading: ImportedKind) -> SetValues {
         var v = self
-        guard v.distance == nil, v.reps != nil else { return v }
-        switch reading.kind {
-        case .weighted:
-            if v.bodyweight, v.weight == nil {
-                v.bodyweight = false
-                v.weight = Weight(Fixed(0), reading.unit)
-            } else if v.bodyweight, let w = v.weight, w.value.thousandths > 0 {
-                v.bodyweight = false
-            }
-        case .bodyweight:
-            guard !v.bodyweight, let w = v.weight else { return v }
+        if reading.kind == .bodyweight, reading.assisted, !v.bodyweight, let w = v.weight, w.value.thousandths > 0 {
+            v.weight = Weight(Fixed(thousandths: -w.value.thousandths), w.unit)
             v.bodyweight = true
-            if w.value.isZero { v.weight = nil } else if reading.assisted { v.weight = Weight(Fixed(thousandths: -w.value.thousandths), w.unit) }
-        case .timed, .distance, .carry:
-            break
         }
-        return v
+        return reading.kind.converting(v, unit: reading.unit) ?? v
     }
 }
