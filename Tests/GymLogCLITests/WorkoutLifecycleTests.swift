@@ -155,15 +155,23 @@ import Testing
     }
 
     @Test func aPastWorkoutFinishedLaterEndsAtItsLastSet() async throws {
-        // Given a past workout at 18:00 yesterday with sets logged at 18:10 and 18:30
+        // Given a workout finished today, then a session logged at 18:00, 18:10 and 18:30 yesterday
         let s = try Session()
-        await s.type("start --at yesterday 18:00 Legs")
+        await s.type("row 70x8")
+        await s.type("finish")
+        await s.type("log --at yesterday 18:00 squat 140x5")
         await s.type("log --at yesterday 18:10 squat 140x5")
         await s.type("log --at yesterday 18:30 squat 140x5")
-        // When it is finished
+        // When `finish` is typed (no workout is open)
         let out = await s.type("finish").out
-        // Then it ended at its last set, 30 minutes after its start
-        #expect(out.first?.hasPrefix("Finished 'Legs': 30 min, 2 sets") == true, "\(out)")
+        // Then that session ends at its last set, 30 minutes after its start
+        #expect(out.first?.hasPrefix("Finished the workout of Thu 2025-11-20 18:00: 30 min, 3 sets") == true, "\(out)")
+        #expect(await s.type("show --workout yesterday --json").out.joined().contains("\"ended_at\": \"2025-11-20T18:30:00+01:00\""))
+        // And a past workout opened with `start --at` ends at its last set too
+        await s.type("start --at yesterday 20:00 Legs")
+        await s.type("log --at yesterday 20:10 squat 140x5")
+        await s.type("log --at yesterday 20:25 squat 140x5")
+        #expect(await s.type("finish").out.first?.hasPrefix("Finished 'Legs': 25 min, 2 sets") == true)
     }
 
     @Test func anyWorkoutIsShownFixedRenamedMovedAndDeletedByReference() async throws {

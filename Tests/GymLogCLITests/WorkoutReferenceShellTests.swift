@@ -22,7 +22,7 @@ import Testing
         #expect(plus.stdout.contains("curl #2") && plus.stdout.contains("20kg x 10") && !plus.stdout.contains("PR"), "\(plus.stdout)")
         // And `finish` ends that session at its last set
         let finish = try run("finish")
-        #expect(finish.stdout.hasPrefix("Finished the workout started at") && finish.stdout.contains(": 5 min, 2 sets"), "\(finish.stdout)")
+        #expect(finish.stdout.hasPrefix("Finished the workout of ") && finish.stdout.contains(": 5 min, 2 sets"), "\(finish.stdout)")
         // And `show --workout -2` (an option value that starts with a dash) shows it with its reference
         let show = try run("show", "--workout", "-2")
         #expect(show.stdout.contains("curl") && !show.stdout.contains("bench") && show.stdout.contains("ref "), "\(show.stdout)")

@@ -35,7 +35,7 @@ struct Finish: ContextCommand {
         }
         switch result {
         case .finished(let summary):
-            Render.workoutSummary(summary, settings: context.settings).forEach(context.print)
+            Render.workoutSummary(summary, settings: context.settings, now: context.environment.now()).forEach(context.print)
             if let undone { context.print("  left undone: " + undone) }
         case .discarded:
             context.print("Nothing logged; the empty workout was discarded.")
