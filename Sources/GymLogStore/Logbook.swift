@@ -503,7 +503,8 @@ extension ChangeWriter {
             return last
         case .number(let n):
             guard n >= 1, n <= sets.count else {
-                throw UserError("There is no set #\(n): \(which) has \(sets.count) set\(sets.count == 1 ? "" : "s"); `show` numbers them.")
+                let show = workout == .current ? "`show`" : "`show --workout \(try reference(of: chosen))`"
+                throw UserError("There is no set #\(n): \(which) has \(sets.count) set\(sets.count == 1 ? "" : "s"); \(show) numbers them.")
             }
             return sets[n - 1]
         }

@@ -65,6 +65,10 @@ import Testing
         #expect(try liveSets(db, workout: today.workout.id) == ["bench 100kg x 5"])
         #expect(try count(db, "SELECT COUNT(*) FROM workouts") == before)
         #expect(try db.openWorkout() == nil)
+        // And a set number it does not have is named with the reference that shows its sets
+        let missing = #expect(throws: UserError.self) { try db.deleteSet(.number(9), in: .reference(.recent(2))) }
+        #expect(missing?.message == "There is no set #9: the workout 'Arms' of \(localDateTime(millis: arms.startedAt, utcOffsetSeconds: 3600).prefix(16)) has 1 set; "
+            + "`show --workout \(WorkoutReference.dayText(WorkoutReference.day(startedAt: arms.startedAt, utcOffsetSeconds: 3600)))` numbers them.")
     }
 
     @Test func aBackDatedWorkoutEndsAtItsLastSetWhenFinished() throws {
