@@ -18,6 +18,7 @@ public enum WorkoutTarget: Equatable, Sendable {
 
 /// A workout as `delete --workout` is about to delete it.
 public struct WorkoutDeletion: Equatable, Sendable {
+    /// The workout, as it was before the delete.
     public var workout: Workout
     /// Its live sets, which go with it.
     public var setCount: Int
