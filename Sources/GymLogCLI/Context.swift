@@ -41,6 +41,10 @@ public final class CLIContext: @unchecked Sendable {
     /// The past workout the REPL is filling in since `start --at`: lines typed go into it, at
     /// times after its sets, until `finish` or a `start` without `--at`. Nil in a shell.
     public internal(set) var pastWorkout: Workout?
+    /// Asks the person at the terminal `question` and returns the line they answer; nil when
+    /// there is nobody to ask (a script, piped input), so the command needs `--yes` instead.
+    /// The REPL asks through readline; a shell command on a terminal, on standard error.
+    public var ask: ((String) -> String?)?
     /// `rest 2:30` in the REPL: the target of the break after the set logged at `afterSet`.
     var restTarget: (afterSet: Int64, seconds: Int)?
     /// The set whose break has rung the bell, so it rings once.
@@ -56,9 +60,16 @@ public final class CLIContext: @unchecked Sendable {
     public static func live(db: String?) throws -> CLIContext {
         let paths = Paths.resolve(db: db)
         let settings = try ConfigFile.load(paths.config)
-        return CLIContext(paths: paths, settings: settings,
-                          out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-                          err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        let context = CLIContext(paths: paths, settings: settings,
+                                 out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                                 err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        if isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 {
+            context.ask = { question in
+                FileHandle.standardError.write(Data(TerminalText.safe(question).utf8))
+                return Swift.readLine(strippingNewline: true)
+            }
+        }
+        return context
     }
 
     /// Where the output is read: hints name commands as they are typed there.

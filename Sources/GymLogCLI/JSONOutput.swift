@@ -114,6 +114,7 @@ enum JSONShapes {
         let ended = status.end(of: w, lastActivity: d.sets.map(\.set.performedAt).max())
         return .object([
             ("id", .string(w.id.key)),
+            ("ref", .string(d.reference)),
             ("name", .string(w.name)),
             ("started_at", .time(w.startedAt, w.utcOffsetSeconds)),
             ("ended_at", .time(ended, w.utcOffsetSeconds)),

@@ -54,6 +54,14 @@ struct ReadlineReader: LineReader {
         return String(cString: raw)
     }
 
+    /// One answer to a question a command asks (`Delete the workout ...? [y/N] `), read with
+    /// readline but kept out of the history; nil at Ctrl-D.
+    static func answer(_ question: String) -> String? {
+        guard let raw = gymlog_rl_read_line(question, nil) else { return nil }
+        defer { free(raw) }
+        return String(cString: raw)
+    }
+
     func remember(_ line: String) {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         add_history(line)

@@ -36,9 +36,11 @@ enum Render {
         return weekday[((days % 7) + 7) % 7] + " " + String(localDateTime(millis: millis, utcOffsetSeconds: offset).prefix(16))
     }
 
-    /// `Tue 2026-11-24 18:02  Push day  (52 min)  17 sets`; "(in progress)" while `status` says
-    /// the workout is open, the same rule as the REPL prompt's.
-    static func workoutHeader(_ w: Workout, setCount: Int, lastActivity: Int64?, status: WorkoutStatus, style: Style = .plain) -> String {
+    /// `Tue 2026-11-24 18:02  Push day  (52 min)  17 sets  ref 2026-11-24`; "(in progress)" while
+    /// `status` says the workout is open, the same rule as the REPL prompt's; `reference` is
+    /// what `--workout` takes.
+    static func workoutHeader(_ w: Workout, setCount: Int, lastActivity: Int64?, status: WorkoutStatus, reference: String? = nil,
+                              style: Style = .plain) -> String {
         var text = style.bold(day(w.startedAt, w.utcOffsetSeconds))
         if let name = w.name { text += "  " + style.bold(name) }
         var details = ""
@@ -48,13 +50,15 @@ enum Render {
             details += "  (in progress)"
         }
         details += "  \(setCount) set\(setCount == 1 ? "" : "s")"
+        if let reference { details += "  ref \(reference)" }
         text += style.dim(details)
         if let note = w.note, !note.isEmpty { text += "\n  " + style.dim("note:") + " \(note)" }
         return text
     }
 
     static func workoutHeader(_ d: WorkoutDetail, status: WorkoutStatus, style: Style) -> String {
-        workoutHeader(d.workout, setCount: d.sets.count, lastActivity: d.sets.map(\.set.performedAt).max(), status: status, style: style)
+        workoutHeader(d.workout, setCount: d.sets.count, lastActivity: d.sets.map(\.set.performedAt).max(), status: status,
+                      reference: d.reference, style: style)
     }
 
     /// A workout's sets numbered as `edit N` and `delete N` expect; a superset's exercises are

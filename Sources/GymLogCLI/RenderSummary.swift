@@ -5,10 +5,13 @@ import GymLogStore
 extension Render {
     /// What `finish` (and `start` closing a workout) prints:
     /// `Finished 'Push day': 52 min, 17 sets, 8450kg working volume.` and a line per exercise
-    /// with PRs. Volumes are in the configured unit.
-    static func workoutSummary(_ s: WorkoutSummary, settings: Settings, style: Style = .stdout) -> [String] {
+    /// with PRs. Volumes are in the configured unit. An unnamed workout is named by its start:
+    /// its time when it began on the day of `now` (or `now` is not given), else its day too.
+    static func workoutSummary(_ s: WorkoutSummary, settings: Settings, now: Int64? = nil, style: Style = .stdout) -> [String] {
         let w = s.workout
-        let name = w.name.map { "'\($0)'" } ?? "the workout started at \(clock(w.startedAt, w.utcOffsetSeconds))"
+        let sameDay = now.map { localDate(millis: $0, utcOffsetSeconds: w.utcOffsetSeconds) == localDate(millis: w.startedAt, utcOffsetSeconds: w.utcOffsetSeconds) } ?? true
+        let name = w.name.map { "'\($0)'" } ?? (sameDay ? "the workout started at \(clock(w.startedAt, w.utcOffsetSeconds))"
+            : "the workout of \(day(w.startedAt, w.utcOffsetSeconds))")
         let minutes = max(0, ((w.endedAt ?? w.startedAt) - w.startedAt) / 60_000)
         let duration = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min"
         var line = "Finished \(name): \(duration), \(s.setCount) set\(s.setCount == 1 ? "" : "s")"

@@ -28,10 +28,11 @@ public struct LogResult: Equatable, Sendable {
     public var sets: [StoredSet]
 }
 
-/// Which set an `edit` or `delete` means.
+/// Which set of a workout an `edit` or `delete` means.
 public enum SetTarget: Equatable, Sendable {
+    /// The workout's last set.
     case last
-    /// The Nth set of the current workout, as numbered by `show`.
+    /// The workout's Nth set, as numbered by `show`.
     case number(Int)
 }
 
@@ -62,12 +63,15 @@ extension GymLogDatabase {
         try repeatLastRound(patch, typed: typed, at: at)[0]
     }
 
-    /// `+`: the last set again with `patch` applied; after a superset, its whole last round
-    /// (each exercise's set, in order, the patch applied to each), in the same superset.
+    /// `+`: the last set of the workout the line goes into (the open one, or with `at` the one
+    /// going on then), else the last set before the line, again with `patch` applied; after a
+    /// superset, its whole last round (each exercise's set, in order, the patch applied to
+    /// each), in the same superset.
     public func repeatLastRound(_ patch: SetPatch, typed: String? = nil, at: Int64? = nil) throws -> [LogResult] {
         try commit(action: typed ?? "+") { w in
-            guard let last = try w.lastLiveSet() else {
-                throw UserError("There is no set to repeat yet: log one first, e.g. `bench 100x5`.")
+            guard let last = try w.setToRepeat(at: at) else {
+                throw UserError(at == nil ? "There is no set to repeat yet: log one first, e.g. `bench 100x5`."
+                    : "There is no set to repeat at that time: log one first, e.g. `bench 100x5`.")
             }
             let round = try last.supersetID.map { try w.lastRound(of: $0, workoutID: last.workoutID) } ?? [last]
             var results: [LogResult] = []
@@ -103,10 +107,11 @@ extension GymLogDatabase {
         return round + ", and the new exercise\(created.count == 1 ? "" : "s") " + created.joined(separator: ", ")
     }
 
-    /// Changes fields of one set (`edit 102.5x5`, `edit 3 @9`) and recomputes its records.
-    public func editSet(_ target: SetTarget, patch: SetPatch, typed: String? = nil) throws -> StoredSet {
+    /// Changes fields of one set of a workout (`edit 102.5x5`, `edit 3 @9`; the current
+    /// workout unless `workout` names another) and recomputes its records.
+    public func editSet(_ target: SetTarget, in workout: WorkoutTarget = .current, patch: SetPatch, typed: String? = nil) throws -> StoredSet {
         try commit(action: typed ?? "edit") { w in
-            let set = try w.targetSet(target)
+            let set = try w.targetSet(target, in: workout)
             let new = SetResolver.values(editing: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
             try w.requireFit([new], exerciseID: set.exerciseID, was: set.values)
             let oldFields = SetColumns.fields(of: set.values), newFields = SetColumns.fields(of: new)
@@ -123,10 +128,10 @@ extension GymLogDatabase {
         }
     }
 
-    /// Tombstones one set of the current workout.
-    public func deleteSet(_ target: SetTarget, typed: String? = nil) throws -> LoggedSet {
+    /// Tombstones one set of a workout (the current one unless `workout` names another).
+    public func deleteSet(_ target: SetTarget, in workout: WorkoutTarget = .current, typed: String? = nil) throws -> LoggedSet {
         try commit(action: typed ?? "delete") { w in
-            let set = try w.targetSet(target)
+            let set = try w.targetSet(target, in: workout)
             try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
             try w.rebuildRecords(exerciseID: set.exerciseID)
             let name = try w.exerciseName(set.exerciseID)
@@ -173,34 +178,40 @@ extension GymLogDatabase {
         }
     }
 
-    /// Ends the open workout now. One with no live sets is not kept: it is discarded.
-    /// `past` ends that (past) workout instead, at its last set.
-    public func finishWorkout(typed: String? = nil, past: UUID? = nil) throws -> FinishResult {
+    /// Ends a workout and sums it up: the open one, else the newest one never finished (a
+    /// past session logged with `--at`, or one that idled out), or the one `workout` names.
+    /// Only the open workout, being done now, ends now; any other ends at its last set (its
+    /// start when it has none). One with no live sets is not kept: it is discarded. A workout
+    /// that has its end already is only summed up.
+    public func finishWorkout(_ workout: WorkoutTarget = .current, typed: String? = nil) throws -> FinishResult {
         try commit(action: typed ?? "finish") { w in
-            let target: (workout: Workout, end: Int64)
-            if let past {
-                guard let workout = try Row.fetchOne(w.db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ? AND w.deleted_at IS NULL",
-                                                     arguments: [past.key]).map({ Rows.workout($0) }) else { return .nothingOpen }
-                target = (workout, try w.lastSetTime(workoutID: past) ?? workout.startedAt)
+            let open = try w.openWorkout()?.workout
+            let chosen: Workout
+            if workout == .current {
+                guard let unfinished = try open ?? w.newestNeverFinished() else { return .nothingOpen }
+                chosen = unfinished
             } else {
-                guard let open = try w.openWorkout()?.workout else { return .nothingOpen }
-                target = (open, w.now)
+                chosen = try w.requireWorkout(workout)
             }
-            let open = target.workout
-            let name = open.name.map { "workout '\($0)'" } ?? "the workout"
-            guard let summary = try w.close(open, at: target.end) else {
-                w.describeAction("the empty workout (discarded)", workout: open.id)
-                return .discarded(open)
+            if chosen.endedAt != nil, try w.setCount(workoutID: chosen.id) > 0 { return .finished(try w.summary(of: chosen)) }
+            let live: Bool
+            if case .past = workout { live = false } else { live = chosen.id == open?.id }
+            let end = live ? w.now : try w.lastSetTime(workoutID: chosen.id) ?? chosen.startedAt
+            let name = chosen.name.map { "workout '\($0)'" } ?? "the workout"
+            guard let summary = try w.close(chosen, at: end) else {
+                w.describeAction("the empty workout (discarded)", workout: chosen.id)
+                return .discarded(chosen)
             }
-            w.describeAction("\(name) (\(summary.setCount) set\(summary.setCount == 1 ? "" : "s"))", workout: open.id)
+            w.describeAction("\(name) (\(summary.setCount) set\(summary.setCount == 1 ? "" : "s"))", workout: chosen.id)
             return .finished(summary)
         }
     }
 
-    /// Sets the note of the open workout (starting one if none is open).
-    public func noteWorkout(_ text: String, typed: String? = nil) throws -> Workout {
+    /// Sets the note of a workout: the open one (starting one if none is open), or the one
+    /// `workout` names.
+    public func noteWorkout(_ text: String, in target: WorkoutTarget = .current, typed: String? = nil) throws -> Workout {
         try commit(action: typed ?? "note") { w in
-            var workout = try w.openWorkout()?.workout ?? w.currentWorkout().0
+            var workout = try target == .current ? w.openWorkout()?.workout ?? w.currentWorkout().0 : w.requireWorkout(target)
             try w.write(.workouts, id: workout.id, op: .update, fields: [("note", .text(text))])
             workout.note = text
             w.describeAction("note '\(text)'", workout: workout.id)
@@ -230,6 +241,15 @@ extension ChangeWriter {
         guard workout.endedAt == nil else { return nil }
         var lastActivity = ColumnPositions(["last_activity"])
         return (workout, max(workout.startedAt, row[lastActivity(row)[0]] as Int64? ?? 0))
+    }
+
+    /// The newest live workout with no end, whether or not a newer one exists: a past session
+    /// logged with `--at` after a finished workout is one.
+    func newestNeverFinished() throws -> Workout? {
+        try Row.fetchOne(db, sql: """
+            SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL AND w.ended_at IS NULL
+            ORDER BY w.started_at DESC, w.id DESC LIMIT 1
+            """).map { Rows.workout($0) }
     }
 
     mutating func createWorkout(name: String?, startedAt: Int64? = nil, routine: UUID? = nil) throws -> Workout {
@@ -365,6 +385,9 @@ extension ChangeWriter {
         let first = taken.map { max(past, $0 + 1000) } ?? past
         let offset = environment.utcOffset(first)
         let before = try storedRecordValues(exerciseID: exercise.id)
+        // As on a live line, growing this workout's own session-volume record is not news.
+        let sessionHeldHere = try String.fetchOne(db, sql: "SELECT workout_id FROM records WHERE exercise_id = ? AND metric = ?",
+                                                  arguments: [exercise.id.key, RecordMetric.sessionVolume.rawValue]) == workout.id.key
         var written: [LoggedSet] = []
         for (i, v) in values.enumerated() {
             let id = newRowID()
@@ -379,7 +402,7 @@ extension ChangeWriter {
         try rebuildRecords(exerciseID: exercise.id)
         let held = try recordsHeld(by: written.map(\.id))
         let stored = try written.map { set in
-            StoredSet(set: set, order: try order(of: set), records: (held[set.id] ?? []).map {
+            StoredSet(set: set, order: try order(of: set), records: (held[set.id] ?? []).filter { !($0.metric == .sessionVolume && sessionHeldHere) }.map {
                 RecordBreak(metric: $0.metric, reps: $0.reps, value: $0.value, previous: before[RecordKey(metric: $0.metric, reps: $0.reps)])
             })
         }
@@ -420,10 +443,19 @@ extension ChangeWriter {
         return round.reversed()
     }
 
-    func lastLiveSet() throws -> LoggedSet? {
-        try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Rows.setColumns) FROM sets s WHERE s.deleted_at IS NULL ORDER BY s.performed_at DESC, s.rowid DESC LIMIT 1
-            """)).map { Rows.set($0) }
+    /// What `+` repeats: the last set of the workout the line goes into (the open one, or
+    /// with `at` the one going on then), else (a workout with no sets yet, or none) the last
+    /// set done before the line.
+    func setToRepeat(at: Int64?) throws -> LoggedSet? {
+        let into = try at.map { try self.workout(containing: $0) } ?? openWorkout()?.workout
+        if let into, let last = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL
+            ORDER BY s.performed_at DESC, s.rowid DESC LIMIT 1
+            """), arguments: [into.id.key]).map({ Rows.set($0) }) { return last }
+        return try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.deleted_at IS NULL AND s.performed_at <= ?
+            ORDER BY s.performed_at DESC, s.rowid DESC LIMIT 1
+            """), arguments: [at ?? Int64.max]).map { Rows.set($0) }
     }
 
     func setCount(workoutID: UUID) throws -> Int {
@@ -452,22 +484,27 @@ extension ChangeWriter {
             """, arguments: [set.workoutID.key, set.exerciseID.key, set.performedAt, set.performedAt, set.id.key]) ?? 1
     }
 
-    func targetSet(_ target: SetTarget) throws -> LoggedSet {
+    /// The set an `edit` or `delete` means, in the workout `workout` resolves to.
+    func targetSet(_ target: SetTarget, in workout: WorkoutTarget) throws -> LoggedSet {
+        guard let chosen = try resolveWorkout(workout) else {
+            switch target {
+            case .last: throw UserError("There is no set to edit: none is logged yet; log one first, e.g. `bench 100x5`.")
+            case .number(let n): throw UserError("There is no workout yet, so there is no set #\(n); log a set first, e.g. `bench 100x5`.")
+            }
+        }
+        let sets = try liveSets(workoutID: chosen.id)
+        // The current workout is "the current workout" in messages; another is named.
+        let which = workout == .current ? "the current workout" : Self.describe(chosen)
         switch target {
         case .last:
-            guard let last = try lastLiveSet() else { throw UserError("There is no set to edit: none is logged yet; log one first, e.g. `bench 100x5`.") }
+            guard let last = sets.last else {
+                throw UserError("There is no set in \(which) yet; log one first, e.g. `bench 100x5`.")
+            }
             return last
         case .number(let n):
-            guard let workout = try newestUnfinishedWorkout()?.workout ?? latestWorkout() else {
-                throw UserError("There is no workout yet, so there is no set #\(n); log a set first, e.g. `bench 100x5`.")
-            }
-            var decode = SetDecoder()
-            let sets = try Row.fetchAll(db, sql: """
-                SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL
-                ORDER BY s.performed_at, s.id
-                """, arguments: [workout.id.key]).map { decode($0) }
             guard n >= 1, n <= sets.count else {
-                throw UserError("There is no set #\(n): the current workout has \(sets.count) set\(sets.count == 1 ? "" : "s"); `show` numbers them.")
+                let show = workout == .current ? "`show`" : "`show --workout \(try reference(of: chosen))`"
+                throw UserError("There is no set #\(n): \(which) has \(sets.count) set\(sets.count == 1 ? "" : "s"); \(show) numbers them.")
             }
             return sets[n - 1]
         }

@@ -6,6 +6,8 @@ import GymLogCore
 public struct WorkoutDetail: Equatable, Sendable {
     public var workout: Workout
     public var sets: [(set: LoggedSet, exercise: Exercise)]
+    /// Its short reference for `--workout` (`2026-11-20`, `2026-11-20#2`).
+    public var reference: String
 
     public static func == (a: WorkoutDetail, b: WorkoutDetail) -> Bool {
         a.workout == b.workout && a.sets.map(\.set) == b.sets.map(\.set)
@@ -91,19 +93,32 @@ extension GymLogDatabase {
         }
     }
 
-    /// The sets of one workout (default: the newest) in logged order.
-    public func workoutDetail(_ id: UUID? = nil) throws -> WorkoutDetail? {
+    /// A workout with its sets in logged order: the current one (the open one, else the
+    /// latest; nil when there is none), or the one `target` names (an error when it names none).
+    public func workoutDetail(_ target: WorkoutTarget = .current) throws -> WorkoutDetail? {
         try queue.read { db in
-            let workoutRow: Row?
-            if let id {
-                workoutRow = try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ? AND w.deleted_at IS NULL", arguments: [id.key])
-            } else {
-                workoutRow = try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL ORDER BY w.started_at DESC LIMIT 1")
+            try inReadOnlyWriter(db) { w in
+                guard let workout = try w.resolveWorkout(target) else { return nil }
+                return try detail(of: workout, w)
             }
-            guard let workoutRow else { return nil }
-            let workout = Rows.workout(workoutRow)
-            return WorkoutDetail(workout: workout, sets: try setsWithExercises(db, where: "s.workout_id = ?", [workout.id.key]))
         }
+    }
+
+    /// The workout with this id and its sets, or nil when it is gone.
+    public func workoutDetail(_ id: UUID) throws -> WorkoutDetail? {
+        try queue.read { db in
+            try inReadOnlyWriter(db) { w in
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ? AND w.deleted_at IS NULL",
+                                                 arguments: [id.key]) else { return nil }
+                return try detail(of: Rows.workout(row), w)
+            }
+        }
+    }
+
+    private func detail(of workout: Workout, _ w: ChangeWriter, exercise: Exercise? = nil) throws -> WorkoutDetail {
+        let sets = try exercise.map { try setsWithExercises(w.db, where: "s.workout_id = ? AND s.exercise_id = ?", [workout.id.key, $0.id.key]) }
+            ?? setsWithExercises(w.db, where: "s.workout_id = ?", [workout.id.key])
+        return WorkoutDetail(workout: workout, sets: sets, reference: try w.reference(of: workout))
     }
 
     private func setsWithExercises(_ db: Database, where condition: String, _ args: StatementArguments) throws -> [(set: LoggedSet, exercise: Exercise)] {
@@ -137,7 +152,7 @@ extension GymLogDatabase {
 
     /// The newest workouts first, each with its sets (only those of `exercise` when given).
     public func history(exercise: Exercise? = nil, limit: Int = 10) throws -> [WorkoutDetail] {
-        try queue.read { db in
+        try queue.read { db in try inReadOnlyWriter(db) { w in
             let workouts: [Workout]
             var decode = WorkoutDecoder()
             if let exercise {
@@ -153,13 +168,8 @@ extension GymLogDatabase {
                     ORDER BY w.started_at DESC LIMIT ?
                     """, arguments: [limit]).map { decode($0) }
             }
-            return try workouts.map { w in
-                if let exercise {
-                    return WorkoutDetail(workout: w, sets: try setsWithExercises(db, where: "s.workout_id = ? AND s.exercise_id = ?", [w.id.key, exercise.id.key]))
-                }
-                return WorkoutDetail(workout: w, sets: try setsWithExercises(db, where: "s.workout_id = ?", [w.id.key]))
-            }
-        }
+            return try workouts.map { try detail(of: $0, w, exercise: exercise) }
+        } }
     }
 
     /// The records of every exercise (or one), each with the set that holds it.

@@ -107,6 +107,34 @@ extension TerminalSessionTests {
         try repl.waitFor("80kg x 5")
         #expect(try kind() == "weighted")
     }
+
+    /// `delete --workout` asks at the terminal, reads the answer there, and the REPL goes on.
+    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    func deletingAWholeWorkoutAsksAtTheTerminal() throws {
+        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
+        // Given the REPL open in a terminal, with a workout of two sets
+        let home = try TemporaryHome()
+        let pane = try Tmux(home: home)
+        defer { pane.close() }
+        try pane.waitFor("gymlog>")
+        pane.type("bench 100x5x2"); pane.keys("Enter")
+        try pane.waitFor("bench #2")
+        // When the whole workout is deleted, it asks; `n` keeps it
+        pane.type("delete --workout -1"); pane.keys("Enter")
+        try pane.waitFor("2 sets)? `undo` brings it back. [y/N]")
+        pane.type("n"); pane.keys("Enter")
+        try pane.waitFor("Nothing was deleted.")
+        // And `y` deletes it, and the REPL prompts again
+        pane.type("delete --workout -1"); pane.keys("Enter")
+        try pane.waitUntil("the second question") { $0.components(separatedBy: "[y/N]").count == 3 }
+        pane.type("y"); pane.keys("Enter")
+        try pane.waitFor("`undo` brings it back.\ngymlog>")
+        let db = try DatabaseQueue(path: home.database)
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL") } == 0)
+        // And the answer never went into the line history: Up brings back the command
+        pane.keys("Up")
+        try pane.waitUntil("the command recalled") { $0.split(separator: "\n").last?.hasSuffix("> delete --workout -1") == true }
+    }
 }
 
 /// One tmux session running `gymlog` in a temporary home.
@@ -167,6 +195,16 @@ struct Tmux {
         let status = children.split(separator: " ").map { (try? String(contentsOfFile: "/proc/\($0)/status", encoding: .utf8)) ?? "" }
             .joined().split(separator: "\n").filter { $0.hasPrefix("Sig") || $0.hasPrefix("Name") }.joined(separator: "\n")
         throw Failure(description: "'\(text)' never showed; the screen:\n\(screen())\n\(status)")
+    }
+
+    /// Waits up to 10 s for the screen to satisfy `check` (`what` names it when it never does).
+    func waitUntil(_ what: String, _ check: (String) -> Bool) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if check(screen()) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw Failure(description: "\(what) never showed; the screen:\n\(screen())")
     }
 
     /// Ends the pane's processes (gymlog may be waiting at its prompt) and the tmux server.

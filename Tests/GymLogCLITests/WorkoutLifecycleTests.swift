@@ -128,4 +128,113 @@ import Testing
         #expect(out.first?.hasSuffix(": 1 h 05 min, 1 set, 550kg working volume.") == true, "\(out)")
         #expect(out.contains { $0.contains("PR") && $0.contains("Bench:") && $0.contains("5RM 110kg") }, "\(out)")
     }
+
+    @Test func everyCommandInsideABackDatedWorkoutActsOnIt() async throws {
+        // Given bench logged and finished today, then a past workout opened in the REPL with a curl
+        let s = try Session()
+        await s.type("bench 100x5")
+        await s.type("finish")
+        await s.type("start --at yesterday 12:00 Arms")
+        await s.type("curl 20x10")
+        // When `+` is typed, then the curl is repeated, into Arms, with no PR
+        let plus = await s.type("+").out
+        #expect(plus.contains { $0.contains("curl #2") && $0.contains("20kg x 10") } && !plus.joined().contains("PR"), "\(plus)")
+        // And `show` lists Arms, not today's workout
+        let show = await s.type("show").out
+        #expect(show.first?.contains("Arms") == true && show.count == 3 && !show.joined().contains("bench"), "\(show)")
+        // And `edit`, `delete` and `note` change Arms
+        #expect(await s.type("edit 1 x6").out == ["Edited: 20kg x 6"])
+        #expect(await s.type("delete 1").out == ["Deleted set 1: 20kg x 6"])
+        #expect(await s.type("note arms day").out == ["Noted."])
+        // Then today's bench is as it was, no workout was opened today, and Arms has the note
+        let history = await s.type("history").out
+        #expect(history.contains { $0.contains("bench: 100kg x 5") }, "\(history)")
+        #expect(history.contains { $0.contains("curl: 20kg x 10") } && history.contains { $0.contains("note: arms day") }, "\(history)")
+        #expect(try s.context.db().openWorkout() == nil)
+        #expect(s.repl.prompt().hasPrefix("[Arms · 1 set · "), "\(s.repl.prompt())")
+    }
+
+    @Test func aPastWorkoutFinishedLaterEndsAtItsLastSet() async throws {
+        // Given a workout finished today, then a session logged at 18:00, 18:10 and 18:30 yesterday
+        let s = try Session()
+        await s.type("row 70x8")
+        await s.type("finish")
+        await s.type("log --at yesterday 18:00 squat 140x5")
+        await s.type("log --at yesterday 18:10 squat 140x5")
+        await s.type("log --at yesterday 18:30 squat 140x5")
+        // When `finish` is typed (no workout is open)
+        let out = await s.type("finish").out
+        // Then that session ends at its last set, 30 minutes after its start
+        #expect(out.first?.hasPrefix("Finished the workout of Thu 2025-11-20 18:00: 30 min, 3 sets") == true, "\(out)")
+        #expect(await s.type("show --workout yesterday --json").out.joined().contains("\"ended_at\": \"2025-11-20T18:30:00+01:00\""))
+        // And a past workout opened with `start --at` ends at its last set too
+        await s.type("start --at yesterday 20:00 Legs")
+        await s.type("log --at yesterday 20:10 squat 140x5")
+        await s.type("log --at yesterday 20:25 squat 140x5")
+        #expect(await s.type("finish").out.first?.hasPrefix("Finished 'Legs': 25 min, 2 sets") == true)
+    }
+
+    @Test func anyWorkoutIsShownFixedRenamedMovedAndDeletedByReference() async throws {
+        // Given a workout yesterday (bench) and one today (squat)
+        let s = try Session()
+        await s.type("log --at yesterday 18:00 bench 100x5 105x5")
+        await s.type("finish")
+        await s.type("squat 140x5")
+        // Then `history` prints each workout's reference
+        let history = await s.type("history").out
+        #expect(history.contains { $0.hasPrefix("Thu 2025-11-20 18:00") && $0.hasSuffix("ref 2025-11-20") }, "\(history)")
+        #expect(history.contains { $0.hasPrefix("Fri 2025-11-21") && $0.hasSuffix("ref 2025-11-21") }, "\(history)")
+        // When yesterday's is shown by date, by `-2`, and by `--workout=-2`
+        for line in ["show --workout 2025-11-20", "show --workout -2", "show --workout=-2", "show --workout yesterday"] {
+            let show = await s.type(line).out
+            #expect(show.first?.contains("ref 2025-11-20") == true && show.count == 3 && show[2].contains("105kg x 5"), "\(line): \(show)")
+        }
+        // And its sets are edited and deleted, options before or after the set number
+        #expect(await s.type("edit --workout -2 2 x3").out == ["Edited: 105kg x 3"])
+        #expect(await s.type("delete 1 --workout 2025-11-20").out == ["Deleted set 1: 100kg x 5"])
+        #expect(await s.type("note --workout -2 gym was packed").out == ["Noted on the workout of Thu 2025-11-20 18:00."])
+        // And it is renamed and moved, its set going with it
+        let edited = await s.type("edit --workout -2 --name Push A --start 2025-11-19 17:00").out
+        #expect(edited == ["Edited the workout of Thu 2025-11-20 18:00: now Wed 2025-11-19 17:00 'Push A' (2025-11-19)."], "\(edited)")
+        let moved = await s.type("show --workout 2025-11-19").out
+        #expect(moved.first?.hasPrefix("Wed 2025-11-19 17:00  Push A") == true && moved.contains { $0.contains("105kg x 3") }, "\(moved)")
+        #expect(moved.first?.contains("note: gym was packed") == false && moved.contains { $0.contains("note: gym was packed") }, "\(moved)")
+        // And today's workout was never touched
+        let today = await s.type("show").out
+        #expect(today.count == 2 && today[1].contains("squat") && today[1].contains("140kg x 5"), "\(today)")
+        // And a reference that names nothing says so, and what to do
+        let none = await s.type("show --workout 2025-11-18", .failed).err.joined()
+        #expect(none.contains("No workout on 2025-11-18. `history` lists workouts with their references."), "\(none)")
+        let bad = await s.type("edit --workout 2025-13-01 1 x5", .failed).err.joined()
+        #expect(bad.contains("--workout 2025-13-01 is not a workout reference"), "\(bad)")
+    }
+
+    @Test func aWholeWorkoutIsDeletedAfterAYesAndOneUndoBringsItBack() async throws {
+        // Given a workout yesterday with two sets and one today
+        let s = try Session()
+        await s.type("log --at yesterday 18:00 bench 100x5x2")
+        await s.type("finish")
+        await s.type("squat 140x5")
+        // When it is deleted from piped input (nobody to ask), then it asks for --yes and deletes nothing
+        let refused = await s.type("delete --workout 2025-11-20", .failed).err.joined()
+        #expect(refused.contains("there is no terminal to ask on: run `delete --workout 2025-11-20 --yes`"), "\(refused)")
+        #expect(refused.contains("Nothing was deleted"))
+        // And at a terminal, `n` deletes nothing
+        var asked: [String] = []
+        s.context.ask = { asked.append($0); return "n" }
+        #expect(await s.type("delete --workout -2").out == ["Nothing was deleted."])
+        #expect(asked == ["Delete the workout of Thu 2025-11-20 18:00 (2025-11-20, 2 sets)? `undo` brings it back. [y/N] "], "\(asked)")
+        // And `y` deletes it, with its sets
+        s.context.ask = { _ in "y" }
+        #expect(await s.type("delete --workout -2").out == ["Deleted the workout of Thu 2025-11-20 18:00 (2025-11-20, 2 sets). `undo` brings it back."])
+        #expect(await s.type("history").out.contains { $0.contains("bench") } == false)
+        // And one `undo` brings the workout and both sets back
+        let undo = await s.type("undo").out
+        #expect(undo == ["Undid delete --workout -2: the workout of 2025-11-20 18:00 (2 sets)"], "\(undo)")
+        #expect(await s.type("show --workout -2").out.filter { $0.contains("100kg x 5") }.count == 2)
+        // And `--yes` deletes without asking
+        s.context.ask = { _ in Issue.record("asked"); return nil }
+        #expect(await s.type("delete --workout yesterday --yes").out.first?.hasPrefix("Deleted the workout of Thu 2025-11-20 18:00") == true)
+    }
 }
+

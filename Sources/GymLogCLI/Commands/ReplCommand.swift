@@ -27,6 +27,8 @@ struct Repl: ContextCommand {
             context.print("gymlog: log a set like `bench 100x5`; `help` lists commands, `quit` leaves.")
             // The prompt counts the rest live while the line is empty.
             livePromptSource = { session.prompt() }
+            // A command's question (`delete --workout`) is answered at the same terminal.
+            context.ask = { ReadlineReader.answer(TerminalText.safe($0)) }
         }
         var number = 0
         while true {
