@@ -269,12 +269,15 @@ _gymlog_finish() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --workout)
     __gymlog_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--workout')
         return
         ;;
     esac
@@ -284,12 +287,15 @@ _gymlog_note() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --workout)
     __gymlog_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--workout')
         return
         ;;
     esac
@@ -299,12 +305,15 @@ _gymlog_show() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --workout)
     __gymlog_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--workout')
         return
         ;;
     esac
@@ -314,7 +323,7 @@ _gymlog_edit() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --workout --name --start)
     __gymlog_offer_flags_options -1
 
     # Offer option value completions
@@ -322,19 +331,31 @@ _gymlog_edit() {
     '--db')
         return
         ;;
+    '--workout')
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    '--start')
+        return
+        ;;
     esac
 }
 
 _gymlog_delete() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--db --workout)
     __gymlog_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    '--workout')
         return
         ;;
     esac
@@ -788,7 +809,7 @@ _gymlog_exercises_rename() {
 
 _gymlog_exercises_kind() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options 2
@@ -818,7 +839,7 @@ _gymlog_exercises_rest() {
 
 _gymlog_exercises_merge() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __gymlog_offer_flags_options -1

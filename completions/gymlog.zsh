@@ -55,11 +55,11 @@ _gymlog() {
             'undo:Revert this device'\''s last action: a logged line, `+`, an edit, a delete, a start, a finish, a note or an exercises change.'
             'redo:Re-apply the action the last `undo` reverted (nothing else is ever brought back).'
             'start:Start a new workout, optionally named (logging a set starts one automatically).'
-            'finish:Finish the current workout.'
-            'note:Set the current workout'\''s note, e.g. `note felt strong today`.'
-            'show:Show the current (or latest) workout with its sets numbered for edit and delete.'
-            'edit:Change set N of `show` (default: the last), e.g. `edit 2 x6 @9`.'
-            'delete:Delete set N of `show`, e.g. `delete 3`.'
+            'finish:Finish the current workout, or print the summary of any with `--workout REF`.'
+            'note:Set the current workout'\''s note, e.g. `note felt strong today`, or another'\''s with `--workout REF`.'
+            'show:Show the current (or latest) workout, or any with `--workout REF`, its sets numbered for edit and delete.'
+            'edit:Change set N of `show` (default: the last), e.g. `edit 2 x6 @9`, or rename or move a workout.'
+            'delete:Delete set N of `show`, e.g. `delete 3`, or a whole workout with `--workout REF`.'
             'history:List recent workouts, or the recent sets of one exercise.'
             'last:Show what you did for an exercise last time (the REPL shows it under its first set).'
             'prs:Show personal records: heaviest weight, e1RM, rep maxes, volume, fastest times, pace.'
@@ -74,7 +74,7 @@ _gymlog() {
             'rest:Show the rest since the last set, or set this break'\''s target: `rest 2:30`.'
             'bw:Record bodyweight (`bw 82.5`), or list it (`bw`); `chart bw` draws it.'
             'exercises:List exercises, add, alias, rename, merge or delete one, or change its kind.'
-            'export:Write every live set as RFC 4180 CSV, streaming with constant memory.'
+            'export:Write every live set as CSV, streaming with constant memory.'
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
             'sync:Run one sync cycle with the server: pull, push, acknowledge.'
             'status:Show the outbox, the last sync and any failing events.'
@@ -167,6 +167,7 @@ _gymlog_finish() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--workout[The workout to act on instead of the current one\: YYYY-MM-DD (that day'\''s workout; today and yesterday work too), YYYY-MM-DD#2 (the day'\''s second), or -N (the N-th most recent\: -1 is the latest). `history` and `show` print each workout'\''s reference.]:ref:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -179,6 +180,7 @@ _gymlog_note() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--workout[The workout to act on instead of the current one\: YYYY-MM-DD (that day'\''s workout; today and yesterday work too), YYYY-MM-DD#2 (the day'\''s second), or -N (the N-th most recent\: -1 is the latest). `history` and `show` print each workout'\''s reference.]:ref:'
         '*:text:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -192,6 +194,7 @@ _gymlog_show() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--workout[The workout to act on instead of the current one\: YYYY-MM-DD (that day'\''s workout; today and yesterday work too), YYYY-MM-DD#2 (the day'\''s second), or -N (the N-th most recent\: -1 is the latest). `history` and `show` print each workout'\''s reference.]:ref:'
         '--json[Print JSON for scripts instead of text (keys documented in the README).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -205,6 +208,9 @@ _gymlog_edit() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--workout[The workout to act on instead of the current one\: YYYY-MM-DD (that day'\''s workout; today and yesterday work too), YYYY-MM-DD#2 (the day'\''s second), or -N (the N-th most recent\: -1 is the latest). `history` and `show` print each workout'\''s reference.]:ref:'
+        '--name[Rename the workout ("" clears its name).]:name:'
+        '--start[Move the workout'\''s start to this local time (YYYY-MM-DD HH\:MM, HH\:MM (today) or yesterday HH\:MM); its sets move with it.]:time:'
         '*:changes:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -218,6 +224,8 @@ _gymlog_delete() {
     local -i ret=1
     local -ar arg_specs=(
         '--db[The database file.]:path:'
+        '--workout[The workout to act on instead of the current one\: YYYY-MM-DD (that day'\''s workout; today and yesterday work too), YYYY-MM-DD#2 (the day'\''s second), or -N (the N-th most recent\: -1 is the latest). `history` and `show` print each workout'\''s reference.]:ref:'
+        '--yes[Delete a whole workout without asking (what a script must pass).]'
         '*:number:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -532,7 +540,7 @@ _gymlog_exercises() {
             'add:Create an exercise of one kind.'
             'alias:Give an exercise another name, e.g. `alias bp "Bench Press"`.'
             'rename:Rename an exercise; its history and records stay, and the old name becomes an alias.'
-            'kind:Change an exercise'\''s kind, while all its sets fit the new kind.'
+            'kind:Change an exercise'\''s kind, converting its sets when each has a reading in the new kind.'
             'rest:Set an exercise'\''s target rest between sets (`off` clears it); the prompt counts to it.'
             'merge:Move every set of one exercise to another; the old name becomes an alias.'
             'delete:Delete an exercise that has no sets, with its aliases.'
@@ -612,6 +620,7 @@ _gymlog_exercises_kind() {
         '--db[The database file.]:path:'
         ':name:'
         ':kind:'
+        '--yes[Convert the sets without asking (for scripts).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -639,6 +648,7 @@ _gymlog_exercises_merge() {
         '--db[The database file.]:path:'
         ':from:'
         '*:into:'
+        '--yes[Convert sets of another kind without asking (for scripts).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -668,7 +678,7 @@ _gymlog_export() {
         '--since[Only from this day on\: YYYY-MM-DD, today, yesterday, or an age like 30d, 12w, 6m or 1y.]:day:'
         '--until[Only up to and including this day, in the same forms.]:day:'
         '--exercise[Only this exercise (name, alias or prefix).]:exercise:'
-        '--format[native (everything\: ids, time zones, aliases), strong (Strong'\''s CSV layout with unit columns) or hevy (Hevy'\''s CSV layout in your unit).]:format:'
+        '--format[native (everything\: ids, time zones, aliases), strong (Strong'\''s own ;-separated layout with unit columns) or hevy (Hevy'\''s CSV layout in your unit).]:format:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -77,18 +77,14 @@ public final class CLIContext: @unchecked Sendable {
     /// Put before the next error line, then dropped: piped REPL input names the failing line
     /// (`line 12: error: ...`) without repeating it on the caret line under it.
     var errorPrefix: String?
-    /// Asks a yes-or-no question before a command changes many rows at once (`exercises
-    /// kind` converting sets): true for `y` or `yes`, false for anything else or the end of
-    /// input, nil when standard input is no terminal, so a script is never left waiting.
-    public var confirm: (String) -> Bool? = CLIContext.askInTerminal
-
-    /// `confirm` in the real process: the question and `[y/N]` on standard output, the answer
-    /// read from the terminal (cooked: the REPL's readline has let go of it while a command runs).
-    static func askInTerminal(_ question: String) -> Bool? {
-        guard isatty(STDIN_FILENO) == 1 else { return nil }
-        FileHandle.standardOutput.write(Data((TerminalText.safe(question) + " [y/N] ").utf8))
-        guard let answer = Swift.readLine(strippingNewline: true) else { return false }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    /// Asks a yes-or-no question through `ask` before a command changes many rows at once
+    /// (`exercises kind` converting sets, `delete --workout`): true for `y` or `yes`, false for
+    /// anything else or the end of input, nil when there is nobody to ask, so a script is
+    /// never left waiting and needs `--yes` instead.
+    func confirm(_ question: String) -> Bool? {
+        guard let ask else { return nil }
+        let answer = ask(question + " [y/N] ")?.trimmingCharacters(in: .whitespaces).lowercased()
+        return answer == "y" || answer == "yes"
     }
 
     /// Whether `db()` may create a missing database. Commands that work on what exists set

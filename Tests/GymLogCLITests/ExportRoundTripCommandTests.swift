@@ -139,11 +139,13 @@ import Testing
     }
 
     @Test func aStrongExportImportedIntoAnEmptyDatabaseExportsByteForByte() throws {
-        // Given a finished, named workout and an unfinished one, with every set kind, kg and lb,
-        // bodyweight with added and assisted load, time, distance, RPE and notes
+        // Given a finished, named workout yesterday and an unfinished one, with every set kind,
+        // kg and lb, bodyweight with added and assisted load, time, distance, RPE and notes
+        // (on two days: Strong's Date is to the second, and two workouts started in one second
+        // could come back in either order)
         let source = try TemporaryHome()
         let logged = try source.gymlog([], stdin: """
-            start Push Day
+            start --at yesterday 18:00 Push Day
             bench w60x10
             bench 100x5 @8
             bench 102.5x5 # paused; "touch and go"

@@ -25,13 +25,17 @@ import Testing
         pane.type("squat 140x5"); pane.keys("Enter")
         try pane.waitFor("squat #1")
         #expect(!pane.screen().contains("squat 1squat"), "\(pane.screen())")
-        // And Ctrl-C on an empty prompt does nothing but prompt again
+        // And Ctrl-C on an empty prompt does nothing but prompt again (pressed once the prompt
+        // is back: a Ctrl-C while a command runs stops the REPL, as in any shell)
+        let atPrompt: (String) -> Bool = { $0.split(separator: "\n").last?.hasSuffix("] >") == true }
+        try pane.waitUntil("the prompt after squat #1", atPrompt)
         pane.keys("C-c")
         pane.type("+"); pane.keys("Enter")
         try pane.waitFor("squat #2")
         // And a typo on the way does not make the session fail
         pane.type("squat 140x"); pane.keys("Enter")
         try pane.waitFor("expected reps")
+        try pane.waitUntil("the prompt after the typo", atPrompt)
         // And Ctrl-D on an empty line leaves with status 0
         pane.keys("C-d")
         try pane.waitFor("[exited with status 0]")

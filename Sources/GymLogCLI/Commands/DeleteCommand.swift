@@ -45,12 +45,11 @@ struct Delete: TextCommand {
         let what = "the workout of \(UndoStep.workoutName(detail.workout)) (\(detail.reference), \(detail.sets.count) set\(detail.sets.count == 1 ? "" : "s"))"
         let typed = context.typedLine ?? "delete --workout \(which.workout ?? detail.reference)"
         if !yes {
-            guard let ask = context.ask else {
+            guard let yes = context.confirm("Delete \(what)? `undo` brings it back.") else {
                 throw UserError("Deleting \(what) needs a yes, and there is no terminal to ask on: "
                     + "run `gymlog delete --workout \(detail.reference) --yes` to delete it. Nothing was deleted.")
             }
-            let answer = ask("Delete \(what)? `undo` brings it back. [y/N] ")?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard answer == "y" || answer == "yes" else {
+            guard yes else {
                 context.print("Nothing was deleted.")
                 return
             }
