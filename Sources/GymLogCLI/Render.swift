@@ -102,7 +102,8 @@ enum Render {
     /// A workout with sets grouped by exercise, for `history`: equal sets in a row collapse
     /// (`60kg x 10 x3`), and set notes follow on lines of their own, numbered by the set's
     /// place in the exercise, so the list of sets stays easy to scan.
-    static func groupedWorkout(_ d: WorkoutDetail, status: WorkoutStatus, style: Style = .plain) -> [String] {
+    /// `width`: the terminal's columns; an exercise's sets wrap between sets, under its name.
+    static func groupedWorkout(_ d: WorkoutDetail, status: WorkoutStatus, style: Style = .plain, width: Int? = nil) -> [String] {
         var lines = [workoutHeader(d, status: status, style: style)]
         var order: [UUID] = []
         var byExercise: [UUID: (Exercise, [SetValues])] = [:]
@@ -115,7 +116,8 @@ enum Render {
         }
         for id in order {
             let (e, sets) = byExercise[id]!
-            lines.append("  \(mark[id] ?? "")\(e.name): " + collapsed(sets.map { v in var v = v; v.note = nil; return v.summary }))
+            let items = collapsedRuns(sets.map { v in var v = v; v.note = nil; return v.summary })
+            lines += wrapList("  \(mark[id] ?? "")\(e.name): ", items, width: width, indent: 4)
             for (i, v) in sets.enumerated() {
                 if let note = v.note, !note.isEmpty { lines.append("      " + style.dim("# \(note)  (set \(i + 1))")) }
             }
@@ -177,12 +179,35 @@ enum Render {
 
     /// `60kg x 10 x3, 80kg x 5`: equal summaries in a row said once with their count
     /// (`history`'s sets, a plan's suggested sets).
-    static func collapsed(_ summaries: [String]) -> String {
+    static func collapsed(_ summaries: [String]) -> String { collapsedRuns(summaries).joined(separator: ", ") }
+
+    /// The items of `collapsed`, before they are joined.
+    static func collapsedRuns(_ summaries: [String]) -> [String] {
         var runs: [(text: String, count: Int)] = []
         for s in summaries {
             if let last = runs.last, last.text == s { runs[runs.count - 1].count += 1 } else { runs.append((s, 1)) }
         }
-        return runs.map { $0.count > 1 ? "\($0.text) x\($0.count)" : $0.text }.joined(separator: ", ")
+        return runs.map { $0.count > 1 ? "\($0.text) x\($0.count)" : $0.text }
+    }
+
+    /// `prefix` then `items` joined by `, `, broken between items (never inside one, so a set
+    /// reads whole) at `width` columns, continuation lines `indent` columns in; one line when
+    /// `width` is nil (piped output).
+    static func wrapList(_ prefix: String, _ items: [String], width: Int?, indent: Int) -> [String] {
+        guard let width else { return [prefix + items.joined(separator: ", ")] }
+        var lines: [String] = [], line = prefix
+        for (i, item) in items.enumerated() {
+            let piece = item + (i < items.count - 1 ? "," : "")
+            let start = line == prefix || line.allSatisfy { $0 == " " }
+            if !start, TerminalText.width(line) + 1 + TerminalText.width(piece) > width {
+                lines.append(line)
+                line = String(repeating: " ", count: indent) + piece
+            } else {
+                line += (start ? "" : " ") + piece
+            }
+        }
+        lines.append(line)
+        return lines
     }
 }
 

@@ -214,3 +214,19 @@ private func row(_ table: String, _ label: String) -> String {
         #expect(SetValues(kind: .warmup, bodyweight: true, reps: 0).summary == "warm-up bw x 0 (missed)")
     }
 }
+
+/// `history` in a narrow terminal breaks an exercise's sets between sets, under its name.
+@Suite struct NarrowHistoryTests {
+    @Test func setsWrapBetweenSetsNeverInsideOne() {
+        let items = ["warm-up 20kg x 10", "warm-up 40kg x 5", "70kg x 8 @7", "70kg x 8 @8", "150kg x 0 (missed)"]
+        // When the terminal is 40 columns wide
+        let lines = Render.wrapList("  Squat (Barbell): ", items, width: 40, indent: 4)
+        // Then no line is wider, every set is whole on one line, and piped output stays one line
+        #expect(lines.allSatisfy { TerminalText.width($0) <= 40 }, "\(lines)")
+        #expect(lines.joined(separator: " ").replacingOccurrences(of: "    ", with: "")
+            == "  Squat (Barbell): " + items.joined(separator: ", "))
+        #expect(lines == ["  Squat (Barbell): warm-up 20kg x 10,", "    warm-up 40kg x 5, 70kg x 8 @7,",
+                          "    70kg x 8 @8, 150kg x 0 (missed)"])
+        #expect(Render.wrapList("  Squat: ", items, width: nil, indent: 4).count == 1)
+    }
+}

@@ -39,7 +39,7 @@ struct History: ExerciseArgumentCommand {
         }
         for (i, w) in workouts.enumerated() {
             if i > 0 { context.print("") }
-            Render.groupedWorkout(w, status: context.workoutStatus, style: .stdout).forEach(context.print)
+            Render.groupedWorkout(w, status: context.workoutStatus, style: .stdout, width: Render.wrapColumns).forEach(context.print)
         }
     }
 }
