@@ -139,29 +139,3 @@ public func appendJSON(_ value: FieldValue, to out: inout String) {
     case .text(let s): appendJSONString(s, to: &out)
     }
 }
-
-public func appendJSONString(_ s: String, to out: inout String) {
-    // Names, ids, clocks and most notes need no escaping: append them whole. DEL and the C1
-    // controls (lead byte 0xC2) are escaped too, so no JSON gymlog prints carries a raw control.
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 }) {
-        out += "\""
-        out += s
-        out += "\""
-        return
-    }
-    out += "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case let c where c.value < 0x20 || (c.value >= 0x7F && c.value <= 0x9F):
-            let hex = String(c.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    out += "\""
-}
