@@ -1,18 +1,41 @@
 import Foundation
 import GymLogCore
 
-/// Reads and writes `config.toml`. Unknown keys and bad values are errors that name the
+/// Reads `config.toml` (never writes it) and reads and writes the sync credentials file. Unknown keys and bad values are errors that name the
 /// file, the line's key and what is accepted, so a typo never silently changes nothing.
 public enum ConfigFile {
     public static let keys = ["unit", "e1rm_formula", "idle_gap_minutes", "rest_seconds", "show_plates", "plates.kg_bar", "plates.kg",
                               "plates.lb_bar", "plates.lb", "warmup.ramp", "sync.server", "sync.token", "sync.ca_file"]
 
-    public static func load(_ path: String) throws -> Settings {
-        guard let data = FileManager.default.contents(atPath: path) else { return Settings() }
-        let text = String(decoding: data, as: UTF8.self)
-        let values: [String: TOMLValue]
-        do { values = try parseTOML(text) } catch { throw UserError("\(path): \(error)") }
-        return try settings(from: values, path: path)
+    /// The keys of the credentials file, each read as the `[sync]` key of the same name.
+    public static let credentialKeys = ["server", "token", "ca_file"]
+
+    /// The settings in the config at `path`, with the sync server, token and CA file from the
+    /// credentials file when it exists. Without one, an older config's `[sync]` lines are used
+    /// (written there by gymlog before the credentials moved out); once it exists they are ignored.
+    public static func load(_ path: String, credentials: String? = nil) throws -> Settings {
+        var settings = try settings(from: read(path), path: path)
+        guard let credentials, FileManager.default.fileExists(atPath: credentials) else { return settings }
+        let saved = try read(credentials)
+        for key in saved.keys where !credentialKeys.contains(key) {
+            throw UserError("\(credentials): unknown key '\(key)'; this file holds only \(credentialKeys.joined(separator: ", ")) "
+                + "(written by `gymlog login`).")
+        }
+        let fromLogin = try self.settings(from: Dictionary(uniqueKeysWithValues: saved.map { ("sync." + $0.key, $0.value) }), path: credentials)
+        settings.server = fromLogin.server; settings.token = fromLogin.token; settings.caFile = fromLogin.caFile
+        return settings
+    }
+
+    /// The keys and values of the TOML file at `path`; none when there is no file.
+    static func read(_ path: String) throws -> [String: TOMLValue] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        do { return try parseTOML(String(decoding: data, as: UTF8.self)) } catch { throw UserError("\(path): \(error)") }
+    }
+
+    /// Whether the config at `path` still holds the `[sync]` server or token an older gymlog wrote there.
+    public static func hasOldSyncLines(_ path: String) -> Bool {
+        guard let values = try? read(path) else { return false }
+        return values["sync.server"] != nil || values["sync.token"] != nil
     }
 
     static func settings(from values: [String: TOMLValue], path: String) throws -> Settings {
@@ -114,34 +137,33 @@ public enum ConfigFile {
         }
     }
 
-    /// Rewrites the file with `changes` applied (nil removes a key), keeping other keys.
-    /// Written to a temporary file with mode 0600 and renamed, so a crash never leaves half
-    /// a config and the token is never readable by others.
-    public static func update(_ path: String, _ changes: [String: TOMLValue?]) throws {
+    /// Writes the credentials file at `path` (`gymlog login`; `logout` writes it without the
+    /// server and token, so an older config's `[sync]` lines do not log the user back in).
+    /// Written to a temporary file with mode 0600 and renamed, so a crash never leaves half a
+    /// file and the token is never readable by others. The user's config is never touched.
+    public static func saveCredentials(_ path: String, server: String?, token: String?, caFile: String?) throws {
         var entries: [(key: String, value: TOMLValue)] = []
-        if let data = FileManager.default.contents(atPath: path) {
-            do { entries = try parseTOMLEntries(String(decoding: data, as: UTF8.self)) } catch { throw UserError("\(path): \(error)") }
-        }
-        for (key, value) in changes {
-            entries.removeAll { $0.key == key }
-            if let value { entries.append((key, value)) }
-        }
-        // A bare file name (`GYMLOG_CONFIG=b.toml`) lives in the current directory.
+        if let server { entries.append(("server", .string(server))) }
+        if let token { entries.append(("token", .string(token))) }
+        if let caFile { entries.append(("ca_file", .string(caFile))) }
+        // A bare file name lives in the current directory.
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw UserError("Cannot create the config directory \(dir): \(error.localizedDescription)")
+                throw UserError("Cannot create the directory \(dir) for the sync credentials: \(error.localizedDescription)")
             }
         }
+        let text = "# gymlog's sync credentials, written by `gymlog login` and `gymlog logout` (mode 0600).\n"
+            + "# Settings belong in config.toml; gymlog never rewrites that file.\n" + renderTOML(entries)
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw UserError("Cannot write \(tmp): \(String(cString: strerror(errno))).") }
-        let bytes = Array(renderTOML(entries).utf8)
+        let bytes = Array(text.utf8)
         let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count && fsync(fd) == 0
         close(fd)
         guard ok, rename(tmp, path) == 0 else {
             unlink(tmp)
-            throw UserError("Cannot write the config file \(path): \(String(cString: strerror(errno))).")
+            throw UserError("Cannot write the credentials file \(path): \(String(cString: strerror(errno))).")
         }
         chmod(path, 0o600)
     }
