@@ -87,9 +87,7 @@ public struct Gymlog: AsyncParsableCommand {
     /// but ArgumentParser only reads an option after the (sub)command it belongs to, and `--db`
     /// in front is how `git -C` and `psql -d` users type it.
     static func commandFirst(_ arguments: [String]) -> [String] {
-        guard let first = arguments.first else { return arguments }
-        let optionLength = first == "--db" ? 2 : first.hasPrefix("--db=") ? 1 : 0
-        guard optionLength > 0 else { return arguments }
+        guard let optionLength = GlobalOptions.database(at: 0, in: arguments)?.length else { return arguments }
         var rest = arguments.dropFirst(optionLength)
         var path: [String] = []
         var command: any ParsableCommand.Type = Gymlog.self
