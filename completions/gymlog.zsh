@@ -78,7 +78,7 @@ _gymlog() {
             'import:Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.'
             'sync:Run one sync cycle with the server: pull, push, acknowledge.'
             'status:Show the outbox, the last sync and any failing events.'
-            'login:Check the sync server and your token, then save them in the config (mode 0600).'
+            'login:Check the sync server and your token, then save them in the credentials file (mode 0600).'
             'logout:Forget the sync server and token (local data stays).'
             'help:Show subcommand help information.'
         )
@@ -737,7 +737,7 @@ _gymlog_login() {
         '--server[The server'\''s base URL, e.g. http\://127.0.0.1\:8080.]:server:'
         '--token[The bearer token from `gymlog-server user add`.]:token:'
         '--register[Create an account on a server with open registration.]:register:'
-        '--ca-file[Trust the certificates in this PEM file too (a server with a certificate of its own); saved as `\[sync\] ca_file`.]:pem-file:'
+        '--ca-file[Trust the certificates in this PEM file too (a server with a certificate of its own); saved with the token.]:pem-file:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

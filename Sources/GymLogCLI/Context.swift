@@ -7,7 +7,12 @@ public struct Paths: Sendable {
     public var database: String
     public var config: String
     public var history: String
+    /// The sync server, token and CA file `gymlog login` saves (mode 0600), apart from the
+    /// user's config, which gymlog never rewrites; nil means `credentials.toml` beside the config.
+    public var credentials: String? = nil
     public var syncLock: String { database + ".sync-lock" }
+    /// Where the credentials are read and written.
+    public var credentialsFile: String { credentials ?? (config as NSString).deletingLastPathComponent + "/credentials.toml" }
 
     /// `--db PATH`, else `$GYMLOG_DB`, else `$XDG_DATA_HOME/gymlog/gymlog.sqlite`.
     public static func resolve(db: String?, env: [String: String] = ProcessInfo.processInfo.environment) -> Paths {
@@ -19,7 +24,8 @@ public struct Paths: Sendable {
         let database = db ?? env["GYMLOG_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? xdg("XDG_DATA_HOME", ".local/share") + "/gymlog/gymlog.sqlite"
         let config = env["GYMLOG_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? xdg("XDG_CONFIG_HOME", ".config") + "/gymlog/config.toml"
         let history = xdg("XDG_STATE_HOME", ".local/state") + "/gymlog/history"
-        return Paths(database: expandTilde(database, home: home), config: config, history: history)
+        let credentials = xdg("XDG_DATA_HOME", ".local/share") + "/gymlog/credentials.toml"
+        return Paths(database: expandTilde(database, home: home), config: config, history: history, credentials: credentials)
     }
 }
 
@@ -59,7 +65,7 @@ public final class CLIContext: @unchecked Sendable {
     /// The context for the real process: flags, environment, config file, stdout/stderr.
     public static func live(db: String?) throws -> CLIContext {
         let paths = Paths.resolve(db: db)
-        let settings = try ConfigFile.load(paths.config)
+        let settings = try ConfigFile.load(paths.config, credentials: paths.credentialsFile)
         let context = CLIContext(paths: paths, settings: settings,
                                  out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
                                  err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })

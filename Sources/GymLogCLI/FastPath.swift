@@ -13,13 +13,9 @@ extension Gymlog {
         var i = 1
         while i < arguments.count {
             let arg = arguments[i]
-            if arg == "--db" {
-                guard i + 1 < arguments.count else { return nil }
-                db = arguments[i + 1]
-                i += 2
-                continue
-            }
-            if arg.hasPrefix("--db=") { db = String(arg.dropFirst(5)); i += 1; continue }
+            if let flag = GlobalOptions.database(at: i, in: arguments) { db = flag.path; i += flag.length; continue }
+            // `--db` without its path: the full parser says what is missing.
+            if arg == "--db" { return nil }
             // Flags (and anything the parser would treat as one) take the full path.
             if arg.hasPrefix("-") && !arg.dropFirst().isEmpty && !(arg.dropFirst().first?.isNumber ?? false) { return nil }
             words.append(arg)

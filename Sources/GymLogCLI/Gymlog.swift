@@ -47,11 +47,15 @@ public struct Gymlog: AsyncParsableCommand {
           warmup.ramp = "\(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", "))"
                                     `warmup`'s steps: the bar or a share of the
                                     working weight, x reps
-          sync.server = "URL"       the sync server (`gymlog login` sets it)
-          sync.token = "glt_..."    the account's token (`gymlog login` sets it;
-                                    the file is then mode 0600)
-          sync.ca_file = "FILE"     certificates trusted besides the system's,
-                                    for a server's own (`login --ca-file`)
+
+        gymlog never rewrites this file. `gymlog login` saves the sync server, token
+        and CA file (`--ca-file`) in $XDG_DATA_HOME/gymlog/credentials.toml (mode
+        0600); `gymlog logout` empties it. Until that file exists, the `[sync]`
+        lines an older gymlog wrote here are still read:
+
+          sync.server = "URL"       the sync server
+          sync.token = "glt_..."    the account's token
+          sync.ca_file = "FILE"     certificates trusted besides the system's
         """,
         version: gymlogVersion,
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
@@ -83,9 +87,7 @@ public struct Gymlog: AsyncParsableCommand {
     /// but ArgumentParser only reads an option after the (sub)command it belongs to, and `--db`
     /// in front is how `git -C` and `psql -d` users type it.
     static func commandFirst(_ arguments: [String]) -> [String] {
-        guard let first = arguments.first else { return arguments }
-        let optionLength = first == "--db" ? 2 : first.hasPrefix("--db=") ? 1 : 0
-        guard optionLength > 0 else { return arguments }
+        guard let optionLength = GlobalOptions.database(at: 0, in: arguments)?.length else { return arguments }
         var rest = arguments.dropFirst(optionLength)
         var path: [String] = []
         var command: any ParsableCommand.Type = Gymlog.self

@@ -8,6 +8,17 @@ public struct GlobalOptions: ParsableArguments {
     public var db: String?
 
     public init() {}
+
+    /// `--db PATH` or `--db=PATH` at `index` of `words`: the path and how many words it took,
+    /// or nil when no `--db` with a value starts there. The one reading of `--db` outside
+    /// ArgumentParser: the `log` fast path, `gymlog --db PATH COMMAND` and shell completion.
+    static func database(at index: Int, in words: [String]) -> (path: String, length: Int)? {
+        guard index < words.count else { return nil }
+        let word = words[index]
+        if word.hasPrefix("--db=") { return (String(word.dropFirst(5)), 1) }
+        if word == "--db", index + 1 < words.count { return (words[index + 1], 2) }
+        return nil
+    }
 }
 
 /// `--at TIME`: log a forgotten session at the time it happened (`log`, `start`).
@@ -82,10 +93,7 @@ struct ExerciseFilter: ParsableArguments {
 /// $GYMLOG_DB, else the default) is read when it exists and never created.
 @Sendable func exerciseCompletions(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
     var db: String?
-    for (i, word) in words.enumerated() {
-        if word == "--db", i + 1 < words.count { db = words[i + 1] }
-        if word.hasPrefix("--db=") { db = String(word.dropFirst(5)) }
-    }
+    for i in words.indices { if let flag = GlobalOptions.database(at: i, in: words) { db = flag.path } }
     let path = Paths.resolve(db: db).database
     guard let database = try? GymLogDatabase(path: path, create: false), let names = try? database.exerciseNames() else { return [] }
     let typed = prefix.lowercased()

@@ -56,7 +56,13 @@ public func parseTOML(_ text: String) throws(TOMLError) -> [String: TOMLValue] {
 
 /// Reads `text` into (full dotted key, value) pairs in file order, for rewriting it in order.
 public func parseTOMLEntries(_ text: String) throws(TOMLError) -> [(key: String, value: TOMLValue)] {
-    var entries: [(key: String, value: TOMLValue)] = []
+    try parseTOMLLines(text).map { ($0.key, $0.value) }
+}
+
+/// Reads `text` into (full dotted key, value, 1-based line) triples in file order, so an error
+/// about a value can name its line.
+public func parseTOMLLines(_ text: String) throws(TOMLError) -> [(key: String, value: TOMLValue, line: Int)] {
+    var entries: [(key: String, value: TOMLValue, line: Int)] = []
     var valueLines: [String: Int] = [:]        // full key -> line it was set on
     var tableLines: [String: Int] = [:]        // explicit [table] -> line of its header
     var implicitTables: Set<String> = []       // every proper prefix of a table or key
@@ -138,7 +144,7 @@ public func parseTOMLEntries(_ text: String) throws(TOMLError) -> [(key: String,
         }
         valueLines[key] = lineNumber
         implicitTables.formUnion(prefixes(path))
-        entries.append((key, value))
+        entries.append((key, value, lineNumber))
     }
     return entries
 }

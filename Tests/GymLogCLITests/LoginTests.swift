@@ -44,15 +44,15 @@ import Testing
         for device in [phone, laptop] {
             let login = try device.gymlog(["login", "--server", server.url, "--token", token, "--ca-file", dir + "/cert.pem"])
             #expect(login.status == 0, "\(login.stderr)")
-            #expect(try String(contentsOfFile: device.config, encoding: .utf8).contains("ca_file = \"\(dir)/cert.pem\""))
+            #expect(try String(contentsOfFile: device.credentials, encoding: .utf8).contains("ca_file = \"\(dir)/cert.pem\""))
         }
         #expect(try phone.gymlog(["log", "bench 100x5"]).status == 0)
         #expect(try phone.gymlog(["sync"]).status == 0)
         let pulled = try laptop.gymlog(["sync"])
         #expect(pulled.status == 0 && pulled.stdout.contains("https://"), "\(pulled.stderr)")
         #expect(try laptop.gymlog(["history"]).stdout.contains("bench: 100kg x 5"))
-        // And a config naming a CA file that is gone is refused by key
-        try "[sync]\nca_file = \"\(dir)/gone.pem\"\n".write(toFile: laptop.config, atomically: true, encoding: .utf8)
+        // And a saved CA file that is gone is refused by key
+        try FileManager.default.removeItem(atPath: dir + "/cert.pem")
         let gone = try laptop.gymlog(["sync"])
         #expect(gone.status != 0 && gone.stderr.contains("sync.ca_file"), "\(gone.stderr)")
     }
@@ -96,6 +96,70 @@ import Testing
         // And the laptop pulls them as changes (the exercise, the workout, the sets)
         let laptopSync = try laptop.gymlog(["sync"])
         #expect(laptopSync.stdout.contains("pulled ") && !laptopSync.stdout.contains("pulled 0 "), "\(laptopSync.stdout)")
+    }
+
+    /// The config is the user's: login and logout write the credentials file, never the config.
+    @Test func loginThenLogoutLeaveACommentedConfigByteIdentical() throws {
+        // Given a server, a user, and a config full of comments, odd spacing and no final newline
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let home = try TemporaryHome()
+        let config = "# my gym\nunit = \"lb\"     # pounds, always\n\n#  the plates at the club\n[plates]\nlb_bar = 45 # the stiff bar\n# end"
+        try config.write(toFile: home.config, atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: home.config))
+        // When the user logs in, syncs and logs out through the real binary
+        let login = try home.gymlog(["login", "--server", server.url, "--token", token])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(!login.stdout.contains("[sync] lines"), "\(login.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.config)) == before)
+        // Then the server and token are in the credentials file, readable by its owner only
+        let saved = try String(contentsOfFile: home.credentials, encoding: .utf8)
+        #expect(saved.contains("server = \"\(server.url)\"") && saved.contains("token = \"\(token)\""), "\(saved)")
+        let mode = try FileManager.default.attributesOfItem(atPath: home.credentials)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        #expect(try home.gymlog(["sync"]).status == 0)
+        #expect(try home.gymlog(["logout"]).status == 0)
+        // And after logout the config is still byte for byte what the user wrote, and sync has no server
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.config)) == before)
+        #expect(try home.gymlog(["sync"]).stderr.contains("No sync server is set"))
+    }
+
+    /// An older config's `[sync]` lines keep working until the next login, which leaves them
+    /// in place, says they are no longer read, and from then on they are ignored.
+    @Test func anOldSyncSectionWorksUntilLoginThenIsLeftAndIgnored() throws {
+        // Given a config an older gymlog wrote, with the server and token in [sync]
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let home = try TemporaryHome()
+        let config = "unit = \"kg\"\n\n[sync]\nserver = \"\(server.url)\"\ntoken = \"\(token)\"\n"
+        try config.write(toFile: home.config, atomically: true, encoding: .utf8)
+        // When it syncs, it uses them
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        let sync = try home.gymlog(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains(server.url), "\(sync.stderr)")
+        // Then a login saves the credentials apart, leaves the config as it was and says the lines can go
+        let login = try home.gymlog(["login", "--server", server.url, "--token", token])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("[sync] lines in \(home.config) are no longer read"), "\(login.stdout)")
+        #expect(try String(contentsOfFile: home.config, encoding: .utf8) == config)
+        // And after logout the old lines do not log the user back in
+        #expect(try home.gymlog(["logout"]).status == 0)
+        #expect(try String(contentsOfFile: home.config, encoding: .utf8) == config)
+        let after = try home.gymlog(["sync"])
+        #expect(after.status != 0 && after.stderr.contains("No sync server is set"), "\(after.stderr)")
+    }
+
+    @Test func aBadConfigValueNamesTheFileTheLineTheKeyAndWhatIsAllowed() throws {
+        // Given a config whose third line holds a value out of range
+        let home = try TemporaryHome()
+        try "# mine\nunit = \"kg\"\nidle_gap_minutes = 0\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        // When any command reads it
+        let run = try home.gymlog(["history"])
+        // Then the error points at the file and line, quotes the key and value, and says what is allowed
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(home.config), line 3: idle_gap_minutes = 0 must be a whole number of minutes from 1 to 10080"),
+                "\(run.stderr)")
     }
 
     @Test func logoutClearsTheLastErrorStatusShows() throws {

@@ -121,7 +121,7 @@ func fixture(_ path: String) -> URL {
 }
 
 @Suite struct ConfigFileTests {
-    @Test func loginSettingsCanBeSavedToABareRelativeConfigPath() throws {
+    @Test func credentialsCanBeSavedToABareRelativePath() throws {
         // Given a config path with no directory part, as in the README's two-device example
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-cfg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -129,9 +129,9 @@ func fixture(_ path: String) -> URL {
         FileManager.default.changeCurrentDirectoryPath(dir)
         defer { FileManager.default.changeCurrentDirectoryPath(previous) }
         // When the server and token are saved
-        try ConfigFile.update("b.toml", ["sync.server": .string("http://127.0.0.1:8080"), "sync.token": .string("glt_x")])
+        try ConfigFile.saveCredentials("b.toml", server: "http://127.0.0.1:8080", token: "glt_x", caFile: nil)
         // Then the file is there, private, and reads back
-        let settings = try ConfigFile.load(dir + "/b.toml")
+        let settings = try ConfigFile.load(dir + "/none.toml", credentials: dir + "/b.toml")
         #expect(settings.server == "http://127.0.0.1:8080" && settings.token == "glt_x")
         let mode = try FileManager.default.attributesOfItem(atPath: dir + "/b.toml")[.posixPermissions] as? Int
         #expect(mode == 0o600)

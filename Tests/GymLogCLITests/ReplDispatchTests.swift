@@ -21,7 +21,7 @@ import Testing
         #expect(outcome == .ok, "\(err)")
         #expect(server.requests(to: "/v1/capabilities") == 1 && server.requests(to: "/v2/pull") == 1, "\(server.log())")
         #expect(out == ["Logged in to \(server.url). Run `sync` to sync."])
-        let settings = try ConfigFile.load(s.context.paths.config)
+        let settings = try ConfigFile.load(s.context.paths.config, credentials: s.context.paths.credentialsFile)
         #expect(settings.server == server.url && settings.token == token)
     }
 

@@ -44,3 +44,8 @@ public struct TemporaryHome: Sendable {
     /// Deletes the folder.
     public func remove() { try? FileManager.default.removeItem(atPath: root) }
 }
+
+extension TemporaryHome {
+    /// Where `gymlog login` saves the server and token: under `$XDG_DATA_HOME`, apart from the config.
+    public var credentials: String { root + "/xdg-data/gymlog/credentials.toml" }
+}

@@ -8,7 +8,7 @@ import GymLogSyncClient
 struct Login: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Check the sync server and your token, then save them in the config (mode 0600).",
+        abstract: "Check the sync server and your token, then save them in the credentials file (mode 0600).",
         discussion: """
           gymlog login --server http://127.0.0.1:8080 --token glt_...
           gymlog login --server http://127.0.0.1:8080 --register alice   (servers with open registration)
@@ -21,7 +21,7 @@ struct Login: ContextCommand {
     @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.") var server: String
     @Option(help: "The bearer token from `gymlog-server user add`.") var token: String?
     @Option(help: "Create an account on a server with open registration.") var register: String?
-    @Option(help: ArgumentHelp("Trust the certificates in this PEM file too (a server with a certificate of its own); saved as `[sync] ca_file`.",
+    @Option(help: ArgumentHelp("Trust the certificates in this PEM file too (a server with a certificate of its own); saved with the token.",
                                valueName: "pem-file"))
     var caFile: String?
 
@@ -50,17 +50,20 @@ struct Login: ContextCommand {
                 try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caFile: caFile).checkLogin(deviceID: deviceID)
                 let response = try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caFile: caFile).register(name: name)
                 token = response.token
-                context.print("Registered '\(response.user)'. Your token (also saved in the config): \(response.token)")
+                context.print("Registered '\(response.user)'. Your token (also saved in the credentials file): \(response.token)")
             }
             try await HTTPSyncTransport(baseURL: url, token: token, timeout: 15, caFile: caFile).checkLogin(deviceID: deviceID)
         } catch let error as SyncTransportError {
             throw UserError(Self.explain(error, server: server))
         }
-        var saved: [String: TOMLValue?] = ["sync.server": .string(server), "sync.token": .string(token!)]
-        if let caFile { saved["sync.ca_file"] = .string(caFile) }
-        try ConfigFile.update(context.paths.config, saved)
+        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caFile: caFile)
         try existing?.clearSyncError()
         context.print("Logged in to \(server). Run `gymlog sync` to sync.")
+        // The user's lines are theirs to remove: say that they are no longer read.
+        if ConfigFile.hasOldSyncLines(context.paths.config) {
+            context.print("The [sync] lines in \(context.paths.config) are no longer read (the server and token are now in "
+                + "\(context.paths.credentialsFile)); you can delete them.")
+        }
     }
 
     /// Why a login was refused, and that nothing was saved.

@@ -17,7 +17,9 @@ struct Logout: ContextCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(in context: CLIContext) async throws {
-        try ConfigFile.update(context.paths.config, ["sync.server": nil, "sync.token": nil])
+        // The file stays, without server and token: its presence is what makes an older config's
+        // `[sync]` lines ignored, so they cannot log the user back in. The CA file is kept for the next login.
+        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: nil, token: nil, caFile: context.settings.caFile)
         // The last sync's error was about that server or token; `status` should not keep showing it.
         try context.existingDB()?.clearSyncError()
         context.print("Logged out. Local data is untouched; unsynced changes stay in the outbox.")
