@@ -436,8 +436,7 @@ private struct FuzzCounts {
         let seed = ReplFuzzKnobs.seed
         var rng = SplitMix64(seed: seed ^ 0x5245_504C)
         let total = 4_000 * ReplFuzzKnobs.scale
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-fuzz-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let root = try temporaryDirectory("gymlog-repl-fuzz")
         var counts = FuzzCounts()
         var failures = 0
         let started = Date()
@@ -594,7 +593,8 @@ private struct FuzzCounts {
 // MARK: - Regressions found by the fuzzer
 
 @Suite final class ReplFuzzRegressionTests {
-    private let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-regress-\(UUID().uuidString)").path
+    private let dir: String
+    init() throws { dir = try temporaryDirectory("gymlog-repl-regress") }
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
     private func session() throws -> FuzzSession { try FuzzSession(dir: dir) }

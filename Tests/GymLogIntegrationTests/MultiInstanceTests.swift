@@ -27,7 +27,7 @@ struct MultiInstanceTests {
             let servers = [URL(string: one.url)!, URL(string: two.url)!]
 
             // and five devices of that user, each with its own database and random routing.
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-multi-\(UUID().uuidString)").path
+            let root = try temporaryDirectory("gymlog-multi")
             defer { try? FileManager.default.removeItem(atPath: root) }
             var clients: [SimulatedDevice] = []
             for n in 0..<5 {

@@ -59,8 +59,7 @@ extension Sim {
 
         init(_ options: Options, seed: UInt64) async throws {
             self.options = options; self.seed = seed
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-sim-\(seed)-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            directory = URL(fileURLWithPath: try temporaryDirectory("gymlog-sim-\(seed)"))
             random = SplitMix64(seed: seed)
             turns = Turns(seed: random.next(), clock: clock)
             network = Network(turns: turns, ledger: ledger, seed: random.next())

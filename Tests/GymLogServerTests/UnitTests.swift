@@ -175,7 +175,7 @@ struct UnitTests {
     /// Regression (issue 16, item 10): the database, its WAL and its shared-memory file were
     /// created 0644, so every local user could read the token hashes and everyone's data.
     @Test func aFreshServerStoreIsReadableByItsOwnerOnly() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-mode-\(UUID().uuidString)").path
+        let directory = try temporaryDirectory("gymlog-mode")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/server.sqlite"
         // Given the usual umask (022: SQLite alone made 0644 files; the process-wide umask is
