@@ -50,6 +50,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "GymLogCore"),
+        // The seeded generator the benchmark's histories and the randomized tests share; no
+        // product target depends on it.
+        .target(name: "SplitMix"),
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
@@ -81,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "gymlog-bench",
             dependencies: [
-                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CSQLite", grdb, argumentParser,
+                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CSQLite", "SplitMix", grdb, argumentParser,
             ],
             path: "Benchmarks/gymlog-bench"
         ),
@@ -94,17 +97,17 @@ let package = Package(
             ],
             path: "Tests/GymLogTestSupport"
         ),
-        .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore"]),
+        .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore", "SplitMix"]),
         .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore", "GymLogTestSupport"]),
         // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",
-            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogTestSupport", grdb]
+            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogTestSupport", "SplitMix", grdb]
         ),
         // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(
             name: "GymLogServerTests",
-            dependencies: ["GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport", grdb, hummingbirdTesting, postgresNIO]
+            dependencies: ["GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport", "SplitMix", grdb, hummingbirdTesting, postgresNIO]
         ),
         // Client and server together: real binaries and in-process engines against the real
         // server (sync, simulation, restores, clock skew, several instances, crashes while syncing).
@@ -112,7 +115,7 @@ let package = Package(
             name: "GymLogIntegrationTests",
             dependencies: [
                 "GymLogServer", "GymLogWire", "GymLogSyncClient", "GymLogCore", "GymLogStore", "GymLogTestSupport",
-                grdb, hummingbirdTesting,
+                "SplitMix", grdb, hummingbirdTesting,
             ]
         ),
     ]

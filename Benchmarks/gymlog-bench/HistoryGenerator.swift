@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import GymLogCore
 import GymLogStore
+import SplitMix
 
-/// Seeded ids for generated histories (GymLogCore's SplitMix64), so a seed always yields the same history.
+/// Seeded ids for generated histories (SplitMix64), so a seed always yields the same history.
 extension SplitMix64 {
     /// A random version-4 UUID in the store's lower-case text form.
     mutating func uuidKey() -> String {

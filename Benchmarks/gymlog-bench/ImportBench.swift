@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GymLogCore
 import GymLogStore
+import SplitMix
 
 // `gymlog-bench import`: the import targets of issues 6 and 14. A 100,000-set Strong export is
 // imported by the release `gymlog import`; the baseline inserts the same rows through the plain

@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 import GymLogStore
+import SplitMix
 
 /// Order statistics of a batch of timings.
 struct Stats {

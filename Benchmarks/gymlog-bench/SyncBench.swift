@@ -7,6 +7,7 @@ import GymLogSyncClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SplitMix
 
 // `gymlog-bench sync`: the sync performance targets of issue 3, each against a baseline
 // taken in the same run, on the real release `gymlog-server` over loopback.

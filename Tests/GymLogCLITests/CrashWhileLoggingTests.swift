@@ -2,6 +2,7 @@ import Foundation
 import GymLogCore
 import GymLogTestSupport
 import Testing
+import SplitMix
 
 // Crash tests of the client alone: the real `gymlog` binary killed with SIGKILL at random
 // moments while it logs (piped REPL); after every kill the SQLite file is opened directly and
@@ -14,7 +15,7 @@ import Testing
 @Suite("Crash while logging", .serialized) struct CrashWhileLoggingTests {
     @Test func sigkillAtRandomMomentsWhileLoggingKeepsEveryConfirmedLineAndHalfWritesNothing() throws {
         let knobs = CrashKnobs()
-        var rng = SeededRandom(seed: knobs.seed)
+        var rng = SplitMix64(seed: knobs.seed)
         let kills = 40 * knobs.scale
         let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
         var counts = (chainKills: 0, freshKills: 0, midStream: 0, linesFed: 0, linesConfirmed: 0, setsConfirmed: 0, chains: 1)
@@ -90,7 +91,7 @@ struct LoggingSession {
     var setsByTag: [String: Int] { Dictionary(uniqueKeysWithValues: lines.compactMap { l in l.tag.map { ($0, l.sets) } }) }
 
     /// `count` lines (at most 150) of session number `serial`.
-    static func random(_ rng: inout SeededRandom, serial: Int, lines count: Int) -> LoggingSession {
+    static func random(_ rng: inout SplitMix64, serial: Int, lines count: Int) -> LoggingSession {
         let tag = "k\(serial)"
         let exercises = ["bench", "squat", "deadlift", "ohp", "row"]
         func weight() -> String { let w = Double(Int.random(in: 8...80, using: &rng)) * 2.5; return w == w.rounded() ? String(Int(w)) : String(w) }

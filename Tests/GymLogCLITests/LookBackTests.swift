@@ -232,8 +232,7 @@ import Testing
         guard FileManager.default.isExecutableFile(atPath: generator.path) else { return }
         let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/generate-completions"), encoding: .utf8)
         let date = try #require(script.firstMatch(of: /MANUAL_DATE=(\S+)/)?.1)
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-man-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let out = URL(fileURLWithPath: try temporaryDirectory("gymlog-man"))
         let generated = try ProcessRunner.run(generator, [builtProducts.appendingPathComponent("gymlog").path, "--date", String(date), "--output-directory", out.path])
         #expect(generated.status == 0, "\(generated.stderr)")
         let finished = try ProcessRunner.run(repositoryRoot.appendingPathComponent("scripts/finish-manual"),

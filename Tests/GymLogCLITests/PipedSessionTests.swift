@@ -123,8 +123,7 @@ func fixture(_ path: String) -> URL {
 @Suite struct ConfigFileTests {
     @Test func credentialsCanBeSavedToABareRelativePath() throws {
         // Given a config path with no directory part, as in the README's two-device example
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-cfg-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try temporaryDirectory("gymlog-cfg")
         let previous = FileManager.default.currentDirectoryPath
         FileManager.default.changeCurrentDirectoryPath(dir)
         defer { FileManager.default.changeCurrentDirectoryPath(previous) }

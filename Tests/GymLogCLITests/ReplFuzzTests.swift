@@ -5,6 +5,7 @@ import GymLogStore
 @testable import GymLogCLI
 import GymLogTestSupport
 import Testing
+import SplitMix
 
 // Hostile input for the entry language and the REPL (SYNC.md, "Hostile input": fuzzed entry
 // lines -> clear errors, no crash, nothing written).
@@ -30,9 +31,6 @@ private enum ReplFuzzKnobs {
         "seed=\(seed) scale=\(scale) (replay: GYMLOG_RELIABILITY_SEED=\(seed) GYMLOG_RELIABILITY_SCALE=\(scale) swift test --filter \(suite))"
     }
 }
-
-/// Small, fast and the same on every platform, so a seed replays a run exactly.
-private typealias ReplFuzzRNG = SplitMix64
 
 extension SplitMix64 {
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
@@ -131,13 +129,13 @@ private enum FuzzCorpus {
 }
 
 private enum FuzzGenerator {
-    static func line(_ rng: inout ReplFuzzRNG) -> FuzzLine {
+    static func line(_ rng: inout SplitMix64) -> FuzzLine {
         rng.chance(30) ? random(&rng) : mutated(&rng)
     }
 
     // MARK: Random lines
 
-    static func random(_ rng: inout ReplFuzzRNG) -> FuzzLine {
+    static func random(_ rng: inout SplitMix64) -> FuzzLine {
         switch rng.int(0...9) {
         case 0, 1:
             // Raw bytes: invalid UTF-8, NUL, every control.
@@ -190,7 +188,7 @@ private enum FuzzGenerator {
 
     // MARK: Mutated lines
 
-    static func mutated(_ rng: inout ReplFuzzRNG) -> FuzzLine {
+    static func mutated(_ rng: inout SplitMix64) -> FuzzLine {
         let seeds = rng.chance(55) ? FuzzCorpus.grammarLines : FuzzCorpus.commands
         var line = Array((seeds.isEmpty ? FuzzCorpus.commands : seeds).randomElement(using: &rng)!.unicodeScalars)
         // Some corpus lines run as they are, so sessions build up sets to undo, edit and repeat.
@@ -201,7 +199,7 @@ private enum FuzzGenerator {
         return FuzzLine(String(view), edits == 0 ? .corpus : .mutated)
     }
 
-    static func mutate(_ s: inout [Unicode.Scalar], _ rng: inout ReplFuzzRNG) {
+    static func mutate(_ s: inout [Unicode.Scalar], _ rng: inout SplitMix64) {
         let at = rng.int(0...s.count)
         switch rng.int(0...9) {
         case 0 where !s.isEmpty:
@@ -436,10 +434,9 @@ private struct FuzzCounts {
 
     @Test func fuzzedLinesNeverCrashHangOrHalfWrite() async throws {
         let seed = ReplFuzzKnobs.seed
-        var rng = ReplFuzzRNG(seed: seed ^ 0x5245_504C)
+        var rng = SplitMix64(seed: seed ^ 0x5245_504C)
         let total = 4_000 * ReplFuzzKnobs.scale
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-fuzz-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let root = try temporaryDirectory("gymlog-repl-fuzz")
         var counts = FuzzCounts()
         var failures = 0
         let started = Date()
@@ -534,7 +531,7 @@ private struct FuzzCounts {
         // Given a few hundred fuzzed lines (no `quit`, which would end the session early) and,
         // half the time, a configured sync server that is down
         let seed = ReplFuzzKnobs.seed
-        var rng = ReplFuzzRNG(seed: seed ^ 0x4249_4E41)
+        var rng = SplitMix64(seed: seed ^ 0x4249_4E41)
         let temporaryHome = try TemporaryHome(prefix: "gymlog-repl-fuzz-bin")
         let home = temporaryHome.root
         let serverDown = rng.chance(50)
@@ -596,7 +593,8 @@ private struct FuzzCounts {
 // MARK: - Regressions found by the fuzzer
 
 @Suite final class ReplFuzzRegressionTests {
-    private let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-regress-\(UUID().uuidString)").path
+    private let dir: String
+    init() throws { dir = try temporaryDirectory("gymlog-repl-regress") }
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
     private func session() throws -> FuzzSession { try FuzzSession(dir: dir) }

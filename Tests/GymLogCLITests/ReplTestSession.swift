@@ -13,8 +13,7 @@ struct ReplTestSession {
     let repl: ReplSession
 
     init(settings: Settings = Settings()) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-repl-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try temporaryDirectory("gymlog-repl")
         let output = self.output
         context = CLIContext(paths: Paths(database: dir + "/gymlog.sqlite", config: dir + "/config.toml", history: dir + "/history"),
                              settings: settings, environment: world.environment, out: { output.out($0) }, err: { output.err($0) })

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GymLogCLI
 import GymLogCore
+import SplitMix
 
 @Suite("TOML")
 struct TOMLTests {

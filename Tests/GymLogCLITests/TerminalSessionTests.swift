@@ -5,15 +5,12 @@ import Testing
 
 /// The REPL in a real terminal (a tmux pane), driven with keys as a person types them.
 @Suite(.serialized) struct TerminalSessionTests {
-    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    @Test(.tmux)
     func ctrlCClearsTheLineAndCtrlDLeaves() throws {
-        // tmux must be there in CI: a missing tmux fails the run instead of skipping it.
-        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
         // Given the REPL open in a terminal, with one set logged
         let home = try TemporaryHome()
-        let pane = try Tmux(home: home)
+        let pane = try Tmux.repl(home: home)
         defer { pane.close() }
-        try pane.waitFor("gymlog>")
         pane.type("bench 100x5"); pane.keys("Enter")
         try pane.waitFor("bench #1")
         // When a line is half typed and Ctrl-C is pressed
@@ -47,16 +44,13 @@ import Testing
 extension TerminalSessionTests {
     /// The rest timer counts in the prompt while the line is empty, rings when the target is
     /// reached, and never touches a half-typed line.
-    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    @Test(.tmux)
     func theRestTimerCountsInThePromptWithoutDisturbingTyping() throws {
-        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
         // Given a target rest of 2 seconds in the config, and a set logged
         let home = try TemporaryHome()
-        try FileManager.default.createDirectory(atPath: (home.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try "rest_seconds = 2\n".write(toFile: home.config, atomically: true, encoding: .utf8)
-        let pane = try Tmux(home: home)
+        let pane = try Tmux.repl(home: home)
         defer { pane.close() }
-        try pane.waitFor("gymlog>")
         pane.type("bench 100x5"); pane.keys("Enter")
         // Then the prompt counts up to the target, and then marks it, on the same line
         try pane.waitFor("rest 0:01/0:02] >")
@@ -81,9 +75,8 @@ extension TerminalSessionTests {
 
 extension TerminalSessionTests {
     /// `exercises kind` asks before converting sets, in a shell and in the REPL, and a no writes nothing.
-    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    @Test(.tmux)
     func changingAKindAsksInATerminal() throws {
-        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
         // Given a squat made bodyweight, with a loaded set
         let home = try TemporaryHome()
         #expect(try home.gymlog(["exercises", "add", "Squat", "--kind", "bodyweight"]).status == 0)
@@ -113,14 +106,12 @@ extension TerminalSessionTests {
     }
 
     /// `delete --workout` asks at the terminal, reads the answer there, and the REPL goes on.
-    @Test(.enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)"))
+    @Test(.tmux)
     func deletingAWholeWorkoutAsksAtTheTerminal() throws {
-        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
         // Given the REPL open in a terminal, with a workout of two sets
         let home = try TemporaryHome()
-        let pane = try Tmux(home: home)
+        let pane = try Tmux.repl(home: home)
         defer { pane.close() }
-        try pane.waitFor("gymlog>")
         pane.type("bench 100x5x2"); pane.keys("Enter")
         try pane.waitFor("bench #2")
         // When the whole workout is deleted, it asks; `n` keeps it
@@ -156,6 +147,8 @@ struct Tmux {
 
     /// `gymlog arguments` (the REPL with none) in a new pane.
     init(home: TemporaryHome, arguments: [String] = []) throws {
+        // tmux must be there in CI: a missing tmux fails the run instead of skipping it.
+        try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
         socket = home.root + "/tmux.sock"
         let env = home.environment.map { "\($0.key)=\(shellQuoted($0.value))" }.sorted().joined(separator: " ")
         let gymlog = ([builtProducts.appendingPathComponent("gymlog").path] + arguments).map(shellQuoted).joined(separator: " ")
@@ -174,6 +167,13 @@ struct Tmux {
         try start.run()
         start.waitUntilExit()
         guard start.terminationStatus == 0 else { throw Failure(description: "tmux new-session failed with \(start.terminationStatus)") }
+    }
+
+    /// The REPL in a new pane, once its first prompt shows.
+    static func repl(home: TemporaryHome) throws -> Tmux {
+        let pane = try Tmux(home: home)
+        do { try pane.waitFor("gymlog>") } catch { pane.close(); throw error }
+        return pane
     }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
@@ -219,6 +219,11 @@ struct Tmux {
         }
         _ = try? tmux(["kill-server"])
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs where tmux is installed, and always in CI (where `Tmux` fails without it).
+    static var tmux: Self { .enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)") }
 }
 
 private func shellQuoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }

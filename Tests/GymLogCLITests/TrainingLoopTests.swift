@@ -101,7 +101,7 @@ import Testing
     /// A routine written once, started on three days (`--at`), progresses by its rules.
     @Test func aRoutineStartedOnThreeDaysProgressesByItsRules() async throws {
         let s = try Session()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("routine-\(UUID().uuidString).txt").path
+        let file = temporaryFile("routine", extension: "txt")
         try "# Push A\nbench 3x5 linear +2.5\nrow 3x8-10 double +2.5\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(await s.type("routine add --file \(file)").out.first?.hasPrefix("Added the routine 'Push A': 2 exercises, 6 sets.") == true)
 
@@ -142,7 +142,7 @@ import Testing
 
     @Test func aRoutineLineThatDoesNotParseIsRefusedWithItsLineAndNothingIsSaved() async throws {
         let s = try Session()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("routine-\(UUID().uuidString).txt").path
+        let file = temporaryFile("routine", extension: "txt")
         try "# Legs\nsquat 3x5 linear +5\nlunge 3x8 lineer +2.5\n".write(toFile: file, atomically: true, encoding: .utf8)
         let refused = await s.type("routine add --file \(file)", .failed)
         #expect(refused.err.first?.contains("line 3: unknown word 'lineer'") == true && refused.err.first?.hasSuffix("nothing was saved.") == true, "\(refused.err)")
@@ -174,8 +174,7 @@ import Testing
     /// the routine does not restart it, changing the training max does.
     @Test func aFiveThreeOneWaveSurvivesEditsOfOtherLines() async throws {
         let s = try Session()
-        let dir = FileManager.default.temporaryDirectory.path
-        let v1 = dir + "/531-\(UUID().uuidString).txt", v2 = dir + "/531-\(UUID().uuidString).txt", v3 = dir + "/531-\(UUID().uuidString).txt"
+        let v1 = temporaryFile("531", extension: "txt"), v2 = temporaryFile("531", extension: "txt"), v3 = temporaryFile("531", extension: "txt")
         try "# Press\nohp 5/3/1 tm 60\n".write(toFile: v1, atomically: true, encoding: .utf8)
         try "# Press\nohp 5/3/1 tm 60\ncurl 3x10\n".write(toFile: v2, atomically: true, encoding: .utf8)
         try "# Press\nohp 5/3/1 tm 65\ncurl 3x10\n".write(toFile: v3, atomically: true, encoding: .utf8)
@@ -284,7 +283,7 @@ import Testing
     /// `ok` logs it into the superset of the rounds before, `skip` drops it whole.
     @Test func aPlannedSupersetIsDoneRoundByRound() async throws {
         let s = try Session()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("routine-\(UUID().uuidString).txt").path
+        let file = temporaryFile("routine", extension: "txt")
         try "# Arms\nbench 1x5 100\ncurl 2x10 20 & pushdown 2x12\nrow 1x8 60\n".write(toFile: file, atomically: true, encoding: .utf8)
         await s.type("routine add --file \(file)")
         let start = await s.type("start Arms").out

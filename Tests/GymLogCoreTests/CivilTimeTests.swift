@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 import GymLogCore
-
-/// Deterministic, so a failing random case can be replayed.
-typealias SeededRandom = SplitMix64
+import SplitMix
 
 @Suite("Civil time")
 struct CivilTimeTests {
@@ -79,7 +77,7 @@ struct CivilTimeTests {
     @Test("agrees with Foundation's Calendar and ISO8601DateFormatter for random instants and offsets")
     func crossCheckFoundation() throws {
         // Given seeded random instants in 1970...2100 and offsets in -14h...+14h
-        var rng = SeededRandom(seed: 0x6779_6D6C_6F67)
+        var rng = SplitMix64(seed: 0x6779_6D6C_6F67)
         let low = epochMillis(year: 1970, month: 1, day: 1, utcOffsetSeconds: 0)
         let high = epochMillis(year: 2100, month: 12, day: 31, utcOffsetSeconds: 0)
         var calendar = Calendar(identifier: .gregorian)
@@ -124,7 +122,7 @@ struct CivilTimeTests {
 
     @Test("start of local day matches Calendar.startOfDay")
     func startOfDayMatchesCalendar() throws {
-        var rng = SeededRandom(seed: 42)
+        var rng = SplitMix64(seed: 42)
         var calendar = Calendar(identifier: .gregorian)
         for _ in 0..<1000 {
             let year = Int.random(in: 1970...2100, using: &rng)
@@ -141,7 +139,7 @@ struct CivilTimeTests {
 
     @Test("byte appenders write exactly the String forms")
     func appendersMatchStrings() {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<500 {
             let millis = Int64.random(in: -2_000_000_000_000...5_000_000_000_000, using: &rng)
             let offset = Int.random(in: -50_400...50_400, using: &rng) / 60 * 60
@@ -159,7 +157,7 @@ struct CivilTimeTests {
     @Test("appendDecimal matches String(_:) at the edges and at random")
     func decimals() {
         var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.min + 1]
-        var rng = SeededRandom(seed: 99)
+        var rng = SplitMix64(seed: 99)
         for _ in 0..<1000 { values.append(Int64.random(in: .min ... .max, using: &rng) >> Int64.random(in: 0...62, using: &rng)) }
         for value in values {
             var buffer: [UInt8] = []

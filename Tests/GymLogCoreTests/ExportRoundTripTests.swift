@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GymLogCore
+import SplitMix
 
 /// Every export layout, read back by the importer, gives the same sets, values, units and
 /// order: checked over generated histories of every set shape, typed in either unit.

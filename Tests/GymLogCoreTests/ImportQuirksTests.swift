@@ -11,6 +11,15 @@ import Testing
         try ImportParser.parse(Array(text.utf8), options: ImportOptions())
     }
 
+    /// Parses fixture `name`, expecting no bad row and exactly these sets (`Exercise: summary`).
+    @discardableResult
+    static func expectSets(_ name: String, _ sets: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ImportedFile {
+        let file = try parse(name)
+        #expect(file.badRows.isEmpty, "\(file.badRows)", sourceLocation: sourceLocation)
+        #expect(ImportParserTests.summaries(file) == sets, sourceLocation: sourceLocation)
+        return file
+    }
+
     // MARK: Unit spellings
 
     @Test(arguments: [
@@ -40,9 +49,7 @@ import Testing
     }
 
     @Test func strongRowUnitsInEverySpellingAreRead() throws {
-        let file = try Self.parse("strong-unit-spellings.csv")
-        #expect(file.badRows.isEmpty, "\(file.badRows)")
-        #expect(ImportParserTests.summaries(file) == [
+        let file = try Self.expectSets("strong-unit-spellings.csv", [
             "Bench Press (Barbell): 225lb x 5", "Bench Press (Barbell): 100kg x 5", "Bench Press (Barbell): 135lb x 8",
             "Bench Press (Barbell): 60kg x 10", "Running: 3.1mi in 25:00", "Running: 5km in 30:00", "Running: 2mi in 15:00",
             "Rowing (Machine): 2000m in 7:41",
@@ -51,9 +58,7 @@ import Testing
     }
 
     @Test func fitNotesRowUnitsInEverySpellingAreRead() throws {
-        let file = try Self.parse("fitnotes-unit-spellings.csv")
-        #expect(file.badRows.isEmpty, "\(file.badRows)")
-        #expect(ImportParserTests.summaries(file) == [
+        try Self.expectSets("fitnotes-unit-spellings.csv", [
             "Deadlift: 315lb x 5", "Deadlift: 140kg x 3", "Treadmill: 2mi in 18:00", "Rowing Machine: 1500m in 6:10",
         ])
     }
@@ -92,17 +97,13 @@ import Testing
     // MARK: The unit of a missing value
 
     @Test func strongUnitsOfBlankOrZeroValuesDoNotMatter() throws {
-        let file = try Self.parse("strong-units-of-missing-values.csv")
-        #expect(file.badRows.isEmpty, "\(file.badRows)")
-        #expect(ImportParserTests.summaries(file) == [
+        try Self.expectSets("strong-units-of-missing-values.csv", [
             "Pull Up: bw x 8", "Pull Up: bw x 6", "Plank: 1:00", "Squat (Barbell): 120kg x 5",
         ])
     }
 
     @Test func fitNotesLoadUnitsInDistanceColumnsOfZeroDistancesDoNotMatter() throws {
-        let file = try Self.parse("fitnotes-units-of-missing-values.csv")
-        #expect(file.badRows.isEmpty, "\(file.badRows)")
-        #expect(ImportParserTests.summaries(file) == [
+        try Self.expectSets("fitnotes-units-of-missing-values.csv", [
             "Squat: 100kg x 5", "Squat: 100kg x 5", "Plank: 1:00", "Cycling: 10km in 25:00",
         ])
         // A load unit beside a real distance is still unreadable.
@@ -150,9 +151,7 @@ import Testing
     // MARK: Sets never filled in
 
     @Test func strongEmptySetsAreLeftOutAndCountedAndANoteIsKept() throws {
-        let file = try Self.parse("strong-empty-sets.csv")
-        #expect(file.badRows.isEmpty, "\(file.badRows)")
-        #expect(ImportParserTests.summaries(file) == ["Bench Press (Barbell): 100kg x 5", "Overhead Press (Barbell): 45kg x 8"])
+        let file = try Self.expectSets("strong-empty-sets.csv", ["Bench Press (Barbell): 100kg x 5", "Overhead Press (Barbell): 45kg x 8"])
         #expect(file.ignoredRows == [LeftOutRow(line: 3, reason: .restTimer), LeftOutRow(line: 4, reason: .emptySet),
                                      LeftOutRow(line: 5, reason: .emptySet)])
         // A row with only a note keeps its note, in the workout's.

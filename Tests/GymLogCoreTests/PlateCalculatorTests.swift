@@ -1,5 +1,6 @@
 import Testing
 @testable import GymLogCore
+import SplitMix
 
 /// Plate math is exact and exhaustive: the fewest plates for a load, limited counts that greedy
 /// gets wrong, the nearest loads when a target cannot be made, and pounds as well as kilograms.

@@ -4,6 +4,7 @@ import GymLogSyncClient
 import GymLogTestSupport
 import GymLogWire
 import Testing
+import SplitMix
 
 // Crash tests of client and server together: the real `gymlog` binary killed with SIGKILL at
 // random moments while it syncs with the real `gymlog-server` (and while it imports); after
@@ -16,7 +17,7 @@ import Testing
 @Suite("Crash while syncing", .serialized) struct CrashWhileSyncingTests {
     @Test func sigkillAtRandomMomentsWhileSyncingThenSyncResumesAndConverges() async throws {
         let knobs = CrashKnobs()
-        var rng = SeededRandom(seed: knobs.seed)
+        var rng = SplitMix64(seed: knobs.seed)
         let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
         let server = try ServerInstance()
         let token = try server.addUser("crash")
@@ -177,7 +178,7 @@ import Testing
 
 /// A Strong export with `sets` sets in workouts of 3 exercises x 5 sets, dated by `chunk` so
 /// chunks never overlap (Strong rows get ids derived from their content).
-func strongCSV(chunk: Int, sets: Int, rng: inout SeededRandom) -> String {
+func strongCSV(chunk: Int, sets: Int, rng: inout SplitMix64) -> String {
     let exercises = ["Bench Press", "Squat", "Deadlift", "Overhead Press", "Barbell Row", "Pull Up"]
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX"); formatter.timeZone = TimeZone(identifier: "UTC")

@@ -9,6 +9,7 @@ import GymLogSyncClient
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SplitMix
 #endif
 
 /// Two real `gymlog-server serve` processes on one PostgreSQL database, several real client
@@ -26,7 +27,7 @@ struct MultiInstanceTests {
             let servers = [URL(string: one.url)!, URL(string: two.url)!]
 
             // and five devices of that user, each with its own database and random routing.
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-multi-\(UUID().uuidString)").path
+            let root = try temporaryDirectory("gymlog-multi")
             defer { try? FileManager.default.removeItem(atPath: root) }
             var clients: [SimulatedDevice] = []
             for n in 0..<5 {
@@ -81,12 +82,12 @@ struct MultiInstanceTests {
 final class SimulatedDevice: @unchecked Sendable {
     let db: GymLogDatabase
     let transport: RandomRoutingTransport
-    private var rng: SeededRandom
+    private var rng: SplitMix64
     private let exercises = ["bench", "squat", "row", "press"]
 
     init(path: String, servers: [URL], token: String, seed: UInt64) throws {
         db = try GymLogDatabase(path: path)
-        rng = SeededRandom(seed: seed)
+        rng = SplitMix64(seed: seed)
         transport = RandomRoutingTransport(servers: servers, token: token, seed: seed ^ 0xA5A5)
     }
 
@@ -152,12 +153,12 @@ final class SimulatedDevice: @unchecked Sendable {
 /// (seeded) per request: pushes and pulls of one sync land on different instances.
 final class RandomRoutingTransport: SyncTransport, @unchecked Sendable {
     private let transports: [HTTPSyncTransport]
-    private var rng: SeededRandom
+    private var rng: SplitMix64
     private let lock = NSLock()
 
     init(servers: [URL], token: String, seed: UInt64) {
         transports = servers.map { HTTPSyncTransport(baseURL: $0, token: token) }
-        rng = SeededRandom(seed: seed)
+        rng = SplitMix64(seed: seed)
     }
 
     private func pick() -> HTTPSyncTransport {

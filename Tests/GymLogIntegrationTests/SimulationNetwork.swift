@@ -3,6 +3,7 @@ import GymLogCore
 import GymLogTestSupport
 import GymLogWire
 import GymLogSyncClient
+import SplitMix
 
 // MARK: What the server acknowledged
 
@@ -113,7 +114,7 @@ extension Sim {
         private let base: HTTPExchange
 
         struct State {
-            var random: Random
+            var random: SplitMix64
             var faultRate = 0.0
             var counts: [Fault: Int] = [:]
             var requests = 0
@@ -125,7 +126,7 @@ extension Sim {
 
         init(turns: Turns, ledger: Box<Ledger>, seed: UInt64) {
             self.turns = turns; self.ledger = ledger
-            state = Box(State(random: Random(seed: seed)))
+            state = Box(State(random: SplitMix64(seed: seed)))
             base = HTTPSyncTransport.networkExchange(client: NetworkClients.systemTrust, server: "simulated server")
         }
 

@@ -6,6 +6,7 @@ import GymLogWire
 import GymLogSyncClient
 import Hummingbird
 import HummingbirdTesting
+import SplitMix
 
 extension Sim {
     struct Options: Sendable {
@@ -43,7 +44,7 @@ extension Sim {
         let seed: UInt64
         let directory: URL
         let clock = FakeClock(millis: testNow)
-        var random: Random
+        var random: SplitMix64
         let turns: Turns
         let ledger = Box(Ledger())
         let network: Network
@@ -58,9 +59,8 @@ extension Sim {
 
         init(_ options: Options, seed: UInt64) async throws {
             self.options = options; self.seed = seed
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-sim-\(seed)-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            random = Random(seed: seed)
+            directory = URL(fileURLWithPath: try temporaryDirectory("gymlog-sim-\(seed)"))
+            random = SplitMix64(seed: seed)
             turns = Turns(seed: random.next(), clock: clock)
             network = Network(turns: turns, ledger: ledger, seed: random.next())
             store = options.backend == .sqlite ? try SQLiteStore(directory: directory) : try await PostgresStore()

@@ -7,6 +7,7 @@ import GymLogWire
 import GymLogSyncClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SplitMix
 #endif
 
 /// The deterministic multi-device simulation (issue 5): devices with skewed clocks log,
@@ -26,9 +27,6 @@ enum Sim {
         if let text = environment["GYMLOG_RELIABILITY_SEED"], let seed = UInt64(text) { return seed &+ offset }
         return UInt64.random(in: 1..<(1 << 48))
     }
-
-    /// The simulation's one source of randomness: its sequence depends only on the seed.
-    typealias Random = SplitMix64
 }
 
 extension SplitMix64 {
@@ -67,13 +65,13 @@ extension Sim {
     /// interleave only at gates (before each local operation and each HTTP request), so the
     /// interleaving is random yet replayable.
     actor Turns {
-        private var random: Random
+        private var random: SplitMix64
         private var live = Set<Int>()
         private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
         private let clock: FakeClock
         private(set) var steps = 0
 
-        init(seed: UInt64, clock: FakeClock) { random = Random(seed: seed); self.clock = clock }
+        init(seed: UInt64, clock: FakeClock) { random = SplitMix64(seed: seed); self.clock = clock }
 
         func enter(_ ids: [Int]) { live.formUnion(ids) }
 
@@ -110,7 +108,7 @@ extension Sim {
         let path: String
         let db: GymLogDatabase
         let skewMs: Box<Int64>
-        var random: Random
+        var random: SplitMix64
         var stats = OpStats()
 
         init(index: Int, directory: URL, seed: UInt64, clock: FakeClock, skewMs: Int64) throws {
@@ -118,8 +116,8 @@ extension Sim {
             self.path = directory.appendingPathComponent("device-\(index).sqlite").path
             let skew = Box(skewMs)
             self.skewMs = skew
-            let ids = Box(Random(seed: seed ^ 0xD1CE))
-            random = Random(seed: seed)
+            let ids = Box(SplitMix64(seed: seed ^ 0xD1CE))
+            random = SplitMix64(seed: seed)
             let env = Environment(
                 now: { clock.now() + skew.get },
                 utcOffset: { _ in 3600 },

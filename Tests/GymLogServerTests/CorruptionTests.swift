@@ -11,7 +11,7 @@ struct CorruptionTests {
     /// A closed server database at a new temporary path holding user alice (token `token`)
     /// and a few pages of rows.
     static func databaseWithRows(token: String = "glt_corrupt") async throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-corrupt-\(UUID().uuidString).sqlite").path
+        let path = temporaryFile("gymlog-corrupt", extension: "sqlite")
         let storage = try SQLiteSyncStorage(path: path)
         let user = try await storage.newUser("alice", tokenHash: Tokens.hash(token))
         let items = (1...500).map { Script.item(Int64($0), "row-\($0)-\(String(repeating: "x", count: 40))", "reps", .int(Int64($0)), millis: 1) }

@@ -9,6 +9,7 @@ import HummingbirdTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
+import SplitMix
 #endif
 
 /// Hostile input against the HTTP API, on every backend: malformed, oversized, deeply nested
@@ -632,7 +633,7 @@ struct HostileInputTests {
 
     @Test(arguments: Backend.all) func randomlyBrokenPushesAreRefusedAndWriteNothing(_ backend: Backend) async throws {
         let knobs = HostileKnobs.shared
-        var rng = HostileKnobs.SplitMix(seed: knobs.seed &+ (backend == .postgres ? 1 : 0))
+        var rng = SplitMix64(seed: knobs.seed &+ (backend == .postgres ? 1 : 0))
         let count = 150 * knobs.scale
         var cases: [HostileCase] = []
         for i in 0..<count {
@@ -686,7 +687,7 @@ struct HostileCase: Sendable, CustomStringConvertible {
     }
 
     /// A valid push broken in one random way that makes it certainly invalid.
-    static func randomBreak(_ index: Int, _ rng: inout HostileKnobs.SplitMix) -> HostileCase {
+    static func randomBreak(_ index: Int, _ rng: inout SplitMix64) -> HostileCase {
         let events = (0..<Int(rng.next() % 3 + 1)).map { event(seq: 4 + Int64($0), note: "n\(rng.next() % 1000)") }.joined(separator: ",")
         let valid = Array(#"{"device_id":"dev-alice","events":[\#(events)]}"#.utf8)
         switch rng.next() % 5 {
@@ -758,9 +759,6 @@ struct HostileKnobs: Sendable {
     }
 
     var context: String { "seed=\(seed) scale=\(scale) (rerun with GYMLOG_RELIABILITY_SEED=\(seed))" }
-
-    /// Tiny, fast, and the same sequence on every platform.
-    typealias SplitMix = SplitMix64
 }
 
 // MARK: - World and state

@@ -153,12 +153,12 @@ struct UnitTests {
     }
 
     @Test func reopeningKeepsTheEpoch() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-epoch-\(UUID().uuidString).sqlite").path
+        let path = temporaryFile("gymlog-epoch", extension: "sqlite")
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
         let first = try await SQLiteSyncStorage(path: path).epoch()
         let second = try await SQLiteSyncStorage(path: path).epoch()
         #expect(first == second && first.count == 32)
-        let other = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-epoch-\(UUID().uuidString).sqlite").path
+        let other = temporaryFile("gymlog-epoch", extension: "sqlite")
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: other + s) } }
         #expect(try await SQLiteSyncStorage(path: other).epoch() != first)
     }
@@ -166,7 +166,7 @@ struct UnitTests {
 
 @Suite struct ServerDurabilityTests {
     @Test func theServerStoreCommitsWithSynchronousFull() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-sync-\(UUID().uuidString).sqlite").path
+        let path = temporaryFile("gymlog-sync", extension: "sqlite")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let storage = try SQLiteSyncStorage(path: path)
         #expect(try storage.writerSynchronousMode() == 2)
@@ -175,7 +175,7 @@ struct UnitTests {
     /// Regression (issue 16, item 10): the database, its WAL and its shared-memory file were
     /// created 0644, so every local user could read the token hashes and everyone's data.
     @Test func aFreshServerStoreIsReadableByItsOwnerOnly() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-mode-\(UUID().uuidString)").path
+        let directory = try temporaryDirectory("gymlog-mode")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/server.sqlite"
         // Given the usual umask (022: SQLite alone made 0644 files; the process-wide umask is

@@ -102,9 +102,7 @@ import Testing
 
     @Test func theMigrationTalliesAnExistingDatabase() throws {
         // Given a database of the schema before `v4-session-tallies`, holding sets
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("gymlog.sqlite").path
+        let path = try temporaryDirectory("gymlog-tests") + "/gymlog.sqlite"
         let bench = UUID().key, row = UUID().key, monday = UUID().key, friday = UUID().key
         do {
             let queue = try DatabaseQueue(path: path)

@@ -10,9 +10,8 @@ typealias FakeWorld = FakeClock
 
 /// A fresh database file in a temporary directory, removed at the end of the test process.
 func temporaryDatabase(_ world: FakeWorld = FakeWorld(), settings: Settings = Settings()) throws -> GymLogDatabase {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return try GymLogDatabase(path: dir.appendingPathComponent("gymlog.sqlite").path, environment: world.environment, settings: settings)
+    let dir = try temporaryDirectory("gymlog-tests")
+    return try GymLogDatabase(path: dir + "/gymlog.sqlite", environment: world.environment, settings: settings)
 }
 
 /// Parses and logs one line the way the CLI does.

@@ -66,15 +66,14 @@ public struct ClientDevice: Sendable {
 /// would; closed when there is none), SIGKILLs it after `delay` seconds unless it exited
 /// first, and returns what it printed.
 public func killedRun(_ device: ClientDevice, _ args: [String], input: String, after delay: TimeInterval) throws
-    -> (stdout: String, stderr: String, killed: Bool, status: Int32) {
+    -> ProcessResult {
     let running = try device.launch(args)
     // Small enough for the pipe buffer: the write never blocks, even on a process about to die.
     precondition(input.utf8.count < 60_000)
     running.feed(Data(input.utf8), close: input.isEmpty)
     if delay > 0 { usleep(UInt32(delay * 1_000_000)) }
     running.kill()
-    let result = running.wait()
-    return (result.stdout, result.stderr, running.wasKilled, result.status)
+    return running.wait()
 }
 
 /// Whether the cross-process sync lock (an flock next to the database) can be taken now.

@@ -15,6 +15,3 @@ public struct CrashKnobs: Sendable {
         signal(SIGPIPE, SIG_IGN)
     }
 }
-
-/// A seeded generator, so a failing run can be replayed.
-public typealias SeededRandom = SplitMix64

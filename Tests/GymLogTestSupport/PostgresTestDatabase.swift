@@ -24,7 +24,7 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
         case .memory:
             return try await body(MemorySyncStorage())
         case .sqlite:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-store-test-\(UUID().uuidString).sqlite").path
+            let path = temporaryFile("gymlog-store-test", extension: "sqlite")
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
             return try await body(try SQLiteSyncStorage(path: path))
         case .postgres:

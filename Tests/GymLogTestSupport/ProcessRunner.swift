@@ -15,9 +15,14 @@ public struct ProcessResult: Sendable {
     public var signalled: Bool
     /// Killed by the runner because it outlived its timeout.
     public var timedOut: Bool
+    /// Ended by the runner's SIGKILL (a timeout or `RunningProcess.kill()`); a process already
+    /// exiting when the signal came was not killed.
+    public var killed: Bool
 
-    public init(status: Int32, stdout: String, stderr: String, signalled: Bool = false, timedOut: Bool = false) {
-        self.status = status; self.stdout = stdout; self.stderr = stderr; self.signalled = signalled; self.timedOut = timedOut
+    public init(status: Int32, stdout: String, stderr: String, signalled: Bool = false, timedOut: Bool = false,
+                killed: Bool = false) {
+        self.status = status; self.stdout = stdout; self.stderr = stderr; self.signalled = signalled
+        self.timedOut = timedOut; self.killed = killed
     }
 }
 
@@ -112,12 +117,10 @@ public final class RunningProcess: @unchecked Sendable {
         exited.signal()  // later waits return at once
         process.waitUntilExit()
         try? input.close()
+        let signalled = process.terminationReason == .uncaughtSignal
         return ProcessResult(status: process.terminationStatus, stdout: output.wait(), stderr: error.wait(),
-                             signalled: process.terminationReason == .uncaughtSignal, timedOut: timedOut)
+                             signalled: signalled, timedOut: timedOut, killed: killedByUs && signalled)
     }
-
-    /// Whether the runner's SIGKILL ended it (a process already exiting when it came was not killed).
-    public var wasKilled: Bool { killedByUs && process.terminationReason == .uncaughtSignal }
 }
 
 /// Runs processes to completion: the one way tests start a binary.

@@ -27,7 +27,7 @@ public struct Harness: Sendable {
             configure(&config)
             return try await body(Harness(backend: backend, storage: MemorySyncStorage(), config: config))
         case .sqlite:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-test-\(UUID().uuidString).sqlite").path
+            let path = temporaryFile("gymlog-server-test", extension: "sqlite")
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
             var config = ServerConfig(database: "sqlite:" + path)
             config.now = { testNow }

@@ -27,7 +27,7 @@ public final class ServerInstance: @unchecked Sendable {
     /// deployment file writes them.
     public init(database: String, arguments: [String]) throws {
         self.database = database
-        logPath = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-server-\(UUID().uuidString).log").path
+        logPath = temporaryFile("gymlog-server", extension: "log")
         FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = builtProducts.appendingPathComponent("gymlog-server")
         process.arguments = arguments

@@ -7,6 +7,12 @@ public func temporaryDirectory(_ prefix: String) throws -> String {
     return path
 }
 
+/// A fresh path under the system's temporary directory, named `prefix-UUID.ext`, for a file a
+/// test is about to write (nothing is created).
+public func temporaryFile(_ prefix: String, extension ext: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString).\(ext)").path
+}
+
 /// An isolated HOME with its own database and config, and a way to run the built `gymlog` in it.
 public struct TemporaryHome: Sendable {
     public let root: String

@@ -386,18 +386,9 @@ private struct GroupParser: EntryValueRules {
                     : "expected a weight after '+', e.g. `bw+20x6`", at: sign.span)
             }
             i += 1
-            try rejectDecimalComma(at: i)
-            let n = tokens[i]
-            let value = try addedWeight(n, assisted: assisted)
-            i += 1
-            var unit: WeightUnit? = nil
-            loadEnd = n.end
-            if i < tokens.count, case .word(.weightUnit(let u)) = tokens[i].kind {
-                unit = u
-                loadEnd = tokens[i].end
-                i += 1
-            }
-            g.load = .bodyweightPlus(assisted ? -value : value, unit)
+            let added = try parseAddedLoad(assisted: assisted)
+            loadEnd = added.end
+            g.load = .bodyweightPlus(assisted ? -added.value : added.value, added.unit)
         }
         try parseAfterLoad(&g, mode, loadSpan: Span(bw.start, loadEnd), bodyweightLike: true)
     }
@@ -409,19 +400,21 @@ private struct GroupParser: EntryValueRules {
             throw EntryError("expected a weight after '+', e.g. `+20x6` for 20 added to bodyweight", at: plus.span)
         }
         i += 1
+        let added = try parseAddedLoad(assisted: false)
+        g.load = .bodyweightPlus(added.value, added.unit)
+        try parseAfterLoad(&g, mode, loadSpan: Span(plus.start, added.end), bodyweightLike: true)
+    }
+
+    /// The number at `tokens[i]` after a `+` or `-` and its optional unit (`20`, `20kg`): the
+    /// weight added to bodyweight or, `assisted`, taken off it (unsigned here), and where it ends.
+    mutating func parseAddedLoad(assisted: Bool) throws(EntryError) -> (value: Fixed, unit: WeightUnit?, end: Int) {
         try rejectDecimalComma(at: i)
         let n = tokens[i]
-        let value = try addedWeight(n, assisted: false)
+        let value = try addedWeight(n, assisted: assisted)
         i += 1
-        var unit: WeightUnit? = nil
-        var loadEnd = n.end
-        if i < tokens.count, case .word(.weightUnit(let u)) = tokens[i].kind {
-            unit = u
-            loadEnd = tokens[i].end
-            i += 1
-        }
-        g.load = .bodyweightPlus(value, unit)
-        try parseAfterLoad(&g, mode, loadSpan: Span(plus.start, loadEnd), bodyweightLike: true)
+        guard i < tokens.count, case .word(.weightUnit(let unit)) = tokens[i].kind else { return (value, nil, n.end) }
+        i += 1
+        return (value, unit, tokens[i - 1].end)
     }
 
     /// What may follow a load: `x5...`, bare reps after a unit or `bw` (`225 lbs 5`), or a time/distance.

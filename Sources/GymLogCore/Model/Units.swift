@@ -19,35 +19,47 @@ public enum WeightUnit: String, CaseIterable, Sendable, Codable {
         case .lb: kilograms / Self.kilogramsPerPound
         }
     }
-
-    /// Reads `kg`, `kgs`, `kilo(s)`, `lb`, `lbs`, `pound(s)` in any case.
-    public init?(spelling: Substring) {
-        switch spelling.lowercased() {
-        case "kg", "kgs", "kilo", "kilos": self = .kg
-        case "lb", "lbs", "pound", "pounds": self = .lb
-        default: return nil
-        }
-    }
-
-    /// Reads a unit as other apps' exports write it: every `init(spelling:)` spelling, plus a
-    /// trailing period (`lbs.`, `kg.`) and the long forms (`kilograms`, `kilogrammes`).
-    ///
-    /// Import-only on purpose: the entry language reads units with `init(spelling:)`, and a
-    /// period or a long word there would change what a typed line means (`bench 100kg. x5`).
-    public init?(importSpelling text: Substring) {
-        let word = unitWord(text)
-        switch word {
-        case "kilogram", "kilograms", "kilogramme", "kilogrammes": self = .kg
-        default: self.init(spelling: Substring(word))
-        }
-    }
 }
 
-/// A unit as an export writes it, lower-cased and without surrounding spaces or one trailing period.
-private func unitWord(_ text: Substring) -> String {
-    var word = text.trimmingCharacters(in: .whitespaces).lowercased()
-    if word.hasSuffix(".") { word.removeLast() }
-    return word
+extension WeightUnit: SpelledUnit {
+    /// `kg`, `kgs`, `kilo(s)`, `lb`, `lbs`, `pound(s)`.
+    public static let spellings: [String: WeightUnit] = [
+        "kg": .kg, "kgs": .kg, "kilo": .kg, "kilos": .kg,
+        "lb": .lb, "lbs": .lb, "pound": .lb, "pounds": .lb,
+    ]
+    /// The long forms (`kilograms`, `kilogrammes`).
+    public static let importOnlySpellings: [String: WeightUnit] = [
+        "kilogram": .kg, "kilograms": .kg, "kilogramme": .kg, "kilogrammes": .kg,
+    ]
+}
+
+/// A unit read from the words people write for it: the entry language's spellings, in any
+/// case, and on import also the long forms other apps' exports write, with a trailing period.
+///
+/// Two readers on purpose: a period or a long word in a typed line would change what it means
+/// (`bench 100kg. x5`), and `row 2000 meters` is not part of the typed-line grammar.
+public protocol SpelledUnit {
+    /// Lower-case spellings the entry language (and the config) reads.
+    static var spellings: [String: Self] { get }
+    /// Lower-case spellings read only from other apps' exports.
+    static var importOnlySpellings: [String: Self] { get }
+}
+
+extension SpelledUnit {
+    /// Reads one of `spellings` in any case.
+    public init?(spelling: Substring) {
+        guard let unit = Self.spellings[spelling.lowercased()] else { return nil }
+        self = unit
+    }
+
+    /// Reads a unit as other apps' exports write it: every `init(spelling:)` spelling, plus
+    /// surrounding spaces, a trailing period (`lbs.`, `mi.`) and the long forms.
+    public init?(importSpelling text: Substring) {
+        var word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if word.hasSuffix(".") { word.removeLast() }
+        guard let unit = Self.importOnlySpellings[word] ?? Self.spellings[word] else { return nil }
+        self = unit
+    }
 }
 
 /// Units a distance can be typed in; compared in metres.
@@ -65,30 +77,19 @@ public enum DistanceUnit: String, CaseIterable, Sendable, Codable {
     }
 
     public func meters(_ value: Fixed) -> Double { value.doubleValue * metersPerUnit }
+}
 
-    public init?(spelling: Substring) {
-        switch spelling.lowercased() {
-        case "m": self = .m
-        case "km": self = .km
-        case "mi", "mile", "miles": self = .mi
-        case "yd", "yds", "yard", "yards": self = .yd
-        default: return nil
-        }
-    }
-
-    /// Reads a unit as other apps' exports write it: every `init(spelling:)` spelling, plus a
-    /// trailing period (`mi.`, `km.`) and the long forms (`meters`, `kilometres`, `kms`).
-    ///
-    /// Import-only on purpose, like `WeightUnit(importSpelling:)`: the entry language reads
-    /// `init(spelling:)`, and `row 2000 meters` is not part of the typed-line grammar.
-    public init?(importSpelling text: Substring) {
-        let word = unitWord(text)
-        switch word {
-        case "meter", "meters", "metre", "metres": self = .m
-        case "kms", "kilometer", "kilometers", "kilometre", "kilometres": self = .km
-        default: self.init(spelling: Substring(word))
-        }
-    }
+extension DistanceUnit: SpelledUnit {
+    /// `m`, `km`, `mi`, `mile(s)`, `yd`, `yds`, `yard(s)`.
+    public static let spellings: [String: DistanceUnit] = [
+        "m": .m, "km": .km, "mi": .mi, "mile": .mi, "miles": .mi,
+        "yd": .yd, "yds": .yd, "yard": .yd, "yards": .yd,
+    ]
+    /// The long forms (`meters`, `kilometres`) and `kms`.
+    public static let importOnlySpellings: [String: DistanceUnit] = [
+        "meter": .m, "meters": .m, "metre": .m, "metres": .m,
+        "kms": .km, "kilometer": .km, "kilometers": .km, "kilometre": .km, "kilometres": .km,
+    ]
 }
 
 /// A weight exactly as typed.

@@ -1,6 +1,7 @@
 /// SplitMix64 (Steele, Lea and Flood): a tiny seeded generator whose sequence depends only
 /// on the seed, on every platform. The benchmark's generated histories and every randomized
-/// test use it, so a printed seed replays a run exactly.
+/// test use it, so a printed seed replays a run exactly. It lives in a module of its own
+/// because no product code draws random numbers from a seed.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
     public init(seed: UInt64) { state = seed }
