@@ -50,13 +50,8 @@ public struct TOMLError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Reads `text` into a map from full dotted keys (`sync.server`) to values.
 public func parseTOML(_ text: String) throws(TOMLError) -> [String: TOMLValue] {
     var result: [String: TOMLValue] = [:]
-    for entry in try parseTOMLEntries(text) { result[entry.key] = entry.value }
+    for entry in try parseTOMLLines(text) { result[entry.key] = entry.value }
     return result
-}
-
-/// Reads `text` into (full dotted key, value) pairs in file order, for rewriting it in order.
-public func parseTOMLEntries(_ text: String) throws(TOMLError) -> [(key: String, value: TOMLValue)] {
-    try parseTOMLLines(text).map { ($0.key, $0.value) }
 }
 
 /// Reads `text` into (full dotted key, value, 1-based line) triples in file order, so an error
