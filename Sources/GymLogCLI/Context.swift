@@ -34,27 +34,24 @@ func expandTilde(_ path: String, home: String) -> String {
 }
 
 /// Everything a command runs against: paths, settings, output and the clock. Tests build
-/// one with their own output sink; the executable uses `live`.
-public final class CLIContext: @unchecked Sendable {
+/// one with their own output sink; the executable uses `live`. A value: the REPL runs each
+/// command on a copy that carries the line typed, and keeps what lasts from line to line in
+/// its `ReplState`. Copies share the database opened on first use.
+public struct CLIContext {
     public let paths: Paths
     public var settings: Settings
     public let environment: Environment
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
-    private var database: GymLogDatabase?
+    private let opened = OpenedDatabase()
     /// The REPL line being run, as typed, so a command can point at a mistake in it; nil in a shell.
     public internal(set) var typedLine: String?
-    /// The past workout the REPL is filling in since `start --at`: lines typed go into it, at
-    /// times after its sets, until `finish` or a `start` without `--at`. Nil in a shell.
-    public internal(set) var pastWorkout: Workout?
+    /// What the REPL keeps between lines, when the command runs in one; nil in a shell.
+    var repl: ReplState?
     /// Asks the person at the terminal `question` and returns the line they answer; nil when
     /// there is nobody to ask (a script, piped input), so the command needs `--yes` instead.
     /// The REPL asks through readline; a shell command on a terminal, on standard error.
     public var ask: ((String) -> String?)?
-    /// `rest 2:30` in the REPL: the target of the break after the set logged at `afterSet`.
-    var restTarget: (afterSet: Int64, seconds: Int)?
-    /// The set whose break has rung the bell, so it rings once.
-    var bellRungAfter: Int64?
 
     public init(paths: Paths, settings: Settings, environment: Environment = .live,
                 out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
@@ -66,7 +63,7 @@ public final class CLIContext: @unchecked Sendable {
     public static func live(db: String?) throws -> CLIContext {
         let paths = Paths.resolve(db: db)
         let settings = try ConfigFile.load(paths.config, credentials: paths.credentialsFile)
-        let context = CLIContext(paths: paths, settings: settings,
+        var context = CLIContext(paths: paths, settings: settings,
                                  out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
                                  err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         if isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 {
@@ -79,10 +76,9 @@ public final class CLIContext: @unchecked Sendable {
     }
 
     /// Where the output is read: hints name commands as they are typed there.
-    public internal(set) var surface: Surface = .shell
-    /// Put before the next error line, then dropped: piped REPL input names the failing line
-    /// (`line 12: error: ...`) without repeating it on the caret line under it.
-    var errorPrefix: String?
+    public var surface: Surface { repl == nil ? .shell : .repl }
+    /// The past workout the REPL is filling in since `start --at`; nil in a shell.
+    public var pastWorkout: Workout? { repl?.pastWorkout }
     /// Asks a yes-or-no question through `ask` before a command changes many rows at once
     /// (`exercises kind` converting sets, `delete --workout`): true for `y` or `yes`, false for
     /// anything else or the end of input, nil when there is nobody to ask, so a script is
@@ -101,8 +97,7 @@ public final class CLIContext: @unchecked Sendable {
     /// control characters from elsewhere, and must not drive the terminal.
     public func print(_ line: String) { writeOut(TerminalText.safe(surface.hints(line))) }
     public func printError(_ line: String) {
-        let prefix = errorPrefix ?? ""
-        errorPrefix = nil
+        let prefix = repl?.takeErrorPrefix() ?? ""
         writeErr(TerminalText.safe(prefix + surface.hints(line)))
     }
 
@@ -116,11 +111,11 @@ public final class CLIContext: @unchecked Sendable {
 
     /// Opens the database on first use, so commands that do not need it never pay for it.
     public func db() throws -> GymLogDatabase {
-        if let database { return database }
+        if let database = opened.database { return database }
         do {
-            let opened = try GymLogDatabase(path: paths.database, environment: environment, settings: settings, create: createsDatabase)
-            database = opened
-            return opened
+            let database = try GymLogDatabase(path: paths.database, environment: environment, settings: settings, create: createsDatabase)
+            opened.database = database
+            return database
         } catch let missing as DatabaseMissing {
             throw UserError("There is no gymlog database at \(missing.path) yet (--db, else $GYMLOG_DB, else the default place). "
                 + "Start one by logging a set: run `gymlog`, then type `bench 100x5`.")
@@ -131,9 +126,14 @@ public final class CLIContext: @unchecked Sendable {
 
     /// The database when its file exists, nil when it does not; never creates one.
     public func existingDB() throws -> GymLogDatabase? {
-        if database == nil, !FileManager.default.fileExists(atPath: paths.database) { return nil }
+        if opened.database == nil, !FileManager.default.fileExists(atPath: paths.database) { return nil }
         return try db()
     }
+}
+
+/// The database a context opened on first use, shared by its copies so it is opened once.
+private final class OpenedDatabase {
+    var database: GymLogDatabase?
 }
 
 /// Where gymlog's output is read, so a hint names a command the way it is typed there.

@@ -30,32 +30,14 @@ public struct Gymlog: AsyncParsableCommand {
 
         Settings live in $GYMLOG_CONFIG, else $XDG_CONFIG_HOME/gymlog/config.toml:
 
-          unit = "kg"               a bare weight's unit, and the unit of totals:
-                                    "kg" or "lb"
-          e1rm_formula = "epley"    the estimated one-rep max: "epley" or "brzycki"
-          idle_gap_minutes = \(Settings().idleGapMinutes)    a workout ends this long after its last set
-                                    (1 to 10080)
-          rest_seconds = "3:00"     the rest the REPL prompt counts to between sets
-                                    (unset: none; a routine line's `rest` wins)
-          show_plates = false       true shows the plates of each `warmup` step,
-                                    planned set and `next`
-          plates.kg_bar = \(PlateInventory.kilograms.bar)        the bar for loads in kg (`plates`, `warmup`)
-          plates.kg = "\(PlateInventory.kilograms.platesText)"
-                                    its plates: weight x how many per side
-          plates.lb_bar = \(PlateInventory.pounds.bar)        the same for loads in lb
-          plates.lb = "\(PlateInventory.pounds.platesText)"
-          warmup.ramp = "\(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", "))"
-                                    `warmup`'s steps: the bar or a share of the
-                                    working weight, x reps
+        \(Setting.helpText(.config))
 
         gymlog never rewrites this file. `gymlog login` saves the sync server, token
         and CA file (`--ca-file`) in $XDG_DATA_HOME/gymlog/credentials.toml (mode
         0600); `gymlog logout` empties it. Until that file exists, the `[sync]`
         lines an older gymlog wrote here are still read:
 
-          sync.server = "URL"       the sync server
-          sync.token = "glt_..."    the account's token
-          sync.ca_file = "FILE"     certificates trusted besides the system's
+        \(Setting.helpText(.credentials))
         """,
         version: gymlogVersion,
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
@@ -143,7 +125,7 @@ extension ContextCommand {
     /// The shell's entry: builds the live context, runs, and turns a `UserError` into one
     /// `error:` line and exit status 1.
     public mutating func run() async throws {
-        let context: CLIContext
+        var context: CLIContext
         do { context = try CLIContext.live(db: global.db) } catch {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
             throw ExitCode.failure

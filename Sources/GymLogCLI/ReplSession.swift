@@ -11,12 +11,14 @@ import GymLogStore
 final class ReplSession {
     enum Outcome { case ok, failed, quit }
 
-    let context: CLIContext
+    /// What each line's command runs against: the context given, inside this REPL.
+    var context: CLIContext
+    let state = ReplState()
     private(set) var allSucceeded = true
 
     init(context: CLIContext) {
         self.context = context
-        context.surface = .repl
+        self.context.repl = state
     }
 
     /// The commands a line can start with: the tree's, except `repl` itself.
@@ -57,8 +59,8 @@ final class ReplSession {
     func prompt() -> String {
         let text = promptText()
         guard let (timer, lastSet) = try? context.restTimer(), text.hasSuffix("] > ") else { return text }
-        if timer.reached, context.bellRungAfter != lastSet {
-            context.bellRungAfter = lastSet
+        if timer.reached, state.bellRungAfter != lastSet {
+            state.bellRungAfter = lastSet
             // Once per break: the terminal's bell (or its visual bell).
             FileHandle.standardOutput.write(Data("\u{07}".utf8))
         }
@@ -68,12 +70,12 @@ final class ReplSession {
     /// The prompt without the rest timer.
     private func promptText() -> String {
         // A past workout (`start --at`) shows its date; a routine workout its planned sets done.
-        let pastDate = context.pastWorkout.map { " · \(Render.shortDate($0.startedAt, $0.utcOffsetSeconds, showYear: false)) \(Render.clock($0.startedAt, $0.utcOffsetSeconds))" } ?? ""
+        let pastDate = state.pastWorkout.map { " · \(Render.shortDate($0.startedAt, $0.utcOffsetSeconds, showYear: false)) \(Render.clock($0.startedAt, $0.utcOffsetSeconds))" } ?? ""
         if let (plan, workout) = try? TodayPlan.current(context, suggestions: .none) {
             let (done, total) = plan.progress.counts
             return TerminalText.safe("[\(workout.name ?? plan.routine.name) · \(done)/\(total)\(pastDate)] > ")
         }
-        if let past = context.pastWorkout {
+        if let past = state.pastWorkout {
             let count = (try? context.db().workoutDetail(past.id)?.sets.count) ?? 0
             return TerminalText.safe("[\(past.name ?? "past workout") · \(count) set\(count == 1 ? "" : "s")\(pastDate)] > ")
         }
@@ -95,8 +97,8 @@ final class ReplSession {
     /// `line N:`, so a script's author can find it.
     @discardableResult
     func handle(_ rawLine: String, number: Int? = nil) async -> Outcome {
-        context.errorPrefix = number.map { "line \($0): " }
-        defer { context.errorPrefix = nil }
+        state.errorPrefix = number.map { "line \($0): " }
+        defer { state.errorPrefix = nil }
         let line = rawLine.trimmingCharacters(in: .whitespaces)
         if line.isEmpty || line.hasPrefix("//") { return .ok }
         let typed = line.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
@@ -159,8 +161,8 @@ final class ReplSession {
 
     /// Parses a command line with the shell's tree and runs it against this session's context.
     private func runCommand(_ type: any ParsableCommand.Type, rest: String, line: String) async -> Outcome {
+        var context = self.context
         context.typedLine = line
-        defer { context.typedLine = nil }
         do {
             var args: [String]
             if let text = type as? any TextCommand.Type, let textArgs = text.replArguments(rest) {
@@ -194,6 +196,28 @@ final class ReplSession {
             if !message.isEmpty { context.printError(message) }
             return Gymlog.exitCode(for: error) == .success ? .ok : .failed
         }
+    }
+}
+
+/// What the REPL keeps from one line to the next, apart from the database. The session owns
+/// it; the context of each command run inside the REPL refers to it, so `start --at`,
+/// `finish` and `rest` change it and the prompt reads it.
+final class ReplState {
+    /// The past workout the REPL is filling in since `start --at`: lines typed go into it, at
+    /// times after its sets, until `finish` or a `start` without `--at`.
+    var pastWorkout: Workout?
+    /// `rest 2:30`: the target of the break after the set logged at `afterSet`.
+    var restTarget: (afterSet: Int64, seconds: Int)?
+    /// The set whose break has rung the bell, so it rings once.
+    var bellRungAfter: Int64?
+    /// Put before the next error line, then dropped: piped input names the failing line
+    /// (`line 12: error: ...`) without repeating it on the caret line under it.
+    var errorPrefix: String?
+
+    /// The error prefix for the next error line, which is the only one to get it.
+    func takeErrorPrefix() -> String? {
+        defer { errorPrefix = nil }
+        return errorPrefix
     }
 }
 

@@ -9,7 +9,7 @@ extension CLIContext {
     /// in a past workout, or after an hour.
     func restTimer() throws -> (timer: RestTimer, lastSet: Int64)? {
         guard pastWorkout == nil, let open = try db().openWorkout(), let lastSet = open.lastSet else { return nil }
-        var target = restTarget.flatMap { $0.afterSet == lastSet ? $0.seconds : nil }
+        var target = repl?.restTarget.flatMap { $0.afterSet == lastSet ? $0.seconds : nil }
         if target == nil, let last = try db().workoutDetail(open.workout.id)?.sets.last {
             if let (plan, _) = try TodayPlan.current(self, suggestions: .none) {
                 target = plan.lines.first { $0.exercise?.id == last.exercise.id && $0.planned.restSeconds != nil }?.planned.restSeconds

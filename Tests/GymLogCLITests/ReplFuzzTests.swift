@@ -242,29 +242,6 @@ private enum FuzzGenerator {
 
 // MARK: - Running lines in-process
 
-/// What one line printed.
-private final class FuzzOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out: [String] = [], err: [String] = []
-    func print(_ line: String) { lock.withLock { out.append(line) } }
-    func printError(_ line: String) { lock.withLock { err.append(line) } }
-    func take() -> (out: [String], err: [String]) {
-        lock.withLock {
-            defer { out = []; err = [] }
-            // Multi-line prints count as their lines; colour codes are dropped.
-            let split = { (lines: [String]) in
-                lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }.map(stripANSI)
-            }
-            return (split(out), split(err))
-        }
-    }
-}
-
-private func stripANSI(_ s: String) -> String {
-    guard s.contains("\u{1B}[") else { return s }
-    return s.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
-}
-
 private struct UncheckedSendable<T>: @unchecked Sendable { let value: T }
 
 /// Runs each line in a task of its own so a hang fails the test instead of stalling it.
@@ -302,7 +279,7 @@ private final class FirstAnswer: @unchecked Sendable {
 /// A REPL session in-process: a fresh database, a deterministic clock, captured output.
 private struct FuzzSession {
     let env: FakeClock
-    let output = FuzzOutput()
+    let output = CapturedOutput()
     let context: CLIContext
     let repl: ReplSession
     let db: GymLogDatabase
@@ -315,7 +292,7 @@ private struct FuzzSession {
         context = CLIContext(paths: Paths(database: dir + "/gymlog.sqlite", config: dir + "/config.toml", history: dir + "/history"),
                              settings: settings,
                              environment: env.environment(utcOffset: utcOffset),
-                             out: { output.print($0) }, err: { output.printError($0) })
+                             out: { output.out($0) }, err: { output.err($0) })
         repl = ReplSession(context: context)
         db = try context.db()
     }
@@ -473,7 +450,7 @@ private struct FuzzCounts {
                     fail("no answer within 30 s (hang)", session: session, index: index, line: fuzzed)
                     break sessions
                 }
-                let (_, err) = output.take()
+                let (_, err) = output.take(plain: true)
                 let after = try fixture.dump()
                 let word = replWord(text)?.word ?? ""
 
@@ -604,7 +581,7 @@ private struct FuzzCounts {
                                sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let before = try s.dump()
         let outcome = await s.repl.handle(line)
-        let (_, err) = s.output.take()
+        let (_, err) = s.output.take(plain: true)
         let after = try s.dump()
         #expect(outcome == .failed, "\(line.prefix(80).debugDescription)", sourceLocation: sourceLocation)
         #expect(err.first?.hasPrefix("error: ") == true && err.first?.contains(says) == true,
@@ -618,7 +595,7 @@ private struct FuzzCounts {
         // "a\0b", which the server refuses: the row and its event disagreed and never synced)
         let s = try session()
         #expect(await s.repl.handle("bench 100x5") == .ok)
-        _ = s.output.take()
+        _ = s.output.take(plain: true)
         // When text with a NUL is typed anywhere, then it is refused and nothing is written
         try await expectRefused(s, "bench 100x5 # a\u{0}b", says: "unexpected control character U+0000")
         try await expectRefused(s, "sq\u{0}uat 100x5", says: "unexpected control character U+0000")
@@ -655,11 +632,11 @@ private struct FuzzCounts {
             try db.execute(sql: "UPDATE workouts SET name = ?, note = ?", arguments: ["Push\u{1B}]0;pwned\u{7}", "felt \u{1B}[2Jgood\r"])
             try db.execute(sql: "UPDATE sets SET note = ?", arguments: ["\u{1B}]52;c;cm0gLXJm\u{1B}\\ \u{9B}8m"])
         }
-        _ = s.output.take()
+        _ = s.output.take(plain: true)
         // When they are shown, then no control character reaches the terminal, only the text
         for command in ["show", "history", "history bench", "prs"] {
             #expect(await s.repl.handle(command) == .ok, "\(command)")
-            let (out, err) = s.output.take()
+            let (out, err) = s.output.take(plain: true)
             let printed = (out + err).joined(separator: "\n")
             #expect(!printed.unicodeScalars.contains { ControlCharacters.isForbidden($0, lineBreaks: true) },
                     "\(command) printed \(printed.debugDescription)")
@@ -674,7 +651,7 @@ private struct FuzzCounts {
         // then refused by every sync, forever)
         let s = try session()
         #expect(await s.repl.handle("bench 100x5") == .ok)
-        _ = s.output.take()
+        _ = s.output.take(plain: true)
         // When longer text is typed, then it is refused with its size and nothing is written
         try await expectRefused(s, "note " + String(repeating: "x", count: maxTextFieldBytes + 1), says: "The note is 16385 bytes long")
         try await expectRefused(s, "bench 100x5 # " + String(repeating: "é", count: 9_000), says: "The note is 18000 bytes long")
@@ -701,12 +678,12 @@ private struct FuzzCounts {
         // of `gymlog repl`)
         let s = try session()
         #expect(await s.repl.handle("LOG Bench 100x5") == .ok)
-        #expect(s.output.take().out.contains { $0.contains("Bench #1") })
+        #expect(s.output.take(plain: true).out.contains { $0.contains("Bench #1") })
         // When `SHOW` and `History` are typed, then they run
         #expect(await s.repl.handle("SHOW") == .ok)
-        #expect(s.output.take().out.contains { $0.contains("Bench  100kg x 5") })
+        #expect(s.output.take(plain: true).out.contains { $0.contains("Bench  100kg x 5") })
         #expect(await s.repl.handle("History bench") == .ok)
-        #expect(s.output.take().err == [])
+        #expect(s.output.take(plain: true).err == [])
     }
 
     @Test func logInTheReplReadsItsWordsAsASetLineLikeGymlogLog() async throws {
@@ -716,10 +693,10 @@ private struct FuzzCounts {
         // When it is typed, then the entry parser explains it, as `gymlog log dip -20x8` does
         try await expectRefused(s, "log dip -20x8", says: "write assisted bodyweight as `bw-20`")
         #expect(await s.repl.handle("log dip bw-20x8") == .ok)
-        #expect(s.output.take().out.contains { $0.contains("bw-20kg x 8") })
+        #expect(s.output.take(plain: true).out.contains { $0.contains("bw-20kg x 8") })
         // And flags still reach ArgumentParser
         #expect(await s.repl.handle("log --help") == .ok)
-        #expect(s.output.take().err.contains { $0.contains("USAGE") || $0.contains("Usage") })
+        #expect(s.output.take(plain: true).err.contains { $0.contains("USAGE") || $0.contains("Usage") })
     }
 
     @Test func aCommandOfThousandsOfWordsIsRefusedAtOnce() async throws {

@@ -30,13 +30,23 @@ struct ReplTestSession {
     }
 }
 
-/// Lines a context printed, taken by the test.
+/// Lines a context printed, taken by the test: the one capture of the CLI's output in tests.
 final class CapturedOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var stdout: [String] = [], stderr: [String] = []
+    // A print of several lines counts as its lines.
     func out(_ line: String) { lock.withLock { stdout += line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } }
     func err(_ line: String) { lock.withLock { stderr += line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } }
-    func take() -> (out: [String], err: [String]) {
-        lock.withLock { defer { stdout = []; stderr = [] }; return (stdout, stderr) }
+
+    /// The lines printed since the last take; `plain` drops colour codes.
+    func take(plain: Bool = false) -> (out: [String], err: [String]) {
+        let (out, err) = lock.withLock { defer { stdout = []; stderr = [] }; return (stdout, stderr) }
+        return plain ? (out.map(withoutColour), err.map(withoutColour)) : (out, err)
     }
+}
+
+/// `s` without its ANSI colour codes.
+func withoutColour(_ s: String) -> String {
+    guard s.contains("\u{1B}[") else { return s }
+    return s.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
 }

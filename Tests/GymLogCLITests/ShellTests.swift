@@ -111,7 +111,7 @@ import Testing
 
     @Test func theRootHelpDocumentsEveryConfigKey() throws {
         let help = try TemporaryHome().gymlog(["--help"])
-        for key in ConfigFile.keys { #expect(help.stdout.contains("\(key) = "), "\(key)") }
+        for key in Setting.keys { #expect(help.stdout.contains("\(key) = "), "\(key)") }
     }
 
     @Test func theManPageRendersWithoutWarningsAndDocumentsTheLanguageTheKeysAndTheVersion() throws {
@@ -120,7 +120,7 @@ import Testing
         #expect(!manual.contains("\n\n"), "an empty line is an mdoc warning")
         #expect(manual.contains(".Os gymlog \(gymlogVersion)\n"))
         for example in EntryLanguage.forms.flatMap(\.examples) { #expect(manual.contains(example), "\(example)") }
-        for key in ConfigFile.keys { #expect(manual.contains("\(key) = "), "\(key)") }
+        for key in Setting.keys { #expect(manual.contains("\(key) = "), "\(key)") }
         // And groff, where installed, renders it without a warning
         let groff = URL(fileURLWithPath: "/usr/bin/groff")
         guard FileManager.default.isExecutableFile(atPath: groff.path) else { return }

@@ -47,7 +47,7 @@ struct TOMLTests {
             "display.bar weight.hex": .integer(0xDEAD_BEEF),
             "display.bar weight.off": .bool(false),
         ])
-        #expect(try parseTOMLEntries(text).map(\.key).prefix(3) == ["unit", "idle_minutes", "literal key"])
+        #expect(try parseTOMLLines(text).map(\.key).prefix(3) == ["unit", "idle_minutes", "literal key"])
     }
 
     @Test("dotted keys, inf, nan and signed integers")

@@ -221,11 +221,11 @@ import Testing
         #expect(refused.contains("Nothing was deleted"))
         // And at a terminal, `n` deletes nothing
         var asked: [String] = []
-        s.context.ask = { asked.append($0); return "n" }
+        s.repl.context.ask = { asked.append($0); return "n" }
         #expect(await s.type("delete --workout -2").out == ["Nothing was deleted."])
         #expect(asked == ["Delete the workout of Thu 2025-11-20 18:00 (2025-11-20, 2 sets)? `undo` brings it back. [y/N] "], "\(asked)")
         // And `y` deletes it, with its sets
-        s.context.ask = { _ in "y" }
+        s.repl.context.ask = { _ in "y" }
         #expect(await s.type("delete --workout -2").out == ["Deleted the workout of Thu 2025-11-20 18:00 (2025-11-20, 2 sets). `undo` brings it back."])
         #expect(await s.type("history").out.contains { $0.contains("bench") } == false)
         // And one `undo` brings the workout and both sets back
@@ -233,7 +233,7 @@ import Testing
         #expect(undo == ["Undid delete --workout -2: the workout of 2025-11-20 18:00 (2 sets)"], "\(undo)")
         #expect(await s.type("show --workout -2").out.filter { $0.contains("100kg x 5") }.count == 2)
         // And `--yes` deletes without asking
-        s.context.ask = { _ in Issue.record("asked"); return nil }
+        s.repl.context.ask = { _ in Issue.record("asked"); return nil }
         #expect(await s.type("delete --workout yesterday --yes").out.first?.hasPrefix("Deleted the workout of Thu 2025-11-20 18:00") == true)
     }
 }

@@ -55,7 +55,7 @@ struct Delete: TextCommand {
             }
         }
         let deleted = try db.deleteWorkout(.id(detail.workout.id), typed: typed)
-        if context.pastWorkout?.id == deleted.workout.id { context.pastWorkout = nil }
+        if context.pastWorkout?.id == deleted.workout.id { context.repl?.pastWorkout = nil }
         context.print("Deleted \(what). `undo` brings it back.")
     }
 }

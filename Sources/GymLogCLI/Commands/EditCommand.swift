@@ -84,7 +84,7 @@ struct Edit: TextCommand {
             context.print("Nothing changed: the workout of \(UndoStep.workoutName(workout)) already has that name and start.")
             return
         }
-        if context.pastWorkout?.id == workout.id { context.pastWorkout = workout }
+        if context.pastWorkout?.id == workout.id { context.repl?.pastWorkout = workout }
         context.print("Edited the workout of \(UndoStep.workoutName(before.workout)): now \(UndoStep.workoutName(workout)) (\(try db.reference(of: workout))).")
     }
 }

@@ -25,12 +25,12 @@ struct Finish: ContextCommand {
         let undone = which.workout == nil ? try TodayPlan.current(context)?.plan.undoneText : nil
         let target = try which.target(in: context)
         // Plain `finish` leaves the REPL's past workout, even one that is gone meanwhile.
-        if which.workout == nil { context.pastWorkout = nil }
+        if which.workout == nil { context.repl?.pastWorkout = nil }
         let result = try context.db().finishWorkout(target, typed: context.typedLine ?? (["finish"] + (which.workout.map { ["--workout", $0] } ?? [])).joined(separator: " "))
         // The REPL's past workout, once finished, no longer takes the lines typed.
         switch result {
-        case .finished(let summary) where summary.workout.id == context.pastWorkout?.id: context.pastWorkout = nil
-        case .discarded(let workout) where workout.id == context.pastWorkout?.id: context.pastWorkout = nil
+        case .finished(let summary) where summary.workout.id == context.pastWorkout?.id: context.repl?.pastWorkout = nil
+        case .discarded(let workout) where workout.id == context.pastWorkout?.id: context.repl?.pastWorkout = nil
         default: break
         }
         switch result {

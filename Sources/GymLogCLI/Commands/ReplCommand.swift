@@ -28,7 +28,7 @@ struct Repl: ContextCommand {
             // The prompt counts the rest live while the line is empty.
             livePromptSource = { session.prompt() }
             // A command's question (`delete --workout`) is answered at the same terminal.
-            context.ask = { ReadlineReader.answer(TerminalText.safe($0)) }
+            session.context.ask = { ReadlineReader.answer(TerminalText.safe($0)) }
         }
         var number = 0
         while true {

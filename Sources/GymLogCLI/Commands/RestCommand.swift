@@ -29,8 +29,8 @@ struct Rest: ContextCommand {
             guard let open = try context.db().openWorkout(), let lastSet = open.lastSet else {
                 throw UserError("No set is logged in an open workout yet, so there is no break to time; log a set first.")
             }
-            context.restTarget = (lastSet, seconds)
-            context.bellRungAfter = nil
+            context.repl?.restTarget = (lastSet, seconds)
+            context.repl?.bellRungAfter = nil
             context.print("Rest target for this break: \(RestTimer.clock(seconds)).")
             return
         }

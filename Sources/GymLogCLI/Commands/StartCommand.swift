@@ -51,7 +51,7 @@ struct Start: TextCommand {
         let w = result.workout
         if output.json {
             let plan = try routine.map { try TodayPlan.build(db, settings: context.settings, routine: $0, workout: w, now: context.environment.now()) }
-            if at != nil, context.surface == .repl { context.pastWorkout = w }
+            if at != nil, context.surface == .repl { context.repl?.pastWorkout = w }
             context.printJSON(.object([
                 ("workout", .object([("id", .string(w.id.key)), ("name", .string(w.name)), ("started_at", .time(w.startedAt, w.utcOffsetSeconds))])),
                 ("finished", result.finished.map { .string($0.workout.id.key) } ?? .null),
@@ -60,11 +60,11 @@ struct Start: TextCommand {
             return
         }
         if at != nil {
-            if context.surface == .repl { context.pastWorkout = w }
+            if context.surface == .repl { context.repl?.pastWorkout = w }
             context.print("Started \(w.name.map { "'\($0)'" } ?? "a workout") at \(Render.day(w.startedAt, w.utcOffsetSeconds))"
                 + (context.surface == .repl ? "; the lines you type now go into it, until `finish`." : "; log into it with `gymlog log --at` and the same time."))
         } else {
-            context.pastWorkout = nil
+            context.repl?.pastWorkout = nil
             if let finished = result.finished {
                 Render.workoutSummary(finished, settings: context.settings).forEach(context.print)
             }

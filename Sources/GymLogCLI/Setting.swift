@@ -1,0 +1,229 @@
+import Foundation
+import GymLogCore
+
+/// One key of `config.toml`: its name, the value `--help` shows, what it does and how a value
+/// is read and checked. `Setting.all` is the one list of them: `ConfigFile` loads and validates
+/// through it, and `gymlog --help` (so the man page, generated from it) lists it.
+struct Setting: Sendable {
+    /// Which section of `--help` lists the key.
+    enum Group: Sendable {
+        /// A setting of the user's config.
+        case config
+        /// A `[sync]` key an older gymlog wrote into the config; `gymlog login` now saves it in
+        /// the credentials file, under the same name without `sync.`.
+        case credentials
+    }
+
+    /// Why a value was refused: the words after `key = value` in the error
+    /// (` must be true or false.`).
+    struct Refusal: Error { let words: String }
+
+    /// The settings being read, with the bars and plates kept apart until the end: each is its
+    /// own key, but a unit's bar and plates make one inventory, set in any order.
+    struct Reading {
+        var settings = Settings()
+        var bars: [WeightUnit: Fixed] = [:]
+        var plates: [WeightUnit: [PlateCount]] = [:]
+
+        /// The settings, with each unit's inventory made of the bar and plates read (the
+        /// standard ones for what was not set).
+        func finished() -> Settings {
+            var s = settings
+            for unit in WeightUnit.allCases where bars[unit] != nil || plates[unit] != nil {
+                let standard = PlateInventory.standard(unit)
+                let inventory = PlateInventory(bar: bars[unit] ?? standard.bar, plates: plates[unit] ?? standard.plates)
+                switch unit {
+                case .kg: s.kilogramPlates = inventory
+                case .lb: s.poundPlates = inventory
+                }
+            }
+            return s
+        }
+    }
+
+    /// The full key, `idle_gap_minutes` or `plates.kg`.
+    let key: String
+    /// The value `--help` shows after `key = `, spelled as TOML: the default where there is one,
+    /// else an example.
+    let shown: String
+    /// What the key does, one sentence for `--help`, which wraps it.
+    let help: String
+    let group: Group
+    /// Reads `value` into `reading`, or refuses it.
+    let read: @Sendable (TOMLValue, inout Reading) throws(Refusal) -> Void
+
+    init(_ key: String, shown: String, help: String, group: Group = .config,
+         read: @escaping @Sendable (TOMLValue, inout Reading) throws(Refusal) -> Void) {
+        self.key = key; self.shown = shown; self.help = help; self.group = group; self.read = read
+    }
+}
+
+extension Setting {
+    /// Every key, in the order `--help` lists them and the unknown-key error names them.
+    static let all: [Setting] = [
+        choice("unit", default: Settings().defaultUnit.rawValue, \.defaultUnit, refusal: "is not a unit",
+               help: "a bare weight's unit, and the unit of totals:") { WeightUnit(spelling: Substring($0)) },
+        choice("e1rm_formula", default: Settings().e1rmFormula.rawValue, \.e1rmFormula, refusal: "is not known",
+               help: "the estimated one-rep max:") { E1RMFormula(rawValue: $0.lowercased()) },
+        wholeNumber("idle_gap_minutes", \.idleGapMinutes, of: "minutes", range: 1...(7 * 24 * 60),
+                    help: "a workout ends this long after its last set"),
+        Setting("rest_seconds", shown: quoted("3:00"),
+                help: "the rest the REPL prompt counts to between sets (unset: none; a routine line's `rest` wins)") { value, reading throws(Refusal) in
+            // A number of seconds, or a time as a routine's `rest` takes it ("3:00", "90s").
+            let seconds = value.integerValue.map { Int(clamping: $0) } ?? value.stringValue.flatMap { try? RoutineParser.restSeconds($0).get() }
+            guard let seconds, seconds >= 1, seconds <= PlannedExercise.maxRestSeconds else {
+                throw Refusal(words: " must be a rest from 1 second to 60:00: seconds (rest_seconds = 180) or a time (rest_seconds = \"3:00\").")
+            }
+            reading.settings.restSeconds = seconds
+        },
+        flag("show_plates", \.showPlates, help: "true shows the plates of each `warmup` step, planned set and `next`"),
+        bar(.kg, help: "the bar for loads in kg (`plates`, `warmup`)"),
+        plates(.kg, help: "its plates: weight x how many per side"),
+        bar(.lb, help: "the same for loads in lb"),
+        plates(.lb, help: ""),
+        Setting("warmup.ramp", shown: quoted(rampText(WarmupRamp.defaultSteps)),
+                help: "`warmup`'s steps: the bar or a share of the working weight, x reps") { value, reading throws(Refusal) in
+            let example = "warmup.ramp = \(quoted(rampText(WarmupRamp.defaultSteps)))"
+            guard let text = value.stringValue else { throw Refusal(words: " must be a quoted list of steps, e.g. \(example).") }
+            switch WarmupRamp.parseSteps(text) {
+            case .success(let steps): reading.settings.warmupSteps = steps
+            case .failure(let e): throw Refusal(words: " \(e.message); e.g. \(example).")
+            }
+        },
+        Setting("sync.server", shown: quoted("URL"), help: "the sync server", group: .credentials) { value, reading in
+            reading.settings.server = value.stringValue
+        },
+        Setting("sync.token", shown: quoted("glt_..."), help: "the account's token", group: .credentials) { value, reading in
+            reading.settings.token = value.stringValue
+        },
+        Setting("sync.ca_file", shown: quoted("FILE"), help: "certificates trusted besides the system's", group: .credentials) { value, reading throws(Refusal) in
+            guard let file = value.stringValue, file.hasPrefix("/") else {
+                throw Refusal(words: " must be the quoted absolute path of a PEM file, e.g. sync.ca_file = \"/etc/gymlog/server-ca.pem\".")
+            }
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw Refusal(words: ": there is no readable file at \(file); copy the server's certificate there or fix the path.")
+            }
+            reading.settings.caFile = file
+        },
+    ]
+
+    /// Every key's name.
+    static let keys = all.map(\.key)
+
+    /// The setting named `key`, or nil for a key gymlog does not know.
+    static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
+
+    /// The `group` settings as `--help` lists them: `key = shown` and what it does beside it, or
+    /// under it when the value is too long to leave room.
+    static func helpText(_ group: Group) -> String {
+        let helpColumn = 26, helpWidth = 48
+        let indent = String(repeating: " ", count: helpColumn)
+        return all.filter { $0.group == group }.flatMap { setting -> [String] in
+            let left = "\(setting.key) = \(setting.shown)"
+            let help = wrapped(setting.help, width: helpWidth)
+            guard left.count + 2 <= helpColumn, let first = help.first else { return [left] + help.map { indent + $0 } }
+            return [left.padding(toLength: helpColumn, withPad: " ", startingAt: 0) + first] + help.dropFirst().map { indent + $0 }
+        }.map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most `width` characters, broken between words but not inside a
+    /// parenthesis, so `(1 to 10080)` reads as one aside.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var words: [String] = []
+        for word in text.split(separator: " ").map(String.init) {
+            if let last = words.last, last.hasPrefix("("), !last.hasSuffix(")") {
+                words[words.count - 1] = last + " " + word
+            } else {
+                words.append(word)
+            }
+        }
+        var lines: [String] = []
+        for word in words {
+            if let last = lines.last, last.count + 1 + word.count <= width {
+                lines[lines.count - 1] = last + " " + word
+            } else {
+                lines.append(String(word))
+            }
+        }
+        return lines
+    }
+
+    // MARK: The kinds of value
+
+    /// One of a few words, read by `parse` into the `Settings` field at `path`; the accepted
+    /// words are those of `T`'s cases.
+    static func choice<T: CaseIterable & RawRepresentable & Sendable>(
+        _ key: String, default shown: String, _ path: WritableKeyPath<Settings, T> & Sendable, refusal: String, help: String,
+        parse: @escaping @Sendable (String) -> T?
+    ) -> Setting where T.RawValue == String {
+        let words = T.allCases.map { quoted($0.rawValue) }.joined(separator: " or ")
+        return Setting(key, shown: quoted(shown), help: help + " " + words) { value, reading throws(Refusal) in
+            guard let text = value.stringValue, let chosen = parse(text) else { throw Refusal(words: " \(refusal); use \(words).") }
+            reading.settings[keyPath: path] = chosen
+        }
+    }
+
+    /// A whole number within `range`, counted in `unit`.
+    static func wholeNumber(_ key: String, _ path: WritableKeyPath<Settings, Int> & Sendable, of unit: String, range: ClosedRange<Int>,
+                            help: String) -> Setting {
+        Setting(key, shown: "\(Settings()[keyPath: path])", help: help + " (\(range.lowerBound) to \(range.upperBound))") { value, reading throws(Refusal) in
+            guard let n = value.integerValue, n >= range.lowerBound, n <= range.upperBound else {
+                throw Refusal(words: " must be a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound).")
+            }
+            reading.settings[keyPath: path] = Int(n)
+        }
+    }
+
+    /// `true` or `false`.
+    static func flag(_ key: String, _ path: WritableKeyPath<Settings, Bool> & Sendable, help: String) -> Setting {
+        Setting(key, shown: "\(Settings()[keyPath: path])", help: help) { value, reading throws(Refusal) in
+            guard let b = value.boolValue else { throw Refusal(words: " must be true or false.") }
+            reading.settings[keyPath: path] = b
+        }
+    }
+
+    /// `plates.kg_bar`: the bar's weight in `unit`, at most the heaviest item an inventory holds.
+    static func bar(_ unit: WeightUnit, help: String) -> Setting {
+        let key = "plates.\(unit.rawValue)_bar"
+        return Setting(key, shown: "\(PlateInventory.standard(unit).bar)", help: help) { value, reading throws(Refusal) in
+            guard let bar = exactNumber(value), bar.thousandths >= 0, bar <= PlateInventory.Limits.heaviestItem else {
+                throw Refusal(words: " must be the bar's weight in \(unit.rawValue), a number from 0 to \(PlateInventory.Limits.heaviestItem) "
+                    + "with at most 3 decimals, e.g. \(key) = \(PlateInventory.standard(unit).bar).")
+            }
+            reading.bars[unit] = bar
+        }
+    }
+
+    /// `plates.kg`: the plates in `unit`, each weight x how many per side.
+    static func plates(_ unit: WeightUnit, help: String) -> Setting {
+        let key = "plates.\(unit.rawValue)"
+        let standard = quoted(PlateInventory.standard(unit).platesText)
+        return Setting(key, shown: standard, help: help) { value, reading throws(Refusal) in
+            let example = "\(key) = \(standard) (each plate in \(unit.rawValue), x how many per side)"
+            guard let text = value.stringValue else { throw Refusal(words: " must be a quoted list of plates, e.g. \(example).") }
+            switch PlateInventory.parsePlates(text) {
+            case .success(let list): reading.plates[unit] = list
+            case .failure(let e): throw Refusal(words: " \(e.message); e.g. \(example).")
+            }
+        }
+    }
+
+    /// `text` as a TOML string, `"kg"`.
+    static func quoted(_ text: String) -> String { TOMLValue.string(text).description }
+
+    /// Warm-up steps as `warmup.ramp` spells them.
+    static func rampText(_ steps: [WarmupStep]) -> String { steps.map(\.description).joined(separator: ", ") }
+
+    /// A TOML integer or float as an exact `Fixed`, or nil when it is neither or has more than
+    /// three decimals (`20`, `15.5`, `2.25`; a float is read back through its shortest decimal
+    /// spelling, so 15.5 is 15.5 and not 15.4999).
+    static func exactNumber(_ value: TOMLValue) -> Fixed? {
+        switch value {
+        case .integer(let i): return i >= 0 && i <= 1_000_000 ? Fixed(Int(i)) : nil
+        case .float(let d):
+            guard d.isFinite, d >= 0, d <= 1_000_000 else { return nil }
+            return Fixed(parsing: "\(d)")
+        default: return nil
+        }
+    }
+}
