@@ -78,25 +78,17 @@ struct SyncRoutes: Sendable {
         defer { pushSlots.release(user.id) }
         let started = ContinuousClock.now
         let body = try await readJSONBody(request, limit: config.maxBodyBytes)
-        // The hand-written reader takes the common shape; anything else (and every error)
-        // goes through the strict check and JSONDecoder, whose numbers are then re-read
-        // exactly from the body's text, as the reader reads them.
-        // Both count events as they go and stop at the limit, before any work on the rest.
-        let tooManyEvents = APIError(.contentTooLarge, "too_many_events",
-                                     "the push holds more than \(config.maxPushEvents) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
         let push: IncomingPush
         do {
-            if let read = try PushBodyReader.read(body, maxEvents: config.maxPushEvents) {
-                push = read
-            } else {
-                try checkJSON(body)
-                guard PushBodyReader.eventCount(body, upTo: config.maxPushEvents) <= config.maxPushEvents else { throw tooManyEvents }
-                var decoded: IncomingPush = try decode(body, alreadyChecked: true)
-                decoded.rereadFieldNumbers(from: body)
-                push = decoded
+            push = try PushBodyReader.read(body, maxEvents: config.maxPushEvents)
+        } catch {
+            switch error {
+            case .tooManyEvents:
+                throw APIError(.contentTooLarge, "too_many_events",
+                               "the push holds more than \(config.maxPushEvents) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
+            case .invalidJSON(let problem): throw APIError.invalidJSON(problem)
+            case .invalidRequest(let problem): throw APIError.invalidRequest(problem)
             }
-        } catch is PushBodyReader.TooManyEvents {
-            throw tooManyEvents
         }
         let decoded = ContinuousClock.now
         guard PushValidation.isPlainName(push.deviceID) else {
