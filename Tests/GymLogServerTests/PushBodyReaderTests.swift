@@ -68,8 +68,9 @@ import Testing
     }
 
     @Test func readsWhatTheClientSends() throws {
-        let request = try JSONDecoder().decode(PushRequest.self, from: Data(try Self.sampleBody()))
-        for body in [try Self.sampleBody(), Array(request.jsonBody())] {
+        let sample = try Self.sampleBody()
+        let request = try JSONDecoder().decode(PushRequest.self, from: Data(sample))
+        for body in [sample, Array(request.jsonBody())] {
             let push = try PushBodyReader.read(body)
             #expect(push.deviceID == request.deviceID && push.epoch == nil)
             #expect(push.events.map(\.seq) == request.events.map(\.seq))
