@@ -72,7 +72,7 @@ let package = Package(
             name: "GymLogServer",
             dependencies: [
                 "GymLogCore", "GymLogWire",
-                argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, nioCore, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
+                argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, nioCore, nioConcurrency, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
                 logging, crypto, grdb, postgresNIO, prometheus,
             ]
         ),

@@ -75,8 +75,8 @@ struct FieldRow {
     var clock: String
 }
 
-func fieldRows(_ event: PushEvent) -> [FieldRow] {
-    event.fields.sorted { $0.key < $1.key }.map {
+func fieldRows(_ event: PushEvent) throws -> [FieldRow] {
+    try event.fields.decoded().sorted { $0.key < $1.key }.map {
         FieldRow(entity: event.entity, entityID: event.entityID, field: $0.key, value: $0.value.v, clock: $0.value.c.description)
     }
 }
@@ -196,10 +196,9 @@ func syncCommand(_ options: SyncCommand) async throws {
     let now = Environment.live.now()
     var factory = SetEventFactory(seed: 2026, startMillis: now - 120_000)
     let events = factory.events(count: plan.pushEvents)
-    let encoder = JSONEncoder()
     let batches = stride(from: 0, to: events.count, by: plan.pushBatch).map { Array(events[$0..<min($0 + plan.pushBatch, events.count)]) }
-    let bodies = try batches.map { try Array(encoder.encode(PushRequest(deviceID: factory.device, events: $0))) }
-    let eventRows = events.map(fieldRows)
+    let bodies = batches.map { Array(PushRequest(deviceID: factory.device, events: $0).jsonBody()) }
+    let eventRows = try events.map(fieldRows)
     let bodyBytes = bodies.reduce(0) { $0 + $1.count }
 
     let client = try MiniHTTPClient(host: server.host, port: server.port)
@@ -211,10 +210,10 @@ func syncCommand(_ options: SyncCommand) async throws {
     do {
         var warm = SetEventFactory(seed: 99, startMillis: now - 240_000)
         let warmEvents = warm.events(count: plan.pushBatch)
-        let body = try Array(encoder.encode(PushRequest(deviceID: warm.device, events: warmEvents)))
+        let body = Array(PushRequest(deviceID: warm.device, events: warmEvents).jsonBody())
         try check(try client.send("GET", "/healthz", token: nil), "healthz")
         try check(try client.send("POST", "/v1/push", token: warmToken, body: body), "warm-up push")
-        let warmRows = warmEvents.map(fieldRows)
+        let warmRows = try warmEvents.map(fieldRows)
         // Other entity ids than the measured rows, so the measured INSERTs still create rows.
         for path in [rawPushDB, rawPullDB] { try RawFieldInserter(path: path).insert(warmRows[...]) }
     }
@@ -254,7 +253,7 @@ func syncCommand(_ options: SyncCommand) async throws {
     let pushStats = Stats(pushTimes.map { $0 * 1000 }), rawPushStats = Stats(rawPushTimes.map { $0 * 1000 })
     details.append("Push: \(plan.pushEvents) set-create events × \(fieldsPerEvent) fields (\(plan.pushEvents * fieldsPerEvent) field rows), "
                    + "\(bodies.count) requests of \(plan.pushBatch) events, \(fmt(Double(bodyBytes) / Double(bodies.count) / 1024, 0)) KiB JSON each "
-                   + "(encoded by `JSONEncoder` from `PushRequest` before timing, as `HTTPSyncTransport` sends it). "
+                   + "(encoded by `PushRequest.jsonBody()` before timing, as `HTTPSyncTransport` sends it). "
                    + "Per batch (ms): server median \(fmt(pushStats.median, 1)), max \(fmt(pushStats.max, 1)); "
                    + "raw INSERT median \(fmt(rawPushStats.median, 1)), max \(fmt(rawPushStats.max, 1)). "
                    + "Rows/s: server \(grouped(Int(pushRate * Double(fieldsPerEvent)))), raw \(grouped(Int(rawPushRate * Double(fieldsPerEvent)))).")
@@ -365,8 +364,8 @@ func syncCommand(_ options: SyncCommand) async throws {
     let url = URL(string: server.baseURL)!
     let dbA = try GymLogDatabase(path: dir + "/device-a.sqlite")
     let dbB = try GymLogDatabase(path: dir + "/device-b.sqlite")
-    let engineA = SyncEngine(replica: DatabaseReplica(db: dbA), transport: HTTPSyncTransport(baseURL: url, token: devicesToken))
-    let engineB = SyncEngine(replica: DatabaseReplica(db: dbB), transport: HTTPSyncTransport(baseURL: url, token: devicesToken))
+    let engineA = SyncEngine(replica: dbA, transport: HTTPSyncTransport(baseURL: url, token: devicesToken))
+    let engineB = SyncEngine(replica: dbB, transport: HTTPSyncTransport(baseURL: url, token: devicesToken))
     func sync(_ engine: SyncEngine) async throws -> SyncReport { try await engine.run() }
     // Some shared history first, then both devices caught up (A also pulls back its own writes).
     for _ in 0..<3 {

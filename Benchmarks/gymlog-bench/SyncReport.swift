@@ -27,7 +27,7 @@ struct SyncSection: MarkedSection {
             files go to a fresh directory under `$TMPDIR` (or `/tmp`), removed unless `--keep` is given.
 
             - **s1 Push** — set-create events (the 15 columns of a `sets` row, each with its HLC clock,
-              built with `PushEvent(…changes:)` and encoded with `JSONEncoder` as `HTTPSyncTransport`
+              built with `PushEvent(…changes:)` and encoded with `PushRequest.jsonBody()` as `HTTPSyncTransport`
               sends them) POSTed to `/v1/push` in batches of 1,000 over one keep-alive connection, timed
               from the first byte sent to the last byte of the answer. Baseline: the same field rows
               INSERTed through the raw C API into a file holding the server's own schema (made by
@@ -40,7 +40,7 @@ struct SyncSection: MarkedSection {
               `s2b` pulls the same events again through protocol v2's `/v2/pull`, whose `limit` counts
               records (one set event is one record), with pages holding the same events as s2's; its
               baseline is s2's rate counted in records, so the ratio is v2 against v1 on equal pages.
-            - **s3 No-op sync** — `SyncEngine.run()` with `DatabaseReplica` and `HTTPSyncTransport`
+            - **s3 No-op sync** — `SyncEngine.run()` with `GymLogDatabase` as the replica and `HTTPSyncTransport`
               when there is nothing to pull or push: round trips from `SyncReport.roundTrips`, and the
               median wall time of 20 runs.
             - **s4 One set, A to B** — `GymLogDatabase.logSets` on device A, a sync on A (pull, push),

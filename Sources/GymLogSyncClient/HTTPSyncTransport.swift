@@ -64,7 +64,7 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     public func push(_ request: PushRequest) async throws -> PushResponse {
-        try await send("POST", "v1/push", body: try JSONEncoder().encode(request))
+        try await send("POST", "v1/push", body: request.jsonBody())
     }
 
     /// `limit` counts changes on v2 and field rows on v1.

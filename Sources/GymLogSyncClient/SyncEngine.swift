@@ -2,8 +2,8 @@ import Foundation
 import GymLogCore
 import GymLogWire
 
-/// The client database as the sync engine sees it; `DatabaseReplica` adapts `GymLogDatabase`
-/// to it, and tests adapt fakes.
+/// The client database as the sync engine sees it; `GymLogDatabase` conforms to it, and tests
+/// wrap it or fake it.
 public protocol SyncReplica: Sendable {
     var deviceID: String { get }
     /// The server epoch and cursor position last applied, and the highest acknowledged seq.
@@ -11,8 +11,8 @@ public protocol SyncReplica: Sendable {
     /// Applies one pulled page and its cursor in one local transaction.
     func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int)
     func pending(after seq: Int64, limit: Int) throws -> [PushEvent]
-    /// Gives rejected events whose backoff has passed new sequence numbers.
-    func unparkDueEvents() throws
+    /// Gives rejected events whose backoff has passed new sequence numbers; returns how many.
+    @discardableResult func unparkDueEvents() throws -> Int
     /// Deletes acknowledged events in one transaction; parks the rejected ones.
     func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws
     /// Replaces the outbox with the full state, numbered from `nextSeq` (new epoch or restore).

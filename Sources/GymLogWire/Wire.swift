@@ -64,24 +64,61 @@ public struct PushEvent: Codable, Hashable, Sendable {
     /// `create`, `update`, `delete` or `restore`; informational, merging only looks at fields.
     public var op: String
     /// Field name -> value and clock. A tombstone is the field `deleted_at`.
-    public var fields: [String: WireField]
+    public var fields: EventFields
 
-    public init(seq: Int64, idempotencyKey: String, entity: String, entityID: String, op: String, fields: [String: WireField]) {
+    public init(seq: Int64, idempotencyKey: String, entity: String, entityID: String, op: String, fields: EventFields) {
         self.seq = seq; self.idempotencyKey = idempotencyKey; self.entity = entity
         self.entityID = entityID; self.op = op; self.fields = fields
     }
 
     /// Builds an event from the core types an outbox row holds.
     public init(seq: Int64, idempotencyKey: String, entity: EntityKind, entityID: String, op: ChangeOp, changes: [FieldChange]) {
-        var fields: [String: WireField] = [:]
-        for change in changes { fields[change.name] = WireField(v: change.value, c: change.clock) }
-        self.init(seq: seq, idempotencyKey: idempotencyKey, entity: entity.rawValue, entityID: entityID, op: op.rawValue, fields: fields)
+        self.init(seq: seq, idempotencyKey: idempotencyKey, entity: entity.rawValue, entityID: entityID, op: op.rawValue,
+                  fields: EventFields(json: encodePayload(changes)))
     }
 
     enum CodingKeys: String, CodingKey {
         case seq, entity, op, fields
         case idempotencyKey = "idempotency_key"
         case entityID = "entity_id"
+    }
+}
+
+/// An event's `fields` object as JSON text: `{"name":{"v":value,"c":"clock"},...}`.
+///
+/// The client's outbox stores each event's payload in exactly this shape (`encodePayload`),
+/// so a push splices the stored text into the body instead of decoding it only to encode it
+/// again. The text must be one JSON object of such fields, each name once; the server
+/// refuses anything else.
+public struct EventFields: Hashable, Sendable, ExpressibleByDictionaryLiteral {
+    public var json: String
+
+    /// Takes JSON text already in the wire shape (an outbox payload) as it is.
+    public init(json: String) { self.json = json }
+
+    /// Encodes the fields sorted by name.
+    public init(_ fields: [String: WireField]) {
+        json = encodePayload(fields.map { FieldChange($0.key, $0.value.v, $0.value.c) }.sorted { $0.name < $1.name })
+    }
+
+    public init(dictionaryLiteral elements: (String, WireField)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// The fields read back (tests and tools; the push path never decodes them).
+    public func decoded() throws -> [String: WireField] {
+        Dictionary(uniqueKeysWithValues: try decodePayload(json).map { ($0.name, WireField(v: $0.value, c: $0.clock)) })
+    }
+}
+
+extension EventFields: Codable {
+    public init(from decoder: Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode([String: WireField].self))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(try decoded())
     }
 }
 
@@ -103,6 +140,37 @@ public struct PushRequest: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey {
         case events, epoch
         case deviceID = "device_id"
+    }
+}
+
+extension PushRequest {
+    /// The request body as `HTTPSyncTransport` sends it, written by hand: each event's
+    /// `fields` is spliced in as its stored text (`EventFields.json`), so a push never decodes
+    /// the outbox. The same JSON as the `Codable` form, which tests use to read a body back.
+    public func jsonBody() -> Data {
+        var out = "{\"device_id\":"
+        out.reserveCapacity(64 + events.reduce(0) { $0 + 160 + $1.fields.json.utf8.count })
+        appendJSONString(deviceID, to: &out)
+        out += ",\"events\":["
+        for (i, e) in events.enumerated() {
+            if i > 0 { out += "," }
+            out += "{\"seq\":" + String(e.seq) + ",\"idempotency_key\":"
+            appendJSONString(e.idempotencyKey, to: &out)
+            out += ",\"entity\":"
+            appendJSONString(e.entity, to: &out)
+            out += ",\"entity_id\":"
+            appendJSONString(e.entityID, to: &out)
+            out += ",\"op\":"
+            appendJSONString(e.op, to: &out)
+            out += ",\"fields\":" + e.fields.json + "}"
+        }
+        out += "]"
+        if let epoch {
+            out += ",\"epoch\":"
+            appendJSONString(epoch, to: &out)
+        }
+        out += "}"
+        return Data(out.utf8)
     }
 }
 

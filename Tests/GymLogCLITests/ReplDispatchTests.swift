@@ -50,7 +50,7 @@ import Testing
         let (_, err) = s.output.take()
         #expect(outcome == .failed)
         #expect(err.count == 1 && err.first?.hasPrefix("error: Sync failed:") == true, "\(err)")
-        let state = try s.context.db().replicaState()
+        let state = try s.context.db().syncState()
         #expect(state.lastError != nil && state.outboxDepth > 0)
         #expect(await s.repl.handle("status") == .ok)
         #expect(s.output.take().out.contains { $0.hasPrefix("Last error:") })

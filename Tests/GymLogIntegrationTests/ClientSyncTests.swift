@@ -154,6 +154,30 @@ import Testing
         #expect(try a.outboxDepth() == 3)
     }
 
+    @Test func aPushSendsEachOutboxPayloadAsStoredAndTheServerReadsTheSameFields() async throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("grace")
+        let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
+        try a.run(["log", "bench 102.5x5x2"])
+        try a.run(["repl"], stdin: "edit 1 # said \"go\" \\ é 😀 then / rest\n")
+        let db = try GymLogDatabase(path: a.database)
+        let stored = try db.pendingEvents(after: 0, limit: 100)
+        let request = PushRequest(deviceID: db.deviceID, events: try db.pending(after: 0, limit: 100), epoch: "e1")
+        let body = String(decoding: request.jsonBody(), as: UTF8.self)
+        // The body carries every payload byte for byte, and reads back as the fields the payload holds.
+        for event in stored { #expect(body.contains("\"fields\":" + event.payload + "}")) }
+        let read = try JSONDecoder().decode(PushRequest.self, from: Data(body.utf8))
+        #expect(read.deviceID == db.deviceID && read.epoch == "e1" && read.events.map(\.seq) == stored.map(\.seq))
+        for (sent, event) in zip(read.events, stored) {
+            #expect(try sent.fields.decoded() == Dictionary(uniqueKeysWithValues: try event.fields.map { ($0.name, WireField(v: $0.value, c: $0.clock)) }))
+        }
+        #expect(read == (try JSONDecoder().decode(PushRequest.self, from: JSONEncoder().encode(request))))
+        // And the server keeps exactly those values.
+        try a.sync(); try b.sync()
+        #expect(try b.allSets() == a.allSets())
+        #expect(try b.allSets().first?.note == "said \"go\" \\ é 😀 then / rest")
+    }
+
     @Test func aPushWhoseAnswerIsLostIsAppliedOnceAndHealedByThePull() async throws {
         let server = try ServerInstance()
         let token = try server.addUser("frank")
@@ -163,10 +187,10 @@ import Testing
         let real = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
         // When the server commits the push but the answer never arrives
         let lossy = DropPushAnswer(inner: real)
-        await #expect(throws: (any Error).self) { try await SyncEngine(replica: DatabaseReplica(db: db), transport: lossy).run() }
+        await #expect(throws: (any Error).self) { try await SyncEngine(replica: db, transport: lossy).run() }
         #expect(try a.outboxDepth() == 4, "nothing acknowledged yet")
         // Then the next cycle learns the ack from its pull, deletes the events and pushes nothing twice
-        let report = try await SyncEngine(replica: DatabaseReplica(db: db), transport: real).run()
+        let report = try await SyncEngine(replica: db, transport: real).run()
         #expect(report.pushed == 0)
         #expect(try a.outboxDepth() == 0)
         let b = try ClientDevice(server: server, token: token)

@@ -62,7 +62,7 @@ struct MultiInstanceTests {
             // every outbox is empty with nothing rejected,
             var produced: Int64 = 0
             for client in clients {
-                let state = try client.db.replicaState()
+                let state = try client.db.syncState()
                 #expect(state.outboxDepth == 0 && state.failing.isEmpty)
                 produced += state.ackedSeq
             }
@@ -119,7 +119,7 @@ final class SimulatedDevice: @unchecked Sendable {
 
     /// One sync cycle with small pages and batches, so one cycle is many requests.
     func sync() async throws {
-        var engine = SyncEngine(replica: DatabaseReplica(db: db), transport: transport)
+        var engine = SyncEngine(replica: db, transport: transport)
         engine.pushBatch = 3
         engine.pullLimit = 5
         _ = try await engine.run()

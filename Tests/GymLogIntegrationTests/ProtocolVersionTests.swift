@@ -38,7 +38,7 @@ import Testing
     private func syncedCopy(_ transport: HTTPSyncTransport, limit: Int) async throws -> (device: ClientDevice, report: SyncReport) {
         let device = try ClientDevice()
         let db = try GymLogDatabase(path: device.database)
-        var engine = SyncEngine(replica: DatabaseReplica(db: db), transport: transport)
+        var engine = SyncEngine(replica: db, transport: transport)
         engine.pullLimit = limit
         return (device, try await engine.run())
     }

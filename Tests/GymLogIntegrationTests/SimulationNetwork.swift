@@ -34,9 +34,17 @@ extension Sim {
         var life: Life { Life(appliedBySeq: appliedBySeq, appliedKeys: appliedKeys) }
         mutating func restore(_ life: Life) { appliedBySeq = life.appliedBySeq; appliedKeys = life.appliedKeys }
 
+        /// An event's fields; one that does not read back is a violation (the outbox payload is sent as stored).
+        mutating func readFields(_ event: PushEvent) -> [String: WireField] {
+            do { return try event.fields.decoded() } catch {
+                violations.append("event \(event.seq)'s fields do not read back: \(error)")
+                return [:]
+            }
+        }
+
         mutating func notePushed(_ request: PushRequest) {
             for event in request.events {
-                for (name, field) in event.fields { pushed["\(event.entity)/\(event.entityID)/\(name)/\(field.c)"] = field.v }
+                for (name, field) in readFields(event) { pushed["\(event.entity)/\(event.entityID)/\(name)/\(field.c)"] = field.v }
             }
         }
 
@@ -68,7 +76,7 @@ extension Sim {
                     violations.append("event \(slot) was rejected: \(result.error.map { "\($0.code): \($0.message)" } ?? "?")")
                     continue
                 }
-                for (name, field) in event.fields {
+                for (name, field) in readFields(event) {
                     acknowledged.append(Write(row: "\(event.entity)/\(event.entityID)", field: name, value: field.v, clock: field.c))
                 }
             }

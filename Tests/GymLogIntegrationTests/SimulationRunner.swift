@@ -368,7 +368,7 @@ extension Sim {
             try inner.apply(changes, epoch: epoch, cursor: cursor)
         }
         func pending(after seq: Int64, limit: Int) throws -> [PushEvent] { try inner.pending(after: seq, limit: limit) }
-        func unparkDueEvents() throws { try inner.unparkDueEvents() }
+        func unparkDueEvents() throws -> Int { try inner.unparkDueEvents() }
         func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws {
             try inner.acknowledge(lastAppliedSeq: lastAppliedSeq, rejected: rejected)
         }

@@ -126,7 +126,7 @@ extension Sim {
         }
 
         var deviceID: String { db.deviceID }
-        var replica: DatabaseReplica { DatabaseReplica(db: db) }
+        var replica: GymLogDatabase { db }
 
         static let exerciseNames = ["bench press", "squat", "deadlift", "overhead press", "barbell row", "pull up"]
         static let newNames = ["bench", "back squat", "conventional deadlift", "press", "pendlay row", "chin up", "larsen press"]

@@ -199,6 +199,15 @@ struct OpenAPITests {
         let event = PushEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "e", op: "create", fields: [:])
         let eventKeys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(event)) as? [String: Any]).keys
         #expect(Set(eventKeys) == spec.schemas["PushEvent"]?.properties)
+        // The body the client sends, written by hand (`jsonBody`), has the same keys, and the
+        // required ones without an epoch.
+        let sent = PushRequest(deviceID: "d", events: [event], epoch: "e")
+        let body = try #require(try JSONSerialization.jsonObject(with: sent.jsonBody()) as? [String: Any])
+        #expect(Set(body.keys) == spec.schemas["PushRequest"]?.properties)
+        let sentEvent = try #require((body["events"] as? [[String: Any]])?.first)
+        #expect(Set(sentEvent.keys) == spec.schemas["PushEvent"]?.properties)
+        let bare = try #require(try JSONSerialization.jsonObject(with: PushRequest(deviceID: "d", events: []).jsonBody()) as? [String: Any])
+        #expect(Set(bare.keys) == spec.schemas["PushRequest"]?.required)
     }
 }
 

@@ -87,7 +87,7 @@ public struct Device: Sendable {
 public func event(_ seq: Int64, _ entityID: String, entity: String = "sets", op: String = "update",
            key: String = UUID().uuidString.lowercased(), _ fields: [String: (FieldValue, HLC)]) -> PushEvent {
     PushEvent(seq: seq, idempotencyKey: key, entity: entity, entityID: entityID, op: op,
-              fields: fields.mapValues { WireField(v: $0.0, c: $0.1) })
+              fields: EventFields(fields.mapValues { WireField(v: $0.0, c: $0.1) }))
 }
 
 public let jsonHeaders: HTTPFields = [.contentType: "application/json"]
@@ -100,7 +100,7 @@ public func authHeaders(_ token: String, json: Bool = true) -> HTTPFields {
 
 extension TestClientProtocol {
     public func push(_ token: String, _ request: PushRequest) async throws -> TestResponse {
-        try await execute(uri: "/v1/push", method: .post, headers: authHeaders(token), body: ByteBuffer(data: try JSONEncoder().encode(request)))
+        try await execute(uri: "/v1/push", method: .post, headers: authHeaders(token), body: ByteBuffer(data: request.jsonBody()))
     }
 
     public func push(_ token: String, device: Device, _ events: [PushEvent]) async throws -> TestResponse {

@@ -22,7 +22,7 @@ struct Status: ContextCommand {
             }
             return
         }
-        let s = try db.replicaState()
+        let s = try db.syncState()
         let rest = try context.restTimer()?.timer
         let when = { (ms: Int64) in iso8601(millis: ms, utcOffsetSeconds: context.environment.utcOffset(ms)) }
         if output.json {

@@ -28,7 +28,7 @@ struct Sync: ContextCommand {
         let db = try context.db()
         let mutex = try SyncMutex(path: context.paths.syncLock)
         defer { withExtendedLifetime(mutex) {} }
-        var engine = SyncEngine(replica: DatabaseReplica(db: db), transport: try HTTPSyncTransport(baseURL: url, token: context.settings.token, caFile: context.settings.caFile))
+        var engine = SyncEngine(replica: db, transport: try HTTPSyncTransport(baseURL: url, token: context.settings.token, caFile: context.settings.caFile))
         let terminal = isatty(STDERR_FILENO) == 1
         if terminal {
             engine.onProgress = { p in

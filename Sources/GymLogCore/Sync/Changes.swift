@@ -53,7 +53,7 @@ public func incomingWins(stored: HLC?, incoming: HLC) -> Bool {
 public let tombstoneField = "deleted_at"
 
 /// The most UTF-8 bytes one text field may hold. The sync server refuses bigger values
-/// (`maxValueBytes` in GymLogServer/Validation.swift), so the client never writes one.
+/// (`maxValueBytes` in GymLogServer/HTTP/PushValidation.swift), so the client never writes one.
 public let maxTextFieldBytes = 16 * 1024
 
 // MARK: - Payload JSON

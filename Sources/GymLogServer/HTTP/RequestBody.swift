@@ -2,6 +2,19 @@ import Foundation
 import GymLogWire
 import Hummingbird
 
+extension APIError {
+    /// 400 `invalid_json`; `problem` says what and where (empty when nothing more is known).
+    static func invalidJSON(_ problem: String) -> APIError {
+        APIError(.badRequest, "invalid_json",
+                 "the request body is not valid JSON\(problem.isEmpty ? "" : ": " + problem); send a JSON object as documented in openapi.yaml.")
+    }
+
+    /// 400 `invalid_request`: `problem` names the part of the body that is not as documented.
+    static func invalidRequest(_ problem: String) -> APIError {
+        APIError(.badRequest, "invalid_request", "the request body does not have the documented shape: \(problem). See openapi.yaml.")
+    }
+}
+
 /// Reading request bodies: JSON only, within a size limit, with errors that name the problem.
 extension SyncRoutes {
     func readJSONBody(_ request: Request, limit: Int) async throws -> Data {
@@ -27,23 +40,20 @@ extension SyncRoutes {
 
     /// 400 `invalid_json` naming the problem unless `data` is strict JSON.
     func checkJSON(_ data: Data) throws {
-        if let problem = JSONDiagnosis.problem(in: data) {
-            throw APIError(.badRequest, "invalid_json", "the request body is not valid JSON: \(problem); send a JSON object as documented in openapi.yaml.")
-        }
+        if let problem = JSONReader.problem(in: data) { throw APIError.invalidJSON(problem) }
     }
 
-    /// `alreadyChecked`: the caller ran `checkJSON` on `data`.
-    func decode<T: Decodable>(_ data: Data, alreadyChecked: Bool = false) throws -> T {
-        // JSONDecoder alone lets some malformed bodies through (trailing commas; broken
-        // strings where a value is read with `try?`) and names no problem: check first.
-        if !alreadyChecked { try checkJSON(data) }
+    /// A body other than a push (register), checked strictly first: JSONDecoder alone lets
+    /// some malformed bodies through (trailing commas; broken strings where a value is read
+    /// with `try?`) and names no problem.
+    func decode<T: Decodable>(_ data: Data) throws -> T {
+        try checkJSON(data)
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            let problem = JSONDiagnosis.unpairedSurrogate(in: data).map { ": " + $0 } ?? ""
-            throw APIError(.badRequest, "invalid_json", "the request body is not valid JSON\(problem); send a JSON object as documented in openapi.yaml.")
+            throw APIError.invalidJSON(JSONReader.unpairedSurrogate(in: data) ?? "")
         } catch let error as DecodingError {
-            throw APIError(.badRequest, "invalid_request", "the request body does not have the documented shape: \(Self.describe(error)). See openapi.yaml.")
+            throw APIError.invalidRequest(Self.describe(error))
         }
     }
 

@@ -41,18 +41,28 @@ private func appendFieldChanges(_ rows: [PulledRow], to out: inout String) {
     for (i, row) in rows.enumerated() {
         if i > 0 { out += "," }
         appendRowStart(row, to: &out)
-        out += ",\"fields\":{"
-        for (j, field) in row.fields.enumerated() {
-            if j > 0 { out += "," }
-            appendJSONString(field.name, to: &out)
-            out += ":{\"v\":"
+        out += ",\"fields\":"
+        appendFieldObject(row.fields, to: &out) { field, out in
+            out += "{\"v\":"
             appendJSON(field.value, to: &out)
             out += ",\"c\":"
             appendJSONString(field.clock, to: &out)
             out += "}"
         }
-        out += "}}"
+        out += "}"
     }
+}
+
+/// `{"name":member,...}`, `member` appending each field's value: with its clock in v1, bare in v2.
+private func appendFieldObject(_ fields: [PulledField], to out: inout String, member: (PulledField, inout String) -> Void) {
+    out += "{"
+    for (i, field) in fields.enumerated() {
+        if i > 0 { out += "," }
+        appendJSONString(field.name, to: &out)
+        out += ":"
+        member(field, &out)
+    }
+    out += "}"
 }
 
 /// v2: one object per row and clock, the clock's time part once and its device as an index
@@ -89,14 +99,9 @@ private func appendCompactChanges(_ rows: [PulledRow], to out: inout String) -> 
             } else {
                 appendJSONString(clock, to: &out)
             }
-            out += ",\"device\":\(index),\"fields\":{"
-            for (j, field) in change.fields.enumerated() {
-                if j > 0 { out += "," }
-                appendJSONString(field.name, to: &out)
-                out += ":"
-                appendJSON(field.value, to: &out)
-            }
-            out += "}}"
+            out += ",\"device\":\(index),\"fields\":"
+            appendFieldObject(change.fields, to: &out) { field, out in appendJSON(field.value, to: &out) }
+            out += "}"
         }
     }
     return devices

@@ -3,6 +3,7 @@ import GymLogCore
 import GymLogWire
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 
 /// The handlers of the `/v1` endpoints. Status codes are chosen here and only here.
 struct SyncRoutes: Sendable {
@@ -77,25 +78,17 @@ struct SyncRoutes: Sendable {
         defer { pushSlots.release(user.id) }
         let started = ContinuousClock.now
         let body = try await readJSONBody(request, limit: config.maxBodyBytes)
-        // The hand-written reader takes the common shape; anything else (and every error)
-        // goes through the strict check and JSONDecoder, whose numbers are then re-read
-        // exactly from the body's text, as the reader reads them.
-        // Both count events as they go and stop at the limit, before any work on the rest.
-        let tooManyEvents = APIError(.contentTooLarge, "too_many_events",
-                                     "the push holds more than \(config.maxPushEvents) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
         let push: IncomingPush
         do {
-            if let read = try PushBodyReader.read(body, maxEvents: config.maxPushEvents) {
-                push = read
-            } else {
-                try checkJSON(body)
-                guard PushBodyReader.eventCount(body, upTo: config.maxPushEvents) <= config.maxPushEvents else { throw tooManyEvents }
-                var decoded: IncomingPush = try decode(body, alreadyChecked: true)
-                decoded.rereadFieldNumbers(from: body)
-                push = decoded
+            push = try PushBodyReader.read(body, maxEvents: config.maxPushEvents)
+        } catch {
+            switch error {
+            case .tooManyEvents:
+                throw APIError(.contentTooLarge, "too_many_events",
+                               "the push holds more than \(config.maxPushEvents) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
+            case .invalidJSON(let problem): throw APIError.invalidJSON(problem)
+            case .invalidRequest(let problem): throw APIError.invalidRequest(problem)
             }
-        } catch is PushBodyReader.TooManyEvents {
-            throw tooManyEvents
         }
         let decoded = ContinuousClock.now
         guard PushValidation.isPlainName(push.deviceID) else {
@@ -238,16 +231,15 @@ struct SyncRoutes: Sendable {
 /// How many new history generations each user started on this instance in the last hour:
 /// at most `perHour` (`ServerConfig.maxHistoryGenerationsPerHour`). In memory, so a restart
 /// (which a restore needs) starts from zero.
-final class HistoryGenerationLimiter: @unchecked Sendable {
+final class HistoryGenerationLimiter: Sendable {
     private let perHour: Int
-    private let lock = NSLock()
-    private var started: [Int64: [Int64]] = [:]
+    private let started = NIOLockedValueBox<[Int64: [Int64]]>([:])
 
     init(perHour: Int) { self.perHour = perHour }
 
     /// Whether the user may start a new generation at `now` (Unix ms); counts it when so.
     func allow(user: Int64, now: Int64) -> Bool {
-        lock.withLock {
+        started.withLockedValue { started in
             let recent = (started[user] ?? []).filter { now - $0 < 3_600_000 }
             let allowed = recent.count < perHour
             started[user] = allowed ? recent + [now] : recent
@@ -258,17 +250,16 @@ final class HistoryGenerationLimiter: @unchecked Sendable {
 
 /// The database's epoch, read on first use (after the storage's services started) and kept:
 /// it never changes while the database exists.
-final class DatabaseEpoch: @unchecked Sendable {
+final class DatabaseEpoch: Sendable {
     private let storage: any SyncStorage
-    private let lock = NSLock()
-    private var cached: String?
+    private let cached = NIOLockedValueBox<String?>(nil)
 
     init(storage: any SyncStorage) { self.storage = storage }
 
     func value() async throws -> String {
-        if let cached = lock.withLock({ cached }) { return cached }
+        if let cached = cached.withLockedValue({ $0 }) { return cached }
         let epoch = try await storage.epoch()
-        lock.withLock { cached = epoch }
+        cached.withLockedValue { $0 = epoch }
         return epoch
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Registrations per client address: a burst of `perHour`, then one every `3600 / perHour`
 /// seconds (a token bucket, kept as each address's "theoretical arrival time", the GCRA
@@ -37,16 +38,15 @@ struct RegistrationBuckets: Sendable {
 /// worker (and the memory of every body) with concurrent pushes; the rest are refused with
 /// 429 and `Retry-After` rather than queued, because a queued push holds its connection and
 /// body while it waits and the client retries anyway.
-final class PushSlots: @unchecked Sendable {
+final class PushSlots: Sendable {
     let limit: Int
-    private let lock = NSLock()
-    private var inUse: [Int64: Int] = [:]
+    private let inUse = NIOLockedValueBox<[Int64: Int]>([:])
 
     init(limit: Int) { self.limit = limit }
 
     /// Takes a slot for `user`; false when all of the user's slots are taken.
     func take(_ user: Int64) -> Bool {
-        lock.withLock {
+        inUse.withLockedValue { inUse in
             let n = inUse[user, default: 0]
             guard n < limit else { return false }
             inUse[user] = n + 1
@@ -55,7 +55,7 @@ final class PushSlots: @unchecked Sendable {
     }
 
     func release(_ user: Int64) {
-        lock.withLock {
+        inUse.withLockedValue { inUse in
             let n = inUse[user, default: 1] - 1
             inUse[user] = n > 0 ? n : nil
         }
@@ -63,15 +63,18 @@ final class PushSlots: @unchecked Sendable {
 }
 
 /// `RegistrationBuckets` shared by the concurrent requests of one server.
-final class RegistrationThrottle: @unchecked Sendable {
-    private let lock = NSLock()
-    private var buckets: RegistrationBuckets
+final class RegistrationThrottle: Sendable {
+    private let perHour: Int
+    private let buckets: NIOLockedValueBox<RegistrationBuckets>
 
-    init(perHour: Int) { buckets = RegistrationBuckets(perHour: perHour) }
+    init(perHour: Int) {
+        self.perHour = perHour
+        buckets = NIOLockedValueBox(RegistrationBuckets(perHour: perHour))
+    }
 
     /// nil when `address` may register now, else the milliseconds to wait.
     func take(_ address: String, now: Int64) -> Int64? {
-        guard buckets.perHour > 0 else { return nil }
-        return lock.withLock { buckets.take(address, now: now) }
+        guard perHour > 0 else { return nil }
+        return buckets.withLockedValue { $0.take(address, now: now) }
     }
 }

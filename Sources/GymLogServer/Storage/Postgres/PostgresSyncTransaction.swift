@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// One push's read and write on PostgreSQL: the two statements `SyncRules.push` needs, each
@@ -15,6 +16,7 @@ import PostgresNIO
 /// lock on a pooled connection). The fallback runs the same two statements inside
 /// `PostgresSyncStorage.withTransaction` after locking the user's row (`lockFirst`).
 public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked Sendable {
+    // @unchecked: one push owns it and awaits its read and write one after the other, so `version` and `written` never race.
     let statements: PostgresStatements
     let user: AuthenticatedUser
     /// Lock the user's row before reading (inside a transaction: the fallback).
@@ -207,11 +209,10 @@ struct PushWrite: PostgresPreparedStatement {
 }
 
 /// A count of statements (or rows) that concurrent pushes add to.
-final class StatementCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add(_ n: Int) { lock.withLock { count += n } }
-    var total: Int { lock.withLock { count } }
+final class StatementCounter: Sendable {
+    private let count = NIOLockedValueBox(0)
+    func add(_ n: Int) { count.withLockedValue { $0 += n } }
+    var total: Int { count.withLockedValue { $0 } }
 }
 
 extension PostgresSyncStorage {

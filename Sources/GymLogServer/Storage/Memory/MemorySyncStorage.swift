@@ -7,6 +7,7 @@ import GymLogCore
 /// Writes run one at a time on a copy of the state that replaces it on commit, so a rolled
 /// back push leaves nothing behind; reads see the last committed state.
 public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
+    // @unchecked: `state` is read and replaced only with `lock` held; writers are serialised by `writeLock`.
     public let backend = "memory"
     private let databaseEpoch: String
     private let lock = NSLock()

@@ -11,6 +11,7 @@ import Foundation
 /// one, so the estimate is never off by more than half and a growing table is analyzed a
 /// logarithmic number of times (ANALYZE samples at most 30,000 rows, tens of milliseconds).
 final class PlannerStatistics: @unchecked Sendable {
+    // @unchecked: the counters and `analyzing` are only touched with `lock` held.
     private let lock = NSLock()
     private var writtenSinceAnalyze = 0
     private var rowsAtAnalyze = 0

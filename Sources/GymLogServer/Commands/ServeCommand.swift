@@ -172,6 +172,7 @@ func runUntilSignalled(_ app: some ApplicationProtocol, grace: Duration) async t
 /// Logs the start of a graceful shutdown and tells whether it outlasted the grace period.
 /// Last in its group, so it is told to stop first, and returns at once.
 final class ShutdownNotice: Service, @unchecked Sendable {
+    // @unchecked: `started` is only touched with `lock` held; the rest is immutable.
     let grace: Duration
     let logger: Logger
     private let lock = NSLock()

@@ -3,6 +3,7 @@ import Foundation
 /// A first-come first-served lock for async code: holds a store's writes one at a time
 /// across suspension points (NSLock cannot be held across an `await`).
 final class AsyncLock: @unchecked Sendable {
+    // @unchecked: `locked` and `waiters` are only touched with `lock` held.
     private let lock = NSLock()
     private var locked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -39,6 +40,7 @@ final class AsyncLock: @unchecked Sendable {
 /// waits for it: PostgreSQL pushes of one user on one instance queue here, holding no
 /// connection, so a user's many devices cannot fill the pool with waiting pushes.
 final class KeyedAsyncLock<Key: Hashable & Sendable>: @unchecked Sendable {
+    // @unchecked: `locks` is only touched with `lock` held; each AsyncLock is itself safe.
     private let lock = NSLock()
     private var locks: [Key: (lock: AsyncLock, holders: Int)] = [:]
 

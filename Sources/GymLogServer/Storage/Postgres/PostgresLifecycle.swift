@@ -3,6 +3,7 @@ import Foundation
 /// Who runs a PostgreSQL store's pool: the application's ServiceGroup (`serve`), or the
 /// store itself when used on its own (the `user` commands, tests), never both.
 final class PostgresLifecycle: @unchecked Sendable {
+    // @unchecked: `state` is only touched with `lock` held; `ready` is itself safe.
     enum Owner { case service, standalone }
     private enum State { case idle, expectingService, service, standalone(Task<Void, Never>?), stopped }
 
@@ -63,6 +64,7 @@ final class PostgresLifecycle: @unchecked Sendable {
 
 /// A one-time result many tasks wait for.
 final class ReadyGate: @unchecked Sendable {
+    // @unchecked: `result` and `waiters` are only touched with `lock` held.
     private let lock = NSLock()
     private var result: Result<Void, any Error>?
     private var waiters: [CheckedContinuation<Void, any Error>] = []

@@ -8,114 +8,34 @@ public let maxEventFields = 64
 /// client never writes a value the server refuses.
 public let maxValueBytes = maxTextFieldBytes
 
-/// `POST /v1/push` as received: every event part is optional so that one malformed event is
-/// rejected on its own instead of failing the whole request.
-struct IncomingPush: Decodable {
+/// `POST /v1/push` as received (`PushBodyReader`): every event part is optional so that one
+/// malformed event is rejected on its own instead of failing the whole request.
+struct IncomingPush {
     var deviceID: String
     var events: [IncomingEvent]
     /// The epoch the device numbered its events under; absent from older clients.
-    var epoch: String? = nil
-
-    enum CodingKeys: String, CodingKey {
-        case events, epoch
-        case deviceID = "device_id"
-    }
-
-    init(deviceID: String, events: [IncomingEvent], epoch: String?) {
-        self.deviceID = deviceID; self.events = events; self.epoch = epoch
-    }
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        deviceID = try c.decode(String.self, forKey: .deviceID)
-        events = try c.decode([IncomingEvent].self, forKey: .events)
-        // Absent or a string, as openapi.yaml says; `null` is not "absent" (it was read so).
-        epoch = c.contains(.epoch) ? try c.decode(String.self, forKey: .epoch) : nil
-    }
+    var epoch: String?
 }
 
-struct IncomingEvent: Decodable {
+struct IncomingEvent {
     var seq: Int64
     var idempotencyKey: String?
     var entity: String?
     var entityID: String?
     var op: String?
     var fields: [String: IncomingField]?
-
-    enum CodingKeys: String, CodingKey {
-        case seq, entity, op, fields
-        case idempotencyKey = "idempotency_key"
-        case entityID = "entity_id"
-    }
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        do {
-            seq = try c.decode(Int64.self, forKey: .seq)
-        } catch let error as DecodingError {
-            throw error
-        } catch {
-            // A number that is no Int64 (4.5, 1e400, 2^63) fails with Foundation's internal
-            // error, which JSONDecoder reports as "not valid JSON" for the whole body; name
-            // the field instead (`.events[3].seq has the wrong type`).
-            throw DecodingError.typeMismatch(Int64.self, .init(codingPath: c.codingPath + [CodingKeys.seq], debugDescription: "\(error)"))
-        }
-        idempotencyKey = try? c.decodeIfPresent(String.self, forKey: .idempotencyKey)
-        entity = try? c.decodeIfPresent(String.self, forKey: .entity)
-        entityID = try? c.decodeIfPresent(String.self, forKey: .entityID)
-        op = try? c.decodeIfPresent(String.self, forKey: .op)
-        fields = try? c.decodeIfPresent([String: IncomingField].self, forKey: .fields)
-    }
 }
 
 /// `{"v": value, "c": clock}` kept raw: a bad value or clock rejects its event, not the request.
-struct IncomingField: Decodable {
+struct IncomingField {
     var value: FieldValue?
     var clock: String?
     /// The text of a number in `v` that no stored value holds exactly (`ExactNumber`); the
     /// event is then rejected naming it.
     var inexactNumber: String?
 
-    enum CodingKeys: String, CodingKey { case v, c }
-
-    init(from decoder: Decoder) throws {
-        guard let c = try? decoder.container(keyedBy: CodingKeys.self) else { return }
-        // Cheapest checks first: each failed `decode` attempt throws, and text is the most common value.
-        if c.contains(.v) {
-            if (try? c.decodeNil(forKey: .v)) == true { value = .null }
-            else if let s = try? c.decode(String.self, forKey: .v) { value = .text(s) }
-            else if let i = try? c.decode(Int64.self, forKey: .v) { value = .int(i) }
-            else if let d = try? c.decode(Double.self, forKey: .v) { value = .real(d) }
-        }
-        clock = try? c.decodeIfPresent(String.self, forKey: .c)
-    }
-}
-
-extension IncomingPush {
-    /// Re-reads every number JSONDecoder decoded in a field value from its text, by the one
-    /// rule the fast reader follows too (`ExactNumber`). JSONDecoder reads numbers through
-    /// Double and changed some silently (2^63 became 9.223372036854776e+18, a 30-digit integer
-    /// lost digits, 1e-400 became 0): now such a number rejects its event. A number whose text
-    /// was not found (it cannot happen in a body JSONDiagnosis passed) is refused too.
-    mutating func rereadFieldNumbers(from body: Data) {
-        let texts = PushBodyReader.fieldNumberTexts(body)
-        for index in events.indices {
-            guard var fields = events[index].fields else { continue }
-            let found = texts[index] ?? [:]
-            for (name, var field) in fields {
-                if let text = found[name] {
-                    field.value = ExactNumber.fieldValue(text)
-                    field.inexactNumber = field.value == nil ? text : nil
-                } else {
-                    switch field.value {
-                    case .int?, .real?: field.value = nil; field.inexactNumber = "(unreadable)"
-                    default: continue
-                    }
-                }
-                fields[name] = field
-            }
-            events[index].fields = fields
-        }
+    init(value: FieldValue?, clock: String?, inexactNumber: String? = nil) {
+        self.value = value; self.clock = clock; self.inexactNumber = inexactNumber
     }
 }
 

@@ -9,7 +9,12 @@ public struct PendingEvent: Equatable, Sendable {
     public var entity: String
     public var entityID: String
     public var op: String
-    public var fields: [FieldChange]
+    /// The stored payload, `{"field":{"v":value,"c":"clock"},...}` (`encodePayload`): already
+    /// the wire's `fields` object, so a push sends it as it is.
+    public var payload: String
+
+    /// The payload's fields, sorted by name.
+    public var fields: [FieldChange] { get throws { try decodePayload(payload) } }
 }
 
 /// A row's changed fields as pulled from the server.
@@ -23,7 +28,7 @@ public struct RemoteChange: Equatable, Sendable {
 }
 
 /// Where this database stands with its server.
-public struct ReplicaState: Equatable, Sendable {
+public struct SyncState: Equatable, Sendable {
     public var deviceID: String
     public var server: String?
     public var epoch: String?
@@ -35,7 +40,7 @@ public struct ReplicaState: Equatable, Sendable {
     public var oldestPendingAt: Int64?
     public var failing: [(seq: Int64, entity: String, attempts: Int, error: String, nextAttemptAt: Int64?)]
 
-    public static func == (a: ReplicaState, b: ReplicaState) -> Bool {
+    public static func == (a: SyncState, b: SyncState) -> Bool {
         a.deviceID == b.deviceID && a.epoch == b.epoch && a.cursor == b.cursor && a.ackedSeq == b.ackedSeq
             && a.outboxDepth == b.outboxDepth
     }
@@ -52,7 +57,7 @@ public struct ApplyStats: Equatable, Sendable {
 
 extension GymLogDatabase {
     /// The sync bookkeeping for `gymlog status` and the sync cycle.
-    public func replicaState() throws -> ReplicaState {
+    public func syncState() throws -> SyncState {
         try queue.read { db in
             let s = try Row.fetchOne(db, sql: "SELECT server, epoch, cursor, acked_seq, last_sync_at, last_error FROM sync_state")!
             let depth = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
@@ -61,7 +66,7 @@ extension GymLogDatabase {
                 SELECT abs(seq) AS seq, entity, attempts, last_error, next_attempt_at FROM outbox WHERE last_error IS NOT NULL ORDER BY abs(seq) LIMIT 20
                 """).map { (seq: $0["seq"] as Int64, entity: $0["entity"] as String, attempts: $0["attempts"] as Int, error: $0["last_error"] as String,
                         nextAttemptAt: $0["next_attempt_at"] as Int64?) }
-            return ReplicaState(deviceID: deviceID, server: s["server"], epoch: s["epoch"], cursor: s["cursor"], ackedSeq: s["acked_seq"],
+            return SyncState(deviceID: deviceID, server: s["server"], epoch: s["epoch"], cursor: s["cursor"], ackedSeq: s["acked_seq"],
                                 lastSyncAt: s["last_sync_at"], lastError: s["last_error"], outboxDepth: depth, oldestPendingAt: oldest, failing: failing)
         }
     }
@@ -75,7 +80,7 @@ extension GymLogDatabase {
                 SELECT seq, idempotency_key, entity, entity_id, op, payload FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?
                 """, arguments: [seq, limit]).map { row in
                 PendingEvent(seq: row["seq"], idempotencyKey: row["idempotency_key"], entity: row["entity"], entityID: row["entity_id"],
-                             op: row["op"], fields: try decodePayload(row["payload"]))
+                             op: row["op"], payload: row["payload"])
             }
         }
     }

@@ -7,6 +7,7 @@ import Logging
 /// From then on the store refuses writes (more writes into a malformed file make it worse),
 /// `/readyz` is red, and the problem is logged once, naming the file.
 final class SQLiteCorruption: @unchecked Sendable {
+    // @unchecked: `found` is only touched with `lock` held; the rest is immutable.
     let path: String
     private let logger: Logger
     private let lock = NSLock()

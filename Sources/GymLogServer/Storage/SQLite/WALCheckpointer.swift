@@ -8,6 +8,7 @@ import GRDBSQLite
 /// it is fully copied. Should the background fall behind, the hook checkpoints inline past
 /// `hardFrames`, as auto-checkpoint would, so the WAL stays bounded.
 final class WALCheckpointer: @unchecked Sendable {
+    // @unchecked: `scheduled` is only touched with `lock` held; `connection` is used only on the serial `queue`.
     static let softFrames: Int32 = 1000
     static let hardFrames: Int32 = 16_384
     private let connection: OpaquePointer

@@ -1,0 +1,27 @@
+import Foundation
+import GymLogCore
+import GymLogStore
+import GymLogWire
+
+/// The client database is the sync engine's replica: the requirements that `GymLogStore`
+/// does not already meet by name are here.
+extension GymLogDatabase: SyncReplica {
+    public func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64) {
+        let s = try syncState()
+        return (s.epoch, s.cursor, s.ackedSeq)
+    }
+
+    public func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int) {
+        let stats = try applyPulled(changes.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.changes) },
+                                    epoch: epoch, cursor: cursor)
+        return (stats.fieldsWritten, stats.fieldsKept)
+    }
+
+    /// The stored payloads go out as they are: each is already the wire's `fields` object.
+    public func pending(after seq: Int64, limit: Int) throws -> [PushEvent] {
+        try pendingEvents(after: seq, limit: limit).map {
+            PushEvent(seq: $0.seq, idempotencyKey: $0.idempotencyKey, entity: $0.entity, entityID: $0.entityID, op: $0.op,
+                      fields: EventFields(json: $0.payload))
+        }
+    }
+}
