@@ -76,11 +76,11 @@ extension GymLogDatabase {
             let round = try last.supersetID.map { try w.lastRound(of: $0, workoutID: last.workoutID) } ?? [last]
             var results: [LogResult] = []
             for set in round {
-                guard let exercise = try w.exercise(id: set.exerciseID) else {
+                guard let exercise = try Exercises.exercise(id: set.exerciseID, in: w) else {
                     throw UserError("The last set's exercise is missing; log the exercise by name instead.")
                 }
                 let v = SetResolver.values(repeating: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
-                try w.requireFit([v], exercise: exercise)
+                try Exercises.requireFit([v], exercise: exercise, in: &w)
                 results.append(try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false,
                                                at: at, superset: last.supersetID))
             }
@@ -125,7 +125,7 @@ extension GymLogDatabase {
         try commit(action: typed ?? "edit") { w in
             let set = try w.targetSet(target, in: workout)
             let new = SetResolver.values(editing: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
-            try w.requireFit([new], exerciseID: set.exerciseID, was: set.values)
+            try Exercises.requireFit([new], exerciseID: set.exerciseID, was: set.values, in: &w)
             let oldFields = SetColumns.fields(of: set.values), newFields = SetColumns.fields(of: new)
             let changed = zip(oldFields, newFields).filter { $0.0.1 != $0.1.1 }.map { $0.1 }
             if !changed.isEmpty {

@@ -20,8 +20,8 @@ extension ChangeWriter {
     /// new), checks they fit its kind, and writes them. Set lines, `ok` and each part of a
     /// superset all log through it.
     mutating func logLine(_ mention: ExerciseMention, values: [SetValues], at: Int64?, superset: UUID? = nil) throws -> LogResult {
-        let (exercise, created) = try resolveOrCreateExercise(mention, firstSet: values.first)
-        try requireFit(values, exercise: exercise)
+        let (exercise, created) = try Exercises.resolveOrCreate(mention, firstSet: values.first, in: &self)
+        try Exercises.requireFit(values, exercise: exercise, in: &self)
         return try logValues(values, exercise: exercise, createdExercise: created, at: at, superset: superset)
     }
 
@@ -107,7 +107,7 @@ extension ChangeWriter {
     }
 
     func exerciseName(_ id: UUID) throws -> String {
-        try exercise(id: id)?.name ?? "?"
+        try Exercises.exercise(id: id, in: self)?.name ?? "?"
     }
 
     /// The last round of a superset in a workout: going back from its newest set until an

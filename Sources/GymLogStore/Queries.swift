@@ -89,7 +89,7 @@ extension GymLogDatabase {
     /// Resolves a name typed to a read command; unknown or ambiguous names are errors.
     public func existingExercise(_ name: String) throws -> Exercise {
         try queue.read { db in
-            try inReadOnlyWriter(db) { try $0.existingExercise(name) }
+            try inReadOnlyWriter(db) { try Exercises.existing(name, in: $0) }
         }
     }
 

@@ -104,6 +104,10 @@ extension ChangeWriter {
         return summarise ? try summary(of: ended) : nil
     }
 
+    func workout(id: UUID) throws -> Workout? {
+        try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ?", arguments: [id.key]).map { Rows.workout($0) }
+    }
+
     func latestWorkout() throws -> Workout? {
         try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL ORDER BY w.started_at DESC LIMIT 1")
             .map { Rows.workout($0) }
