@@ -88,8 +88,8 @@ extension GymLogDatabase {
         }
         if !state.touched.isEmpty {
             try commit { w in
-                try w.ensureRecordsFormula()
-                for id in state.touched.sorted(by: { $0.uuidString < $1.uuidString }) { try w.rebuildRecords(exerciseID: id) }
+                try RecordBook(w).ensureRecordsFormula()
+                for id in state.touched.sorted(by: { $0.uuidString < $1.uuidString }) { try RecordBook(w).rebuildRecords(exerciseID: id) }
             }
             state.report.transactions += 1
         }

@@ -130,7 +130,7 @@ extension GymLogDatabase {
             let changed = zip(oldFields, newFields).filter { $0.0.1 != $0.1.1 }.map { $0.1 }
             if !changed.isEmpty {
                 try w.write(.sets, id: set.id, op: .update, fields: changed)
-                try w.rebuildRecords(exerciseID: set.exerciseID)
+                try RecordBook(w).rebuildRecords(exerciseID: set.exerciseID)
                 let name = try w.exerciseName(set.exerciseID)
                 w.describeAction("\(name) \(set.summary) -> \(new.summary)", workout: set.workoutID)
             }
@@ -145,7 +145,7 @@ extension GymLogDatabase {
         try commit(action: typed ?? "delete") { w in
             let set = try w.targetSet(target, in: workout)
             try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            try w.rebuildRecords(exerciseID: set.exerciseID)
+            try RecordBook(w).rebuildRecords(exerciseID: set.exerciseID)
             let name = try w.exerciseName(set.exerciseID)
             w.describeAction("\(name) \(set.summary)", workout: set.workoutID)
             return set

@@ -122,7 +122,7 @@ extension GymLogDatabase {
                 try w.write(.sets, id: c.set.id, op: .update, fields: KindConversion.changedFields(c))
             }
             if !sameKind { try w.write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))]) }
-            try w.rebuildRecords(exerciseID: exercise.id)
+            try RecordBook(w).rebuildRecords(exerciseID: exercise.id)
             let n = change.conversions.count
             w.describeAction("made '\(exercise.name)' \(kind.rawValue)" + (n == 0 ? "" : ", converting \(n) set\(n == 1 ? "" : "s")"), workout: nil)
             return change
@@ -170,8 +170,8 @@ extension GymLogDatabase {
                 try Exercises.writeAlias(from.name, for: into.id, in: &w)
                 names.insert(from.name, at: 0)
             }
-            try w.rebuildRecords(exerciseID: from.id)
-            try w.rebuildRecords(exerciseID: into.id)
+            try RecordBook(w).rebuildRecords(exerciseID: from.id)
+            try RecordBook(w).rebuildRecords(exerciseID: into.id)
             var done = merge
             done.newAliases = names
             return done
@@ -192,7 +192,7 @@ extension GymLogDatabase {
                 try w.write(.aliases, id: id, op: .delete, fields: [(tombstoneField, .int(w.now))])
             }
             try w.write(.exercises, id: exercise.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            try w.rebuildRecords(exerciseID: exercise.id)
+            try RecordBook(w).rebuildRecords(exerciseID: exercise.id)
             return exercise
         }
     }

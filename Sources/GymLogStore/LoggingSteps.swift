@@ -50,7 +50,7 @@ extension ChangeWriter {
                                 utcOffsetSeconds: offset, supersetID: superset)
             order += 1
             session.add(v)
-            stored.append(StoredSet(set: set, order: order, records: try checkRecords(set, session: session)))
+            stored.append(StoredSet(set: set, order: order, records: try RecordBook(self).checkRecords(set, session: session)))
         }
         describeAction(Self.describe(values, of: exercise, created: createdExercise), workout: workout.id)
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: started, sets: stored)
@@ -68,7 +68,7 @@ extension ChangeWriter {
             """, arguments: [workout.id.key, past])
         let first = taken.map { max(past, $0 + 1000) } ?? past
         let offset = environment.utcOffset(first)
-        let before = try storedRecordValues(exerciseID: exercise.id)
+        let before = try RecordBook(self).storedRecordValues(exerciseID: exercise.id)
         // As on a live line, growing this workout's own session-volume record is not news.
         let sessionHeldHere = try String.fetchOne(db, sql: "SELECT workout_id FROM records WHERE exercise_id = ? AND metric = ?",
                                                   arguments: [exercise.id.key, RecordMetric.sessionVolume.rawValue]) == workout.id.key
@@ -83,8 +83,8 @@ extension ChangeWriter {
         }
         // Later sets may hold records these beat or tie: recompute from the whole history,
         // then report the records these sets hold now, against what was held before.
-        try rebuildRecords(exerciseID: exercise.id)
-        let held = try recordsHeld(by: written.map(\.id))
+        try RecordBook(self).rebuildRecords(exerciseID: exercise.id)
+        let held = try RecordBook(self).recordsHeld(by: written.map(\.id))
         let stored = try written.map { set in
             StoredSet(set: set, order: try order(of: set), records: (held[set.id] ?? []).filter { !($0.metric == .sessionVolume && sessionHeldHere) }.map {
                 RecordBreak(metric: $0.metric, reps: $0.reps, value: $0.value, previous: before[RecordKey(metric: $0.metric, reps: $0.reps)])

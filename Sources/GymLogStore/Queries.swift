@@ -179,7 +179,7 @@ extension GymLogDatabase {
             if try String.fetchOne(db, sql: "SELECT formula FROM records_meta") != settings.e1rmFormula.rawValue {
                 try db.inTransaction(.immediate) {
                     let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
-                    try w.ensureRecordsFormula()
+                    try RecordBook(w).ensureRecordsFormula()
                     return .commit
                 }
             }

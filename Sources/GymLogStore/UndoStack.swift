@@ -98,7 +98,7 @@ enum UndoStack {
             try w.write(write.entity, id: parseUUID(write.id) ?? UUID(), op: change.op, fields: change.fields)
             try noteExercise()
         }
-        for id in exercises { try w.rebuildRecords(exerciseID: id) }
+        for id in exercises { try RecordBook(w).rebuildRecords(exerciseID: id) }
         try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
                          arguments: [direction == .undo, w.now, actionID])
         return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try w.workout(id: $0) }))

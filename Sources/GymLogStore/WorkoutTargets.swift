@@ -33,7 +33,7 @@ extension GymLogDatabase {
             let sets = try w.liveSets(workoutID: workout.id)
             for set in sets { try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))]) }
             try w.write(.workouts, id: workout.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            for exercise in Set(sets.map(\.exerciseID)) { try w.rebuildRecords(exerciseID: exercise) }
+            for exercise in Set(sets.map(\.exerciseID)) { try RecordBook(w).rebuildRecords(exerciseID: exercise) }
             w.describeAction("\(ChangeWriter.describe(workout)) (\(sets.count) set\(sets.count == 1 ? "" : "s"))", workout: workout.id)
             return WorkoutDeletion(workout: workout, setCount: sets.count)
         }
@@ -81,7 +81,7 @@ extension GymLogDatabase {
                 workout.utcOffsetSeconds = offset
                 said.append("moved to \(startText)")
                 // Which set reached a value first, and so holds the record, may have changed.
-                for exercise in Set(sets.map(\.exerciseID)) { try w.rebuildRecords(exerciseID: exercise) }
+                for exercise in Set(sets.map(\.exerciseID)) { try RecordBook(w).rebuildRecords(exerciseID: exercise) }
             }
             if !fields.isEmpty {
                 try w.write(.workouts, id: workout.id, op: .update, fields: fields)
