@@ -5,7 +5,6 @@ import GymLogCore
 /// The steps on workouts that run inside a write transaction: which workout is open, start
 /// one, close one.
 extension ChangeWriter {
-extension ChangeWriter {
     /// The newest live workout if it is still open, by the one rule of `WorkoutStatus`.
     func openWorkout() throws -> (workout: Workout, lastActivity: Int64)? {
         guard let newest = try newestUnfinishedWorkout() else { return nil }
