@@ -69,11 +69,11 @@ extension GymLogDatabase {
     /// each), in the same superset.
     public func repeatLastRound(_ patch: SetPatch, typed: String? = nil, at: Int64? = nil) throws -> [LogResult] {
         try commit(action: typed ?? "+") { w in
-            guard let last = try w.setToRepeat(at: at) else {
+            guard let last = try Workouts(w).setToRepeat(at: at) else {
                 throw UserError(at == nil ? "There is no set to repeat yet: log one first, e.g. `bench 100x5`."
                     : "There is no set to repeat at that time: log one first, e.g. `bench 100x5`.")
             }
-            let round = try last.supersetID.map { try w.lastRound(of: $0, workoutID: last.workoutID) } ?? [last]
+            let round = try last.supersetID.map { try Workouts(w).lastRound(of: $0, workoutID: last.workoutID) } ?? [last]
             var results: [LogResult] = []
             for set in round {
                 guard let exercise = try Exercises.exercise(id: set.exerciseID, in: w) else {
@@ -123,7 +123,7 @@ extension GymLogDatabase {
     /// workout unless `workout` names another) and recomputes its records.
     public func editSet(_ target: SetTarget, in workout: WorkoutTarget = .current, patch: SetPatch, typed: String? = nil) throws -> StoredSet {
         try commit(action: typed ?? "edit") { w in
-            let set = try w.targetSet(target, in: workout)
+            let set = try Workouts(w).targetSet(target, in: workout)
             let new = SetResolver.values(editing: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
             try Exercises.requireFit([new], exerciseID: set.exerciseID, was: set.values, in: &w)
             let oldFields = SetColumns.fields(of: set.values), newFields = SetColumns.fields(of: new)
@@ -136,14 +136,14 @@ extension GymLogDatabase {
             }
             var updated = set
             updated.values = new
-            return StoredSet(set: updated, order: try w.order(of: updated), records: [])
+            return StoredSet(set: updated, order: try Workouts(w).order(of: updated), records: [])
         }
     }
 
     /// Tombstones one set of a workout (the current one unless `workout` names another).
     public func deleteSet(_ target: SetTarget, in workout: WorkoutTarget = .current, typed: String? = nil) throws -> LoggedSet {
         try commit(action: typed ?? "delete") { w in
-            let set = try w.targetSet(target, in: workout)
+            let set = try Workouts(w).targetSet(target, in: workout)
             try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
             try RecordBook(w).rebuildRecords(exerciseID: set.exerciseID)
             let name = try w.exerciseName(set.exerciseID)
@@ -161,18 +161,18 @@ extension GymLogDatabase {
     public func startWorkout(name: String?, typed: String? = nil, at: Int64? = nil, routine: UUID? = nil) throws -> StartResult {
         try commit(action: typed ?? "start") { w in
             if let at {
-                try w.requirePast(at)
+                try Workouts(w).requirePast(at)
                 let workout = try w.createWorkout(name: name, startedAt: at, routine: routine)
                 w.describeAction(name.map { "workout '\($0)'" } ?? "a past workout", workout: workout.id)
                 return StartResult(workout: workout, finished: nil)
             }
             var finished: WorkoutSummary?
-            if let open = try w.openWorkout() {
-                if try w.setCount(workoutID: open.workout.id) == 0 {
+            if let open = try Workouts(w).openWorkout() {
+                if try Workouts(w).setCount(workoutID: open.workout.id) == 0 {
                     var workout = open.workout
                     var fields: [(String, FieldValue)] = []
                     if let name, name != workout.name { fields.append(("name", .text(name))) }
-                    if try w.routineID(of: workout.id) != routine { fields += [("routine_id", routine.map { .text($0.key) } ?? .null), ("skipped", .null)] }
+                    if try Workouts(w).routineID(of: workout.id) != routine { fields += [("routine_id", routine.map { .text($0.key) } ?? .null), ("skipped", .null)] }
                     if !fields.isEmpty {
                         try w.write(.workouts, id: workout.id, op: .update, fields: fields)
                         workout.name = name ?? workout.name
@@ -197,18 +197,18 @@ extension GymLogDatabase {
     /// that has its end already is only summed up.
     public func finishWorkout(_ workout: WorkoutTarget = .current, typed: String? = nil) throws -> FinishResult {
         try commit(action: typed ?? "finish") { w in
-            let open = try w.openWorkout()?.workout
+            let open = try Workouts(w).openWorkout()?.workout
             let chosen: Workout
             if workout == .current {
-                guard let unfinished = try open ?? w.newestNeverFinished() else { return .nothingOpen }
+                guard let unfinished = try open ?? Workouts(w).newestNeverFinished() else { return .nothingOpen }
                 chosen = unfinished
             } else {
-                chosen = try w.requireWorkout(workout)
+                chosen = try Workouts(w).requireWorkout(workout)
             }
-            if chosen.endedAt != nil, try w.setCount(workoutID: chosen.id) > 0 { return .finished(try w.summary(of: chosen)) }
+            if chosen.endedAt != nil, try Workouts(w).setCount(workoutID: chosen.id) > 0 { return .finished(try Workouts(w).summary(of: chosen)) }
             let live: Bool
             if case .past = workout { live = false } else { live = chosen.id == open?.id }
-            let end = live ? w.now : try w.lastSetTime(workoutID: chosen.id) ?? chosen.startedAt
+            let end = live ? w.now : try Workouts(w).lastSetTime(workoutID: chosen.id) ?? chosen.startedAt
             let name = chosen.name.map { "workout '\($0)'" } ?? "the workout"
             guard let summary = try w.close(chosen, at: end) else {
                 w.describeAction("the empty workout (discarded)", workout: chosen.id)
@@ -223,7 +223,7 @@ extension GymLogDatabase {
     /// `workout` names.
     public func noteWorkout(_ text: String, in target: WorkoutTarget = .current, typed: String? = nil) throws -> Workout {
         try commit(action: typed ?? "note") { w in
-            var workout = try target == .current ? w.openWorkout()?.workout ?? w.currentWorkout().0 : w.requireWorkout(target)
+            var workout = try target == .current ? Workouts(w).openWorkout()?.workout ?? w.currentWorkout().0 : Workouts(w).requireWorkout(target)
             try w.write(.workouts, id: workout.id, op: .update, fields: [("note", .text(text))])
             workout.note = text
             w.describeAction("note '\(text)'", workout: workout.id)

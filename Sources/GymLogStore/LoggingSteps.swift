@@ -36,7 +36,7 @@ extension ChangeWriter {
         var stored: [StoredSet] = []
         // The new sets' numbers and the session volume follow on from the tally, updated
         // here as the triggers update the stored one.
-        let placed = try placement(workoutID: workout.id, exerciseID: exercise.id)
+        let placed = try Workouts(self).placement(workoutID: workout.id, exerciseID: exercise.id)
         var order = placed.liveSets, session = placed.volume
         // Every set gets a distinct, increasing time (even within one millisecond) so all
         // devices order sets alike without relying on local row ids.
@@ -58,8 +58,8 @@ extension ChangeWriter {
 
     private mutating func logPastValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64,
                                         superset: UUID?) throws -> LogResult {
-        try requirePast(past)
-        let existing = try workout(containing: past)
+        try Workouts(self).requirePast(past)
+        let existing = try Workouts(self).workout(containing: past)
         let workout = try existing ?? createWorkout(name: nil, startedAt: past)
         // Each line after the sets already logged from `past` on, so repeated `--at` lines
         // of one session keep the order they were typed in.
@@ -86,7 +86,7 @@ extension ChangeWriter {
         try RecordBook(self).rebuildRecords(exerciseID: exercise.id)
         let held = try RecordBook(self).recordsHeld(by: written.map(\.id))
         let stored = try written.map { set in
-            StoredSet(set: set, order: try order(of: set), records: (held[set.id] ?? []).filter { !($0.metric == .sessionVolume && sessionHeldHere) }.map {
+            StoredSet(set: set, order: try Workouts(self).order(of: set), records: (held[set.id] ?? []).filter { !($0.metric == .sessionVolume && sessionHeldHere) }.map {
                 RecordBreak(metric: $0.metric, reps: $0.reps, value: $0.value, previous: before[RecordKey(metric: $0.metric, reps: $0.reps)])
             })
         }
@@ -110,87 +110,4 @@ extension ChangeWriter {
         try Exercises.exercise(id: id, in: self)?.name ?? "?"
     }
 
-    /// The last round of a superset in a workout: going back from its newest set until an
-    /// exercise comes again, in the order they were done.
-    func lastRound(of superset: UUID, workoutID: UUID) throws -> [LoggedSet] {
-        var decode = SetDecoder()
-        let sets = try Row.fetchAll(db, sql: """
-            SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.superset_id = ? AND s.deleted_at IS NULL
-            ORDER BY s.performed_at DESC, s.id DESC
-            """, arguments: [workoutID.key, superset.key]).map { decode($0) }
-        var seen = Set<UUID>(), round: [LoggedSet] = []
-        for set in sets {
-            if seen.contains(set.exerciseID) { break }
-            seen.insert(set.exerciseID)
-            round.append(set)
-        }
-        return round.reversed()
-    }
-
-    /// What `+` repeats: the last set of the workout the line goes into (the open one, or
-    /// with `at` the one going on then), else (a workout with no sets yet, or none) the last
-    /// set done before the line.
-    func setToRepeat(at: Int64?) throws -> LoggedSet? {
-        let into = try at.map { try self.workout(containing: $0) } ?? openWorkout()?.workout
-        if let into, let last = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL
-            ORDER BY s.performed_at DESC, s.rowid DESC LIMIT 1
-            """), arguments: [into.id.key]).map({ Rows.set($0) }) { return last }
-        return try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Rows.setColumns) FROM sets s WHERE s.deleted_at IS NULL AND s.performed_at <= ?
-            ORDER BY s.performed_at DESC, s.rowid DESC LIMIT 1
-            """), arguments: [at ?? Int64.max]).map { Rows.set($0) }
-    }
-
-    func setCount(workoutID: UUID) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT SUM(live_sets) FROM session_tallies WHERE workout_id = ?"),
-                         arguments: [workoutID.key]) ?? 0
-    }
-
-    /// What logging asks before it writes, in one statement (each costs on the hot path): the
-    /// time of the newest set anywhere, and the live sets of one exercise in one workout with
-    /// their volume, as `session_tallies` keeps them.
-    func placement(workoutID: UUID, exerciseID: UUID) throws -> (latest: Int64, liveSets: Int, volume: VolumeTally) {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT (SELECT MAX(performed_at) FROM sets) AS latest, t.live_sets, t.kg_volume, t.lb_volume
-            FROM (SELECT 1) LEFT JOIN session_tallies t ON t.workout_id = ? AND t.exercise_id = ?
-            """), arguments: [workoutID.key, exerciseID.key])!
-        var columns = ColumnPositions(["latest", "live_sets", "kg_volume", "lb_volume"])
-        let p = columns(row)
-        let latest: Int64? = row[p[0]], liveSets: Int? = row[p[1]], kg: Int64? = row[p[2]], lb: Int64? = row[p[3]]
-        return (latest ?? 0, liveSets ?? 0, VolumeTally(kilogramThousandths: kg ?? 0, poundThousandths: lb ?? 0))
-    }
-
-    func order(of set: LoggedSet) throws -> Int {
-        try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM sets WHERE workout_id = ? AND exercise_id = ? AND deleted_at IS NULL
-            AND (performed_at < ? OR (performed_at = ? AND id <= ?))
-            """, arguments: [set.workoutID.key, set.exerciseID.key, set.performedAt, set.performedAt, set.id.key]) ?? 1
-    }
-
-    /// The set an `edit` or `delete` means, in the workout `workout` resolves to.
-    func targetSet(_ target: SetTarget, in workout: WorkoutTarget) throws -> LoggedSet {
-        guard let chosen = try resolveWorkout(workout) else {
-            switch target {
-            case .last: throw UserError("There is no set to edit: none is logged yet; log one first, e.g. `bench 100x5`.")
-            case .number(let n): throw UserError("There is no workout yet, so there is no set #\(n); log a set first, e.g. `bench 100x5`.")
-            }
-        }
-        let sets = try liveSets(workoutID: chosen.id)
-        // The current workout is "the current workout" in messages; another is named.
-        let which = workout == .current ? "the current workout" : Self.describe(chosen)
-        switch target {
-        case .last:
-            guard let last = sets.last else {
-                throw UserError("There is no set in \(which) yet; log one first, e.g. `bench 100x5`.")
-            }
-            return last
-        case .number(let n):
-            guard n >= 1, n <= sets.count else {
-                let show = workout == .current ? "`show`" : "`show --workout \(try reference(of: chosen))`"
-                throw UserError("There is no set #\(n): \(which) has \(sets.count) set\(sets.count == 1 ? "" : "s"); \(show) numbers them.")
-            }
-            return sets[n - 1]
-        }
-    }
 }

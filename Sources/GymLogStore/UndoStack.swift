@@ -70,9 +70,9 @@ enum UndoStack {
         }
         let actionID: Int64 = row["id"]
         let workoutID = (row["workout_id"] as String?).flatMap(parseUUID)
-        let workout = try workoutID.flatMap { try w.workout(id: $0) }
+        let workout = try workoutID.flatMap { try Workouts(w).workout(id: $0) }
         let action = UndoableAction(label: row["label"], summary: row["summary"], workout: workout)
-        let open = try w.openWorkout().map { (id: $0.workout.id, lastActivity: $0.lastActivity) }
+        let open = try Workouts(w).openWorkout().map { (id: $0.workout.id, lastActivity: $0.lastActivity) }
         let status = WorkoutStatus(now: w.now, idleGapMinutes: w.settings.idleGapMinutes)
         if !confirmed, let workoutID, !status.actionIsCurrent(workoutID, openWorkout: open, actionAt: row["at"]) {
             return .needsConfirmation(action)
@@ -101,7 +101,7 @@ enum UndoStack {
         for id in exercises { try RecordBook(w).rebuildRecords(exerciseID: id) }
         try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
                          arguments: [direction == .undo, w.now, actionID])
-        return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try w.workout(id: $0) }))
+        return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try Workouts(w).workout(id: $0) }))
     }
 
     /// The state the rows must be in for the step: after the action for `undo` (the last value
@@ -191,7 +191,7 @@ enum UndoStack {
                                              arguments: [id]) else { return "a set" }
             return "the set \(row["e_name"] as String) \(Rows.set(row).summary)"
         case .workouts:
-            guard let workout = try parseUUID(id).flatMap({ try w.workout(id: $0) }) else { return "a workout" }
+            guard let workout = try parseUUID(id).flatMap({ try Workouts(w).workout(id: $0) }) else { return "a workout" }
             let day = String(localDateTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds).prefix(10))
             return "the workout \(workout.name.map { "'\($0)' " } ?? "")of \(day)"
         case .exercises:

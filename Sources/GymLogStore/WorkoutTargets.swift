@@ -29,12 +29,12 @@ extension GymLogDatabase {
     /// recomputes the records of their exercises.
     public func deleteWorkout(_ target: WorkoutTarget, typed: String? = nil) throws -> WorkoutDeletion {
         try commit(action: typed ?? "delete --workout") { w in
-            let workout = try w.requireWorkout(target)
-            let sets = try w.liveSets(workoutID: workout.id)
+            let workout = try Workouts(w).requireWorkout(target)
+            let sets = try Workouts(w).liveSets(workoutID: workout.id)
             for set in sets { try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))]) }
             try w.write(.workouts, id: workout.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
             for exercise in Set(sets.map(\.exerciseID)) { try RecordBook(w).rebuildRecords(exerciseID: exercise) }
-            w.describeAction("\(ChangeWriter.describe(workout)) (\(sets.count) set\(sets.count == 1 ? "" : "s"))", workout: workout.id)
+            w.describeAction("\(Workouts.describe(workout)) (\(sets.count) set\(sets.count == 1 ? "" : "s"))", workout: workout.id)
             return WorkoutDeletion(workout: workout, setCount: sets.count)
         }
     }
@@ -44,7 +44,7 @@ extension GymLogDatabase {
     /// action; the records of its exercises are recomputed, since what came first may change.
     public func editWorkout(_ target: WorkoutTarget, name: String?, start: Int64?, typed: String? = nil) throws -> Workout {
         try commit(action: typed ?? "edit --workout") { w in
-            var workout = try w.requireWorkout(target)
+            var workout = try Workouts(w).requireWorkout(target)
             let original = workout
             var said: [String] = []
             var fields: [(String, FieldValue)] = []
@@ -58,7 +58,7 @@ extension GymLogDatabase {
             }
             if let start, start != workout.startedAt {
                 let delta = start - workout.startedAt
-                let sets = try w.liveSets(workoutID: workout.id)
+                let sets = try Workouts(w).liveSets(workoutID: workout.id)
                 let offset = w.environment.utcOffset(start)
                 let startText = localDateTime(millis: start, utcOffsetSeconds: offset).prefix(16)
                 let lastSet = sets.last?.performedAt ?? workout.startedAt
@@ -85,7 +85,7 @@ extension GymLogDatabase {
             }
             if !fields.isEmpty {
                 try w.write(.workouts, id: workout.id, op: .update, fields: fields)
-                w.describeAction(ChangeWriter.describe(original) + ": " + said.joined(separator: ", "), workout: workout.id)
+                w.describeAction(Workouts.describe(original) + ": " + said.joined(separator: ", "), workout: workout.id)
             }
             return workout
         }
@@ -93,11 +93,11 @@ extension GymLogDatabase {
 
     /// The short reference of a workout (`2026-11-20`, `2026-11-20#2`), as `history` and `show` print it.
     public func reference(of workout: Workout) throws -> String {
-        try queue.read { db in try inReadOnlyWriter(db) { try $0.reference(of: workout) } }
+        try queue.read { db in try inReadOnlyWriter(db) { try Workouts($0).reference(of: workout) } }
     }
 }
 
-extension ChangeWriter {
+extension Workouts {
     /// THE answer to "which workout does this command act on"; nil only when `.current` finds
     /// no workout at all. A reference that names none, or several, is an error saying so.
     func resolveWorkout(_ target: WorkoutTarget) throws -> Workout? {
