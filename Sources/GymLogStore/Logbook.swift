@@ -45,7 +45,8 @@ extension GymLogDatabase {
     /// that earlier moment instead of now (see `logValues`).
     public func logSets(exercise mention: ExerciseMention, specs: [SetSpec], typed: String? = nil, at: Int64? = nil) throws -> LogResult {
         try commit(action: typed ?? mention.name) { w in
-            try w.logLine(mention, values: specs.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }, at: at)
+            let values = specs.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) }
+            return try LoggingSteps.logLine(mention, values: values, at: at, in: &w)
         }
     }
 
@@ -55,7 +56,7 @@ extension GymLogDatabase {
     /// planned superset's earlier rounds) or a new one.
     public func logResolved(_ parts: [(exercise: ExerciseMention, values: [SetValues])], superset: UUID? = nil,
                             typed: String, at: Int64? = nil) throws -> [LogResult] {
-        try commit(action: typed) { w in try w.logRound(parts, superset: superset, at: at) }
+        try commit(action: typed) { w in try LoggingSteps.logRound(parts, superset: superset, at: at, in: &w) }
     }
 
     /// Logs the last set again with `patch` applied (`+`, `+ 102.5`, `+ x6`).
@@ -81,10 +82,10 @@ extension GymLogDatabase {
                 }
                 let v = SetResolver.values(repeating: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
                 try Exercises.requireFit([v], exercise: exercise, in: &w)
-                results.append(try w.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false,
-                                               at: at, superset: last.supersetID))
+                results.append(try LoggingSteps.logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false,
+                                               at: at, superset: last.supersetID, in: &w))
             }
-            if results.count > 1 { w.describeAction(Self.describeRound(results), workout: results[0].workout.id) }
+            if results.count > 1 { w.describeAction(LoggingSteps.describeRound(results), workout: results[0].workout.id) }
             return results
         }
     }
@@ -93,9 +94,10 @@ extension GymLogDatabase {
     /// all in one new superset, as one action for `undo`.
     public func logSuperset(_ parts: [EntryPart], typed: String? = nil, at: Int64? = nil) throws -> [LogResult] {
         try commit(action: typed ?? "superset") { w in
-            try w.logRound(parts.map { part in
-                (part.exercise, part.sets.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) })
-            }, at: at)
+            let round = parts.map { part in
+                (exercise: part.exercise, values: part.sets.map { SetResolver.values(of: $0, defaultUnit: w.settings.defaultUnit) })
+            }
+            return try LoggingSteps.logRound(round, at: at, in: &w)
         }
     }
 
@@ -111,14 +113,6 @@ extension GymLogDatabase {
         }
     }
 
-    /// `bench 100kg x 5 & row 70kg x 8`: what `undo` names a superset round.
-    static func describeRound(_ results: [LogResult]) -> String {
-        let round = results.map { ChangeWriter.describe($0.sets.map(\.set.values), of: $0.exercise, created: false) }.joined(separator: " & ")
-        let created = results.filter(\.createdExercise).map { "'\($0.exercise.name)'" }
-        guard !created.isEmpty else { return round }
-        return round + ", and the new exercise\(created.count == 1 ? "" : "s") " + created.joined(separator: ", ")
-    }
-
     /// Changes fields of one set of a workout (`edit 102.5x5`, `edit 3 @9`; the current
     /// workout unless `workout` names another) and recomputes its records.
     public func editSet(_ target: SetTarget, in workout: WorkoutTarget = .current, patch: SetPatch, typed: String? = nil) throws -> StoredSet {
@@ -131,7 +125,7 @@ extension GymLogDatabase {
             if !changed.isEmpty {
                 try w.write(.sets, id: set.id, op: .update, fields: changed)
                 try RecordBook(w).rebuildRecords(exerciseID: set.exerciseID)
-                let name = try w.exerciseName(set.exerciseID)
+                let name = try Exercises.name(of: set.exerciseID, in: w)
                 w.describeAction("\(name) \(set.summary) -> \(new.summary)", workout: set.workoutID)
             }
             var updated = set
@@ -146,7 +140,7 @@ extension GymLogDatabase {
             let set = try Workouts(w).targetSet(target, in: workout)
             try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
             try RecordBook(w).rebuildRecords(exerciseID: set.exerciseID)
-            let name = try w.exerciseName(set.exerciseID)
+            let name = try Exercises.name(of: set.exerciseID, in: w)
             w.describeAction("\(name) \(set.summary)", workout: set.workoutID)
             return set
         }
@@ -162,7 +156,7 @@ extension GymLogDatabase {
         try commit(action: typed ?? "start") { w in
             if let at {
                 try Workouts(w).requirePast(at)
-                let workout = try w.createWorkout(name: name, startedAt: at, routine: routine)
+                let workout = try WorkoutSteps.createWorkout(name: name, startedAt: at, routine: routine, in: &w)
                 w.describeAction(name.map { "workout '\($0)'" } ?? "a past workout", workout: workout.id)
                 return StartResult(workout: workout, finished: nil)
             }
@@ -180,11 +174,11 @@ extension GymLogDatabase {
                     }
                     return StartResult(workout: workout, finished: nil)
                 }
-                finished = try w.close(open.workout, at: w.now)
+                finished = try WorkoutSteps.close(open.workout, at: w.now, in: &w)
             } else {
-                try w.closeIdleWorkout()
+                try WorkoutSteps.closeIdleWorkout(in: &w)
             }
-            let workout = try w.createWorkout(name: name, routine: routine)
+            let workout = try WorkoutSteps.createWorkout(name: name, routine: routine, in: &w)
             w.describeAction(name.map { "workout '\($0)'" } ?? "a new workout", workout: workout.id)
             return StartResult(workout: workout, finished: finished)
         }
@@ -210,7 +204,7 @@ extension GymLogDatabase {
             if case .past = workout { live = false } else { live = chosen.id == open?.id }
             let end = live ? w.now : try Workouts(w).lastSetTime(workoutID: chosen.id) ?? chosen.startedAt
             let name = chosen.name.map { "workout '\($0)'" } ?? "the workout"
-            guard let summary = try w.close(chosen, at: end) else {
+            guard let summary = try WorkoutSteps.close(chosen, at: end, in: &w) else {
                 w.describeAction("the empty workout (discarded)", workout: chosen.id)
                 return .discarded(chosen)
             }
@@ -223,7 +217,14 @@ extension GymLogDatabase {
     /// `workout` names.
     public func noteWorkout(_ text: String, in target: WorkoutTarget = .current, typed: String? = nil) throws -> Workout {
         try commit(action: typed ?? "note") { w in
-            var workout = try target == .current ? Workouts(w).openWorkout()?.workout ?? w.currentWorkout().0 : Workouts(w).requireWorkout(target)
+            var workout: Workout
+            if target != .current {
+                workout = try Workouts(w).requireWorkout(target)
+            } else if let open = try Workouts(w).openWorkout()?.workout {
+                workout = open
+            } else {
+                workout = try WorkoutSteps.currentWorkout(in: &w).0
+            }
             try w.write(.workouts, id: workout.id, op: .update, fields: [("note", .text(text))])
             workout.note = text
             w.describeAction("note '\(text)'", workout: workout.id)

@@ -201,6 +201,11 @@ extension GymLogDatabase {
 /// The exercises service: finds, creates, names and checks exercises inside the caller's
 /// write transaction.
 enum Exercises {
+    /// An exercise's name for `undo`'s message; `?` when it is gone.
+    static func name(of id: UUID, in w: ChangeWriter) throws -> String {
+        try exercise(id: id, in: w)?.name ?? "?"
+    }
+
     /// The exercise a kind change is for, and how its sets read in `kind`; a refusal naming
     /// every live set with no reading.
     static func kindChange(_ name: String, to kind: ExerciseKind, in w: ChangeWriter) throws -> (change: KindChange, reading: KindReading) {

@@ -2,95 +2,96 @@ import Foundation
 import GRDB
 import GymLogCore
 
-/// The steps of logging sets that run inside a write transaction: a line or a superset
-/// round resolved, placed in its workout, written and checked for records.
-extension ChangeWriter {
+/// The steps of logging sets, inside the caller's transaction: a line or a superset round
+/// resolved, placed in its workout, written and checked for records.
+enum LoggingSteps {
     /// The parts of one line: one exercise's sets, or a superset round (more than one part) in
     /// `superset` or a new superset, named for `undo` as the round it was.
-    mutating func logRound(_ parts: [(exercise: ExerciseMention, values: [SetValues])], superset: UUID? = nil,
-                           at: Int64?) throws -> [LogResult] {
-        guard parts.count > 1 else { return try parts.map { try logLine($0.exercise, values: $0.values, at: at) } }
-        let group = superset ?? environment.newID()
-        let results = try parts.map { try logLine($0.exercise, values: $0.values, at: at, superset: group) }
-        describeAction(GymLogDatabase.describeRound(results), workout: results.first?.workout.id)
+    static func logRound(_ parts: [(exercise: ExerciseMention, values: [SetValues])], superset: UUID? = nil,
+                         at: Int64?, in w: inout ChangeWriter) throws -> [LogResult] {
+        guard parts.count > 1 else { return try parts.map { try logLine($0.exercise, values: $0.values, at: at, in: &w) } }
+        let group = superset ?? w.environment.newID()
+        let results = try parts.map { try logLine($0.exercise, values: $0.values, at: at, superset: group, in: &w) }
+        w.describeAction(describeRound(results), workout: results.first?.workout.id)
         return results
     }
 
     /// The sets of one exercise as a line names them: resolves the exercise (creating it when
     /// new), checks they fit its kind, and writes them. Set lines, `ok` and each part of a
     /// superset all log through it.
-    mutating func logLine(_ mention: ExerciseMention, values: [SetValues], at: Int64?, superset: UUID? = nil) throws -> LogResult {
-        let (exercise, created) = try Exercises.resolveOrCreate(mention, firstSet: values.first, in: &self)
-        try Exercises.requireFit(values, exercise: exercise, in: &self)
-        return try logValues(values, exercise: exercise, createdExercise: created, at: at, superset: superset)
+    static func logLine(_ mention: ExerciseMention, values: [SetValues], at: Int64?, superset: UUID? = nil,
+                        in w: inout ChangeWriter) throws -> LogResult {
+        let (exercise, created) = try Exercises.resolveOrCreate(mention, firstSet: values.first, in: &w)
+        try Exercises.requireFit(values, exercise: exercise, in: &w)
+        return try logValues(values, exercise: exercise, createdExercise: created, at: at, superset: superset, in: &w)
     }
 
     /// Writes the sets of one line. `at` (a moment in the past) puts them in the workout that
     /// was going on then, or a new one starting then, a second apart from `at` on (after any
     /// set already there), with their records recomputed from the whole history.
-    mutating func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64? = nil,
-                            superset: UUID? = nil) throws -> LogResult {
-        if let past { return try logPastValues(values, exercise: exercise, createdExercise: createdExercise, at: past, superset: superset) }
-        let (workout, started) = try currentWorkout()
-        let offset = environment.utcOffset(now)
+    static func logValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64? = nil,
+                          superset: UUID? = nil, in w: inout ChangeWriter) throws -> LogResult {
+        if let past { return try logPastValues(values, exercise: exercise, createdExercise: createdExercise, at: past, superset: superset, in: &w) }
+        let (workout, started) = try WorkoutSteps.currentWorkout(in: &w)
+        let offset = w.environment.utcOffset(w.now)
         var stored: [StoredSet] = []
         // The new sets' numbers and the session volume follow on from the tally, updated
         // here as the triggers update the stored one.
-        let placed = try Workouts(self).placement(workoutID: workout.id, exerciseID: exercise.id)
+        let placed = try Workouts(w).placement(workoutID: workout.id, exerciseID: exercise.id)
         var order = placed.liveSets, session = placed.volume
         // Every set gets a distinct, increasing time (even within one millisecond) so all
         // devices order sets alike without relying on local row ids.
-        let first = max(now, placed.latest + 1)
+        let first = max(w.now, placed.latest + 1)
         for (i, v) in values.enumerated() {
-            let id = newRowID()
+            let id = w.newRowID()
             let at = first + Int64(i)
-            try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
+            try w.write(.sets, id: id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset, superset: superset))
             let set = LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at,
                                 utcOffsetSeconds: offset, supersetID: superset)
             order += 1
             session.add(v)
-            stored.append(StoredSet(set: set, order: order, records: try RecordBook(self).checkRecords(set, session: session)))
+            stored.append(StoredSet(set: set, order: order, records: try RecordBook(w).checkRecords(set, session: session)))
         }
-        describeAction(Self.describe(values, of: exercise, created: createdExercise), workout: workout.id)
+        w.describeAction(describe(values, of: exercise, created: createdExercise), workout: workout.id)
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: started, sets: stored)
     }
 
-    private mutating func logPastValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64,
-                                        superset: UUID?) throws -> LogResult {
-        try Workouts(self).requirePast(past)
-        let existing = try Workouts(self).workout(containing: past)
-        let workout = try existing ?? createWorkout(name: nil, startedAt: past)
+    private static func logPastValues(_ values: [SetValues], exercise: Exercise, createdExercise: Bool, at past: Int64,
+                                      superset: UUID?, in w: inout ChangeWriter) throws -> LogResult {
+        try Workouts(w).requirePast(past)
+        let existing = try Workouts(w).workout(containing: past)
+        let workout = try existing ?? WorkoutSteps.createWorkout(name: nil, startedAt: past, in: &w)
         // Each line after the sets already logged from `past` on, so repeated `--at` lines
         // of one session keep the order they were typed in.
-        let taken = try Int64.fetchOne(db, sql: """
+        let taken = try Int64.fetchOne(w.db, sql: """
             SELECT MAX(performed_at) FROM sets WHERE workout_id = ? AND deleted_at IS NULL AND performed_at >= ?
             """, arguments: [workout.id.key, past])
         let first = taken.map { max(past, $0 + 1000) } ?? past
-        let offset = environment.utcOffset(first)
-        let before = try RecordBook(self).storedRecordValues(exerciseID: exercise.id)
+        let offset = w.environment.utcOffset(first)
+        let before = try RecordBook(w).storedRecordValues(exerciseID: exercise.id)
         // As on a live line, growing this workout's own session-volume record is not news.
-        let sessionHeldHere = try String.fetchOne(db, sql: "SELECT workout_id FROM records WHERE exercise_id = ? AND metric = ?",
+        let sessionHeldHere = try String.fetchOne(w.db, sql: "SELECT workout_id FROM records WHERE exercise_id = ? AND metric = ?",
                                                   arguments: [exercise.id.key, RecordMetric.sessionVolume.rawValue]) == workout.id.key
         var written: [LoggedSet] = []
         for (i, v) in values.enumerated() {
-            let id = newRowID()
+            let id = w.newRowID()
             let at = first + Int64(i) * 1000
-            try write(.sets, id: id, op: .create, fields: SetColumns.createFields(
+            try w.write(.sets, id: id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at, utcOffsetSeconds: offset, superset: superset))
             written.append(LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at,
                                      utcOffsetSeconds: offset, supersetID: superset))
         }
         // Later sets may hold records these beat or tie: recompute from the whole history,
         // then report the records these sets hold now, against what was held before.
-        try RecordBook(self).rebuildRecords(exerciseID: exercise.id)
-        let held = try RecordBook(self).recordsHeld(by: written.map(\.id))
+        try RecordBook(w).rebuildRecords(exerciseID: exercise.id)
+        let held = try RecordBook(w).recordsHeld(by: written.map(\.id))
         let stored = try written.map { set in
-            StoredSet(set: set, order: try Workouts(self).order(of: set), records: (held[set.id] ?? []).filter { !($0.metric == .sessionVolume && sessionHeldHere) }.map {
+            StoredSet(set: set, order: try Workouts(w).order(of: set), records: (held[set.id] ?? []).filter { !($0.metric == .sessionVolume && sessionHeldHere) }.map {
                 RecordBreak(metric: $0.metric, reps: $0.reps, value: $0.value, previous: before[RecordKey(metric: $0.metric, reps: $0.reps)])
             })
         }
-        describeAction(Self.describe(values, of: exercise, created: createdExercise), workout: workout.id)
+        w.describeAction(describe(values, of: exercise, created: createdExercise), workout: workout.id)
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: existing == nil, sets: stored)
     }
 
@@ -106,8 +107,11 @@ extension ChangeWriter {
         return created ? text + ", and the new exercise '\(exercise.name)'" : text
     }
 
-    func exerciseName(_ id: UUID) throws -> String {
-        try Exercises.exercise(id: id, in: self)?.name ?? "?"
+    /// `bench 100kg x 5 & row 70kg x 8`: what `undo` names a superset round.
+    static func describeRound(_ results: [LogResult]) -> String {
+        let round = results.map { describe($0.sets.map(\.set.values), of: $0.exercise, created: false) }.joined(separator: " & ")
+        let created = results.filter(\.createdExercise).map { "'\($0.exercise.name)'" }
+        guard !created.isEmpty else { return round }
+        return round + ", and the new exercise\(created.count == 1 ? "" : "s") " + created.joined(separator: ", ")
     }
-
 }

@@ -4,7 +4,7 @@ import GymLogCore
 
 /// The workouts service: which workout is open, which one a command or a reference means,
 /// and what a workout holds, read inside the caller's transaction. Reads only; the steps
-/// that start and close workouts write through the pipeline (`WorkoutSteps.swift`).
+/// that start and close workouts are `WorkoutSteps`.
 struct Workouts {
     let db: Database
     let now: Int64
