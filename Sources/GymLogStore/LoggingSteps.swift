@@ -3,7 +3,8 @@ import GRDB
 import GymLogCore
 
 /// The steps of logging sets, inside the caller's transaction: a line or a superset round
-/// resolved, placed in its workout, written and checked for records.
+/// resolved, placed in its workout, written and checked for records; and `+`, `edit` and
+/// `delete` of a logged set (each documented on its `GymLogDatabase` method).
 enum LoggingSteps {
     /// The parts of one line: one exercise's sets, or a superset round (more than one part) in
     /// `superset` or a new superset, named for `undo` as the round it was.
@@ -113,5 +114,54 @@ enum LoggingSteps {
         let created = results.filter(\.createdExercise).map { "'\($0.exercise.name)'" }
         guard !created.isEmpty else { return round }
         return round + ", and the new exercise\(created.count == 1 ? "" : "s") " + created.joined(separator: ", ")
+    }
+
+    /// See `GymLogDatabase.repeatLastRound`.
+    static func repeatLastRound(_ patch: SetPatch, at: Int64?, in w: inout ChangeWriter) throws -> [LogResult] {
+        guard let last = try Workouts(w).setToRepeat(at: at) else {
+            throw UserError(at == nil ? "There is no set to repeat yet: log one first, e.g. `bench 100x5`."
+                : "There is no set to repeat at that time: log one first, e.g. `bench 100x5`.")
+        }
+        let round = try last.supersetID.map { try Workouts(w).lastRound(of: $0, workoutID: last.workoutID) } ?? [last]
+        var results: [LogResult] = []
+        for set in round {
+            guard let exercise = try Exercises.exercise(id: set.exerciseID, in: w) else {
+                throw UserError("The last set's exercise is missing; log the exercise by name instead.")
+            }
+            let v = SetResolver.values(repeating: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
+            try Exercises.requireFit([v], exercise: exercise, in: &w)
+            results.append(try logValues(Array(repeating: v, count: max(1, patch.count)), exercise: exercise, createdExercise: false,
+                                         at: at, superset: last.supersetID, in: &w))
+        }
+        if results.count > 1 { w.describeAction(describeRound(results), workout: results[0].workout.id) }
+        return results
+    }
+
+    /// See `GymLogDatabase.editSet`.
+    static func editSet(_ target: SetTarget, of workout: WorkoutTarget, patch: SetPatch, in w: inout ChangeWriter) throws -> StoredSet {
+        let set = try Workouts(w).targetSet(target, in: workout)
+        let new = SetResolver.values(editing: set.values, with: patch, defaultUnit: w.settings.defaultUnit)
+        try Exercises.requireFit([new], exerciseID: set.exerciseID, was: set.values, in: &w)
+        let oldFields = SetColumns.fields(of: set.values), newFields = SetColumns.fields(of: new)
+        let changed = zip(oldFields, newFields).filter { $0.0.1 != $0.1.1 }.map { $0.1 }
+        if !changed.isEmpty {
+            try w.write(.sets, id: set.id, op: .update, fields: changed)
+            try RecordBook(w).rebuildRecords(exerciseID: set.exerciseID)
+            let name = try Exercises.name(of: set.exerciseID, in: w)
+            w.describeAction("\(name) \(set.summary) -> \(new.summary)", workout: set.workoutID)
+        }
+        var updated = set
+        updated.values = new
+        return StoredSet(set: updated, order: try Workouts(w).order(of: updated), records: [])
+    }
+
+    /// See `GymLogDatabase.deleteSet`.
+    static func deleteSet(_ target: SetTarget, of workout: WorkoutTarget, in w: inout ChangeWriter) throws -> LoggedSet {
+        let set = try Workouts(w).targetSet(target, in: workout)
+        try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
+        try RecordBook(w).rebuildRecords(exerciseID: set.exerciseID)
+        let name = try Exercises.name(of: set.exerciseID, in: w)
+        w.describeAction("\(name) \(set.summary)", workout: set.workoutID)
+        return set
     }
 }
