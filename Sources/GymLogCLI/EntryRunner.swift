@@ -17,15 +17,10 @@ struct EntryRunner {
         case .success(let entry):
             do {
                 let db = try context.db()
-                switch entry {
-                case .log(let mention, let specs):
-                    try printLogged(try db.logSets(exercise: mention, specs: specs, typed: line, at: at), db, past: at != nil)
-                case .repeatLast(let patch):
-                    for result in try db.repeatLastRound(patch, typed: line, at: at) { try printLogged(result, db, past: at != nil) }
-                case .superset(let parts):
-                    for result in try db.logSuperset(parts, typed: line, at: at) { try printLogged(result, db, past: at != nil) }
-                case .undo:
+                if entry == .undo {
                     try UndoStep(.undo, context: context).run(confirmed: false)
+                } else {
+                    for result in try db.logEntry(entry, typed: line, at: at) { try printLogged(result, db, past: at != nil) }
                 }
                 return true
             } catch let error as UserError {

@@ -17,7 +17,7 @@ extension GymLogDatabase {
     public func logBodyweight(_ weight: Weight, at: Int64? = nil, typed: String) throws -> BodyweightEntry {
         try commit(action: typed) { w in
             let when = at ?? w.now
-            if at != nil { try w.requirePast(when) }
+            if at != nil { try Workouts(w).requirePast(when) }
             let id = w.environment.newID()
             let offset = w.environment.utcOffset(when)
             let entry = BodyweightEntry(id: id, weight: weight, measuredAt: when, utcOffsetSeconds: offset)

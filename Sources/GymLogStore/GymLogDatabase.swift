@@ -12,13 +12,15 @@ public struct DatabaseMissing: Error, Equatable, Sendable {
 ///
 /// Every change to a synced row goes through `ChangeWriter.write`, which writes the row
 /// and its outbox event in the caller's single transaction (see DESIGN.md, "Write pipeline").
+// @unchecked: `queue` serializes every database access, and the one mutable property,
+// `faultInjector`, is set only by tests before the database is shared.
 public final class GymLogDatabase: @unchecked Sendable {
     public let queue: DatabaseQueue
     /// This database's device id, made once when the file is created.
     public let deviceID: String
     public let path: String
     public let environment: Environment
-    public var settings: Settings
+    public let settings: Settings
     /// Set once this process has checked that the records match the configured formula.
     let recordsFormulaChecked = FlagBox()
     /// Tests set this to fail a write between its row and its outbox event.
@@ -138,6 +140,7 @@ public enum Durability: Sendable {
 }
 
 /// A flag shared by the writers of one database instance.
+// @unchecked: its one Bool is read and written only under `lock` (`Mutex` needs macOS 15).
 final class FlagBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false

@@ -59,8 +59,8 @@ extension GymLogDatabase {
         if dryRun {
             try queue.read { db in
                 var w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
-                try workouts { try w.importWorkout($0, state: &state) }
-                try w.importBodyweights(file.bodyweights, state: &state)
+                try workouts { try Importer.importWorkout($0, state: &state, in: &w) }
+                try Importer.importBodyweights(file.bodyweights, state: &state, in: &w)
             }
             return state.finished()
         }
@@ -68,7 +68,7 @@ extension GymLogDatabase {
         func flush() throws {
             guard !batch.isEmpty else { return }
             try commit { w in
-                for workout in batch { try w.importWorkout(workout, state: &state) }
+                for workout in batch { try Importer.importWorkout(workout, state: &state, in: &w) }
             }
             state.report.transactions += 1
             done += batchSets
@@ -83,13 +83,13 @@ extension GymLogDatabase {
         }
         try flush()
         if !file.bodyweights.isEmpty {
-            try commit { w in try w.importBodyweights(file.bodyweights, state: &state) }
+            try commit { w in try Importer.importBodyweights(file.bodyweights, state: &state, in: &w) }
             state.report.transactions += 1
         }
         if !state.touched.isEmpty {
             try commit { w in
-                try w.ensureRecordsFormula()
-                for id in state.touched.sorted(by: { $0.uuidString < $1.uuidString }) { try w.rebuildRecords(exerciseID: id) }
+                try RecordBook(w).ensureRecordsFormula()
+                for id in state.touched.sorted(by: { $0.uuidString < $1.uuidString }) { try RecordBook(w).rebuildRecords(exerciseID: id) }
             }
             state.report.transactions += 1
         }
@@ -134,15 +134,17 @@ struct ImportState {
     }
 }
 
-extension ChangeWriter {
+/// The import service: writes an imported file's rows inside the caller's write transaction
+/// (or, in a dry run, only counts them), skipping rows already stored.
+enum Importer {
     /// Writes one imported workout and its sets, skipping rows that are already stored.
-    mutating func importWorkout(_ workout: ImportedWorkout, state: inout ImportState) throws {
-        if try stored("workouts", workout.id, state: &state) {
+    static func importWorkout(_ workout: ImportedWorkout, state: inout ImportState, in w: inout ChangeWriter) throws {
+        if try stored("workouts", workout.id, state: &state, in: w) {
             state.report.workoutsExisting += 1
         } else {
             state.report.workoutsCreated += 1
             if !state.dryRun {
-                try write(.workouts, id: workout.id, op: .create, fields: [
+                try w.write(.workouts, id: workout.id, op: .create, fields: [
                     ("name", workout.name.map { .text($0) } ?? .null), ("started_at", .int(workout.startedAt)),
                     ("ended_at", workout.endedAt.map { .int($0) } ?? .null),
                     ("utc_offset", .int(Int64(workout.utcOffsetSeconds))), ("note", workout.note.map { .text($0) } ?? .null),
@@ -151,19 +153,19 @@ extension ChangeWriter {
             }
         }
         for set in workout.sets {
-            if try stored("sets", set.id, state: &state) {
+            if try stored("sets", set.id, state: &state, in: w) {
                 state.report.setsExisting += 1
                 continue
             }
             state.report.setsCreated += 1
-            guard let exerciseID = try importedExercise(set.exercise, state: &state),
+            guard let exerciseID = try importedExercise(set.exercise, state: &state, in: &w),
                   !state.dryRun else { continue }
             var values = set.values
             // An exercise has one kind: a file without a bodyweight column (every app but
             // gymlog) is read as the stored exercise's (a plain load on a bodyweight exercise is
             // added load, reps with no load on a loaded one are at a load of 0).
             if state.file.source != .native, let reading = state.readings[set.exercise] { values = values.readingImported(as: reading) }
-            try write(.sets, id: set.id, op: .create, fields: SetColumns.createFields(
+            try w.write(.sets, id: set.id, op: .create, fields: SetColumns.createFields(
                 workoutID: workout.id, exerciseID: exerciseID, values: values, performedAt: set.performedAt,
                 utcOffsetSeconds: set.utcOffsetSeconds, superset: set.supersetID))
             state.touched.insert(exerciseID)
@@ -171,26 +173,26 @@ extension ChangeWriter {
     }
 
     /// Writes the file's bodyweight entries, skipping those already stored.
-    mutating func importBodyweights(_ entries: [BodyweightEntry], state: inout ImportState) throws {
+    static func importBodyweights(_ entries: [BodyweightEntry], state: inout ImportState, in w: inout ChangeWriter) throws {
         for entry in entries {
-            if try stored("bodyweights", entry.id, state: &state) {
+            if try stored("bodyweights", entry.id, state: &state, in: w) {
                 state.report.bodyweightsExisting += 1
                 continue
             }
             state.report.bodyweightsCreated += 1
             guard !state.dryRun else { continue }
-            try write(.bodyweights, id: entry.id, op: .create, fields: entry.createFields)
+            try w.write(.bodyweights, id: entry.id, op: .create, fields: entry.createFields)
         }
     }
 
     /// Whether the row is in the database, or (dry run) would be by now.
-    func stored(_ table: String, _ id: UUID, state: inout ImportState) throws -> Bool {
-        if try rowExists(table, id) { return true }
+    private static func stored(_ table: String, _ id: UUID, state: inout ImportState, in w: ChangeWriter) throws -> Bool {
+        if try rowExists(table, id, in: w) { return true }
         return state.dryRun && !state.wouldWrite.insert(id).inserted
     }
 
-    func rowExists(_ table: String, _ id: UUID) throws -> Bool {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE id = ?"), arguments: [id.key]) != nil
+    private static func rowExists(_ table: String, _ id: UUID, in w: ChangeWriter) throws -> Bool {
+        try Int.fetchOne(w.db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE id = ?"), arguments: [id.key]) != nil
     }
 
     /// The stored exercise for the file's exercise `index`: the native file's own id when it
@@ -198,63 +200,63 @@ extension ChangeWriter {
     /// file. Near-misses of existing names are created too: they are the user's own names
     /// from another app, and an import must not stop to ask. Nil only in a dry run when the
     /// exercise would be created.
-    mutating func importedExercise(_ index: Int, state: inout ImportState) throws -> UUID? {
+    private static func importedExercise(_ index: Int, state: inout ImportState, in w: inout ChangeWriter) throws -> UUID? {
         if let id = state.resolved[index] { return id }
         if state.dryRun && state.wouldCreate.contains(nameKey(state.file.exercises[index].name)) { return nil }
         let wanted = state.file.exercises[index]
         var found: UUID?
         let inFile = state.file.exerciseKinds[index]
         if let id = wanted.id,
-           let kind = try String.fetchOne(db.cachedStatement(sql: "SELECT kind FROM exercises WHERE id = ? AND deleted_at IS NULL"),
+           let kind = try String.fetchOne(w.db.cachedStatement(sql: "SELECT kind FROM exercises WHERE id = ? AND deleted_at IS NULL"),
                                           arguments: [id.key]).flatMap(ExerciseKind.init(rawValue:)) {
             found = id
             state.readings[index] = ImportedKind(kind: kind, unit: inFile.unit, assisted: inFile.assisted)
-        } else if let existing = try exercise(named: wanted.name) {
+        } else if let existing = try Exercises.exercise(named: wanted.name, in: w) {
             found = existing.id
             state.readings[index] = ImportedKind(kind: existing.kind, unit: inFile.unit, assisted: inFile.assisted)
         }
         if let found {
             state.report.exercisesMatched += 1
             state.resolved[index] = found
-            try importAliases(of: wanted, to: found, state: &state)
+            try importAliases(of: wanted, to: found, state: &state, in: &w)
             return found
         }
         if state.dryRun {
             if state.wouldCreate.insert(nameKey(wanted.name)).inserted { state.created.append((index, wanted.name)) }
-            try importAliases(of: wanted, to: nil, state: &state)
+            try importAliases(of: wanted, to: nil, state: &state, in: &w)
             return nil
         }
         // Its kind is decided from all of its sets in the file and its name (`ImportedKind`).
         let kind = inFile.kind
         state.readings[index] = inFile
         let created: Exercise
-        if let id = wanted.id, try !rowExists("exercises", id) {
-            try write(.exercises, id: id, op: .create, fields: [
+        if let id = wanted.id, try !rowExists("exercises", id, in: w) {
+            try w.write(.exercises, id: id, op: .create, fields: [
                 ("name", .text(wanted.name)), ("kind", .text(kind.rawValue)), (tombstoneField, .null),
             ])
             created = Exercise(id: id, name: wanted.name, kind: kind)
         } else {
-            created = try createExercise(name: wanted.name, kind: kind)
+            created = try Exercises.create(name: wanted.name, kind: kind, in: &w)
         }
         state.created.append((index, wanted.name))
         state.resolved[index] = created.id
-        try importAliases(of: wanted, to: created.id, state: &state)
+        try importAliases(of: wanted, to: created.id, state: &state, in: &w)
         return created.id
     }
 
     /// Gives the stored exercise `exerciseID` (nil: one a dry run would create) the aliases the
     /// file lists for it. An alias it already has is left alone; one that names another
     /// exercise, or is another's alias, is left out and reported.
-    mutating func importAliases(of wanted: ImportedExercise, to exerciseID: UUID?, state: inout ImportState) throws {
+    private static func importAliases(of wanted: ImportedExercise, to exerciseID: UUID?, state: inout ImportState, in w: inout ChangeWriter) throws {
         for alias in wanted.aliases {
             let key = nameKey(alias)
             guard !key.isEmpty else { continue }
-            if let owner = try exercise(named: key) {
+            if let owner = try Exercises.exercise(named: key, in: w) {
                 if owner.id != exerciseID { state.report.aliasesTaken.append(key) }
                 continue
             }
             state.report.aliasesCreated += 1
-            if !state.dryRun, let exerciseID { try writeAlias(key, for: exerciseID) }
+            if !state.dryRun, let exerciseID { try Exercises.writeAlias(key, for: exerciseID, in: &w) }
         }
     }
 }

@@ -31,14 +31,16 @@ struct KindReading {
     var misfits: [String] = []
 }
 
-extension ChangeWriter {
+/// Converting an exercise's sets to another kind, worked out inside the caller's write
+/// transaction: how they read, which fields change, and the refusal when some cannot.
+enum KindConversion {
     /// How the live sets of `exercise` read as `kind`, by the one rule (`ExerciseKind.converting`,
     /// a made-up 0 load in the user's unit). Reads only. Deleted sets are left as they are:
     /// they are no set of the exercise's now, and an update of a deleted row could never be
     /// undone (`undo` expects a row it only updated to be live still).
-    func reading(_ exercise: Exercise, as kind: ExerciseKind) throws -> KindReading {
+    static func reading(_ exercise: Exercise, as kind: ExerciseKind, in w: ChangeWriter) throws -> KindReading {
         var reading = KindReading()
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(w.db, sql: """
             SELECT \(Rows.setColumns), w.started_at AS w_started_at, w.utc_offset AS w_utc_offset
             FROM sets s LEFT JOIN workouts w ON w.id = s.workout_id
             WHERE s.exercise_id = ? AND s.deleted_at IS NULL ORDER BY s.performed_at, s.id
@@ -46,7 +48,7 @@ extension ChangeWriter {
         var decode = SetDecoder()
         for row in rows {
             let set = decode(row)
-            guard let converted = kind.converting(set.values, unit: settings.defaultUnit) else {
+            guard let converted = kind.converting(set.values, unit: w.settings.defaultUnit) else {
                 // The workout's date (a set past midnight still belongs to the day it started).
                 let started = (row["w_started_at"] as Int64?) ?? set.performedAt
                 let offset = (row["w_utc_offset"] as Int?) ?? set.utcOffsetSeconds

@@ -24,70 +24,23 @@ extension GymLogDatabase {
     /// Creates an exercise explicitly (even when its name is close to an existing one). With
     /// no kind, its first set sets it.
     public func addExercise(name: String, kind: ExerciseKind? = nil) throws -> Exercise {
-        try commit(action: "exercises add \(name)") { w in
-            w.describeAction("added the exercise '\(displayName(forNew: name))'", workout: nil)
-            let clean = displayName(forNew: name)
-            guard !clean.isEmpty else { throw UserError("An exercise needs a name, e.g. `gymlog exercises add \"Front Squat\"`.") }
-            if let existing = try w.exercise(named: clean) {
-                throw UserError("An exercise named '\(existing.name)' already exists (names match ignoring case, accents "
-                    + "and punctuation); log it as `\(nameKey(existing.name)) ...`, or pick another name.")
-            }
-            return try w.createExercise(name: clean, kind: kind)
-        }
+        try commit(action: "exercises add \(name)") { w in try Exercises.add(name: name, kind: kind, in: &w) }
     }
 
     /// Makes `alias` another name for an exercise (`bp` -> Bench Press).
     public func addAlias(_ alias: String, for exerciseName: String) throws -> Exercise {
-        try commit(action: "exercises alias \(alias) \(exerciseName)") { w in
-            w.describeAction("'\(alias)' became another name of '\(exerciseName)'", workout: nil)
-            let key = nameKey(alias)
-            guard !key.isEmpty, !key.contains(where: { $0.isNumber && key.count == 1 }) else {
-                throw UserError("An alias needs at least one letter, e.g. `gymlog exercises alias bp \"Bench Press\"`.")
-            }
-            let exercise = try w.existingExercise(exerciseName)
-            if let taken = try w.exercise(named: alias), taken.id != exercise.id {
-                throw UserError("'\(alias)' already means the exercise '\(taken.name)' (names match ignoring case, accents "
-                    + "and punctuation); pick another alias.")
-            }
-            try w.writeAlias(key, for: exercise.id)
-            return exercise
-        }
+        try commit(action: "exercises alias \(alias) \(exerciseName)") { w in try Exercises.addAlias(alias, for: exerciseName, in: &w) }
     }
 
     /// Renames an exercise everywhere (its id, and so its history and records, stay); the
     /// old name stays an alias, so `pullup 8` still logs to `Pull-up` on every device.
     public func renameExercise(_ name: String, to newName: String) throws -> Exercise {
-        try commit(action: "exercises rename \(name) \(newName)") { w in
-            w.describeAction("renamed '\(name)' to '\(newName)'", workout: nil)
-            var exercise = try w.existingExercise(name)
-            let clean = displayName(forNew: newName)
-            guard !clean.isEmpty else { throw UserError("The new name is empty; type it after the old one, e.g. `gymlog exercises rename pullup Pull-up`.") }
-            let others = try w.resolver().exactMatches(clean).filter { $0.id != exercise.id }
-            if let other = others.first {
-                throw UserError("'\(clean)' already means the exercise '\(other.name)'; to put both under one name, "
-                    + "`gymlog exercises merge \"\(exercise.name)\" \"\(other.name)\"`.")
-            }
-            let old = exercise.name
-            try w.write(.exercises, id: exercise.id, op: .update, fields: [("name", .text(clean))])
-            // The new name no longer needs an alias of the same spelling.
-            let newAlias = derivedID(namespace: "alias", key: nameKey(clean))
-            if try w.liveAliasExists(newAlias) {
-                try w.write(.aliases, id: newAlias, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            }
-            if nameKey(old) != nameKey(clean) { try w.writeAlias(old, for: exercise.id) }
-            exercise.name = clean
-            return exercise
-        }
+        try commit(action: "exercises rename \(name) \(newName)") { w in try Exercises.rename(name, to: newName, in: &w) }
     }
 
     /// Sets (or with nil clears) the target rest between sets of an exercise; synced.
     public func setExerciseRest(_ name: String, seconds: Int?, typed: String) throws -> Exercise {
-        try commit(action: typed) { w in
-            let exercise = try w.existingExercise(name)
-            _ = try w.write(.exercises, id: exercise.id, op: .update, fields: [("rest_seconds", seconds.map { .int(Int64($0)) } ?? .null)])
-            w.describeAction("the rest of '\(exercise.name)'", workout: nil)
-            return exercise
-        }
+        try commit(action: typed) { w in try Exercises.setRest(name, seconds: seconds, in: &w) }
     }
 
     /// The target rest between sets of an exercise, if it has one.
@@ -98,7 +51,7 @@ extension GymLogDatabase {
     /// What `setExerciseKind` would do, writing nothing: the sets it converts (a refusal
     /// naming every set that has no reading in `kind`, as the change itself would throw).
     public func exerciseKindChange(_ name: String, to kind: ExerciseKind) throws -> KindChange {
-        try queue.read { db in try inReadOnlyWriter(db) { try $0.kindChange(name, to: kind).change } }
+        try queue.read { db in try inReadOnlyWriter(db) { try Exercises.kindChange(name, to: kind, in: $0).change } }
     }
 
     /// Changes an exercise's kind, converting its sets by `ExerciseKind.converting`
@@ -109,29 +62,12 @@ extension GymLogDatabase {
     /// changed since, nothing is written.
     @discardableResult
     public func setExerciseKind(_ name: String, to kind: ExerciseKind, confirming: KindChange? = nil) throws -> KindChange {
-        try commit(action: "exercises kind \(name) \(kind.rawValue)") { w in
-            let (change, reading) = try w.kindChange(name, to: kind)
-            if let confirming, confirming != change {
-                throw UserError("The sets of '\(change.exercise.name)' changed while you were asked (another gymlog or a sync wrote them); "
-                    + "nothing was changed. Run the command again to see what it converts now.")
-            }
-            let exercise = change.exercise
-            let sameKind = try exercise.kind == kind && w.storedKind(exercise.id) == kind.rawValue
-            if sameKind && reading.conversions.isEmpty { return change }
-            for c in reading.conversions {
-                try w.write(.sets, id: c.set.id, op: .update, fields: ChangeWriter.changedFields(c))
-            }
-            if !sameKind { try w.write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))]) }
-            try w.rebuildRecords(exerciseID: exercise.id)
-            let n = change.conversions.count
-            w.describeAction("made '\(exercise.name)' \(kind.rawValue)" + (n == 0 ? "" : ", converting \(n) set\(n == 1 ? "" : "s")"), workout: nil)
-            return change
-        }
+        try commit(action: "exercises kind \(name) \(kind.rawValue)") { w in try Exercises.setKind(name, to: kind, confirming: confirming, in: &w) }
     }
 
     /// What `mergeExercises` would do, writing nothing: the sets it moves and converts.
     public func exerciseMergePreview(_ fromName: String, into intoName: String) throws -> ExerciseMerge {
-        try queue.read { db in try inReadOnlyWriter(db) { try $0.mergePlan(fromName, into: intoName).merge } }
+        try queue.read { db in try inReadOnlyWriter(db) { try Exercises.mergePlan(fromName, into: intoName, in: $0).merge } }
     }
 
     /// Moves every set of `from` to `into`, keeps `from`'s name and aliases as aliases of
@@ -141,240 +77,11 @@ extension GymLogDatabase {
     /// `confirming` is the merge the user agreed to (`exerciseMergePreview`): if its sets
     /// changed since, nothing is written.
     public func mergeExercises(_ fromName: String, into intoName: String, confirming: ExerciseMerge? = nil) throws -> ExerciseMerge {
-        try commit(action: "exercises merge \(fromName) \(intoName)") { w in
-            w.describeAction("moved the sets of '\(fromName)' to '\(intoName)'", workout: nil)
-            let (merge, reading, setKind) = try w.mergePlan(fromName, into: intoName)
-            if let confirming, confirming != merge {
-                throw UserError("The sets of '\(merge.from.name)' changed while you were asked (another gymlog or a sync wrote them); "
-                    + "nothing was changed. Run the command again to see what it moves now.")
-            }
-            let (from, into) = (merge.from, merge.into)
-            // One write per set: its move and, when its kind changes, its new values.
-            var converted: [String: SetConversion] = [:]
-            for c in reading.conversions { converted[c.set.id.key] = c }
-            // Deleted sets move too, so nothing left behind points at a removed exercise.
-            let setIDs = try String.fetchAll(w.db, sql: "SELECT id FROM sets WHERE exercise_id = ?", arguments: [from.id.key])
-            for id in setIDs.compactMap(parseUUID) {
-                let move: [(String, FieldValue)] = [("exercise_id", .text(into.id.key))]
-                let fields = converted[id.key].map { ChangeWriter.changedFields($0, extra: move) } ?? move
-                try w.write(.sets, id: id, op: .update, fields: fields)
-            }
-            if let setKind { try w.write(.exercises, id: into.id, op: .update, fields: [("kind", .text(setKind.rawValue))]) }
-            var names: [String] = []
-            for (id, alias) in try w.liveAliases(of: from.id) {
-                try w.write(.aliases, id: id, op: .update, fields: [("exercise_id", .text(into.id.key))])
-                names.append(alias)
-            }
-            try w.write(.exercises, id: from.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            if nameKey(from.name) != nameKey(into.name) {
-                try w.writeAlias(from.name, for: into.id)
-                names.insert(from.name, at: 0)
-            }
-            try w.rebuildRecords(exerciseID: from.id)
-            try w.rebuildRecords(exerciseID: into.id)
-            var done = merge
-            done.newAliases = names
-            return done
-        }
+        try commit(action: "exercises merge \(fromName) \(intoName)") { w in try Exercises.merge(fromName, into: intoName, confirming: confirming, in: &w) }
     }
 
     /// Removes an exercise that has no live sets, with its aliases.
     public func deleteExercise(_ name: String) throws -> Exercise {
-        try commit(action: "exercises delete \(name)") { w in
-            w.describeAction("deleted the exercise '\(name)'", workout: nil)
-            let exercise = try w.existingExercise(name, wholeName: true)
-            let live = try w.liveSetCount(exerciseID: exercise.id)
-            guard live == 0 else {
-                throw UserError("'\(exercise.name)' has \(live) set\(live == 1 ? "" : "s"), so it stays; to move \(live == 1 ? "it" : "them") to another "
-                    + "exercise and keep this name as its alias: `gymlog exercises merge \"\(exercise.name)\" OTHER`.")
-            }
-            for (id, _) in try w.liveAliases(of: exercise.id) {
-                try w.write(.aliases, id: id, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            }
-            try w.write(.exercises, id: exercise.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            try w.rebuildRecords(exerciseID: exercise.id)
-            return exercise
-        }
-    }
-}
-
-// MARK: - Exercise steps used inside a write transaction
-
-extension ChangeWriter {
-    /// The exercise a kind change is for, and how its sets read in `kind`; a refusal naming
-    /// every live set with no reading.
-    func kindChange(_ name: String, to kind: ExerciseKind) throws -> (change: KindChange, reading: KindReading) {
-        let exercise = try existingExercise(name)
-        let reading = try reading(exercise, as: kind)
-        if !reading.misfits.isEmpty {
-            throw Self.noReading(reading.misfits, of: exercise, in: kind, exampleName: exercise.name,
-                                 before: "'\(exercise.name)' stays \(exercise.kind.rawValue): ",
-                                 then: "Change or delete those sets first, or give \(kind.rawValue) sets an exercise of their own, "
-                                    + "e.g. `gymlog exercises add NAME --kind \(kind.rawValue)`.")
-        }
-        return (KindChange(exercise: exercise, kind: kind, conversions: reading.conversions), reading)
-    }
-
-    /// What a merge moves and converts (`newAliases` left empty), how `from`'s sets read in
-    /// the kind they get, and the kind to give `into` when it has none yet; a refusal naming
-    /// every live set of `from` with no reading in `into`'s kind.
-    func mergePlan(_ fromName: String, into intoName: String) throws -> (merge: ExerciseMerge, reading: KindReading, setKind: ExerciseKind?) {
-        let from = try existingExercise(fromName, wholeName: true)
-        let into = try existingExercise(intoName, wholeName: true)
-        guard from.id != into.id else {
-            throw UserError("'\(fromName)' and '\(intoName)' are the same exercise, '\(into.name)'; nothing to merge.")
-        }
-        // An exercise added without a kind and with no sets yet takes the kind of the sets it gets.
-        var kind = into.kind, setKind: ExerciseKind?
-        if try storedKind(into.id) == "", try liveSetCount(exerciseID: into.id) == 0,
-           let fromKind = try storedKind(from.id).flatMap(ExerciseKind.init(rawValue:)) {
-            kind = fromKind
-            setKind = fromKind
-        }
-        let reading = try reading(from, as: kind)
-        if !reading.misfits.isEmpty {
-            let kinds = from.kind == kind ? "" : "'\(from.name)' is \(from.kind.phrase) and '\(into.name)' is \(kind.phrase), and "
-            throw Self.noReading(reading.misfits, of: from, in: kind, exampleName: into.name,
-                                 before: "Cannot merge '\(from.name)' into '\(into.name)': \(kinds)",
-                                 then: "Both exercises stay as they are.")
-        }
-        let merge = ExerciseMerge(from: from, into: into, movedSets: try liveSetCount(exerciseID: from.id), newAliases: [],
-                                  kind: kind, conversions: reading.conversions)
-        return (merge, reading, setKind)
-    }
-
-    func resolver() throws -> ExerciseResolver {
-        let exercises = try Row.fetchAll(db, sql: "SELECT id, name, kind FROM exercises WHERE deleted_at IS NULL").map { Rows.exercise($0) }
-        let aliases = try Row.fetchAll(db, sql: "SELECT alias, exercise_id FROM aliases WHERE deleted_at IS NULL").map {
-            Alias(alias: $0["alias"], exerciseID: UUID(uuidString: $0["exercise_id"]) ?? UUID())
-        }
-        return ExerciseResolver(exercises: exercises, aliases: aliases)
-    }
-
-    func exercise(id: UUID) throws -> Exercise? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, kind FROM exercises WHERE id = ?"), arguments: [id.key]).map { Rows.exercise($0) }
-    }
-
-    /// The exercise a name stands for as a whole (exact, alias, or folded: `pull-up` is
-    /// `Pullup`), nil when none. The indexed exact lookup goes first: it is what almost every
-    /// logged line types, and it finds what the resolver's first step would.
-    func exercise(named name: String) throws -> Exercise? {
-        if let e = try indexedExercise(named: name) { return e }
-        return try resolver().exactMatches(name).first
-    }
-
-    /// Exact, case-insensitive name or alias match through the indexes.
-    func indexedExercise(named name: String) throws -> Exercise? {
-        if let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT id, name, kind FROM exercises WHERE name = ? COLLATE NOCASE AND deleted_at IS NULL ORDER BY id LIMIT 1
-            """), arguments: [name]) { return Rows.exercise(row) }
-        if let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT e.id, e.name, e.kind FROM aliases a JOIN exercises e ON e.id = a.exercise_id
-            WHERE a.alias = ? COLLATE NOCASE AND a.deleted_at IS NULL AND e.deleted_at IS NULL ORDER BY a.id LIMIT 1
-            """), arguments: [name]) { return Rows.exercise(row) }
-        return nil
-    }
-
-    /// The existing exercise a typed name means, or an error saying what to type. With
-    /// `wholeName` (merge, delete) a prefix is not enough: the whole name or an alias is.
-    func existingExercise(_ name: String, wholeName: Bool = false) throws -> Exercise {
-        if let e = try indexedExercise(named: name) { return e }
-        let resolver = try resolver()
-        switch resolver.resolve(name) {
-        case .found(let e):
-            if wholeName && resolver.exactMatches(name).isEmpty {
-                throw UserError("'\(name)' is only the start of '\(e.name)'; type the whole name (or an alias) for this.")
-            }
-            return e
-        case .ambiguous(let list):
-            throw UserError("'\(name)' matches several exercises: \(list.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")). Type more of the name.")
-        case .nearMiss(let e): throw UserError("No exercise is called '\(name)'. Did you mean '\(e.name)'?")
-        case .create: throw UserError("No exercise is called '\(name)'; list them with `gymlog exercises`.")
-        }
-    }
-
-    /// Refuses sets that do not fit the exercise's kind, naming the kind and what to type
-    /// instead; an edit of a set that never fitted (logged before kinds were enforced) may
-    /// keep its shape.
-    mutating func requireFit(_ values: [SetValues], exercise: Exercise, was old: SetValues? = nil) throws {
-        if let old, !exercise.kind.fits(old) { return }
-        guard let misfit = values.first(where: { !exercise.kind.fits($0) }) else { return }
-        // An exercise added without a kind takes the kind of its first sets (checked only
-        // here, off the common path where the sets fit).
-        if try storedKind(exercise.id) == "", let kind = values.first?.exerciseKind, values.allSatisfy(kind.fits),
-           try liveSets(exerciseID: exercise.id).allSatisfy({ kind.fits($0.values) }) {
-            try write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))])
-            return
-        }
-        let refusal = exercise.kind.refusal(of: misfit, exercise: exercise.name, defaultUnit: settings.defaultUnit, editing: old != nil)
-        throw UserError((refusal ?? "\(exercise.name) is \(exercise.kind.phrase)") + ".")
-    }
-
-    /// The kind as stored: empty for an exercise added without one and not yet given a set
-    /// of another shape than weight and reps.
-    func storedKind(_ id: UUID) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT kind FROM exercises WHERE id = ?", arguments: [id.key])
-    }
-
-    /// `requireFit` for a set of the exercise with this id.
-    mutating func requireFit(_ values: [SetValues], exerciseID: UUID, was old: SetValues? = nil) throws {
-        guard let exercise = try exercise(id: exerciseID) else { return }
-        try requireFit(values, exercise: exercise, was: old)
-    }
-
-    func liveSetCount(exerciseID: UUID) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sets WHERE exercise_id = ? AND deleted_at IS NULL", arguments: [exerciseID.key]) ?? 0
-    }
-
-    func liveSets(exerciseID: UUID) throws -> [LoggedSet] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL ORDER BY s.performed_at
-            """, arguments: [exerciseID.key]).map { Rows.set($0) }
-    }
-
-    /// The live aliases of one exercise: id and alias.
-    func liveAliases(of exerciseID: UUID) throws -> [(UUID, String)] {
-        try Row.fetchAll(db, sql: "SELECT id, alias FROM aliases WHERE exercise_id = ? AND deleted_at IS NULL ORDER BY alias",
-                         arguments: [exerciseID.key]).compactMap { row in parseUUID(row["id"]).map { ($0, row["alias"]) } }
-    }
-
-    func liveAliasExists(_ id: UUID) throws -> Bool {
-        try Int.fetchOne(db, sql: "SELECT 1 FROM aliases WHERE id = ? AND deleted_at IS NULL", arguments: [id.key]) != nil
-    }
-
-    /// Writes (or re-points, or brings back) the alias of this name: its id derives from the
-    /// name, so two devices adding the same alias write one row.
-    mutating func writeAlias(_ alias: String, for exerciseID: UUID) throws {
-        try write(.aliases, id: derivedID(namespace: "alias", key: nameKey(alias)), op: .create, fields: [
-            ("alias", .text(alias)), ("exercise_id", .text(exerciseID.key)), (tombstoneField, .null),
-        ])
-    }
-
-    mutating func resolveOrCreateExercise(_ mention: ExerciseMention, firstSet: SetValues?) throws -> (Exercise, Bool) {
-        if let e = try indexedExercise(named: mention.name) { return (e, false) }
-        switch try resolver().resolve(mention.name) {
-        case .found(let e):
-            return (e, false)
-        case .ambiguous(let candidates):
-            let names = candidates.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")
-            throw UserError("'\(mention.name)' matches several exercises: \(names). Type more of the name.", at: mention.span)
-        case .nearMiss(let e):
-            throw UserError("Unknown exercise '\(mention.name)'. Did you mean '\(e.name)'? To create it anyway: `gymlog exercises add \"\(mention.name)\"`.", at: mention.span)
-        case .create(let name):
-            return (try createExercise(name: name, kind: firstSet?.exerciseKind ?? .weighted), true)
-        }
-    }
-
-    /// A new exercise of `kind`; nil stores no kind yet (shown as weighted until a set of
-    /// another shape sets it).
-    mutating func createExercise(name: String, kind: ExerciseKind?) throws -> Exercise {
-        var id = derivedID(namespace: "exercise", key: nameKey(name))
-        // The name-derived id is taken by an exercise since renamed: this is a new one.
-        if let existing = try Row.fetchOne(db, sql: "SELECT name FROM exercises WHERE id = ?", arguments: [id.key]),
-           nameKey(existing[0]) != nameKey(name) {
-            id = environment.newID()
-        }
-        try write(.exercises, id: id, op: .create, fields: [("name", .text(name)), ("kind", .text(kind?.rawValue ?? "")), (tombstoneField, .null)])
-        return Exercise(id: id, name: name, kind: kind ?? .weighted)
+        try commit(action: "exercises delete \(name)") { w in try Exercises.delete(name, in: &w) }
     }
 }

@@ -74,8 +74,8 @@ extension GymLogDatabase {
     public func openWorkout() throws -> (workout: Workout, setCount: Int, lastSet: Int64?)? {
         try queue.read { db in
             try inReadOnlyWriter(db) { w in
-                guard let open = try w.openWorkout() else { return nil }
-                return (open.workout, try w.setCount(workoutID: open.workout.id), try w.lastSetTime(workoutID: open.workout.id))
+                guard let open = try Workouts(w).openWorkout() else { return nil }
+                return (open.workout, try Workouts(w).setCount(workoutID: open.workout.id), try Workouts(w).lastSetTime(workoutID: open.workout.id))
             }
         }
     }
@@ -89,7 +89,7 @@ extension GymLogDatabase {
     /// Resolves a name typed to a read command; unknown or ambiguous names are errors.
     public func existingExercise(_ name: String) throws -> Exercise {
         try queue.read { db in
-            try inReadOnlyWriter(db) { try $0.existingExercise(name) }
+            try inReadOnlyWriter(db) { try Exercises.existing(name, in: $0) }
         }
     }
 
@@ -98,7 +98,7 @@ extension GymLogDatabase {
     public func workoutDetail(_ target: WorkoutTarget = .current) throws -> WorkoutDetail? {
         try queue.read { db in
             try inReadOnlyWriter(db) { w in
-                guard let workout = try w.resolveWorkout(target) else { return nil }
+                guard let workout = try Workouts(w).resolveWorkout(target) else { return nil }
                 return try detail(of: workout, w)
             }
         }
@@ -118,7 +118,7 @@ extension GymLogDatabase {
     private func detail(of workout: Workout, _ w: ChangeWriter, exercise: Exercise? = nil) throws -> WorkoutDetail {
         let sets = try exercise.map { try setsWithExercises(w.db, where: "s.workout_id = ? AND s.exercise_id = ?", [workout.id.key, $0.id.key]) }
             ?? setsWithExercises(w.db, where: "s.workout_id = ?", [workout.id.key])
-        return WorkoutDetail(workout: workout, sets: sets, reference: try w.reference(of: workout))
+        return WorkoutDetail(workout: workout, sets: sets, reference: try Workouts(w).reference(of: workout))
     }
 
     private func setsWithExercises(_ db: Database, where condition: String, _ args: StatementArguments) throws -> [(set: LoggedSet, exercise: Exercise)] {
@@ -179,7 +179,7 @@ extension GymLogDatabase {
             if try String.fetchOne(db, sql: "SELECT formula FROM records_meta") != settings.e1rmFormula.rawValue {
                 try db.inTransaction(.immediate) {
                     let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
-                    try w.ensureRecordsFormula()
+                    try RecordBook(w).ensureRecordsFormula()
                     return .commit
                 }
             }

@@ -4,8 +4,18 @@ import GymLogCore
 
 /// Maintains the derived `records` table: checked incrementally when a set is logged (a
 /// primary-key lookup, never a history scan) and rebuilt for one exercise when a set is
-/// deleted, edited or merged from another device.
-extension ChangeWriter {
+/// deleted, edited or merged from another device. A service on the caller's transaction:
+/// it reads and writes `records` only, never a synced row.
+struct RecordBook {
+    let db: Database
+    let settings: Settings
+    /// Whether this process has checked the records' formula (`ensureRecordsFormula`).
+    let formulaChecked: FlagBox
+
+    init(_ w: ChangeWriter) {
+        db = w.db; settings = w.settings; formulaChecked = w.formulaChecked
+    }
+
     /// Compares a new set against the stored records of its exercise and raises those it beats.
     /// `session` is the exercise's volume in the set's workout, this set included.
     func checkRecords(_ set: LoggedSet, session: VolumeTally) throws -> [RecordBreak] {

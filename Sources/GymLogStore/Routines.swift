@@ -39,30 +39,7 @@ extension GymLogDatabase {
     /// canonical form: each keeps the time it was first saved (`lineSince`). Returns the
     /// routine and whether it is new.
     public func saveRoutine(name: String, text: String, lines: [String], typed: String) throws -> (routine: StoredRoutine, created: Bool) {
-        try commit(action: typed) { w in
-            let clean = displayName(forNew: name)
-            guard !clean.isEmpty else { throw UserError("A routine needs a name, e.g. `gymlog routine add \"Push A\"`.") }
-            let id = derivedID(namespace: "routine", key: nameKey(clean))
-            let stored = try Row.fetchOne(w.db, sql: "SELECT name, body, line_since, deleted_at FROM routines WHERE id = ?", arguments: [id.key])
-            let live = stored.map { ($0["deleted_at"] as Int64?) == nil } ?? false
-            let old = Self.lineSince(live ? stored?["line_since"] : nil)
-            var since: [String: Int64] = [:]
-            for line in lines { since[line] = old[line] ?? w.now }
-            let sinceText = Self.lineSinceText(since)
-            if stored == nil {
-                _ = try w.write(.routines, id: id, op: .create, fields: [("name", .text(clean)), ("body", .text(text)),
-                                                                         ("line_since", .text(sinceText)), (tombstoneField, .null)])
-            } else {
-                var fields: [(String, FieldValue)] = []
-                if stored?["name"] != clean { fields.append(("name", .text(clean))) }
-                if stored?["body"] != text { fields.append(("body", .text(text))) }
-                if stored?["line_since"] != sinceText { fields.append(("line_since", .text(sinceText))) }
-                if !live { fields.append((tombstoneField, .null)) }
-                if !fields.isEmpty { _ = try w.write(.routines, id: id, op: live ? .update : .restore, fields: fields) }
-            }
-            w.describeAction(live ? "the routine '\(clean)' (edited)" : "the routine '\(clean)'", workout: nil)
-            return (StoredRoutine(id: id, name: clean, text: text), !live)
-        }
+        try commit(action: typed) { w in try RoutineSteps.save(name: name, text: text, lines: lines, in: &w) }
     }
 
     /// Deletes a routine (a tombstone; `undo` brings it back). Past workouts keep their sets.
@@ -88,13 +65,7 @@ extension GymLogDatabase {
 
     /// Drops routine lines (1-based; a planned superset's together) from the workout's plan for today.
     public func skipPlanned(lines: [Int], workoutID: UUID, typed: String, what: String) throws {
-        try commit(action: typed) { w in
-            let stored = try String.fetchOne(w.db, sql: "SELECT skipped FROM workouts WHERE id = ?", arguments: [workoutID.key])
-            let skipped = Self.skippedLines(stored).union(lines)
-            _ = try w.write(.workouts, id: workoutID, op: .update,
-                            fields: [("skipped", .text(skipped.sorted().map(String.init).joined(separator: ",")))])
-            w.describeAction("skipped \(what)", workout: workoutID)
-        }
+        try commit(action: typed) { w in try RoutineSteps.skip(lines: lines, workoutID: workoutID, what: what, in: &w) }
     }
 
     /// When each planned line of a routine (by its canonical text) was first saved, and when

@@ -169,7 +169,7 @@ extension GymLogDatabase {
                     for f in winners where f.name == "exercise_id" { if let t = f.value.text, let id = UUID(uuidString: t) { touchedExercises.insert(id) } }
                 }
             }
-            for id in touchedExercises { try w.rebuildRecords(exerciseID: id) }
+            for id in touchedExercises { try RecordBook(w).rebuildRecords(exerciseID: id) }
             try w.db.execute(sql: "UPDATE sync_state SET epoch = ?, cursor = ?", arguments: [epoch, cursor])
             return stats
         }

@@ -42,51 +42,7 @@ extension GymLogDatabase {
     }
 
     private func step(_ direction: UndoDirection, confirmed: Bool) throws -> UndoOutcome {
-        try commit { w in
-            // The undone actions are always the newest ones (a new action clears them), so
-            // `undo` takes the newest action not undone and `redo` the oldest undone one.
-            guard let row = try Row.fetchOne(w.db, sql: direction == .undo
-                ? "SELECT id, label, summary, workout_id, at, writes FROM undo_actions WHERE undone = 0 ORDER BY id DESC LIMIT 1"
-                : "SELECT id, label, summary, workout_id, at, writes FROM undo_actions WHERE undone = 1 ORDER BY id LIMIT 1") else {
-                throw UserError(direction == .undo
-                    ? "Nothing to undo: this device has no action left to revert. Log a set first, e.g. `bench 100x5`."
-                    : "Nothing to redo: `redo` brings back only what `undo` reverted, and a new action since clears it.")
-            }
-            let actionID: Int64 = row["id"]
-            let workoutID = (row["workout_id"] as String?).flatMap(parseUUID)
-            let workout = try workoutID.flatMap { try w.workout(id: $0) }
-            let action = UndoableAction(label: row["label"], summary: row["summary"], workout: workout)
-            let open = try w.openWorkout().map { (id: $0.workout.id, lastActivity: $0.lastActivity) }
-            let status = WorkoutStatus(now: w.now, idleGapMinutes: w.settings.idleGapMinutes)
-            if !confirmed, let workoutID, !status.actionIsCurrent(workoutID, openWorkout: open, actionAt: row["at"]) {
-                return .needsConfirmation(action)
-            }
-            guard let writes = JournalFields.decodeWrites(row["writes"]) else {
-                try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
-                return .refused(action, reason: "its record on this device is unreadable")
-            }
-            if let reason = try w.conflict(writes, direction) {
-                try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
-                return .refused(action, reason: reason)
-            }
-            var exercises = Set<UUID>()
-            for write in direction == .undo ? writes.reversed() : writes {
-                guard let change = try w.replay(write, direction) else { continue }
-                // A set moved between exercises (`exercises merge`) changes the records of both.
-                func noteExercise() throws {
-                    guard write.entity == .sets,
-                          let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [write.id]) else { return }
-                    exercises.formUnion(parseUUID(e).map { [$0] } ?? [])
-                }
-                try noteExercise()
-                try w.write(write.entity, id: parseUUID(write.id) ?? UUID(), op: change.op, fields: change.fields)
-                try noteExercise()
-            }
-            for id in exercises { try w.rebuildRecords(exerciseID: id) }
-            try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
-                             arguments: [direction == .undo, w.now, actionID])
-            return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try w.workout(id: $0) }))
-        }
+        try commit { w in try UndoStack.step(direction, confirmed: confirmed, in: &w) }
     }
 }
 
@@ -96,15 +52,62 @@ private func comparable(_ field: String, _ value: FieldValue) -> FieldValue {
     field == tombstoneField ? .int(value == .null ? 0 : 1) : value
 }
 
-extension ChangeWriter {
-    func workout(id: UUID) throws -> Workout? {
-        try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ?", arguments: [id.key]).map { Rows.workout($0) }
+/// The undo service: steps through this device's action journal inside the caller's write
+/// transaction, checking that nothing changed the journalled rows since and writing the
+/// before- or after-values back through the write pipeline.
+enum UndoStack {
+    /// Takes the newest action not undone back (`undo`), or the oldest undone one forward
+    /// again (`redo`).
+    static func step(_ direction: UndoDirection, confirmed: Bool, in w: inout ChangeWriter) throws -> UndoOutcome {
+        // The undone actions are always the newest ones (a new action clears them), so
+        // `undo` takes the newest action not undone and `redo` the oldest undone one.
+        guard let row = try Row.fetchOne(w.db, sql: direction == .undo
+            ? "SELECT id, label, summary, workout_id, at, writes FROM undo_actions WHERE undone = 0 ORDER BY id DESC LIMIT 1"
+            : "SELECT id, label, summary, workout_id, at, writes FROM undo_actions WHERE undone = 1 ORDER BY id LIMIT 1") else {
+            throw UserError(direction == .undo
+                ? "Nothing to undo: this device has no action left to revert. Log a set first, e.g. `bench 100x5`."
+                : "Nothing to redo: `redo` brings back only what `undo` reverted, and a new action since clears it.")
+        }
+        let actionID: Int64 = row["id"]
+        let workoutID = (row["workout_id"] as String?).flatMap(parseUUID)
+        let workout = try workoutID.flatMap { try Workouts(w).workout(id: $0) }
+        let action = UndoableAction(label: row["label"], summary: row["summary"], workout: workout)
+        let open = try Workouts(w).openWorkout().map { (id: $0.workout.id, lastActivity: $0.lastActivity) }
+        let status = WorkoutStatus(now: w.now, idleGapMinutes: w.settings.idleGapMinutes)
+        if !confirmed, let workoutID, !status.actionIsCurrent(workoutID, openWorkout: open, actionAt: row["at"]) {
+            return .needsConfirmation(action)
+        }
+        guard let writes = JournalFields.decodeWrites(row["writes"]) else {
+            try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
+            return .refused(action, reason: "its record on this device is unreadable")
+        }
+        if let reason = try conflict(writes, direction, in: w) {
+            try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
+            return .refused(action, reason: reason)
+        }
+        var exercises = Set<UUID>()
+        for write in direction == .undo ? writes.reversed() : writes {
+            guard let change = try replay(write, direction, in: w) else { continue }
+            // A set moved between exercises (`exercises merge`) changes the records of both.
+            func noteExercise() throws {
+                guard write.entity == .sets,
+                      let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [write.id]) else { return }
+                exercises.formUnion(parseUUID(e).map { [$0] } ?? [])
+            }
+            try noteExercise()
+            try w.write(write.entity, id: parseUUID(write.id) ?? UUID(), op: change.op, fields: change.fields)
+            try noteExercise()
+        }
+        for id in exercises { try RecordBook(w).rebuildRecords(exerciseID: id) }
+        try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
+                         arguments: [direction == .undo, w.now, actionID])
+        return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try Workouts(w).workout(id: $0) }))
     }
 
     /// The state the rows must be in for the step: after the action for `undo` (the last value
     /// each field was given), after its undo for `redo` (the first value each field had; a
     /// created row tombstoned with the values it was created with).
-    private func expected(_ writes: [JournalWrite], _ direction: UndoDirection) -> [(entity: EntityKind, id: String, fields: [String: FieldValue])] {
+    private static func expected(_ writes: [JournalWrite], _ direction: UndoDirection) -> [(entity: EntityKind, id: String, fields: [String: FieldValue])] {
         var order: [String] = []
         var rows: [String: (EntityKind, String, [String: FieldValue])] = [:]
         for write in direction == .undo ? writes.reversed() : writes {
@@ -123,10 +126,10 @@ extension ChangeWriter {
     /// Why the step cannot be taken, or nil: a row the action wrote was changed since by
     /// something else (another device's write pulled by sync, or a command that is no action
     /// here, such as an import), so replaying the journal would overwrite it.
-    func conflict(_ writes: [JournalWrite], _ direction: UndoDirection) throws -> String? {
+    private static func conflict(_ writes: [JournalWrite], _ direction: UndoDirection, in w: ChangeWriter) throws -> String? {
         for (entity, id, fields) in expected(writes, direction) {
             let names = fields.keys.sorted()
-            let clocks = try clocks(entity, id: id)
+            let clocks = try w.clocks(entity, id: id)
             // A row the action only updated (an edit, a note) was live then and must still be:
             // its tombstone is compared by value (a delete elsewhere), not by whose clock it has.
             // A row already deleted when the action wrote it (a merge moves deleted sets too)
@@ -134,11 +137,11 @@ extension ChangeWriter {
             var expected = fields
             if expected[tombstoneField] == nil {
                 let deletedBefore = clocks[tombstoneField].map { tombstone in names.contains { clocks[$0].map { tombstone < $0 } ?? false } } ?? false
-                let deleted = deletedBefore ? try currentValues(entity, id: id, fields: [tombstoneField])?.first.map { $0.1 != .null } ?? false : false
+                let deleted = deletedBefore ? try w.currentValues(entity, id: id, fields: [tombstoneField])?.first.map { $0.1 != .null } ?? false : false
                 expected[tombstoneField] = .int(deleted ? 1 : 0)
             }
-            let current = try currentValues(entity, id: id, fields: expected.keys.sorted())
-            let isForeign = { (field: String) in clocks[field].map { $0.node != self.deviceID } ?? false }
+            let current = try w.currentValues(entity, id: id, fields: expected.keys.sorted())
+            let isForeign = { (field: String) in clocks[field].map { $0.node != w.deviceID } ?? false }
             let changed = current.map { row in row.filter { comparable($0.0, $0.1) != expected[$0.0] }.map(\.0) } ?? [tombstoneField]
             let foreign = names.contains(where: isForeign) || changed.contains(where: isForeign)
             let differs = !changed.isEmpty
@@ -151,22 +154,22 @@ extension ChangeWriter {
             case (false?, true?): change = "was brought back"
             default: change = "was changed"
             }
-            return "\(try describe(entity, id: id)) \(change) \(foreign ? "on another device" : "here by a command that `undo` does not track") since"
+            return "\(try describe(entity, id: id, in: w)) \(change) \(foreign ? "on another device" : "here by a command that `undo` does not track") since"
         }
         return nil
     }
 
     /// The write that takes one journalled change back (`undo`) or forward again (`redo`),
     /// with only the fields whose value must change; nil when none must.
-    func replay(_ write: JournalWrite, _ direction: UndoDirection) throws -> (op: ChangeOp, fields: [(String, FieldValue)])? {
+    private static func replay(_ write: JournalWrite, _ direction: UndoDirection, in w: ChangeWriter) throws -> (op: ChangeOp, fields: [(String, FieldValue)])? {
         let target: [(String, FieldValue)]
         switch (direction, write.before) {
-        case (.undo, nil): target = [(tombstoneField, .int(now))]
+        case (.undo, nil): target = [(tombstoneField, .int(w.now))]
         case (.undo, let before?): target = before
         case (.redo, nil): target = [(tombstoneField, .null)]
         case (.redo, _): target = write.after
         }
-        let current = try currentValues(write.entity, id: write.id, fields: target.map(\.0)) ?? []
+        let current = try w.currentValues(write.entity, id: write.id, fields: target.map(\.0)) ?? []
         let fields = target.filter { name, value in
             !current.contains { $0.0 == name && comparable(name, $0.1) == comparable(name, value) }
         }
@@ -181,27 +184,27 @@ extension ChangeWriter {
     }
 
     /// `the set Bench Press 100kg x 5`, `the workout 'Push day' of 2026-11-24`, `the exercise 'Row'`.
-    func describe(_ entity: EntityKind, id: String) throws -> String {
+    private static func describe(_ entity: EntityKind, id: String, in w: ChangeWriter) throws -> String {
         switch entity {
         case .sets:
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.setColumns), e.name AS e_name FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE s.id = ?",
+            guard let row = try Row.fetchOne(w.db, sql: "SELECT \(Rows.setColumns), e.name AS e_name FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE s.id = ?",
                                              arguments: [id]) else { return "a set" }
             return "the set \(row["e_name"] as String) \(Rows.set(row).summary)"
         case .workouts:
-            guard let w = try parseUUID(id).flatMap({ try workout(id: $0) }) else { return "a workout" }
-            let day = String(localDateTime(millis: w.startedAt, utcOffsetSeconds: w.utcOffsetSeconds).prefix(10))
-            return "the workout \(w.name.map { "'\($0)' " } ?? "")of \(day)"
+            guard let workout = try parseUUID(id).flatMap({ try Workouts(w).workout(id: $0) }) else { return "a workout" }
+            let day = String(localDateTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds).prefix(10))
+            return "the workout \(workout.name.map { "'\($0)' " } ?? "")of \(day)"
         case .exercises:
-            let name = try String.fetchOne(db, sql: "SELECT name FROM exercises WHERE id = ?", arguments: [id])
+            let name = try String.fetchOne(w.db, sql: "SELECT name FROM exercises WHERE id = ?", arguments: [id])
             return name.map { "the exercise '\($0)'" } ?? "an exercise"
         case .aliases:
-            let alias = try String.fetchOne(db, sql: "SELECT alias FROM aliases WHERE id = ?", arguments: [id])
+            let alias = try String.fetchOne(w.db, sql: "SELECT alias FROM aliases WHERE id = ?", arguments: [id])
             return alias.map { "the alias '\($0)'" } ?? "an alias"
         case .bodyweights:
-            let w = try Row.fetchOne(db, sql: "SELECT weight, weight_unit FROM bodyweights WHERE id = ?", arguments: [id])
-            return w.map { "the bodyweight \($0["weight"] as String? ?? "")\($0["weight_unit"] as String? ?? "")" } ?? "a bodyweight"
+            let weight = try Row.fetchOne(w.db, sql: "SELECT weight, weight_unit FROM bodyweights WHERE id = ?", arguments: [id])
+            return weight.map { "the bodyweight \($0["weight"] as String? ?? "")\($0["weight_unit"] as String? ?? "")" } ?? "a bodyweight"
         case .routines:
-            let name = try String.fetchOne(db, sql: "SELECT name FROM routines WHERE id = ?", arguments: [id])
+            let name = try String.fetchOne(w.db, sql: "SELECT name FROM routines WHERE id = ?", arguments: [id])
             return name.map { "the routine '\($0)'" } ?? "a routine"
         }
     }

@@ -42,7 +42,7 @@ public enum FinishResult: Sendable {
     case nothingOpen
 }
 
-extension ChangeWriter {
+extension Workouts {
     /// The summary of `workout` from its live sets and the records they hold.
     func summary(of workout: Workout) throws -> WorkoutSummary {
         var decode = SetDecoder()

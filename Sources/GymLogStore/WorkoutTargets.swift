@@ -3,7 +3,7 @@ import GRDB
 import GymLogCore
 
 /// Which workout a command (`show`, `edit`, `delete`, `note`, `finish`) acts on. Every such
-/// command resolves it through `ChangeWriter.resolveWorkout`, the one place that decides.
+/// command resolves it through `Workouts.resolveWorkout`, the one place that decides.
 public enum WorkoutTarget: Equatable, Sendable {
     /// The current workout: the open one, else the latest.
     case current
@@ -28,76 +28,23 @@ extension GymLogDatabase {
     /// Tombstones a whole workout and its live sets, as ONE action for `undo`, and
     /// recomputes the records of their exercises.
     public func deleteWorkout(_ target: WorkoutTarget, typed: String? = nil) throws -> WorkoutDeletion {
-        try commit(action: typed ?? "delete --workout") { w in
-            let workout = try w.requireWorkout(target)
-            let sets = try w.liveSets(workoutID: workout.id)
-            for set in sets { try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))]) }
-            try w.write(.workouts, id: workout.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
-            for exercise in Set(sets.map(\.exerciseID)) { try w.rebuildRecords(exerciseID: exercise) }
-            w.describeAction("\(ChangeWriter.describe(workout)) (\(sets.count) set\(sets.count == 1 ? "" : "s"))", workout: workout.id)
-            return WorkoutDeletion(workout: workout, setCount: sets.count)
-        }
+        try commit(action: typed ?? "delete --workout") { w in try WorkoutSteps.deleteWorkout(target, in: &w) }
     }
 
     /// Renames a workout (`name`: nil leaves it, "" clears it) and moves its start to `start`,
     /// its end and its live sets with it (they keep their times relative to the start), as ONE
     /// action; the records of its exercises are recomputed, since what came first may change.
     public func editWorkout(_ target: WorkoutTarget, name: String?, start: Int64?, typed: String? = nil) throws -> Workout {
-        try commit(action: typed ?? "edit --workout") { w in
-            var workout = try w.requireWorkout(target)
-            let original = workout
-            var said: [String] = []
-            var fields: [(String, FieldValue)] = []
-            if let name {
-                let new = name.isEmpty ? nil : name
-                if new != workout.name {
-                    fields.append(("name", new.map { .text($0) } ?? .null))
-                    said.append(new.map { "named '\($0)'" } ?? "name cleared")
-                    workout.name = new
-                }
-            }
-            if let start, start != workout.startedAt {
-                let delta = start - workout.startedAt
-                let sets = try w.liveSets(workoutID: workout.id)
-                let offset = w.environment.utcOffset(start)
-                let startText = localDateTime(millis: start, utcOffsetSeconds: offset).prefix(16)
-                let lastSet = sets.last?.performedAt ?? workout.startedAt
-                guard lastSet + delta <= w.now else {
-                    throw UserError(start > w.now ? "--start \(startText) is in the future; give the time the workout began. Nothing was changed."
-                        : "Starting at \(startText), the workout's last set (\((lastSet - workout.startedAt) / 60_000) min after its start) "
-                        + "would be in the future; give an earlier start. Nothing was changed.")
-                }
-                fields.append(("started_at", .int(start)))
-                if offset != workout.utcOffsetSeconds { fields.append(("utc_offset", .int(Int64(offset)))) }
-                if let end = workout.endedAt { fields.append(("ended_at", .int(end + delta))) }
-                for set in sets {
-                    var moved: [(String, FieldValue)] = [("performed_at", .int(set.performedAt + delta))]
-                    let setOffset = w.environment.utcOffset(set.performedAt + delta)
-                    if setOffset != set.utcOffsetSeconds { moved.append(("utc_offset", .int(Int64(setOffset)))) }
-                    try w.write(.sets, id: set.id, op: .update, fields: moved)
-                }
-                workout.startedAt = start
-                workout.endedAt = workout.endedAt.map { $0 + delta }
-                workout.utcOffsetSeconds = offset
-                said.append("moved to \(startText)")
-                // Which set reached a value first, and so holds the record, may have changed.
-                for exercise in Set(sets.map(\.exerciseID)) { try w.rebuildRecords(exerciseID: exercise) }
-            }
-            if !fields.isEmpty {
-                try w.write(.workouts, id: workout.id, op: .update, fields: fields)
-                w.describeAction(ChangeWriter.describe(original) + ": " + said.joined(separator: ", "), workout: workout.id)
-            }
-            return workout
-        }
+        try commit(action: typed ?? "edit --workout") { w in try WorkoutSteps.editWorkout(target, name: name, start: start, in: &w) }
     }
 
     /// The short reference of a workout (`2026-11-20`, `2026-11-20#2`), as `history` and `show` print it.
     public func reference(of workout: Workout) throws -> String {
-        try queue.read { db in try inReadOnlyWriter(db) { try $0.reference(of: workout) } }
+        try queue.read { db in try inReadOnlyWriter(db) { try Workouts($0).reference(of: workout) } }
     }
 }
 
-extension ChangeWriter {
+extension Workouts {
     /// THE answer to "which workout does this command act on"; nil only when `.current` finds
     /// no workout at all. A reference that names none, or several, is an error saying so.
     func resolveWorkout(_ target: WorkoutTarget) throws -> Workout? {

@@ -18,6 +18,23 @@ import Testing
         #expect(try count(db, "SELECT COUNT(*) FROM exercises") == 1)
     }
 
+    @Test func aParsedSupersetLineLogsOneRoundAndPlusRepeatsTheRound() throws {
+        // Given a superset line logged through the one dispatch of a parsed line
+        let db = try temporaryDatabase()
+        guard case .success(let round) = EntryParser.parse("bench 100x5 & row 70x8"),
+              case .success(let plus) = EntryParser.parse("+ x6") else { Issue.record("did not parse"); return }
+        let logged = try db.logEntry(round, typed: "bench 100x5 & row 70x8")
+        // When `+` is logged the same way
+        let repeated = try db.logEntry(plus, typed: "+ x6")
+        // Then both exercises were logged, in one superset, and `+` logged the whole round again
+        #expect(logged.map(\.exercise.name) == ["bench", "row"])
+        #expect(repeated.map(\.exercise.name) == ["bench", "row"])
+        #expect(repeated.map { $0.sets[0].set.values.reps } == [6, 6])
+        let supersets = Set((logged + repeated).map { $0.sets[0].set.supersetID })
+        #expect(supersets.count == 1 && supersets.first! != nil)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets") == 4)
+    }
+
     @Test func anAmbiguousPrefixListsTheCandidates() throws {
         let db = try temporaryDatabase()
         try log(db, "Incline Press 60x8")

@@ -14,14 +14,13 @@ func temporaryDatabase(_ world: FakeWorld = FakeWorld(), settings: Settings = Se
     return try GymLogDatabase(path: dir + "/gymlog.sqlite", environment: world.environment, settings: settings)
 }
 
-/// Parses and logs one line the way the CLI does.
+/// Parses and logs one set line the way the CLI does (`GymLogDatabase.logEntry`): its first
+/// exercise's result (a superset round's or a repeated round's first).
 @discardableResult
-func log(_ db: GymLogDatabase, _ line: String, typed: String? = nil) throws -> LogResult {
+func log(_ db: GymLogDatabase, _ line: String, typed: String? = nil, at: Int64? = nil) throws -> LogResult {
     switch EntryParser.parse(line) {
-    case .success(.log(let mention, let specs)): return try db.logSets(exercise: mention, specs: specs, typed: typed)
-    case .success(.repeatLast(let patch)): return try db.repeatLast(patch, typed: typed)
     case .success(.undo): fatalError("use db.undo()")
-    case .success(.superset): fatalError("use db.logSuperset(_:)")
+    case .success(let entry): return try db.logEntry(entry, typed: typed, at: at)[0]
     case .failure(let e): throw e
     }
 }

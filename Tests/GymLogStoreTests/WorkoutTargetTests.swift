@@ -15,14 +15,6 @@ import Testing
         return instant(day: today - daysAgo, minute: hour * 60 + minute) { _ in 3600 }
     }
 
-    private func logAt(_ db: GymLogDatabase, _ line: String, at: Int64) throws -> LogResult {
-        switch EntryParser.parse(line) {
-        case .success(.log(let mention, let specs)): return try db.logSets(exercise: mention, specs: specs, typed: line, at: at)
-        case .success(.repeatLast(let patch)): return try db.repeatLast(patch, typed: line, at: at)
-        default: fatalError("not a set line: \(line)")
-        }
-    }
-
     private func liveSets(_ db: GymLogDatabase, workout: UUID) throws -> [String] {
         try db.workoutDetail(workout)?.sets.map { "\($0.exercise.name) \($0.set.summary)" } ?? []
     }
@@ -35,9 +27,9 @@ import Testing
         _ = try db.finishWorkout()
         world.advance(minutes: 10)
         let arms = try db.startWorkout(name: "Arms", at: local(world, daysAgo: 1, 12, 0)).workout
-        try logAt(db, "curl 20x10", at: arms.startedAt)
+        try log(db, "curl 20x10", typed: "curl 20x10", at: arms.startedAt)
         // When `+` is logged at that past workout's time
-        let repeated = try logAt(db, "+", at: local(world, daysAgo: 1, 12, 5))
+        let repeated = try log(db, "+", typed: "+", at: local(world, daysAgo: 1, 12, 5))
         // Then the curl is repeated, in Arms, with no record announced, and today's workout is untouched
         #expect(repeated.exercise.name == "curl" && repeated.workout.id == arms.id)
         #expect(repeated.sets.allSatisfy { $0.records.isEmpty })
@@ -52,7 +44,7 @@ import Testing
         let today = try log(db, "bench 100x5")
         _ = try db.finishWorkout()
         let arms = try db.startWorkout(name: "Arms", at: local(world, daysAgo: 1, 12, 0)).workout
-        try logAt(db, "curl 20x10 22x8", at: arms.startedAt)
+        try log(db, "curl 20x10 22x8", typed: "curl 20x10 22x8", at: arms.startedAt)
         let before = try count(db, "SELECT COUNT(*) FROM workouts")
         // When set 1 is edited, then deleted, and a note is written, in that past workout
         #expect(try db.workoutDetail(.past(arms.id))?.workout.name == "Arms")
@@ -77,9 +69,9 @@ import Testing
         let db = try temporaryDatabase(world)
         try log(db, "row 70x8")
         _ = try db.finishWorkout()
-        let first = try logAt(db, "bench 100x5", at: local(world, daysAgo: 1, 18, 0))
-        try logAt(db, "bench 100x5", at: local(world, daysAgo: 1, 18, 10))
-        let last = try logAt(db, "bench 100x5", at: local(world, daysAgo: 1, 18, 30))
+        let first = try log(db, "bench 100x5", typed: "bench 100x5", at: local(world, daysAgo: 1, 18, 0))
+        try log(db, "bench 100x5", typed: "bench 100x5", at: local(world, daysAgo: 1, 18, 10))
+        let last = try log(db, "bench 100x5", typed: "bench 100x5", at: local(world, daysAgo: 1, 18, 30))
         #expect(last.workout.id == first.workout.id)
         // When `finish` is run (no workout is open)
         guard case .finished(let summary) = try db.finishWorkout() else { Issue.record("not finished"); return }
@@ -89,7 +81,7 @@ import Testing
         #expect(try db.workoutDetail(first.workout.id)?.workout.endedAt == last.sets[0].set.performedAt)
         // And the REPL's past workout (`.past`) ends at its last set too, even within the idle gap
         let past = try db.startWorkout(name: "Legs", at: world.now() - 30 * 60_000).workout
-        let squat = try logAt(db, "squat 140x5", at: past.startedAt)
+        let squat = try log(db, "squat 140x5", typed: "squat 140x5", at: past.startedAt)
         world.advance(minutes: 5)
         guard case .finished(let legs) = try db.finishWorkout(.past(past.id)) else { Issue.record("not finished"); return }
         #expect(legs.workout.endedAt == squat.sets[0].set.performedAt)
@@ -99,11 +91,11 @@ import Testing
         // Given two workouts on the day before yesterday, one yesterday and one today
         let world = FakeWorld()
         let db = try temporaryDatabase(world)
-        let early = try logAt(db, "bench 100x5", at: local(world, daysAgo: 2, 7, 0)).workout
+        let early = try log(db, "bench 100x5", typed: "bench 100x5", at: local(world, daysAgo: 2, 7, 0)).workout
         _ = try db.finishWorkout(.id(early.id))
-        let late = try logAt(db, "squat 140x5", at: local(world, daysAgo: 2, 19, 0)).workout
+        let late = try log(db, "squat 140x5", typed: "squat 140x5", at: local(world, daysAgo: 2, 19, 0)).workout
         _ = try db.finishWorkout(.id(late.id))
-        let yesterday = try logAt(db, "row 70x8", at: local(world, daysAgo: 1, 12, 0)).workout
+        let yesterday = try log(db, "row 70x8", typed: "row 70x8", at: local(world, daysAgo: 1, 12, 0)).workout
         _ = try db.finishWorkout(.id(yesterday.id))
         let today = try log(db, "curl 20x10").workout
         let day = WorkoutReference.day(startedAt: early.startedAt, utcOffsetSeconds: early.utcOffsetSeconds)
@@ -131,9 +123,9 @@ import Testing
         // Given bench 100x5 two days ago, and a heavier bench and a row yesterday (holding the records)
         let world = FakeWorld()
         let db = try temporaryDatabase(world)
-        let old = try logAt(db, "bench 100x5", at: local(world, daysAgo: 2, 18, 0)).workout
-        let heavy = try logAt(db, "bench 110x5", at: local(world, daysAgo: 1, 18, 0))
-        try logAt(db, "row 70x8", at: local(world, daysAgo: 1, 18, 10))
+        let old = try log(db, "bench 100x5", typed: "bench 100x5", at: local(world, daysAgo: 2, 18, 0)).workout
+        let heavy = try log(db, "bench 110x5", typed: "bench 110x5", at: local(world, daysAgo: 1, 18, 0))
+        try log(db, "row 70x8", typed: "row 70x8", at: local(world, daysAgo: 1, 18, 10))
         #expect(heavy.sets[0].records.contains { $0.metric == .weight })
         let events = try count(db, "SELECT COUNT(*) FROM outbox")
         // When yesterday's workout is deleted as a whole
@@ -160,7 +152,7 @@ import Testing
         // Given bench 100x5 yesterday at 18:00, and the same set on a workout logged today
         let world = FakeWorld()
         let db = try temporaryDatabase(world)
-        let yesterday = try logAt(db, "bench 100x5", at: local(world, daysAgo: 1, 18, 0))
+        let yesterday = try log(db, "bench 100x5", typed: "bench 100x5", at: local(world, daysAgo: 1, 18, 0))
         let today = try log(db, "bench 100x5")
         _ = try db.finishWorkout()
         #expect(try db.records().first?.records.first { $0.metric == .weight }?.set.workoutID == yesterday.workout.id)
