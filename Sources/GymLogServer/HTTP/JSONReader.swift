@@ -88,13 +88,7 @@ struct JSONReader {
         try open(UInt8(ascii: "{"))
         if peek() == UInt8(ascii: "}") { close(); return }
         while true {
-            guard peek() == UInt8(ascii: "\"") else { throw Malformed(problem: endOrUnexpected()) }
-            let keyStart = i
-            let key = try string()
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw Malformed(problem: endOrUnexpected()) }
-            i += 1
-            skipWhitespace()
+            let (key, keyStart) = try memberKey()
             do { try member(&self, key) } catch is RepeatedKey { throw Malformed(problem: repeatedKey(from: keyStart)) }
             skipWhitespace()
             if peek() == UInt8(ascii: "}") { close(); return }
@@ -164,15 +158,22 @@ struct JSONReader {
         }
     }
 
-    /// Reads `"key":` of an object being skipped, refusing a repeat; leaves the reader at the value.
-    private mutating func keyOfSkipped(_ open: inout [Set<String>?]) throws {
+    /// Reads a member's `"key":` and the white space after it, leaving the reader at the value;
+    /// the key is nil when it escapes an unpaired surrogate, `start` is its offset (for a repeat).
+    private mutating func memberKey() throws -> (key: String?, start: Int) {
         guard peek() == UInt8(ascii: "\"") else { throw Malformed(problem: endOrUnexpected()) }
-        let keyStart = i
+        let start = i
         let key = try string()
         skipWhitespace()
         guard peek() == UInt8(ascii: ":") else { throw Malformed(problem: endOrUnexpected()) }
         i += 1
         skipWhitespace()
+        return (key, start)
+    }
+
+    /// Reads `"key":` of an object being skipped, refusing a repeat; leaves the reader at the value.
+    private mutating func keyOfSkipped(_ open: inout [Set<String>?]) throws {
+        let (key, keyStart) = try memberKey()
         if let key, open[open.count - 1]!.insert(key).inserted == false { throw Malformed(problem: repeatedKey(from: keyStart)) }
     }
 

@@ -59,6 +59,23 @@ private enum Part<Value> {
     case unpairedSurrogate
 }
 
+/// The keys of one object that no reader asks for: skipped, each only once (a repeat is
+/// refused like a known key's), and noted when one escapes an unpaired surrogate (JSONDecoder
+/// could not key the object, so its owner is refused).
+private struct OtherKeys {
+    private var seen = Set<String>()
+    private(set) var withSurrogate = false
+
+    mutating func skip(_ key: String?, _ r: inout JSONReader) throws {
+        if let key {
+            guard seen.insert(key).inserted else { throw JSONReader.RepeatedKey() }
+        } else {
+            withSurrogate = true
+        }
+        try r.skipValue()
+    }
+}
+
 /// The body's parts as read, in JSONDecoder's order of judging them.
 private struct PushParts {
     var isObject = false
@@ -74,7 +91,7 @@ private struct PushParts {
         guard r.peek() == UInt8(ascii: "{") else { return try r.skipValue() }
         isObject = true
         var seen: UInt8 = 0
-        var unknown = Set<String>()
+        var other = OtherKeys()
         try r.object { r, key in
             switch key {
             case "device_id"?:
@@ -86,14 +103,10 @@ private struct PushParts {
             case "epoch"?:
                 try once(&seen, 4)
                 epoch = try strictString(&r)
-            case let key?:
-                guard unknown.insert(key).inserted else { throw JSONReader.RepeatedKey() }
-                try r.skipValue()
-            case nil:
-                keyWithSurrogate = true
-                try r.skipValue()
+            default: try other.skip(key, &r)
             }
         }
+        keyWithSurrogate = other.withSurrogate
     }
 
     /// A string JSONDecoder reads whole (`decode(String.self)`).
@@ -124,9 +137,8 @@ private struct PushParts {
         var seq: Part<Int64> = .missing
         var key: String?, entity: String?, entityID: String?, op: String?
         var fields: [String: IncomingField]?
-        var keyWithSurrogate = false
         var seen: UInt8 = 0
-        var unknown = Set<String>()
+        var other = OtherKeys()
         try r.object { r, name in
             switch name {
             case "seq"?: try once(&seen, 1); seq = try Self.seq(&r)
@@ -135,15 +147,10 @@ private struct PushParts {
             case "entity_id"?: try once(&seen, 8); entityID = try lenientString(&r)
             case "op"?: try once(&seen, 16); op = try lenientString(&r)
             case "fields"?: try once(&seen, 32); fields = try Self.fields(&r)
-            case let name?:
-                guard unknown.insert(name).inserted else { throw JSONReader.RepeatedKey() }
-                try r.skipValue()
-            case nil:
-                keyWithSurrogate = true
-                try r.skipValue()
+            default: try other.skip(name, &r)
             }
         }
-        if keyWithSurrogate { return .failure(.invalidJSON("")) }
+        if other.withSurrogate { return .failure(.invalidJSON("")) }
         switch seq {
         case .value(let seq):
             return .success(IncomingEvent(seq: seq, idempotencyKey: key, entity: entity, entityID: entityID, op: op, fields: fields))
@@ -187,8 +194,7 @@ private struct PushParts {
         var field = IncomingField(value: nil, clock: nil)
         guard r.peek() == UInt8(ascii: "{") else { try r.skipValue(); return field }
         var seen: UInt8 = 0
-        var unknown = Set<String>()
-        var keyWithSurrogate = false
+        var other = OtherKeys()
         try r.object { r, key in
             switch key {
             case "v"?:
@@ -205,15 +211,10 @@ private struct PushParts {
                 default: try r.skipValue()
                 }
             case "c"?: try once(&seen, 2); field.clock = try lenientString(&r)
-            case let key?:
-                guard unknown.insert(key).inserted else { throw JSONReader.RepeatedKey() }
-                try r.skipValue()
-            case nil:
-                keyWithSurrogate = true
-                try r.skipValue()
+            default: try other.skip(key, &r)
             }
         }
-        return keyWithSurrogate ? IncomingField(value: nil, clock: nil) : field
+        return other.withSurrogate ? IncomingField(value: nil, clock: nil) : field
     }
 }
 
