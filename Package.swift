@@ -57,7 +57,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
             name: "GymLogStore",
-            dependencies: ["GymLogCore", grdb]
+            dependencies: ["GymLogCore", "GymLogWire", grdb]
         ),
         .target(name: "GymLogWire", dependencies: ["GymLogCore"]),
         .target(
@@ -98,7 +98,7 @@ let package = Package(
             path: "Tests/GymLogTestSupport"
         ),
         .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore", "SplitMix"]),
-        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore", "GymLogTestSupport"]),
+        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogTestSupport"]),
         // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",

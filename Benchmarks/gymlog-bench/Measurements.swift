@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 import GymLogStore
+import GymLogWire
 import SplitMix
 
 /// Order statistics of a batch of timings.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymLogCore
+import GymLogWire
 
 /// Points in the write pipeline where tests inject failures.
 public enum WritePhase: Sendable {

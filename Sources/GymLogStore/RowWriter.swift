@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymLogCore
+import GymLogWire
 
 /// Generic upsert of field changes into a synced table. Field names are column names,
 /// except fields this version does not know, which go to the `extra` JSON column so a

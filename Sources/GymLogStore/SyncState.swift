@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymLogCore
+import GymLogWire
 
 /// An outbox event ready to push.
 public struct PendingEvent: Equatable, Sendable {

@@ -77,7 +77,7 @@ public struct PushEvent: Codable, Hashable, Sendable {
                   fields: EventFields(json: encodePayload(changes)))
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case seq, entity, op, fields
         case idempotencyKey = "idempotency_key"
         case entityID = "entity_id"
@@ -137,7 +137,7 @@ public struct PushRequest: Codable, Hashable, Sendable {
         self.deviceID = deviceID; self.events = events; self.epoch = epoch
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case events, epoch
         case deviceID = "device_id"
     }
@@ -210,7 +210,7 @@ public struct PushResponse: Codable, Hashable, Sendable {
         self.epoch = epoch; self.lastAppliedSeq = lastAppliedSeq; self.cursor = cursor; self.results = results
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case epoch, cursor, results
         case lastAppliedSeq = "last_applied_seq"
     }
@@ -231,7 +231,7 @@ public struct PullChange: Codable, Hashable, Sendable {
         fields.map { FieldChange($0.key, $0.value.v, $0.value.c) }.sorted { $0.name < $1.name }
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case entity, fields
         case entityID = "entity_id"
     }
@@ -276,7 +276,7 @@ public struct PullResponse: Codable, Hashable, Sendable {
         if epochChanged { try c.encode(true, forKey: .epochChanged) }
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case epoch, changes, cursor
         case hasMore = "has_more"
         case lastAppliedSeq = "last_applied_seq"
@@ -299,7 +299,7 @@ public struct CompactPullChange: Codable, Hashable, Sendable {
         self.entity = entity; self.entityID = entityID; self.clock = clock; self.device = device; self.fields = fields
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case entity, clock, device, fields
         case entityID = "entity_id"
     }
@@ -334,7 +334,7 @@ public struct CompactPullResponse: Codable, Hashable, Sendable {
         epochChanged = try c.decodeIfPresent(Bool.self, forKey: .epochChanged) ?? false
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case epoch, changes, devices, cursor
         case hasMore = "has_more"
         case lastAppliedSeq = "last_applied_seq"
@@ -390,7 +390,7 @@ public struct ErrorBody: Codable, Hashable, Sendable {
         self.error = error; self.lastAppliedSeq = lastAppliedSeq; self.serverTimeMs = serverTimeMs
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case error
         case lastAppliedSeq = "last_applied_seq"
         case serverTimeMs = "server_time_ms"
@@ -427,7 +427,7 @@ public struct Capabilities: Codable, Hashable, Sendable {
         maxClockAheadMs = try c.decode(Int64.self, forKey: .maxClockAheadMs)
     }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case protocolVersion = "protocol_version"
         case protocolVersions = "protocol_versions"
         case maxBodyBytes = "max_body_bytes"

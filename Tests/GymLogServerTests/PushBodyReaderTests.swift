@@ -238,13 +238,13 @@ import Testing
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let response = PushResponse(epoch: "0123abcd", lastAppliedSeq: 42, cursor: "0123abcd:17",
                                     results: [PushResult(seq: 41, status: .duplicate), PushResult(seq: 42, status: .applied)])
-        let hand = try #require(encodePushResponse(response))
+        let hand = try #require(response.handWrittenJSON())
         #expect(hand == String(decoding: try encoder.encode(response), as: UTF8.self))
         let empty = PushResponse(epoch: "e", lastAppliedSeq: 0, cursor: "e:0", results: [])
-        #expect(encodePushResponse(empty) == String(decoding: try encoder.encode(empty), as: UTF8.self))
+        #expect(empty.handWrittenJSON() == String(decoding: try encoder.encode(empty), as: UTF8.self))
         let rejected = PushResponse(epoch: "e", lastAppliedSeq: 1, cursor: "e:0",
                                     results: [PushResult(seq: 1, status: .rejected, error: ErrorDetail(code: "c", message: "m"))])
-        #expect(encodePushResponse(rejected) == nil)
+        #expect(rejected.handWrittenJSON() == nil)
     }
 }
 

@@ -81,7 +81,7 @@ struct UnitTests {
             PulledField(name: "c", value: .null, clock: "000000000000001-00000-n"),
             PulledField(name: "d", value: .int(-3), clock: "000000000000001-00000-n"),
         ])], cursor: 4, hasMore: true, lastAppliedSeq: 9, fieldCount: 4)
-        let decoded = try JSONDecoder().decode(PullResponse.self, from: Data(encodePullResponse(page, epoch: "ep", version: .v1).utf8))
+        let decoded = try JSONDecoder().decode(PullResponse.self, from: Data(page.json(epoch: "ep", version: .v1).utf8))
         #expect(decoded.epoch == "ep" && decoded.cursor == "ep:4" && decoded.hasMore && decoded.lastAppliedSeq == 9 && !decoded.epochChanged)
         #expect(decoded.changes[0].entityID == "id\"1")
         #expect(decoded.changes[0].fields["a"]?.v == .real(2.5))
@@ -104,7 +104,7 @@ struct UnitTests {
                 PulledField(name: "c", value: .int(-3), clock: "001763719000000-00001-\(b)"),
             ]),
         ], cursor: 7, hasMore: true, lastAppliedSeq: 3, fieldCount: 5)
-        let v1Text = encodePullResponse(page, epoch: "ep", version: .v1), v2Text = encodePullResponse(page, epoch: "ep", version: .v2)
+        let v1Text = page.json(epoch: "ep", version: .v1), v2Text = page.json(epoch: "ep", version: .v2)
         let v1 = try JSONDecoder().decode(PullResponse.self, from: Data(v1Text.utf8))
         let v2 = try JSONDecoder().decode(CompactPullResponse.self, from: Data(v2Text.utf8))
         #expect(v2.devices == [a, b])
@@ -115,9 +115,9 @@ struct UnitTests {
         #expect(v2Text.utf8.count < v1Text.utf8.count)
         // The epoch_changed page of each version.
         let empty = PullPage(rows: [], cursor: 0, hasMore: false, lastAppliedSeq: 2, fieldCount: 0)
-        let restart = try JSONDecoder().decode(CompactPullResponse.self, from: Data(encodePullResponse(empty, epoch: "e2", epochChanged: true, version: .v2).utf8))
+        let restart = try JSONDecoder().decode(CompactPullResponse.self, from: Data(empty.json(epoch: "e2", epochChanged: true, version: .v2).utf8))
         #expect(restart.epochChanged && restart.changes.isEmpty && restart.devices.isEmpty && restart.cursor == "e2:0")
-        #expect(try JSONDecoder().decode(PullResponse.self, from: Data(encodePullResponse(empty, epoch: "e2", epochChanged: true, version: .v1).utf8)).epochChanged)
+        #expect(try JSONDecoder().decode(PullResponse.self, from: Data(empty.json(epoch: "e2", epochChanged: true, version: .v1).utf8)).epochChanged)
     }
 
     @Test func aCompactPageNamingAnUnlistedDeviceIsRefused() throws {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GymLogCore
 @testable import GymLogStore
+import GymLogWire
 import Testing
 
 @Suite struct WritePipelineTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymLogCore
+import GymLogWire
 
 // The client database as the oracles see it: read with a plain GRDB connection, never
 // through the app's own decoding, so a bug there cannot hide itself.

@@ -8,37 +8,6 @@ public let maxEventFields = 64
 /// client never writes a value the server refuses.
 public let maxValueBytes = maxTextFieldBytes
 
-/// `POST /v1/push` as received (`PushBodyReader`): every event part is optional so that one
-/// malformed event is rejected on its own instead of failing the whole request.
-struct IncomingPush {
-    var deviceID: String
-    var events: [IncomingEvent]
-    /// The epoch the device numbered its events under; absent from older clients.
-    var epoch: String?
-}
-
-struct IncomingEvent {
-    var seq: Int64
-    var idempotencyKey: String?
-    var entity: String?
-    var entityID: String?
-    var op: String?
-    var fields: [String: IncomingField]?
-}
-
-/// `{"v": value, "c": clock}` kept raw: a bad value or clock rejects its event, not the request.
-struct IncomingField {
-    var value: FieldValue?
-    var clock: String?
-    /// The text of a number in `v` that no stored value holds exactly (`ExactNumber`); the
-    /// event is then rejected naming it.
-    var inexactNumber: String?
-
-    init(value: FieldValue?, clock: String?, inexactNumber: String? = nil) {
-        self.value = value; self.clock = clock; self.inexactNumber = inexactNumber
-    }
-}
-
 /// The pure push checks: names, sizes, clocks. No I/O; `now` comes in.
 enum PushValidation {
     /// `^[a-z_]{1,32}$`

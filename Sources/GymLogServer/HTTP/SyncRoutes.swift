@@ -133,7 +133,7 @@ struct SyncRoutes: Sendable {
             if rejected > 0 { context.logger.notice("push rejected events", metadata: ["rejected": "\(rejected)", "user": "\(user.name)"]) }
             metrics.pushed(results, duration: ContinuousClock.now - started)
             let response = PushResponse(epoch: epoch, lastAppliedSeq: lastApplied, cursor: "\(epoch):\(head)", results: results)
-            if let bytes = encodePushResponse(response) { return jsonResponse(bytes: bytes.utf8) }
+            if let bytes = response.handWrittenJSON() { return jsonResponse(bytes: bytes.utf8) }
             return jsonResponse(response)
         case .sequenceGap(let lastApplied, let got):
             throw APIError(.conflict, "sequence_gap",
@@ -178,7 +178,7 @@ struct SyncRoutes: Sendable {
         var epoch = try await self.epoch(for: user)
         func startOver(lastAppliedSeq: Int64) -> Response {
             let empty = PullPage(rows: [], cursor: 0, hasMore: false, lastAppliedSeq: lastAppliedSeq, fieldCount: 0)
-            return jsonResponse(bytes: encodePullResponse(empty, epoch: epoch, epochChanged: true, version: version).utf8)
+            return jsonResponse(bytes: empty.json(epoch: epoch, epochChanged: true, version: version).utf8)
         }
         if let cursorEpoch = cursor.epoch, cursorEpoch != epoch {
             let page = try await storage.pull(user: user, deviceID: device, after: 0, limit: .fieldRows(1), maxBytes: 0)
@@ -213,7 +213,7 @@ struct SyncRoutes: Sendable {
             ])
             return startOver(lastAppliedSeq: page.lastAppliedSeq)
         }
-        return jsonResponse(bytes: encodePullResponse(page, epoch: epoch, version: version).utf8)
+        return jsonResponse(bytes: page.json(epoch: epoch, version: version).utf8)
     }
 
     // MARK: helpers

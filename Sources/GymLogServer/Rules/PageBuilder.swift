@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogWire
 
 /// Collects pull rows into a page one change counter value (one event's writes) at a time,
 /// so a page ends only between two values.

@@ -75,20 +75,6 @@ public enum PushOutcome: Hashable, Sendable {
     case sequenceGap(lastAppliedSeq: Int64, got: Int64)
 }
 
-/// One field of a pulled row, its clock kept as the stored canonical text.
-public struct PulledField: Hashable, Sendable {
-    public var name: String
-    public var value: FieldValue
-    public var clock: String
-}
-
-/// One row (entity, entity_id) of a pull page.
-public struct PulledRow: Hashable, Sendable {
-    public var entity: String
-    public var entityID: String
-    public var fields: [PulledField]
-}
-
 /// What a pull page's `limit` counts.
 public enum PullLimit: Hashable, Sendable {
     /// Field rows (protocol v1's `/v1/pull`).
@@ -102,37 +88,6 @@ public enum PullLimit: Hashable, Sendable {
         case .fieldRows(let n), .changes(let n): n
         }
     }
-}
-
-extension PulledRow {
-    /// The row's fields grouped by clock, in the order each clock first appears: protocol
-    /// v2's changes, each carrying its clock once. One event's fields nearly always share one
-    /// clock; a row re-sent whole after a rebase keeps each field's own.
-    public var changes: [(clock: String, fields: [PulledField])] {
-        let clocks = Self.changeClocks(fields)
-        if clocks.count == 1 { return [(clocks[0], fields)] }
-        return clocks.map { clock in (clock, fields.filter { $0.clock == clock }) }
-    }
-
-    /// The distinct clocks of one row's fields, in the order they first appear: one per
-    /// change. The one place that says what a v2 change is; `PageBuilder` counts with it.
-    static func changeClocks<S: Sequence<PulledField>>(_ fields: S) -> [String] {
-        var clocks: [String] = []
-        for field in fields where !clocks.contains(field.clock) { clocks.append(field.clock) }
-        return clocks
-    }
-}
-
-/// One page of a user's change stream.
-public struct PullPage: Hashable, Sendable {
-    public var rows: [PulledRow]
-    /// The change counter to resume after.
-    public var cursor: Int64
-    public var hasMore: Bool
-    /// The (user, device) acknowledged sequence.
-    public var lastAppliedSeq: Int64
-    /// Field rows in the page.
-    public var fieldCount: Int
 }
 
 /// Storage failures the routes translate into protocol errors.

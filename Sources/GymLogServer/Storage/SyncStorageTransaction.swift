@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogWire
 
 /// One row (entity, entity_id) of a user's merged state.
 public struct RowKey: Hashable, Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import GymLogCore
-import GymLogWire
 
 /// The one reader of a `POST /v1/push` body: one pass over the bytes (`JSONReader`) that
 /// stops at the event limit, refuses malformed JSON and duplicate keys naming the problem and
@@ -12,10 +11,12 @@ import GymLogWire
 /// before its shape is judged; the shape is judged in the order JSONDecoder decoded it
 /// (`device_id`, then each event's `seq`, then `epoch`), and an event's other parts are read
 /// leniently, so one malformed event is rejected on its own instead of failing the request.
-/// Unknown keys are skipped (still checked, duplicates refused).
-enum PushBodyReader {
+/// Unknown keys are skipped (still checked, duplicates refused). The key names are the
+/// `CodingKeys` of `PushRequest`, `PushEvent` and `WireField`: what the client encodes is,
+/// by construction, what this reads.
+public enum PushBodyReader {
     /// Why a body is refused, as the route answers it.
-    enum Refusal: Error, Equatable {
+    public enum Refusal: Error, Equatable {
         /// 400 `invalid_json`: the problem in words ("unexpected ']' at byte offset 17").
         case invalidJSON(String)
         /// 400 `invalid_request`: where the body leaves the documented shape (".events[0].seq is missing").
@@ -28,7 +29,7 @@ enum PushBodyReader {
 
     /// The push, or why it is refused. An 8 MiB body of half a million tiny events costs the
     /// first `maxEvents + 1` of them, not all.
-    static func read(_ data: Data, maxEvents: Int = .max) throws(Refusal) -> IncomingPush {
+    public static func read(_ data: Data, maxEvents: Int = .max) throws(Refusal) -> IncomingPush {
         let outcome = data.withUnsafeBytes { raw -> Result<IncomingPush, Refusal> in
             var reader = JSONReader(raw.bindMemory(to: UInt8.self))
             var parts = PushParts()
@@ -45,8 +46,39 @@ enum PushBodyReader {
     }
 
     /// For tests: the reader's answer on raw bytes.
-    static func read(_ bytes: [UInt8], maxEvents: Int = .max) throws(Refusal) -> IncomingPush {
+    public static func read(_ bytes: [UInt8], maxEvents: Int = .max) throws(Refusal) -> IncomingPush {
         try read(Data(bytes), maxEvents: maxEvents)
+    }
+}
+
+/// `POST /v1/push` as received (`PushBodyReader`): every event part is optional so that one
+/// malformed event is rejected on its own instead of failing the whole request.
+public struct IncomingPush {
+    public var deviceID: String
+    public var events: [IncomingEvent]
+    /// The epoch the device numbered its events under; absent from older clients.
+    public var epoch: String?
+}
+
+public struct IncomingEvent {
+    public var seq: Int64
+    public var idempotencyKey: String?
+    public var entity: String?
+    public var entityID: String?
+    public var op: String?
+    public var fields: [String: IncomingField]?
+}
+
+/// `{"v": value, "c": clock}` kept raw: a bad value or clock rejects its event, not the request.
+public struct IncomingField {
+    public var value: FieldValue?
+    public var clock: String?
+    /// The text of a number in `v` that no stored value holds exactly (`ExactNumber`); the
+    /// event is then rejected naming it.
+    public var inexactNumber: String?
+
+    public init(value: FieldValue?, clock: String?, inexactNumber: String? = nil) {
+        self.value = value; self.clock = clock; self.inexactNumber = inexactNumber
     }
 }
 
@@ -93,17 +125,17 @@ private struct PushParts {
         var seen: UInt8 = 0
         var other = OtherKeys()
         try r.object { r, key in
-            switch key {
-            case "device_id"?:
+            switch key.flatMap(PushRequest.CodingKeys.init(rawValue:)) {
+            case .deviceID?:
                 try once(&seen, 1)
                 deviceID = try strictString(&r)
-            case "events"?:
+            case .events?:
                 try once(&seen, 2)
                 try readEvents(&r, maxEvents: maxEvents)
-            case "epoch"?:
+            case .epoch?:
                 try once(&seen, 4)
                 epoch = try strictString(&r)
-            default: try other.skip(key, &r)
+            case nil: try other.skip(key, &r)
             }
         }
         keyWithSurrogate = other.withSurrogate
@@ -140,14 +172,14 @@ private struct PushParts {
         var seen: UInt8 = 0
         var other = OtherKeys()
         try r.object { r, name in
-            switch name {
-            case "seq"?: try once(&seen, 1); seq = try Self.seq(&r)
-            case "idempotency_key"?: try once(&seen, 2); key = try lenientString(&r)
-            case "entity"?: try once(&seen, 4); entity = try lenientString(&r)
-            case "entity_id"?: try once(&seen, 8); entityID = try lenientString(&r)
-            case "op"?: try once(&seen, 16); op = try lenientString(&r)
-            case "fields"?: try once(&seen, 32); fields = try Self.fields(&r)
-            default: try other.skip(name, &r)
+            switch name.flatMap(PushEvent.CodingKeys.init(rawValue:)) {
+            case .seq?: try once(&seen, 1); seq = try Self.seq(&r)
+            case .idempotencyKey?: try once(&seen, 2); key = try lenientString(&r)
+            case .entity?: try once(&seen, 4); entity = try lenientString(&r)
+            case .entityID?: try once(&seen, 8); entityID = try lenientString(&r)
+            case .op?: try once(&seen, 16); op = try lenientString(&r)
+            case .fields?: try once(&seen, 32); fields = try Self.fields(&r)
+            case nil: try other.skip(name, &r)
             }
         }
         if other.withSurrogate { return .failure(.invalidJSON("")) }
@@ -196,8 +228,8 @@ private struct PushParts {
         var seen: UInt8 = 0
         var other = OtherKeys()
         try r.object { r, key in
-            switch key {
-            case "v"?:
+            switch key.flatMap(WireField.CodingKeys.init(rawValue:)) {
+            case .v?:
                 try once(&seen, 1)
                 switch r.peek() {
                 case UInt8(ascii: "\""): field.value = try r.string().map(FieldValue.text)
@@ -210,8 +242,8 @@ private struct PushParts {
                     if field.value == nil { field.inexactNumber = String(text) }
                 default: try r.skipValue()
                 }
-            case "c"?: try once(&seen, 2); field.clock = try lenientString(&r)
-            default: try other.skip(key, &r)
+            case .c?: try once(&seen, 2); field.clock = try lenientString(&r)
+            case nil: try other.skip(key, &r)
             }
         }
         return other.withSurrogate ? IncomingField(value: nil, clock: nil) : field

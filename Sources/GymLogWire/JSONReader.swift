@@ -13,14 +13,14 @@ import Foundation
 /// following RFC 8259's interoperability note, a key repeated in one object (at any depth,
 /// compared after unescaping) is refused here. Values nobody reads are skipped without
 /// recursion, so no body, however deeply nested, can exhaust the stack.
-struct JSONReader {
+public struct JSONReader {
     /// The deepest nesting read (JSONDecoder's own limit).
     static let maxDepth = 512
 
     /// The body is not JSON; `problem` says why and where.
-    struct Malformed: Error { let problem: String }
+    public struct Malformed: Error { let problem: String }
     /// Thrown by an object's member reader, before it reads the value, when it has seen the key before.
-    struct RepeatedKey: Error {}
+    public struct RepeatedKey: Error { public init() {} }
 
     let b: UnsafeBufferPointer<UInt8>
     private(set) var i = 0
@@ -29,15 +29,15 @@ struct JSONReader {
     private var deepest = 0
     /// Where the first escaped unpaired UTF-16 surrogate is (`\ud800`): grammatical JSON, but
     /// no String holds it, so a string that must be read whole refuses the body naming it.
-    private(set) var firstSurrogate: Int?
+    public private(set) var firstSurrogate: Int?
 
-    init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
+    public init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
 
     // MARK: Any body
 
     /// The first thing that makes `data` not a JSON text the server reads; nil when it is one.
     /// An escaped unpaired surrogate is grammatical JSON and not reported here.
-    static func problem(in data: Data) -> String? {
+    public static func problem(in data: Data) -> String? {
         data.withUnsafeBytes { raw in
             var reader = JSONReader(raw.bindMemory(to: UInt8.self))
             do { try reader.document { try $0.skipValue() } } catch { return reader.describe(error) }
@@ -46,7 +46,7 @@ struct JSONReader {
     }
 
     /// Where the first escaped unpaired UTF-16 surrogate is, in words; nil when there is none.
-    static func unpairedSurrogate(in data: Data) -> String? {
+    public static func unpairedSurrogate(in data: Data) -> String? {
         data.withUnsafeBytes { raw in
             var reader = JSONReader(raw.bindMemory(to: UInt8.self))
             try? reader.document { try $0.skipValue() }
@@ -54,18 +54,18 @@ struct JSONReader {
         }
     }
 
-    static func surrogateProblem(at offset: Int) -> String { "an unpaired UTF-16 surrogate escape at byte offset \(offset)" }
+    public static func surrogateProblem(at offset: Int) -> String { "an unpaired UTF-16 surrogate escape at byte offset \(offset)" }
 
     /// The words for what `read` threw: invalid UTF-8 anywhere in the body comes first, as
     /// a reader that decoded the text before parsing it would say.
-    func describe(_ error: any Error) -> String {
+    public func describe(_ error: any Error) -> String {
         if let bad = Self.firstInvalidUTF8(b) { return "byte offset \(bad) is not valid UTF-8" }
         return (error as? Malformed)?.problem ?? "\(error)"
     }
 
     /// One JSON text: an optional byte order mark (Foundation allows it), `value`, then only
     /// whitespace; nesting deeper than `maxDepth` is refused once the whole text is read.
-    mutating func document(_ value: (inout JSONReader) throws -> Void) throws {
+    public mutating func document(_ value: (inout JSONReader) throws -> Void) throws {
         if b.isEmpty { throw Malformed(problem: "the body is empty") }
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
         skipWhitespace()
@@ -79,12 +79,12 @@ struct JSONReader {
 
     // MARK: Containers
 
-    func peek() -> UInt8 { i < b.count ? b[i] : 0 }
+    public func peek() -> UInt8 { i < b.count ? b[i] : 0 }
 
     /// `{ "key": value, ... }`, calling `member` with the reader at each value and the key
     /// (nil when it escapes an unpaired surrogate: no String holds it, so it takes no part in
     /// the duplicate check). `member` throws `RepeatedKey` before reading a repeated key's value.
-    mutating func object(_ member: (inout JSONReader, String?) throws -> Void) throws {
+    public mutating func object(_ member: (inout JSONReader, String?) throws -> Void) throws {
         try open(UInt8(ascii: "{"))
         if peek() == UInt8(ascii: "}") { close(); return }
         while true {
@@ -99,7 +99,7 @@ struct JSONReader {
     }
 
     /// `[ value, ... ]`, calling `element` with the reader at each value and its index.
-    mutating func array(_ element: (inout JSONReader, Int) throws -> Void) throws {
+    public mutating func array(_ element: (inout JSONReader, Int) throws -> Void) throws {
         try open(UInt8(ascii: "["))
         if peek() == UInt8(ascii: "]") { close(); return }
         var index = 0
@@ -129,7 +129,7 @@ struct JSONReader {
 
     /// Skips one value of any shape, checking it as strictly as a value that is read, without
     /// recursion: one set of keys per open object lives on the heap.
-    mutating func skipValue() throws {
+    public mutating func skipValue() throws {
         // One entry per container opened here: the keys of an object, nil for an array.
         var open: [Set<String>?] = []
         while true {
@@ -191,11 +191,11 @@ struct JSONReader {
 
     // MARK: Scalars
 
-    mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
     }
 
-    mutating func literal(_ word: StaticString) throws {
+    public mutating func literal(_ word: StaticString) throws {
         let n = word.utf8CodeUnitCount
         let start = i
         guard b.count - i >= n else { throw Malformed(problem: unexpected(at: start)) }
@@ -204,7 +204,7 @@ struct JSONReader {
     }
 
     /// `null`, read; false (and nothing read) for any other value.
-    mutating func null() throws -> Bool {
+    public mutating func null() throws -> Bool {
         guard peek() == UInt8(ascii: "n") else { return false }
         try literal("null")
         return true
@@ -213,7 +213,7 @@ struct JSONReader {
     /// A JSON string, escapes decoded; nil when it escapes an unpaired surrogate (no String
     /// holds it). A raw control character, a bad escape, invalid UTF-8 or the end of the body
     /// inside it is `Malformed`.
-    mutating func string() throws -> String? {
+    public mutating func string() throws -> String? {
         let start = i
         i += 1
         var ascii = true
@@ -280,7 +280,7 @@ struct JSONReader {
     }
 
     /// The text of a number in JSON's grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-    mutating func numberText() throws -> Substring {
+    public mutating func numberText() throws -> Substring {
         let start = i
         func digits(_ r: inout JSONReader) -> Int {
             let from = r.i
