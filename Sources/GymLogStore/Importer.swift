@@ -143,14 +143,7 @@ enum Importer {
             state.report.workoutsExisting += 1
         } else {
             state.report.workoutsCreated += 1
-            if !state.dryRun {
-                try w.write(.workouts, id: workout.id, op: .create, fields: [
-                    ("name", workout.name.map { .text($0) } ?? .null), ("started_at", .int(workout.startedAt)),
-                    ("ended_at", workout.endedAt.map { .int($0) } ?? .null),
-                    ("utc_offset", .int(Int64(workout.utcOffsetSeconds))), ("note", workout.note.map { .text($0) } ?? .null),
-                    (tombstoneField, .null),
-                ])
-            }
+            if !state.dryRun { try WorkoutSteps.create(workout.workout, in: &w) }
         }
         for set in workout.sets {
             if try stored("sets", set.id, state: &state, in: w) {

@@ -9,12 +9,19 @@ enum WorkoutSteps {
     static func createWorkout(name: String?, startedAt: Int64? = nil, routine: UUID? = nil, in w: inout ChangeWriter) throws -> Workout {
         let id = w.newRowID()
         let start = startedAt ?? w.now
-        let offset = w.environment.utcOffset(start)
-        try w.write(.workouts, id: id, op: .create, fields: [
-            ("name", name.map { .text($0) } ?? .null), ("started_at", .int(start)), ("ended_at", .null),
-            ("utc_offset", .int(Int64(offset))), ("note", .null), (tombstoneField, .null),
+        let workout = Workout(id: id, name: name, startedAt: start, utcOffsetSeconds: w.environment.utcOffset(start))
+        try create(workout, routine: routine, in: &w)
+        return workout
+    }
+
+    /// Writes a new workout row: every field, so the row is whole on every device. The one
+    /// shape of a created workout, for `createWorkout` and the importer.
+    static func create(_ workout: Workout, routine: UUID? = nil, in w: inout ChangeWriter) throws {
+        try w.write(.workouts, id: workout.id, op: .create, fields: [
+            ("name", workout.name.map { .text($0) } ?? .null), ("started_at", .int(workout.startedAt)),
+            ("ended_at", workout.endedAt.map { .int($0) } ?? .null), ("utc_offset", .int(Int64(workout.utcOffsetSeconds))),
+            ("note", workout.note.map { .text($0) } ?? .null), (tombstoneField, .null),
         ] + (routine.map { [("routine_id", .text($0.key))] } ?? []))
-        return Workout(id: id, name: name, startedAt: start, utcOffsetSeconds: offset)
     }
 
     /// The open workout, or a new one; an idle unfinished workout is closed first.

@@ -60,13 +60,20 @@ public struct IncomingPush {
     public var epoch: String?
 }
 
+/// The most fields one event may carry (and so the most rows one change counter value has).
+/// The reader keeps no more than this of an event's fields and counts the rest.
+public let maxEventFields = 64
+
 public struct IncomingEvent {
     public var seq: Int64
     public var idempotencyKey: String?
     public var entity: String?
     public var entityID: String?
     public var op: String?
+    /// At most `maxEventFields` of them: past the limit the reader only counts.
     public var fields: [String: IncomingField]?
+    /// How many members `fields` had in the body.
+    public var fieldCount = 0
 }
 
 /// `{"v": value, "c": clock}` kept raw: a bad value or clock rejects its event, not the request.
@@ -168,7 +175,7 @@ private struct PushParts {
         }
         var seq: Part<Int64> = .missing
         var key: String?, entity: String?, entityID: String?, op: String?
-        var fields: [String: IncomingField]?
+        var fields: [String: IncomingField]?, fieldCount = 0
         var seen: UInt8 = 0
         var other = OtherKeys()
         try r.object { r, name in
@@ -178,14 +185,15 @@ private struct PushParts {
             case .entity?: try once(&seen, 4); entity = try lenientString(&r)
             case .entityID?: try once(&seen, 8); entityID = try lenientString(&r)
             case .op?: try once(&seen, 16); op = try lenientString(&r)
-            case .fields?: try once(&seen, 32); fields = try Self.fields(&r)
+            case .fields?: try once(&seen, 32); (fields, fieldCount) = try Self.fields(&r)
             case nil: try other.skip(name, &r)
             }
         }
         if other.withSurrogate { return .failure(.invalidJSON("")) }
         switch seq {
         case .value(let seq):
-            return .success(IncomingEvent(seq: seq, idempotencyKey: key, entity: entity, entityID: entityID, op: op, fields: fields))
+            return .success(IncomingEvent(seq: seq, idempotencyKey: key, entity: entity, entityID: entityID, op: op, fields: fields,
+                                          fieldCount: fieldCount))
         case .missing: return .failure(.invalidRequest(".events[\(index)].seq is missing"))
         case .wrongType, .unpairedSurrogate: return .failure(.invalidRequest(".events[\(index)].seq has the wrong type"))
         }
@@ -207,18 +215,23 @@ private struct PushParts {
         }
     }
 
-    /// `fields`: nil unless an object whose every key has a String (JSONDecoder's `try?` of the whole map).
-    private static func fields(_ r: inout JSONReader) throws -> [String: IncomingField]? {
-        guard r.peek() == UInt8(ascii: "{") else { try r.skipValue(); return nil }
+    /// `fields`: nil unless an object whose every key has a String (JSONDecoder's `try?` of the
+    /// whole map), and how many members it has. Past `maxEventFields` members are counted and
+    /// skipped, not kept: 190,000 fields in one event cost a pass over their bytes, not a
+    /// dictionary of them (the event is rejected for its count).
+    private static func fields(_ r: inout JSONReader) throws -> ([String: IncomingField]?, count: Int) {
+        guard r.peek() == UInt8(ascii: "{") else { try r.skipValue(); return (nil, 0) }
         var out: [String: IncomingField] = [:]
         out.reserveCapacity(16)
-        var readable = true
+        var readable = true, count = 0
         try r.object { r, name in
+            count += 1
+            guard count <= maxEventFields else { return try r.skipValue() }
             guard let name else { readable = false; return try r.skipValue() }
             guard out[name] == nil else { throw JSONReader.RepeatedKey() }
             out[name] = try field(&r)
         }
-        return readable ? out : nil
+        return (readable ? out : nil, count)
     }
 
     /// `{"v": value, "c": clock}`: anything unreadable in it is nil, and rejects its event later.

@@ -157,13 +157,14 @@ struct ProtocolTests {
              {"seq":15,"idempotency_key":"k15","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"c":"\(c)"}}},
              {"seq":16,"idempotency_key":"k16","entity":"sets","entity_id":"x","op":"update","fields":[1]},
              {"seq":17,"idempotency_key":"k17","entity":"sets","entity_id":"x","op":"update","fields":{"reps":{"v":1,"c":"000001763719000000-00000-"}}},
-             {"seq":18,"entity":"sets","entity_id":"x","op":"update","fields":{}}
+             {"seq":18,"entity":"sets","entity_id":"x","op":"update","fields":{}},
+             {"seq":19,"idempotency_key":"k19","entity":"sets","entity_id":"x","fields":{"reps":{"v":1,"c":"\(c)"}}}
             ]}
             """
             let rr: PushResponse = try decodeBody(try await client.execute(uri: "/v1/push", method: .post, headers: authHeaders(token), body: ByteBuffer(string: raw)))
             #expect(rr.results.map(\.error?.code) == ["invalid_clock", "invalid_clock", "invalid_value", "invalid_value", "invalid_value",
-                                                       "invalid_fields", "invalid_clock", "invalid_idempotency_key"])
-            #expect(rr.lastAppliedSeq == 18)
+                                                       "invalid_fields", "invalid_clock", "invalid_idempotency_key", "invalid_op"])
+            #expect(rr.lastAppliedSeq == 19)
             // The message's example clock is itself a clock the server takes, with its device id filled in
             let message = try #require(rr.results.first?.error?.message)
             let example = try #require(message.split(separator: " ").first { $0.hasSuffix("-<device") }).dropLast("<device".count)
@@ -174,9 +175,9 @@ struct ProtocolTests {
             #expect(page.changes.map(\.entityID) == ["ok"])
 
             // A rejected event's key was not recorded: re-sent valid under a new seq, it applies.
-            let retry = event(19, "x", key: "k11", ["reps": (.int(1), c)])
+            let retry = event(20, "x", key: "k11", ["reps": (.int(1), c)])
             let rs: PushResponse = try decodeBody(try await client.push(token, device: a, [retry]))
-            #expect(rs.results == [PushResult(seq: 19, status: .applied)])
+            #expect(rs.results == [PushResult(seq: 20, status: .applied)])
         }
     }
 

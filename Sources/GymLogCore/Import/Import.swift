@@ -70,23 +70,26 @@ public struct ImportedSet: Equatable, Sendable {
     }
 }
 
-/// One workout read from a file with its sets in the order they were done.
+/// One workout read from a file with its sets in the order they were done: a `Workout`
+/// (read through, `imported.startedAt`) with the line it came from and its sets.
+@dynamicMemberLookup
 public struct ImportedWorkout: Equatable, Sendable {
     /// The line of the workout's first row.
     public var line: Int
-    /// The file's own id (native) or one derived from source, start and name.
-    public var id: UUID
-    public var name: String?
-    public var startedAt: Int64
-    public var endedAt: Int64?
-    public var utcOffsetSeconds: Int
-    public var note: String?
+    /// Its id is the file's own (native) or one derived from source, start and name.
+    public var workout: Workout
     public var sets: [ImportedSet]
 
     public init(line: Int, id: UUID, name: String?, startedAt: Int64, endedAt: Int64?, utcOffsetSeconds: Int,
                 note: String?, sets: [ImportedSet] = []) {
-        self.line = line; self.id = id; self.name = name; self.startedAt = startedAt; self.endedAt = endedAt
-        self.utcOffsetSeconds = utcOffsetSeconds; self.note = note; self.sets = sets
+        self.line = line
+        workout = Workout(id: id, name: name, startedAt: startedAt, endedAt: endedAt, utcOffsetSeconds: utcOffsetSeconds, note: note)
+        self.sets = sets
+    }
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Workout, Value>) -> Value {
+        get { workout[keyPath: field] }
+        set { workout[keyPath: field] = newValue }
     }
 }
 

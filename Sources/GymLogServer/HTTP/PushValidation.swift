@@ -2,8 +2,6 @@ import Foundation
 import GymLogCore
 import GymLogWire
 
-/// The most fields one event may carry (and so the most rows one change counter value has).
-public let maxEventFields = 64
 /// The longest text value a field may hold, in UTF-8 bytes: the client's own limit, so a
 /// client never writes a value the server refuses.
 public let maxValueBytes = maxTextFieldBytes
@@ -88,14 +86,14 @@ enum PushValidation {
         guard let entityID = e.entityID, isKey(entityID, maxBytes: 64) else {
             return reject("invalid_entity_id", "event \(e.seq) has entity_id \(quoted(e.entityID)); an entity_id is 1 to 64 printable ASCII characters without spaces.")
         }
-        if let op = e.op, !isEntityName(op) {
-            return reject("invalid_op", "event \(e.seq) has op \(quoted(op)); use create, update, delete or restore.")
+        guard let op = e.op, isEntityName(op) else {
+            return reject("invalid_op", "event \(e.seq) has op \(quoted(e.op)); use create, update, delete or restore.")
         }
         guard let raw = e.fields else {
             return reject("invalid_fields", "event \(e.seq) needs \"fields\": an object of {\"v\": value, \"c\": clock}.")
         }
-        guard raw.count <= maxEventFields else {
-            return reject("too_many_fields", "event \(e.seq) sets \(raw.count) fields; at most \(maxEventFields) are allowed per event.")
+        guard e.fieldCount <= maxEventFields else {
+            return reject("too_many_fields", "event \(e.seq) sets \(e.fieldCount) fields; at most \(maxEventFields) are allowed per event.")
         }
         var fields: [ValidField] = []
         fields.reserveCapacity(raw.count)
