@@ -36,7 +36,7 @@ extension PulledRow {
 
     /// The distinct clocks of one row's fields, in the order they first appear: one per
     /// change. The one place that says what a v2 change is; `PageBuilder` counts with it.
-    public static func changeClocks<S: Sequence<PulledField>>(_ fields: S) -> [String] {
+    @inlinable public static func changeClocks<S: Sequence<PulledField>>(_ fields: S) -> [String] {
         var clocks: [String] = []
         for field in fields where !clocks.contains(field.clock) { clocks.append(field.clock) }
         return clocks

@@ -11,7 +11,7 @@ import Testing
         let home = try TemporaryHome()
         let pane = try Tmux.repl(home: home)
         defer { pane.close() }
-        pane.type("bench 100x5"); pane.keys("Enter")
+        pane.enter("bench 100x5")
         try pane.waitFor("bench #1")
         // When a line is half typed and Ctrl-C is pressed
         pane.type("squat 1")
@@ -19,7 +19,7 @@ import Testing
         pane.keys("C-c")
         // Then the line is dropped, ^C shows, a fresh prompt follows, and the REPL is still there
         try pane.waitFor("squat 1^C")
-        pane.type("squat 140x5"); pane.keys("Enter")
+        pane.enter("squat 140x5")
         try pane.waitFor("squat #1")
         #expect(!pane.screen().contains("squat 1squat"), "\(pane.screen())")
         // And Ctrl-C on an empty prompt does nothing but prompt again (pressed once the prompt
@@ -27,10 +27,10 @@ import Testing
         let atPrompt: (String) -> Bool = { $0.split(separator: "\n").last?.hasSuffix("] >") == true }
         try pane.waitUntil("the prompt after squat #1", atPrompt)
         pane.keys("C-c")
-        pane.type("+"); pane.keys("Enter")
+        pane.enter("+")
         try pane.waitFor("squat #2")
         // And a typo on the way does not make the session fail
-        pane.type("squat 140x"); pane.keys("Enter")
+        pane.enter("squat 140x")
         try pane.waitFor("expected reps")
         try pane.waitUntil("the prompt after the typo", atPrompt)
         // And Ctrl-D on an empty line leaves with status 0
@@ -51,7 +51,7 @@ extension TerminalSessionTests {
         try "rest_seconds = 2\n".write(toFile: home.config, atomically: true, encoding: .utf8)
         let pane = try Tmux.repl(home: home)
         defer { pane.close() }
-        pane.type("bench 100x5"); pane.keys("Enter")
+        pane.enter("bench 100x5")
         // Then the prompt counts up to the target, and then marks it, on the same line
         try pane.waitFor("rest 0:01/0:02] >")
         try pane.waitFor("rest 0:02 ✓] >")
@@ -67,7 +67,7 @@ extension TerminalSessionTests {
         // And Ctrl-C still clears it, and the line typed after it logs
         pane.keys("C-c")
         try pane.waitFor("squat 14^C")
-        pane.type("squat 140x5"); pane.keys("Enter")
+        pane.enter("squat 140x5")
         try pane.waitFor("squat #1")
         try pane.waitFor("2 sets · rest 0:01/0:02] >")
     }
@@ -88,7 +88,7 @@ extension TerminalSessionTests {
         defer { shell.close() }
         try shell.waitFor("1 like `bw+70kg x 5` -> `70kg x 5`")
         try shell.waitFor("Convert it? [y/N]")
-        shell.type("n"); shell.keys("Enter")
+        shell.enter("n")
         try shell.waitFor("Nothing was changed.")
         try shell.waitFor("[exited with status 1]")
         #expect(try kind() == "bodyweight")
@@ -96,11 +96,11 @@ extension TerminalSessionTests {
         let repl = try Tmux(home: home)
         defer { repl.close() }
         try repl.waitFor("] >")
-        repl.type("exercises kind squat weighted"); repl.keys("Enter")
+        repl.enter("exercises kind squat weighted")
         try repl.waitFor("Convert it? [y/N]")
-        repl.type("y"); repl.keys("Enter")
+        repl.enter("y")
         try repl.waitFor("1 set converted. `undo` reverts it.")
-        repl.type("squat 80x5"); repl.keys("Enter")
+        repl.enter("squat 80x5")
         try repl.waitFor("80kg x 5")
         #expect(try kind() == "weighted")
     }
@@ -112,17 +112,17 @@ extension TerminalSessionTests {
         let home = try TemporaryHome()
         let pane = try Tmux.repl(home: home)
         defer { pane.close() }
-        pane.type("bench 100x5x2"); pane.keys("Enter")
+        pane.enter("bench 100x5x2")
         try pane.waitFor("bench #2")
         // When the whole workout is deleted, it asks; `n` keeps it
-        pane.type("delete --workout -1"); pane.keys("Enter")
+        pane.enter("delete --workout -1")
         try pane.waitFor("2 sets)? `undo` brings it back. [y/N]")
-        pane.type("n"); pane.keys("Enter")
+        pane.enter("n")
         try pane.waitFor("Nothing was deleted.")
         // And `y` deletes it, and the REPL prompts again
-        pane.type("delete --workout -1"); pane.keys("Enter")
+        pane.enter("delete --workout -1")
         try pane.waitUntil("the second question") { $0.components(separatedBy: "[y/N]").count == 3 }
-        pane.type("y"); pane.keys("Enter")
+        pane.enter("y")
         try pane.waitFor("`undo` brings it back.\ngymlog>")
         let db = try DatabaseQueue(path: home.database)
         #expect(try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL") } == 0)
@@ -184,6 +184,8 @@ struct Tmux {
     }
 
     func type(_ text: String) { _ = try? tmux(["send-keys", "-t", session, "-l", text]) }
+    /// Types a line and presses Enter.
+    func enter(_ line: String) { type(line); keys("Enter") }
     func keys(_ names: String...) { _ = try? tmux(["send-keys", "-t", session] + names) }
     func screen() -> String { (try? tmux(["capture-pane", "-p", "-t", session]).stdout) ?? "" }
 

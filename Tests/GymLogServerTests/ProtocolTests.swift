@@ -181,6 +181,39 @@ struct ProtocolTests {
         }
     }
 
+    /// Issue 27, defect 3: a raw client stored `"reps": 1e30`, and every device's sync then
+    /// crashed on it. A value outside its field's rule (`FieldRules`) rejects its event; the
+    /// rest of the push applies, and a field the server does not know is kept as sent.
+    @Test(arguments: Backend.conformance) func valuesOutsideTheirFieldsRuleAreRejected(_ backend: Backend) async throws {
+        try await withAlice(backend) { h, client, token in
+            let a = Device()
+            let c = a.clock(testNow - 50)
+            let poison: [(String, FieldValue)] = [
+                ("reps", .real(1e30)), ("reps", .int(-1)), ("reps", .int(10_000)), ("reps", .text("5")),
+                ("weight", .text("heavy")), ("weight", .text("2000.5")), ("weight", .text("1.0001")), ("rpe", .text("11")),
+                ("kind", .text("bogus")), ("bodyweight", .int(2)), ("workout_id", .int(5)), ("workout_id", .null),
+                ("performed_at", .real(1e20)), ("utc_offset", .int(100_000)), ("duration_s", .int(0)), ("weight_unit", .text("stone")),
+            ]
+            var events = poison.enumerated().map { i, p in event(Int64(i + 1), "p\(i + 1)", [p.0: (p.1, c)]) }
+            let good: [String: (FieldValue, HLC)] = [
+                "reps": (.int(5), c), "weight": (.text("102.5"), c), "rpe": (.text("8.5"), c), "kind": (.text("warmup"), c),
+                "bodyweight": (.int(0), c), "workout_id": (.text("w1"), c), "performed_at": (.int(1_763_719_000_000), c),
+                "weight_unit": (.text("lb"), c), "x_future_field": (.real(1e30), c), "deleted_at": (.null, c),
+            ]
+            events.append(event(Int64(poison.count + 1), "ok", good))
+            let r: PushResponse = try decodeBody(try await client.push(token, device: a, events))
+            for (i, p) in poison.enumerated() {
+                #expect(r.results[i].status == .rejected && r.results[i].error?.code == "invalid_value", "\(p): \(r.results[i])")
+                #expect(r.results[i].error?.message.contains("field \"\(p.0)\"") == true, "\(r.results[i])")
+            }
+            #expect(r.results[0].error?.message.contains("a set's reps is a whole number from 0 to 9999") == true, "\(r.results[0])")
+            #expect(r.results.last == PushResult(seq: Int64(poison.count + 1), status: .applied))
+            let page: PullResponse = try decodeBody(try await client.pull(token, device: a))
+            #expect(page.changes.map(\.entityID) == ["ok"])
+            #expect(page.changes.first?.fields.count == good.count)
+        }
+    }
+
     @Test(arguments: Backend.conformance) func lastWriterWinsPerField(_ backend: Backend) async throws {
         try await withAlice(backend) { h, client, token in
             let a = Device("aaaa"), b = Device("bbbb")

@@ -63,6 +63,9 @@ public enum WritePipelineInvariant {
             guard let row = s.rows[e.entity]?[e.entityID] else { out.append("event \(e.seq) names \(e.entity)/\(e.entityID), which is not stored"); continue }
             for f in e.fields {
                 let key = "\(e.entity)/\(e.entityID)/\(f.name)"
+                if let problem = FieldRules.problem(entity: e.entity, field: f.name, value: f.value) {
+                    out.append("event \(e.seq) sets \(key) to \(f.value), which the server refuses: \(problem)")
+                }
                 guard let rowClock = row.clocks[f.name] else { out.append("event \(e.seq) sets \(key), which the row has no clock for"); continue }
                 if rowClock < f.clock { out.append("event \(e.seq) sets \(key) at \(f.clock), newer than the row's \(rowClock)") }
                 if latest[key].map({ $0.clock < f.clock }) ?? true { latest[key] = (f.clock, f.value, e.seq) }
@@ -131,6 +134,9 @@ public enum WritePipelineInvariant {
         // (One line may write a row twice, e.g. `note` creating the workout it notes.)
         for e in new {
             for f in e.fields {
+                if let problem = FieldRules.problem(entity: e.entity, field: f.name, value: f.value) {
+                    problems.append("outbox event \(e.seq) field \(e.entity).\(f.name) holds \(f.value), which the server refuses (\(problem)), so it would never sync")
+                }
                 guard case .text(let s) = f.value else { continue }
                 if s.utf8.count > syncableTextBytes {
                     problems.append("outbox event \(e.seq) field \(f.name) holds \(s.utf8.count) bytes; the server refuses more than \(syncableTextBytes), so it would never sync")

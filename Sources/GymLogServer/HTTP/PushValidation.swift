@@ -119,10 +119,20 @@ enum PushValidation {
             if case .text(let s) = value, s.utf8.contains(0) {
                 return reject("invalid_value", "event \(e.seq) field \"\(name)\" contains a NUL character (\\u0000), which cannot be stored; remove it from the value.")
             }
+            if let problem = FieldRules.problem(entity: entity, field: name, value: value) {
+                return reject("invalid_value", "event \(e.seq) field \"\(name)\" holds \(shown(value)); \(problem).")
+            }
             fields.append(ValidField(name: name, value: value, clock: hlc, clockText: text))
         }
         fields.sort { $0.name < $1.name }
         return .valid(ValidEvent(seq: e.seq, idempotencyKey: key, entity: entity, entityID: entityID, fields: fields))
+    }
+
+    /// A value as the message shows it: JSON, cut at 40 characters.
+    private static func shown(_ value: FieldValue) -> String {
+        var json = ""
+        appendJSON(value, to: &json)
+        return json.count > 40 ? String(json.prefix(40)) + "…" : json
     }
 
     private static func quoted(_ s: String?) -> String {
