@@ -193,11 +193,12 @@ struct ProtocolTests {
                 ("weight", .text("heavy")), ("weight", .text("2000.5")), ("weight", .text("1.0001")), ("rpe", .text("11")),
                 ("kind", .text("bogus")), ("bodyweight", .int(2)), ("workout_id", .int(5)), ("workout_id", .null),
                 ("performed_at", .real(1e20)), ("utc_offset", .int(100_000)), ("duration_s", .int(0)), ("weight_unit", .text("stone")),
+                ("rpe", .text("8.3")), ("exercise_id", .text("not-a-uuid")),
             ]
             var events = poison.enumerated().map { i, p in event(Int64(i + 1), "p\(i + 1)", [p.0: (p.1, c)]) }
             let good: [String: (FieldValue, HLC)] = [
                 "reps": (.int(5), c), "weight": (.text("102.5"), c), "rpe": (.text("8.5"), c), "kind": (.text("warmup"), c),
-                "bodyweight": (.int(0), c), "workout_id": (.text("w1"), c), "performed_at": (.int(1_763_719_000_000), c),
+                "bodyweight": (.int(0), c), "workout_id": (.text(UUID().uuidString.lowercased()), c), "performed_at": (.int(1_763_719_000_000), c),
                 "weight_unit": (.text("lb"), c), "x_future_field": (.real(1e30), c), "deleted_at": (.null, c),
             ]
             events.append(event(Int64(poison.count + 1), "ok", good))

@@ -14,13 +14,14 @@ public enum FieldRules {
         public enum Shape: Sendable {
             /// A whole number in the range.
             case integer(ClosedRange<Int64>)
-            /// A decimal stored as its text (`"102.5"`), or a number, in the range.
-            case decimal(ClosedRange<Fixed>)
+            /// A decimal stored as its text (`"102.5"`), or a number, in the range; in whole
+            /// steps when a step is given (RPE 8.5, never 8.3).
+            case decimal(ClosedRange<Fixed>, step: Fixed? = nil)
             /// One of these words.
             case word(Set<String>)
             /// Any text (its length is checked for every field).
             case text
-            /// A row id: 1 to 64 printable ASCII characters without spaces.
+            /// A reference to a row: its id, a UUID (every id gymlog makes is one).
             case id
         }
 
@@ -30,8 +31,8 @@ public enum FieldRules {
         public var described: String
     }
 
-    /// Epoch milliseconds from year 1 to year 9999: every time gymlog writes and formats.
-    public static let timestamps: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+    /// Epoch milliseconds from 1970 to the end of year 9999: any moment gymlog can show.
+    public static let timestamps: ClosedRange<Int64> = 0...253_402_300_799_999
     /// A UTC offset in seconds: the widest real offsets are -12 h and +14 h; ±18 h is ISO 8601's bound.
     public static let utcOffsets: ClosedRange<Int64> = -64_800...64_800
 
@@ -51,9 +52,10 @@ public enum FieldRules {
             guard let n = integer(value), range.contains(n) else {
                 return "\(rule.described) is a whole number from \(range.lowerBound) to \(range.upperBound)"
             }
-        case .decimal(let range):
-            guard let d = decimal(value), range.contains(d) else {
-                return "\(rule.described) is a decimal from \(range.lowerBound) to \(range.upperBound) with at most 3 decimal places, sent as text (\"102.5\")"
+        case .decimal(let range, let step):
+            guard let d = decimal(value), range.contains(d), step.map({ d.thousandths % $0.thousandths == 0 }) ?? true else {
+                let steps = step.map { " in steps of \($0)" } ?? " with at most 3 decimal places"
+                return "\(rule.described) is a decimal from \(range.lowerBound) to \(range.upperBound)\(steps), sent as text (\"\(range.upperBound)\")"
             }
         case .word(let words):
             guard case .text(let s) = value, words.contains(s) else {
@@ -62,8 +64,8 @@ public enum FieldRules {
         case .text:
             guard case .text = value else { return "\(rule.described) is text" }
         case .id:
-            guard case .text(let s) = value, (1...64).contains(s.utf8.count), s.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
-                return "\(rule.described) is a row id: 1 to 64 printable ASCII characters without spaces"
+            guard case .text(let s) = value, UUID(uuidString: s) != nil else {
+                return "\(rule.described) is a row id, a UUID"
             }
         }
         return nil
@@ -103,7 +105,7 @@ public enum FieldRules {
             "name": rule(.text, "an exercise's name"),
             // "" is an exercise whose kind is not known yet (a create before its first set).
             "kind": rule(.word(Set(ExerciseKind.allCases.map(\.rawValue) + [""])), "an exercise's kind"),
-            "rest_seconds": rule(.integer(0...Int64(SetLimits.maxDurationSeconds)), nullable: true, "an exercise's rest time"),
+            "rest_seconds": rule(.integer(0...Int64(PlannedExercise.maxRestSeconds)), nullable: true, "an exercise's rest_seconds"),
         ],
         EntityKind.aliases.rawValue: [
             "alias": rule(.text, "an alias"),
@@ -126,7 +128,7 @@ public enum FieldRules {
             "weight_unit": rule(.word(weightUnits), nullable: true, "a set's weight_unit"),
             "bodyweight": rule(.integer(0...1), "a set's bodyweight flag"),
             "reps": rule(.integer(Int64(SetLimits.performedReps.lowerBound)...Int64(SetLimits.performedReps.upperBound)), nullable: true, "a set's reps"),
-            "rpe": rule(.decimal(SetLimits.rpe), nullable: true, "a set's rpe"),
+            "rpe": rule(.decimal(SetLimits.rpe, step: SetLimits.rpeStep), nullable: true, "a set's rpe"),
             "duration_s": rule(.integer(1...Int64(SetLimits.maxDurationSeconds)), nullable: true, "a set's duration_s"),
             "distance": rule(.decimal(Fixed(thousandths: 1)...SetLimits.maxDistance), nullable: true, "a set's distance"),
             "distance_unit": rule(.word(Set(DistanceUnit.allCases.map(\.rawValue))), nullable: true, "a set's distance_unit"),
