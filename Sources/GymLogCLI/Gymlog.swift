@@ -134,6 +134,9 @@ extension ContextCommand {
         do { try await run(in: context) } catch let e as UserError {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
+        } catch let error where GymLogDatabase.isDiskFull(error) {
+            context.printError(Style.stderr.errorLine(UserError.diskFull(error, database: context.paths.database)!.message))
+            throw ExitCode.failure
         }
     }
 }

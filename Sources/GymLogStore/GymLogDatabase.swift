@@ -8,6 +8,13 @@ public struct DatabaseMissing: Error, Equatable, Sendable {
     public var path: String
 }
 
+extension GymLogDatabase {
+    /// Whether `error` is SQLite's SQLITE_FULL: the disk holding the file is full.
+    public static func isDiskFull(_ error: any Error) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_FULL
+    }
+}
+
 /// The client's database: the only door to the SQLite file.
 ///
 /// Every change to a synced row goes through `ChangeWriter.write`, which writes the row
