@@ -41,7 +41,7 @@ extension UserError {
     /// A full disk in words a person can act on (no path or permission is wrong: space is
     /// missing), or nil when `error` is something else.
     static func diskFull(_ error: any Error, database path: String) -> UserError? {
-        guard GymLogDatabase.isDiskFull(error) else { return nil }
+        guard GymLogDatabase.isDiskFull(error, path: path) else { return nil }
         return UserError("The disk holding the database at \(path) is full (disk full): free some space, then run the command again. "
             + "What the command was writing was not saved.")
     }

@@ -134,8 +134,9 @@ extension ContextCommand {
         do { try await run(in: context) } catch let e as UserError {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
-        } catch let error where GymLogDatabase.isDiskFull(error) {
-            context.printError(Style.stderr.errorLine(UserError.diskFull(error, database: context.paths.database)!.message))
+        } catch {
+            guard let full = UserError.diskFull(error, database: context.paths.database) else { throw error }
+            context.printError(Style.stderr.errorLine(full.message))
             throw ExitCode.failure
         }
     }
