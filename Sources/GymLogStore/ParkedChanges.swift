@@ -15,6 +15,11 @@ public struct ParkedChange: Equatable, Sendable {
 /// the rest of a page. A later change of the same row is merged with it and checked again,
 /// so a fix made on another device (or the create that was missing) lets it in.
 enum ParkedChanges {
+    /// Whether any change is parked.
+    static func any(in db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM parked_changes)")) ?? false
+    }
+
     /// Removes and returns the fields parked for the row, if any.
     static func take(_ entity: EntityKind, id: String, in db: Database) throws -> [FieldChange] {
         guard let payload = try String.fetchOne(db.cachedStatement(sql: "SELECT payload FROM parked_changes WHERE entity = ? AND entity_id = ?"),

@@ -150,6 +150,8 @@ extension GymLogDatabase {
         try commit(.recoverable) { w in
             var stats = ApplyStats()
             var touchedExercises = Set<UUID>()
+            // Nearly always none: then no change of the page asks for its row's.
+            var anyParked = try ParkedChanges.any(in: w.db)
             for change in changes {
                 guard let entity = EntityKind(rawValue: change.entity) else {
                     // An entity this version does not know: skip it (the server keeps it).
@@ -159,10 +161,11 @@ extension GymLogDatabase {
                                                  arguments: [change.entityID])
                 // A change parked before for this row comes back with this one: the two
                 // together may be whole (a later change fixes a value, or brings a field).
-                let parked = try ParkedChanges.take(entity, id: change.entityID, in: w.db)
+                let parked = anyParked ? try ParkedChanges.take(entity, id: change.entityID, in: w.db) : []
                 let fields = ParkedChanges.merged(parked, change.fields)
                 if let reason = PulledChangeRules.problem(entity, fields, rowExists: stored != nil) {
                     try ParkedChanges.park(entity, id: change.entityID, fields: fields, reason: reason, at: w.now, in: w.db)
+                    anyParked = true
                     stats.parked += 1
                     continue
                 }
