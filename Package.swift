@@ -98,7 +98,7 @@ let package = Package(
             path: "Tests/GymLogTestSupport"
         ),
         .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore", "SplitMix"]),
-        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogTestSupport"]),
+        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogTestSupport", "SplitMix"]),
         // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",

@@ -37,6 +37,16 @@ func expandTilde(_ path: String, home: String) -> String {
 /// one with their own output sink; the executable uses `live`. A value: the REPL runs each
 /// command on a copy that carries the line typed, and keeps what lasts from line to line in
 /// its `ReplState`. Copies share the database opened on first use.
+extension UserError {
+    /// A full disk in words a person can act on (no path or permission is wrong: space is
+    /// missing), or nil when `error` is something else.
+    static func diskFull(_ error: any Error, database path: String) -> UserError? {
+        guard GymLogDatabase.isDiskFull(error, path: path) else { return nil }
+        return UserError("The disk holding the database at \(path) is full (disk full): free some space, then run the command again. "
+            + "What the command was writing was not saved.")
+    }
+}
+
 public struct CLIContext {
     public let paths: Paths
     public var settings: Settings
@@ -120,6 +130,7 @@ public struct CLIContext {
             throw UserError("There is no gymlog database at \(missing.path) yet (--db, else $GYMLOG_DB, else the default place). "
                 + "Start one by logging a set: run `gymlog`, then type `bench 100x5`.")
         } catch {
+            if let full = UserError.diskFull(error, database: paths.database) { throw full }
             throw UserError("Cannot open the database at \(paths.database): \(error). Check the path (--db or $GYMLOG_DB) and its permissions.")
         }
     }

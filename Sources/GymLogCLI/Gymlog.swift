@@ -134,6 +134,10 @@ extension ContextCommand {
         do { try await run(in: context) } catch let e as UserError {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
+        } catch {
+            guard let full = UserError.diskFull(error, database: context.paths.database) else { throw error }
+            context.printError(Style.stderr.errorLine(full.message))
+            throw ExitCode.failure
         }
     }
 }

@@ -23,8 +23,7 @@ enum JSON: Equatable {
     static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
     /// A computed number rounded to 3 decimals (the precision of anything typed).
     static func double(_ value: Double) -> JSON {
-        guard value.isFinite else { return .null }
-        return .number(Fixed(rounding: value).description)
+        Fixed(roundingWithinRange: value).map { .number($0.description) } ?? .null
     }
     /// ISO 8601 with the offset the instant was recorded at: `2026-03-02T18:04:00+01:00`.
     static func time(_ millis: Int64?, _ offset: Int) -> JSON {

@@ -28,8 +28,11 @@ struct Style: Sendable {
         return isTerminal && environment["TERM"] != "dumb"
     }
 
+    /// `text` between a colour sequence and the reset, each marked as `Style`'s own
+    /// (`TerminalText.styleMark`): printing goes through `TerminalText.safe`, which keeps only
+    /// marked sequences and drops the marks.
     private func wrap(_ text: String, _ code: String) -> String {
-        enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        enabled && !text.isEmpty ? "\(TerminalText.styleMark)\u{1B}[\(code)m\(text)\(TerminalText.styleMark)\u{1B}[0m" : text
     }
 
     /// A personal record: bold green.

@@ -1,26 +1,45 @@
 import GymLogCore
 
 /// Text on its way to stdout or stderr, made safe to print: every control character a name or
-/// note could carry (from another app's export, another device, an old version) becomes
-/// U+FFFD, so it cannot move the cursor, retitle the window, write the clipboard or
-/// overprint a line. Line feeds and tabs stay, and so do the exact colour sequences `Style`
-/// itself emits; any other escape sequence is broken at its Escape.
+/// note could carry (from another app's export, another device, a server's error message, an
+/// old version) becomes U+FFFD, so it cannot move the cursor, retitle the window, write the
+/// clipboard, colour the screen or overprint a line. Line feeds and tabs stay, and so do the
+/// colour sequences `Style` itself emitted: only those carry `styleMark`, which data cannot
+/// know, so an `ESC [ 1 ; 31 m` that came with a name is broken at its Escape like any other.
 enum TerminalText {
     /// The SGR parameters `Style` uses, as `ESC [ <params> m`.
     static let styleSequences: [[UInt8]] = ["0", "1", "2", "36", "1;31", "1;32"].map { Array("\u{1B}[\($0)m".utf8) }
 
-    static func safe(_ text: String) -> String {
+    /// What `Style` puts before each of its sequences: three private-use characters drawn at
+    /// random once per process, so no stored, pulled or typed text can carry it. `safe` keeps
+    /// a style sequence only after it, and drops the mark.
+    static let styleMark: String = String(String.UnicodeScalarView((0..<3).map { _ in
+        Unicode.Scalar(UInt32.random(in: 0xF0000...0xFFFFD))!
+    }))
+    private static let markBytes = Array(styleMark.utf8)
+
+    /// `text` safe to print (see the type).
+    static func safe(_ text: String) -> String { safe(text, keepingCRLF: false) }
+
+    /// `text` safe to print; `keepingCRLF` keeps a carriage return that ends a line (CSV's
+    /// CRLF), which cannot overprint anything.
+    static func safe(_ text: String, keepingCRLF: Bool) -> String {
         // The common case, with nothing to replace, costs one pass over the bytes.
-        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 || $0 == markBytes[0] })
+        else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
-            if b == 0x1B, let sequence = styleSequences.first(where: { bytes[i...].starts(with: $0) }) {
+            if b == markBytes[0], bytes[i...].starts(with: markBytes),
+               let sequence = styleSequences.first(where: { bytes[(i + markBytes.count)...].starts(with: $0) }) {
                 out += sequence
-                i += sequence.count
+                i += markBytes.count + sequence.count
+            } else if keepingCRLF, b == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
+                out += [0x0D, 0x0A]
+                i += 2
             } else if (b < 0x20 && b != 0x0A && b != 0x09) || b == 0x7F {
                 out += replacement
                 i += 1

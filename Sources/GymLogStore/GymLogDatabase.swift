@@ -8,6 +8,20 @@ public struct DatabaseMissing: Error, Equatable, Sendable {
     public var path: String
 }
 
+extension GymLogDatabase {
+    /// Whether `error` comes of a full disk under the database at `path`: SQLite's SQLITE_FULL,
+    /// or an I/O error or a file that cannot be opened while that file system has no room left
+    /// (a full disk stops the WAL's shared memory from growing before any write says FULL).
+    public static func isDiskFull(_ error: any Error, path: String) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        if error.resultCode == .SQLITE_FULL { return true }
+        guard error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN else { return false }
+        var stats = statvfs()
+        guard statvfs((path as NSString).deletingLastPathComponent, &stats) == 0 else { return false }
+        return UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 1 << 20
+    }
+}
+
 /// The client's database: the only door to the SQLite file.
 ///
 /// Every change to a synced row goes through `ChangeWriter.write`, which writes the row

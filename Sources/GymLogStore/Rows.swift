@@ -59,7 +59,8 @@ extension SetFieldValue {
         switch value.storage {
         case .null: self = .null
         case .int64(let i): self = .int(Int(i))
-        case .double(let d): self = .fixed(Fixed(rounding: d))
+        // A REAL that fits no decimal (a `1e30` stored by an older version) reads as absent.
+        case .double(let d): self = Fixed(roundingWithinRange: d).map { .fixed($0) } ?? .null
         case .string(let s): self = .text(s)
         case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
         }

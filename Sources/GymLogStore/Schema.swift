@@ -248,6 +248,21 @@ enum Schema {
             FROM sets s WHERE s.deleted_at IS NULL GROUP BY s.workout_id, s.exercise_id;
             """)
         }
+        m.registerMigration("v5-parked-changes") { db in
+            try db.execute(sql: """
+            -- Pulled changes that break the rules of a local write (`PulledChangeRules`): kept
+            -- whole and unapplied, one row per synced row (its fields as an outbox payload),
+            -- with the reason `gymlog status` shows. Local only, never synced.
+            CREATE TABLE parked_changes (
+                entity TEXT NOT NULL,
+                entity_id TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                parked_at INTEGER NOT NULL,
+                PRIMARY KEY (entity, entity_id)
+            ) WITHOUT ROWID;
+            """)
+        }
         return m
     }
 }

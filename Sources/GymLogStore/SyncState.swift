@@ -40,6 +40,9 @@ public struct SyncState: Equatable, Sendable {
     public var outboxDepth: Int
     public var oldestPendingAt: Int64?
     public var failing: [(seq: Int64, entity: String, attempts: Int, error: String, nextAttemptAt: Int64?)]
+    /// How many pulled changes are parked, and the first of them (`ParkedChanges`).
+    public var parkedCount = 0
+    public var parked: [ParkedChange] = []
 
     public static func == (a: SyncState, b: SyncState) -> Bool {
         a.deviceID == b.deviceID && a.epoch == b.epoch && a.cursor == b.cursor && a.ackedSeq == b.ackedSeq
@@ -54,6 +57,8 @@ public struct ApplyStats: Equatable, Sendable {
     /// Fields whose local value was newer or equal and was kept.
     public var fieldsKept = 0
     public var rows = 0
+    /// Changes that break the rules of a local write, kept aside unapplied (`parked_changes`).
+    public var parked = 0
 }
 
 extension GymLogDatabase {
@@ -67,8 +72,10 @@ extension GymLogDatabase {
                 SELECT abs(seq) AS seq, entity, attempts, last_error, next_attempt_at FROM outbox WHERE last_error IS NOT NULL ORDER BY abs(seq) LIMIT 20
                 """).map { (seq: $0["seq"] as Int64, entity: $0["entity"] as String, attempts: $0["attempts"] as Int, error: $0["last_error"] as String,
                         nextAttemptAt: $0["next_attempt_at"] as Int64?) }
+            let parked = try ParkedChanges.list(in: db)
             return SyncState(deviceID: deviceID, server: s["server"], epoch: s["epoch"], cursor: s["cursor"], ackedSeq: s["acked_seq"],
-                                lastSyncAt: s["last_sync_at"], lastError: s["last_error"], outboxDepth: depth, oldestPendingAt: oldest, failing: failing)
+                             lastSyncAt: s["last_sync_at"], lastError: s["last_error"], outboxDepth: depth, oldestPendingAt: oldest, failing: failing,
+                             parkedCount: parked.count, parked: parked.first)
         }
     }
 
@@ -131,7 +138,9 @@ extension GymLogDatabase {
         }
     }
 
-    /// Applies one pulled page and its cursor in ONE transaction: per field, the remote value
+    /// Applies one pulled page and its cursor in ONE transaction: a change that breaks the
+    /// rules of a local write (`PulledChangeRules`) is parked whole, unapplied, and the rest
+    /// of the page goes on; per field, the remote value
     /// is written only when its clock is newer than the stored one; every clock seen is
     /// folded into the local HLC; touched exercises get their records rebuilt. Nothing here
     /// goes to the outbox: these changes came from the server, so the commit is not fsynced
@@ -142,6 +151,8 @@ extension GymLogDatabase {
         try commit(.recoverable) { w in
             var stats = ApplyStats()
             var touchedExercises = Set<UUID>()
+            // Nearly always none: then no change of the page asks for its row's.
+            var anyParked = try ParkedChanges.any(in: w.db)
             for change in changes {
                 guard let entity = EntityKind(rawValue: change.entity) else {
                     // An entity this version does not know: skip it (the server keeps it).
@@ -149,9 +160,19 @@ extension GymLogDatabase {
                 }
                 let stored = try String.fetchOne(w.db.cachedStatement(sql: "SELECT clocks FROM \(entity.rawValue) WHERE id = ?"),
                                                  arguments: [change.entityID])
+                // A change parked before for this row comes back with this one: the two
+                // together may be whole (a later change fixes a value, or brings a field).
+                let parked = anyParked ? try ParkedChanges.take(entity, id: change.entityID, in: w.db) : []
+                let fields = ParkedChanges.merged(parked, change.fields)
+                if let reason = PulledChangeRules.problem(entity, fields, rowExists: stored != nil) {
+                    try ParkedChanges.park(entity, id: change.entityID, fields: fields, reason: reason, at: w.now, in: w.db)
+                    anyParked = true
+                    stats.parked += 1
+                    continue
+                }
                 let clocks = stored.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
                 var winners: [FieldChange] = []
-                for f in change.fields {
+                for f in fields {
                     w.observe(f.clock)
                     if incomingWins(stored: clocks[f.name].flatMap(HLC.init), incoming: f.clock) { winners.append(f) } else { stats.fieldsKept += 1 }
                 }

@@ -11,10 +11,10 @@ extension GymLogDatabase: SyncReplica {
         return (s.epoch, s.cursor, s.ackedSeq)
     }
 
-    public func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int) {
+    public func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int) {
         let stats = try applyPulled(changes.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.changes) },
                                     epoch: epoch, cursor: cursor)
-        return (stats.fieldsWritten, stats.fieldsKept)
+        return (stats.fieldsWritten, stats.fieldsKept, stats.parked)
     }
 
     /// The stored payloads go out as they are: each is already the wire's `fields` object.

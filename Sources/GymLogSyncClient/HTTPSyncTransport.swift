@@ -13,7 +13,8 @@ public struct HTTPExchangeRequest: Sendable {
     public var url: URL
     public var headers: [(name: String, value: String)]
     public var body: Data?
-    /// Seconds before the request counts as unreachable.
+    /// Seconds the whole exchange may take (connecting, the answer's head and all of its
+    /// body) before the server counts as unreachable.
     public var timeout: TimeInterval
 
     public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: TimeInterval = 30) {
@@ -133,6 +134,11 @@ public struct HTTPSyncTransport: SyncTransport {
             }
         }
         if status == 401 { throw SyncTransportError.unauthorized(server: serverName) }
+        if (300..<400).contains(status) {
+            throw SyncTransportError.invalidResponse(server: serverName, status: status,
+                reason: "a redirect, which gymlog does not follow (it would send the request, a push's changes included, wherever it points); "
+                    + "log in with the URL the server redirects to")
+        }
         if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) {
             throw SyncTransportError.server(status: status, body: body)
         }
@@ -143,20 +149,46 @@ public struct HTTPSyncTransport: SyncTransport {
     /// The largest answer read: a pull page is a few MiB at most.
     static let maxAnswerBytes = 64 << 20
 
-    /// The real network, over AsyncHTTPClient.
+    /// The real network, over AsyncHTTPClient. The request's timeout bounds the whole
+    /// exchange: AsyncHTTPClient's own deadline ends with the answer's head, and a body sent
+    /// slowly or without end would otherwise hold `gymlog sync` (and its lock) for ever.
     public static func networkExchange(client: HTTPClient, server: String) -> HTTPExchange {
         { request in
             var outgoing = HTTPClientRequest(url: request.url.absoluteString)
             outgoing.method = .RAW(value: request.method)
             for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
             if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            let prepared = outgoing
             do {
-                let response = try await client.execute(outgoing, timeout: .milliseconds(Int64(request.timeout * 1000)))
-                let body = try await response.body.collect(upTo: maxAnswerBytes)
-                return (Int(response.status.code), Data(body.readableBytesView))
+                return try await whole(within: request.timeout) {
+                    let outgoing = prepared
+                    let response = try await client.execute(outgoing, timeout: .milliseconds(Int64(request.timeout * 1000)))
+                    let body = try await response.body.collect(upTo: maxAnswerBytes)
+                    return (Int(response.status.code), Data(body.readableBytesView))
+                }
+            } catch is ExchangeTimedOut {
+                throw SyncTransportError.unreachable(server: server, reason: "no complete answer within \(Int(request.timeout)) s")
             } catch {
                 throw SyncTransportError.unreachable(server: server, reason: NetworkClients.describe(error))
             }
+        }
+    }
+
+    /// The exchange took longer than its timeout.
+    struct ExchangeTimedOut: Error {}
+
+    /// `work`'s result, or `ExchangeTimedOut` once `seconds` have passed (`work` is then cancelled,
+    /// which closes its connection).
+    static func whole<T: Sendable>(within seconds: TimeInterval, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw ExchangeTimedOut() }
+            return value
         }
     }
 }
@@ -179,6 +211,9 @@ public enum NetworkClients {
         configuration.httpVersion = .http1Only
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
+        // A redirect is never followed: AsyncHTTPClient re-sends a 307's body, so a push would
+        // go to whatever host the answer names. `send` reports the redirect instead.
+        configuration.redirectConfiguration = .disallow
         return configuration
     }
 
@@ -214,6 +249,7 @@ public enum NetworkClients {
             return "no answer in time"
         }
         if text.contains("Connection refused") { return "connection refused" }
+        if error is NIOTooManyBytesError { return "its answer is larger than \(HTTPSyncTransport.maxAnswerBytes >> 20) MiB, more than any sync answer" }
         return text
     }
 }

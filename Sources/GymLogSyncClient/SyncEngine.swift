@@ -8,8 +8,9 @@ public protocol SyncReplica: Sendable {
     var deviceID: String { get }
     /// The server epoch and cursor position last applied, and the highest acknowledged seq.
     func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64)
-    /// Applies one pulled page and its cursor in one local transaction.
-    func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int)
+    /// Applies one pulled page and its cursor in one local transaction; changes that break the
+    /// rules of a local write are parked, not applied.
+    func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int)
     func pending(after seq: Int64, limit: Int) throws -> [PushEvent]
     /// Gives rejected events whose backoff has passed new sequence numbers; returns how many.
     @discardableResult func unparkDueEvents() throws -> Int
@@ -31,6 +32,8 @@ public struct SyncReport: Equatable, Sendable {
     public var pulledChanges = 0
     public var mergedFields = 0
     public var keptFields = 0
+    /// Pulled changes set aside unapplied: they break the rules of a local write.
+    public var parkedChanges = 0
     public var pushed = 0
     public var duplicates = 0
     public var rejected: [String] = []
@@ -40,6 +43,22 @@ public struct SyncReport: Equatable, Sendable {
     public var restamped = 0
     public var roundTrips = 0
     public init() {}
+}
+
+/// Why a sync cycle stopped, when the server answered within the protocol but unusably.
+public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomStringConvertible {
+    /// A pull answered "more to come" with a cursor at or before the one asked from.
+    case cursorDidNotAdvance(from: Int64, to: Int64)
+
+    public var errorDescription: String? { description }
+
+    public var description: String {
+        switch self {
+        case .cursorDidNotAdvance(let from, let to):
+            "the sync server said more changes follow but did not move its cursor forward (\(to) after \(from)), "
+                + "so pulling stopped. A gymlog-server never does this: check what answers at the server's URL; local changes stay in the outbox."
+        }
+    }
 }
 
 /// Progress of a cycle, for a progress bar.
@@ -104,6 +123,11 @@ public struct SyncEngine: Sendable {
                 cursor = SyncCursor(epoch: page.epoch, position: 0)
                 continue
             }
+            // More pages from a cursor that did not move forward would be pulled for ever (a
+            // broken or hostile server): stop with an error instead.
+            if page.hasMore && pageCursor <= cursor.position {
+                throw SyncEngineError.cursorDidNotAdvance(from: cursor.position, to: pageCursor)
+            }
             // An empty page that moves nothing needs no local transaction (and no fsync): a
             // no-op sync then writes nothing at all.
             if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch {
@@ -111,6 +135,7 @@ public struct SyncEngine: Sendable {
                 report.pulledChanges += Self.othersChanges(page.changes, deviceID: replica.deviceID)
                 report.mergedFields += stats.written
                 report.keptFields += stats.kept
+                report.parkedChanges += stats.parked
                 position.cursor = pageCursor
             }
             serverAck = page.lastAppliedSeq

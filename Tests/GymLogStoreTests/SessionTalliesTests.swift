@@ -124,7 +124,7 @@ import Testing
         // When gymlog opens it
         let db = try GymLogDatabase(path: path, environment: FakeWorld().environment)
         // Then its tallies are filled from the sets already there
-        #expect(try db.schemaVersion().last == "v4-session-tallies")
+        #expect(try db.schemaVersion().contains("v4-session-tallies"))
         try expectTalliesMatchRecount(db, after: "the migration")
         let tallies = try db.read { try stored($0) }
         #expect(tallies["\(monday)/\(bench)"]?.liveSets == 3)

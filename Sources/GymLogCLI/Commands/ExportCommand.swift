@@ -86,14 +86,19 @@ struct Export: ContextCommand {
     }
 }
 
-/// Standard output, or a file written under a temporary name and renamed on success.
+/// Standard output, or a file written under a temporary name and renamed on success. A file
+/// or a pipe gets the bytes exactly; a terminal gets them through `TerminalText.safe`, so a
+/// name or note holding escape sequences is shown, not obeyed.
 final class ExportSink {
     private let fd: Int32
     private let path: String?
     private let temporary: String?
+    /// Standard output is a terminal: what is written is shown to a person.
+    private let toTerminal: Bool
 
     init(path: String?) throws {
         self.path = path
+        toTerminal = path == nil && isatty(STDOUT_FILENO) == 1
         if let path {
             let tmp = path + ".partial-\(getpid())"
             let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -104,7 +109,10 @@ final class ExportSink {
         }
     }
 
+    /// Writes `bytes`, which end at the end of a row (so a terminal's escaping never splits a
+    /// character or a CRLF).
     func write(_ bytes: [UInt8]) throws {
+        let bytes = toTerminal ? Array(TerminalText.safe(String(decoding: bytes, as: UTF8.self), keepingCRLF: true).utf8) : bytes
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }

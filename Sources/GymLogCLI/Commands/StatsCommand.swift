@@ -76,7 +76,10 @@ struct Stats: ContextCommand {
         }
 
         let style = Style.stdout
-        let volume = { (kg: Double) in kg > 0 ? String(Int64(settings.defaultUnit.fromKilograms(kg).rounded())) + settings.defaultUnit.rawValue : "-" }
+        // `Int64(exactly:)`: a volume no set inside the limits can reach shows as "-", never a trap.
+        let volume = { (kg: Double) in
+            kg > 0 ? Int64(exactly: settings.defaultUnit.fromKilograms(kg).rounded()).map { String($0) + settings.defaultUnit.rawValue } ?? "-" : "-"
+        }
         let names = trained.flatMap { $0.groups.map(\.name) }
         let nameWidth = min(30, max(16, TerminalText.columns(names) + 2))
         func row(_ name: String, _ workouts: String, _ sets: String, _ vol: String) -> String {

@@ -42,6 +42,11 @@ struct Status: ContextCommand {
                     .object([("seq", .int(f.seq)), ("entity", .string(f.entity)), ("attempts", .int(f.attempts)),
                              ("error", .string(f.error)), ("next_attempt_at", at(f.nextAttemptAt))])
                 })),
+                ("parked_count", .int(s.parkedCount)),
+                ("parked", .array(s.parked.map { p in
+                    .object([("entity", .string(p.entity)), ("id", .string(p.entityID)), ("reason", .string(p.reason)),
+                             ("parked_at", at(p.parkedAt))])
+                })),
             ]))
             return
         }
@@ -54,5 +59,10 @@ struct Status: ContextCommand {
         for f in s.failing {
             context.print(style.error("Failing:   ") + " event \(f.seq) (\(f.entity)), \(f.attempts) attempt\(f.attempts == 1 ? "" : "s"): \(f.error)" + (f.nextAttemptAt.map { "; next try after \(when($0))" } ?? ""))
         }
+        // Pulled changes this device does not accept: kept, and shown with why.
+        for p in s.parked {
+            context.print(style.error("Not applied:") + " pulled \(p.entity) \(p.entityID): \(p.reason)")
+        }
+        if s.parkedCount > s.parked.count { context.print(style.dim("            and \(s.parkedCount - s.parked.count) more not applied")) }
     }
 }

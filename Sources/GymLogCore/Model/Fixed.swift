@@ -50,7 +50,18 @@ public struct Fixed: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// The value rounded to the nearest thousandth; used only for imported or computed numbers.
-    public init(rounding value: Double) { self.thousandths = Int64((value * 1000).rounded()) }
+    /// Never traps: a value past what thousandths in 64 bits hold (a stored `1e30`) is the
+    /// nearest end of the range, and NaN is 0.
+    public init(rounding value: Double) {
+        self = Fixed(roundingWithinRange: value) ?? Fixed(thousandths: value.isNaN ? 0 : value > 0 ? .max : -.max)
+    }
+
+    /// The value rounded to the nearest thousandth, or nil when it is not finite or too big
+    /// to hold (data from elsewhere: a stored or pulled number is not trusted to fit).
+    public init?(roundingWithinRange value: Double) {
+        guard let thousandths = Int64(exactly: (value * 1000).rounded()) else { return nil }
+        self.thousandths = thousandths
+    }
 
     public var doubleValue: Double { Double(thousandths) / 1000 }
     public var isZero: Bool { thousandths == 0 }

@@ -108,9 +108,10 @@ public struct Weight: Hashable, Sendable, CustomStringConvertible {
         guard unit != self.unit else { return self }
         let poundInHundredMillionthsKg: Int64 = 45_359_237, hundredMillion: Int64 = 100_000_000
         let t = value.thousandths
-        let converted = unit == .kg
-            ? roundedQuotient(t * poundInHundredMillionthsKg, hundredMillion)
-            : roundedQuotient(t * hundredMillion, poundInHundredMillionthsKg)
+        let (product, overflow) = t.multipliedReportingOverflow(by: unit == .kg ? poundInHundredMillionthsKg : hundredMillion)
+        // Only a load far past `SetLimits` (stored from elsewhere) overflows: convert it inexactly.
+        guard !overflow else { return Weight(Fixed(rounding: unit.fromKilograms(self.unit.kilograms(value))), unit) }
+        let converted = roundedQuotient(product, unit == .kg ? hundredMillion : poundInHundredMillionthsKg)
         return Weight(Fixed(thousandths: converted), unit)
     }
 }
@@ -136,8 +137,12 @@ public struct Distance: Hashable, Sendable, CustomStringConvertible {
             case .yd: 9_144
             }
         }
-        let t = roundedQuotient(value.thousandths * tenthsOfMillimetre(self.unit), tenthsOfMillimetre(unit))
-        return Distance(Fixed(thousandths: t), unit)
+        let (product, overflow) = value.thousandths.multipliedReportingOverflow(by: tenthsOfMillimetre(self.unit))
+        // Only a distance far past `SetLimits` (stored from elsewhere) overflows: convert it inexactly.
+        guard !overflow else {
+            return Distance(Fixed(rounding: value.doubleValue * Double(tenthsOfMillimetre(self.unit)) / Double(tenthsOfMillimetre(unit))), unit)
+        }
+        return Distance(Fixed(thousandths: roundedQuotient(product, tenthsOfMillimetre(unit))), unit)
     }
 }
 

@@ -160,11 +160,19 @@ public struct VolumeTally: Equatable, Sendable {
     /// set's added load (records keep to added load, see `workingVolume`).
     public mutating func add(_ set: SetValues) {
         guard set.kind.countsForRecords, !set.bodyweight, let reps = set.reps, let weight = set.weight else { return }
-        let volume = weight.value.thousandths * Int64(reps)
+        // A set inside `SetLimits` never overflows; one stored from elsewhere past them (an
+        // older version kept what a server sent) adds nothing rather than trapping.
+        let (volume, overflow) = weight.value.thousandths.multipliedReportingOverflow(by: Int64(reps))
+        guard !overflow else { return }
         switch weight.unit {
-        case .kg: kilogramThousandths += volume
-        case .lb: poundThousandths += volume
+        case .kg: Self.add(volume, to: &kilogramThousandths)
+        case .lb: Self.add(volume, to: &poundThousandths)
         }
+    }
+
+    private static func add(_ volume: Int64, to total: inout Int64) {
+        let (sum, overflow) = total.addingReportingOverflow(volume)
+        if !overflow { total = sum }
     }
 
     /// The total in kg.

@@ -11,7 +11,8 @@ public enum FieldValue: Hashable, Sendable {
     public var int: Int64? {
         switch self {
         case .int(let i): i
-        case .real(let d) where d == d.rounded(): Int64(d)
+        // `Int64(exactly:)`: a pulled `1e30` is a whole number too big for 64 bits, not a trap.
+        case .real(let d): Int64(exactly: d)
         default: nil
         }
     }
