@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymLogCore
+import GymLogWire
 
 /// A pulled change this device could not accept, as `gymlog status` shows it.
 public struct ParkedChange: Equatable, Sendable {

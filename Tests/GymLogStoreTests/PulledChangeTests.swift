@@ -52,7 +52,7 @@ import Testing
         let state = try db.syncState()
         #expect(state.cursor == 7)
         #expect(state.parkedCount == 2)
-        #expect(state.parked.first { $0.entityID == huge }?.reason.contains("reps 1e+30 is not a whole number") == true)
+        #expect(state.parked.first { $0.entityID == huge }?.reason.contains("reps 1e+30: a set's reps is a whole number from 0 to 9999") == true)
         #expect(state.parked.first { $0.entityID == orphan }?.reason.contains("workout_id is missing") == true)
         // And stats, records and export read the database without trapping
         #expect(try db.records().count == 1)
