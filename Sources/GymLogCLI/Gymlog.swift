@@ -130,7 +130,7 @@ extension ContextCommand {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
             throw ExitCode.failure
         }
-        context.createsDatabase = !(self is any ExistingDatabaseCommand)
+        context.createsDatabase = !((self as? any ExistingDatabaseCommand)?.readsOnly ?? false)
         do { try await run(in: context) } catch let e as UserError {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
@@ -174,7 +174,19 @@ protocol ExerciseArgumentCommand: ContextCommand {}
 /// delete, note or finish). The REPL, `log`, `warmup ... log`, `start`, `import`, `exercises add`
 /// and `sync` (which fills a new device from the server) create the database on first use;
 /// `warmup` without `log` reads one only if it exists (`existingDB`), and `plates` opens none.
-protocol ExistingDatabaseCommand: ContextCommand {}
+protocol ExistingDatabaseCommand: ContextCommand {
+    /// False where this invocation writes (`bw 82.5`), so it may create the database.
+    var readsOnly: Bool { get }
+}
+
+extension ExistingDatabaseCommand {
+    var readsOnly: Bool { true }
+}
+
+/// `bw` lists (a read command: no database is an error naming it, exit 1) or records.
+extension Bodyweight: ExistingDatabaseCommand {
+    var readsOnly: Bool { weight.isEmpty }
+}
 
 extension Show: ExistingDatabaseCommand {}
 extension History: ExistingDatabaseCommand {}

@@ -76,6 +76,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.config))
     }
 
+    /// Issue 26, item 22: a URL copied with `/v1` asked for `/v1/v1/pull`.
+    @Test func aServerURLWithAnEndpointPathIsCutToItsBase() throws {
+        // Given a server and a URL typed with `/v1/` after it
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let home = try TemporaryHome()
+        // When the lifter logs in with it and syncs
+        let login = try home.gymlog(["login", "--server", server.url + "/v1/", "--token", token])
+        // Then gymlog says which base it uses, saves that, and syncs
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Using \(server.url), the server's base URL (from \(server.url)/v1/)."), "\(login.stdout)")
+        #expect(try String(contentsOfFile: home.credentials, encoding: .utf8).contains("server = \"\(server.url)\""))
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        let sync = try home.gymlog(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("pushed 3"), "\(sync.stdout) \(sync.stderr)")
+        #expect(Login.baseURL("https://gym.example/v2//") == "https://gym.example")
+        #expect(Login.baseURL("http://h:8080/sync/") == "http://h:8080/sync")
+    }
+
     @Test func aGoodTokenIsSavedAndSyncCountsOnlyOtherDevicesChanges() throws {
         // Given a server, a user and two devices
         let server = try ServerInstance()

@@ -123,6 +123,17 @@ import Testing
 
     // MARK: --json
 
+    /// Issue 26, item 31: `bw` with no database said "No bodyweight yet" and exited 0.
+    @Test func everyReadCommandNamesAMissingDatabase() throws {
+        let home = try TemporaryHome()
+        let missing = home.root + "/nowhere.sqlite"
+        for args in [["bw"], ["bw", "--json"], ["history"], ["prs"]] {
+            let run = try home.gymlog(args + ["--db", missing])
+            #expect(run.status == 1 && run.stderr.contains("There is no gymlog database at \(missing)"), "\(args): \(run.status) \(run.stdout) \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
     @Test func everyReadCommandSpeaksJSON() throws {
         // Given a workout logged at UTC+01:00 with a typed 102.5, pounds, RPE, a note and a bodyweight set
         let home = try TemporaryHome()

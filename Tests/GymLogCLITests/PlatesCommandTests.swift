@@ -43,6 +43,8 @@ import Testing
     @Test(arguments: [
         (["plates"], "`plates` needs a load"),
         (["plates", "abc"], "'abc' is not a load; type a weight like `gymlog plates 142.5`"),
+        (["plates", "317,5"], "'317,5': use a decimal point: 317.5"),
+        (["warmup", "squat", "142,5kg"], "'142,5kg': use a decimal point: 142.5kg"),
         (["plates", "45lb", "20kg"], "'20kg' is in kg but an earlier load is in lb"),
         (["plates", "100", "--bar", "heavy"], "--bar heavy is not a bar weight"),
         (["plates", "curl", "20x10"], "To log a set of an exercise named 'plates curl', type `gymlog log plates curl 20x10`."),

@@ -38,11 +38,7 @@ struct Bodyweight: TextCommand {
             context.print("Bodyweight \(w) on \(Render.day(entry.measuredAt, entry.utcOffsetSeconds)).")
             return
         }
-        guard let db = try context.existingDB() else {
-            if output.json { context.printJSON(.object([("bodyweights", .array([]))])); return }
-            context.print("No bodyweight yet; record it with `gymlog bw 82.5`.")
-            return
-        }
+        let db = try context.db()
         let list = try db.bodyweights(limit: output.json ? nil : 20)
         if output.json {
             context.printJSON(.object([("unit", .string(context.settings.defaultUnit.rawValue)), ("bodyweights", .array(list.map(JSONShapes.bodyweight)))]))

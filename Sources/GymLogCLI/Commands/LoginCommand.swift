@@ -37,7 +37,20 @@ struct Login: ContextCommand {
         }
     }
 
+    /// The server's base URL as gymlog keeps it: without a trailing `/`, `/v1` or `/v2`
+    /// (a URL copied from an endpoint would otherwise ask for `/v1/v1/pull`).
+    static func baseURL(_ typed: String) -> String {
+        var base = typed
+        while true {
+            if base.hasSuffix("/") { base.removeLast(); continue }
+            if let tail = ["/v1", "/v2"].first(where: base.hasSuffix) { base.removeLast(tail.count); continue }
+            return base
+        }
+    }
+
     func run(in context: CLIContext) async throws {
+        let server = Self.baseURL(self.server)
+        if server != self.server { context.print("Using \(server), the server's base URL (from \(self.server)).") }
         let url = URL(string: server)!
         let existing = try context.existingDB()
         // A device that has not synced yet has no id the server knows; the check only reads.

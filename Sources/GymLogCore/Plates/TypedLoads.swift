@@ -28,6 +28,11 @@ public struct TypedLoads: Equatable, Sendable {
             let digits = word.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
             let rest = word.dropFirst(digits.count)
             guard let value = Fixed(parsing: digits), rest.isEmpty || WeightUnit(spelling: rest) != nil else {
+                // `317,5`: a decimal comma, said as the entry language says it.
+                let fraction = rest.first == "," ? rest.dropFirst().prefix { $0.isASCII && $0.isNumber } : ""
+                if !digits.isEmpty, !fraction.isEmpty, Fixed(parsing: digits + "." + fraction) != nil {
+                    return .failure(PlateInputError("'\(word)': use a decimal point: \(digits).\(fraction)\(rest.dropFirst(1 + fraction.count))"))
+                }
                 return .failure(PlateInputError("'\(word)' is not a load; type a weight like \(example)"))
             }
             guard value.thousandths > 0, value <= SetLimits.maxLoad else {
