@@ -34,6 +34,11 @@ public struct ServerConfig: Sendable {
     public var requestHeadTimeout: Duration = .seconds(30)
     /// How long a request body may go without a byte arriving before its connection is closed.
     public var requestBodyTimeout: Duration = .seconds(30)
+    /// The slowest average a request body may arrive at, in bytes per second, once
+    /// `ConnectionGuard.bodyRateGrace` has passed since its head (0: no minimum). A body dripped
+    /// a byte at a time never stalls long enough for `requestBodyTimeout`, yet holds a
+    /// connection and a push slot for hours.
+    public var minBodyBytesPerSecond: Int = 1024
     /// Connections open at once; past it, new ones wait in the listen backlog.
     public var maxConnections: Int = 512
     /// After SIGTERM/SIGINT, how long requests in flight may take to finish before the

@@ -186,6 +186,54 @@ struct StorageConformanceTests {
         }
     }
 
+    /// Issue 27, defect 2: the token is checked again inside the push's write, so a push
+    /// authenticated before a revoke or a rotation (its body still arriving) writes nothing.
+    @Test(arguments: Backend.conformance) func aRevokedOrRotatedTokenNoLongerWrites(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            // Given alice authenticated by her first token
+            let first = try await storage.newUser("alice", tokenHash: "alice-1")
+            // When her token is rotated before the push's write, then the push writes nothing
+            _ = try await storage.replaceToken(name: "alice", tokenHash: "alice-2", reactivate: false)
+            await #expect(throws: StorageError.tokenWithdrawn) {
+                try await storage.push(user: first, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow)
+            }
+            // And the new token writes
+            let second = try #require(try await storage.userForTokenHash("alice-2"))
+            let pushed = try await storage.push(user: second, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(6), millis: 2)], now: testNow)
+            #expect(pushed == .completed(lastAppliedSeq: 1, head: 1, results: [PushResult(seq: 1, status: .applied)]))
+            // When she is revoked, her push authenticated before writes nothing either
+            _ = try await storage.revokeUser(name: "alice", now: testNow)
+            await #expect(throws: StorageError.tokenWithdrawn) {
+                try await storage.push(user: second, deviceID: "a", items: [Script.item(2, "s2", "reps", .int(7), millis: 3)], now: testNow)
+            }
+            let page = try await storage.pull(user: second, deviceID: "a", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
+            #expect(page.rows.map(\.entityID) == ["s1"] && page.lastAppliedSeq == 1, "only the push of the live token was stored")
+        }
+    }
+
+    /// Issue 27, defect 1: a deleted user's id is never handed out again (SQLite reused the
+    /// highest), and a push authenticated as the deleted user cannot land in a new account.
+    @Test(arguments: Backend.conformance) func aDeletedUsersIdIsNeverHandedOutAgain(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            // Given alice and mallory, the newest account, authenticated
+            _ = try await storage.newUser("alice", tokenHash: "a")
+            let mallory = try await storage.newUser("mallory", tokenHash: "m")
+            // When mallory is deleted and newbie is made
+            _ = try await storage.deleteUser(name: "mallory")
+            let newbie = try await storage.newUser("newbie", tokenHash: "n")
+            // Then newbie has an id of its own
+            #expect(newbie.id > mallory.id, "a deleted user's id was handed out again")
+            // And mallory's in-flight push, even with newbie's id, writes nothing
+            var stale = mallory
+            stale.id = newbie.id
+            await #expect(throws: StorageError.tokenWithdrawn) {
+                try await storage.push(user: stale, deviceID: "m", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow)
+            }
+            let page = try await storage.pull(user: newbie, deviceID: "n", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
+            #expect(page.fieldCount == 0 && page.cursor == 0, "newbie's account holds mallory's rows")
+        }
+    }
+
     /// The drift this suite exists for: the same pushes must give the same pull pages, in the
     /// same order, byte for byte, on every backend.
     @Test func everyBackendGivesTheSamePagesInTheSameOrder() async throws {
@@ -208,7 +256,7 @@ extension SyncStorage {
     /// Creates a user and returns it as its token authenticates it.
     func newUser(_ name: String, tokenHash: String = "h") async throws -> AuthenticatedUser {
         let user = try await createUser(name: name, tokenHash: tokenHash, now: testNow)
-        return AuthenticatedUser(id: user.id, name: user.name)
+        return AuthenticatedUser(id: user.id, name: user.name, tokenHash: tokenHash)
     }
 }
 

@@ -55,6 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
     var requestHeadTimeout: Double = 30
     @Option(help: "Seconds a request body may go without a byte arriving before its connection is closed.")
     var requestBodyTimeout: Double = 30
+    @Option(help: "Slowest average a request body may arrive at, in bytes per second, from 10 seconds after its head on; slower ones are cut (0: no minimum).")
+    var minBodyRate = 1024
     @Option(help: "Connections open at once; more wait until one closes.") var maxConnections = 512
     @Option(help: "On SIGTERM/SIGINT, seconds requests in flight may take to finish before the connections still open are closed.")
     var shutdownGrace: Double = 10
@@ -73,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
                                 ("--shutdown-grace", shutdownGrace)] {
             guard seconds > 0, seconds <= 86_400 else { throw ValidationError("\(flag) must be more than 0 and at most 86400 seconds, not \(seconds).") }
         }
+        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must not be negative (0 means no minimum), not \(minBodyRate).") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections).") }
         guard registrationsPerHour >= 0 else { throw ValidationError("--registrations-per-hour must not be negative (0 means no limit), not \(registrationsPerHour).") }
         guard maxPushesPerUser >= 1 else { throw ValidationError("--max-pushes-per-user must be at least 1, not \(maxPushesPerUser).") }
@@ -109,6 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.logLevel = level
         config.requestHeadTimeout = .seconds(requestHeadTimeout)
         config.requestBodyTimeout = .seconds(requestBodyTimeout)
+        config.minBodyBytesPerSecond = minBodyRate
         config.maxConnections = maxConnections
         config.shutdownGracePeriod = .seconds(shutdownGrace)
         config.registrationsPerHour = registrationsPerHour

@@ -16,7 +16,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
     init(responder: @escaping HTTPChannelHandler.Responder, config: ServerConfig, logger: Logger) {
         http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [
-            ConnectionGuard(headTimeout: config.requestHeadTimeout, bodyTimeout: config.requestBodyTimeout, logger: logger),
+            ConnectionGuard(headTimeout: config.requestHeadTimeout, bodyTimeout: config.requestBodyTimeout,
+                            minBodyBytesPerSecond: config.minBodyBytesPerSecond, logger: logger),
         ]))
     }
 
@@ -52,9 +53,10 @@ final class ReceivedBytesCounter: ChannelInboundHandler, RemovableChannelHandler
 }
 
 /// Per connection: closes it when the request head does not arrive whole within the head
-/// timeout (counted from when the connection opens or its last answer was sent) or a request
-/// body goes the body timeout without a byte, logging what was cut; never while the server
-/// is working on an answer. Answers a request the HTTP parser refuses with the JSON error,
+/// timeout (counted from when the connection opens or its last answer was sent), a request
+/// body goes the body timeout without a byte, or a body arrives slower on average than the
+/// minimum rate once `bodyRateGrace` has passed since its head, logging what was cut; never
+/// while the server is working on an answer. Answers a request the HTTP parser refuses with the JSON error,
 /// an `X-Request-ID` and the one log line every response gets.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -64,15 +66,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// How long a kept-alive connection waits for its next request (the head timeout).
     static let keepAlive = HTTPField.Name("Keep-Alive")!
 
+    /// How long a body may arrive at any rate before the minimum average rate applies: a
+    /// client's connection warms up, and a small body is whole long before.
+    static let bodyRateGrace: Duration = .seconds(10)
+
     private let headTimeout: Duration
     private let bodyTimeout: Duration
+    private let minBodyBytesPerSecond: Int
     private var headWait: TimeAmount { TimeAmount(headTimeout) }
     private var bodyWait: TimeAmount { TimeAmount(bodyTimeout) }
     private let logger: Logger
     private var counter: ReceivedBytesCounter?
 
-    /// The request whose body is being read.
-    private var reading: (method: String, path: String, bodyBytes: Int)?
+    /// The request whose body is being read, and when its head arrived.
+    private var reading: (method: String, path: String, bodyBytes: Int, since: NIODeadline)?
     /// Requests read whose answer is not yet fully written.
     private var unanswered = 0
     private var responseStarted = false
@@ -82,9 +89,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var bytesBeforeWait = 0
     private var timer: Scheduled<Void>?
 
-    init(headTimeout: Duration, bodyTimeout: Duration, logger: Logger) {
+    init(headTimeout: Duration, bodyTimeout: Duration, minBodyBytesPerSecond: Int = 0, logger: Logger) {
         self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
+        self.minBodyBytesPerSecond = minBodyBytesPerSecond
         self.logger = logger
     }
 
@@ -108,9 +116,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             // The path only names the request in a log line: a few hundred bytes are plenty.
-            reading = (head.method.rawValue, String((head.path ?? "").prefix(200)), 0)
+            reading = (head.method.rawValue, String((head.path ?? "").prefix(200)), 0, lastRead)
             unanswered += 1
-            schedule(context, at: lastRead + bodyWait)
+            schedule(context, at: nextBodyCheck(since: lastRead))
         case .body(let buffer):
             reading?.bodyBytes += buffer.readableBytes
         case .end:
@@ -183,12 +191,39 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Whether a body that brought `bytes` in `elapsed` since its head is under the minimum
+    /// average rate, once `bodyRateGrace` has passed (never with a minimum of 0).
+    static func bodyIsTooSlow(bytes: Int, elapsed: TimeAmount, minBytesPerSecond: Int) -> Bool {
+        guard minBytesPerSecond > 0, elapsed >= TimeAmount(bodyRateGrace) else { return false }
+        // In integers: bytes per second < minimum  <=>  bytes * 1e9 < minimum * nanoseconds.
+        return Int128(bytes) * 1_000_000_000 < Int128(minBytesPerSecond) * Int128(elapsed.nanoseconds)
+    }
+
+    // The next time a body being read is looked at: when it would have stalled, or, with a
+    // minimum rate, when the grace ends and then every second.
+    private func nextBodyCheck(since start: NIODeadline) -> NIODeadline {
+        let stall = lastRead + bodyWait
+        guard minBodyBytesPerSecond > 0 else { return stall }
+        return min(stall, max(start + TimeAmount(Self.bodyRateGrace), .now() + .seconds(1)))
+    }
+
     private func checkTimeouts(_ context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
         let now = NIODeadline.now()
         let peer = "\(context.channel.remoteAddress?.description ?? "?")"
         if let request = reading {
-            guard now >= lastRead + bodyWait else { return schedule(context, at: lastRead + bodyWait) }
+            if now < lastRead + bodyWait {
+                let elapsed = now - request.since
+                guard Self.bodyIsTooSlow(bytes: request.bodyBytes, elapsed: elapsed, minBytesPerSecond: minBodyBytesPerSecond) else {
+                    return schedule(context, at: nextBodyCheck(since: request.since))
+                }
+                logger.notice("closed a connection whose request body arrived too slowly", metadata: [
+                    "peer": "\(peer)", "method": "\(request.method)", "path": "\(request.path)", "body_bytes": "\(request.bodyBytes)",
+                    "seconds": "\(elapsed.nanoseconds / 1_000_000_000)", "min_bytes_per_second": "\(minBodyBytesPerSecond)",
+                ])
+                context.close(promise: nil)
+                return
+            }
             logger.notice("closed a connection whose request body stalled", metadata: [
                 "peer": "\(peer)", "method": "\(request.method)", "path": "\(request.path)",
                 "body_bytes": "\(request.bodyBytes)", "timeout_s": "\(seconds(bodyTimeout))",

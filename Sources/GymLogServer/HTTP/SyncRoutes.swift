@@ -149,6 +149,12 @@ struct SyncRoutes: Sendable {
     func pull(_ request: Request, context: ServerContext, version: SyncProtocol) async throws -> Response {
         let user = try await authenticate(request)
         let query = request.uri.queryParameters
+        // First-wins would let a proxy and the server read different values of one parameter.
+        var given = Set<Substring>()
+        for (name, _) in query where !given.insert(name).inserted {
+            throw APIError(.badRequest, "invalid_query",
+                           "the query parameter \"\(name.prefix(40))\" is given more than once; give each parameter once.")
+        }
         guard let device = query["device_id"].map(String.init), PushValidation.isPlainName(device) else {
             throw APIError(.badRequest, "invalid_device_id", "pull needs ?device_id=<this database's device id> (1 to 64 letters, digits, '_', '.' or '-').")
         }
@@ -162,7 +168,7 @@ struct SyncRoutes: Sendable {
         }
         var limit = config.defaultPullLimit
         if let text = query["limit"].map(String.init) {
-            guard let n = Int(text), n >= 1 else {
+            guard let n = Self.wholeNumber(text), n >= 1 else {
                 throw APIError(.badRequest, "invalid_limit",
                                "limit must be a whole number from 1 to \(config.maxPullLimit) (\(version == .v1 ? "field rows" : "changes") per page).")
             }
@@ -170,7 +176,7 @@ struct SyncRoutes: Sendable {
         }
         var ackedSeq: Int64 = 0
         if let text = query["acked_seq"].map(String.init) {
-            guard let n = Int64(text), n >= 0 else {
+            guard let n = Self.wholeNumber(text).map { Int64($0) }, n >= 0 else {
                 throw APIError(.badRequest, "invalid_acked_seq", "acked_seq must be a whole number >= 0: the highest seq the server acknowledged to this device.")
             }
             ackedSeq = n
@@ -217,6 +223,13 @@ struct SyncRoutes: Sendable {
     }
 
     // MARK: helpers
+
+    /// A query parameter's whole number: ASCII digits only (`Int("+5")` is 5, and a sign or a
+    /// leading space is not a number the documentation allows).
+    static func wholeNumber(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int(text)
+    }
 
     func authenticate(_ request: Request) async throws -> AuthenticatedUser {
         guard let header = request.headers[.authorization], header.count > 7,

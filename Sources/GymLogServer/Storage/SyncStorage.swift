@@ -31,6 +31,11 @@ public struct UserUsage: Hashable, Sendable {
 public struct AuthenticatedUser: Hashable, Sendable {
     public var id: Int64
     public var name: String
+    /// The hash of the token that authenticated the request. A push's write checks, inside its
+    /// transaction, that this hash still belongs to this live user: a token revoked or rotated
+    /// while the body was arriving, or an account deleted and another made meanwhile, must not
+    /// let the request write (`StorageError.tokenWithdrawn`).
+    public var tokenHash: String
     /// How many times this user's history was found rolled back (a restore from an older
     /// backup) and restarted; part of the epoch the user's devices see.
     public var historyGeneration: Int64 = 0
@@ -144,6 +149,9 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
     case userRevoked(String)
     /// The database cannot serve requests (unreachable, read-only, corrupt); the text names the problem.
     case notReady(String)
+    /// The token that authenticated a request no longer belongs to a live user (revoked,
+    /// rotated, or its user deleted) when its write ran; nothing was written. Answered 401.
+    case tokenWithdrawn
 
     public var errorDescription: String? {
         switch self {
@@ -151,6 +159,7 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
         case .noSuchUser(let name): "no user named \"\(name)\"; `gymlog-server user list` shows the users."
         case .userRevoked(let name): "the user \"\(name)\" is revoked; `gymlog-server user activate \(name)` lets it in again with a new token."
         case .notReady(let problem): problem
+        case .tokenWithdrawn: "the token was revoked or replaced, or its user deleted, before the request's write; nothing was written."
         }
     }
 }

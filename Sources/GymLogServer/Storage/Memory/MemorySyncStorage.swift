@@ -99,7 +99,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
         committed.users.first { $0.tokenHash == hash && $0.record.revokedAt == nil }.map {
-            AuthenticatedUser(id: $0.record.id, name: $0.record.name, historyGeneration: $0.historyGeneration)
+            AuthenticatedUser(id: $0.record.id, name: $0.record.name, tokenHash: hash, historyGeneration: $0.historyGeneration)
         }
     }
 
@@ -114,9 +114,9 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
     // MARK: SyncRulesStorage
 
-    public func withTransaction<R: Sendable>(user: Int64, _ body: (MemorySyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
+    public func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (MemorySyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await write { state in
-            let transaction = MemorySyncTransaction(user: user, state: state)
+            let transaction = MemorySyncTransaction(user: user.id, tokenHash: user.tokenHash, state: state)
             let (result, commit) = try await body(transaction)
             state = transaction.state
             return (result, commit)
@@ -137,16 +137,21 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 /// The push primitives on a copy of the memory store's state (see `MemorySyncStorage.withTransaction`).
 public final class MemorySyncTransaction: SyncStorageTransaction {
     let user: Int64
+    /// The hash of the token that authenticated the push (`AuthenticatedUser.tokenHash`).
+    let tokenHash: String
     fileprivate var state: MemoryState
 
-    fileprivate init(user: Int64, state: MemoryState) {
+    fileprivate init(user: Int64, tokenHash: String, state: MemoryState) {
         self.user = user
+        self.tokenHash = tokenHash
         self.state = state
     }
 
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
-        // Deleted meanwhile (`gymlog-server user delete`): nothing to push into.
-        guard state.users.contains(where: { $0.record.id == user }) else { throw StorageError.noSuchUser("#\(user)") }
+        // Revoked, rotated or deleted meanwhile: the token no longer writes.
+        guard state.users.contains(where: { $0.record.id == user && $0.tokenHash == tokenHash && $0.record.revokedAt == nil }) else {
+            throw StorageError.tokenWithdrawn
+        }
         var read = PushState(lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
                              head: state.changeCounter[user] ?? 0)
         let recorded = state.appliedKeys[user] ?? [:]
