@@ -41,6 +41,8 @@ public struct ServerConfig: Sendable {
     public var minBodyBytesPerSecond: Int = 1024
     /// Connections open at once; past it, new ones wait in the listen backlog.
     public var maxConnections: Int = 512
+    /// Connections one client address may hold open (`AddressConnections`; 0: no cap).
+    public var maxConnectionsPerAddress: Int = 64
     /// After SIGTERM/SIGINT, how long requests in flight may take to finish before the
     /// connections still open are closed.
     public var shutdownGracePeriod: Duration = .seconds(10)
@@ -48,6 +50,10 @@ public struct ServerConfig: Sendable {
     public var registrationsPerHour: Int = 10
     /// Pushes of one user in progress at once; more are 429 with Retry-After.
     public var maxConcurrentPushesPerUser: Int = 4
+    /// Devices one user may push from; a push from one more is 403 `too_many_devices`.
+    /// (Checked before the push's transaction: pushes of new devices racing each other may
+    /// pass it by up to `maxConcurrentPushesPerUser - 1`.)
+    public var maxDevicesPerUser: Int = 100
     /// The server's wall clock in Unix milliseconds; tests pass a fixed one.
     public var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
     /// Called once the server listens, with the bound host and port.

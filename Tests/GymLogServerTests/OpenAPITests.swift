@@ -230,6 +230,9 @@ extension ForwardingStorage {
     }
     func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
+    func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
+        try await base.mayPush(user: user, deviceID: deviceID, deviceLimit: limit)
+    }
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         try await base.push(user: user, deviceID: deviceID, items: items, now: now)
     }

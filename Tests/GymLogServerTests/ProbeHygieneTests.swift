@@ -1,6 +1,8 @@
 import Foundation
+import GymLogCore
 @testable import GymLogServer
 import GymLogTestSupport
+import GymLogWire
 import Testing
 
 /// Issue 27's hygiene items at the HTTP layer, against the real `gymlog-server` binary over
@@ -34,5 +36,25 @@ struct ProbeHygieneTests {
         let twoHosts = try await get("/healthz", host: "Host: 127.0.0.1\r\nHost: evil.example\r\n")
         #expect(twoHosts.status == 400 && twoHosts.error?.error.code == "bad_request", "\(twoHosts.head)")
         #expect(try await get("/healthz").status == 200)
+    }
+
+    /// One token made 20,000 device rows; past `--max-devices-per-user`, a new device's push
+    /// is 403 too_many_devices and writes nothing, while the known devices keep pushing.
+    @Test func aPushFromOneDeviceTooManyIsRefused() async throws {
+        try await Harness.with(.sqlite, configure: { $0.maxDevicesPerUser = 2 }) { h in
+            let token = try await h.addUser("alice")
+            try await h.router { client in
+                let devices = [Device(), Device(), Device()]
+                for (n, device) in devices.prefix(2).enumerated() {
+                    let pushed = try await client.push(token, device: device, [event(1, "s\(n)", ["reps": (.int(5), device.clock(testNow - 9))])])
+                    #expect(pushed.status == .ok)
+                }
+                let third = try await client.push(token, device: devices[2], [event(1, "s9", ["reps": (.int(5), devices[2].clock(testNow - 8))])])
+                _ = try expectError(third, .forbidden, "too_many_devices")
+                let again = try await client.push(token, device: devices[0], [event(2, "s7", ["reps": (.int(6), devices[0].clock(testNow - 7))])])
+                #expect(again.status == .ok)
+                #expect(try await h.storage.listUsers().first?.usage.devices == 2)
+            }
+        }
     }
 }

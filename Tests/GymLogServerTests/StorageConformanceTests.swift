@@ -234,6 +234,25 @@ struct StorageConformanceTests {
         }
     }
 
+    /// Issue 27 (hygiene): one token made 20,000 device rows. A device that pushed before may
+    /// always push; a new one only while the user has fewer than the limit.
+    @Test(arguments: Backend.conformance) func aUsersDevicesAreCapped(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let alice = try await storage.newUser("alice", tokenHash: "a"), bob = try await storage.newUser("bob", tokenHash: "b")
+            // Given alice with two devices that pushed
+            for device in ["phone", "laptop"] {
+                #expect(try await storage.mayPush(user: alice, deviceID: device, deviceLimit: 2))
+                _ = try await storage.push(user: alice, deviceID: device, items: [Script.item(1, "s-\(device)", "reps", .int(5), millis: 1)], now: testNow)
+            }
+            // Then at a limit of 2, both may push again, a third may not; bob is not affected
+            #expect(try await storage.mayPush(user: alice, deviceID: "phone", deviceLimit: 2))
+            #expect(try await storage.mayPush(user: alice, deviceID: "laptop", deviceLimit: 2))
+            #expect(try await !storage.mayPush(user: alice, deviceID: "tablet", deviceLimit: 2))
+            #expect(try await storage.mayPush(user: alice, deviceID: "tablet", deviceLimit: 3))
+            #expect(try await storage.mayPush(user: bob, deviceID: "tablet", deviceLimit: 2))
+        }
+    }
+
     /// The drift this suite exists for: the same pushes must give the same pull pages, in the
     /// same order, byte for byte, on every backend.
     @Test func everyBackendGivesTheSamePagesInTheSameOrder() async throws {

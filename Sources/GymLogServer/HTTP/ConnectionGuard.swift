@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdCore
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -15,9 +16,11 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let http: HTTP1Channel
 
     init(responder: @escaping HTTPChannelHandler.Responder, config: ServerConfig, logger: Logger) {
+        // One table for every connection of this listener.
+        let addresses = config.maxConnectionsPerAddress > 0 ? AddressConnections(limit: config.maxConnectionsPerAddress, logger: logger) : nil
         http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [
             ConnectionGuard(headTimeout: config.requestHeadTimeout, bodyTimeout: config.requestBodyTimeout,
-                            minBodyBytesPerSecond: config.minBodyBytesPerSecond, logger: logger),
+                            minBodyBytesPerSecond: config.minBodyBytesPerSecond, addresses: addresses, logger: logger),
         ]))
     }
 
@@ -77,6 +80,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var bodyWait: TimeAmount { TimeAmount(bodyTimeout) }
     private let logger: Logger
     private var counter: ReceivedBytesCounter?
+    /// The per-address table this connection is counted in (nil: no per-address cap).
+    private let addresses: AddressConnections?
+    private var registered = false
+    /// Over its address's cap with nothing idle to make room: only a health check is served.
+    private var healthOnly = false
+    /// A request refused on a health-only connection: nothing more is read from it.
+    private var refusing = false
 
     /// The request whose body is being read, and when its head arrived.
     private var reading: (method: String, path: String, bodyBytes: Int, since: NIODeadline)?
@@ -89,32 +99,61 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var bytesBeforeWait = 0
     private var timer: Scheduled<Void>?
 
-    init(headTimeout: Duration, bodyTimeout: Duration, minBodyBytesPerSecond: Int = 0, logger: Logger) {
+    init(headTimeout: Duration, bodyTimeout: Duration, minBodyBytesPerSecond: Int = 0, addresses: AddressConnections? = nil, logger: Logger) {
         self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
         self.minBodyBytesPerSecond = minBodyBytesPerSecond
+        self.addresses = addresses
         self.logger = logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         counter = try? context.pipeline.syncOperations.handler(type: ReceivedBytesCounter.self)
-        if context.channel.isActive { waitForHead(context) }
+        if context.channel.isActive { start(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        waitForHead(context)
+        start(context)
         context.fireChannelActive()
+    }
+
+    // Once per connection, whichever of handlerAdded and channelActive sees it active first.
+    private func start(_ context: ChannelHandlerContext) {
+        guard !registered else { return }
+        registered = true
+        if let addresses {
+            switch addresses.admit(context.channel) {
+            case .admitted: break
+            case .healthOnly: healthOnly = true
+            case .refused:
+                context.close(promise: nil)
+                return
+            }
+        }
+        waitForHead(context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        addresses?.remove(context.channel)
+        context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        addresses?.remove(context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lastRead = .now()
+        if refusing { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            if healthOnly, !Self.isHealthCheck(head) {
+                refusing = true
+                return answerTooManyConnections(context)
+            }
+            addresses?.setIdle(context.channel, false)
             // The path only names the request in a log line: a few hundred bytes are plenty.
             reading = (head.method.rawValue, String((head.path ?? "").prefix(200)), 0, lastRead)
             unanswered += 1
@@ -180,7 +219,34 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func waitForHead(_ context: ChannelHandlerContext) {
         waitingSince = .now()
         bytesBeforeWait = counter?.total ?? 0
-        schedule(context, at: waitingSince + headWait)
+        addresses?.setIdle(context.channel, true)
+        // A health-only connection is for a probe that sends its request at once.
+        schedule(context, at: waitingSince + (healthOnly ? min(headWait, TimeAmount(Self.healthOnlyHeadTimeout)) : headWait))
+    }
+
+    /// How long a connection past its address's cap may take to send its head: a health
+    /// check's comes at once, and an idle one must not hold the spare place.
+    static let healthOnlyHeadTimeout: Duration = .seconds(2)
+
+    /// `GET /healthz` or `GET /readyz`: what a connection past its address's cap may ask.
+    static func isHealthCheck(_ head: HTTPRequest) -> Bool {
+        let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        return head.method == .get && (path == "/healthz" || path == "/readyz")
+    }
+
+    // 503 to a request other than a health check on a connection past its address's cap,
+    // then close: the address holds its share of connections, all busy.
+    private func answerTooManyConnections(_ context: ChannelHandlerContext) {
+        let apiError = APIError(.serviceUnavailable, "too_many_connections",
+                                "this address has \(addresses?.limit ?? 0) connections open and busy, the server's limit; finish or close one, then try again.",
+                                headers: [.retryAfter: "1"])
+        var (headers, body) = jsonParts(apiError.body)
+        headers.append(contentsOf: apiError.headers)
+        headers[.contentLength] = "\(body.readableBytes)"
+        headers[.connection] = "close"
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: .serviceUnavailable, headerFields: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
 
     private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
@@ -275,4 +341,92 @@ struct ConnectionLimit: AvailableConnectionsDelegate {
     }
 
     func isAcceptingNewConnections() -> Bool { open < limit }
+}
+
+/// Connections open per client address, at most `limit` each (`--max-connections-per-address`),
+/// so one address cannot hold the whole `--max-connections` with idle sockets.
+///
+/// A connection past an address's limit closes that address's longest-idle connection (one
+/// waiting for its next request, none mid-request) and takes its place: a client that opens
+/// and holds sockets only churns its own, and a real request, a health check above all, gets
+/// in. When every connection of the address is busy, the new one is kept for a health check
+/// only (`/healthz`, `/readyz`, the reserve: `healthReserve` of them per address); anything
+/// else on it is answered 503 `too_many_connections`.
+final class AddressConnections: Sendable {
+    enum Admission { case admitted, healthOnly, refused }
+
+    private struct Connection {
+        let channel: any Channel
+        /// When it began waiting for a request head; nil while a request is under way.
+        var idleSince: NIODeadline?
+        var healthOnly: Bool
+    }
+
+    let limit: Int
+    /// Health-only connections one address may have beyond `limit`.
+    static let healthReserve = 4
+    private let logger: Logger
+    private let table = NIOLockedValueBox<[String: [ObjectIdentifier: Connection]]>([:])
+
+    init(limit: Int, logger: Logger) {
+        self.limit = limit
+        self.logger = logger
+    }
+
+    /// The address a connection is counted under: the peer's IP, without the port.
+    static func address(of channel: any Channel) -> String {
+        channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// Counts a new connection under its address, making room as described above.
+    func admit(_ channel: any Channel) -> Admission {
+        let address = Self.address(of: channel)
+        let (admission, evicted, reachedLimit) = table.withLockedValue { table -> (Admission, (any Channel)?, Bool) in
+            var connections = table[address] ?? [:]
+            defer { table[address] = connections }
+            let regular = connections.values.filter { !$0.healthOnly }
+            guard regular.count >= limit else {
+                connections[ObjectIdentifier(channel)] = Connection(channel: channel, idleSince: .now(), healthOnly: false)
+                return (.admitted, nil, regular.count + 1 == limit)
+            }
+            if let oldest = regular.filter({ $0.idleSince != nil }).min(by: { $0.idleSince! < $1.idleSince! }) {
+                connections[ObjectIdentifier(oldest.channel)] = nil
+                connections[ObjectIdentifier(channel)] = Connection(channel: channel, idleSince: .now(), healthOnly: false)
+                return (.admitted, oldest.channel, false)
+            }
+            guard connections.count - regular.count < Self.healthReserve else { return (.refused, nil, false) }
+            connections[ObjectIdentifier(channel)] = Connection(channel: channel, idleSince: .now(), healthOnly: true)
+            return (.healthOnly, nil, false)
+        }
+        if reachedLimit {
+            logger.warning("an address reached its connection limit; its idle connections make room for new ones",
+                           metadata: ["address": "\(address)", "max_connections_per_address": "\(limit)"])
+        }
+        if let evicted {
+            logger.debug("closed an idle connection to make room for a new one from its address", metadata: ["address": "\(address)"])
+            evicted.close(promise: nil)
+        }
+        return admission
+    }
+
+    /// Notes that the connection waits for its next request head (idle) or is in a request.
+    func setIdle(_ channel: any Channel, _ idle: Bool) {
+        let address = Self.address(of: channel)
+        table.withLockedValue { table in
+            guard table[address]?[ObjectIdentifier(channel)] != nil else { return }
+            table[address]![ObjectIdentifier(channel)]!.idleSince = idle ? .now() : nil
+        }
+    }
+
+    /// Stops counting a connection that closed.
+    func remove(_ channel: any Channel) {
+        let address = Self.address(of: channel)
+        table.withLockedValue { table in
+            table[address]?[ObjectIdentifier(channel)] = nil
+            if table[address]?.isEmpty == true { table[address] = nil }
+        }
+    }
+
+    /// Connections counted now, for tests.
+    var count: Int { table.withLockedValue { $0.values.reduce(0) { $0 + $1.count } } }
 }

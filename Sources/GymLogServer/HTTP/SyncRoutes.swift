@@ -94,6 +94,11 @@ struct SyncRoutes: Sendable {
         guard PushValidation.isPlainName(push.deviceID) else {
             throw APIError(.badRequest, "invalid_device_id", "device_id must be 1 to 64 letters, digits, '_', '.' or '-' (a UUID).")
         }
+        // Each device keeps a row for good: one token must not be able to make thousands.
+        guard try await storage.mayPush(user: user, deviceID: push.deviceID, deviceLimit: config.maxDevicesPerUser) else {
+            throw APIError(.forbidden, "too_many_devices",
+                           "this account already pushed from \(config.maxDevicesPerUser) devices, the server's limit; sync from a device that synced before, or ask the server's operator.")
+        }
         // Sequence numbers belong to one history: a device renumbers its outbox when the epoch
         // changes (wipe, proven rollback), so a push numbered under another epoch (a stale copy
         // delivered late) must not consume numbers the device now uses for other events.

@@ -186,6 +186,9 @@ public protocol SyncStorage: Sendable {
     func deleteUser(name: String) async throws -> UserRecord
     /// The live (not revoked) user holding this token hash.
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser?
+    /// Whether the user may push from this device: it pushed before, or the user has fewer
+    /// than `limit` devices (`ServerConfig.maxDevicesPerUser`).
+    func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool
     /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction.
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome
     /// Field rows with change counter > `after`, at most `limit` field rows or changes (one

@@ -103,6 +103,11 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         }
     }
 
+    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
+        let devices = committed.devices.keys.filter { $0.user == user.id }
+        return devices.contains(DeviceKey(user: user.id, device: deviceID)) || devices.count < limit
+    }
+
     public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
         try await write { state in
             guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (0, false) }

@@ -370,6 +370,18 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
+    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
+        try await reachable {
+            try await self.prepare()
+            let rows = try await self.client.query("""
+                SELECT EXISTS (SELECT 1 FROM devices WHERE user_id = \(user.id) AND device_id = \(deviceID))
+                       OR (SELECT count(*) FROM devices WHERE user_id = \(user.id)) < \(Int64(limit))
+                """, logger: self.logger)
+            for try await allowed in rows.decode(Bool.self) { return allowed }
+            return false
+        }
+    }
+
     public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
         try await reachable { try await self.startNewHistoryGenerationReached(user: user) }
     }

@@ -376,6 +376,15 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         } }
     }
 
+    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
+        try await corruption.watch { try await pool.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM devices WHERE user_id = ?1 AND device_id = ?2)
+                       OR (SELECT count(*) FROM devices WHERE user_id = ?1) < ?3
+                """), arguments: [user.id, deviceID, limit]) ?? false
+        } }
+    }
+
     public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
         try await write { try await pool.write { db in
             try db.execute(sql: "UPDATE users SET history_generation = history_generation + 1 WHERE id = ?", arguments: [user.id])
