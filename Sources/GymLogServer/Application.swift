@@ -137,12 +137,18 @@ public enum Endpoint: String, CaseIterable, Sendable {
 /// (see `SyncStorage.checkReadiness`), else 503 `not_ready` naming the problem, so a load
 /// balancer stops sending traffic to an instance whose database is gone, read-only or corrupt.
 ///
-/// The check is bounded (`readinessTimeLimit`): a database that does not answer (PostgreSQL
-/// down, its connections hanging) is not ready, and a load balancer's probe gets its answer in time.
+/// The check is bounded by the store's `readinessTimeLimit`: a database that does not answer
+/// in time (PostgreSQL down, its connections hanging) is not ready, and a load balancer's
+/// probe gets its answer in time.
 func readiness(_ storage: any SyncStorage, logger: Logger) async throws -> Response {
     let answered: Bool
     do {
-        answered = try await withinTimeLimit(readinessTimeLimit) { try await storage.checkReadiness() }
+        if let limit = storage.readinessTimeLimit {
+            answered = try await withinTimeLimit(limit) { try await storage.checkReadiness() }
+        } else {
+            try await storage.checkReadiness()
+            answered = true
+        }
     } catch let error as StorageError {
         throw APIError.notReady(error.description)
     } catch {
@@ -150,13 +156,10 @@ func readiness(_ storage: any SyncStorage, logger: Logger) async throws -> Respo
         throw APIError.notReady("its \(storage.backend) database did not answer; check that it is reachable and writable.")
     }
     guard answered else {
-        throw APIError.notReady("its \(storage.backend) database did not answer within \(readinessTimeLimit); check that it is reachable.")
+        throw APIError.notReady("its \(storage.backend) database did not answer in time; check that it is reachable.")
     }
     return jsonResponse(HealthStatus(status: "ready"))
 }
-
-/// The longest `/readyz` waits for the database.
-let readinessTimeLimit: Duration = .seconds(1)
 
 /// Runs `body`, waiting at most `limit` for it: true when it finished in time, false when
 /// not (it is cancelled and left to end on its own: a database client stuck in a connect

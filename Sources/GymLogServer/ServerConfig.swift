@@ -17,8 +17,8 @@ public struct ServerConfig: Sendable {
     public var maxPullLimit: Int = 5000
     /// The JSON size a pull page stops near.
     public var maxPullBytes: Int = 4 * 1024 * 1024
-    /// How many times one user's history may start a new generation per hour on this
-    /// instance (see `HistoryGenerationLimiter`); more rollback claims only reset the claimant.
+    /// How many times one user's history may start a new generation per hour (counted in the
+    /// store, `SyncStorage.startNewHistoryGeneration`); more rollback claims only reset the claimant.
     public var maxHistoryGenerationsPerHour: Int = 3
     public var logLevel: Logger.Level = .info
     /// The PEM certificate chain and private key to serve HTTPS with (`--tls-cert`,

@@ -123,7 +123,7 @@ struct StorageConformanceTests {
                 _ = try await storage.push(user: user, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 10, key: "k")], now: testNow)
             }
             // When alice's history starts a new generation (her devices re-send all under new keys)
-            #expect(try await storage.startNewHistoryGeneration(user: aliceAuth) == 1)
+            #expect(try await storage.startNewHistoryGeneration(user: aliceAuth, now: testNow, perHour: 3) == 1)
             // Then her past keys are gone: k applies again, as new; bob's k is still known
             let again = try await storage.push(user: aliceAuth, deviceID: "a", items: [Script.item(2, "s1", "reps", .int(6), millis: 20, key: "k")], now: testNow)
             #expect(again == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 2, status: .applied)]))
@@ -250,6 +250,25 @@ struct StorageConformanceTests {
             #expect(try await !storage.mayPush(user: alice, deviceID: "tablet", deviceLimit: 2))
             #expect(try await storage.mayPush(user: alice, deviceID: "tablet", deviceLimit: 3))
             #expect(try await storage.mayPush(user: bob, deviceID: "tablet", deviceLimit: 2))
+        }
+    }
+
+    /// Issue 27 (hygiene): the limit on new history generations was per instance and in
+    /// memory, so every instance (and every restart) allowed its own three an hour. The store
+    /// now counts them per user.
+    @Test(arguments: Backend.conformance) func newHistoryGenerationsAreLimitedPerUserInTheStore(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let alice = try await storage.newUser("alice", tokenHash: "a"), bob = try await storage.newUser("bob", tokenHash: "b")
+            // Given three generations of alice's within an hour
+            for expected in Int64(1)...3 {
+                #expect(try await storage.startNewHistoryGeneration(user: alice, now: testNow + expected, perHour: 3) == expected)
+            }
+            // Then a fourth within the hour is refused, and changes nothing
+            #expect(try await storage.startNewHistoryGeneration(user: alice, now: testNow + 3_599_000, perHour: 3) == nil)
+            #expect(try await storage.userForTokenHash("a")?.historyGeneration == 3)
+            // And bob's are his own; an hour after alice's first, she may start one again
+            #expect(try await storage.startNewHistoryGeneration(user: bob, now: testNow + 10, perHour: 3) == 1)
+            #expect(try await storage.startNewHistoryGeneration(user: alice, now: testNow + 3_600_001, perHour: 3) == 4)
         }
     }
 

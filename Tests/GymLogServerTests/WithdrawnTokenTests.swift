@@ -81,4 +81,17 @@ struct WithdrawnTokenTests {
         let run = try ProcessRunner.runProduct("gymlog-server", arguments + ["--db", server.database])
         #expect(run.status == 0, "gymlog-server \(arguments.joined(separator: " ")): \(run.stderr)")
     }
+
+    /// Two server instances on one SQLite file (or one restarted) share the limit on new
+    /// history generations: the count is in the file.
+    @Test func theGenerationLimitIsSharedByInstancesOfOneDatabase() async throws {
+        let path = try temporaryDirectory("gymlog-generations") + "/server.sqlite"
+        let one = try SQLiteSyncStorage(path: path), two = try SQLiteSyncStorage(path: path)
+        let record = try await one.createUser(name: "alice", tokenHash: "a", now: testNow)
+        let alice = AuthenticatedUser(id: record.id, name: record.name, tokenHash: "a")
+        #expect(try await one.startNewHistoryGeneration(user: alice, now: testNow, perHour: 2) == 1)
+        #expect(try await two.startNewHistoryGeneration(user: alice, now: testNow + 1, perHour: 2) == 2)
+        #expect(try await one.startNewHistoryGeneration(user: alice, now: testNow + 2, perHour: 2) == nil)
+        #expect(try await two.startNewHistoryGeneration(user: alice, now: testNow + 3, perHour: 2) == nil)
+    }
 }

@@ -13,8 +13,6 @@ struct SyncRoutes: Sendable {
     let databaseEpoch: DatabaseEpoch
     /// Push latencies and event outcomes go here (`/metrics`).
     let metrics: ServerMetrics
-    /// Bounds how often a pull's rollback claim may restart a user's history.
-    let generations: HistoryGenerationLimiter
     let registrations: RegistrationThrottle
     let pushSlots: PushSlots
 
@@ -23,7 +21,6 @@ struct SyncRoutes: Sendable {
         self.storage = storage
         self.metrics = metrics
         databaseEpoch = DatabaseEpoch(storage: storage)
-        generations = HistoryGenerationLimiter(perHour: config.maxHistoryGenerationsPerHour)
         registrations = RegistrationThrottle(perHour: config.registrationsPerHour)
         pushSlots = PushSlots(limit: config.maxConcurrentPushesPerUser)
     }
@@ -205,16 +202,16 @@ struct SyncRoutes: Sendable {
         if cursor.epoch != nil, SyncRules.historyRolledBack(cursorPosition: cursor.position, ackedSeq: ackedSeq, page: page) {
             // The claim is the device's word, and a GET: a client that forges or repeats it
             // must not make every device re-send everything again and again. A real restore
-            // needs one new generation, and a restore restarts the server, so the limit
-            // (per instance, per hour) never holds one back. Past it, only this device starts over.
-            guard generations.allow(user: user.id, now: config.now()) else {
+            // needs one new generation; the store counts them per user (for every instance,
+            // across restarts), and past the limit only this device starts over.
+            guard let generation = try await storage.startNewHistoryGeneration(user: user, now: config.now(),
+                                                                                perHour: config.maxHistoryGenerationsPerHour) else {
                 context.logger.warning("history rollback claimed too often; only this device starts over", metadata: [
                     "user": "\(user.name)", "device": "\(device)", "acked_seq": "\(ackedSeq)", "last_applied_seq": "\(page.lastAppliedSeq)",
                     "cursor": "\(cursor.position)", "head": "\(page.cursor)", "per_hour": "\(config.maxHistoryGenerationsPerHour)",
                 ])
                 return startOver(lastAppliedSeq: page.lastAppliedSeq)
             }
-            let generation = try await storage.startNewHistoryGeneration(user: user)
             var renewed = user
             renewed.historyGeneration = generation
             epoch = try await self.epoch(for: renewed)
@@ -243,26 +240,6 @@ struct SyncRoutes: Sendable {
         guard !token.isEmpty, token.utf8.count <= 256,
               let user = try await storage.userForTokenHash(Tokens.hash(token)) else { throw APIError.unauthorized }
         return user
-    }
-}
-
-/// How many new history generations each user started on this instance in the last hour:
-/// at most `perHour` (`ServerConfig.maxHistoryGenerationsPerHour`). In memory, so a restart
-/// (which a restore needs) starts from zero.
-final class HistoryGenerationLimiter: Sendable {
-    private let perHour: Int
-    private let started = NIOLockedValueBox<[Int64: [Int64]]>([:])
-
-    init(perHour: Int) { self.perHour = perHour }
-
-    /// Whether the user may start a new generation at `now` (Unix ms); counts it when so.
-    func allow(user: Int64, now: Int64) -> Bool {
-        started.withLockedValue { started in
-            let recent = (started[user] ?? []).filter { now - $0 < 3_600_000 }
-            let allowed = recent.count < perHour
-            started[user] = allowed ? recent + [now] : recent
-            return allowed
-        }
     }
 }
 

@@ -199,10 +199,17 @@ public protocol SyncStorage: Sendable {
     /// new generation; every device of the user then sees a new epoch and re-sends its state
     /// under new idempotency keys, so the user's recorded keys (all of past generations) are
     /// deleted in the same transaction: without that they grew by a full copy per generation.
-    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64
+    ///
+    /// Returns nil, changing nothing, when the user already started `perHour` generations in
+    /// the hour-long window that holds `now` (Unix ms): the count is the user's, in the store,
+    /// so every instance and a restart share it (`ServerConfig.maxHistoryGenerationsPerHour`).
+    func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64?
     /// Returns when the database answers a trivial read and a write transaction it rolls back
     /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.
     func checkReadiness() async throws
+    /// How long `/readyz` waits for `checkReadiness` before it answers not ready; nil waits
+    /// for it (a local file's check takes as long as the file is big, and cannot hang on a network).
+    var readinessTimeLimit: Duration? { get }
     /// Counts of users and devices and the database's size, for `/metrics`' gauges.
     func usage() async throws -> StorageUsage
     /// Before `serve` listens: looks for corruption for at most `timeLimit` and throws a
@@ -217,6 +224,8 @@ public protocol SyncStorage: Sendable {
 }
 
 extension SyncStorage {
+    /// No time limit by default.
+    public var readinessTimeLimit: Duration? { nil }
     /// Nothing to check by default: PostgreSQL checksums its own pages, memory has none.
     public func checkIntegrity(timeLimit: Duration) async throws -> Bool { true }
     /// Nothing to release by default (SQLite closes its file when the last reference goes).

@@ -108,9 +108,16 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         return devices.contains(DeviceKey(user: user.id, device: deviceID)) || devices.count < limit
     }
 
-    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
+    public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await write { state in
-            guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (0, false) }
+            guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (nil, false) }
+            // The same hour-long window as the SQL stores (`SQLiteSyncStorage.startGeneration`).
+            if now - state.users[index].generationWindowStart >= 3_600_000 {
+                state.users[index].generationWindowStart = now
+                state.users[index].generationsInWindow = 0
+            }
+            guard state.users[index].generationsInWindow < perHour else { return (nil, false) }
+            state.users[index].generationsInWindow += 1
             state.users[index].historyGeneration += 1
             state.appliedKeys[user.id] = nil
             return (state.users[index].historyGeneration, true)
@@ -184,6 +191,8 @@ private struct MemoryUser {
     var record: UserRecord
     var tokenHash: String
     var historyGeneration: Int64 = 0
+    var generationWindowStart: Int64 = 0
+    var generationsInWindow = 0
 }
 
 private struct DeviceKey: Hashable {

@@ -188,9 +188,9 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         } catch let error as PSQLError where Self.isUnreachable(error) {
             logger.error("the PostgreSQL database cannot be reached", metadata: ["database": "\(location.redacted)", "error": "\(describePostgresError(error))"])
             throw StorageError.notReady("the server's database cannot be reached; try again shortly.")
-        } catch where error is ServerSetupError || Self.isPoolGivingUp(error) {
-            // The pool's first connection or migration failed (`prepare`), or the pool gave up
-            // connecting for now (its circuit breaker).
+        } catch where Self.isPoolGivingUp(error) {
+            // The pool gave up connecting for now (its circuit breaker). (A first connection
+            // or migration that failed is `prepare`'s ServerSetupError, worded for the operator.)
             logger.error("the PostgreSQL database cannot be reached", metadata: ["database": "\(location.redacted)", "error": "\(error)"])
             throw StorageError.notReady("the server's database cannot be reached; try again shortly.")
         }
@@ -232,6 +232,10 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
         throw StorageError.notReady("the PostgreSQL database \(location.redacted) answered no row for its usage.")
     }
+
+    /// A database down or unreachable makes the check hang on its connection attempts: a
+    /// load balancer's probe gets its answer within a second.
+    public var readinessTimeLimit: Duration? { .seconds(1) }
 
     public func checkReadiness() async throws {
         if let fullFor = diskFull.fullFor {
@@ -382,21 +386,27 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
-        try await reachable { try await self.startNewHistoryGenerationReached(user: user) }
+    public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
+        try await reachable { try await self.startNewHistoryGenerationReached(user: user, now: now, perHour: perHour) }
     }
 
-    private func startNewHistoryGenerationReached(user: AuthenticatedUser) async throws -> Int64 {
+    private func startNewHistoryGenerationReached(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await prepare()
-        // One statement: the keys of the past generations go with the bump (see the protocol);
-        // push_version makes a push that read the old keys start over.
+        // One statement: the bump, unless the user's window already holds `perHour` (the
+        // same window as SQLiteSyncStorage.startGeneration), and with it the keys of the past
+        // generations (see the protocol); push_version makes a push that read the old keys start over.
         let rows = try await client.query("""
-            WITH pruned AS (DELETE FROM applied_keys WHERE user_id = \(user.id))
-            UPDATE users SET history_generation = history_generation + 1, push_version = push_version + 1
-            WHERE id = \(user.id) RETURNING history_generation
+            WITH bumped AS (
+                UPDATE users SET history_generation = history_generation + 1, push_version = push_version + 1,
+                    generations_in_window = CASE WHEN \(now) - generation_window_start >= 3600000 THEN 1 ELSE generations_in_window + 1 END,
+                    generation_window_start = CASE WHEN \(now) - generation_window_start >= 3600000 THEN \(now) ELSE generation_window_start END
+                WHERE id = \(user.id) AND (\(now) - generation_window_start >= 3600000 OR generations_in_window < \(Int64(perHour)))
+                RETURNING history_generation
+            ), pruned AS (DELETE FROM applied_keys WHERE user_id = \(user.id) AND EXISTS (SELECT 1 FROM bumped))
+            SELECT history_generation FROM bumped
             """, logger: logger)
         for try await generation in rows.decode(Int64.self) { return generation }
-        return 0
+        return nil
     }
 
     // MARK: SyncRulesStorage

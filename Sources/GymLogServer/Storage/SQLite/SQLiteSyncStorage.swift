@@ -205,6 +205,14 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             ALTER TABLE users_new RENAME TO users;
             """)
         }
+        m.registerMigration("server-v5-generation-window") { db in
+            // The history generations each user started in the current hour-long window: the
+            // limit on rollback claims holds for every instance and across restarts.
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN generation_window_start INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE users ADD COLUMN generations_in_window INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return m
     }
 
@@ -385,13 +393,23 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         } }
     }
 
-    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
+    public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await write { try await pool.write { db in
-            try db.execute(sql: "UPDATE users SET history_generation = history_generation + 1 WHERE id = ?", arguments: [user.id])
+            try db.execute(sql: Self.startGeneration, arguments: ["id": user.id, "now": now, "perHour": perHour])
+            guard db.changesCount > 0 else { return nil }
             try db.execute(sql: "DELETE FROM applied_keys WHERE user_id = ?", arguments: [user.id])
             return try Int64.fetchOne(db, sql: "SELECT history_generation FROM users WHERE id = ?", arguments: [user.id]) ?? 0
         } }
     }
+
+    /// Bumps the generation unless the user's window (an hour from its first generation)
+    /// already holds `perHour`; every SET reads the row as it was.
+    static let startGeneration = """
+        UPDATE users SET history_generation = history_generation + 1,
+            generations_in_window = CASE WHEN :now - generation_window_start >= 3600000 THEN 1 ELSE generations_in_window + 1 END,
+            generation_window_start = CASE WHEN :now - generation_window_start >= 3600000 THEN :now ELSE generation_window_start END
+        WHERE id = :id AND (:now - generation_window_start >= 3600000 OR generations_in_window < :perHour)
+        """
 
     // MARK: SyncRulesStorage
 
