@@ -426,7 +426,4 @@ final class AddressConnections: Sendable {
             if table[address]?.isEmpty == true { table[address] = nil }
         }
     }
-
-    /// Connections counted now, for tests.
-    var count: Int { table.withLockedValue { $0.values.reduce(0) { $0 + $1.count } } }
 }
