@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
+import NIOConcurrencyHelpers
 import NIOCore
 import Logging
 import ServiceLifecycle
@@ -135,16 +136,54 @@ public enum Endpoint: String, CaseIterable, Sendable {
 /// `/readyz`: 200 `{"status":"ready"}` when the store answers a read and a rolled-back write
 /// (see `SyncStorage.checkReadiness`), else 503 `not_ready` naming the problem, so a load
 /// balancer stops sending traffic to an instance whose database is gone, read-only or corrupt.
-func readiness(_ storage: any SyncStorage) async throws -> Response {
+///
+/// The check is bounded by the store's `readinessTimeLimit`: a database that does not answer
+/// in time (PostgreSQL down, its connections hanging) is not ready, and a load balancer's
+/// probe gets its answer in time.
+func readiness(_ storage: any SyncStorage, logger: Logger) async throws -> Response {
+    let answered: Bool
     do {
-        try await storage.checkReadiness()
+        if let limit = storage.readinessTimeLimit {
+            answered = try await withinTimeLimit(limit) { try await storage.checkReadiness() }
+        } else {
+            try await storage.checkReadiness()
+            answered = true
+        }
     } catch let error as StorageError {
-        throw APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(error.description)")
+        throw APIError.notReady(error.description)
     } catch {
-        throw APIError(.serviceUnavailable, "not_ready",
-                       "the server is not ready: its \(storage.backend) database did not answer (\(error)); check that it is reachable and writable.")
+        logger.error("readiness check failed", metadata: ["backend": "\(storage.backend)", "error": "\(error)"])
+        throw APIError.notReady("its \(storage.backend) database did not answer; check that it is reachable and writable.")
+    }
+    guard answered else {
+        throw APIError.notReady("its \(storage.backend) database did not answer in time; check that it is reachable.")
     }
     return jsonResponse(HealthStatus(status: "ready"))
+}
+
+/// Runs `body`, waiting at most `limit` for it: true when it finished in time, false when
+/// not (it is cancelled and left to end on its own: a database client stuck in a connect
+/// need not heed cancellation, and the caller must not wait for it).
+func withinTimeLimit(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+    let outcome = NIOLockedValueBox<CheckedContinuation<Bool, any Error>?>(nil)
+    let work = Task { try await body() }
+    return try await withCheckedThrowingContinuation { continuation in
+        outcome.withLockedValue { $0 = continuation }
+        func finish(_ result: Result<Bool, any Error>) {
+            outcome.withLockedValue { waiting in
+                waiting?.resume(with: result)
+                waiting = nil
+            }
+        }
+        Task {
+            do { try await work.value; finish(.success(true)) } catch { finish(.failure(error)) }
+        }
+        Task {
+            try? await Task.sleep(for: limit)
+            work.cancel()
+            finish(.success(false))
+        }
+    }
 }
 
 /// The routes of the sync protocol (v1, and v2's pull) plus `/healthz`, `/readyz` and `/metrics` (unless it has an
@@ -159,7 +198,7 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
         router.on(RouterPath(endpoint.path), method: endpoint.method) { request, context -> Response in
             switch endpoint {
             case .healthz: return jsonResponse(HealthStatus(status: "ok"))
-            case .readyz: return try await readiness(storage)
+            case .readyz: return try await readiness(storage, logger: context.logger)
             case .metrics: return await metricsResponse(metrics, storage)
             case .capabilities: return jsonResponse(routes.capabilities)
             case .register: return try await routes.register(request, context: context)
@@ -197,6 +236,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         var response: Response
         do {
             try Self.checkTransferCoding(request)
+            try Self.checkSingleHost(request)
             response = try await next(request, context)
         } catch {
             response = Self.errorResponse(error, request: request, context: context, requestID: requestID, served: served)
@@ -230,18 +270,31 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
     }
 
+    /// Two `Host` headers: the HTTP layer takes the first as the request's authority and keeps
+    /// the others as plain fields, so a proxy and the server may each see another host.
+    /// RFC 9112 3.2: a server answers a request with more than one Host field with 400.
+    static func checkSingleHost(_ request: Request) throws {
+        if request.headers[Self.host] != nil {
+            throw APIError(.badRequest, "bad_request", "the request has more than one Host header; send exactly one (RFC 9112, section 3.2).")
+        }
+    }
+
+    static let host = HTTPField.Name("Host")!
+
     static func errorResponse(_ error: any Error, request: Request, context: Context, requestID: String, served: [Endpoint]) -> Response {
         let apiError: APIError
         switch error {
         case let e as APIError:
             apiError = e
         case StorageError.notReady(let problem):
-            // The database cannot take requests (found corrupt at run time): 503, as /readyz
-            // says. The store logged the problem once; the request line shows each 503.
-            apiError = APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(problem)")
-        case StorageError.noSuchUser:
-            // The user was deleted after the token was checked (`user delete` racing a sync):
-            // the token no longer works, and the store wrote nothing.
+            // The database cannot take requests (unreachable, its disk full, found corrupt at
+            // run time): 503, as /readyz says. The store logged the problem; the request line
+            // shows each 503.
+            apiError = .notReady(problem)
+        case StorageError.tokenWithdrawn:
+            // The token was revoked or rotated, or its user deleted, after it was checked and
+            // before the write (`user revoke` racing a slow body): it no longer works, and the
+            // store wrote nothing.
             apiError = .unauthorized
         case is CancellationError:
             // The shutdown grace ran out while this request was still going (see `runUntilSignalled`).

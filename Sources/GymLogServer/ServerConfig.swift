@@ -17,8 +17,8 @@ public struct ServerConfig: Sendable {
     public var maxPullLimit: Int = 5000
     /// The JSON size a pull page stops near.
     public var maxPullBytes: Int = 4 * 1024 * 1024
-    /// How many times one user's history may start a new generation per hour on this
-    /// instance (see `HistoryGenerationLimiter`); more rollback claims only reset the claimant.
+    /// How many times one user's history may start a new generation per hour (counted in the
+    /// store, `SyncStorage.startNewHistoryGeneration`); more rollback claims only reset the claimant.
     public var maxHistoryGenerationsPerHour: Int = 3
     public var logLevel: Logger.Level = .info
     /// The PEM certificate chain and private key to serve HTTPS with (`--tls-cert`,
@@ -34,8 +34,15 @@ public struct ServerConfig: Sendable {
     public var requestHeadTimeout: Duration = .seconds(30)
     /// How long a request body may go without a byte arriving before its connection is closed.
     public var requestBodyTimeout: Duration = .seconds(30)
+    /// The slowest average a request body may arrive at, in bytes per second, once
+    /// `ConnectionGuard.bodyRateGrace` has passed since its head (0: no minimum). A body dripped
+    /// a byte at a time never stalls long enough for `requestBodyTimeout`, yet holds a
+    /// connection and a push slot for hours.
+    public var minBodyBytesPerSecond: Int = 1024
     /// Connections open at once; past it, new ones wait in the listen backlog.
     public var maxConnections: Int = 512
+    /// Connections one client address may hold open (`AddressConnections`; 0: no cap).
+    public var maxConnectionsPerAddress: Int = 64
     /// After SIGTERM/SIGINT, how long requests in flight may take to finish before the
     /// connections still open are closed.
     public var shutdownGracePeriod: Duration = .seconds(10)
@@ -43,6 +50,10 @@ public struct ServerConfig: Sendable {
     public var registrationsPerHour: Int = 10
     /// Pushes of one user in progress at once; more are 429 with Retry-After.
     public var maxConcurrentPushesPerUser: Int = 4
+    /// Devices one user may push from; a push from one more is 403 `too_many_devices`.
+    /// (Checked before the push's transaction: pushes of new devices racing each other may
+    /// pass it by up to `maxConcurrentPushesPerUser - 1`.)
+    public var maxDevicesPerUser: Int = 100
     /// The server's wall clock in Unix milliseconds; tests pass a fixed one.
     public var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
     /// Called once the server listens, with the bound host and port.

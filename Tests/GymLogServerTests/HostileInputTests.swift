@@ -869,7 +869,8 @@ struct HostileState: Equatable, Sendable {
         var state = HostileState(users: [], data: [:])
         for user in try await storage.listUsers() {
             state.users.append("\(user.name) revoked=\(user.revokedAt.map { String($0) } ?? "-")")
-            let who = AuthenticatedUser(id: user.id, name: user.name)
+            // Pulls read by id; the token hash only guards pushes.
+            let who = AuthenticatedUser(id: user.id, name: user.name, tokenHash: "")
             var fields: [String: String] = [:]
             var after: Int64 = 0
             for _ in 0..<10_000 {

@@ -128,6 +128,11 @@ struct OpenAPITests {
             "POST /v1/push 415": Provocation(run: rawPush("{}", json: false)),
             // No slot at all: the real contention (a push in progress) is in SlowClientTests.
             "POST /v1/push 429": Provocation(configure: { $0.maxConcurrentPushesPerUser = 0 }, run: rawPush("{}")),
+            "POST /v1/push 403": Provocation(configure: { $0.maxDevicesPerUser = 1 }) { client, token, device in
+                _ = try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow))])])
+                let another = Device()
+                return try await client.push(token, device: another, [event(1, "s2", ["reps": (.int(1), another.clock(testNow))])])
+            },
             "POST /v1/push 422": Provocation { client, token, device in
                 try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(1), device.clock(testNow + 86_400_000))])])
             },
@@ -188,7 +193,7 @@ struct OpenAPITests {
     @Test func readerSeesTheWholeSpec() throws {
         // Guards the reader itself: a reader that found nothing would let everything pass.
         let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
-        #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "409", "413", "415", "422", "429", "503"])
+        #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "403", "409", "413", "415", "422", "429", "503"])
         #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?["200"] == .some("PushResponse"))
         #expect(spec.schemas["Capabilities"]?.properties.count == 7)
         #expect(spec.schemas["PullResponse"]?.required == ["epoch", "changes", "cursor", "has_more", "last_applied_seq"])
@@ -230,13 +235,18 @@ extension ForwardingStorage {
     }
     func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
+    func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
+        try await base.mayPush(user: user, deviceID: deviceID, deviceLimit: limit)
+    }
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         try await base.push(user: user, deviceID: deviceID, items: items, now: now)
     }
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         try await base.pull(user: user, deviceID: deviceID, after: after, limit: limit, maxBytes: maxBytes)
     }
-    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 { try await base.startNewHistoryGeneration(user: user) }
+    func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
+        try await base.startNewHistoryGeneration(user: user, now: now, perHour: perHour)
+    }
 }
 
 /// A store whose readiness check, registrations, pushes and pulls fail as a corrupt database's would; everything else is the real store's.

@@ -105,7 +105,7 @@ struct PostgresStorageTests {
             let location = try PostgresURL(parsing: url)
             let storage = try PostgresSyncStorage(url: url, poolSize: 2, logger: PostgresAdmin.logger)
             let record = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let user = AuthenticatedUser(id: record.id, name: record.name)
+            let user = AuthenticatedUser(id: record.id, name: record.name, tokenHash: "h")
             // Given a fresh database, when a device pushes 12,000 rows in batches of 2,000
             for batch in 0..<6 {
                 let items = (1...2000).map { i -> PushItem in
@@ -243,7 +243,7 @@ struct PostgresStorageTests {
             // Given two storages on one database, as two server instances have...
             let one = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger), two = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger)
             let user = try await one.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let auth = AuthenticatedUser(id: user.id, name: user.name)
+            let auth = AuthenticatedUser(id: user.id, name: user.name, tokenHash: "h")
             // ...when 8 devices push 15 events each, one at a time, alternating between them...
             let heads = try await withThrowingTaskGroup(of: [Int64].self) { group in
                 for d in 0..<8 {
@@ -279,7 +279,7 @@ struct PostgresStorageTests {
         try await PostgresTestDatabase.with { url in
             let storage = try PostgresSyncStorage(url: url, poolSize: 2, logger: PostgresAdmin.logger)
             let record = try await storage.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let user = AuthenticatedUser(id: record.id, name: record.name)
+            let user = AuthenticatedUser(id: record.id, name: record.name, tokenHash: "h")
             func statements(_ push: () async throws -> PushOutcome) async throws -> (Int, PushOutcome) {
                 let before = storage.pushStatements.total
                 let outcome = try await push()
@@ -314,7 +314,7 @@ struct PostgresStorageTests {
             let one = try PostgresSyncStorage(url: url, poolSize: 3, logger: PostgresAdmin.logger)
             let two = try PostgresSyncStorage(url: url, poolSize: 3, logger: PostgresAdmin.logger)
             let record = try await one.createUser(name: "alice", tokenHash: "h", now: testNow)
-            let user = AuthenticatedUser(id: record.id, name: record.name)
+            let user = AuthenticatedUser(id: record.id, name: record.name, tokenHash: "h")
             _ = try await two.epoch()
             // Given 6 devices, each pushing 10 batches of 5 new rows through both instances at once,
             // then one event each writing the same field of one row, device 5's clock the newest
@@ -375,12 +375,12 @@ struct PostgresStorageTests {
             try await connection.query("SELECT 1 FROM users WHERE id = \(alice.id) FOR UPDATE", logger: PostgresAdmin.logger)
             // When alice pushes (and waits), then bob pushes
             let waiting = Task {
-                try await storage.push(user: AuthenticatedUser(id: alice.id, name: "alice"), deviceID: "a",
+                try await storage.push(user: AuthenticatedUser(id: alice.id, name: "alice", tokenHash: "a"), deviceID: "a",
                                        items: [Script.item(1, "s1", "reps", .int(1), millis: 1)], now: testNow)
             }
             while storage.pushConflicts.total == 0 { try await Task.sleep(for: .milliseconds(5)) }
             let bobPush = Task {
-                try await storage.push(user: AuthenticatedUser(id: bob.id, name: "bob"), deviceID: "b",
+                try await storage.push(user: AuthenticatedUser(id: bob.id, name: "bob", tokenHash: "b"), deviceID: "b",
                                        items: [Script.item(1, "s1", "reps", .int(1), millis: 1)], now: testNow)
             }
             let deadline = Task { try await Task.sleep(for: .seconds(10)); bobPush.cancel() }

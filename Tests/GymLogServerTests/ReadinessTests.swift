@@ -44,7 +44,7 @@ struct ReadinessTests {
         try await app.test(.router) { client in
             let response = try await client.execute(uri: "/readyz", method: .get)
             let body = try expectError(response, .serviceUnavailable, "not_ready")
-            #expect(body.error.message.contains(path), "\(body.error.message)")
+            #expect(!body.error.message.contains(path), "\(body.error.message)")
             #expect(body.error.message.contains("restore"), "\(body.error.message)")
             // /healthz still says the process is alive
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
@@ -73,6 +73,75 @@ struct ReadinessTests {
             #expect(messages.last!.contains("is read-only"), "\(messages)")
             #expect(!messages.contains("ready"), "\(messages)")
             await storage.shutdown()
+        }
+    }
+
+    /// Issue 27, defect 9: a write that fails for want of space (SQLITE_FULL, here from the
+    /// writer's page limit) was 500 internal_error and readiness stayed green. Now it is 503
+    /// naming the full disk, readiness is red, and both recover by themselves with room again.
+    @Test func aFullDiskIs503AndNotReadyUntilThereIsRoomAgain() async throws {
+        try await Harness.with(.sqlite) { h in
+            let storage = try #require(h.storage as? SQLiteSyncStorage)
+            let token = try await h.addUser("alice")
+            let device = Device()
+            try await h.router { client in
+                let first = try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(5), device.clock(testNow - 9))])])
+                #expect(first.status == .ok)
+                // Given a database that may not grow by a page
+                try await storage.setMaxPageCount(try await storage.pageCount())
+                // When a push needs room (long notes spill onto new pages)
+                let note = String(repeating: "x", count: 15_000)
+                let notes = (2...9).map { event(Int64($0), "s\($0)", ["note": (FieldValue.text(note), device.clock(testNow - 8))]) }
+                let full = try await client.push(token, device: device, notes)
+                // Then it is 503 not_ready naming the full disk, with Retry-After, and readiness is red
+                let body = try expectError(full, .serviceUnavailable, "not_ready")
+                #expect(body.error.message.contains("the server's disk is full"), "\(body.error.message)")
+                #expect(full.headers[.retryAfter] != nil)
+                let notReady = try await client.execute(uri: "/readyz", method: .get)
+                #expect(try expectError(notReady, .serviceUnavailable, "not_ready").error.message.contains("disk is full"))
+                #expect(notReady.headers[.retryAfter] != nil)
+                // When there is room again, then readiness turns green and the push goes through
+                try await storage.setMaxPageCount(1 << 30)
+                #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)
+                let again = try await client.push(token, device: device, notes)
+                #expect(again.status == .ok)
+                #expect(try decodeBody(again, as: PushResponse.self).results.map(\.status) == Array(repeating: .applied, count: 8))
+            }
+        }
+    }
+
+    /// Issue 27, defect 8: while PostgreSQL cannot be reached, /readyz answered after 12 s,
+    /// 35 s, then not within 60 s, and pushes were 500 internal_error. Now readiness answers
+    /// within its time limit and every route that needs the database is 503 not_ready with
+    /// Retry-After. (The database refusing connections stands in for a stopped server.)
+    @Test(.enabled(if: PostgresTestDatabase.isRequested, "needs GYMLOG_TEST_POSTGRES_URL (./scripts/test starts a server)"))
+    func anUnreachablePostgresIsNotReadyOnEveryRoute() async throws {
+        try await Harness.with(.postgres) { h in
+            let location = try PostgresURL(parsing: h.config.database!, environment: [:])
+            // Statements about the database run from another one: it will refuse connections.
+            let admin = { var admin = location; admin.database = "postgres"; return admin }()
+            let token = try await h.addUser("alice")
+            let device = Device()
+            try await h.router { client in
+                #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)
+                // Given the database refusing new connections and its sessions ended
+                try await PostgresAdmin.execute(admin, [
+                    "ALTER DATABASE \(location.database) ALLOW_CONNECTIONS false",
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(location.database)' AND pid <> pg_backend_pid()",
+                ])
+                // Then /readyz is 503 not_ready with Retry-After (answered within its limit, not hanging)
+                let ready = try await client.execute(uri: "/readyz", method: .get)
+                _ = try expectError(ready, .serviceUnavailable, "not_ready")
+                #expect(ready.headers[.retryAfter] != nil)
+                // And a push and a pull are 503 not_ready with Retry-After, not 500
+                for response in [try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(5), device.clock(testNow - 2))])]),
+                                 try await client.pull(token, device: device)] {
+                    let body = try expectError(response, .serviceUnavailable, "not_ready")
+                    #expect(!body.error.message.contains(location.host) || location.host == "", "\(body.error.message)")
+                    #expect(response.headers[.retryAfter] != nil)
+                }
+            }
+            try await PostgresAdmin.execute(admin, ["ALTER DATABASE \(location.database) ALLOW_CONNECTIONS true"])
         }
     }
 }

@@ -108,6 +108,65 @@ struct SlowClientTests {
         #expect(await health.exchange("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status == 200)
     }
 
+    /// Issue 27, defect 2: a body dripped a byte every half second never stalls for the body
+    /// timeout, yet held its connection (and a push slot) for as long as the client liked;
+    /// past the grace, a body under the minimum average rate is cut, and logged.
+    @Test func aBodyArrivingSlowerThanTheMinimumRateIsCut() async throws {
+        let server = try ServerInstance(extraArguments: ["--request-body-timeout", "5", "--min-body-rate", "100"])
+        let port = try Self.port(server)
+        let token = try server.addUser("alice")
+        // Given a push whose body arrives one byte every half second (2 bytes/s, never a 5 s gap)
+        let dripped = try HostileRawHTTP.Connection(port: port)
+        let push = Self.push(token)
+        dripped.send(push.head)
+        let bytes = Array(push.body.utf8)
+        let sender = Thread {
+            for var byte in bytes {
+                usleep(500_000)
+                // Stops once the server closed the connection (the send fails).
+                guard Glibc.send(dripped.fd, &byte, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+            }
+        }
+        sender.start()
+        // When the grace (10 s) has passed, then the server closes it without an answer
+        let outcome = await dripped.read(untilClosedOrAfter: Self.patience)
+        #expect(outcome.closed, "a body at 2 bytes/s was still read after \(Self.patience) s")
+        #expect(outcome.response.status == nil, "\(outcome.response.head)")
+        let log = server.log()
+        #expect(log.contains("closed a connection whose request body arrived too slowly") && log.contains("min_bytes_per_second=100"),
+                "\(log.suffix(2000))")
+    }
+
+    /// Issue 27, defect 6: 530 idle sockets from one address, reopened as they closed, kept
+    /// `/healthz` failing 13 of 15 probes: they held every one of `--max-connections`. Past
+    /// `--max-connections-per-address`, a new connection takes the place of the address's
+    /// longest-idle one, so the probes get in and the address keeps only its share.
+    @Test func idleSocketsOfOneAddressCannotKeepHealthChecksOut() async throws {
+        let server = try ServerInstance(extraArguments: ["--max-connections", "16", "--max-connections-per-address", "8"])
+        let port = try Self.port(server)
+        let token = try server.addUser("alice")
+        // Given 40 idle sockets from this address, more than the whole server's limit
+        let idle = try (0..<40).map { _ in try HostileRawHTTP.Connection(port: port) }
+        // Then health checks and a push are answered
+        for _ in 0..<5 {
+            let health = try HostileRawHTTP.Connection(port: port)
+            #expect(await health.exchange("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status == 200)
+        }
+        let push = Self.push(token)
+        let pushed = try HostileRawHTTP.Connection(port: port)
+        #expect(await pushed.exchange(push.head + push.body).status == 200)
+        // And the address holds at most its share: the server closed the rest of the idle sockets
+        var closed = 0
+        let deadline = Date().addingTimeInterval(Self.patience)
+        while Date() < deadline {
+            closed = 0
+            for socket in idle where await socket.read(untilClosedOrAfter: 0.05).closed { closed += 1 }
+            if closed >= idle.count - 8 { break }
+        }
+        #expect(closed >= idle.count - 8, "only \(closed) of \(idle.count) idle sockets were closed")
+        #expect(server.log().contains("an address reached its connection limit"), "\(server.log().suffix(2000))")
+    }
+
     /// Item 1: past `--max-connections`, a new connection waits until one closes instead of
     /// taking another file descriptor; reaching the limit is logged.
     @Test func connectionsPastTheLimitWaitUntilOneCloses() async throws {

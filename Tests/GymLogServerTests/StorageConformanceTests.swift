@@ -123,7 +123,7 @@ struct StorageConformanceTests {
                 _ = try await storage.push(user: user, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 10, key: "k")], now: testNow)
             }
             // When alice's history starts a new generation (her devices re-send all under new keys)
-            #expect(try await storage.startNewHistoryGeneration(user: aliceAuth) == 1)
+            #expect(try await storage.startNewHistoryGeneration(user: aliceAuth, now: testNow, perHour: 3) == 1)
             // Then her past keys are gone: k applies again, as new; bob's k is still known
             let again = try await storage.push(user: aliceAuth, deviceID: "a", items: [Script.item(2, "s1", "reps", .int(6), millis: 20, key: "k")], now: testNow)
             #expect(again == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 2, status: .applied)]))
@@ -186,6 +186,92 @@ struct StorageConformanceTests {
         }
     }
 
+    /// Issue 27, defect 2: the token is checked again inside the push's write, so a push
+    /// authenticated before a revoke or a rotation (its body still arriving) writes nothing.
+    @Test(arguments: Backend.conformance) func aRevokedOrRotatedTokenNoLongerWrites(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            // Given alice authenticated by her first token
+            let first = try await storage.newUser("alice", tokenHash: "alice-1")
+            // When her token is rotated before the push's write, then the push writes nothing
+            _ = try await storage.replaceToken(name: "alice", tokenHash: "alice-2", reactivate: false)
+            await #expect(throws: StorageError.tokenWithdrawn) {
+                try await storage.push(user: first, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow)
+            }
+            // And the new token writes
+            let second = try #require(try await storage.userForTokenHash("alice-2"))
+            let pushed = try await storage.push(user: second, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(6), millis: 2)], now: testNow)
+            #expect(pushed == .completed(lastAppliedSeq: 1, head: 1, results: [PushResult(seq: 1, status: .applied)]))
+            // When she is revoked, her push authenticated before writes nothing either
+            _ = try await storage.revokeUser(name: "alice", now: testNow)
+            await #expect(throws: StorageError.tokenWithdrawn) {
+                try await storage.push(user: second, deviceID: "a", items: [Script.item(2, "s2", "reps", .int(7), millis: 3)], now: testNow)
+            }
+            let page = try await storage.pull(user: second, deviceID: "a", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
+            #expect(page.rows.map(\.entityID) == ["s1"] && page.lastAppliedSeq == 1, "only the push of the live token was stored")
+        }
+    }
+
+    /// Issue 27, defect 1: a deleted user's id is never handed out again (SQLite reused the
+    /// highest), and a push authenticated as the deleted user cannot land in a new account.
+    @Test(arguments: Backend.conformance) func aDeletedUsersIdIsNeverHandedOutAgain(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            // Given alice and mallory, the newest account, authenticated
+            _ = try await storage.newUser("alice", tokenHash: "a")
+            let mallory = try await storage.newUser("mallory", tokenHash: "m")
+            // When mallory is deleted and newbie is made
+            _ = try await storage.deleteUser(name: "mallory")
+            let newbie = try await storage.newUser("newbie", tokenHash: "n")
+            // Then newbie has an id of its own
+            #expect(newbie.id > mallory.id, "a deleted user's id was handed out again")
+            // And mallory's in-flight push, even with newbie's id, writes nothing
+            var stale = mallory
+            stale.id = newbie.id
+            await #expect(throws: StorageError.tokenWithdrawn) {
+                try await storage.push(user: stale, deviceID: "m", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow)
+            }
+            let page = try await storage.pull(user: newbie, deviceID: "n", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
+            #expect(page.fieldCount == 0 && page.cursor == 0, "newbie's account holds mallory's rows")
+        }
+    }
+
+    /// Issue 27 (hygiene): one token made 20,000 device rows. A device that pushed before may
+    /// always push; a new one only while the user has fewer than the limit.
+    @Test(arguments: Backend.conformance) func aUsersDevicesAreCapped(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let alice = try await storage.newUser("alice", tokenHash: "a"), bob = try await storage.newUser("bob", tokenHash: "b")
+            // Given alice with two devices that pushed
+            for device in ["phone", "laptop"] {
+                #expect(try await storage.mayPush(user: alice, deviceID: device, deviceLimit: 2))
+                _ = try await storage.push(user: alice, deviceID: device, items: [Script.item(1, "s-\(device)", "reps", .int(5), millis: 1)], now: testNow)
+            }
+            // Then at a limit of 2, both may push again, a third may not; bob is not affected
+            #expect(try await storage.mayPush(user: alice, deviceID: "phone", deviceLimit: 2))
+            #expect(try await storage.mayPush(user: alice, deviceID: "laptop", deviceLimit: 2))
+            #expect(try await !storage.mayPush(user: alice, deviceID: "tablet", deviceLimit: 2))
+            #expect(try await storage.mayPush(user: alice, deviceID: "tablet", deviceLimit: 3))
+            #expect(try await storage.mayPush(user: bob, deviceID: "tablet", deviceLimit: 2))
+        }
+    }
+
+    /// Issue 27 (hygiene): the limit on new history generations was per instance and in
+    /// memory, so every instance (and every restart) allowed its own three an hour. The store
+    /// now counts them per user.
+    @Test(arguments: Backend.conformance) func newHistoryGenerationsAreLimitedPerUserInTheStore(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let alice = try await storage.newUser("alice", tokenHash: "a"), bob = try await storage.newUser("bob", tokenHash: "b")
+            // Given three generations of alice's within an hour
+            for expected in Int64(1)...3 {
+                #expect(try await storage.startNewHistoryGeneration(user: alice, now: testNow + expected, perHour: 3) == expected)
+            }
+            // Then a fourth within the hour is refused, and changes nothing
+            #expect(try await storage.startNewHistoryGeneration(user: alice, now: testNow + 3_599_000, perHour: 3) == nil)
+            #expect(try await storage.userForTokenHash("a")?.historyGeneration == 3)
+            // And bob's are his own; an hour after alice's first, she may start one again
+            #expect(try await storage.startNewHistoryGeneration(user: bob, now: testNow + 10, perHour: 3) == 1)
+            #expect(try await storage.startNewHistoryGeneration(user: alice, now: testNow + 3_600_001, perHour: 3) == 4)
+        }
+    }
+
     /// The drift this suite exists for: the same pushes must give the same pull pages, in the
     /// same order, byte for byte, on every backend.
     @Test func everyBackendGivesTheSamePagesInTheSameOrder() async throws {
@@ -208,7 +294,7 @@ extension SyncStorage {
     /// Creates a user and returns it as its token authenticates it.
     func newUser(_ name: String, tokenHash: String = "h") async throws -> AuthenticatedUser {
         let user = try await createUser(name: name, tokenHash: tokenHash, now: testNow)
-        return AuthenticatedUser(id: user.id, name: user.name)
+        return AuthenticatedUser(id: user.id, name: user.name, tokenHash: tokenHash)
     }
 }
 

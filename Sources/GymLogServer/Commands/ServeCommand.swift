@@ -55,13 +55,19 @@ struct ServeCommand: AsyncParsableCommand {
     var requestHeadTimeout: Double = 30
     @Option(help: "Seconds a request body may go without a byte arriving before its connection is closed.")
     var requestBodyTimeout: Double = 30
+    @Option(help: "Slowest average a request body may arrive at, in bytes per second, from 10 seconds after its head on; slower ones are cut (0: no minimum).")
+    var minBodyRate = 1024
     @Option(help: "Connections open at once; more wait until one closes.") var maxConnections = 512
+    @Option(help: "Connections one client address may hold open; one more closes that address's longest-idle connection, or, all busy, may only ask /healthz or /readyz (0: no cap; behind a reverse proxy every client has its address).")
+    var maxConnectionsPerAddress = 64
     @Option(help: "On SIGTERM/SIGINT, seconds requests in flight may take to finish before the connections still open are closed.")
     var shutdownGrace: Double = 10
     @Option(help: "Accounts one client address may register per hour with --open-registration (0: no limit).")
     var registrationsPerHour = 10
     @Option(help: "Pushes of one user in progress at once; more are answered 429 with Retry-After.")
     var maxPushesPerUser = 4
+    @Option(help: "Devices one account may push from; a push from one more is answered 403 too_many_devices.")
+    var maxDevicesPerUser = 100
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }
@@ -73,8 +79,11 @@ struct ServeCommand: AsyncParsableCommand {
                                 ("--shutdown-grace", shutdownGrace)] {
             guard seconds > 0, seconds <= 86_400 else { throw ValidationError("\(flag) must be more than 0 and at most 86400 seconds, not \(seconds).") }
         }
+        guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative (0 means no cap), not \(maxConnectionsPerAddress).") }
+        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must not be negative (0 means no minimum), not \(minBodyRate).") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections).") }
         guard registrationsPerHour >= 0 else { throw ValidationError("--registrations-per-hour must not be negative (0 means no limit), not \(registrationsPerHour).") }
+        guard maxDevicesPerUser >= 1 else { throw ValidationError("--max-devices-per-user must be at least 1, not \(maxDevicesPerUser).") }
         guard maxPushesPerUser >= 1 else { throw ValidationError("--max-pushes-per-user must be at least 1, not \(maxPushesPerUser).") }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together: give both (a certificate chain and its private key, PEM) or neither.")
@@ -109,10 +118,13 @@ struct ServeCommand: AsyncParsableCommand {
         config.logLevel = level
         config.requestHeadTimeout = .seconds(requestHeadTimeout)
         config.requestBodyTimeout = .seconds(requestBodyTimeout)
+        config.minBodyBytesPerSecond = minBodyRate
         config.maxConnections = maxConnections
+        config.maxConnectionsPerAddress = maxConnectionsPerAddress
         config.shutdownGracePeriod = .seconds(shutdownGrace)
         config.registrationsPerHour = registrationsPerHour
         config.maxConcurrentPushesPerUser = maxPushesPerUser
+        config.maxDevicesPerUser = maxDevicesPerUser
         config.onListening = { host, port in
             // A plain line on stdout too, so scripts and process tests can find the port.
             FileHandle.standardOutput.write(Data("listening on \(tlsCert == nil ? "http" : "https")://\(host):\(port)\n".utf8))

@@ -29,6 +29,17 @@ public struct APIError: Error, HTTPResponseError, Equatable {
         "the token is missing, unknown or revoked; send `Authorization: Bearer <token>` with a token from `gymlog-server user add`.",
         headers: [.wwwAuthenticate: #"Bearer realm="gymlog""#])
 
+    /// 503 `not_ready`: the database cannot serve (unreachable, read-only, corrupt, its disk
+    /// full), with `Retry-After`, on every route and on `/readyz`. `problem` never names a
+    /// path or a URL: the store logs those.
+    static func notReady(_ problem: String) -> APIError {
+        APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(problem)",
+                 headers: [.retryAfter: "\(notReadyRetryAfterSeconds)"])
+    }
+
+    /// Seconds a client is asked to wait before trying a server that is not ready again.
+    static let notReadyRetryAfterSeconds = 5
+
     /// 429 with `Retry-After` in whole seconds (at least 1).
     static func tooManyRequests(_ code: String, _ message: String, retryAfterMs: Int64) -> APIError {
         let seconds = max(1, (retryAfterMs + 999) / 1000)

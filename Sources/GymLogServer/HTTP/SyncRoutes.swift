@@ -13,8 +13,6 @@ struct SyncRoutes: Sendable {
     let databaseEpoch: DatabaseEpoch
     /// Push latencies and event outcomes go here (`/metrics`).
     let metrics: ServerMetrics
-    /// Bounds how often a pull's rollback claim may restart a user's history.
-    let generations: HistoryGenerationLimiter
     let registrations: RegistrationThrottle
     let pushSlots: PushSlots
 
@@ -23,7 +21,6 @@ struct SyncRoutes: Sendable {
         self.storage = storage
         self.metrics = metrics
         databaseEpoch = DatabaseEpoch(storage: storage)
-        generations = HistoryGenerationLimiter(perHour: config.maxHistoryGenerationsPerHour)
         registrations = RegistrationThrottle(perHour: config.registrationsPerHour)
         pushSlots = PushSlots(limit: config.maxConcurrentPushesPerUser)
     }
@@ -94,6 +91,11 @@ struct SyncRoutes: Sendable {
         guard PushValidation.isPlainName(push.deviceID) else {
             throw APIError(.badRequest, "invalid_device_id", "device_id must be 1 to 64 letters, digits, '_', '.' or '-' (a UUID).")
         }
+        // Each device keeps a row for good: one token must not be able to make thousands.
+        guard try await storage.mayPush(user: user, deviceID: push.deviceID, deviceLimit: config.maxDevicesPerUser) else {
+            throw APIError(.forbidden, "too_many_devices",
+                           "this account already pushed from \(config.maxDevicesPerUser) devices, the server's limit; sync from a device that synced before, or ask the server's operator.")
+        }
         // Sequence numbers belong to one history: a device renumbers its outbox when the epoch
         // changes (wipe, proven rollback), so a push numbered under another epoch (a stale copy
         // delivered late) must not consume numbers the device now uses for other events.
@@ -149,6 +151,12 @@ struct SyncRoutes: Sendable {
     func pull(_ request: Request, context: ServerContext, version: SyncProtocol) async throws -> Response {
         let user = try await authenticate(request)
         let query = request.uri.queryParameters
+        // First-wins would let a proxy and the server read different values of one parameter.
+        var given = Set<Substring>()
+        for (name, _) in query where !given.insert(name).inserted {
+            throw APIError(.badRequest, "invalid_query",
+                           "the query parameter \"\(name.prefix(40))\" is given more than once; give each parameter once.")
+        }
         guard let device = query["device_id"].map(String.init), PushValidation.isPlainName(device) else {
             throw APIError(.badRequest, "invalid_device_id", "pull needs ?device_id=<this database's device id> (1 to 64 letters, digits, '_', '.' or '-').")
         }
@@ -162,7 +170,7 @@ struct SyncRoutes: Sendable {
         }
         var limit = config.defaultPullLimit
         if let text = query["limit"].map(String.init) {
-            guard let n = Int(text), n >= 1 else {
+            guard let n = Self.wholeNumber(text), n >= 1 else {
                 throw APIError(.badRequest, "invalid_limit",
                                "limit must be a whole number from 1 to \(config.maxPullLimit) (\(version == .v1 ? "field rows" : "changes") per page).")
             }
@@ -170,7 +178,7 @@ struct SyncRoutes: Sendable {
         }
         var ackedSeq: Int64 = 0
         if let text = query["acked_seq"].map(String.init) {
-            guard let n = Int64(text), n >= 0 else {
+            guard let n = Self.wholeNumber(text).map { Int64($0) }, n >= 0 else {
                 throw APIError(.badRequest, "invalid_acked_seq", "acked_seq must be a whole number >= 0: the highest seq the server acknowledged to this device.")
             }
             ackedSeq = n
@@ -194,16 +202,16 @@ struct SyncRoutes: Sendable {
         if cursor.epoch != nil, SyncRules.historyRolledBack(cursorPosition: cursor.position, ackedSeq: ackedSeq, page: page) {
             // The claim is the device's word, and a GET: a client that forges or repeats it
             // must not make every device re-send everything again and again. A real restore
-            // needs one new generation, and a restore restarts the server, so the limit
-            // (per instance, per hour) never holds one back. Past it, only this device starts over.
-            guard generations.allow(user: user.id, now: config.now()) else {
+            // needs one new generation; the store counts them per user (for every instance,
+            // across restarts), and past the limit only this device starts over.
+            guard let generation = try await storage.startNewHistoryGeneration(user: user, now: config.now(),
+                                                                                perHour: config.maxHistoryGenerationsPerHour) else {
                 context.logger.warning("history rollback claimed too often; only this device starts over", metadata: [
                     "user": "\(user.name)", "device": "\(device)", "acked_seq": "\(ackedSeq)", "last_applied_seq": "\(page.lastAppliedSeq)",
                     "cursor": "\(cursor.position)", "head": "\(page.cursor)", "per_hour": "\(config.maxHistoryGenerationsPerHour)",
                 ])
                 return startOver(lastAppliedSeq: page.lastAppliedSeq)
             }
-            let generation = try await storage.startNewHistoryGeneration(user: user)
             var renewed = user
             renewed.historyGeneration = generation
             epoch = try await self.epoch(for: renewed)
@@ -218,6 +226,13 @@ struct SyncRoutes: Sendable {
 
     // MARK: helpers
 
+    /// A query parameter's whole number: ASCII digits only (`Int("+5")` is 5, and a sign or a
+    /// leading space is not a number the documentation allows).
+    static func wholeNumber(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int(text)
+    }
+
     func authenticate(_ request: Request) async throws -> AuthenticatedUser {
         guard let header = request.headers[.authorization], header.count > 7,
               header.prefix(7).lowercased() == "bearer " else { throw APIError.unauthorized }
@@ -225,26 +240,6 @@ struct SyncRoutes: Sendable {
         guard !token.isEmpty, token.utf8.count <= 256,
               let user = try await storage.userForTokenHash(Tokens.hash(token)) else { throw APIError.unauthorized }
         return user
-    }
-}
-
-/// How many new history generations each user started on this instance in the last hour:
-/// at most `perHour` (`ServerConfig.maxHistoryGenerationsPerHour`). In memory, so a restart
-/// (which a restore needs) starts from zero.
-final class HistoryGenerationLimiter: Sendable {
-    private let perHour: Int
-    private let started = NIOLockedValueBox<[Int64: [Int64]]>([:])
-
-    init(perHour: Int) { self.perHour = perHour }
-
-    /// Whether the user may start a new generation at `now` (Unix ms); counts it when so.
-    func allow(user: Int64, now: Int64) -> Bool {
-        started.withLockedValue { started in
-            let recent = (started[user] ?? []).filter { now - $0 < 3_600_000 }
-            let allowed = recent.count < perHour
-            started[user] = allowed ? recent + [now] : recent
-            return allowed
-        }
     }
 }
 

@@ -31,6 +31,11 @@ public struct UserUsage: Hashable, Sendable {
 public struct AuthenticatedUser: Hashable, Sendable {
     public var id: Int64
     public var name: String
+    /// The hash of the token that authenticated the request. A push's write checks, inside its
+    /// transaction, that this hash still belongs to this live user: a token revoked or rotated
+    /// while the body was arriving, or an account deleted and another made meanwhile, must not
+    /// let the request write (`StorageError.tokenWithdrawn`).
+    public var tokenHash: String
     /// How many times this user's history was found rolled back (a restore from an older
     /// backup) and restarted; part of the epoch the user's devices see.
     public var historyGeneration: Int64 = 0
@@ -99,6 +104,9 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
     case userRevoked(String)
     /// The database cannot serve requests (unreachable, read-only, corrupt); the text names the problem.
     case notReady(String)
+    /// The token that authenticated a request no longer belongs to a live user (revoked,
+    /// rotated, or its user deleted) when its write ran; nothing was written. Answered 401.
+    case tokenWithdrawn
 
     public var errorDescription: String? {
         switch self {
@@ -106,6 +114,7 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
         case .noSuchUser(let name): "no user named \"\(name)\"; `gymlog-server user list` shows the users."
         case .userRevoked(let name): "the user \"\(name)\" is revoked; `gymlog-server user activate \(name)` lets it in again with a new token."
         case .notReady(let problem): problem
+        case .tokenWithdrawn: "the token was revoked or replaced, or its user deleted, before the request's write; nothing was written."
         }
     }
 }
@@ -132,6 +141,9 @@ public protocol SyncStorage: Sendable {
     func deleteUser(name: String) async throws -> UserRecord
     /// The live (not revoked) user holding this token hash.
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser?
+    /// Whether the user may push from this device: it pushed before, or the user has fewer
+    /// than `limit` devices (`ServerConfig.maxDevicesPerUser`).
+    func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool
     /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction.
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome
     /// Field rows with change counter > `after`, at most `limit` field rows or changes (one
@@ -142,10 +154,17 @@ public protocol SyncStorage: Sendable {
     /// new generation; every device of the user then sees a new epoch and re-sends its state
     /// under new idempotency keys, so the user's recorded keys (all of past generations) are
     /// deleted in the same transaction: without that they grew by a full copy per generation.
-    func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64
+    ///
+    /// Returns nil, changing nothing, when the user already started `perHour` generations in
+    /// the hour-long window that holds `now` (Unix ms): the count is the user's, in the store,
+    /// so every instance and a restart share it (`ServerConfig.maxHistoryGenerationsPerHour`).
+    func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64?
     /// Returns when the database answers a trivial read and a write transaction it rolls back
     /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.
     func checkReadiness() async throws
+    /// How long `/readyz` waits for `checkReadiness` before it answers not ready; nil waits
+    /// for it (a local file's check takes as long as the file is big, and cannot hang on a network).
+    var readinessTimeLimit: Duration? { get }
     /// Counts of users and devices and the database's size, for `/metrics`' gauges.
     func usage() async throws -> StorageUsage
     /// Before `serve` listens: looks for corruption for at most `timeLimit` and throws a
@@ -160,6 +179,8 @@ public protocol SyncStorage: Sendable {
 }
 
 extension SyncStorage {
+    /// No time limit by default.
+    public var readinessTimeLimit: Duration? { nil }
     /// Nothing to check by default: PostgreSQL checksums its own pages, memory has none.
     public func checkIntegrity(timeLimit: Duration) async throws -> Bool { true }
     /// Nothing to release by default (SQLite closes its file when the last reference goes).

@@ -139,7 +139,9 @@ public enum PushDecision: Hashable, Sendable {
 public protocol SyncStorageTransaction {
     /// Reads from ONE snapshot the device's last applied seq, the user's change counter, which
     /// of `plan.keys` the user recorded before (and their digests), and the stored clocks of
-    /// every field of `plan.rows`.
+    /// every field of `plan.rows`. Throws `StorageError.tokenWithdrawn` when the user's row no
+    /// longer holds the token hash that authenticated the push, live (the one check of a
+    /// token inside the write; an optimistic store checks it again in `writePush`).
     func readPushState(device: String, plan: PushReadPlan) async throws -> PushState
     /// Stores `writes`: records the keys, writes the fields, sets the device's last applied seq
     /// (and when it was last seen) and the user's change counter, all or nothing. Returns
@@ -154,7 +156,7 @@ public protocol SyncRulesStorage: SyncStorage {
     associatedtype Transaction: SyncStorageTransaction
     /// Runs `body` in one transaction of `user`'s data; commits when it answers `commit`,
     /// rolls back otherwise or when it throws.
-    func withTransaction<R: Sendable>(user: Int64, _ body: (Transaction) async throws -> (result: R, commit: Bool)) async throws -> R
+    func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (Transaction) async throws -> (result: R, commit: Bool)) async throws -> R
     /// From one snapshot: the user's change counter, the device's last applied seq, and at
     /// most `rowLimit` field rows with change counter > `after`, in `ChangeRow.pullOrder`.
     func changes(user: Int64, device: String, after: Int64, rowLimit: Int) async throws -> ChangeSnapshot
@@ -168,7 +170,7 @@ extension SyncRulesStorage {
 
     /// `SyncRules.push` in one transaction of the user's data; a sequence gap commits nothing.
     public func pushLocked(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
-        try await withTransaction(user: user.id) { (transaction: Transaction) async throws -> (result: PushOutcome, commit: Bool) in
+        try await withTransaction(user: user) { (transaction: Transaction) async throws -> (result: PushOutcome, commit: Bool) in
             // The transaction holds the user's data: the writes cannot find it changed.
             guard let outcome = try await SyncRules.push(transaction, deviceID: deviceID, items: items, now: now) else {
                 throw StorageError.notReady("the \(backend) store refused a push's writes inside its own transaction; nothing was written. This is a bug: please report it.")

@@ -99,13 +99,25 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
         committed.users.first { $0.tokenHash == hash && $0.record.revokedAt == nil }.map {
-            AuthenticatedUser(id: $0.record.id, name: $0.record.name, historyGeneration: $0.historyGeneration)
+            AuthenticatedUser(id: $0.record.id, name: $0.record.name, tokenHash: hash, historyGeneration: $0.historyGeneration)
         }
     }
 
-    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
+    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
+        let devices = committed.devices.keys.filter { $0.user == user.id }
+        return devices.contains(DeviceKey(user: user.id, device: deviceID)) || devices.count < limit
+    }
+
+    public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await write { state in
-            guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (0, false) }
+            guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (nil, false) }
+            // The same hour-long window as the SQL stores (`SQLiteSyncStorage.startGeneration`).
+            if now - state.users[index].generationWindowStart >= 3_600_000 {
+                state.users[index].generationWindowStart = now
+                state.users[index].generationsInWindow = 0
+            }
+            guard state.users[index].generationsInWindow < perHour else { return (nil, false) }
+            state.users[index].generationsInWindow += 1
             state.users[index].historyGeneration += 1
             state.appliedKeys[user.id] = nil
             return (state.users[index].historyGeneration, true)
@@ -114,9 +126,9 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
     // MARK: SyncRulesStorage
 
-    public func withTransaction<R: Sendable>(user: Int64, _ body: (MemorySyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
+    public func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (MemorySyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await write { state in
-            let transaction = MemorySyncTransaction(user: user, state: state)
+            let transaction = MemorySyncTransaction(user: user.id, tokenHash: user.tokenHash, state: state)
             let (result, commit) = try await body(transaction)
             state = transaction.state
             return (result, commit)
@@ -137,16 +149,21 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 /// The push primitives on a copy of the memory store's state (see `MemorySyncStorage.withTransaction`).
 public final class MemorySyncTransaction: SyncStorageTransaction {
     let user: Int64
+    /// The hash of the token that authenticated the push (`AuthenticatedUser.tokenHash`).
+    let tokenHash: String
     fileprivate var state: MemoryState
 
-    fileprivate init(user: Int64, state: MemoryState) {
+    fileprivate init(user: Int64, tokenHash: String, state: MemoryState) {
         self.user = user
+        self.tokenHash = tokenHash
         self.state = state
     }
 
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
-        // Deleted meanwhile (`gymlog-server user delete`): nothing to push into.
-        guard state.users.contains(where: { $0.record.id == user }) else { throw StorageError.noSuchUser("#\(user)") }
+        // Revoked, rotated or deleted meanwhile: the token no longer writes.
+        guard state.users.contains(where: { $0.record.id == user && $0.tokenHash == tokenHash && $0.record.revokedAt == nil }) else {
+            throw StorageError.tokenWithdrawn
+        }
         var read = PushState(lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
                              head: state.changeCounter[user] ?? 0)
         let recorded = state.appliedKeys[user] ?? [:]
@@ -174,6 +191,8 @@ private struct MemoryUser {
     var record: UserRecord
     var tokenHash: String
     var historyGeneration: Int64 = 0
+    var generationWindowStart: Int64 = 0
+    var generationsInWindow = 0
 }
 
 private struct DeviceKey: Hashable {

@@ -99,6 +99,12 @@ enum PostgresSchema {
             // PostgresSyncTransaction). A constant default adds no row data (PostgreSQL 11+).
             "ALTER TABLE users ADD COLUMN push_version BIGINT NOT NULL DEFAULT 0",
         ]),
+        PostgresMigration(version: 5, name: "server-v5-generation-window", steps: [
+            // The history generations each user started in the current hour-long window: the
+            // limit on rollback claims holds for every instance and across restarts.
+            "ALTER TABLE users ADD COLUMN generation_window_start BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE users ADD COLUMN generations_in_window INTEGER NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Applies the missing migrations on `connection`; throws a `ServerSetupError` naming the

@@ -32,6 +32,11 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     let pushStatements = StatementCounter()
     /// Pushes whose compare-and-swap lost to another push of the user (another instance's).
     let pushConflicts = StatementCounter()
+    // A push that failed for want of space (SQLSTATE 53100): 503 and readiness red for a while.
+    private let diskFull: DiskFullWatch
+    /// How long readiness stays red after a push found the database server's disk full: this
+    /// instance cannot look at that disk, so it lets traffic in again to find out.
+    static let diskFullPause: Duration = .seconds(30)
 
     /// Parses the URL and sets up the pool; nothing connects yet. Errors about the URL are
     /// thrown here; errors about reaching or migrating the database by the first call.
@@ -46,6 +51,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         connectionConfig = try location.connectionConfiguration()
         self.location = location
         self.logger = logger
+        diskFull = DiskFullWatch(database: location.redacted, logger: logger)
         client = PostgresClient(configuration: location.clientConfiguration(poolSize: poolSize), backgroundLogger: logger)
     }
 
@@ -166,9 +172,50 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     // MARK: SyncStorage
 
     public func epoch() async throws -> String {
-        try await prepare()
-        for try await epoch in try await client.query("SELECT epoch FROM meta", logger: logger).decode(String.self) { return epoch }
-        throw ServerSetupError("the database \(location.redacted) has no epoch row in its meta table; it was not made by gymlog-server.")
+        try await reachable {
+            try await self.prepare()
+            for try await epoch in try await self.client.query("SELECT epoch FROM meta", logger: self.logger).decode(String.self) { return epoch }
+            throw ServerSetupError("the database \(self.location.redacted) has no epoch row in its meta table; it was not made by gymlog-server.")
+        }
+    }
+
+    /// Runs a request's access; when the database cannot be reached (down, restarting, the
+    /// connection lost) the caller gets `StorageError.notReady` (503 with Retry-After), not
+    /// an internal error; the problem is logged with the database's redacted URL.
+    func reachable<T>(_ access: () async throws -> T) async throws -> T {
+        do {
+            return try await access()
+        } catch let error as PSQLError where Self.isUnreachable(error) {
+            logger.error("the PostgreSQL database cannot be reached", metadata: ["database": "\(location.redacted)", "error": "\(describePostgresError(error))"])
+            throw StorageError.notReady("the server's database cannot be reached; try again shortly.")
+        } catch where Self.isPoolGivingUp(error) {
+            // The pool gave up connecting for now (its circuit breaker). (A first connection
+            // or migration that failed is `prepare`'s ServerSetupError, worded for the operator.)
+            logger.error("the PostgreSQL database cannot be reached", metadata: ["database": "\(location.redacted)", "error": "\(error)"])
+            throw StorageError.notReady("the server's database cannot be reached; try again shortly.")
+        }
+    }
+
+    /// Whether `error` is the pool's `ConnectionPoolError` (its connection attempts kept
+    /// failing, so it fails requests rather than queue them): PostgresNIO maps its other
+    /// cases to `PSQLError`, and its module is not one this target imports, so it is known by name.
+    static func isPoolGivingUp(_ error: any Error) -> Bool {
+        String(describing: type(of: error)) == "ConnectionPoolError"
+    }
+
+    /// Whether `error` says the database could not be reached or went away, rather than
+    /// refused a statement: the connection failed or closed, or the server is shutting down,
+    /// starting up, or refusing connections (SQLSTATE class 08, 57P01 to 57P03).
+    static func isUnreachable(_ error: PSQLError) -> Bool {
+        if let state = error.serverInfo?[.sqlState] {
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        }
+        return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(error.code)
+    }
+
+    /// Whether `error` is the database server's disk running full (SQLSTATE 53100).
+    static func isDiskFull(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "53100"
     }
 
     /// A read of the meta table inside a transaction that is rolled back: the pool connects,
@@ -186,7 +233,19 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         throw StorageError.notReady("the PostgreSQL database \(location.redacted) answered no row for its usage.")
     }
 
+    /// A database down or unreachable makes the check hang on its connection attempts: a
+    /// load balancer's probe gets its answer within a second.
+    public var readinessTimeLimit: Duration? { .seconds(1) }
+
     public func checkReadiness() async throws {
+        if let fullFor = diskFull.fullFor {
+            guard fullFor >= Self.diskFullPause else { throw StorageError.diskFull }
+            diskFull.noteSpace()
+        }
+        try await reachable { try await self.checkWritable() }
+    }
+
+    private func checkWritable() async throws {
         try await prepare()
         let logger = self.logger
         let location = self.location
@@ -305,25 +364,49 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     }
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
-        try await prepare()
-        let rows = try await client.query("SELECT id, name, history_generation FROM users WHERE token_hash = \(hash) AND revoked_at IS NULL", logger: logger)
-        for try await (id, name, generation) in rows.decode((Int64, String, Int64).self) {
-            return AuthenticatedUser(id: id, name: name, historyGeneration: generation)
+        try await reachable {
+            try await self.prepare()
+            let rows = try await self.client.query("SELECT id, name, history_generation FROM users WHERE token_hash = \(hash) AND revoked_at IS NULL", logger: self.logger)
+            for try await (id, name, generation) in rows.decode((Int64, String, Int64).self) {
+                return AuthenticatedUser(id: id, name: name, tokenHash: hash, historyGeneration: generation)
+            }
+            return nil
         }
-        return nil
     }
 
-    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
+    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
+        try await reachable {
+            try await self.prepare()
+            let rows = try await self.client.query("""
+                SELECT EXISTS (SELECT 1 FROM devices WHERE user_id = \(user.id) AND device_id = \(deviceID))
+                       OR (SELECT count(*) FROM devices WHERE user_id = \(user.id)) < \(Int64(limit))
+                """, logger: self.logger)
+            for try await allowed in rows.decode(Bool.self) { return allowed }
+            return false
+        }
+    }
+
+    public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
+        try await reachable { try await self.startNewHistoryGenerationReached(user: user, now: now, perHour: perHour) }
+    }
+
+    private func startNewHistoryGenerationReached(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await prepare()
-        // One statement: the keys of the past generations go with the bump (see the protocol);
-        // push_version makes a push that read the old keys start over.
+        // One statement: the bump, unless the user's window already holds `perHour` (the
+        // same window as SQLiteSyncStorage.startGeneration), and with it the keys of the past
+        // generations (see the protocol); push_version makes a push that read the old keys start over.
         let rows = try await client.query("""
-            WITH pruned AS (DELETE FROM applied_keys WHERE user_id = \(user.id))
-            UPDATE users SET history_generation = history_generation + 1, push_version = push_version + 1
-            WHERE id = \(user.id) RETURNING history_generation
+            WITH bumped AS (
+                UPDATE users SET history_generation = history_generation + 1, push_version = push_version + 1,
+                    generations_in_window = CASE WHEN \(now) - generation_window_start >= 3600000 THEN 1 ELSE generations_in_window + 1 END,
+                    generation_window_start = CASE WHEN \(now) - generation_window_start >= 3600000 THEN \(now) ELSE generation_window_start END
+                WHERE id = \(user.id) AND (\(now) - generation_window_start >= 3600000 OR generations_in_window < \(Int64(perHour)))
+                RETURNING history_generation
+            ), pruned AS (DELETE FROM applied_keys WHERE user_id = \(user.id) AND EXISTS (SELECT 1 FROM bumped))
+            SELECT history_generation FROM bumped
             """, logger: logger)
         for try await generation in rows.decode(Int64.self) { return generation }
-        return 0
+        return nil
     }
 
     // MARK: SyncRulesStorage
@@ -337,6 +420,16 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     /// `optimisticAttempts` it locks the user's row in a transaction (the same two statements
     /// after `SELECT ... FOR NO KEY UPDATE`), which cannot lose. A sequence gap writes nothing.
     public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+        do {
+            let outcome = try await reachable { try await pushReached(user: user, deviceID: deviceID, items: items, now: now) }
+            diskFull.noteSpace()
+            return outcome
+        } catch where Self.isDiskFull(error) {
+            throw diskFull.noteFull(describePostgresError(error))
+        }
+    }
+
+    private func pushReached(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         try await prepare()
         let statements = PostgresStatements(target: .pool(client), logger: logger, counter: pushStatements)
         return try await userLocks.withLock(user.id) {
@@ -355,7 +448,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    public func withTransaction<R: Sendable>(user: Int64, _ body: (PostgresSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
+    public func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (PostgresSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await prepare()
         let logger = self.logger
         let counter = pushStatements
@@ -363,8 +456,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
             let statements = PostgresStatements(target: .connection(connection), logger: logger, counter: counter)
             _ = try await statements.run("BEGIN")
             do {
-                // The name only words an error; the id scopes every statement.
-                let transaction = PostgresSyncTransaction(statements: statements, user: AuthenticatedUser(id: user, name: "#\(user)"), lockFirst: true)
+                let transaction = PostgresSyncTransaction(statements: statements, user: user, lockFirst: true)
                 let (result, commit) = try await body(transaction)
                 _ = try await statements.run(commit ? "COMMIT" : "ROLLBACK")
                 return (result, commit ? transaction.written : 0)
@@ -404,7 +496,9 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     }
 
     public func changes(user: Int64, device: String, after: Int64, rowLimit: Int) async throws -> ChangeSnapshot {
-        try await prepare()
-        return try await Self.changes(client, logger: logger, user: user, device: device, after: after, rowLimit: rowLimit)
+        try await reachable {
+            try await self.prepare()
+            return try await Self.changes(self.client, logger: self.logger, user: user, device: device, after: after, rowLimit: rowLimit)
+        }
     }
 }

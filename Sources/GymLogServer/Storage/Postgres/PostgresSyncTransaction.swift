@@ -39,7 +39,7 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
             // statement, so (READ COMMITTED) it sees what the previous holder committed.
             _ = try await statements.run("SELECT 1 FROM users WHERE id = \(id) FOR NO KEY UPDATE").collect()
         }
-        let rows = try await statements.execute(PushRead(user: id, device: device, keys: plan.keys,
+        let rows = try await statements.execute(PushRead(user: id, tokenHash: user.tokenHash, device: device, keys: plan.keys,
                                                          entities: plan.rows.map(\.entity), ids: plan.rows.map(\.entityID)))
         var state = PushState(lastAppliedSeq: 0, head: 0)
         var found = false
@@ -54,8 +54,8 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
                 }
             }
         }
-        // Deleted meanwhile (`gymlog-server user delete`): nothing to push into.
-        guard found else { throw StorageError.noSuchUser(user.name) }
+        // Revoked, rotated or deleted meanwhile: the token no longer writes.
+        guard found else { throw StorageError.tokenWithdrawn }
         return state
     }
 
@@ -76,12 +76,14 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
             kinds.append(kind); ints.append(int); reals.append(real); texts.append(text)
         }
         let rows = try await statements.execute(PushWrite(
-            head: writes.head, user: user.id, version: version, keys: writes.keys.map(\.key), digests: writes.keys.map(\.digest),
+            head: writes.head, user: user.id, tokenHash: user.tokenHash, version: version, keys: writes.keys.map(\.key), digests: writes.keys.map(\.digest),
             entities: entities, ids: ids, names: names, kinds: kinds, ints: ints, reals: reals, texts: texts, clocks: clocks, seqs: seqs,
             device: device, lastAppliedSeq: writes.lastAppliedSeq, now: now, headBefore: writes.headBefore))
         var matched = false
         for try await count in rows { matched = count == 1 }
         if matched { written = writes.fields.count }
+        // Not matched: another push won, or the token was withdrawn since the read; the read
+        // of the next attempt tells them apart.
         return matched
     }
 }
@@ -118,9 +120,11 @@ struct PostgresStatements: Sendable {
 
 /// The push's read (`PostgresSyncTransaction.readPushState`): one statement, so one snapshot.
 struct PushRead: PostgresPreparedStatement {
-    static let name = "gymlog_push_read_v1"
+    static let name = "gymlog_push_read_v2"
+    // The user's row only while it holds the token hash, live (`StorageError.tokenWithdrawn`).
     static let sql = """
-        SELECT 0, u.change_seq, u.push_version, NULL::text, NULL::text, NULL::text, NULL::text FROM users u WHERE u.id = $1
+        SELECT 0, u.change_seq, u.push_version, NULL::text, NULL::text, NULL::text, NULL::text FROM users u
+        WHERE u.id = $1 AND u.token_hash = $6 AND u.revoked_at IS NULL
         UNION ALL
         SELECT 1, d.last_applied_seq, NULL, NULL, NULL, NULL, NULL FROM devices d WHERE d.user_id = $1 AND d.device_id = $2
         UNION ALL
@@ -134,14 +138,16 @@ struct PushRead: PostgresPreparedStatement {
     typealias Row = (Int32, Int64?, Int64?, String?, String?, String?, String?)
 
     var user: Int64
+    var tokenHash: String
     var device: String
     var keys: [String]
     var entities: [String]
     var ids: [String]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
+        var bindings = PostgresBindings(capacity: 6)
         bindings.append(user); bindings.append(device); bindings.append(keys); bindings.append(entities); bindings.append(ids)
+        bindings.append(tokenHash)
         return bindings
     }
 
@@ -151,18 +157,20 @@ struct PushRead: PostgresPreparedStatement {
 /// The push's write (`PostgresSyncTransaction.writePush`): one statement that answers 1 when
 /// its compare-and-swap matched and everything was written, 0 when nothing was.
 ///
-/// `cas` is the compare-and-swap: it matches only when no push of the user committed since
-/// the read (push_version) and none holds the row now (SKIP LOCKED: never wait on a pooled
+/// `cas` is the compare-and-swap: it matches only when the token that authenticated the push
+/// is still the user's, live (a revoke or rotation does not bump push_version), no push of
+/// the user committed since the read (push_version) and none holds the row now (SKIP LOCKED: never wait on a pooled
 /// connection). Under READ COMMITTED a row updated after this statement's snapshot is
 /// re-checked in its latest version. Every other part reads `cas`, so it runs first and
 /// nothing is written when it matched nothing. A key conflict (which the compare-and-swap
 /// rules out) fails the whole statement rather than pass unnoticed.
 struct PushWrite: PostgresPreparedStatement {
-    static let name = "gymlog_push_write_v2"
+    static let name = "gymlog_push_write_v3"
     static let sql = """
         WITH cas AS (
             UPDATE users SET change_seq = $1, push_version = push_version + 1
-            WHERE id = (SELECT id FROM users WHERE id = $2 AND push_version = $3 AND change_seq = $18 FOR NO KEY UPDATE SKIP LOCKED)
+            WHERE id = (SELECT id FROM users WHERE id = $2 AND push_version = $3 AND change_seq = $18
+                        AND token_hash = $19 AND revoked_at IS NULL FOR NO KEY UPDATE SKIP LOCKED)
             RETURNING id
         ), new_keys AS (
             INSERT INTO applied_keys (user_id, idempotency_key, digest)
@@ -186,7 +194,7 @@ struct PushWrite: PostgresPreparedStatement {
         """
     typealias Row = Int64
 
-    var head: Int64, user: Int64, version: Int64
+    var head: Int64, user: Int64, tokenHash: String, version: Int64
     var keys: [String], digests: [String]
     var entities: [String], ids: [String], names: [String], kinds: [String]
     var ints: [Int64], reals: [Double], texts: [String], clocks: [String], seqs: [Int64]
@@ -196,12 +204,13 @@ struct PushWrite: PostgresPreparedStatement {
     var headBefore: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 18)
+        var bindings = PostgresBindings(capacity: 19)
         bindings.append(head); bindings.append(user); bindings.append(version)
         bindings.append(keys); bindings.append(digests)
         bindings.append(entities); bindings.append(ids); bindings.append(names); bindings.append(kinds)
         bindings.append(ints); bindings.append(reals); bindings.append(texts); bindings.append(clocks); bindings.append(seqs)
         bindings.append(device); bindings.append(lastAppliedSeq); bindings.append(now); bindings.append(headBefore)
+        bindings.append(tokenHash)
         return bindings
     }
 

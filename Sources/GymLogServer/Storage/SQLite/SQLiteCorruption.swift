@@ -5,7 +5,7 @@ import Logging
 /// A damaged SQLite store (a flipped bit on disk, a bad copy): found at start by `PRAGMA
 /// quick_check`, or at run time by an access failing with SQLITE_CORRUPT or SQLITE_NOTADB.
 /// From then on the store refuses writes (more writes into a malformed file make it worse),
-/// `/readyz` is red, and the problem is logged once, naming the file.
+/// `/readyz` is red, and the problem is logged once, naming the file (answers do not).
 final class SQLiteCorruption: @unchecked Sendable {
     // @unchecked: `found` is only touched with `lock` held; the rest is immutable.
     let path: String
@@ -27,16 +27,21 @@ final class SQLiteCorruption: @unchecked Sendable {
         return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
 
-    /// What to say about a damaged database at `path`, and what to do: restore the last backup.
-    static func advice(path: String, detail: String) -> String {
-        "the server database \(path) is corrupt (\(detail)); stop the server and restore the last backup with `gymlog-server restore --db sqlite:\(path) BACKUP_FILE` (made by `gymlog-server backup`), then start it again: devices re-send what the backup lacks."
+    /// What to say about a damaged database, and what to do: restore the last backup. With
+    /// `path` for the operator starting the server; without it in answers to requests, which
+    /// must not show where the file lives (the log line of `record` names it).
+    static func advice(path: String?, detail: String) -> String {
+        guard let path else {
+            return "the server database is corrupt (\(detail)); stop the server and restore the last backup with `gymlog-server restore --db sqlite:PATH BACKUP_FILE` (made by `gymlog-server backup`; the server's log names the file), then start it again: devices re-send what the backup lacks."
+        }
+        return "the server database \(path) is corrupt (\(detail)); stop the server and restore the last backup with `gymlog-server restore --db sqlite:\(path) BACKUP_FILE` (made by `gymlog-server backup`), then start it again: devices re-send what the backup lacks."
     }
 
     /// Remembers the damage `detail` describes; logs it the first time only.
     func record(_ detail: String) {
         let first = lock.withLock { () -> Bool in
             guard found == nil else { return false }
-            found = Self.advice(path: path, detail: detail)
+            found = Self.advice(path: nil, detail: detail)
             return true
         }
         if first {

@@ -25,6 +25,9 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     private let writeLock = AsyncLock()
     // Damage found at run time: writes are refused from then on (see SQLiteCorruption).
     private let corruption: SQLiteCorruption
+    // A write that failed for want of space: 503 and readiness red until there is room again.
+    private let diskFull: DiskFullWatch
+    private let logger: Logger
 
     /// Opens (creating if needed) the database at `path` and runs pending migrations.
     public init(path: String, logger: Logger = Logger(label: "gymlog-server.sqlite")) throws {
@@ -64,6 +67,8 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         }
         self.path = path
         corruption = SQLiteCorruption(path: path, logger: logger)
+        diskFull = DiskFullWatch(database: path, logger: logger)
+        self.logger = logger
     }
 
     /// `PRAGMA quick_check` on a reader, interrupted after `timeLimit` (it reads the whole
@@ -178,6 +183,36 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             // is refused as key_reused. Keys recorded before have none and count as the same.
             try db.execute(sql: "ALTER TABLE applied_keys ADD COLUMN digest TEXT")
         }
+        m.registerMigration("server-v4-user-ids-never-reused") { db in
+            // A plain INTEGER PRIMARY KEY hands the highest id out again once its user is
+            // deleted, and a request authenticated as the deleted user could then reach the
+            // new one's rows. AUTOINCREMENT never reuses an id; SQLite cannot add it to a
+            // table, so the table is rebuilt (GRDB runs a migration with foreign keys off and
+            // checks them afterwards). The copy's ids seed the sequence with the highest one.
+            try db.execute(sql: """
+            CREATE TABLE users_new (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                token_hash TEXT NOT NULL UNIQUE,
+                created_at INTEGER NOT NULL,
+                revoked_at INTEGER,
+                change_seq INTEGER NOT NULL DEFAULT 0,
+                history_generation INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO users_new (id, name, token_hash, created_at, revoked_at, change_seq, history_generation)
+                SELECT id, name, token_hash, created_at, revoked_at, change_seq, history_generation FROM users;
+            DROP TABLE users;
+            ALTER TABLE users_new RENAME TO users;
+            """)
+        }
+        m.registerMigration("server-v5-generation-window") { db in
+            // The history generations each user started in the current hour-long window: the
+            // limit on rollback claims holds for every instance and across restarts.
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN generation_window_start INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE users ADD COLUMN generations_in_window INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return m
     }
 
@@ -201,13 +236,18 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     public func checkReadiness() async throws {
         let path = self.path
         try corruption.refuseWrites()
+        if diskFull.isFull {
+            guard try await hasRoom() else { throw StorageError.diskFull }
+            diskFull.noteSpace()
+        }
         let verdict: [String]
         do {
             verdict = try await corruption.watch { try await pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(1)") } }
         } catch let error as StorageError {
             throw error
         } catch {
-            throw StorageError.notReady("the SQLite database \(path) cannot be read (\(error)); check the file, or restore a backup with `gymlog-server restore`.")
+            logger.error("readiness: the SQLite database cannot be read", metadata: ["path": "\(path)", "error": "\(error)"])
+            throw StorageError.notReady("the SQLite database cannot be read (\(error)); check the file (the server's log names it), or restore a backup with `gymlog-server restore`.")
         }
         guard verdict == ["ok"] else {
             corruption.record("quick_check: " + verdict.joined(separator: "; "))
@@ -222,7 +262,8 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
                 try db.execute(sql: "ROLLBACK")
             } }
         } catch {
-            throw StorageError.notReady("the SQLite database \(path) cannot be written (\(error)); check the disk and the file's permissions.")
+            logger.error("readiness: the SQLite database cannot be written", metadata: ["path": "\(path)", "error": "\(error)"])
+            throw StorageError.notReady("the SQLite database cannot be written (\(error)); check the disk and the file's permissions (the server's log names the file).")
         }
     }
 
@@ -230,7 +271,38 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     // lock, and a corruption error it meets is recorded.
     private func write<T>(_ body: () async throws -> T) async throws -> T {
         try corruption.refuseWrites()
-        return try await corruption.watch { try await writeLock.withLock(body) }
+        do {
+            let result = try await corruption.watch { try await writeLock.withLock(body) }
+            diskFull.noteSpace()
+            return result
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw diskFull.noteFull("\(error)")
+        }
+    }
+
+    /// Whether a write may find room again after one failed with SQLITE_FULL: at least a MiB
+    /// free on the file's filesystem, and the file under its page limit (`max_page_count`).
+    private func hasRoom() async throws -> Bool {
+        var stats = statvfs()
+        let directory = (path as NSString).deletingLastPathComponent
+        if statvfs(directory.isEmpty ? "." : directory, &stats) == 0, UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 1 << 20 {
+            return false
+        }
+        return try await writeLock.withLock { try await pool.writeWithoutTransaction { db in
+            try Int64.fetchOne(db, sql: "SELECT (SELECT page_count FROM pragma_page_count()) < (SELECT max_page_count FROM pragma_max_page_count())") == 1
+        } }
+    }
+
+    /// Sets the writer's `PRAGMA max_page_count` (tests: a full disk without filling one).
+    func setMaxPageCount(_ pages: Int64) async throws {
+        try await writeLock.withLock { try await pool.writeWithoutTransaction { db in
+            _ = try Int64.fetchOne(db, sql: "PRAGMA max_page_count = \(pages)")
+        } }
+    }
+
+    /// The file's pages now (tests).
+    func pageCount() async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
     }
 
     public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
@@ -308,25 +380,44 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
         try await corruption.watch { try await pool.read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, history_generation FROM users WHERE token_hash = ? AND revoked_at IS NULL"),
-                             arguments: [hash]).map { AuthenticatedUser(id: $0[0], name: $0[1], historyGeneration: $0[2]) }
+                             arguments: [hash]).map { AuthenticatedUser(id: $0[0], name: $0[1], tokenHash: hash, historyGeneration: $0[2]) }
         } }
     }
 
-    public func startNewHistoryGeneration(user: AuthenticatedUser) async throws -> Int64 {
+    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
+        try await corruption.watch { try await pool.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM devices WHERE user_id = ?1 AND device_id = ?2)
+                       OR (SELECT count(*) FROM devices WHERE user_id = ?1) < ?3
+                """), arguments: [user.id, deviceID, limit]) ?? false
+        } }
+    }
+
+    public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await write { try await pool.write { db in
-            try db.execute(sql: "UPDATE users SET history_generation = history_generation + 1 WHERE id = ?", arguments: [user.id])
+            try db.execute(sql: Self.startGeneration, arguments: ["id": user.id, "now": now, "perHour": perHour])
+            guard db.changesCount > 0 else { return nil }
             try db.execute(sql: "DELETE FROM applied_keys WHERE user_id = ?", arguments: [user.id])
             return try Int64.fetchOne(db, sql: "SELECT history_generation FROM users WHERE id = ?", arguments: [user.id]) ?? 0
         } }
     }
 
+    /// Bumps the generation unless the user's window (an hour from its first generation)
+    /// already holds `perHour`; every SET reads the row as it was.
+    static let startGeneration = """
+        UPDATE users SET history_generation = history_generation + 1,
+            generations_in_window = CASE WHEN :now - generation_window_start >= 3600000 THEN 1 ELSE generations_in_window + 1 END,
+            generation_window_start = CASE WHEN :now - generation_window_start >= 3600000 THEN :now ELSE generation_window_start END
+        WHERE id = :id AND (:now - generation_window_start >= 3600000 OR generations_in_window < :perHour)
+        """
+
     // MARK: SyncRulesStorage
 
-    public func withTransaction<R: Sendable>(user: Int64, _ body: (SQLiteSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
+    public func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (SQLiteSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await write {
             try await pool.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
             do {
-                let (result, commit) = try await body(SQLiteSyncTransaction(pool: pool, user: user))
+                let (result, commit) = try await body(SQLiteSyncTransaction(pool: pool, user: user.id, tokenHash: user.tokenHash))
                 try await Self.finish(pool, commit ? "COMMIT" : "ROLLBACK")
                 return result
             } catch {

@@ -13,16 +13,21 @@ import GymLogCore
 public struct SQLiteSyncTransaction: SyncStorageTransaction {
     let pool: DatabasePool
     let user: Int64
+    /// The hash of the token that authenticated the push (`AuthenticatedUser.tokenHash`).
+    let tokenHash: String
 
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
-        let user = self.user
+        let (user, tokenHash) = (self.user, self.tokenHash)
         return try await pool.writeWithoutTransaction { db in
             let lastApplied = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
                 arguments: [user, device]) ?? 0
-            // Deleted meanwhile (`gymlog-server user delete`): nothing to push into.
-            guard let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ?"), arguments: [user]) else {
-                throw StorageError.noSuchUser("#\(user)")
+            // The token still this user's, live, inside BEGIN IMMEDIATE: a revoke, a rotation or a
+            // delete (another process's included) commits before this, or waits until the push ends.
+            guard let head = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ? AND token_hash = ? AND revoked_at IS NULL"),
+                arguments: [user, tokenHash]) else {
+                throw StorageError.tokenWithdrawn
             }
             var state = PushState(lastAppliedSeq: lastApplied, head: head)
             try Self.eachChunk(of: plan.keys, sql: { "SELECT idempotency_key, digest FROM applied_keys WHERE user_id = ? AND idempotency_key IN (\($0))" },
