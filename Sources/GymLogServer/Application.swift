@@ -137,13 +137,13 @@ public enum Endpoint: String, CaseIterable, Sendable {
 /// (see `SyncStorage.checkReadiness`), else 503 `not_ready` naming the problem, so a load
 /// balancer stops sending traffic to an instance whose database is gone, read-only or corrupt.
 ///
-/// The check is bounded by the store's `readinessTimeLimit`: a database that does not answer
-/// in time (PostgreSQL down, its connections hanging) is not ready, and a load balancer's
-/// probe gets its answer in time.
-func readiness(_ storage: any SyncStorage, logger: Logger) async throws -> Response {
+/// The check of a store that can hang (`SyncStorage.readinessIsBounded`: PostgreSQL down, its
+/// connections hanging) is bounded by `--readiness-timeout`: a database that does not answer
+/// in time is not ready, and a load balancer's probe gets its answer in time.
+func readiness(_ storage: any SyncStorage, limit: Duration, logger: Logger) async throws -> Response {
     let answered: Bool
     do {
-        if let limit = storage.readinessTimeLimit {
+        if storage.readinessIsBounded {
             answered = try await withinTimeLimit(limit) { try await storage.checkReadiness() }
         } else {
             try await storage.checkReadiness()
@@ -198,7 +198,7 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
         router.on(RouterPath(endpoint.path), method: endpoint.method) { request, context -> Response in
             switch endpoint {
             case .healthz: return jsonResponse(HealthStatus(status: "ok"))
-            case .readyz: return try await readiness(storage, logger: context.logger)
+            case .readyz: return try await readiness(storage, limit: config.readinessTimeout, logger: context.logger)
             case .metrics: return await metricsResponse(metrics, storage)
             case .capabilities: return jsonResponse(routes.capabilities)
             case .register: return try await routes.register(request, context: context)

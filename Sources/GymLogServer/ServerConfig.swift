@@ -39,6 +39,9 @@ public struct ServerConfig: Sendable {
     /// a byte at a time never stalls long enough for `requestBodyTimeout`, yet holds a
     /// connection and a push slot for hours.
     public var minBodyBytesPerSecond: Int = 1024
+    /// How long `/readyz` waits for a store that can hang (PostgreSQL down) before it says not
+    /// ready: a load balancer's probe gets its answer in time.
+    public var readinessTimeout: Duration = .seconds(1)
     /// Connections open at once; past it, new ones wait in the listen backlog.
     public var maxConnections: Int = 512
     /// Connections one client address may hold open (`AddressConnections`; 0: no cap).

@@ -39,6 +39,9 @@ public struct Harness: Sendable {
                 var config = ServerConfig(database: url)
                 config.now = { testNow }
                 config.logLevel = .warning
+                // The suite shares two cores with a PostgreSQL it keeps busy: a healthy check
+                // can take more than the default second there (ReadinessTests still prove the bound).
+                config.readinessTimeout = .seconds(15)
                 configure(&config)
                 let storage = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger)
                 do {

@@ -57,6 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
     var requestBodyTimeout: Double = 30
     @Option(help: "Slowest average a request body may arrive at, in bytes per second, from 10 seconds after its head on; slower ones are cut (0: no minimum).")
     var minBodyRate = 1024
+    @Option(help: "Seconds /readyz waits for PostgreSQL before it answers 503 not_ready (a database that is down hangs the check; SQLite's check is not bounded).")
+    var readinessTimeout: Double = 1
     @Option(help: "Connections open at once; more wait until one closes.") var maxConnections = 512
     @Option(help: "Connections one client address may hold open; one more closes that address's longest-idle connection, or, all busy, may only ask /healthz or /readyz (0: no cap; behind a reverse proxy every client has its address).")
     var maxConnectionsPerAddress = 64
@@ -76,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard integrityCheckSeconds >= 0 else { throw ValidationError("--integrity-check-seconds must not be negative (0 skips the check), not \(integrityCheckSeconds).") }
         guard (1...1000).contains(poolSize) else { throw ValidationError("--pool-size must be from 1 to 1000, not \(poolSize).") }
         for (flag, seconds) in [("--request-head-timeout", requestHeadTimeout), ("--request-body-timeout", requestBodyTimeout),
-                                ("--shutdown-grace", shutdownGrace)] {
+                                ("--shutdown-grace", shutdownGrace), ("--readiness-timeout", readinessTimeout)] {
             guard seconds > 0, seconds <= 86_400 else { throw ValidationError("\(flag) must be more than 0 and at most 86400 seconds, not \(seconds).") }
         }
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative (0 means no cap), not \(maxConnectionsPerAddress).") }
@@ -119,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.requestHeadTimeout = .seconds(requestHeadTimeout)
         config.requestBodyTimeout = .seconds(requestBodyTimeout)
         config.minBodyBytesPerSecond = minBodyRate
+        config.readinessTimeout = .seconds(readinessTimeout)
         config.maxConnections = maxConnections
         config.maxConnectionsPerAddress = maxConnectionsPerAddress
         config.shutdownGracePeriod = .seconds(shutdownGrace)

@@ -162,9 +162,9 @@ public protocol SyncStorage: Sendable {
     /// Returns when the database answers a trivial read and a write transaction it rolls back
     /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.
     func checkReadiness() async throws
-    /// How long `/readyz` waits for `checkReadiness` before it answers not ready; nil waits
-    /// for it (a local file's check takes as long as the file is big, and cannot hang on a network).
-    var readinessTimeLimit: Duration? { get }
+    /// Whether `/readyz` bounds `checkReadiness` by `--readiness-timeout`: a network database's
+    /// check can hang; a local file's takes as long as the file is big, and is waited for.
+    var readinessIsBounded: Bool { get }
     /// Counts of users and devices and the database's size, for `/metrics`' gauges.
     func usage() async throws -> StorageUsage
     /// Before `serve` listens: looks for corruption for at most `timeLimit` and throws a
@@ -179,8 +179,8 @@ public protocol SyncStorage: Sendable {
 }
 
 extension SyncStorage {
-    /// No time limit by default.
-    public var readinessTimeLimit: Duration? { nil }
+    /// Not bounded by default.
+    public var readinessIsBounded: Bool { false }
     /// Nothing to check by default: PostgreSQL checksums its own pages, memory has none.
     public func checkIntegrity(timeLimit: Duration) async throws -> Bool { true }
     /// Nothing to release by default (SQLite closes its file when the last reference goes).

@@ -235,7 +235,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
 
     /// A database down or unreachable makes the check hang on its connection attempts: a
     /// load balancer's probe gets its answer within a second.
-    public var readinessTimeLimit: Duration? { .seconds(1) }
+    public var readinessIsBounded: Bool { true }
 
     public func checkReadiness() async throws {
         if let fullFor = diskFull.fullFor {
