@@ -49,7 +49,7 @@ public enum FieldRules {
         if value == .null { return rule.nullable ? nil : "\(rule.described) cannot be null" }
         switch rule.shape {
         case .integer(let range):
-            guard let n = integer(value), range.contains(n) else {
+            guard let n = value.int, range.contains(n) else {
                 return "\(rule.described) is a whole number from \(range.lowerBound) to \(range.upperBound)"
             }
         case .decimal(let range, let step):
@@ -69,15 +69,6 @@ public enum FieldRules {
             }
         }
         return nil
-    }
-
-    /// A whole number, written as one or as a float with no fraction (`5.0`); never traps.
-    private static func integer(_ value: FieldValue) -> Int64? {
-        switch value {
-        case .int(let i): i
-        case .real(let d): Int64(exactly: d)
-        case .text, .null: nil
-        }
     }
 
     /// A decimal as the client stores it (`"102.5"`), or a number that is one exactly.
