@@ -263,20 +263,23 @@ func syncCommand(_ options: SyncCommand) async throws {
     let rawPull = try RawFieldInserter(path: rawPullDB)
     let puller = "bench-puller-" + SplitMix64(seed: 5).uuidKeyCopy()
     var cursor = "0"
-    var pulled = 0, pulledEvents = 0, pages = 0, pulledBytes = 0
-    var pullTimes: [Double] = [], rawPullTimes: [Double] = []
-    while pulled < plan.pullChanges {
-        let target = "/v1/pull?device_id=\(puller)&cursor=\(cursor)&limit=\(plan.pullLimit)"
+    var pulled = 0, pulledEvents = 0
+    var v1 = PulledPages(), rawPullTimes: [Double] = []
+    /// One page as a new device, timed from sending the request to the answer's last byte and
+    /// decoded afterwards, untimed.
+    func pullPage<Page: Decodable>(_ target: String, as: Page.Type, into pages: inout PulledPages) throws -> Page {
         let t0 = monotonicNanos()
         let r = try client.send("GET", target, token: pushToken)
-        pullTimes.append(seconds(t0))
-        try check(r, "pull page \(pages + 1)")
-        pages += 1
-        pulledBytes += r.body.count
-        let page = try JSONDecoder().decode(PullResponse.self, from: Data(r.body))
+        pages.times.append(seconds(t0))
+        pages.bytes += r.body.count
+        try check(r, "page \(pages.count) of \(target)")
+        return try JSONDecoder().decode(Page.self, from: Data(r.body))
+    }
+    while pulled < plan.pullChanges {
+        let page = try pullPage("/v1/pull?device_id=\(puller)&cursor=\(cursor)&limit=\(plan.pullLimit)", as: PullResponse.self, into: &v1)
         let n = page.changes.reduce(0) { $0 + $1.fields.count }
         guard n > 0, n % fieldsPerEvent == 0, page.changes.first?.entityID == events[pulledEvents].entityID else {
-            throw BenchError("pull page \(pages) is not the next \(n / fieldsPerEvent) pushed events")
+            throw BenchError("pull page \(v1.count) is not the next \(n / fieldsPerEvent) pushed events")
         }
         let eventsInPage = n / fieldsPerEvent
         let t1 = monotonicNanos()
@@ -288,7 +291,7 @@ func syncCommand(_ options: SyncCommand) async throws {
         if !page.hasMore { break }
     }
     guard pulled >= plan.pullChanges else { throw BenchError("pulled only \(pulled) changes") }
-    let pullRate = Double(pulled) / pullTimes.reduce(0, +)
+    let pullRate = Double(pulled) / v1.times.reduce(0, +)
     let rawPullRate = Double(pulled) / rawPullTimes.reduce(0, +)
     rows.append(ResultRow(id: "s2", what: "pull \(grouped(pulled)) changes, limit \(plan.pullLimit)",
                           figure: "\(grouped(Int(pullRate))) changes/s", baseline: "\(grouped(Int(rawPullRate))) rows/s (raw INSERT)",
@@ -317,11 +320,11 @@ func syncCommand(_ options: SyncCommand) async throws {
     let rawSelectRate = Double(read) / seconds(t0)
     rows.append(ResultRow(id: "s2'", what: "raw SELECT of the same rows (pull's query, C API)", figure: "\(grouped(Int(rawSelectRate))) rows/s",
                           baseline: "—", ratio: "\(fmt(pullRate / rawSelectRate, 2))× (pull / SELECT)", target: "info: read cost", pass: nil, info: true))
-    let pullStats = Stats(pullTimes.map { $0 * 1000 })
+    let pullStats = Stats(v1.times.map { $0 * 1000 })
     details.append("Pull: a \"change\" is one field row of the answer (entity, entity_id, field, value, clock), i.e. one "
                    + "`{\"v\",\"c\"}` entry under `changes[].fields`; the pusher's \(pulled) first field rows "
-                   + "(\(pulledEvents) events) in \(pages) pages of `limit=\(plan.pullLimit)` from `cursor=0` as a new device, "
-                   + "\(fmt(Double(pulledBytes) / Double(pages) / 1024, 0)) KiB JSON per page (one event's fields are never split, so a page holds "
+                   + "(\(pulledEvents) events) in \(v1.count) pages of `limit=\(plan.pullLimit)` from `cursor=0` as a new device, "
+                   + "\(fmt(Double(v1.bytes) / Double(v1.count) / 1024, 0)) KiB JSON per page (one event's fields are never split, so a page holds "
                    + "\(plan.pullLimit / fieldsPerEvent * fieldsPerEvent) rows). Per page (ms): server median \(fmt(pullStats.median, 1)), "
                    + "max \(fmt(pullStats.max, 1)). Baseline: the same rows INSERTed in one transaction per page. "
                    + "Timed from sending the request to the last byte of the answer; the client decodes afterwards, untimed.")
@@ -330,34 +333,27 @@ func syncCommand(_ options: SyncCommand) async throws {
     let recordLimit = max(1, plan.pullLimit / fieldsPerEvent)
     log("(2b) pull the same \(pulledEvents) events through /v2/pull, limit \(recordLimit) records…")
     var compactCursor = "0"
-    var compactRecords = 0, compactPages = 0, compactBytes = 0
-    var compactTimes: [Double] = []
+    var compactRecords = 0
+    var v2 = PulledPages()
     while compactRecords < pulledEvents {
-        let target = "/v2/pull?device_id=\(puller)&cursor=\(compactCursor)&limit=\(recordLimit)"
-        let t0 = monotonicNanos()
-        let r = try client.send("GET", target, token: pushToken)
-        compactTimes.append(seconds(t0))
-        try check(r, "v2 pull page \(compactPages + 1)")
-        compactPages += 1
-        compactBytes += r.body.count
-        let page = try JSONDecoder().decode(CompactPullResponse.self, from: Data(r.body))
+        let page = try pullPage("/v2/pull?device_id=\(puller)&cursor=\(compactCursor)&limit=\(recordLimit)", as: CompactPullResponse.self, into: &v2)
         guard !page.changes.isEmpty, page.changes.allSatisfy({ $0.fields.count == fieldsPerEvent }),
               page.changes.first?.entityID == events[compactRecords].entityID else {
-            throw BenchError("v2 pull page \(compactPages) is not the next \(page.changes.count) pushed events, one change each")
+            throw BenchError("v2 pull page \(v2.count) is not the next \(page.changes.count) pushed events, one change each")
         }
         compactRecords += page.changes.count
         compactCursor = page.cursor
         if !page.hasMore { break }
     }
-    let v1RecordRate = Double(pulledEvents) / pullTimes.reduce(0, +)
-    let compactRate = Double(compactRecords) / compactTimes.reduce(0, +)
+    let v1RecordRate = Double(pulledEvents) / v1.times.reduce(0, +)
+    let compactRate = Double(compactRecords) / v2.times.reduce(0, +)
     rows.append(ResultRow(id: "s2b", what: "pull the same \(grouped(compactRecords)) events as records, v2, limit \(recordLimit)",
                           figure: "\(grouped(Int(compactRate))) records/s",
                           baseline: "\(grouped(Int(v1RecordRate))) records/s (v1 pull, s2)",
                           ratio: "\(fmt(compactRate / v1RecordRate, 2))×", target: "info: v2 against v1", pass: nil, info: true))
-    details.append("Pull v2: the same \(compactRecords) events through `/v2/pull` in \(compactPages) pages of `limit=\(recordLimit)` records "
-                   + "(v1's \(plan.pullLimit) field rows hold the same events): \(fmt(Double(compactBytes) / Double(compactRecords), 0)) bytes "
-                   + "a record against \(fmt(Double(pulledBytes) / Double(pulledEvents), 0)) in v1.")
+    details.append("Pull v2: the same \(compactRecords) events through `/v2/pull` in \(v2.count) pages of `limit=\(recordLimit)` records "
+                   + "(v1's \(plan.pullLimit) field rows hold the same events): \(fmt(Double(v2.bytes) / Double(compactRecords), 0)) bytes "
+                   + "a record against \(fmt(Double(v1.bytes) / Double(pulledEvents), 0)) in v1.")
 
     // 3 and 4: the real engine over `HTTPSyncTransport`, two client databases.
     log("(3) no-op sync, (4) one set from device A to device B…")
@@ -448,4 +444,12 @@ func syncCommand(_ options: SyncCommand) async throws {
 extension SplitMix64 {
     /// A UUID from a copy (so a `let` generator can make one).
     func uuidKeyCopy() -> String { var copy = self; return copy.uuidKey() }
+}
+
+/// The pages of one timed pull.
+struct PulledPages {
+    /// Seconds each page took, from sending the request to the answer's last byte.
+    var times: [Double] = []
+    var bytes = 0
+    var count: Int { times.count }
 }

@@ -209,10 +209,24 @@ import Testing
     // MARK: completions and man page
 
     @Test(arguments: ["bash", "zsh", "fish"])
-    func completionScriptsMatchTheCommandTree(shell: String) throws {
-        let run = try TemporaryHome().gymlog(["--generate-completion-script", shell])
-        #expect(run.status == 0)
-        try compareGenerated(run.stdout, "completions/gymlog.\(shell)")
+    func completionScriptsNameEveryCommand(shell: String) throws {
+        // Given the command tree as ArgumentParser describes it
+        let home = try TemporaryHome()
+        let dump = try object(try home.gymlog(["--experimental-dump-help"]).stdout)
+        let commands = (dump["command"] as! [String: Any])["subcommands"] as! [[String: Any]]
+        // When the binary writes the shell's completion script
+        let run = try home.gymlog(["--generate-completion-script", shell])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Then it offers every subcommand
+        let missing = commands.map { $0["commandName"] as! String }.filter { !run.stdout.contains($0) }
+        #expect(missing.isEmpty, "the \(shell) script does not offer \(missing)")
+        // And bash reads the bash script without a syntax error
+        if shell == "bash" {
+            let script = try temporaryDirectory("gymlog-completion") + "/gymlog.bash"
+            try run.stdout.write(toFile: script, atomically: true, encoding: .utf8)
+            let parsed = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-n", script])
+            #expect(parsed.status == 0, "\(parsed.stderr)")
+        }
     }
 
     @Test func theManPageCoversEveryCommandAndOption() throws {
@@ -235,13 +249,13 @@ import Testing
             for sub in command["subcommands"] as? [[String: Any]] ?? [] { visit(sub, path: here) }
         }
         visit(dump["command"] as! [String: Any], path: [])
-        #expect(missing.isEmpty, "man/gymlog.1 is stale; run scripts/generate-completions: \(missing)")
+        #expect(missing.isEmpty, "man/gymlog.1 is stale; run scripts/generate-manual: \(missing)")
 
-        // And when swift-argument-parser's generate-manual has been built (scripts/generate-completions
+        // And when swift-argument-parser's generate-manual has been built (scripts/generate-manual
         // builds it), the page is exactly what it generates today
         let generator = builtProducts.appendingPathComponent("generate-manual")
         guard FileManager.default.isExecutableFile(atPath: generator.path) else { return }
-        let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/generate-completions"), encoding: .utf8)
+        let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/generate-manual"), encoding: .utf8)
         let date = try #require(script.firstMatch(of: /MANUAL_DATE=(\S+)/)?.1)
         let out = URL(fileURLWithPath: try temporaryDirectory("gymlog-man"))
         let generated = try ProcessRunner.run(generator, [builtProducts.appendingPathComponent("gymlog").path, "--date", String(date), "--output-directory", out.path])
@@ -274,7 +288,7 @@ private func compareGenerated(_ text: String, _ path: String) throws {
         return
     }
     let committed = try? String(contentsOf: url, encoding: .utf8)
-    #expect(committed == text, "\(path) is stale; run scripts/generate-completions")
+    #expect(committed == text, "\(path) is stale; run scripts/generate-manual")
 }
 
 func object(_ text: String) throws -> [String: Any] {

@@ -51,13 +51,13 @@ public enum LoadSpec: Equatable, Sendable {
     case bodyweightPlus(Fixed, WeightUnit?)
 }
 
-/// One set as parsed from a line, before the exercise and units are resolved.
+/// What a line typed about one set's measures; each is nil when the line did not type it.
 ///
-/// Not a `SetValues`: the load is what was typed (`LoadSpec`, its unit possibly omitted and
-/// bodyweight not yet split from the weight); `SetResolver.values(of:defaultUnit:)` turns it
-/// into the stored values once the user's default unit is known.
-public struct SetSpec: Equatable, Sendable {
-    public var kind: SetKind
+/// The one shape both `SetSpec` (a new set) and `SetPatch` (changes to a set) carry: the load
+/// is what was typed (`LoadSpec`, its unit possibly omitted and bodyweight not yet split from
+/// the weight), so it is not a `SetValues`; `SetResolver` turns it into stored values once the
+/// user's default unit is known.
+public struct TypedMeasures: Equatable, Sendable {
     public var load: LoadSpec?
     public var reps: Int?
     public var rpe: Fixed?
@@ -65,39 +65,54 @@ public struct SetSpec: Equatable, Sendable {
     public var distance: Distance?
     public var note: String?
 
-    public init(kind: SetKind = .working, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
+    public init(load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
                 durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil) {
-        self.kind = kind; self.load = load; self.reps = reps; self.rpe = rpe
+        self.load = load; self.reps = reps; self.rpe = rpe
         self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
     }
 }
 
-/// The changes a `+` or `edit` line asks for; nil fields keep the last set's value.
-///
-/// Not a `SetValues`: every field is optional (absent means "unchanged"), the load is
-/// unresolved as in `SetSpec`, and `count` says how many copies to log;
-/// `SetResolver.values(repeating:with:)` applies it to stored values.
+/// One set as parsed from a line, before the exercise and units are resolved:
+/// `SetResolver.values(of:defaultUnit:)` turns it into the stored values.
+@dynamicMemberLookup
+public struct SetSpec: Equatable, Sendable {
+    public var kind: SetKind
+    public var typed: TypedMeasures
+
+    public init(kind: SetKind = .working, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
+                durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil) {
+        self.kind = kind
+        typed = TypedMeasures(load: load, reps: reps, rpe: rpe, durationSeconds: durationSeconds, distance: distance, note: note)
+    }
+
+    public subscript<T>(dynamicMember measure: WritableKeyPath<TypedMeasures, T>) -> T {
+        get { typed[keyPath: measure] }
+        set { typed[keyPath: measure] = newValue }
+    }
+}
+
+/// The changes a `+` or `edit` line asks for: a nil kind or measure keeps the last set's
+/// value, and `count` says how many copies to log; `SetResolver.values(repeating:with:)`
+/// applies it to stored values.
+@dynamicMemberLookup
 public struct SetPatch: Equatable, Sendable {
     public var kind: SetKind?
-    public var load: LoadSpec?
-    public var reps: Int?
-    public var rpe: Fixed?
-    public var durationSeconds: Int?
-    public var distance: Distance?
-    public var note: String?
+    public var typed: TypedMeasures
     /// `+ x5x3` or `+ 3`? Only `x` forms: how many copies to log (default 1).
     public var count: Int
 
     public init(kind: SetKind? = nil, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
                 durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil, count: Int = 1) {
-        self.kind = kind; self.load = load; self.reps = reps; self.rpe = rpe
-        self.durationSeconds = durationSeconds; self.distance = distance; self.note = note; self.count = count
+        self.kind = kind; self.count = count
+        typed = TypedMeasures(load: load, reps: reps, rpe: rpe, durationSeconds: durationSeconds, distance: distance, note: note)
     }
 
-    public var isEmpty: Bool {
-        kind == nil && load == nil && reps == nil && rpe == nil && durationSeconds == nil
-            && distance == nil && note == nil && count == 1
+    public subscript<T>(dynamicMember measure: WritableKeyPath<TypedMeasures, T>) -> T {
+        get { typed[keyPath: measure] }
+        set { typed[keyPath: measure] = newValue }
     }
+
+    public var isEmpty: Bool { kind == nil && typed == TypedMeasures() && count == 1 }
 }
 
 /// Why a line was rejected, and where. Rendered with a caret under the offending token.

@@ -24,17 +24,14 @@ extension SetSpec {
     /// Fields in a fixed order, absent ones left out: `warmup 60 x10 @6 2000m 461s #"note"`.
     /// A working set shows no kind.
     public var canonical: String {
-        canonicalFields(kind: kind == .working ? nil : kind, load: load, reps: reps, rpe: rpe,
-                        durationSeconds: durationSeconds, distance: distance, note: note)
+        typed.canonical(kind: kind == .working ? nil : kind)
     }
 }
 
 extension SetPatch {
     /// `+ [x6]`, `+ 2*[102.5 x6]`, `+ []` for the empty patch; a kind is shown whenever it is set.
     public var canonical: String {
-        let fields = canonicalFields(kind: kind, load: load, reps: reps, rpe: rpe,
-                                     durationSeconds: durationSeconds, distance: distance, note: note)
-        return "+ " + (count == 1 ? "" : "\(count)*") + "[" + fields + "]"
+        "+ " + (count == 1 ? "" : "\(count)*") + "[" + typed.canonical(kind: kind) + "]"
     }
 }
 
@@ -62,17 +59,19 @@ extension EntryLine {
     }
 }
 
-private func canonicalFields(kind: SetKind?, load: LoadSpec?, reps: Int?, rpe: Fixed?,
-                             durationSeconds: Int?, distance: Distance?, note: String?) -> String {
-    var parts: [String] = []
-    if let kind { parts.append(kind.rawValue) }
-    if let load { parts.append(load.canonical) }
-    if let reps { parts.append("x\(reps)") }
-    if let rpe { parts.append("@\(rpe)") }
-    if let distance { parts.append(distance.description) }
-    if let durationSeconds { parts.append("\(durationSeconds)s") }
-    if let note { parts.append("#" + canonicalQuoted(note)) }
-    return parts.joined(separator: " ")
+extension TypedMeasures {
+    /// Fields in a fixed order, absent ones left out, after the kind when there is one.
+    fileprivate func canonical(kind: SetKind?) -> String {
+        var parts: [String] = []
+        if let kind { parts.append(kind.rawValue) }
+        if let load { parts.append(load.canonical) }
+        if let reps { parts.append("x\(reps)") }
+        if let rpe { parts.append("@\(rpe)") }
+        if let distance { parts.append(distance.description) }
+        if let durationSeconds { parts.append("\(durationSeconds)s") }
+        if let note { parts.append("#" + canonicalQuoted(note)) }
+        return parts.joined(separator: " ")
+    }
 }
 
 /// Double-quoted, with `\`, `"`, tab and newline escaped so the rendering stays one TSV-safe line.

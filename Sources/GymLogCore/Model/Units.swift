@@ -92,58 +92,62 @@ extension DistanceUnit: SpelledUnit {
     ]
 }
 
-/// A weight exactly as typed.
-public struct Weight: Hashable, Sendable, CustomStringConvertible {
-    public var value: Fixed
-    public var unit: WeightUnit
-    public init(_ value: Fixed, _ unit: WeightUnit) { self.value = value; self.unit = unit }
-    public var kilograms: Double { unit.kilograms(value) }
-    public var description: String { "\(value)\(unit.rawValue)" }
+/// A unit whose size is a whole number of one small common unit, so that converting between
+/// two of them is integer arithmetic and never picks up `Double` noise.
+public protocol ExactUnit: Hashable, Sendable, RawRepresentable<String> {
+    /// How many of the common unit one of this unit is.
+    var exactSize: Int64 { get }
+}
 
-    /// This load in `unit`, exact to the nearest thousandth (halves away from zero): `225lb`
-    /// is `102.058kg`, `100kg` is `220.462lb`. The one conversion for values written out in
-    /// another unit than typed; integer arithmetic on the exact pound (0.45359237 kg), so it
-    /// never picks up `Double` noise.
-    public func converted(to unit: WeightUnit) -> Weight {
-        guard unit != self.unit else { return self }
-        let poundInHundredMillionthsKg: Int64 = 45_359_237, hundredMillion: Int64 = 100_000_000
-        let t = value.thousandths
-        let (product, overflow) = t.multipliedReportingOverflow(by: unit == .kg ? poundInHundredMillionthsKg : hundredMillion)
-        // Only a load far past `SetLimits` (stored from elsewhere) overflows: convert it inexactly.
-        guard !overflow else { return Weight(Fixed(rounding: unit.fromKilograms(self.unit.kilograms(value))), unit) }
-        let converted = roundedQuotient(product, unit == .kg ? hundredMillion : poundInHundredMillionthsKg)
-        return Weight(Fixed(thousandths: converted), unit)
+extension WeightUnit: ExactUnit {
+    /// In hundred-millionths of a kilogram: the pound is exactly 0.45359237 kg.
+    public var exactSize: Int64 { self == .kg ? 100_000_000 : 45_359_237 }
+}
+
+extension DistanceUnit: ExactUnit {
+    /// In tenths of a millimetre: the mile and the yard are whole numbers of them.
+    public var exactSize: Int64 {
+        switch self {
+        case .m: 10_000
+        case .km: 10_000_000
+        case .mi: 16_093_440
+        case .yd: 9_144
+        }
     }
 }
 
-/// A distance exactly as typed.
-public struct Distance: Hashable, Sendable, CustomStringConvertible {
+/// A weight exactly as typed (`102.5kg`).
+public typealias Weight = Quantity<WeightUnit>
+/// A distance exactly as typed (`2000m`, `3.1mi`).
+public typealias Distance = Quantity<DistanceUnit>
+
+/// An amount exactly as typed, in the unit it was typed in.
+public struct Quantity<Unit: ExactUnit>: Hashable, Sendable, CustomStringConvertible {
     public var value: Fixed
-    public var unit: DistanceUnit
-    public init(_ value: Fixed, _ unit: DistanceUnit) { self.value = value; self.unit = unit }
-    public var meters: Double { unit.meters(value) }
+    public var unit: Unit
+    public init(_ value: Fixed, _ unit: Unit) { self.value = value; self.unit = unit }
     public var description: String { "\(value)\(unit.rawValue)" }
 
-    /// This distance in `unit`, exact to the nearest thousandth (halves away from zero):
-    /// `3.1mi` is `4.989km`, `2000m` is `2km`. Integer arithmetic on the exact mile and yard.
-    public func converted(to unit: DistanceUnit) -> Distance {
+    /// This amount in `unit`, exact to the nearest thousandth (halves away from zero): `225lb`
+    /// is `102.058kg`, `100kg` is `220.462lb`, `3.1mi` is `4.989km`, `2000m` is `2km`. The one
+    /// conversion for values written out in another unit than typed.
+    public func converted(to unit: Unit) -> Self {
         guard unit != self.unit else { return self }
-        // Tenths of a millimetre in one of each unit: every factor is a whole number.
-        func tenthsOfMillimetre(_ u: DistanceUnit) -> Int64 {
-            switch u {
-            case .m: 10_000
-            case .km: 10_000_000
-            case .mi: 16_093_440
-            case .yd: 9_144
-            }
-        }
-        let (product, overflow) = value.thousandths.multipliedReportingOverflow(by: tenthsOfMillimetre(self.unit))
-        // Only a distance far past `SetLimits` (stored from elsewhere) overflows: convert it inexactly.
+        let (product, overflow) = value.thousandths.multipliedReportingOverflow(by: self.unit.exactSize)
+        // Only an amount far past `SetLimits` (stored from elsewhere) overflows: convert it inexactly.
         guard !overflow else {
-            return Distance(Fixed(rounding: value.doubleValue * Double(tenthsOfMillimetre(self.unit)) / Double(tenthsOfMillimetre(unit))), unit)
+            return Self(Fixed(rounding: value.doubleValue * Double(self.unit.exactSize) / Double(unit.exactSize)), unit)
         }
-        return Distance(Fixed(thousandths: roundedQuotient(product, tenthsOfMillimetre(unit))), unit)
+        return Self(Fixed(thousandths: roundedQuotient(product, unit.exactSize)), unit)
     }
+}
+
+extension Quantity where Unit == WeightUnit {
+    public var kilograms: Double { unit.kilograms(value) }
+}
+
+extension Quantity where Unit == DistanceUnit {
+    public var meters: Double { unit.meters(value) }
 }
 
 /// `n / d` rounded to the nearest whole number, halves away from zero (`d` > 0).

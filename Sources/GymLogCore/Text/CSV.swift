@@ -64,45 +64,36 @@ public struct CSVWriter: Sendable {
         beginField(empty: true)
     }
 
-    /// Writes a decimal integer without allocating.
+    /// Writes a field that never needs quoting (a number, an id, a time), its bytes appended
+    /// by `write` straight into the buffer.
     @inlinable
-    public mutating func fieldInt(_ value: Int64) {
+    mutating func unquotedField(_ write: (inout [UInt8]) -> Void) {
         beginField(empty: false)
-        appendDecimal(value, to: &buffer)
+        write(&buffer)
     }
 
     /// Writes a decimal integer without allocating.
     @inlinable
-    public mutating func fieldInt(_ value: Int) {
-        fieldInt(Int64(value))
-    }
+    public mutating func fieldInt(_ value: some BinaryInteger) { unquotedField { appendDecimal(Int64(value), to: &$0) } }
 
     /// Writes `value` exactly as `Fixed.description` spells it (`102.5`, `0.125`, `-20`).
     @inlinable
-    public mutating func fieldFixed(_ value: Fixed) {
-        beginField(empty: false)
-        appendFixed(value, to: &buffer)
-    }
+    public mutating func fieldFixed(_ value: Fixed) { unquotedField { appendFixed(value, to: &$0) } }
 
     /// Writes an id in lowercase 8-4-4-4-12 hex form.
     @inlinable
-    public mutating func fieldUUID(_ id: UUID) {
-        beginField(empty: false)
-        appendUUID(id, to: &buffer)
-    }
+    public mutating func fieldUUID(_ id: UUID) { unquotedField { appendUUID(id, to: &$0) } }
 
     /// Writes `2026-11-21T10:15:00+01:00`, or `2026-11-21T10:15:00.250+01:00` with `milliseconds`.
     @inlinable
     public mutating func fieldISO8601(millis: Int64, utcOffsetSeconds: Int, milliseconds: Bool = false) {
-        beginField(empty: false)
-        appendISO8601(millis: millis, utcOffsetSeconds: utcOffsetSeconds, milliseconds: milliseconds, to: &buffer)
+        unquotedField { appendISO8601(millis: millis, utcOffsetSeconds: utcOffsetSeconds, milliseconds: milliseconds, to: &$0) }
     }
 
     /// Writes the local `2026-11-21 10:15:00`.
     @inlinable
     public mutating func fieldLocalDateTime(millis: Int64, utcOffsetSeconds: Int) {
-        beginField(empty: false)
-        appendLocalDateTime(millis: millis, utcOffsetSeconds: utcOffsetSeconds, to: &buffer)
+        unquotedField { appendLocalDateTime(millis: millis, utcOffsetSeconds: utcOffsetSeconds, to: &$0) }
     }
 
     /// Writes several text fields.
