@@ -36,10 +36,11 @@ enum Render {
         return weekday[((days % 7) + 7) % 7] + " " + String(localDateTime(millis: millis, utcOffsetSeconds: offset).prefix(16))
     }
 
-    /// `Tue 2026-11-24 18:02  Push day  (52 min)  17 sets  ref 2026-11-24`; "(in progress)" while
+    /// `Tue 2026-11-24 18:02  Push day  (52 min)  17 sets  ref 2026-11-24` (`12 working sets +
+    /// 5 warm-ups` when some are warm-ups); "(in progress)" while
     /// `status` says the workout is open, the same rule as the REPL prompt's; `reference` is
     /// what `--workout` takes.
-    static func workoutHeader(_ w: Workout, setCount: Int, lastActivity: Int64?, status: WorkoutStatus, reference: String? = nil,
+    static func workoutHeader(_ w: Workout, sets: SetCount, lastActivity: Int64?, status: WorkoutStatus, reference: String? = nil,
                               style: Style = .plain) -> String {
         var text = style.bold(day(w.startedAt, w.utcOffsetSeconds))
         if let name = w.name { text += "  " + style.bold(name) }
@@ -49,7 +50,7 @@ enum Render {
         } else {
             details += "  (in progress)"
         }
-        details += "  \(setCount) set\(setCount == 1 ? "" : "s")"
+        details += "  \(sets)"
         if let reference { details += "  ref \(reference)" }
         text += style.dim(details)
         if let note = w.note, !note.isEmpty { text += "\n  " + style.dim("note:") + " \(note)" }
@@ -57,7 +58,7 @@ enum Render {
     }
 
     static func workoutHeader(_ d: WorkoutDetail, status: WorkoutStatus, style: Style) -> String {
-        workoutHeader(d.workout, setCount: d.sets.count, lastActivity: d.sets.map(\.set.performedAt).max(), status: status,
+        workoutHeader(d.workout, sets: SetCount(d.sets.map(\.set.values)), lastActivity: d.sets.map(\.set.performedAt).max(), status: status,
                       reference: d.reference, style: style)
     }
 

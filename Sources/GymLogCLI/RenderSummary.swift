@@ -14,14 +14,15 @@ extension Render {
             : "the workout of \(day(w.startedAt, w.utcOffsetSeconds))")
         let minutes = max(0, ((w.endedAt ?? w.startedAt) - w.startedAt) / 60_000)
         let duration = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min"
-        var line = "Finished \(name): \(duration), \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
+        var line = "Finished \(name): \(duration), \(s.sets)"
         if s.workingVolume > 0 { line += ", \(load(kilograms: s.workingVolume, settings)) working volume" }
         var lines = [line + "."]
         if let p = s.previous {
-            // Against the last time the same routine (or workout name) was done.
-            let sets = s.setCount - p.setCount
+            // Against the last time the same routine (or workout name) was done, working sets
+            // against working sets.
+            let sets = s.sets.working - p.sets.working
             var compare = "  vs \(p.workout.name.map { "'\($0)'" } ?? "last time") on \(shortDate(p.workout.startedAt, p.workout.utcOffsetSeconds, showYear: false)): "
-                + "\(p.setCount) set\(p.setCount == 1 ? "" : "s") (\(sets >= 0 ? "+" : "")\(sets))"
+                + plural(p.sets.working, s.sets.warmups + p.sets.warmups > 0 ? "working set" : "set") + " (\(sets >= 0 ? "+" : "")\(sets))"
             if p.workingVolume > 0 || s.workingVolume > 0 {
                 let delta = s.workingVolume - p.workingVolume
                 compare += ", \(load(kilograms: p.workingVolume, settings)) (\(delta >= 0 ? "+" : "-")\(load(kilograms: abs(delta), settings)))"

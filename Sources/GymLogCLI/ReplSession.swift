@@ -77,11 +77,11 @@ final class ReplSession {
         }
         if let past = state.pastWorkout {
             let count = (try? context.db().workoutDetail(past.id)?.sets.count) ?? 0
-            return TerminalText.safe("[\(past.name ?? "past workout") · \(count) set\(count == 1 ? "" : "s")\(pastDate)] > ")
+            return TerminalText.safe("[\(past.name ?? "past workout") · \(plural(count, "set"))\(pastDate)] > ")
         }
         guard let open = try? context.db().openWorkout() else { return "gymlog> " }
         let name = open.workout.name ?? Render.clock(open.workout.startedAt, open.workout.utcOffsetSeconds)
-        return TerminalText.safe("[\(name) · \(open.setCount) set\(open.setCount == 1 ? "" : "s")] > ")
+        return TerminalText.safe("[\(name) · \(plural(open.setCount, "set"))] > ")
     }
 
     /// Tab completion: command names, exercise names, and `COMMAND NAME` for the commands

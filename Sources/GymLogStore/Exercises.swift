@@ -263,7 +263,7 @@ enum Exercises {
         if !sameKind { try w.write(.exercises, id: exercise.id, op: .update, fields: [("kind", .text(kind.rawValue))]) }
         try RecordBook(w).rebuildRecords(exerciseID: exercise.id)
         let n = change.conversions.count
-        w.describeAction("made '\(exercise.name)' \(kind.rawValue)" + (n == 0 ? "" : ", converting \(n) set\(n == 1 ? "" : "s")"), workout: nil)
+        w.describeAction("made '\(exercise.name)' \(kind.rawValue)" + (n == 0 ? "" : ", converting \(plural(n, "set"))"), workout: nil)
         return change
     }
 
@@ -310,7 +310,7 @@ enum Exercises {
         let exercise = try Exercises.existing(name, wholeName: true, in: w)
         let live = try Exercises.liveSetCount(exerciseID: exercise.id, in: w)
         guard live == 0 else {
-            throw UserError("'\(exercise.name)' has \(live) set\(live == 1 ? "" : "s"), so it stays; to move \(live == 1 ? "it" : "them") to another "
+            throw UserError("'\(exercise.name)' has \(plural(live, "set")), so it stays; to move \(live == 1 ? "it" : "them") to another "
                 + "exercise and keep this name as its alias: `gymlog exercises merge \"\(exercise.name)\" OTHER`.")
         }
         for (id, _) in try Exercises.liveAliases(of: exercise.id, in: w) {

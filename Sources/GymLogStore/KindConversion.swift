@@ -70,7 +70,7 @@ enum KindConversion {
     static func noReading(_ misfits: [String], of exercise: Exercise, in kind: ExerciseKind, exampleName: String,
                           before: String, then: String) -> UserError {
         let n = misfits.count
-        var lines = ["\(before)\(n) set\(n == 1 ? "" : "s") of '\(exercise.name)' \(n == 1 ? "has" : "have") no reading as \(kind.phrase) "
+        var lines = ["\(before)\(plural(n, "set")) of '\(exercise.name)' \(n == 1 ? "has" : "have") no reading as \(kind.phrase) "
             + "(\(kind.shape(nameKey(exampleName)))), so nothing was changed:"]
         lines += misfits.prefix(10).map { "  " + $0 }
         if n > 10 { lines.append("  and \(n - 10) more") }

@@ -103,7 +103,7 @@ enum WorkoutSteps {
             w.describeAction("the empty workout (discarded)", workout: chosen.id)
             return .discarded(chosen)
         }
-        w.describeAction("\(name) (\(summary.setCount) set\(summary.setCount == 1 ? "" : "s"))", workout: chosen.id)
+        w.describeAction("\(name) (\(summary.sets))", workout: chosen.id)
         return .finished(summary)
     }
 
@@ -130,7 +130,7 @@ enum WorkoutSteps {
         for set in sets { try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))]) }
         try w.write(.workouts, id: workout.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
         for exercise in Set(sets.map(\.exerciseID)) { try RecordBook(w).rebuildRecords(exerciseID: exercise) }
-        w.describeAction("\(Workouts.describe(workout)) (\(sets.count) set\(sets.count == 1 ? "" : "s"))", workout: workout.id)
+        w.describeAction("\(Workouts.describe(workout)) (\(plural(sets.count, "set")))", workout: workout.id)
         return WorkoutDeletion(workout: workout, setCount: sets.count)
     }
 

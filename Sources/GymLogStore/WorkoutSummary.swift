@@ -6,7 +6,7 @@ import GymLogCore
 public struct WorkoutSummary: Sendable {
     /// The workout, with its end.
     public var workout: Workout
-    public var setCount: Int
+    public var sets: SetCount
     /// The working volume (weight x reps of working sets, a bodyweight set's on that day's
     /// total), in kg.
     public var workingVolume: Double
@@ -19,7 +19,7 @@ public struct WorkoutSummary: Sendable {
 /// The workout a summary compares with.
 public struct PreviousWorkout: Sendable {
     public var workout: Workout
-    public var setCount: Int
+    public var sets: SetCount
     /// Working volume in kg.
     public var workingVolume: Double
 }
@@ -63,7 +63,7 @@ extension Workouts {
                 .sorted { (order[$0.metric]!, $0.reps) < (order[$1.metric]!, $1.reps) }
             return beaten.isEmpty ? nil : (exercise, beaten)
         }
-        return WorkoutSummary(workout: workout, setCount: sets.count,
+        return WorkoutSummary(workout: workout, sets: SetCount(sets.map(\.values)),
                               workingVolume: try GymLogDatabase.bodyweightTimeline(db, for: sets).workingVolume(of: sets),
                               records: records, previous: try previous(of: workout))
     }
@@ -84,7 +84,7 @@ extension Workouts {
         var decode = SetDecoder()
         let sets = try Row.fetchAll(db, sql: "SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id = ? AND s.deleted_at IS NULL",
                                     arguments: [earlier.id.key]).map { decode($0) }
-        return PreviousWorkout(workout: earlier, setCount: sets.count,
+        return PreviousWorkout(workout: earlier, sets: SetCount(sets.map(\.values)),
                                workingVolume: try GymLogDatabase.bodyweightTimeline(db, for: sets).workingVolume(of: sets))
     }
 

@@ -160,7 +160,7 @@ struct Workouts {
         case .number(let n):
             guard n >= 1, n <= sets.count else {
                 let show = workout == .current ? "`show`" : "`show --workout \(try reference(of: chosen))`"
-                throw UserError("There is no set #\(n): \(which) has \(sets.count) set\(sets.count == 1 ? "" : "s"); \(show) numbers them.")
+                throw UserError("There is no set #\(n): \(which) has \(plural(sets.count, "set")); \(show) numbers them.")
             }
             return sets[n - 1]
         }

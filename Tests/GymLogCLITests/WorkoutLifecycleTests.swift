@@ -129,6 +129,25 @@ import Testing
         #expect(out.contains { $0.contains("PR") && $0.contains("Bench:") && $0.contains("5RM 110kg") }, "\(out)")
     }
 
+    @Test func finishShowAndStatsCountWorkingSetsAlikeAndNameTheWarmUps() async throws {
+        // Given a workout of two warm-ups, three working sets and a missed attempt
+        let s = try Session()
+        await s.type("bench w60x5 w80x3 100x5x3")
+        await s.type("bench 105x0")
+        // When it is finished, shown, and `stats` counts the week
+        let finish = await s.type("finish").out
+        let show = await s.type("show").out
+        let stats = await s.type("stats").out
+        // Then `finish` and `show` count 4 working sets and say the 2 warm-ups apart
+        #expect(finish.first?.contains(", 4 working sets + 2 warm-ups, 1500kg working volume.") == true, "\(finish)")
+        #expect(show.first?.contains("4 working sets + 2 warm-ups") == true, "\(show)")
+        // And `stats` counts the same 4 sets
+        #expect(stats.contains { $0.hasPrefix("  bench") && $0.split(separator: " ").contains("4") }, "\(stats)")
+        // And a workout with no warm-up says plain sets
+        await s.type("squat 100x5")
+        #expect(await s.type("finish").out.first?.contains(", 1 set, 500kg working volume.") == true)
+    }
+
     @Test func everyCommandInsideABackDatedWorkoutActsOnIt() async throws {
         // Given bench logged and finished today, then a past workout opened in the REPL with a curl
         let s = try Session()

@@ -212,7 +212,7 @@ import Testing
         let result = try db.startWorkout(name: "Legs")
         // Then the open workout was finished, with its summary, and Legs is open
         let finished = try #require(result.finished)
-        #expect(finished.workout.id == first.workout.id && finished.setCount == 3)
+        #expect(finished.workout.id == first.workout.id && finished.sets.working == 3)
         #expect(finished.workout.endedAt == world.now() && finished.workingVolume == 1500)
         #expect(try db.openWorkout()?.workout.name == "Legs")
     }
@@ -246,7 +246,7 @@ import Testing
         // When it is finished
         guard case .finished(let summary) = try db.finishWorkout() else { Issue.record("not finished"); return }
         // Then the summary has its sets, volume and the bench PRs (not squat's first records)
-        #expect(summary.setCount == 2 && summary.workingVolume == 105 * 5 + 140 * 5)
+        #expect(summary.sets.working == 2 && summary.workingVolume == 105 * 5 + 140 * 5)
         #expect(summary.records.map(\.exercise.name) == ["Bench"])
         #expect(summary.records.first?.records.contains { $0.metric == .repMax && $0.reps == 5 && $0.value == 105 } == true)
     }

@@ -42,7 +42,7 @@ struct Delete: TextCommand {
     private func deleteWorkout(_ target: WorkoutTarget, in context: CLIContext) throws {
         let db = try context.db()
         guard let detail = try db.workoutDetail(target) else { throw UserError("There is no workout yet; nothing was deleted.") }
-        let what = "the workout of \(UndoStep.workoutName(detail.workout)) (\(detail.reference), \(detail.sets.count) set\(detail.sets.count == 1 ? "" : "s"))"
+        let what = "the workout of \(UndoStep.workoutName(detail.workout)) (\(detail.reference), \(plural(detail.sets.count, "set")))"
         let typed = context.typedLine ?? "delete --workout \(which.workout ?? detail.reference)"
         if !yes {
             guard let yes = context.confirm("Delete \(what)? `undo` brings it back.") else {

@@ -49,7 +49,7 @@ struct ListExercises: ContextCommand {
         let kindWidth = TerminalText.columns(ExerciseKind.allCases.map(\.rawValue))
         for s in list {
             var line = TerminalText.pad(s.exercise.name, to: width) + "  " + TerminalText.pad(s.exercise.kind.rawValue, to: kindWidth)
-                + "  \(s.setCount) set\(s.setCount == 1 ? "" : "s")"
+                + "  \(plural(s.setCount, "set"))"
             if let last = s.lastPerformedAt { line += ", last \(localDate(millis: last, utcOffsetSeconds: s.lastPerformedOffset))" }
             if !s.aliases.isEmpty { line += "  aliases: " + s.aliases.joined(separator: ", ") }
             context.print(line)
@@ -142,7 +142,7 @@ struct KindExercise: ContextCommand {
         let change = try db.setExerciseKind(name, to: kind, confirming: preview)
         let n = change.conversions.count
         context.print("'\(change.exercise.name)' is \(kind.phrase) (\(kind.rawValue))"
-            + (n == 0 ? "." : "; \(n) set\(n == 1 ? "" : "s") converted. `gymlog undo` reverts it."))
+            + (n == 0 ? "." : "; \(plural(n, "set")) converted. `gymlog undo` reverts it."))
     }
 }
 
@@ -234,7 +234,7 @@ struct MergeExercises: ContextCommand {
         let preview = try db.exerciseMergePreview(from, into: intoName)
         if !preview.conversions.isEmpty {
             let n = preview.conversions.count
-            context.print("Merging '\(preview.from.name)' into '\(preview.into.name)' moves \(preview.movedSets) set\(preview.movedSets == 1 ? "" : "s"); "
+            context.print("Merging '\(preview.from.name)' into '\(preview.into.name)' moves \(plural(preview.movedSets, "set")); "
                 + "\(n) of them \(n == 1 ? "changes" : "change") to fit \(preview.kind.phrase):")
             conversionLines(preview.conversions).forEach(context.print)
             let command = "gymlog exercises merge \(quotedName(preview.from.name)) \(quotedName(preview.into.name)) --yes"
@@ -243,7 +243,7 @@ struct MergeExercises: ContextCommand {
         let m = try db.mergeExercises(from, into: intoName, confirming: preview)
         let names = m.newAliases.map { "'\($0)'" }.joined(separator: ", ")
         let converted = m.conversions.isEmpty ? "" : " (\(m.conversions.count) converted)"
-        context.print("Moved \(m.movedSets) set\(m.movedSets == 1 ? "" : "s")\(converted) from '\(m.from.name)' to '\(m.into.name)'"
+        context.print("Moved \(plural(m.movedSets, "set"))\(converted) from '\(m.from.name)' to '\(m.into.name)'"
             + (names.isEmpty ? "." : "; \(names) now \(m.newAliases.count == 1 ? "means" : "mean") '\(m.into.name)'."))
     }
 }

@@ -78,7 +78,7 @@ struct Export: ContextCommand {
             try sink.write(writer.buffer)
             try sink.commit()
             let bodyweights = entries == 0 ? "" : " and \(entries) bodyweight entr\(entries == 1 ? "y" : "ies")"
-            if let out { context.printError("Exported \(rows) set\(rows == 1 ? "" : "s")\(bodyweights) to \(out).") }
+            if let out { context.printError("Exported \(plural(rows, "set"))\(bodyweights) to \(out).") }
         } catch {
             sink.abandon()
             throw error

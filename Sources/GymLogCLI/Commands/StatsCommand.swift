@@ -87,12 +87,12 @@ struct Stats: ContextCommand {
             return label + pad(workouts, 9) + pad(sets, 6) + pad(vol, 11)
         }
         guard !trained.isEmpty else {
-            context.print("No working sets in the last \(weeks) week\(weeks == 1 ? "" : "s"). Log some with `gymlog log \"bench 100x5\"`.")
+            context.print("No working sets in the last \(plural(weeks, "week")). Log some with `gymlog log \"bench 100x5\"`.")
             return
         }
         let shown = trained.count < stats.count
-            ? "\(trained.count) week\(trained.count == 1 ? "" : "s") since your first workout"
-            : "Last \(weeks) week\(weeks == 1 ? "" : "s")"
+            ? "\(plural(trained.count, "week")) since your first workout"
+            : "Last \(plural(weeks, "week"))"
         context.print(style.dim("\(shown) by \(by.rawValue), Monday to Sunday; working sets only; volume = weight x reps in \(settings.defaultUnit.rawValue)."))
         context.print("")
         context.print(style.dim(row("Week of", "workouts", "sets", "volume")))

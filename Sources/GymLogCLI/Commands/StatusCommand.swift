@@ -57,7 +57,7 @@ struct Status: ContextCommand {
         context.print(style.dim("Last sync:  ") + (s.lastSyncAt.map(when) ?? "never"))
         if let e = s.lastError { context.print(style.error("Last error:") + " \(e)") }
         for f in s.failing {
-            context.print(style.error("Failing:   ") + " event \(f.seq) (\(f.entity)), \(f.attempts) attempt\(f.attempts == 1 ? "" : "s"): \(f.error)" + (f.nextAttemptAt.map { "; next try after \(when($0))" } ?? ""))
+            context.print(style.error("Failing:   ") + " event \(f.seq) (\(f.entity)), \(plural(f.attempts, "attempt")): \(f.error)" + (f.nextAttemptAt.map { "; next try after \(when($0))" } ?? ""))
         }
         // Pulled changes this device does not accept: kept, and shown with why.
         for p in s.parked {

@@ -48,7 +48,7 @@ struct Sync: ContextCommand {
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         try db.recordSyncOutcome(server: server, error: report.rejected.isEmpty ? nil : "\(report.rejected.count) event(s) rejected")
         let ms = Int(Date().timeIntervalSince(started) * 1000)
-        var line = "Synced with \(server) in \(ms) ms: pulled \(report.pulledChanges) change\(report.pulledChanges == 1 ? "" : "s") (\(report.mergedFields) field\(report.mergedFields == 1 ? "" : "s") merged), pushed \(report.pushed)"
+        var line = "Synced with \(server) in \(ms) ms: pulled \(plural(report.pulledChanges, "change")) (\(plural(report.mergedFields, "field")) merged), pushed \(report.pushed)"
         if report.duplicates > 0 { line += ", \(report.duplicates) already on the server" }
         if !report.rejected.isEmpty { line += ", \(report.rejected.count) failed" }
         context.print(line + ".")

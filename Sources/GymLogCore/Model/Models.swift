@@ -91,3 +91,30 @@ public struct LoggedSet: Equatable, Sendable {
     @inlinable
     public subscript<T>(dynamicMember property: KeyPath<SetValues, T>) -> T { values[keyPath: property] }
 }
+
+/// How many sets a workout holds, counted as `stats` counts them: working sets (every set
+/// but a warm-up, missed attempts included) apart from warm-ups.
+public struct SetCount: Equatable, Sendable, CustomStringConvertible {
+    public var working: Int
+    public var warmups: Int
+
+    public init(working: Int, warmups: Int) { self.working = working; self.warmups = warmups }
+
+    public init(_ sets: some Sequence<SetValues>) {
+        var warmups = 0, all = 0
+        for set in sets {
+            all += 1
+            if set.kind == .warmup { warmups += 1 }
+        }
+        self.init(working: all - warmups, warmups: warmups)
+    }
+
+    /// `18 sets` when none is a warm-up, else `18 working sets + 5 warm-ups`.
+    public var description: String {
+        guard warmups > 0 else { return plural(working, "set") }
+        return plural(working, "working set") + " + " + plural(warmups, "warm-up")
+    }
+}
+
+/// `1 set`, `2 sets`.
+public func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
