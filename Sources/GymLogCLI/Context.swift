@@ -10,6 +10,9 @@ public struct Paths: Sendable {
     /// The sync server, token and CA file `gymlog login` saves (mode 0600), apart from the
     /// user's config, which gymlog never rewrites; nil means `credentials.toml` beside the config.
     public var credentials: String? = nil
+    /// True when `--db` named the database: a new one there is made only in a folder that
+    /// exists, so a mistyped path is not silently a new, empty log.
+    public var databaseFromOption = false
     public var syncLock: String { database + ".sync-lock" }
     /// Where the credentials are read and written.
     public var credentialsFile: String { credentials ?? (config as NSString).deletingLastPathComponent + "/credentials.toml" }
@@ -25,7 +28,8 @@ public struct Paths: Sendable {
         let config = env["GYMLOG_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? xdg("XDG_CONFIG_HOME", ".config") + "/gymlog/config.toml"
         let history = xdg("XDG_STATE_HOME", ".local/state") + "/gymlog/history"
         let credentials = xdg("XDG_DATA_HOME", ".local/share") + "/gymlog/credentials.toml"
-        return Paths(database: expandTilde(database, home: home), config: config, history: history, credentials: credentials)
+        return Paths(database: expandTilde(database, home: home), config: config, history: history, credentials: credentials,
+                     databaseFromOption: db != nil)
     }
 }
 
@@ -40,7 +44,18 @@ func expandTilde(_ path: String, home: String) -> String {
 extension UserError {
     /// A full disk in words a person can act on (no path or permission is wrong: space is
     /// missing), or nil when `error` is something else.
-    static func diskFull(_ error: any Error, database path: String) -> UserError? {
+    ///
+    /// Likewise a database that cannot be written (a read-only file, folder or disk): read
+    /// commands work on it, and a write says so, naming the file.
+    static func storage(_ error: any Error, database path: String) -> UserError? {
+        if let readOnly = error as? DatabaseReadOnly, readOnly.needsUpgrade {
+            return UserError("The database at \(path) was made by an older gymlog and must be upgraded before it can be read, "
+                + "but it is read-only (the file, its folder or its disk cannot be written). Make it writable once, or use a writable copy with --db.")
+        }
+        if GymLogDatabase.isReadOnly(error) {
+            return UserError("The database at \(path) is read-only (the file, its folder or its disk cannot be written), so nothing was written. "
+                + "Commands that only read work; to log, make it writable or use a writable copy with --db.")
+        }
         guard GymLogDatabase.isDiskFull(error, path: path) else { return nil }
         return UserError("The disk holding the database at \(path) is full (disk full): free some space, then run the command again. "
             + "What the command was writing was not saved.")
@@ -122,6 +137,12 @@ public struct CLIContext {
     /// Opens the database on first use, so commands that do not need it never pay for it.
     public func db() throws -> GymLogDatabase {
         if let database = opened.database { return database }
+        let folder = (paths.database as NSString).deletingLastPathComponent
+        if paths.databaseFromOption, createsDatabase, !folder.isEmpty, !FileManager.default.fileExists(atPath: paths.database),
+           !FileManager.default.fileExists(atPath: folder) {
+            throw UserError("There is no folder \(folder) for the database --db \(paths.database), so none was made. Check the path for a typo; "
+                + "to start a new database there, make the folder first (mkdir -p \(shellQuoted(folder))).")
+        }
         do {
             let database = try GymLogDatabase(path: paths.database, environment: environment, settings: settings, create: createsDatabase)
             opened.database = database
@@ -130,7 +151,7 @@ public struct CLIContext {
             throw UserError("There is no gymlog database at \(missing.path) yet (--db, else $GYMLOG_DB, else the default place). "
                 + "Start one by logging a set: run `gymlog`, then type `bench 100x5`.")
         } catch {
-            if let full = UserError.diskFull(error, database: paths.database) { throw full }
+            if let full = UserError.storage(error, database: paths.database) { throw full }
             throw UserError("Cannot open the database at \(paths.database): \(error). Check the path (--db or $GYMLOG_DB) and its permissions.")
         }
     }
@@ -169,6 +190,13 @@ public enum Surface: Sendable {
                rest[rest.index(after: close)...].hasPrefix("`") {
                 out += rest[rest.index(rest.startIndex, offsetBy: 5)..<close]
                 rest = rest[rest.index(after: close)...]
+            }
+            // `gymlog log 'warmup row 40x10'` -> `log warmup row 40x10`: a line that the REPL
+            // would read as a command keeps `log`, whose text is never shell-quoted there.
+            else if rest.hasPrefix("log '"), let close = rest.range(of: "'`") {
+                out += "log " + rest[rest.index(rest.startIndex, offsetBy: 5)..<close.lowerBound].replacingOccurrences(of: "'\\''", with: "'")
+                rest = rest[close.upperBound...]
+                out += "`"
             }
         }
         return out + rest

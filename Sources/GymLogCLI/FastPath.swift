@@ -30,7 +30,7 @@ extension Gymlog {
         do {
             return try EntryRunner(context: context).run(words.joined(separator: " ")) ? 0 : 1
         } catch {
-            context.printError(Style.stderr.errorLine((UserError.diskFull(error, database: context.paths.database)?.message) ?? error.localizedDescription))
+            context.printError(Style.stderr.errorLine((UserError.storage(error, database: context.paths.database)?.message) ?? error.localizedDescription))
             return 1
         }
     }

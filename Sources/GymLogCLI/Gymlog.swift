@@ -135,7 +135,7 @@ extension ContextCommand {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure
         } catch {
-            guard let full = UserError.diskFull(error, database: context.paths.database) else { throw error }
+            guard let full = UserError.storage(error, database: context.paths.database) else { throw error }
             context.printError(Style.stderr.errorLine(full.message))
             throw ExitCode.failure
         }

@@ -151,7 +151,7 @@ final class ReplSession {
             context.printError(Style.stderr.errorLine(error.message))
             return .failed
         } catch {
-            context.printError(Style.stderr.errorLine(error.localizedDescription))
+            context.printError(Style.stderr.errorLine(UserError.storage(error, database: context.paths.database)?.message ?? error.localizedDescription))
             return .failed
         }
     }
@@ -192,6 +192,10 @@ final class ReplSession {
             context.printError(Style.stderr.errorLine(error.message))
             return .failed
         } catch {
+            if let storage = UserError.storage(error, database: context.paths.database) {
+                context.printError(Style.stderr.errorLine(storage.message))
+                return .failed
+            }
             let message = Gymlog.fullMessage(for: error)
             if !message.isEmpty { context.printError(message) }
             return Gymlog.exitCode(for: error) == .success ? .ok : .failed

@@ -33,6 +33,9 @@ public final class GymLogDatabase: @unchecked Sendable {
     /// This database's device id, made once when the file is created.
     public let deviceID: String
     public let path: String
+    /// True when the file cannot be written here (a read-only file, folder or disk): reads
+    /// work, and every write fails with SQLite's read-only error (`isReadOnly(_:)`).
+    public let isReadOnly: Bool
     public let environment: Environment
     public let settings: Settings
     /// Set once this process has checked that the records match the configured formula.
@@ -62,14 +65,19 @@ public final class GymLogDatabase: @unchecked Sendable {
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        self.queue = try DatabaseQueue(path: path, configuration: config)
+        (self.queue, self.isReadOnly) = try Self.openQueue(path: path, configuration: config)
         self.path = path
         self.environment = environment
         self.settings = settings
         let now = environment.now()
         let newDevice = environment.newID().key
         if try queue.read({ try !Schema.migrator.hasCompletedMigrations($0) }) {
+            if isReadOnly { throw DatabaseReadOnly(path: path, needsUpgrade: true) }
             try Schema.migrator.migrate(queue)
+        }
+        if isReadOnly, let existing = try queue.read({ try String.fetchOne($0, sql: "SELECT device_id FROM device") }) {
+            self.deviceID = existing
+            return
         }
         self.deviceID = try queue.writeWithoutTransaction { db in
             if let existing = try String.fetchOne(db, sql: "SELECT device_id FROM device") { return existing }
@@ -82,6 +90,32 @@ public final class GymLogDatabase: @unchecked Sendable {
             }
             return try String.fetchOne(db, sql: "SELECT device_id FROM device")!
         }
+    }
+
+    /// Opens the file for reading and writing; where it cannot be written (a read-only file,
+    /// folder or disk), opens it read-only so that every read command still works. A WAL
+    /// database in a folder that cannot be written has no `-shm` to share: it is then opened
+    /// as immutable, which is right because nothing can change it there either.
+    private static func openQueue(path: String, configuration: Configuration) throws -> (DatabaseQueue, readOnly: Bool) {
+        do {
+            return (try DatabaseQueue(path: path, configuration: configuration), false)
+        } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM].contains(error.resultCode) {
+            guard FileManager.default.fileExists(atPath: path) else { throw error }
+            var readOnly = configuration
+            readOnly.readonly = true
+            readOnly.prepareDatabase { _ in }
+            if let queue = try? DatabaseQueue(path: path, configuration: readOnly), (try? queue.read { try $0.tableExists("device") }) != nil {
+                return (queue, true)
+            }
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            guard let queue = try? DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: readOnly) else { throw error }
+            return (queue, true)
+        }
+    }
+
+    /// Whether `error` is SQLite refusing to write a database opened read-only.
+    public static func isReadOnly(_ error: any Error) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_READONLY || error is DatabaseReadOnly
     }
 
     /// The applied migration identifiers (the recorded schema version).
@@ -160,4 +194,11 @@ final class FlagBox: @unchecked Sendable {
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
+}
+
+/// A database that must be written to be opened (its schema is older than this gymlog's) but
+/// cannot be.
+public struct DatabaseReadOnly: Error, Sendable {
+    public var path: String
+    public var needsUpgrade: Bool
 }

@@ -169,7 +169,7 @@ public struct HTTPSyncTransport: SyncTransport {
             } catch is ExchangeTimedOut {
                 throw SyncTransportError.unreachable(server: server, reason: "no complete answer within \(Int(request.timeout)) s")
             } catch {
-                throw SyncTransportError.unreachable(server: server, reason: NetworkClients.describe(error))
+                throw SyncTransportError.unreachable(server: server, reason: NetworkClients.describe(error, server: server))
             }
         }
     }
@@ -239,8 +239,17 @@ public enum NetworkClients {
 
     /// What went wrong, in words a user can act on (a certificate the system does not trust
     /// says so, rather than "handshake failed").
-    static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error, server: String) -> String {
         let text = String(describing: error)
+        let https = server.lowercased().hasPrefix("https:")
+        // An https:// URL on a plain HTTP port: the "TLS record" that comes back is HTTP text.
+        if https, text.contains("WRONG_VERSION_NUMBER") || text.contains("WRONG_SSL_VERSION") {
+            return "the server there does not speak HTTPS (try " + "http:" + server.dropFirst("https:".count) + ")"
+        }
+        // An http:// URL on a TLS port: the server drops a request it cannot read as TLS.
+        if !https, let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+            return "the server closed the connection without an answer; if it speaks HTTPS, try " + "https:" + server.dropFirst("http:".count)
+        }
         if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
             return "its TLS certificate is not trusted here (CERTIFICATE_VERIFY_FAILED); for a certificate of your own making, "
                 + "log in with `--ca-file` and the certificate's PEM file (saved as `[sync] ca_file`)"

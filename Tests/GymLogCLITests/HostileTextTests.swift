@@ -90,6 +90,12 @@ final class SmallDisk {
     /// Frees what `fill` took.
     func free() { unlink(path + "/filler") }
 
+    /// Remounts the disk read-only, as a backup drive or a locked-down home is.
+    func makeReadOnly() throws {
+        let remount = try ProcessRunner.run(URL(fileURLWithPath: "/bin/mount"), ["-o", "remount,ro", path])
+        try #require(remount.status == 0, "\(remount.stderr)")
+    }
+
     deinit { _ = try? ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [path]) }
 
     static let canMount: Bool = SmallDisk(kilobytes: 64) != nil
@@ -122,5 +128,28 @@ final class SmallDisk {
         #expect(try home.gymlog(["log", "--db", database, "bench 110x5"]).status == 0)
         let db = try DatabaseQueue(path: database)
         #expect(try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets") } == 2)
+    }
+
+    /// Issue 26, item 23: on a read-only file or folder even `history` failed with "SQLite
+    /// error 14 ... PRAGMA journal_mode".
+    @Test(.enabled(if: SmallDisk.canMount || ProcessInfo.processInfo.environment["CI"] == "true", "mounting a tmpfs needs root"))
+    func aReadOnlyDatabaseIsReadAndAWriteSaysItIsReadOnly() throws {
+        // Given a database with one set, on a disk then mounted read-only
+        let disk = try #require(SmallDisk(kilobytes: 2048))
+        let home = try TemporaryHome()
+        let database = disk.path + "/gymlog.sqlite"
+        #expect(try home.gymlog(["log", "--db", database, "bench 100x5"]).status == 0)
+        try disk.makeReadOnly()
+        // When read commands run, then they work
+        for args in [["history"], ["prs"], ["export"], ["show"], ["bw"]] {
+            let run = try home.gymlog(["--db", database] + args)
+            #expect(run.status == 0 && !run.stderr.contains("SQLite"), "\(args): \(run.stderr)")
+        }
+        #expect(try home.gymlog(["--db", database, "history"]).stdout.contains("bench: 100kg x 5"))
+        // And a write says the file is read-only, naming it, and what to do
+        let log = try home.gymlog(["log", "--db", database, "bench 105x5"])
+        #expect(log.status == 1)
+        #expect(log.stderr.contains("The database at \(database) is read-only") && log.stderr.contains("writable copy with --db"), "\(log.stderr)")
+        #expect(!log.stderr.contains("SQLite error"), "\(log.stderr)")
     }
 }

@@ -40,6 +40,10 @@ import Testing
         #expect(untrusted.status == 1 && untrusted.stderr.contains("certificate is not trusted") && untrusted.stderr.contains("--ca-file"),
                 "\(untrusted.stderr)")
         #expect(!FileManager.default.fileExists(atPath: phone.config))
+        // And http:// to the HTTPS port says to try https:// (issue 26, item 21)
+        let plain = "http://" + server.url.dropFirst("https://".count)
+        let wrongScheme = try phone.gymlog(["login", "--server", plain, "--token", token])
+        #expect(wrongScheme.status == 1 && wrongScheme.stderr.contains("if it speaks HTTPS, try \(server.url)"), "\(wrongScheme.stderr)")
         // Then with --ca-file both log in (saving the file in the config) and a set crosses over HTTPS
         for device in [phone, laptop] {
             let login = try device.gymlog(["login", "--server", server.url, "--token", token, "--ca-file", dir + "/cert.pem"])
@@ -64,6 +68,19 @@ import Testing
         try #require(ldd.status == 0, "\(ldd.stderr)")
         #expect(!ldd.stdout.contains("curl") && !ldd.stdout.contains("FoundationNetworking"), "\(ldd.stdout)")
         #expect(ldd.stdout.contains("libsqlite3"), "the check reads ldd's list: \(ldd.stdout)")
+    }
+
+    /// Issue 26, item 21: an https:// URL on a plain HTTP port printed BoringSSL's error with
+    /// the build path.
+    @Test func httpsToAPlainServerSaysToTryHTTP() throws {
+        let server = try ServerInstance()
+        let home = try TemporaryHome()
+        let secure = "https://" + server.url.dropFirst("http://".count)
+        let run = try home.gymlog(["login", "--server", secure, "--token", try server.addUser("alice")])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("does not speak HTTPS (try \(server.url))"), "\(run.stderr)")
+        #expect(!run.stderr.contains("BoringSSL") && !run.stderr.contains(".build"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.credentials))
     }
 
     @Test func anUnreachableServerIsNotSaved() throws {

@@ -47,11 +47,11 @@ import Testing
         (["warmup", "squat", "142,5kg"], "'142,5kg': use a decimal point: 142.5kg"),
         (["plates", "45lb", "20kg"], "'20kg' is in kg but an earlier load is in lb"),
         (["plates", "100", "--bar", "heavy"], "--bar heavy is not a bar weight"),
-        (["plates", "curl", "20x10"], "To log a set of an exercise named 'plates curl', type `gymlog log plates curl 20x10`."),
+        (["plates", "curl", "20x10"], "To log a set of an exercise named 'plates curl', type `gymlog log 'plates curl 20x10'`."),
         (["warmup", "squat"], "`warmup squat` needs the working weight after the exercise"),
         (["warmup", "140"], "`warmup 140` needs the exercise before the weight"),
         (["warmup", "squat", "140", "log", "--json"], "--json shows the ramp without logging it"),
-        (["warmup", "row", "40x10"], "To log a set of an exercise named 'warmup row', type `gymlog log warmup row 40x10`."),
+        (["warmup", "row", "40x10"], "To log a set of an exercise named 'warmup row', type `gymlog log 'warmup row 40x10'`."),
     ])
     func badInputIsAUsageErrorThatSaysWhatToType(args: [String], says: String) throws {
         let home = try TemporaryHome()
@@ -59,6 +59,19 @@ import Testing
         #expect(run.status == 64, "\(args): \(run.stdout)")
         #expect(run.stderr.contains(says), "\(args): \(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.database))
+    }
+
+    /// Issue 26, item 29: `gymlog warmup Bench Press (Barbell) 225 log` pasted into bash was a
+    /// syntax error.
+    @Test func aHintsCommandPastesIntoAShellAsItWasMeant() throws {
+        let home = try TemporaryHome()
+        let shown = try home.gymlog(["warmup", "Bench Press (Barbell)", "225lb"])
+        let hint = try #require(shown.stdout.split(separator: "\n").last.flatMap { $0.firstMatch(of: /`(gymlog [^`]+)`/)?.1 })
+        #expect(hint == "gymlog warmup 'Bench Press (Barbell)' 225lb log", "\(shown.stdout)")
+        // And bash reads it back as the same words
+        let words = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "printf '%s\\n' " + hint.dropFirst("gymlog ".count)])
+        #expect(words.stdout == "warmup\nBench Press (Barbell)\n225lb\nlog\n", "\(words.stdout) \(words.stderr)")
+        #expect(shellQuoted("it's") == "'it'\\''s'" && shellQuoted("row") == "row" && shellQuoted("") == "''")
     }
 
     @Test func aWarmupInTheShellPrintsTheRampThenLogsItAndOneUndoTakesItBack() throws {

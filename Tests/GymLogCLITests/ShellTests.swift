@@ -56,6 +56,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.root + "/new"), "\(args) created the folders")
     }
 
+    /// Issue 26, item 24: a mistyped `--db` path silently made its folders and a new, empty log.
+    @Test(arguments: [["log", "bench 100x5"], ["start"], ["bw", "80"], ["exercises", "add", "squat"]])
+    func aWritingCommandMakesNoDatabaseInAFolderThatDoesNotExist(_ args: [String]) throws {
+        // Given a --db path whose folder does not exist (a typo)
+        let home = try TemporaryHome()
+        let path = home.root + "/tyop/x.sqlite"
+        // When a command that would create the database runs on it
+        let run = try home.gymlog(["--db", path] + args)
+        // Then it names the folder and the path, says how to make it, and made nothing
+        #expect(run.status == 1, "\(args): \(run.stdout)")
+        #expect(run.stderr.contains("There is no folder \(home.root)/tyop for the database --db \(path)"), "\(args): \(run.stderr)")
+        #expect(run.stderr.contains("mkdir -p \(shellQuoted(home.root + "/tyop"))"), "\(args): \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.root + "/tyop"), "\(args) created the folder")
+        // And in a folder that exists, a new database is made
+        #expect(try home.gymlog(["--db", home.root + "/x.sqlite", "log", "bench 100x5"]).status == 0)
+    }
+
     @Test func dbBeforeTheCommandWorksAsAfterIt() throws {
         // Given a database with one set, named with --db in front of the command (as `git -C`)
         let home = try TemporaryHome()
@@ -84,7 +101,10 @@ import Testing
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("none yet at \(path)"))
         #expect(!FileManager.default.fileExists(atPath: path))
-        // And a command that writes creates it, folders and all
+        // And a command that writes creates it once its folder exists (a missing folder is
+        // refused: a mistyped --db must not start a new log)
+        #expect(try home.gymlog(["log", "--db", path, "bench 100x5"]).status == 1)
+        try FileManager.default.createDirectory(atPath: home.root + "/new", withIntermediateDirectories: true)
         #expect(try home.gymlog(["log", "--db", path, "bench 100x5"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(try home.gymlog(["show", "--db", path]).stdout.contains("bench"))

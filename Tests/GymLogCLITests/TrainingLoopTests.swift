@@ -250,6 +250,19 @@ import Testing
         #expect(stats.contains { $0.contains("pullup") && $0.hasSuffix(" 463kg") } && stats.contains { $0.contains("dip") && $0.hasSuffix(" 825kg") }, "\(stats)")
     }
 
+    /// A bodyweight chart has no "best": it says the latest and the range (issue 26, item 13).
+    @Test func theBodyweightChartSaysTheRangeNotABest() async throws {
+        let s = try Session()
+        await s.type("bw 84 --at 2025-11-10 07:00")
+        await s.type("bw 86 --at 2025-11-14 07:00")
+        await s.type("bw 83")
+        let last = try #require(await s.type("chart bw --width 100 --height 4").out.last)
+        #expect(last == "first 84kg · lowest 83kg on 2025-11-21 · highest 86kg on 2025-11-14 · latest 83kg", "\(last)")
+        // And at 40 columns the latest stays
+        let narrow = try #require(await s.type("chart bw --width 40 --height 4").out.last)
+        #expect(narrow.contains("latest 83kg") && !narrow.contains("best"), "\(narrow)")
+    }
+
     /// `bench 100x5 & row 70x8` logs a superset round; `+` repeats the round; show and history
     /// mark A1/A2; one `undo` takes the round back.
     @Test func aSupersetIsLoggedRepeatedMarkedAndUndoneAsRounds() async throws {

@@ -76,7 +76,7 @@ struct ChartCommand: ExerciseArgumentCommand {
             if !points.isEmpty { shown = candidate; break }
         }
         let span = try span(now: now, offset: offset)
-        let empty = metric.map { "No working sets of \(e.name) \(Self.needs($0))\(span), so there is no \($0.label) to chart. Warm-ups never count; try `gymlog chart \(e.name)` for the metric that has data." }
+        let empty = metric.map { "No working sets of \(e.name) \(Self.needs($0))\(span), so there is no \($0.label) to chart. Warm-ups never count; try `\(shellCommand(["gymlog", "chart", e.name]))` for the metric that has data." }
             ?? "No working sets of \(e.name)\(span), so there is nothing to chart. Warm-ups never count."
         // A bodyweight exercise's weight is what was added to the body.
         let label = e.kind == .bodyweight && shown == .weight ? "heaviest added weight" : shown.label
@@ -135,8 +135,28 @@ struct ChartCommand: ExerciseArgumentCommand {
                 }
             }.joined())
         }
+        if id == nil {
+            let lowest = series.min { $0.value < $1.value }!
+            context.print(Self.bodyweightSummary(first: first, lowest: lowest, highest: best, last: last, single: series.count == 1,
+                                                 format: scale.format, width: columns, style: style))
+            return
+        }
         context.print(Self.summary(first: first, best: best, last: last, single: series.count == 1, format: scale.format,
                                    width: columns, style: style))
+    }
+
+    /// The line under a bodyweight chart: no value is a "best" there, so the latest matters
+    /// most, then the range it moved in.
+    static func bodyweightSummary(first: ChartPoint, lowest: ChartPoint, highest: ChartPoint, last: ChartPoint, single: Bool,
+                                  format: (Double) -> String, width: Int, style: Style) -> String {
+        if single { return summary(first: first, best: first, last: last, single: true, format: format, width: width, style: style) }
+        let items = [
+            LineChart.Item("first \(format(first.value))", priority: 2),
+            LineChart.Item("lowest \(format(lowest.value)) on \(LineChart.dayLabel(lowest.day))", short: "lowest \(format(lowest.value))", priority: 1),
+            LineChart.Item("highest \(format(highest.value)) on \(LineChart.dayLabel(highest.day))", short: "highest \(format(highest.value))", priority: 1),
+            LineChart.Item("latest \(format(last.value))", priority: 0),
+        ]
+        return LineChart.fit(items, width: width).map(\.text).joined(separator: style.dim(" · "))
     }
 
     /// The line under the chart: first, best and latest values, whole items only at any

@@ -123,6 +123,6 @@ enum PlateText {
 func exerciseHint(_ command: String, _ words: [String]) -> String {
     let line = ([command] + words).joined(separator: " ")
     guard case .success(.log(let mention, _)) = EntryParser.parse(line) else { return "" }
-    // Unquoted: in the REPL the hint reads `log warmup row 40x10`, which the command cannot take.
-    return " To log a set of an exercise named '\(mention.name)', type `gymlog log \(line)`."
+    // The line as one word: `gymlog log 'warmup row 40x10'` in a shell, whatever it holds.
+    return " To log a set of an exercise named '\(mention.name)', type `gymlog log \(shellQuoted(line))`."
 }

@@ -32,6 +32,8 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
     struct Request {
         var exercise: String
         var load: TypedLoads
+        /// The weight as typed (`140`, `140 kg`), for the command a hint prints.
+        var loadWords: [String]
         var log: Bool
     }
 
@@ -55,9 +57,9 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
         }
         let exercise = rest.dropLast(loadWords.count).joined(separator: " ")
         guard !exercise.isEmpty else {
-            throw ValidationError("`warmup \(words.joined(separator: " "))` needs the exercise before the weight; type e.g. `gymlog warmup squat \(loadWords.joined(separator: " "))`.")
+            throw ValidationError("`warmup \(words.joined(separator: " "))` needs the exercise before the weight; type e.g. `\(shellCommand(["gymlog", "warmup", "squat"] + loadWords))`.")
         }
-        return Request(exercise: exercise, load: typed, log: log)
+        return Request(exercise: exercise, load: typed, loadWords: loadWords, log: log)
     }
 
     func validate() throws {
@@ -129,6 +131,6 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
             PlateText.answer(PlateCalculator.nearestLoads(to: working, with: inventory), unit: unit, config: context.paths.config)
                 .forEach { context.print(Style.stdout.dim($0)) }
         }
-        context.print(Style.stdout.dim("Log it as warm-up sets: `gymlog warmup \(words.joined(separator: " ")) log`."))
+        context.print(Style.stdout.dim("Log it as warm-up sets: `\(shellCommand(["gymlog", "warmup", request.exercise] + request.loadWords + ["log"]))`."))
     }
 }
