@@ -77,6 +77,9 @@ public struct CLIContext {
     /// there is nobody to ask (a script, piped input), so the command needs `--yes` instead.
     /// The REPL asks through readline; a shell command on a terminal, on standard error.
     public var ask: ((String) -> String?)?
+    /// Reads a secret (a token) from standard input: on a terminal after a prompt on standard
+    /// error, without echo; from a pipe, its first line. Nil at the end of input.
+    public var readSecret: ((String) -> String?)?
 
     public init(paths: Paths, settings: Settings, environment: Environment = .live,
                 out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
@@ -91,6 +94,11 @@ public struct CLIContext {
         var context = CLIContext(paths: paths, settings: settings,
                                  out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
                                  err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        context.readSecret = { prompt in
+            guard isatty(STDIN_FILENO) == 1 else { return Swift.readLine(strippingNewline: true) }
+            FileHandle.standardError.write(Data(TerminalText.safe(prompt).utf8))
+            return TerminalEcho.withoutEcho { Swift.readLine(strippingNewline: true) }
+        }
         if isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 {
             context.ask = { question in
                 FileHandle.standardError.write(Data(TerminalText.safe(question).utf8))
@@ -200,5 +208,29 @@ public enum Surface: Sendable {
             }
         }
         return out + rest
+    }
+}
+
+/// The terminal's echo turned off while a secret is typed, and always turned back on: after
+/// the line, and on Ctrl-C (which would otherwise leave the shell typing blind).
+enum TerminalEcho {
+    nonisolated(unsafe) private static var saved = termios()
+
+    static func withoutEcho<T>(_ body: () -> T) -> T {
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return body() }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        let previous = signal(SIGINT) { _ in
+            tcsetattr(STDIN_FILENO, TCSANOW, &TerminalEcho.saved)
+            _ = write(STDERR_FILENO, "\n", 1)
+            _exit(130)
+        }
+        defer {
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            signal(SIGINT, previous)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return body()
     }
 }

@@ -83,6 +83,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.credentials))
     }
 
+    /// Issue 26, item 28: the token could only be given on the command line (shell history, `ps`).
+    @Test func theTokenIsReadFromAPipeWhenNotGiven() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let home = try TemporaryHome()
+        // When nothing comes on standard input, then nothing is saved and it says how to give one
+        let none = try home.gymlog(["login", "--server", server.url])
+        #expect(none.status == 1 && none.stderr.contains("No token was given on standard input"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.credentials))
+        // When the token comes on a pipe, then it is checked and saved, and not echoed
+        let piped = try home.gymlog(["login", "--server", server.url], stdin: token + "\n")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(!piped.stdout.contains(token) && !piped.stderr.contains(token))
+        #expect(try String(contentsOfFile: home.credentials, encoding: .utf8).contains(token))
+    }
+
     @Test func anUnreachableServerIsNotSaved() throws {
         let home = try TemporaryHome()
         // When the server does not answer (nothing listens on port 9)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GymLogCore
 import GymLogTestSupport
 import Testing
 
@@ -103,6 +104,22 @@ extension TerminalSessionTests {
         repl.enter("squat 80x5")
         try repl.waitFor("80kg x 5")
         #expect(try kind() == "weighted")
+    }
+
+    /// Issue 26, item 28: `login` without `--token` asks for it at the terminal and never
+    /// shows it.
+    @Test(.tmux)
+    func loginAsksForTheTokenWithoutShowingIt() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let home = try TemporaryHome()
+        let pane = try Tmux(home: home, arguments: ["login", "--server", server.url])
+        defer { pane.close() }
+        try pane.waitFor("(from `gymlog-server user add`; not shown):")
+        pane.enter(token)
+        try pane.waitFor("Logged in to \(server.url).")
+        #expect(!pane.screen().contains(token), "\(pane.screen())")
+        #expect(try String(contentsOfFile: home.credentials, encoding: .utf8).contains(token))
     }
 
     /// `delete --workout` asks at the terminal, reads the answer there, and the REPL goes on.
@@ -228,4 +245,3 @@ extension Trait where Self == ConditionTrait {
     static var tmux: Self { .enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)") }
 }
 
-private func shellQuoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }

@@ -10,16 +10,22 @@ struct Login: ContextCommand {
         commandName: "login",
         abstract: "Check the sync server and your token, then save them in the credentials file (mode 0600).",
         discussion: """
-          gymlog login --server http://127.0.0.1:8080 --token glt_...
-          gymlog login --server http://127.0.0.1:8080 --register alice   (servers with open registration)
+          gymlog login --server http://127.0.0.1:8080             (asks for the token)
+          gymlog login --server http://127.0.0.1:8080 < token.txt
+          gymlog login --server http://127.0.0.1:8080 --register alice
 
-        The server is asked first: nothing is saved when it cannot be reached, is not a gymlog
+        Without --token or --register the token is read from standard input: typed after a \
+        prompt, not shown, on a terminal; the first line of a pipe or file otherwise. That \
+        keeps it out of the shell's history and `ps`. --register works on servers with open \
+        registration.
+
+        The server is asked first: nothing is saved when it cannot be reached, is not a gymlog \
         server, or refuses the token.
         """
     )
     @OptionGroup var global: GlobalOptions
     @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.") var server: String
-    @Option(help: "The bearer token from `gymlog-server user add`.") var token: String?
+    @Option(help: "The bearer token from `gymlog-server user add` (left out, it is read from standard input).") var token: String?
     @Option(help: "Create an account on a server with open registration.") var register: String?
     @Option(help: ArgumentHelp("Trust the certificates in this PEM file too (a server with a certificate of its own); saved with the token.",
                                valueName: "pem-file"))
@@ -29,8 +35,8 @@ struct Login: ContextCommand {
         guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--server \(server) is not an http(s) URL, e.g. http://127.0.0.1:8080.")
         }
-        guard (token == nil) != (register == nil) else {
-            throw ValidationError("Give either --token TOKEN or --register NAME.")
+        guard token == nil || register == nil else {
+            throw ValidationError("Give either --token TOKEN or --register NAME, not both.")
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--ca-file \(caFile): there is no readable file there; give the path of the server's certificate (PEM).")
@@ -56,6 +62,16 @@ struct Login: ContextCommand {
         // A device that has not synced yet has no id the server knows; the check only reads.
         let deviceID = existing?.deviceID ?? "login-check"
         var token = self.token
+        if token == nil, register == nil {
+            let typed = context.readSecret?("Token for \(server) (from `gymlog-server user add`; not shown): ")?
+                .trimmingCharacters(in: .whitespaces)
+            guard let typed, !typed.isEmpty else {
+                throw UserError("No token was given on standard input, so nothing was saved. Paste the token from "
+                    + "`gymlog-server user add` when asked, pipe it in (`gymlog login --server \(server) < token.txt`), "
+                    + "or use --register NAME on a server with open registration.")
+            }
+            token = typed
+        }
         // A relative --ca-file is saved as the absolute path it names now.
         let caFile = self.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? context.settings.caFile
         do {
