@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import GymLogCore
 import GymLogStore
@@ -6,14 +7,15 @@ import GymLogStore
 struct EntryRunner {
     let context: CLIContext
 
-    /// Returns false when the line was rejected (nothing was written then). `at` logs it at
-    /// that past moment (`log --at`); in the REPL after `start --at`, lines go to that workout.
-    func run(_ line: String, at: Int64? = nil) throws -> Bool {
+    /// What became of a line: logged, or not (nothing was written then) because it could not
+    /// be read or because what it asks cannot be done. `at` logs it at that past moment (`log
+    /// --at`); in the REPL after `start --at`, lines go to that workout.
+    func run(_ line: String, at: Int64? = nil) throws -> EntryOutcome {
         let at = at ?? context.pastWorkout?.startedAt
         switch EntryParser.parse(line) {
         case .failure(let error):
             context.printEntryError(error.message, at: error.span, in: line)
-            return false
+            return .unreadable
         case .success(let entry):
             do {
                 let db = try context.db()
@@ -22,10 +24,10 @@ struct EntryRunner {
                 } else {
                     for result in try db.logEntry(entry, typed: line, at: at) { try printLogged(result, db, past: at != nil) }
                 }
-                return true
+                return .done
             } catch let error as UserError {
                 context.printEntryError(error.message, at: error.span, in: line)
-                return false
+                return .refused
             }
         }
     }
@@ -51,5 +53,20 @@ struct EntryRunner {
         else { return }
         let now = context.environment.now()
         context.print("  " + Style.stdout.dim(Render.lastTime(last, now: now, utcOffsetSeconds: context.environment.utcOffset(now))))
+    }
+}
+
+/// What `EntryRunner.run` made of a line, and the shell's exit status for it: the one rule for
+/// every command is 64 (EX_USAGE) for input gymlog cannot read, as ArgumentParser answers a
+/// bad option, and 1 for a command it read but cannot do.
+enum EntryOutcome {
+    case done, unreadable, refused
+
+    var exitCode: ExitCode {
+        switch self {
+        case .done: .success
+        case .unreadable: .validationFailure
+        case .refused: .failure
+        }
     }
 }

@@ -28,7 +28,7 @@ extension Gymlog {
             return 1
         }
         do {
-            return try EntryRunner(context: context).run(words.joined(separator: " ")) ? 0 : 1
+            return try EntryRunner(context: context).run(words.joined(separator: " ")).exitCode.rawValue
         } catch {
             context.printError(Style.stderr.errorLine((UserError.storage(error, database: context.paths.database)?.message) ?? error.localizedDescription))
             return 1

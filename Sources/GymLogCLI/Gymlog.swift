@@ -25,8 +25,12 @@ public struct Gymlog: AsyncParsableCommand {
         $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, warmup ... log,
         start, import, exercises add/alias/rename and sync create it; plates
         needs none; the other commands say there is none yet, and where they
-        looked.
+        looked. --db PATH makes a new database only in a folder that exists.
         `gymlog log --help` shows the whole entry language.
+
+        Exit status: 0 when the command did what it was asked, 64 when gymlog cannot read \
+        what was typed (a set line, an option, a value), 1 when it read it but cannot do it \
+        (no database, nothing to undo, a server that is down).
 
         Settings live in $GYMLOG_CONFIG, else $XDG_CONFIG_HOME/gymlog/config.toml:
 
@@ -70,15 +74,21 @@ public struct Gymlog: AsyncParsableCommand {
     /// in front is how `git -C` and `psql -d` users type it.
     static func commandFirst(_ arguments: [String]) -> [String] {
         guard let optionLength = GlobalOptions.database(at: 0, in: arguments)?.length else { return arguments }
-        var rest = arguments.dropFirst(optionLength)
+        let rest = arguments.dropFirst(optionLength)
+        let path = commandPath(Array(rest))
+        return path.isEmpty ? arguments : path + arguments.prefix(optionLength) + rest.dropFirst(path.count)
+    }
+
+    /// The subcommand words `arguments` start with (`routine add` of `routine add Push`).
+    static func commandPath(_ arguments: [String]) -> [String] {
         var path: [String] = []
         var command: any ParsableCommand.Type = Gymlog.self
-        while let word = rest.first, let sub = command.configuration.subcommands.first(where: { $0._commandName == word }) {
+        for word in arguments {
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
             path.append(word)
-            rest = rest.dropFirst()
             command = sub
         }
-        return path.isEmpty ? arguments : path + arguments.prefix(optionLength) + rest
+        return path
     }
 
     /// The first word of each command of the tree, and ArgumentParser's own `help`.
@@ -107,10 +117,28 @@ public struct Gymlog: AsyncParsableCommand {
     }
 }
 
+/// ArgumentParser's async main, but input it cannot read is answered as gymlog answers any
+/// input it cannot read: one `error:` line saying what to type, exit 64, no usage dump (the
+/// help is a `--help` away, and the dump buried the sentence that says what was wrong).
+///
 /// Called on a concrete root from top-level code, `main()` resolves to `ParsableCommand`'s
 /// synchronous one, which refuses an async root; through this generic it is the async one.
 private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type, _ arguments: [String]) async {
-    await Root.main(arguments)
+    do {
+        var command = try Root.parseAsRoot(arguments)
+        if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+        } else {
+            try command.run()
+        }
+    } catch {
+        guard Root.exitCode(for: error) == .validationFailure else { Root.exit(withError: error) }
+        let hint = Root.fullMessage(for: error).split(separator: "\n").filter { $0.hasPrefix("Help:") }.map { "  " + $0 }
+        let help = "  See `" + (["gymlog"] + Gymlog.commandPath(arguments) + ["--help"]).joined(separator: " ") + "`."
+        let lines = [Style.stderr.errorLine(Root.message(for: error))] + hint + [help]
+        FileHandle.standardError.write(Data((lines.map(TerminalText.safe).joined(separator: "\n") + "\n").utf8))
+        Foundation.exit(ExitCode.validationFailure.rawValue)
+    }
 }
 
 /// A command that runs against a `CLIContext`, so the REPL and tests can run it too.

@@ -146,7 +146,7 @@ final class ReplSession {
     /// Runs an entry line through the same `EntryRunner` as `gymlog log`.
     private func runEntry(_ line: String) -> Outcome {
         do {
-            return try EntryRunner(context: context).run(line) ? .ok : .failed
+            return try EntryRunner(context: context).run(line) == .done ? .ok : .failed
         } catch let error as UserError {
             context.printError(Style.stderr.errorLine(error.message))
             return .failed

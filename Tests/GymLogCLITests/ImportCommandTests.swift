@@ -190,6 +190,7 @@ import Testing
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.contains("Imported 1 workout, 2 sets, 2 new exercises: Bench Press (Barbell), Overhead Press (Barbell)."))
         #expect(!FileManager.default.fileExists(atPath: home.root + "/new"))
+        try FileManager.default.createDirectory(atPath: home.root + "/new", withIntermediateDirectories: true)
         let real = try home.gymlog(["import", fixture("import/strong-empty-sets.csv").path, "--db", path])
         #expect(dry.stdout == "Dry run: nothing is written. Importing would print:\n" + real.stdout)
     }

@@ -60,7 +60,7 @@ import Testing
         #expect(try home.gymlog(["log", "Bench 100x5 @8"]).stdout.contains("Bench #1  100kg x 5 @8  e1RM 116.7kg"))
         #expect(try home.gymlog(["log", "bench", "105x3"]).stdout.contains("PR! heaviest weight (was 100kg)"))
         let bad = try home.gymlog(["log", "bench 100x5 @11"])
-        #expect(bad.status == 1)
+        #expect(bad.status == 64)
         #expect(bad.stderr.contains("RPE"))
         #expect(try home.gymlog(["prs", "ben"]).stdout.contains("heaviest weight     105kg"))
         #expect(try home.gymlog(["history", "bench"]).stdout.contains("Bench: 100kg x 5 @8, 105kg x 3"))
@@ -105,6 +105,8 @@ func fixture(_ path: String) -> URL {
 @Suite struct FastPathTests {
     @Test func theFastPathBehavesLikeTheFullParser() throws {
         let home = try TemporaryHome()
+        // (--db makes a database only in a folder that exists)
+        try FileManager.default.createDirectory(atPath: home.root + "/data", withIntermediateDirectories: true)
         // Fast path: words, --db anywhere, a negative-looking load.
         let fast = try home.gymlog(["log", "--db", home.database, "Dip", "bw-20x8"])
         #expect(fast.status == 0 && fast.stdout.contains("bw-20kg x 8"))
@@ -113,9 +115,15 @@ func fixture(_ path: String) -> URL {
         #expect(help.status == 0 && help.stdout.contains("USAGE"))
         let unknown = try home.gymlog(["log", "--bogus", "bench 100x5"])
         #expect(unknown.status == 64 && unknown.stderr.contains("--bogus"))
-        // A bad line fails the same way on both paths, writing nothing.
+        // A bad line fails the same way on both paths, writing nothing: a line that cannot be
+        // read exits 64, as an unknown option does (issue 26, item 31)
         let bad = try home.gymlog(["log", "bench", "100x"])
-        #expect(bad.status == 1 && bad.stderr.contains("expected reps after 'x'"))
+        #expect(bad.status == 64 && bad.stderr.contains("expected reps after 'x'"))
+        let badFull = try home.gymlog(["log", "--at", "yesterday 10:00", "bench", "100x"])
+        #expect(badFull.status == 64 && badFull.stderr.contains("expected reps after 'x'"), "\(badFull.stderr)")
+        // And a line that reads but cannot be done exits 1
+        let refused = try home.gymlog(["log", "Dpi 20x5"])
+        #expect(refused.status == 1 && refused.stderr.contains("Did you mean"), "\(refused.stderr)")
         #expect(try home.gymlog(["history"]).stdout.contains("Dip: bw-20kg x 8"))
     }
 }

@@ -39,6 +39,7 @@ struct Log: TextCommand {
 
     func run(in context: CLIContext) async throws {
         let line = words.joined(separator: " ")
-        if try !EntryRunner(context: context).run(line, at: past.moment(in: context)) { throw ExitCode.failure }
+        let outcome = try EntryRunner(context: context).run(line, at: past.moment(in: context))
+        if outcome != .done { throw outcome.exitCode }
     }
 }

@@ -95,7 +95,8 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
                     + "was not logged; give the exercise an alias (`gymlog exercises alias ALIAS EXERCISE`) and warm up with that.")
             }
             context.print(Style.stdout.dim(line))
-            if try !EntryRunner(context: context).run(line) { throw ExitCode.failure }
+            let outcome = try EntryRunner(context: context).run(line)
+            if outcome != .done { throw outcome.exitCode }
             return
         }
 
