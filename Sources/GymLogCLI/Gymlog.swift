@@ -21,11 +21,11 @@ public struct Gymlog: AsyncParsableCommand {
           gymlog warmup squat 140 log
           gymlog export --out lifts.csv
 
-        Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else
-        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, warmup ... log,
-        start, import, exercises add/alias/rename and sync create it; plates
-        needs none; the other commands say there is none yet, and where they
-        looked. --db PATH makes a new database only in a folder that exists.
+        Data lives in one SQLite file: --db PATH, else $GYMLOG_DB, else \
+        $XDG_DATA_HOME/gymlog/gymlog.sqlite. Only the REPL, log, warmup ... log, \
+        start, import, exercises add/alias/rename and sync create it; plates \
+        needs none; the other commands say there is none yet, and where they \
+        looked. --db PATH makes a new database only in a folder that exists. \
         `gymlog log --help` shows the whole entry language.
 
         Exit status: 0 when the command did what it was asked, 64 when gymlog cannot read \
@@ -36,9 +36,9 @@ public struct Gymlog: AsyncParsableCommand {
 
         \(Setting.helpText(.config))
 
-        gymlog never rewrites this file. `gymlog login` saves the sync server, token
-        and CA file (`--ca-file`) in $XDG_DATA_HOME/gymlog/credentials.toml (mode
-        0600); `gymlog logout` empties it. Until that file exists, the `[sync]`
+        gymlog never rewrites this file. `gymlog login` saves the sync server, token \
+        and CA file (`--ca-file`) in $XDG_DATA_HOME/gymlog/credentials.toml (mode \
+        0600); `gymlog logout` empties it. Until that file exists, the `[sync]` \
         lines an older gymlog wrote here are still read:
 
         \(Setting.helpText(.credentials))

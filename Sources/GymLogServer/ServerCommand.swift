@@ -8,10 +8,13 @@ public struct ServerCommand: AsyncParsableCommand {
         abstract: "The gymlog sync server: the meeting point of one person's gymlog databases.",
         discussion: """
         Examples:
-          gymlog-server user add alice            # prints alice's token on the last line
-          gymlog-server serve --port 8080         # then: gymlog login --server http://HOST:8080 --token TOKEN
+          gymlog-server user add alice
+              # prints alice's token on the last line
+          gymlog-server serve --port 8080
+              # then: gymlog login --server http://HOST:8080 --token TOKEN
           gymlog-server serve --db sqlite:/srv/gymlog/server.sqlite --host 0.0.0.0
-          gymlog-server backup --db sqlite:/srv/gymlog/server.sqlite /backups/gymlog.sqlite
+          gymlog-server backup --db sqlite:/srv/gymlog/server.sqlite \\
+            /backups/gymlog.sqlite
         """,
         subcommands: [ServeCommand.self, UserCommand.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: ServeCommand.self

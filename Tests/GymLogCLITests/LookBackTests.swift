@@ -335,3 +335,31 @@ func seedBench(_ home: TemporaryHome) throws -> [Int64] {
     }
     return try seed(home, workouts)
 }
+
+/// Issue 26, item 26: `import --help` and `gymlog-server serve --help` came out ragged, their
+/// prose broken by hand at one width and wrapped again by the help formatter at another.
+@Suite struct HelpTextTests {
+    @Test(arguments: ["gymlog", "gymlog-server"])
+    func everyDiscussionLetsTheFormatterWrapAndFitsEightyColumns(binary: String) throws {
+        // Given every command's discussion as ArgumentParser describes it
+        let run = try ProcessRunner.runProduct(binary, ["--experimental-dump-help"])
+        #expect(run.status == 0, "\(run.stderr)")
+        var problems: [String] = []
+        func visit(_ command: [String: Any], path: [String]) {
+            let here = path + [command["commandName"] as! String]
+            let lines = (command["discussion"] as? String ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            for (line, next) in zip(lines, lines.dropFirst()) {
+                // Then a paragraph of prose is one line (the formatter wraps it to the terminal)
+                let prose: (Substring) -> Bool = { !$0.isEmpty && !$0.hasPrefix(" ") }
+                if prose(line) && prose(next) { problems.append("\(here.joined(separator: " ")): a line break in prose after '\(line.suffix(30))'") }
+            }
+            // And an indented line (an example, a table) fits 80 columns, where it is not rewrapped
+            for line in lines where line.hasPrefix(" ") && line.count > 80 {
+                problems.append("\(here.joined(separator: " ")): \(line.count) columns: '\(line.prefix(40))…'")
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { visit(sub, path: here) }
+        }
+        visit(try object(run.stdout)["command"] as! [String: Any], path: [])
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}

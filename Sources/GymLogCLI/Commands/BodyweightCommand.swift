@@ -6,11 +6,13 @@ struct Bodyweight: TextCommand {
     static let configuration = CommandConfiguration(
         commandName: "bw", abstract: "Record bodyweight (`bw 82.5`), or list it (`bw`); `chart bw` draws it.",
         discussion: """
-          gymlog bw 82.5                    now, in your default unit (or 180lb)
+          gymlog bw 82.5
+              now, in your default unit (or 180lb)
           gymlog bw 82.5 --at "yesterday 07:30"
-          gymlog bw                         the last 20 entries (--json for all)
+          gymlog bw
+              the last 20 entries (--json for all)
 
-        Bodyweight sets (`pullup bw+10x5`) then show their e1RM on the total, bodyweight plus
+        Bodyweight sets (`pullup bw+10x5`) then show their e1RM on the total, bodyweight plus \
         added load, with the last entry on or before the set.
         """)
     @OptionGroup var global: GlobalOptions

@@ -10,22 +10,27 @@ struct ChartCommand: ExerciseArgumentCommand {
         commandName: "chart",
         abstract: "Chart an exercise's progression in the terminal: e1RM, weight, volume, time or pace per workout.",
         discussion: """
-          gymlog chart bench                         best e1RM of each workout
-          gymlog chart pullup                        added weight (or reps) per workout
-          gymlog chart run                           best pace of each workout
+          gymlog chart bench
+              best e1RM of each workout
+          gymlog chart pullup
+              added weight (or reps) per workout
+          gymlog chart run
+              best pace of each workout
           gymlog chart squat --metric weight --since 12w
           gymlog chart deadlift --metric volume --width 120
-          gymlog chart bench --json                  the series, for scripts
-          gymlog chart bw                            your bodyweight log (`gymlog bw 82.5`)
+          gymlog chart bench --json
+              the series, for scripts
+          gymlog chart bw
+              your bodyweight log (`gymlog bw 82.5`)
 
-        One point per workout; warm-ups never count. Without --metric the chart
-        shows the first metric with data for the exercise's kind: e1RM, then
-        heaviest weight, for weights; added weight, then reps, for bodyweight;
-        pace, then time, for distance; time for timed sets. Loads are in your
-        default unit, paces per km (per mile with unit = "lb"); the x axis shows
-        local days. --since and --until take YYYY-MM-DD, today, yesterday, or an
-        age like 30d, 12w, 6m or 1y. The chart fits the terminal (or $COLUMNS, or
-        80 columns when piped); a long history is bucketed so each column shows
+        One point per workout; warm-ups never count. Without --metric the chart \
+        shows the first metric with data for the exercise's kind: e1RM, then \
+        heaviest weight, for weights; added weight, then reps, for bodyweight; \
+        pace, then time, for distance; time for timed sets. Loads are in your \
+        default unit, paces per km (per mile with unit = "lb"); the x axis shows \
+        local days. --since and --until take YYYY-MM-DD, today, yesterday, or an \
+        age like 30d, 12w, 6m or 1y. The chart fits the terminal (or $COLUMNS, or \
+        80 columns when piped); a long history is bucketed so each column shows \
         the range it covers.
         """
     )

@@ -7,14 +7,18 @@ struct Delete: TextCommand {
         commandName: "delete",
         abstract: "Delete set N of `show`, e.g. `delete 3`, or a whole workout with `--workout REF`.",
         discussion: """
-          gymlog show                          the current workout, sets numbered
-          gymlog delete 3                      deletes its third set (`undo` brings it back)
-          gymlog delete 2 --workout -2         the second set of the workout before the latest
-          gymlog delete --workout 2026-11-20   the whole workout of that day, with its sets,
-                                               after asking; `--yes` from a script
+          gymlog show
+              the current workout, sets numbered
+          gymlog delete 3
+              deletes its third set (`undo` brings it back)
+          gymlog delete 2 --workout -2
+              the second set of the workout before the latest
+          gymlog delete --workout 2026-11-20
+              the whole workout of that day, with its sets, after asking; `--yes` from
+              a script
 
-        A workout reference is \(WorkoutReference.forms); `history` and `show` print each
-        workout's. A whole workout deleted is one action: one `undo` brings it all back.
+        A workout reference is \(WorkoutReference.forms); `history` and `show` print each \
+        workout's. A whole workout deleted is one action: one `undo` brings it all back. \
         In the REPL, type `delete 3` or `delete --workout 2026-11-20`.
         """
     )

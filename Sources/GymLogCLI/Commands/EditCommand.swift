@@ -9,18 +9,22 @@ struct Edit: TextCommand {
         discussion: """
         The changes use the language of `+`:
 
-          gymlog edit 102.5x5      the last set: 102.5 for 5
-          gymlog edit 2 x6 @9      set 2 of `show`: 6 reps, RPE 9
-          gymlog edit 3 # paused   set 3's note
+          gymlog edit 102.5x5
+              the last set: 102.5 for 5
+          gymlog edit 2 x6 @9
+              set 2 of `show`: 6 reps, RPE 9
+          gymlog edit 3 # paused
+              set 3's note
 
-        Any workout, not only the current one, with --workout REF (\(WorkoutReference.forms);
+        Any workout, not only the current one, with --workout REF (\(WorkoutReference.forms); \
         `history` and `show` print each workout's):
 
-          gymlog edit --workout 2026-11-20 2 x6          set 2 of that day's workout
-          gymlog edit --workout -2 --name "Push A"       rename the workout before the latest
+          gymlog edit --workout 2026-11-20 2 x6
+              set 2 of that day's workout
+          gymlog edit --workout -2 --name "Push A"
+              rename the workout before the latest
           gymlog edit --workout 2026-11-20 --start "2026-11-19 18:00"
-                                                         move it: its sets keep their times
-                                                         relative to its start
+              move it: its sets keep their times relative to its start
 
         In the REPL, type `edit 2 x6 @9` or `edit --workout -2 --name Push A`.
         """

@@ -13,17 +13,24 @@ struct Exercises: ParsableCommand {
           A set of another shape is refused. Names match ignoring case,
           accents and punctuation (`pull-up` finds `Pullup`).
 
-          gymlog exercises                      kind, aliases, sets, last date
-          gymlog exercises --json               the same for scripts
-          gymlog exercises add "Front Squat"    create (even if close to another)
+          gymlog exercises
+              kind, aliases, sets, last date
+          gymlog exercises --json
+              the same for scripts
+          gymlog exercises add "Front Squat"
+              create (even if close to another)
           gymlog exercises add Sled --kind carry
           gymlog exercises alias bp "Bench Press"
-          gymlog exercises rename Pullup Pull-up   the old name stays an alias
-          gymlog exercises kind plank timed     converts sets that have a reading (asks)
-          gymlog exercises rest squat 3:00      the rest the prompt counts to (off clears)
+          gymlog exercises rename Pullup Pull-up
+              the old name stays an alias
+          gymlog exercises kind plank timed
+              converts sets that have a reading (asks)
+          gymlog exercises rest squat 3:00
+              the rest the prompt counts to (off clears)
           gymlog exercises merge Benchpress "Bench Press"
                                                 move the sets; keep the name
-          gymlog exercises delete Benchpress    only one with no sets
+          gymlog exercises delete Benchpress
+              only one with no sets
         """,
         subcommands: [ListExercises.self, AddExercise.self, AliasExercise.self, RenameExercise.self, KindExercise.self,
                       RestExercise.self, MergeExercises.self, DeleteExercise.self],

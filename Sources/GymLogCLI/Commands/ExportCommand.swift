@@ -10,29 +10,31 @@ struct Export: ContextCommand {
         discussion: """
           gymlog export > all.csv
           gymlog export --out bench.csv --exercise bench --since 2026-01-01
-          gymlog export --format strong --out strong.csv   Strong's layout, for tools that read Strong's
-          gymlog export --format hevy --out hevy.csv       Hevy's layout, for Hevy's import
+          gymlog export --format strong --out strong.csv
+              Strong's layout, for tools that read Strong's
+          gymlog export --format hevy --out hevy.csv
+              Hevy's layout, for Hevy's import
 
-        Sets are listed workout by workout, in the order they were done. The native layout
-        keeps everything gymlog stores: ids, times to the millisecond with their UTC offsets,
-        units, each exercise's aliases, supersets (`superset_id`), and bodyweight entries (rows
-        of kind `bodyweight_entry` after the sets; none with --exercise); `gymlog import` reads
-        it back exactly. The strong layout is Strong's own, as Strong writes it:
-        `;`-separated, `Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;
-        Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration`,
-        each load and distance as typed with its unit (`kg`, `lbs`, `km`, `mi.`, or
-        gymlog's `m` and `yd`), so kg and lb sets never mix; Set Order is W, D, F or the
-        set's number; Workout Duration is Strong's `1h 5m` (`0s` for a workout not
-        finished); it has no supersets or bodyweight log, and `gymlog import` reads it
-        back. The hevy layout has one unit per file: loads in `weight_kg` or `weight_lbs`
-        and distances in `distance_km` or `distance_miles`, following your configured
-        unit, converted to the nearest thousandth; a set's note goes in its row's
-        `exercise_notes`; supersets are numbered per workout in `superset_id`;
+        Sets are listed workout by workout, in the order they were done. The native layout \
+        keeps everything gymlog stores: ids, times to the millisecond with their UTC offsets, \
+        units, each exercise's aliases, supersets (`superset_id`), and bodyweight entries (rows \
+        of kind `bodyweight_entry` after the sets; none with --exercise); `gymlog import` reads \
+        it back exactly. The strong layout is Strong's own, as Strong writes it: \
+        `;`-separated, `Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit; \
+        Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration`, \
+        each load and distance as typed with its unit (`kg`, `lbs`, `km`, `mi.`, or \
+        gymlog's `m` and `yd`), so kg and lb sets never mix; Set Order is W, D, F or the \
+        set's number; Workout Duration is Strong's `1h 5m` (`0s` for a workout not \
+        finished); it has no supersets or bodyweight log, and `gymlog import` reads it \
+        back. The hevy layout has one unit per file: loads in `weight_kg` or `weight_lbs` \
+        and distances in `distance_km` or `distance_miles`, following your configured \
+        unit, converted to the nearest thousandth; a set's note goes in its row's \
+        `exercise_notes`; supersets are numbered per workout in `superset_id`; \
         bodyweight entries are left out.
 
-        Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or
-        an age like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks).
-        A file given with --out is written to a temporary name and renamed at the
+        Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or \
+        an age like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks). \
+        A file given with --out is written to a temporary name and renamed at the \
         end, so a failed export leaves no half-written file.
         """
     )

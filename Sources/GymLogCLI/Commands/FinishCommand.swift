@@ -7,13 +7,15 @@ struct Finish: ContextCommand {
         commandName: "finish",
         abstract: "Finish the current workout, or print the summary of any with `--workout REF`.",
         discussion: """
-          gymlog finish                        ends the open workout and prints its summary:
-                                               duration, sets, working volume and the PRs set in it
-          gymlog finish --workout 2026-11-20   that day's workout: ended if it was not, and summed up
+          gymlog finish
+              ends the open workout and prints its summary: duration, sets, working
+              volume and the PRs set in it
+          gymlog finish --workout 2026-11-20
+              that day's workout: ended if it was not, and summed up
 
-        With no workout open, `finish` ends the newest one never finished (a session logged
-        with --at, or one that went idle). The open workout ends now; any other ends at its
-        last set. A workout with no sets is not kept. The next set logged starts a new
+        With no workout open, `finish` ends the newest one never finished (a session logged \
+        with --at, or one that went idle). The open workout ends now; any other ends at its \
+        last set. A workout with no sets is not kept. The next set logged starts a new \
         workout; `undo` right after `finish` reopens it. In the REPL, type `finish`.
         """
     )

@@ -7,9 +7,9 @@ struct History: ExerciseArgumentCommand {
         commandName: "history",
         abstract: "List recent workouts, or the recent sets of one exercise.",
         discussion: """
-        Examples: `gymlog history`, `gymlog history bench --limit 20`, `gymlog history --json`.
-        Each workout's header ends with its reference (`ref 2026-11-20`, or `ref 2026-11-20#2`
-        on a day with more than one), which `show`, `edit`, `delete`, `note` and `finish` take
+        Examples: `gymlog history`, `gymlog history bench --limit 20`, `gymlog history --json`. \
+        Each workout's header ends with its reference (`ref 2026-11-20`, or `ref 2026-11-20#2` \
+        on a day with more than one), which `show`, `edit`, `delete`, `note` and `finish` take \
         with --workout.
         """
     )

@@ -8,28 +8,32 @@ struct Import: ContextCommand {
         commandName: "import",
         abstract: "Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.",
         discussion: """
-          gymlog import strong_workouts.csv                  the app is detected from the header
-          gymlog import hevy.csv --timezone Europe/Berlin    times without a zone are read in TZ
-          gymlog import strong.csv --unit lb --dry-run       weights without a unit are pounds; write nothing
-          gymlog import fitnotes.csv --skip-bad-rows         import what is readable, list the rest
+          gymlog import strong_workouts.csv
+              the app is detected from the header
+          gymlog import hevy.csv --timezone Europe/Berlin
+              times without a zone are read in TZ
+          gymlog import strong.csv --unit lb --dry-run
+              weights without a unit are pounds; write nothing
+          gymlog import fitnotes.csv --skip-bad-rows
+              import what is readable, list the rest
 
-        Every row is checked before anything is written: a malformed file is refused with the
-        line and the reason, unless --skip-bad-rows is given. A set outside the limits logging
-        keeps is a malformed row: a load over \(SetLimits.maxLoad), reps outside \(SetLimits.performedReps.lowerBound)-\(SetLimits.performedReps.upperBound) (0 only beside a load), an RPE
-        not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) in steps of \(SetLimits.rpeStep), a time over 24h, a negative load on a set that
-        is not bodyweight, a load with no reps, time or distance. So is a quote that is never
-        closed (the lines after it are read on their own). Quirks that have a faithful reading
-        are read: units as `lbs.`, `kgs`, `mi.`, `meters`; any unit beside a blank or zero
-        value; a workout duration over 24h (a timer left running), capped to its last set.
-        Sets never filled in and rest timers are left out and counted. A load with 0 reps is
-        a missed attempt, kept. An exercise's kind comes from all its rows and the equipment
-        in its name (`Squat (Barbell)` is loaded: a row with no load is a set at 0). --dry-run prints
-        what the import would print and writes nothing. Ids are derived from the content
-        (native exports keep their own), so importing the same file twice, or a later export
-        that overlaps an earlier one, adds only what is new. Exercises are matched by exact
-        name or alias and otherwise created with the name in the file; a native export's
-        aliases, supersets and bodyweight entries are added too, and Hevy's superset_id
-        groups supersets. The file is read as a stream, twice (check, then write), so memory
+        Every row is checked before anything is written: a malformed file is refused with the \
+        line and the reason, unless --skip-bad-rows is given. A set outside the limits logging \
+        keeps is a malformed row: a load over \(SetLimits.maxLoad), reps outside \(SetLimits.performedReps.lowerBound)-\(SetLimits.performedReps.upperBound) (0 only beside a load), an RPE \
+        not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) in steps of \(SetLimits.rpeStep), a time over 24h, a negative load on a set that \
+        is not bodyweight, a load with no reps, time or distance. So is a quote that is never \
+        closed (the lines after it are read on their own). Quirks that have a faithful reading \
+        are read: units as `lbs.`, `kgs`, `mi.`, `meters`; any unit beside a blank or zero \
+        value; a workout duration over 24h (a timer left running), capped to its last set. \
+        Sets never filled in and rest timers are left out and counted. A load with 0 reps is \
+        a missed attempt, kept. An exercise's kind comes from all its rows and the equipment \
+        in its name (`Squat (Barbell)` is loaded: a row with no load is a set at 0). --dry-run prints \
+        what the import would print and writes nothing. Ids are derived from the content \
+        (native exports keep their own), so importing the same file twice, or a later export \
+        that overlaps an earlier one, adds only what is new. Exercises are matched by exact \
+        name or alias and otherwise created with the name in the file; a native export's \
+        aliases, supersets and bodyweight entries are added too, and Hevy's superset_id \
+        groups supersets. The file is read as a stream, twice (check, then write), so memory \
         does not grow with it. Imported rows sync like logged ones.
         """
     )

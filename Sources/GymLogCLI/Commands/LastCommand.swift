@@ -7,8 +7,8 @@ struct Last: ContextCommand {
         commandName: "last",
         abstract: "Show what you did for an exercise last time (the REPL shows it under its first set).",
         discussion: """
-        The most recent workout with a working set of the exercise, other than the one open
-        now: its date and its sets as typed (warm-ups left out of the line, drop and failure
+        The most recent workout with a working set of the exercise, other than the one open \
+        now: its date and its sets as typed (warm-ups left out of the line, drop and failure \
         sets marked). Examples: `gymlog last bench`, `gymlog last squat --json`.
         """
     )

@@ -11,14 +11,14 @@ struct Log: TextCommand {
 
         \(EntryLanguage.helpText)
 
-        Exercise names match exactly, by alias or by an unambiguous prefix; a new
-        name is created with a notice, and a near-miss of an existing one is refused
-        with the name it resembles. Quote the line, or pass its words:
+        Exercise names match exactly, by alias or by an unambiguous prefix; a new \
+        name is created with a notice, and a near-miss of an existing one is refused \
+        with the name it resembles. Quote the line, or pass its words: \
         `gymlog log "squat 140x5x3 @8"`, `gymlog log bench 100x5`.
 
-        A forgotten session is logged at its real time with --at (\(timePhraseForms)):
-        `gymlog log --at "2026-11-20 18:00" "bench 100x5x3"`. The sets go into the workout
-        that was going on then (or a new one starting then), a second apart; records, last
+        A forgotten session is logged at its real time with --at (\(timePhraseForms)): \
+        `gymlog log --at "2026-11-20 18:00" "bench 100x5x3"`. The sets go into the workout \
+        that was going on then (or a new one starting then), a second apart; records, last \
         time and charts treat them like any other. A time in the future is refused.
         """
     )

@@ -10,7 +10,8 @@ struct Login: ContextCommand {
         commandName: "login",
         abstract: "Check the sync server and your token, then save them in the credentials file (mode 0600).",
         discussion: """
-          gymlog login --server http://127.0.0.1:8080             (asks for the token)
+          gymlog login --server http://127.0.0.1:8080
+              (asks for the token)
           gymlog login --server http://127.0.0.1:8080 < token.txt
           gymlog login --server http://127.0.0.1:8080 --register alice
 

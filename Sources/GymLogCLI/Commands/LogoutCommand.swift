@@ -7,10 +7,12 @@ struct Logout: ContextCommand {
         commandName: "logout",
         abstract: "Forget the sync server and token (local data stays).",
         discussion: """
-          gymlog logout                                   forgets the server and token
-          gymlog login --server URL --token TOKEN         sets them again
+          gymlog logout
+              forgets the server and token
+          gymlog login --server URL --token TOKEN
+              sets them again
 
-        Unsynced changes stay in the outbox and are sent after the next login and sync; the last
+        Unsynced changes stay in the outbox and are sent after the next login and sync; the last \
         sync error that `gymlog status` showed is cleared.
         """
     )

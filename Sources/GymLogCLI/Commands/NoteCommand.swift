@@ -11,8 +11,8 @@ struct Note: TextCommand {
           gymlog note shoulder a bit sore
           gymlog note --workout 2026-11-20 "gym was packed"
 
-        A set's own note goes after `#` in its line: `bench 100x5 # paused`. A workout
-        reference is \(WorkoutReference.forms); `history` and `show` print each workout's.
+        A set's own note goes after `#` in its line: `bench 100x5 # paused`. A workout \
+        reference is \(WorkoutReference.forms); `history` and `show` print each workout's. \
         In the REPL, type `note felt strong today` (options, such as --workout, before the text).
         """
     )

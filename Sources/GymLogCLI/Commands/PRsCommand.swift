@@ -8,12 +8,12 @@ struct PRs: ExerciseArgumentCommand {
         commandName: "prs",
         abstract: "Show personal records: heaviest weight, e1RM, rep maxes, volume, fastest times, pace.",
         discussion: """
-        Warm-ups never count. Loads, e1RM and volume are in your default unit,
-        whatever unit each set was typed in; the set holding a record shows as
-        typed. A session-volume record belongs to its workout (its day and set
-        count are shown). Distance exercises keep the fastest time for every
-        distance logged and the best pace; timed ones the longest time;
-        bodyweight ones the most reps and the heaviest added weight.
+        Warm-ups never count. Loads, e1RM and volume are in your default unit, \
+        whatever unit each set was typed in; the set holding a record shows as \
+        typed. A session-volume record belongs to its workout (its day and set \
+        count are shown). Distance exercises keep the fastest time for every \
+        distance logged and the best pace; timed ones the longest time; \
+        bodyweight ones the most reps and the heaviest added weight. \
         Examples: `gymlog prs`, `gymlog prs bench`, `gymlog prs --json`.
         """
     )

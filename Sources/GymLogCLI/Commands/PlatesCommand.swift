@@ -13,10 +13,10 @@ struct Plates: ContextCommand, YieldsToExercises {
           gymlog plates 20 --per-side    one plate a side
           gymlog plates 60 --bar 15      another bar
 
-        One number is a load to make; two or more are the plates on one side. The
-        unit is the configured one unless typed (`315lb`, `315 lb`). The bar and
-        the plates you have come from the config (`[plates]`: kg_bar, kg, lb_bar,
-        lb); each side gets the fewest plates that make the load. Nothing is
+        One number is a load to make; two or more are the plates on one side. The \
+        unit is the configured one unless typed (`315lb`, `315 lb`). The bar and \
+        the plates you have come from the config (`[plates]`: kg_bar, kg, lb_bar, \
+        lb); each side gets the fewest plates that make the load. Nothing is \
         logged and no database is needed.
         """
     )

@@ -7,11 +7,14 @@ struct Redo: ContextCommand {
         commandName: "redo",
         abstract: "Re-apply the action the last `undo` reverted (nothing else is ever brought back).",
         discussion: """
-          gymlog undo          reverts the last action
-          gymlog redo          re-applies it, as it was
-          gymlog redo --yes    also when it belongs to another workout than the open one
+          gymlog undo
+              reverts the last action
+          gymlog redo
+              re-applies it, as it was
+          gymlog redo --yes
+              also when it belongs to another workout than the open one
 
-        Any new action (a logged set, an edit, a delete...) clears what could be redone. In the
+        Any new action (a logged set, an edit, a delete...) clears what could be redone. In the \
         REPL, type `redo`, or `redo!` to confirm.
         """
     )

@@ -8,12 +8,14 @@ struct Repl: ContextCommand {
         commandName: "repl",
         abstract: "Open the logging REPL (the default when gymlog runs with no arguments).",
         discussion: """
-          gymlog                         opens it; type `bench 100x5`, `+ x6`, `undo`, `show`
-          gymlog < session.txt           runs a file of lines, one after the other
+          gymlog
+              opens it; type `bench 100x5`, `+ x6`, `undo`, `show`
+          gymlog < session.txt
+              runs a file of lines, one after the other
 
-        Type `help` inside it for every command; each gymlog command works there without the
-        `gymlog` in front. Ctrl-C clears the line being typed; Ctrl-D on an empty line, or
-        `quit`, leaves. Piped input is read without prompts, each error names its line
+        Type `help` inside it for every command; each gymlog command works there without the \
+        `gymlog` in front. Ctrl-C clears the line being typed; Ctrl-D on an empty line, or \
+        `quit`, leaves. Piped input is read without prompts, each error names its line \
         (`line 12: error: ...`), and the exit status is 1 if any line failed.
         """
     )

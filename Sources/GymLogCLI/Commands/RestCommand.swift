@@ -6,11 +6,11 @@ struct Rest: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "rest", abstract: "Show the rest since the last set, or set this break's target: `rest 2:30`.",
         discussion: """
-          The REPL prompt counts the rest live ([Push A · 7 sets · rest 1:32/3:00] >) and rings
-          the bell once when the target is reached (rest 3:00 ✓). The target is this break's
-          `rest M:SS`, else the routine line's `rest 3:00`, else `rest_seconds` in the config.
-          `gymlog rest --json` (or `status --json`) gives rest_seconds and rest_target_seconds to
-          a tmux status line or a shell prompt.
+        The REPL prompt counts the rest live ([Push A · 7 sets · rest 1:32/3:00] >) and rings \
+        the bell once when the target is reached (rest 3:00 ✓). The target is this break's \
+        `rest M:SS`, else the routine line's `rest 3:00`, else `rest_seconds` in the config. \
+        `gymlog rest --json` (or `status --json`) gives rest_seconds and rest_target_seconds to \
+        a tmux status line or a shell prompt.
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "This break's target rest, e.g. 2:30 or 90s (REPL only).") var target: String?

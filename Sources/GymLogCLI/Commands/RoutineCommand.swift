@@ -8,26 +8,31 @@ struct RoutineCommand: ParsableCommand {
         commandName: "routine",
         abstract: "Write routines in plain text and see today's plan: add, list, show, edit, rm, export.",
         discussion: """
-          A routine is a name and one planned exercise a line, in the entry language plus an
-          optional progression rule:
+        A routine is a name and one planned exercise a line, in the entry language plus an \
+        optional progression rule:
 
             # Push A
-            bench 3x5 @8 linear +2.5        add 2.5 when every planned rep was done last time
-            incline db press 3x8-12 double +2   reps up within 8-12, then +2 and back to 8
-            dip bw 3x8-12                   no rule: last time's weight and reps
-            ohp 5/3/1 tm 60                 Wendler's wave from a training max of 60
-            squat 3x5 100 rest 3:00 warmup  a starting weight, a rest target, a warm-up ramp
+            bench 3x5 @8 linear +2.5           +2.5 when every planned rep was done
+            incline db press 3x8-12 double +2  reps up within 8-12, then +2, back to 8
+            dip bw 3x8-12                      no rule: last time's weight and reps
+            ohp 5/3/1 tm 60                    Wendler's wave from a training max of 60
+            squat 3x5 100 rest 3:00 warmup     a start weight, a rest target, a ramp
 
-          After three missed sessions in a row `linear` takes 10% off. Weights are rounded to
-          what your plates make ([plates] in the config). `gymlog start "Push A"` (or a prefix)
-          starts a workout from it; then `next`, `ok`, `skip`.
+        After three missed sessions in a row `linear` takes 10% off. Weights are rounded to \
+        what your plates make ([plates] in the config). `gymlog start "Push A"` (or a prefix) \
+        starts a workout from it; then `next`, `ok`, `skip`.
 
-          gymlog routine add "Push A" --file push-a.txt   (no --file: opens $EDITOR; - reads stdin)
+          gymlog routine add "Push A" --file push-a.txt
+              (no --file: opens $EDITOR; - reads stdin)
           gymlog routine list
-          gymlog routine show push        today's sets, why, and last time (--json)
-          gymlog routine edit "Push A"    in $EDITOR
-          gymlog routine rm "Push A"      (`undo` brings it back)
-          gymlog routine export "Push A"  the text back
+          gymlog routine show push
+              today's sets, why, and last time (--json)
+          gymlog routine edit "Push A"
+              in $EDITOR
+          gymlog routine rm "Push A"
+              (`undo` brings it back)
+          gymlog routine export "Push A"
+              the text back
         """,
         subcommands: [ListRoutines.self, AddRoutine.self, ShowRoutine.self, EditRoutine.self, RemoveRoutine.self, ExportRoutine.self],
         defaultSubcommand: ListRoutines.self

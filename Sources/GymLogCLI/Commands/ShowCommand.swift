@@ -7,8 +7,8 @@ struct Show: ContextCommand {
         commandName: "show",
         abstract: "Show the current (or latest) workout, or any with `--workout REF`, its sets numbered for edit and delete.",
         discussion: """
-        Examples: `gymlog show`, `gymlog show --workout 2026-11-20`, `gymlog show --workout -2`
-        (the workout before the latest), `gymlog show --json | jq '.workout.sets[].summary'`.
+        Examples: `gymlog show`, `gymlog show --workout 2026-11-20`, `gymlog show --workout -2` \
+        (the workout before the latest), `gymlog show --json | jq '.workout.sets[].summary'`. \
         The header ends with the workout's reference (`ref 2026-11-20#2`) for --workout.
         """
     )

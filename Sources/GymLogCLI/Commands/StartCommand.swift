@@ -7,19 +7,22 @@ struct Start: TextCommand {
         commandName: "start",
         abstract: "Start a new workout, optionally named (logging a set starts one automatically).",
         discussion: """
-          gymlog start                a workout named by its start time
-          gymlog start "Push day"     a named one; the REPL prompt shows the name
-          gymlog start "Push A"       from the routine of that name (or a prefix of it):
-                                      prints today's plan; then `next`, `ok`, `skip`
+          gymlog start
+              a workout named by its start time
+          gymlog start "Push day"
+              a named one; the REPL prompt shows the name
+          gymlog start "Push A"
+              from the routine of that name (or a prefix of it): prints today's plan;
+              then `next`, `ok`, `skip`
           gymlog start --at "yesterday 18:00" "Push day"
                                       a forgotten session, at the time it started
 
-        An open workout with sets is finished first, with its summary; an open one without
+        An open workout with sets is finished first, with its summary; an open one without \
         sets is renamed instead. In the REPL, type `start Push day`.
 
-        With --at (\(timePhraseForms)) the open workout is left alone. In the REPL,
-        `start --at yesterday 18:00 Push day` then puts the lines you type into that past
-        workout, a second apart, until `finish` (or `start` without --at); the prompt shows
+        With --at (\(timePhraseForms)) the open workout is left alone. In the REPL, \
+        `start --at yesterday 18:00 Push day` then puts the lines you type into that past \
+        workout, a second apart, until `finish` (or `start` without --at); the prompt shows \
         its date. From the shell, use `gymlog log --at` with the same time.
         """
     )

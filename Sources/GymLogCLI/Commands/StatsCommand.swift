@@ -10,16 +10,18 @@ struct Stats: ContextCommand {
         commandName: "stats",
         abstract: "Weekly training: workouts, working sets and volume per week, by exercise or muscle group.",
         discussion: """
-          gymlog stats                    the last 8 weeks, by exercise
+          gymlog stats
+              the last 8 weeks, by exercise
           gymlog stats --weeks 12 --by muscle
-          gymlog stats --json             for scripts
+          gymlog stats --json
+              for scripts
 
-        Weeks run Monday to Sunday in local time, the current week last; weeks
-        before your first workout are left out and never lower the weekly
-        average. Warm-ups never count; volume is weight x reps of working sets in
-        your default unit, a bodyweight set's on that day's bodyweight plus its
-        added load (without a `bw` entry, and for timed and distance sets, sets
-        but no volume). Muscle groups come from a small built-in table of exercise names
+        Weeks run Monday to Sunday in local time, the current week last; weeks \
+        before your first workout are left out and never lower the weekly \
+        average. Warm-ups never count; volume is weight x reps of working sets in \
+        your default unit, a bodyweight set's on that day's bodyweight plus its \
+        added load (without a `bw` entry, and for timed and distance sets, sets \
+        but no volume). Muscle groups come from a small built-in table of exercise names \
         (bench -> chest, squat -> legs, ...); names it does not know are "other".
         """
     )

@@ -10,12 +10,14 @@ struct Sync: ContextCommand {
         commandName: "sync",
         abstract: "Run one sync cycle with the server: pull, push, acknowledge.",
         discussion: """
-          gymlog sync                 pull, push, acknowledge with the server `gymlog login` saved
-          gymlog status               what is still waiting in the outbox
+          gymlog sync
+              pull, push, acknowledge with the server `gymlog login` saved
+          gymlog status
+              what is still waiting in the outbox
 
-        "pulled" counts changes made on other devices (this device's own changes coming back
-        from the server are not news). Only one sync runs at a time per database; a second one
-        waits a few seconds, then says one is running. Offline, it fails with one line and
+        "pulled" counts changes made on other devices (this device's own changes coming back \
+        from the server are not news). Only one sync runs at a time per database; a second one \
+        waits a few seconds, then says one is running. Offline, it fails with one line and \
         leaves the outbox untouched. On a new device it creates the database and fills it.
         """
     )

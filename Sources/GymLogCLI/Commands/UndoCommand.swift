@@ -7,14 +7,17 @@ struct Undo: ContextCommand {
         commandName: "undo",
         abstract: "Revert this device's last action: a logged line, `+`, an edit, a delete, a start, a finish, a note or an exercises change.",
         discussion: """
-          gymlog undo          reverts the last action as a whole (all sets of `bench 100x5x3`,
-                               and the exercise the line created)
-          gymlog redo          re-applies what `undo` reverted; any new action clears it
-          gymlog undo --yes    also when the action belongs to another workout than the open one
+          gymlog undo
+              reverts the last action as a whole (all sets of `bench 100x5x3`, and the
+              exercise the line created)
+          gymlog redo
+              re-applies what `undo` reverted; any new action clears it
+          gymlog undo --yes
+              also when the action belongs to another workout than the open one
 
-        Only this device's own actions are undone, newest first; a change that came from
-        another device through sync is never reverted here. When the action's workout is not
-        the open one, `undo` names that workout and does nothing until you confirm. In the
+        Only this device's own actions are undone, newest first; a change that came from \
+        another device through sync is never reverted here. When the action's workout is not \
+        the open one, `undo` names that workout and does nothing until you confirm. In the \
         REPL, type `undo`, or `undo!` to confirm.
         """
     )

@@ -7,16 +7,19 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
         commandName: "warmup",
         abstract: "A warm-up ramp from the empty bar to a working weight: `warmup squat 140`; add `log` to log it.",
         discussion: """
-          gymlog warmup squat 140        bar x10, 62.5x5, 85x3, 105x2, 120x1
-          gymlog warmup bench 225lb      in pounds, from the 45lb bar
-          gymlog warmup squat 140 log    logs the ramp as warm-up sets, one line:
-                                         squat w20x10 w62.5x5 w85x3 w105x2 w120x1
+          gymlog warmup squat 140
+              bar x10, 62.5x5, 85x3, 105x2, 120x1
+          gymlog warmup bench 225lb
+              in pounds, from the 45lb bar
+          gymlog warmup squat 140 log
+              logs the ramp as warm-up sets, one line: squat w20x10 w62.5x5 w85x3
+              w105x2 w120x1
 
-        Each step is a share of the working weight rounded to the nearest load
-        your plates make, lighter than the working weight and heavier than the
-        step before. The steps are the config's `warmup.ramp` (default
-        "\(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", "))"); the bar and plates are
-        `[plates]`; `show_plates = true` shows each step's plates. `log` logs
+        Each step is a share of the working weight rounded to the nearest load \
+        your plates make, lighter than the working weight and heavier than the \
+        step before. The steps are the config's `warmup.ramp` (default \
+        "\(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", "))"); the bar and plates are \
+        `[plates]`; `show_plates = true` shows each step's plates. `log` logs \
         the line through `gymlog log`, so `undo` takes the whole ramp back.
         """
     )

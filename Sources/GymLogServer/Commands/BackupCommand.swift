@@ -12,7 +12,8 @@ struct BackupCommand: ParsableCommand {
         Put it back with `gymlog-server restore`. For PostgreSQL use pg_dump (see README.md).
 
         Examples:
-          gymlog-server backup --db sqlite:/srv/gymlog/server.sqlite /backups/gymlog.sqlite
+          gymlog-server backup --db sqlite:/srv/gymlog/server.sqlite \\
+            /backups/gymlog.sqlite
           gymlog-server backup /backups/latest.sqlite --force
         """
     )

@@ -14,7 +14,8 @@ struct RestoreCommand: ParsableCommand {
         the backup lacks.
 
         Examples:
-          gymlog-server restore --db sqlite:/srv/gymlog/server.sqlite /backups/gymlog-2026-11-01.sqlite
+          gymlog-server restore --db sqlite:/srv/gymlog/server.sqlite \\
+            /backups/gymlog-2026-11-01.sqlite
         """
     )
 

@@ -10,24 +10,25 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the sync server.",
         discussion: """
-        Logs go to standard error; one line per request carries its X-Request-ID.
-        SIGINT or SIGTERM stops the server after in-flight requests finish, waiting at most
-        --shutdown-grace seconds. Connections that stall (no whole request head within
+        Logs go to standard error; one line per request carries its X-Request-ID. \
+        SIGINT or SIGTERM stops the server after in-flight requests finish, waiting at most \
+        --shutdown-grace seconds. Connections that stall (no whole request head within \
         --request-head-timeout, no body byte for --request-body-timeout) are closed and logged.
 
-        On PostgreSQL (--db postgres://...), several instances may serve one database behind
+        On PostgreSQL (--db postgres://...), several instances may serve one database behind \
         a load balancer; each keeps a pool of at most --pool-size connections.
 
         Examples:
           gymlog-server serve
-          gymlog-server serve --port 0          # any free port; the log line says which
+          gymlog-server serve --port 0     # any free port; the log says which
           gymlog-server serve --open-registration --max-body-bytes 4194304
-          gymlog-server serve --db postgres://gymlog@127.0.0.1:5432/gymlog --pool-size 20
+          gymlog-server serve --db postgres://gymlog@127.0.0.1/gymlog --pool-size 20
           gymlog-server serve --host 0.0.0.0 --metrics-address 127.0.0.1:9090
-          gymlog-server serve --host 0.0.0.0 --port 8443 --tls-cert fullchain.pem --tls-key privkey.pem
+          gymlog-server serve --host 0.0.0.0 --port 8443 \\
+            --tls-cert fullchain.pem --tls-key privkey.pem
 
-        GET /metrics answers in Prometheus' text format (requests by route and status, push
-        and pull latency, events by outcome, rejections by code, users, devices, database
+        GET /metrics answers in Prometheus' text format (requests by route and status, push \
+        and pull latency, events by outcome, rejections by code, users, devices, database \
         size); with --metrics-address it is served there only.
         """
     )

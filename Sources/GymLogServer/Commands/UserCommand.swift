@@ -43,8 +43,8 @@ struct UserListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List users: created, revoked, devices, last push and what they store.",
         discussion: """
-        DEVICES counts the devices that ever pushed; LAST PUSH is the latest push of any of them
-        (a pull writes nothing, so a device that only reads does not move it); ROWS and STORED are
+        DEVICES counts the devices that ever pushed; LAST PUSH is the latest push of any of them \
+        (a pull writes nothing, so a device that only reads does not move it); ROWS and STORED are \
         the user's field rows and their bytes (names, ids, clocks and values, 8 per number).
         """
     )
@@ -87,8 +87,8 @@ struct UserRotateCommand: AsyncParsableCommand {
         commandName: "rotate",
         abstract: "Give a user a new token (last line; shown only once); the old one stops working at once.",
         discussion: """
-        Every device of the user then gets 401 and must log in again with the new token
-        (`gymlog login --server URL --token TOKEN`); their data and outboxes are kept.
+        Every device of the user then gets 401 and must log in again with the new token \
+        (`gymlog login --server URL --token TOKEN`); their data and outboxes are kept. \
         A revoked user is refused: `user activate` lets it in again.
 
         Examples:
@@ -128,7 +128,7 @@ struct UserActivateCommand: AsyncParsableCommand {
         commandName: "activate",
         abstract: "Let a revoked user in again with a new token (last line; shown only once).",
         discussion: """
-        The token that was revoked stays dead (it may have leaked); the user's devices log in
+        The token that was revoked stays dead (it may have leaked); the user's devices log in \
         again with the new one (`gymlog login --token`) and find their data as they left it.
 
         Examples:
@@ -151,8 +151,8 @@ struct UserDeleteCommand: AsyncParsableCommand {
         commandName: "delete",
         abstract: "Remove a user and everything the server keeps of theirs (needs --purge).",
         discussion: """
-        The user's devices keep their own databases; if the name is added again, they log in
-        with the new token and upload their data afresh. To only lock a user out, use
+        The user's devices keep their own databases; if the name is added again, they log in \
+        with the new token and upload their data afresh. To only lock a user out, use \
         `user revoke`. Take a backup first if you may want the data back.
 
         Examples:
