@@ -130,8 +130,11 @@ extension Render {
     /// A session-volume record belongs to a workout, so `sessions` (by exercise id) names it.
     /// `bodyweight`: the bodyweight on the day of a set, so a bodyweight record's added load
     /// shows the total beside it (`10kg · 92.5kg with bodyweight`).
+    /// Rows wider than `width` (the terminal's; nil when piped) wrap between words, the rep
+    /// maxes between records, so a number is never split.
     static func records(_ list: [(exercise: Exercise, records: [RecordEntry])], sessions: [UUID: SessionOrigin] = [:],
-                        settings: Settings, bodyweight: (LoggedSet) -> Weight? = { _ in nil }, style: Style = .plain) -> [String] {
+                        settings: Settings, bodyweight: (LoggedSet) -> Weight? = { _ in nil }, style: Style = .plain,
+                        width: Int? = nil) -> [String] {
         var lines: [String] = []
         for (exercise, records) in list {
             lines.append(style.bold(exercise.name))
@@ -153,16 +156,22 @@ extension Render {
                 rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values), r))
             }
             // Labels are never cut: the column is as wide as the longest (`heaviest added weight`).
-            let width = max(20, TerminalText.columns(rows.map(\.label)) + 1)
-            func label(_ text: String) -> String { "  " + TerminalText.pad(text, to: width) }
-            func total(_ r: RecordEntry) -> String {
-                guard r.metric == .weight, let kg = totalKilograms(of: r.set.values, bodyweight: bodyweight(r.set)) else { return "" }
-                return style.dim(" · \(load(kilograms: kg, settings)) with bodyweight")
+            let labelWidth = max(20, TerminalText.columns(rows.map(\.label)) + 1)
+            func label(_ text: String) -> String { "  " + TerminalText.pad(text, to: labelWidth) }
+            for (text, r) in rows {
+                var segments = [StyledText(label(text)), StyledText(value(r), style.record)]
+                if let kg = totalKilograms(of: r.set.values, bodyweight: bodyweight(r.set)), r.metric == .weight {
+                    segments.append(StyledText(" · \(load(kilograms: kg, settings)) with bodyweight", style.dim))
+                }
+                segments.append(StyledText(origin(r), style.dim))
+                lines.append(wrap(segments, width: width, indent: TerminalText.width(label(text))))
             }
-            for (text, r) in rows { lines.append(label(text) + style.record(value(r)) + total(r) + style.dim(origin(r))) }
+            // A rep max is the best at exactly that many reps (the README says so): a heavier
+            // set of more reps is its own rep max, not carried down to fewer.
             let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }
             if !repMaxes.isEmpty {
-                lines.append(label("rep maxes") + repMaxes.map { "\($0.reps)RM " + style.record(value($0)) }.joined(separator: style.dim(" · ")))
+                let items = repMaxes.map { (plain: "\($0.reps)RM \(value($0))", styled: "\($0.reps)RM " + style.record(value($0))) }
+                lines.append(contentsOf: wrapItems(items, separator: " · ", style: style, width: width, first: label("rep maxes")))
             }
         }
         return lines
@@ -225,6 +234,24 @@ extension Render {
         }
         lines.append(line)
         return lines.joined(separator: "\n")
+    }
+
+    /// `items` after `first`, joined by `separator` and broken between items (never inside
+    /// one) at `width` columns; continuation lines start under the first item.
+    static func wrapItems(_ items: [(plain: String, styled: String)], separator: String, style: Style, width: Int?, first: String) -> [String] {
+        let indent = String(repeating: " ", count: TerminalText.width(first))
+        var lines: [String] = [], line = first, column = TerminalText.width(first), onLine = 0
+        for item in items {
+            let needed = (onLine > 0 ? separator.count : 0) + TerminalText.width(item.plain)
+            if let width, onLine > 0, column + needed > width {
+                // The separator ends the line (` ·`), so the list reads as going on.
+                lines.append(line + style.dim(String(separator.reversed().drop { $0 == " " }.reversed())))
+                line = indent; column = indent.count; onLine = 0
+            }
+            if onLine > 0 { line += style.dim(separator); column += separator.count }
+            line += item.styled; column += TerminalText.width(item.plain); onLine += 1
+        }
+        return lines + [line]
     }
 
     /// Columns of the terminal on standard output, if it is one that says.

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+@testable import GymLogCLI
 import GymLogStore
 import GymLogTestSupport
 import Testing
@@ -361,5 +362,27 @@ func seedBench(_ home: TemporaryHome) throws -> [Int64] {
         }
         visit(try object(run.stdout)["command"] as! [String: Any], path: [])
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}
+
+/// Issue 26, item 25: at 60 columns `prs` wrapped in the middle of numbers (`5RM 6` / `5kg`).
+@Suite struct NarrowTerminalTests {
+    @Test func theRecordsTableFitsSixtyColumnsWithoutSplittingANumber() throws {
+        // Given an exercise with a long name and eight rep maxes
+        let set = { (reps: Int, kg: Int) in
+            LoggedSet(id: UUID(), workoutID: UUID(), exerciseID: UUID(), values: SetValues(weight: Weight(Fixed(kg), .kg), reps: reps),
+                      performedAt: 1_764_000_000_000)
+        }
+        let records = [1, 2, 3, 4, 5, 6, 8, 10].map { RecordEntry(metric: .repMax, reps: $0, value: Double(200 - $0 * 5), set: set($0, 200 - $0 * 5)) }
+            + [RecordEntry(metric: .weight, reps: 0, value: 195, set: set(1, 195))]
+        let exercise = Exercise(id: UUID(), name: "Bench Press (Barbell)", kind: .weighted)
+        // When it is rendered for a 60-column terminal
+        let lines = Render.records([(exercise, records)], settings: Settings(), width: 60).flatMap { $0.split(separator: "\n") }
+        // Then every line fits, and every rep max is whole on one line
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(lines.joined(separator: "\n"))")
+        let text = lines.joined(separator: "\n")
+        for r in [1, 2, 3, 4, 5, 6, 8, 10] { #expect(text.contains("\(r)RM \(200 - r * 5)kg"), "\(r)RM in \(text)") }
+        // And piped (no width) it stays one line per row
+        #expect(Render.records([(exercise, records)], settings: Settings()).count == 3)
     }
 }

@@ -61,6 +61,6 @@ struct PRs: ExerciseArgumentCommand {
         let origins = sessions.mapValues { Render.SessionOrigin(day: localDate(millis: $0.startedAt, utcOffsetSeconds: $0.utcOffsetSeconds), sets: $0.sets) }
         Render.records(list, sessions: origins, settings: context.settings,
                        bodyweight: { set in set.values.bodyweight ? (try? db.bodyweight(at: set.performedAt))??.weight : nil },
-                       style: .stdout).forEach(context.print)
+                       style: .stdout, width: Render.wrapColumns).forEach(context.print)
     }
 }
