@@ -44,6 +44,8 @@ public struct WeekStats: Equatable, Sendable {
     public var volumeKg: Double
     /// Busiest first (most sets, then most volume, then name).
     public var groups: [GroupStats]
+    /// Bodyweight sets with no `bw` entry on or before them: their volume is their added load only.
+    public var setsWithoutBodyweight = 0
 }
 
 /// A small built-in table from exercise names to muscle groups, for `gymlog stats --by muscle`.
@@ -129,7 +131,7 @@ extension GymLogDatabase {
         let firstMonday = lastMonday - Int64(weeks - 1) * 7
         // Offsets span at most ±18 h, so a day of margin either side finds every candidate.
         let from = (firstMonday - 1) * 86_400_000, to = (lastMonday + 8) * 86_400_000
-        struct Tally { var workouts = Set<String>(); var sets = 0; var volume = 0.0 }
+        struct Tally { var workouts = Set<String>(); var sets = 0; var volume = 0.0; var withoutBodyweight = 0 }
         var weekly = [Tally](repeating: Tally(), count: weeks)
         var groups = [[String: Tally]](repeating: [:], count: weeks)
         try queue.read { db in
@@ -150,7 +152,9 @@ extension GymLogDatabase {
                 let name: String = row[p[0]]
                 let key = grouping == .exercise ? name : MuscleGroup.of(name: name, kind: ExerciseKind(rawValue: row[p[1]]) ?? .weighted)
                 let workout = set.workoutID.key
-                let volume = workingVolume(of: set, bodyweight: set.values.bodyweight ? bodyweights.weight(at: set.performedAt) : nil)
+                let bodyweight = set.values.bodyweight ? bodyweights.weight(at: set.performedAt) : nil
+                if set.values.bodyweight, bodyweight == nil, set.reps != nil { weekly[index].withoutBodyweight += 1 }
+                let volume = workingVolume(of: set, bodyweight: bodyweight)
                 weekly[index].workouts.insert(workout); weekly[index].sets += 1; weekly[index].volume += volume
                 groups[index][key, default: Tally()].workouts.insert(workout)
                 groups[index][key]!.sets += 1
@@ -161,7 +165,7 @@ extension GymLogDatabase {
             let list = groups[i].map { GroupStats(name: $0.key, workouts: $0.value.workouts.count, sets: $0.value.sets, volumeKg: $0.value.volume) }
                 .sorted { ($1.sets, $1.volumeKg, $0.name) < ($0.sets, $0.volumeKg, $1.name) }
             return WeekStats(startDay: firstMonday + Int64(i) * 7, workouts: weekly[i].workouts.count, sets: weekly[i].sets,
-                             volumeKg: weekly[i].volume, groups: list)
+                             volumeKg: weekly[i].volume, groups: list, setsWithoutBodyweight: weekly[i].withoutBodyweight)
         }
     }
 }

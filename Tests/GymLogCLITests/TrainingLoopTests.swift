@@ -250,6 +250,19 @@ import Testing
         #expect(stats.contains { $0.contains("pullup") && $0.hasSuffix(" 463kg") } && stats.contains { $0.contains("dip") && $0.hasSuffix(" 825kg") }, "\(stats)")
     }
 
+    /// Issue 26, item 20: before any `bw` entry a weighted dip added nothing to `stats`.
+    @Test func statsCountsTheAddedLoadWithoutABodyweightAndSaysSo() async throws {
+        let s = try Session()
+        await s.type("dip +20x10")
+        await s.type("dip bw x10")
+        let stats = await s.type("stats --weeks 1").out
+        #expect(stats.contains { $0.contains("dip") && $0.hasSuffix(" 200kg") }, "\(stats)")
+        #expect(stats.contains("2 bodyweight sets count only their added load: no bodyweight was recorded on or before them. "
+            + "Record it with `bw 82.5`."), "\(stats)")
+        let json = await s.type("stats --weeks 1 --json").out.joined(separator: "\n")
+        #expect(json.contains("\"sets_without_bodyweight\": 2"), "\(json)")
+    }
+
     /// A bodyweight chart has no "best": it says the latest and the range (issue 26, item 13).
     @Test func theBodyweightChartSaysTheRangeNotABest() async throws {
         let s = try Session()

@@ -92,7 +92,11 @@ struct RecordValuesTests {
     func volume() {
         #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(100), .kg), reps: 5))) == 500)
         #expect(workingVolume(of: Self.set(SetValues(kind: .warmup, weight: Weight(Fixed(100), .kg), reps: 5))) == 0)
-        #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(20), .kg), bodyweight: true, reps: 5))) == 0)
+        // Without the day's bodyweight, a bodyweight set counts its added load at least (issue 26,
+        // item 20: a Hevy lifter's tonnage fell 5 %), an assisted or plain one nothing
+        #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(20), .kg), bodyweight: true, reps: 5))) == 100)
+        #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(-20), .kg), bodyweight: true, reps: 5))) == 0)
+        #expect(workingVolume(of: Self.set(SetValues(bodyweight: true, reps: 5))) == 0)
         // With the day's bodyweight a bodyweight set counts its total; assistance takes off
         #expect(workingVolume(of: Self.set(SetValues(weight: Weight(Fixed(20), .kg), bodyweight: true, reps: 5)),
                               bodyweight: Weight(Fixed(80), .kg)) == 500)

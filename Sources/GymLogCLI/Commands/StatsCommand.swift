@@ -20,8 +20,9 @@ struct Stats: ContextCommand {
         before your first workout are left out and never lower the weekly \
         average. Warm-ups never count; volume is weight x reps of working sets in \
         your default unit, a bodyweight set's on that day's bodyweight plus its \
-        added load (without a `bw` entry, and for timed and distance sets, sets \
-        but no volume). Muscle groups come from a small built-in table of exercise names \
+        added load (without a `bw` entry on or before it, its added load only, and stats \
+        says how many such sets there are; timed and distance sets count as sets but add no \
+        volume). Muscle groups come from a small built-in table of exercise names \
         (bench -> chest, squat -> legs, ...); names it does not know are "other".
         """
     )
@@ -48,6 +49,7 @@ struct Stats: ContextCommand {
         let n = Double(trained.count)
         let totalWorkouts = trained.reduce(0) { $0 + $1.workouts }, totalSets = trained.reduce(0) { $0 + $1.sets }
         let totalVolume = trained.reduce(0) { $0 + $1.volumeKg }
+        let withoutBodyweight = trained.reduce(0) { $0 + $1.setsWithoutBodyweight }
 
         if output.json {
             let volume = { (kg: Double) in JSON.double(Render.loadValue(kilograms: kg, settings)) }
@@ -67,6 +69,7 @@ struct Stats: ContextCommand {
                         })),
                     ])
                 })),
+                ("sets_without_bodyweight", .int(withoutBodyweight)),
                 ("average", trained.isEmpty ? .null : .object([
                     ("weeks", .int(trained.count)),
                     ("workouts", .double(Double(totalWorkouts) / n)),
@@ -105,6 +108,10 @@ struct Stats: ContextCommand {
             }
         }
         context.print(style.dim(row("Weekly average", Render.number(Double(totalWorkouts) / n), Render.number(Double(totalSets) / n), volume(totalVolume / n))))
+        if withoutBodyweight > 0 {
+            context.print(style.dim("\(plural(withoutBodyweight, "bodyweight set")) count only \(withoutBodyweight == 1 ? "its" : "their") added load: "
+                + "no bodyweight was recorded on or before \(withoutBodyweight == 1 ? "it" : "them"). Record it with `gymlog bw 82.5`."))
+        }
         if totalSets == 0 {
             context.print("No working sets in these weeks. Log some with `gymlog log \"bench 100x5\"`, or look further back with --weeks.")
         }

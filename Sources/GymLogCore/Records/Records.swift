@@ -134,12 +134,16 @@ public func totalKilograms(of set: SetValues, bodyweight: Weight?) -> Double? {
 
 /// The working volume a set adds to its workout, in kg: weight x reps of a working set. A
 /// bodyweight set counts its total (`totalKilograms`) when `bodyweight` (that day's) is given,
-/// else nothing: the session-volume record keeps to external load, the workout's volume in
-/// `finish` and `stats` counts what was moved.
+/// else its added load at least (an assisted set, nothing): the workout's volume in `finish`
+/// and `stats` counts what was moved, as far as it is known (`stats` says when a bodyweight
+/// was missing). The session-volume record keeps to external load (`VolumeTally`).
 public func workingVolume(of set: LoggedSet, bodyweight: Weight? = nil) -> Double {
     let set = set.values
     guard set.kind.countsForRecords, let reps = set.reps else { return 0 }
-    if set.bodyweight { return totalKilograms(of: set, bodyweight: bodyweight).map { $0 * Double(reps) } ?? 0 }
+    if set.bodyweight {
+        guard let total = totalKilograms(of: set, bodyweight: bodyweight) else { return max(0, set.weight?.kilograms ?? 0) * Double(reps) }
+        return total * Double(reps)
+    }
     guard let w = set.weight else { return 0 }
     return w.kilograms * Double(reps)
 }
