@@ -250,6 +250,17 @@ import Testing
         #expect(stats.contains { $0.contains("pullup") && $0.hasSuffix(" 463kg") } && stats.contains { $0.contains("dip") && $0.hasSuffix(" 825kg") }, "\(stats)")
     }
 
+    /// Issue 26, item 12: `PR! heaviest weight (was 100kg)` was said at 100 kg after 220.46 lb.
+    @Test func aLoadEqualInTheOtherUnitIsNoRecord() async throws {
+        let s = try Session()
+        await s.type("bench 220.46lbx5")
+        await s.type("finish")
+        let same = await s.type("bench 100x5").out
+        #expect(same.contains { $0.contains("bench #1  100kg x 5") } && !same.joined().contains("PR!"), "\(same)")
+        let heavier = await s.type("bench 100.5x5").out
+        #expect(heavier.joined().contains("PR! heaviest weight (was 100kg)"), "\(heavier)")
+    }
+
     /// Issue 26, item 20: before any `bw` entry a weighted dip added nothing to `stats`.
     @Test func statsCountsTheAddedLoadWithoutABodyweightAndSaysSo() async throws {
         let s = try Session()

@@ -70,6 +70,11 @@ struct RecordValuesTests {
         #expect(!RecordMetric.fastest.improves(1520, on: 1510), "a slower 5 km is no record")
         #expect(RecordMetric.pace.improves(290, on: 300) && !RecordMetric.pace.improves(300, on: 300))
         #expect(RecordMetric.weight.improves(101, on: 100) && !RecordMetric.weight.improves(99, on: 100))
+        // Issue 26, item 12: 100 kg after 220.46 lb (99.9998 kg) ties; a quarter kilo beats it
+        let pounds = Weight(Fixed(thousandths: 220_460), .lb).kilograms
+        #expect(!RecordMetric.weight.improves(100, on: pounds) && !RecordMetric.weight.improves(pounds, on: 100))
+        #expect(RecordMetric.weight.improves(100.25, on: pounds) && RecordMetric.repMax.improves(100.25, on: 100))
+        #expect(!RecordMetric.setVolume.improves(500, on: pounds * 5) && RecordMetric.setVolume.improves(505, on: 500))
         #expect(RecordMetric.fastest.improves(1510, on: nil) && !RecordMetric.fastest.improves(0, on: nil))
     }
 

@@ -49,11 +49,26 @@ public enum RecordMetric: String, CaseIterable, Sendable, Codable {
     /// True where a smaller value is the better one (times and paces).
     public var lowerIsBetter: Bool { self == .fastest || self == .pace }
 
-    /// True when `candidate` improves on `current` for this metric (any value beats none).
+    /// True when `candidate` beats `current` for this metric (any value beats none). A record
+    /// is beaten, not equalled: a value within `tie(with:)` of it is the same record.
     public func improves(_ candidate: Double, on current: Double?) -> Bool {
         guard candidate > 0 else { return false }
         guard let current else { return true }
-        return lowerIsBetter ? candidate < current - 1e-9 : candidate > current + 1e-9
+        let tie = tie(with: current)
+        return lowerIsBetter ? candidate < current - tie : candidate > current + tie
+    }
+
+    /// How close to `current` a value ties with it. A load typed in the other unit is the
+    /// load it converts to (`220.46lb` is 99.9998 kg, `220.5lb` 100.017 kg: both are 100 kg
+    /// on the bar), so loads tie within 50 g, less than any plate, and volumes within 0.05 %;
+    /// counts, times and distances are exact.
+    func tie(with current: Double) -> Double {
+        switch self {
+        case .weight, .e1rm, .repMax: 0.05
+        case .setVolume, .sessionVolume: max(0.05, current * 0.0005)
+        case .pace: 0.05
+        case .reps, .duration, .distance, .fastest: 1e-9
+        }
     }
 
     /// How the record is named: `5RM`, `best e1RM`, `fastest 5km`; `reps` is the rep count of
