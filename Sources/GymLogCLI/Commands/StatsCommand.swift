@@ -109,8 +109,9 @@ struct Stats: ContextCommand {
         }
         context.print(style.dim(row("Weekly average", Render.number(Double(totalWorkouts) / n), Render.number(Double(totalSets) / n), volume(totalVolume / n))))
         if withoutBodyweight > 0 {
-            context.print(style.dim("\(plural(withoutBodyweight, "bodyweight set")) count only \(withoutBodyweight == 1 ? "its" : "their") added load: "
-                + "no bodyweight was recorded on or before \(withoutBodyweight == 1 ? "it" : "them"). Record it with `gymlog bw 82.5`."))
+            let one = withoutBodyweight == 1
+            context.print(style.dim("\(plural(withoutBodyweight, "bodyweight set")) \(one ? "counts only its" : "count only their") added load: "
+                + "no bodyweight was recorded on or before \(one ? "it" : "them"). Record it with `gymlog bw 82.5`."))
         }
         if totalSets == 0 {
             context.print("No working sets in these weeks. Log some with `gymlog log \"bench 100x5\"`, or look further back with --weeks.")
