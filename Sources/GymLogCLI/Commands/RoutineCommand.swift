@@ -181,25 +181,36 @@ enum RoutineText {
         return (try read(path), path)
     }
 
-    /// Parses the text and saves it, or refuses it whole with the line and a caret.
+    /// Parses the text, checks its exercise names as a set line would log them, and saves it,
+    /// or refuses it whole with the line and a caret.
     static func save(_ text: String, name: String?, typed: String, draft: String? = nil, context: CLIContext) throws {
-        switch RoutineParser.parse(text, name: name) {
-        case .failure(let e):
-            context.printError(Style.stderr.errorLine(e.description + "; nothing was saved."))
+        func refuse(_ e: RoutineParseError) throws -> Never {
+            context.printError(Style.stderr.errorLine(e.description + (e.description.hasSuffix(".") ? " Nothing was saved." : "; nothing was saved.")))
             context.printError(e.pointing(message: false, columns: TerminalText.width(of:)))
             if let draft {
                 let quoted = (name ?? "NAME").contains(" ") ? "\"\(name!)\"" : (name ?? "NAME")
                 context.printError("Your text is kept in \(draft): fix it there and run `gymlog routine add \(quoted) --file \(draft)`.")
             }
             throw ExitCode.failure
-        case .success(let routine):
-            let (saved, created) = try context.db().saveRoutine(name: routine.name, text: withHeader(text, routine.name),
-                                                                lines: routine.lines.map(\.text), typed: typed)
-            if let draft { try? FileManager.default.removeItem(atPath: draft) }
-            let sets = routine.lines.reduce(0) { $0 + $1.sets }
-            context.print("\(created ? "Added" : "Saved") the routine '\(saved.name)': \(routine.lines.count) exercise\(routine.lines.count == 1 ? "" : "s"), \(sets) set\(sets == 1 ? "" : "s"). "
-                + "`start \(saved.name)` starts a workout from it.")
         }
+        let routine: GymLogCore.Routine
+        switch RoutineParser.parse(text, name: name) {
+        case .failure(let e): try refuse(e)
+        case .success(let parsed): routine = parsed
+        }
+        let db = try context.db()
+        // A name logging would refuse (`ohpp`, a near-miss of `ohp`) is refused now, not at `ok`.
+        for (planned, origin) in zip(routine.lines, routine.origins) {
+            if let refusal = try db.resolution(ofExercise: planned.exerciseName).refusal(typed: planned.exerciseName) {
+                try refuse(origin.refusing(refusal))
+            }
+        }
+        let (saved, created) = try db.saveRoutine(name: routine.name, text: withHeader(text, routine.name),
+                                                  lines: routine.lines.map(\.text), typed: typed)
+        if let draft { try? FileManager.default.removeItem(atPath: draft) }
+        let sets = routine.lines.reduce(0) { $0 + $1.sets }
+        context.print("\(created ? "Added" : "Saved") the routine '\(saved.name)': \(routine.lines.count) exercise\(routine.lines.count == 1 ? "" : "s"), \(sets) set\(sets == 1 ? "" : "s"). "
+            + "`start \(saved.name)` starts a workout from it.")
     }
 }
 

@@ -4,12 +4,17 @@ import Foundation
 public struct PastSession: Equatable, Sendable {
     /// When the workout started, milliseconds since 1970 (UTC); sessions are taken in this order.
     public var startedAt: Int64
+    /// When it was entered as a workout of its routine (its start unless back-dated or synced
+    /// late): a line's typed start counts the sessions entered since it was saved.
+    public var enteredAt: Int64
     /// The exercise's sets in that workout, in the order logged. Pass them all: warm-ups and
     /// drop sets are left out here, and so are sets without reps; working and failure sets count.
     public var sets: [SetValues]
 
-    /// A session from its start and the exercise's sets in it.
-    public init(startedAt: Int64, sets: [SetValues]) { self.startedAt = startedAt; self.sets = sets }
+    /// A session from its start and the exercise's sets in it, entered when it started unless said.
+    public init(startedAt: Int64, enteredAt: Int64? = nil, sets: [SetValues]) {
+        self.startedAt = startedAt; self.enteredAt = enteredAt ?? startedAt; self.sets = sets
+    }
 }
 
 /// One set suggested for today: the load (exactly as it would be logged) and the reps to aim for.
@@ -99,12 +104,11 @@ public enum Progression {
     ///   - history: the sessions of this exercise, oldest first (sorted by `startedAt` here anyway).
     ///   - unit: the user's default unit, for loads typed without one and no history to go by.
     ///   - rounding: the loads the user can make.
-    ///   - waveStart: 5/3/1 only: when the line's training max was set (ms since 1970). The
-    ///     wave counts the sessions from then, so saving a new training max starts a new cycle
-    ///     at week 1; nil counts every session in `history`.
+    ///
+    /// `history` is the line's own (`LineHistory.basis`): a 5/3/1 wave counts every session
+    /// in it, so the week moves on sessions of this line only, and never skips the deload.
     public static func suggest(for planned: PlannedExercise, history: [PastSession], unit: WeightUnit,
-                               rounding: any LoadRounding = StepRounding.standard,
-                               waveStart: Int64? = nil) -> Suggestion {
+                               rounding: any LoadRounding = StepRounding.standard) -> Suggestion {
         let sessions = history.sorted { $0.startedAt < $1.startedAt }.compactMap { SessionTop($0, unit) }
         switch planned.rule {
         case .none:
@@ -114,19 +118,20 @@ public enum Progression {
         case .double(let range, let increment):
             return double(planned, range, increment, sessions, unit, rounding)
         case .fiveThreeOne(let trainingMax):
-            let sinceStart = history.filter { session in waveStart.map { session.startedAt >= $0 } ?? true }
-            let done = sinceStart.compactMap { SessionTop($0, unit) }.count
-            return fiveThreeOne(planned, trainingMax, sessionsDone: done, unit, rounding)
+            return fiveThreeOne(planned, trainingMax, sessionsDone: sessions.count, unit, rounding)
         }
     }
 
     // MARK: Rules
 
-    /// No rule: last time's top load and reps, as many sets as planned.
+    /// No rule: last time's top load, as many sets as planned, at the planned reps (within a
+    /// planned range, last time's reps kept in it): the plan says the reps, history the weight.
     static func lastTime(_ planned: PlannedExercise, _ sessions: [SessionTop], _ unit: WeightUnit) -> Suggestion {
         guard let last = sessions.last else { return firstTime(planned, reps: planned.reps.lowest, unit) }
         let sets = (0..<planned.sets).map { i in
-            suggested(last.load, reps: last.reps[min(i, last.reps.count - 1)], planned)
+            let done = last.reps[min(i, last.reps.count - 1)]
+            let reps = planned.reps.range.map { min(max(done, $0.lowerBound), $0.upperBound) } ?? planned.reps.lowest
+            return suggested(last.load, reps: reps, planned)
         }
         return Suggestion(sets: sets, reason: "last time \(last)")
     }
@@ -212,10 +217,10 @@ public enum Progression {
         guard let load = planned.load.map({ Load($0, unit) }) else {
             let set = SuggestedSet(weight: nil, reps: reps, repRange: range, targetRPE: planned.rpe)
             return Suggestion(sets: Array(repeating: set, count: planned.sets),
-                              reason: "no history and no weight in the routine: pick a weight")
+                              reason: "no session of this line yet and no weight in the routine: pick a weight")
         }
         return Suggestion(sets: Array(repeating: suggested(load, reps: reps, planned, range: range), count: planned.sets),
-                          reason: "no history: the routine's \(load)")
+                          reason: "no session of this line yet: the routine's \(load)")
     }
 
     // MARK: Loads

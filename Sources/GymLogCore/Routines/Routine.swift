@@ -17,9 +17,16 @@ public struct Routine: Equatable, Sendable {
     public var name: String
     /// The planned exercises in the order they are done.
     public var lines: [PlannedExercise]
+    /// Where each planned exercise was written, for errors about it (parsed text only; not
+    /// part of what the routine plans, so two routines planning alike are equal).
+    public var origins: [RoutineLineOrigin]
 
-    /// A routine from its name and lines.
-    public init(name: String, lines: [PlannedExercise]) { self.name = name; self.lines = lines }
+    /// A routine from its name and lines, and where they were written when read from text.
+    public init(name: String, lines: [PlannedExercise], origins: [RoutineLineOrigin] = []) {
+        self.name = name; self.lines = lines; self.origins = origins
+    }
+
+    public static func == (a: Routine, b: Routine) -> Bool { a.name == b.name && a.lines == b.lines }
 
     /// The most exercises one routine plans; a pasted log is refused instead of becoming a routine.
     public static let maxExercises = 100
@@ -30,6 +37,21 @@ public struct Routine: Equatable, Sendable {
         var starts: [Int] = []
         for (i, line) in lines.enumerated() { starts.append(line.joinsPrevious && i > 0 ? starts[i - 1] : i) }
         return starts
+    }
+}
+
+/// Where a planned exercise was written: the 1-based line of the text, the name's columns in
+/// it, and the line itself (for an error's caret).
+public struct RoutineLineOrigin: Equatable, Sendable {
+    public var line: Int
+    public var nameSpan: Span
+    public var lineText: String
+
+    public init(line: Int, nameSpan: Span, lineText: String) { self.line = line; self.nameSpan = nameSpan; self.lineText = lineText }
+
+    /// An error about this planned exercise's name, pointing at it.
+    public func refusing(_ message: String) -> RoutineParseError {
+        RoutineParseError(line: line, span: nameSpan, message: message, lineText: lineText)
     }
 }
 

@@ -1,0 +1,140 @@
+import Foundation
+import GymLogCore
+@testable import GymLogCLI
+import GymLogTestSupport
+import Testing
+
+/// Programs you can trust (issue 26): each routine line progresses on its own sessions, by
+/// when they were done. The clock starts on Fri 2025-11-21 05:40 local (UTC+1).
+@Suite struct RoutineProgramTests {
+    private typealias Session = ReplTestSession
+
+    private func addRoutine(_ s: Session, _ text: String) async throws {
+        let file = temporaryFile("routine", extension: "txt")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let out = await s.type("routine add --file \(file)").out
+        #expect(out.first?.hasPrefix("Added the routine") == true || out.first?.hasPrefix("Saved the routine") == true, "\(out)")
+    }
+
+    /// `routine show`'s lines for the exercise line `n` (1-based): the head, then its reason lines.
+    private func shown(_ s: Session, _ routine: String) async -> String {
+        await s.type("routine show \(routine)").out.joined(separator: "\n")
+    }
+
+    /// Item 1: a workout with the lift outside the routine does not move the wave; a partial
+    /// session of the line counts once; the deload week comes after week 3.
+    @Test func theWaveMovesOnlyOnSessionsOfItsLineAndNeverSkipsTheDeload() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Press\nohp 5/3/1 tm 60\n")
+        s.world.advance(minutes: 60)
+        await s.type("start press")
+        for line in ["ok", "ok", "ok x8", "finish"] { await s.type(line) }
+        s.world.advance(minutes: 24 * 60)
+        // When ohp is done in a workout of no routine
+        await s.type("ohp 60x10x3")
+        await s.type("finish")
+        // Then the plan is week 2, counted from the one session of the line
+        let week2 = await shown(s, "press")
+        #expect(week2.contains("cycle 1 week 2"), "\(week2)")
+        #expect(week2.contains("counts 1 session of this line, from Fri 2025-11-21 06:40"), "\(week2)")
+        // When week 2 is done only in part, and ohp again outside the routine
+        s.world.advance(minutes: 24 * 60)
+        await s.type("start press")
+        await s.type("ok")
+        await s.type("finish")
+        s.world.advance(minutes: 24 * 60)
+        await s.type("ohp 60x8")
+        await s.type("finish")
+        s.world.advance(minutes: 24 * 60)
+        #expect(await shown(s, "press").contains("cycle 1 week 3"))
+        await s.type("start press")
+        for line in ["ok", "ok", "ok x3", "finish"] { await s.type(line) }
+        s.world.advance(minutes: 24 * 60)
+        await s.type("ohp 60x8")
+        await s.type("finish")
+        // Then the deload comes next, not cycle 2
+        let deload = await shown(s, "press")
+        #expect(deload.contains("cycle 1 week 4 (deload)"), "\(deload)")
+    }
+
+    /// Item 7: Boring But Big's squat 5x10 has its own history, never the 5/3/1 line's top set.
+    @Test func aSupplementalLineOfTheSameExerciseKeepsItsOwnHistory() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# BBB\nsquat 5/3/1 tm 140\nsquat 5x10\n")
+        s.world.advance(minutes: 60)
+        await s.type("start bbb")
+        for line in ["ok", "ok", "ok x9"] { await s.type(line) }
+        // The 5x10 line has no weight yet (the AMRAP set's is not its): picked once, then `ok` repeats it
+        let next = await s.type("next").out.joined(separator: "\n")
+        #expect(next.contains("No weight to suggest yet") && !next.contains("120kg"), "\(next)")
+        for line in ["ok 70", "ok", "ok", "ok", "ok", "finish"] { await s.type(line) }
+        s.world.advance(minutes: 2 * 24 * 60)
+        let plan = await shown(s, "bbb")
+        #expect(plan.contains("squat  70kg x 10 x5"), "the 5x10 line repeats its own 70kg: \(plan)")
+        #expect(!plan.contains("120kg x 9 x5") && !plan.contains("120kg x 10"), "never the AMRAP set: \(plan)")
+        #expect(plan.contains("5/3/1 cycle 1 week 2"), "the 5/3/1 line is at week 2: \(plan)")
+    }
+
+    /// Item 8: sessions entered later with `start --at` count at their dates.
+    @Test func backDatedSessionsMoveTheWaveAtTheirDates() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Bench\nbench 5/3/1 tm 100\n")
+        s.world.advance(minutes: 60)
+        // When two week-1 sessions are entered for the 10th and the 17th
+        let first = await s.type("start --at 2025-11-10 18:00 bench").out.joined(separator: "\n")
+        #expect(first.contains("cycle 1 week 1"), "\(first)")
+        for line in ["ok", "ok", "ok", "finish"] { await s.type(line) }
+        let second = await s.type("start --at 2025-11-17 18:00 bench").out.joined(separator: "\n")
+        #expect(second.contains("cycle 1 week 2"), "the 10th counts before the 17th: \(second)")
+        for line in ["ok", "ok", "ok", "finish"] { await s.type(line) }
+        // Then today is week 3, counted from the 10th
+        let today = await shown(s, "bench")
+        #expect(today.contains("cycle 1 week 3"), "\(today)")
+        #expect(today.contains("counts 2 sessions of this line, from Mon 2025-11-10 18:00"), "\(today)")
+    }
+
+    /// Item 4: a typed weight starts the line; planned reps are the reps planned; `routine show` says why.
+    @Test func typedValuesAreWhatTheLineStartsFrom() async throws {
+        let s = try Session()
+        // Given older history: ohp at 20kg, hammer curls of 15 reps
+        await s.type("ohp 20x5x3")
+        await s.type("hammer curl 24x15x3")
+        await s.type("finish")
+        s.world.advance(minutes: 24 * 60)
+        try await addRoutine(s, "# Arms\nohp 3x5 40 linear +2.5\nhammer curl 3x10\n")
+        let plan = await shown(s, "arms")
+        // Then ohp starts at the typed 40, and the curls keep their weight at the planned 10 reps
+        #expect(plan.contains("ohp          40kg x 5 x3"), "\(plan)")
+        #expect(plan.contains("no session of this line yet: the routine's 40kg"), "\(plan)")
+        #expect(plan.contains("hammer curl  24kg x 10 x3"), "\(plan)")
+        #expect(plan.contains("no session of this line yet: from the exercise's last workout, Fri 2025-11-21 05:40"), "\(plan)")
+        // And once the line has a session, the rule moves from it
+        await s.type("start arms")
+        for line in ["ok", "ok", "ok", "ok", "ok", "ok", "finish"] { await s.type(line) }
+        s.world.advance(minutes: 24 * 60)
+        let next = await shown(s, "arms")
+        #expect(next.contains("ohp          42.5kg x 5 x3"), "\(next)")
+    }
+
+    /// Item 3: a routine's names resolve as logging resolves them; a near-miss is refused at its line.
+    @Test func aRoutineNameLoggingWouldRefuseIsRefusedWithItsLineAndNothingIsSaved() async throws {
+        let s = try Session()
+        await s.type("push up bw x20")
+        await s.type("ohp 40x5")
+        let file = temporaryFile("routine", extension: "txt")
+        try "# Pull\nohp 3x5\npullup bw 3x8-12\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = await s.type("routine add --file \(file)", .failed)
+        #expect(refused.err.first?.contains("line 3: Unknown exercise 'pullup'. Did you mean 'push up'?") == true, "\(refused.err)")
+        #expect(refused.err.first?.hasSuffix("Nothing was saved.") == true, "\(refused.err)")
+        #expect(refused.err.contains("  pullup bw 3x8-12") && refused.err.contains("  ^^^^^^"), "\(refused.err)")
+        #expect(await s.type("routine list").out.first?.hasPrefix("No routines yet") == true)
+        // A near-miss of an exercise in a superset part points at that part
+        try "# Pull\nohp 3x5 & ohpp 3x5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let part = await s.type("routine add --file \(file)", .failed)
+        #expect(part.err.first?.contains("line 2: Unknown exercise 'ohpp'. Did you mean 'ohp'?") == true, "\(part.err)")
+        #expect(part.err.contains("            ^^^^"), "\(part.err)")
+        // Exact names, aliases, prefixes and new names are saved, as a set line would log them
+        try "# Pull\nohp 3x5\npush 3x10\nchin up bw 3x5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(await s.type("routine add --file \(file)").out.first?.hasPrefix("Added the routine 'Pull': 3 exercises") == true)
+    }
+}
