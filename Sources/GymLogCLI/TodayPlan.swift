@@ -84,7 +84,13 @@ struct TodayPlan {
         let since: (lines: [String: Int64], saved: Int64?) = wanted.isEmpty ? ([:], nil) : try db.lineSince(routine.id)
         let rounding = PlateRounding(settings: settings)
         var routineSessions: [UUID: [PastSession]] = [:]
-        for i in wanted {
+        // A line at a share of the training max (`squat 5x10 50%`) reads its exercise's 5/3/1
+        // line's, so those are suggested first, wanted or not.
+        let waves = lines.indices.filter { if case .fiveThreeOne = lines[$0].planned.rule { true } else { false } }
+        let shares = Set(wanted.filter { lines[$0].planned.percentOfTrainingMax != nil }.map { keys[$0].exercise })
+        let order = waves.filter { wanted.contains($0) || shares.contains(keys[$0].exercise) } + wanted.filter { !waves.contains($0) }
+        var trainingMaxes: [String: Weight] = [:]
+        for i in order {
             let planned = lines[i].planned
             var own: [PastSession] = [], elsewhere: [PastSession]? = nil
             if let exercise = lines[i].exercise {
@@ -98,8 +104,10 @@ struct TodayPlan {
             }
             let history = LineHistory.basis(for: planned, lineSessions: own, since: since.lines[planned.text] ?? since.saved,
                                             exerciseSessions: elsewhere)
-            lines[i].suggestion = Progression.suggest(for: planned, history: history.sessions, unit: routine.unit ?? settings.defaultUnit, rounding: rounding)
-            lines[i].basis = history.basis
+            lines[i].suggestion = Progression.suggest(for: planned, history: history.sessions, unit: routine.unit ?? settings.defaultUnit,
+                                                      rounding: rounding, trainingMax: trainingMaxes[keys[i].exercise])
+            lines[i].basis = planned.percentOfTrainingMax == nil ? history.basis : .none
+            if let wave = lines[i].suggestion.wave, trainingMaxes[keys[i].exercise] == nil { trainingMaxes[keys[i].exercise] = wave.trainingMax }
             lines[i].last = try lines[i].exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
         }
         return TodayPlan(routine: routine, parsed: parsed, lines: lines, progress: progress)

@@ -16,7 +16,21 @@ import Testing
         #expect(out.first?.hasPrefix("Added the routine") == true || out.first?.hasPrefix("Saved the routine") == true, "\(out)")
     }
 
-    /// `routine show`'s lines for the exercise line `n` (1-based): the head, then its reason lines.
+    /// One workout of the routine: started, `lines` typed, finished; then a day passes.
+    private func session(_ s: Session, _ routine: String, _ lines: [String]) async {
+        await s.type("start \(routine)")
+        for line in lines + ["finish"] { await s.type(line) }
+        s.world.advance(minutes: 24 * 60)
+    }
+
+    /// A workout of no routine (one line, finished); then a day passes.
+    private func outside(_ s: Session, _ line: String) async {
+        await s.type(line)
+        await s.type("finish")
+        s.world.advance(minutes: 24 * 60)
+    }
+
+    /// What `routine show` prints, as one text.
     private func shown(_ s: Session, _ routine: String) async -> String {
         await s.type("routine show \(routine)").out.joined(separator: "\n")
     }
@@ -27,31 +41,19 @@ import Testing
         let s = try Session()
         try await addRoutine(s, "# Press\nohp 5/3/1 tm 60\n")
         s.world.advance(minutes: 60)
-        await s.type("start press")
-        for line in ["ok", "ok", "ok x8", "finish"] { await s.type(line) }
-        s.world.advance(minutes: 24 * 60)
+        await session(s, "press", ["ok", "ok", "ok x8"])
         // When ohp is done in a workout of no routine
-        await s.type("ohp 60x10x3")
-        await s.type("finish")
+        await outside(s, "ohp 60x10x3")
         // Then the plan is week 2, counted from the one session of the line
         let week2 = await shown(s, "press")
         #expect(week2.contains("cycle 1 week 2"), "\(week2)")
         #expect(week2.contains("counts 1 session of this line, from Fri 2025-11-21 06:40"), "\(week2)")
-        // When week 2 is done only in part, and ohp again outside the routine
-        s.world.advance(minutes: 24 * 60)
-        await s.type("start press")
-        await s.type("ok")
-        await s.type("finish")
-        s.world.advance(minutes: 24 * 60)
-        await s.type("ohp 60x8")
-        await s.type("finish")
-        s.world.advance(minutes: 24 * 60)
+        // When week 2 is done only in part, and ohp again outside the routine, it is week 3
+        await session(s, "press", ["ok"])
+        await outside(s, "ohp 60x8")
         #expect(await shown(s, "press").contains("cycle 1 week 3"))
-        await s.type("start press")
-        for line in ["ok", "ok", "ok x3", "finish"] { await s.type(line) }
-        s.world.advance(minutes: 24 * 60)
-        await s.type("ohp 60x8")
-        await s.type("finish")
+        await session(s, "press", ["ok", "ok", "ok x3"])
+        await outside(s, "ohp 60x8")
         // Then the deload comes next, not cycle 2
         let deload = await shown(s, "press")
         #expect(deload.contains("cycle 1 week 4 (deload)"), "\(deload)")
@@ -136,5 +138,73 @@ import Testing
         // Exact names, aliases, prefixes and new names are saved, as a set line would log them
         try "# Pull\nohp 3x5\npush 3x10\nchin up bw 3x5\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(await s.type("routine add --file \(file)").out.first?.hasPrefix("Added the routine 'Pull': 3 exercises") == true)
+    }
+
+    /// Item 2: a routine written on a kg device stays in kg on a device set to lb.
+    @Test func aRoutineKeepsTheUnitItWasWrittenIn() throws {
+        let home = try TemporaryHome()
+        try FileManager.default.createDirectory(atPath: (home.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "unit = \"kg\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog(["routine", "add", "--file", "-"], stdin: "# Press\nohp 5/3/1 tm 85\nbench 3x5 60 linear +2.5\n").status == 0)
+        // When the device is set to lb
+        try "unit = \"lb\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        let shown = try home.gymlog(["routine", "show", "press"])
+        // Then the training max and the weights are still kilograms, and the routine says so
+        #expect(shown.stdout.contains("TM 85kg") && !shown.stdout.contains("85lb"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("60kg x 5 x3"), "\(shown.stdout)")
+        #expect(shown.stdout.hasPrefix("Press: 2 exercises, 6 sets (written in kg: weights without a unit are kg)"), "\(shown.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(try home.gymlog(["routine", "list", "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(((json?["routines"] as? [[String: Any]])?.first?["unit"] as? String) == "kg")
+    }
+
+    /// Item 5: timed and distance work is planned, and `ok` logs it as planned.
+    @Test func timedAndDistanceWorkIsPlannedAndLogged() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Core\nplank 3x60s\nrow 2000m\ncarry 2x40m 32kg\n")
+        let started = await s.type("start core").out.joined(separator: "\n")
+        #expect(started.contains("plank  60s x3"), "\(started)")
+        #expect(started.contains("row    2000m"), "\(started)")
+        #expect(started.contains("carry  32kg 40m x2"), "\(started)")
+        #expect(started.contains("Next: plank, set 1 of 3: 60s"), "\(started)")
+        for line in ["ok", "ok", "ok", "ok", "ok", "ok"] { await s.type(line) }
+        #expect(await s.type("next").out == ["Every planned set is done; `finish` ends the workout."])
+        let shown = await s.type("show").out
+        #expect(shown.filter { $0.contains("plank  1:00") }.count == 3, "\(shown)")
+        #expect(shown.contains { $0.contains("row    2000m") }, "\(shown)")
+        #expect(shown.filter { $0.contains("carry  32kg 40m") }.count == 2, "\(shown)")
+    }
+
+    /// Item 9: Boring But Big at a share of the 5/3/1 line's training max.
+    @Test func boringButBigTakesAShareOfTheTrainingMax() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# BBB\nsquat 5/3/1 tm 140\nsquat 5x10 50%\n")
+        let plan = await shown(s, "bbb")
+        #expect(plan.contains("squat  70kg x 10 x5"), "\(plan)")
+        #expect(plan.contains("50% of TM 140kg, the training max of this exercise's 5/3/1 line"), "\(plan)")
+        // And `next` in the workout reads the same share once the main sets are done
+        await s.type("start bbb")
+        for line in ["ok", "ok", "ok x8"] { await s.type(line) }
+        #expect(await s.type("next").out.first == "Next: squat, set 1 of 5: 70kg x 10")
+    }
+
+    /// Item 6: a superset round typed by hand right after a round of the same exercises is a
+    /// new round of that superset, not a new superset.
+    @Test func aRoundTypedByHandContinuesTheSuperset() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Arms\nhammer curl 3x12 24 & pushdown 3x12 27.5\n")
+        await s.type("start arms")
+        await s.type("ok")
+        await s.type("hammer curl 24x12 & pushdown 27.5x12")
+        await s.type("+")
+        let show = await s.type("show").out
+        let marks = show.compactMap { line in line.firstMatch(of: #/[AB][12] /#).map { String($0.output) } }
+        #expect(marks == ["A1 ", "A2 ", "A1 ", "A2 ", "A1 ", "A2 "], "\(show)")
+        // The same exercises in another order, or after another set, start a new superset
+        await s.type("pushdown 27.5x12 & hammer curl 24x12")
+        await s.type("curl 20x10")
+        await s.type("pushdown 27.5x12 & hammer curl 24x12")
+        let after = await s.type("show").out
+        let letters = after.compactMap { line in line.firstMatch(of: #/([A-Z])[12] /#).map { String($0.output.1) } }
+        #expect(letters == ["A", "A", "A", "A", "A", "A", "B", "B", "C", "C"], "\(after)")
     }
 }

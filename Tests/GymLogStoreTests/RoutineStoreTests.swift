@@ -3,6 +3,7 @@ import GymLogCore
 @testable import GymLogStore
 import GRDB
 import GymLogTestSupport
+import GymLogWire
 import Testing
 
 /// Routines as stored and synced (issue 26): the unit a routine was written in, and the
@@ -10,7 +11,8 @@ import Testing
 @Suite struct RoutineStoreTests {
     @Test func aRoutineKeepsTheUnitItWasWrittenInAndSyncsIt() throws {
         // Given a device set to kg
-        let db = try temporaryDatabase(settings: Settings(defaultUnit: .kg))
+        let world = FakeWorld()
+        let db = try temporaryDatabase(world, settings: Settings(defaultUnit: .kg))
         let (saved, _) = try db.saveRoutine(name: "Press", text: "# Press\nohp 5/3/1 tm 85\n", lines: ["ohp 5/3/1 tm 85"], typed: "routine add")
         // Then the routine is in kg, and its create event carries the unit as a synced field the server accepts
         #expect(saved.unit == .kg)
@@ -21,7 +23,7 @@ import Testing
         #expect(FieldRules.problem(entity: "routines", field: "unit", value: unit.value) == nil)
         #expect(FieldRules.problem(entity: "routines", field: "unit", value: .text("stone")) != nil)
         // When the same database is opened set to lb and the routine is saved again
-        let lb = try GymLogDatabase(path: db.path, environment: FakeWorld().environment, settings: Settings(defaultUnit: .lb))
+        let lb = try GymLogDatabase(path: db.path, environment: world.environment, settings: Settings(defaultUnit: .lb))
         _ = try lb.saveRoutine(name: "Press", text: "# Press\nohp 5/3/1 tm 90\n", lines: ["ohp 5/3/1 tm 90"], typed: "routine edit")
         // Then it is still in kg
         #expect(try lb.routine(named: "press").unit == .kg)

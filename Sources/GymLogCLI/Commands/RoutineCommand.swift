@@ -49,7 +49,8 @@ struct ListRoutines: ContextCommand {
         let list = try context.db().routines()
         if output.json {
             context.printJSON(.object([("routines", .array(list.map { r in
-                .object([("id", .string(r.id.key)), ("name", .string(r.name)), ("text", .string(r.text))])
+                .object([("id", .string(r.id.key)), ("name", .string(r.name)), ("text", .string(r.text)),
+                         ("unit", .string(r.unit?.rawValue))])
             }))]))
             return
         }
@@ -215,6 +216,15 @@ enum RoutineText {
 }
 
 extension JSONShapes {
+    /// A suggested set's fields, as `routine show --json` and `next --json` give them: reps, or
+    /// (null reps) a time or a distance.
+    static func suggestedSet(_ s: SuggestedSet) -> [(String, JSON)] {
+        [("weight", .fixed(s.weight?.value)), ("weight_unit", .string(s.weight?.unit.rawValue)), ("bodyweight", .bool(s.bodyweight)),
+         ("reps", s.isMeasured ? .null : .int(s.reps)), ("duration_s", s.durationSeconds.map { .int($0) } ?? .null),
+         ("distance", .fixed(s.distance?.value)), ("distance_unit", .string(s.distance?.unit.rawValue)),
+         ("amrap", .bool(s.amrap)), ("rpe", .fixed(s.targetRPE)), ("summary", .string(s.summary))]
+    }
+
     /// A routine as planned: each line with today's suggested sets, the reason and the progress.
     static func plan(_ plan: TodayPlan) -> JSON {
         .object([
@@ -229,17 +239,7 @@ extension JSONShapes {
                     ("reason", .string(line.suggestion.reason)),
                     ("done", .int(plan.progress.done[i])),
                     ("skipped", .bool(plan.progress.skipped.contains(i))),
-                    ("sets", .array(line.suggestion.sets.map { s in
-                        .object([
-                            ("weight", .fixed(s.weight?.value)),
-                            ("weight_unit", .string(s.weight?.unit.rawValue)),
-                            ("bodyweight", .bool(s.bodyweight)),
-                            ("reps", .int(s.reps)),
-                            ("amrap", .bool(s.amrap)),
-                            ("rpe", .fixed(s.targetRPE)),
-                            ("summary", .string(s.summary)),
-                        ])
-                    })),
+                    ("sets", .array(line.suggestion.sets.map { .object(suggestedSet($0)) })),
                     ("last_time", line.last.map { .string(Render.compactSets($0.sets.map(\.values))) } ?? .null),
                 ])
             })),

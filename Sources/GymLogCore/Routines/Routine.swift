@@ -61,11 +61,14 @@ public struct PlannedExercise: Equatable, Sendable {
     public var exerciseName: String
     /// How many working sets (`3` in `3x5`), within `SetLimits.setCount`.
     public var sets: Int
-    /// The reps of each set: `5` or a range `8-12`, within `SetLimits.reps`.
+    /// What each set is: `5` reps or a range `8-12` (within `SetLimits.reps`), or a time or distance.
     public var reps: RepTarget
     /// The load to start from when there is no history: `100`, `100kg`, `bw`, `bw+10`; nil lets
     /// the rule or the history decide.
     public var load: LoadSpec?
+    /// `50%`: the load is this share of the training max of the routine's 5/3/1 line of the
+    /// same exercise (Boring But Big's `squat 5x10 50%`), so it follows that line's cycles.
+    public var percentOfTrainingMax: Int?
     /// The planned effort (`@8`), a target shown with the suggestion, never logged as done.
     public var rpe: Fixed?
     /// How the load or reps move from one session to the next.
@@ -79,9 +82,11 @@ public struct PlannedExercise: Equatable, Sendable {
     public var joinsPrevious: Bool
 
     /// A planned exercise from its parts; only the name, sets and reps are required.
-    public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, rpe: Fixed? = nil,
-                rule: ProgressionRule = .none, restSeconds: Int? = nil, warmup: Bool = false, joinsPrevious: Bool = false) {
-        self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load; self.rpe = rpe
+    public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, percentOfTrainingMax: Int? = nil,
+                rpe: Fixed? = nil, rule: ProgressionRule = .none, restSeconds: Int? = nil, warmup: Bool = false,
+                joinsPrevious: Bool = false) {
+        self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load
+        self.percentOfTrainingMax = percentOfTrainingMax; self.rpe = rpe
         self.rule = rule; self.restSeconds = restSeconds; self.warmup = warmup; self.joinsPrevious = joinsPrevious
     }
 
@@ -97,18 +102,25 @@ public struct PlannedExercise: Equatable, Sendable {
     public static let maxRestSeconds = 3600
 }
 
-/// The planned reps of each set.
+/// What each planned set is: reps (`3x5`, `3x8-12`), or a time or distance for the exercises
+/// the entry language logs so (`plank 3x60s`, `row 2000m`, `carry 3x40m 32kg`).
 public enum RepTarget: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// `3x5`: five reps.
     case exact(Int)
     /// `3x8-12`: anywhere from 8 to 12 reps.
     case range(ClosedRange<Int>)
+    /// `3x60s`: a time each set, in seconds.
+    case time(Int)
+    /// `2000m`, `3x40m`: a distance each set.
+    case distance(Distance)
 
-    /// The fewest reps that count as doing the set as planned.
+    /// The fewest reps that count as doing the set as planned (0 for a time or a distance,
+    /// which the rules that count reps never see).
     public var lowest: Int {
         switch self {
         case .exact(let reps): reps
         case .range(let range): range.lowerBound
+        case .time, .distance: 0
         }
     }
 
@@ -118,11 +130,21 @@ public enum RepTarget: Equatable, Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// `5`, `8-12`.
+    /// Whether the sets are a time or a distance rather than reps.
+    public var isMeasure: Bool {
+        switch self {
+        case .exact, .range: false
+        case .time, .distance: true
+        }
+    }
+
+    /// `5`, `8-12`, `60s`, `40m`: as a routine line writes it after `3x`.
     public var description: String {
         switch self {
         case .exact(let reps): "\(reps)"
         case .range(let range): "\(range.lowerBound)-\(range.upperBound)"
+        case .time(let seconds): "\(seconds)s"
+        case .distance(let distance): distance.description
         }
     }
 }
