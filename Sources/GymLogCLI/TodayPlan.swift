@@ -171,7 +171,7 @@ struct TodayPlan {
             out.append(head)
             let indent = String(repeating: " ", count: 5)
             if !line.suggestion.reason.isEmpty { out.append(indent + style.dim(line.suggestion.reason)) }
-            if let basis = Self.basisText(line.basis, utcOffset: utcOffset) { out.append(indent + style.dim(basis)) }
+            if let basis = Self.basisText(line.basis, now: now, utcOffset: utcOffset) { out.append(indent + style.dim(basis)) }
             if settings.showPlates, let plates = Self.plates(line.suggestion.sets.first, settings: settings) { out.append(indent + style.dim(plates)) }
             if let last = line.last { out.append(indent + style.dim(Render.lastTime(last, now: now, utcOffsetSeconds: utcOffset))) }
         }
@@ -179,18 +179,22 @@ struct TodayPlan {
     }
 
     /// Which sessions a line's plan counts from, in words: `counts 2 sessions of this line,
-    /// from Mon 17 Nov 18:00`; nil when there is nothing to count from and nothing typed.
-    static func basisText(_ basis: HistoryBasis, utcOffset: Int) -> String? {
-        func when(_ millis: Int64) -> String { Render.day(millis, utcOffset) }
+    /// from Mon 17 Nov (line saved Fri 14 Nov)`; nil when there is nothing to count from and
+    /// nothing typed. Short, so it fits a narrow terminal on one line.
+    static func basisText(_ basis: HistoryBasis, now: Int64, utcOffset: Int) -> String? {
+        let thisYear = localDate(millis: now, utcOffsetSeconds: utcOffset).prefix(4)
+        func when(_ millis: Int64) -> String {
+            Render.shortDate(millis, utcOffset, showYear: localDate(millis: millis, utcOffsetSeconds: utcOffset).prefix(4) != thisYear)
+        }
         switch basis {
         case .line(let count, let first, let since):
             let sessions = count == 1 ? "1 session" : "\(count) sessions"
-            return "counts \(sessions) of this line, from \(when(first))" + (since.map { " (entered since the line was saved, \(when($0)))" } ?? "")
+            return "counts \(sessions) of this line, from \(when(first))" + (since.map { " (line saved \(when($0)))" } ?? "")
         case .exercise(let last):
-            return "no session of this line yet: from the exercise's last workout, \(when(last))"
+            return "no session of this line yet: from the exercise's last, \(when(last))"
         case .typedStart(let since):
             // The reason already says the line starts from what it says; this says from when.
-            return since.map { "counts the sessions of this line entered since it was saved, \(when($0))" }
+            return since.map { "counts sessions of this line from its saving, \(when($0))" }
         case .none:
             return nil
         }

@@ -47,7 +47,7 @@ import Testing
         // Then the plan is week 2, counted from the one session of the line
         let week2 = await shown(s, "press")
         #expect(week2.contains("cycle 1 week 2"), "\(week2)")
-        #expect(week2.contains("counts 1 session of this line, from Fri 2025-11-21 06:40"), "\(week2)")
+        #expect(week2.contains("counts 1 session of this line, from Fri 21 Nov"), "\(week2)")
         // When week 2 is done only in part, and ohp again outside the routine, it is week 3
         await session(s, "press", ["ok"])
         await outside(s, "ohp 60x8")
@@ -92,7 +92,7 @@ import Testing
         // Then today is week 3, counted from the 10th
         let today = await shown(s, "bench")
         #expect(today.contains("cycle 1 week 3"), "\(today)")
-        #expect(today.contains("counts 2 sessions of this line, from Mon 2025-11-10 18:00"), "\(today)")
+        #expect(today.contains("counts 2 sessions of this line, from Mon 10 Nov (line saved Fri 21 Nov)"), "\(today)")
     }
 
     /// Item 4: a typed weight starts the line; planned reps are the reps planned; `routine show` says why.
@@ -109,7 +109,7 @@ import Testing
         #expect(plan.contains("ohp          40kg x 5 x3"), "\(plan)")
         #expect(plan.contains("no session of this line yet: the routine's 40kg"), "\(plan)")
         #expect(plan.contains("hammer curl  24kg x 10 x3"), "\(plan)")
-        #expect(plan.contains("no session of this line yet: from the exercise's last workout, Fri 2025-11-21 05:40"), "\(plan)")
+        #expect(plan.contains("no session of this line yet: from the exercise's last, Fri 21 Nov"), "\(plan)")
         // And once the line has a session, the rule moves from it
         await s.type("start arms")
         for line in ["ok", "ok", "ok", "ok", "ok", "ok", "finish"] { await s.type(line) }
