@@ -207,4 +207,24 @@ import Testing
         let letters = after.compactMap { line in line.firstMatch(of: #/([A-Z])[12] /#).map { String($0.output.1) } }
         #expect(letters == ["A", "A", "A", "A", "A", "A", "B", "B", "C", "C"], "\(after)")
     }
+
+    /// Item 9: a rounding step for planned loads, apart from what microplates make.
+    @Test func plannedLoadsRoundToTheConfiguredStep() throws {
+        let home = try TemporaryHome()
+        try FileManager.default.createDirectory(atPath: (home.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let micro = "unit = \"lb\"\n[plates]\nlb = \"45x6, 25x2, 10x2, 5x2, 2.5x1, 1.25x1, 0.5x1, 0.25x1\"\n"
+        try micro.write(toFile: home.config, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog(["routine", "add", "--file", "-"], stdin: "# Bench\nbench 5/3/1 tm 225\n").status == 0)
+        // With microplates, 65/75/85% of 225 are made to the quarter pound
+        let exact = try home.gymlog(["routine", "show", "bench"]).stdout
+        #expect(exact.contains("146.5lb x 5") || exact.contains("146lb x 5"), "\(exact)")
+        // When the program is rounded to 5 lb
+        try (micro + "lb_round = 5\n").write(toFile: home.config, atomically: true, encoding: .utf8)
+        let rounded = try home.gymlog(["routine", "show", "bench"]).stdout
+        #expect(rounded.contains("bench  145lb x 5, 170lb x 5, 190lb x 5+"), "\(rounded)")
+        // And a step that is no step is refused, naming the key
+        try (micro + "lb_round = 0\n").write(toFile: home.config, atomically: true, encoding: .utf8)
+        let refused = try home.gymlog(["routine", "show", "bench"])
+        #expect(refused.status != 0 && refused.stderr.contains("plates.lb_round"), "\(refused.stderr)")
+    }
 }
