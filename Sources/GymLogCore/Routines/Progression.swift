@@ -120,14 +120,16 @@ public enum Progression {
     ///   - history: the sessions of this exercise, oldest first (sorted by `startedAt` here anyway).
     ///   - unit: the user's default unit, for loads typed without one and no history to go by.
     ///   - rounding: the loads the user can make.
-    ///   - trainingMax: for a line at a share of the training max (`50%`), the training max
-    ///     of this cycle of its exercise's 5/3/1 line.
+    ///   - trainingMax: for a line at a share of the training max (`50%`) without one of its
+    ///     own, the training max of this cycle of its exercise's 5/3/1 line.
     ///
     /// `history` is the line's own (`LineHistory.basis`): a 5/3/1 wave counts every session
     /// in it, so the week moves on sessions of this line only, and never skips the deload.
     public static func suggest(for planned: PlannedExercise, history: [PastSession], unit: WeightUnit,
                                rounding: any LoadRounding = StepRounding.standard, trainingMax: Weight? = nil) -> Suggestion {
-        if let percent = planned.percentOfTrainingMax { return share(planned, percent, of: trainingMax, rounding) }
+        if let percent = planned.percentOfTrainingMax {
+            return share(planned, percent, of: planned.ownTrainingMax.map { $0.resolved(unit) } ?? trainingMax, rounding)
+        }
         if planned.reps.isMeasure { return measured(planned, history.sorted { $0.startedAt < $1.startedAt }, unit) }
         let sessions = history.sorted { $0.startedAt < $1.startedAt }.compactMap { SessionTop($0, unit) }
         switch planned.rule {
@@ -156,7 +158,8 @@ public enum Progression {
         return Suggestion(sets: sets, reason: "last time \(last)")
     }
 
-    /// `squat 5x10 50%`: that share of this cycle's training max, the planned reps, every set.
+    /// `squat 5x10 50%`: that share of this cycle's training max (or of the line's own, `70% tm
+    /// 100`), the planned reps, every set.
     static func share(_ planned: PlannedExercise, _ percent: Int, of trainingMax: Weight?, _ rounding: any LoadRounding) -> Suggestion {
         let reps = planned.reps.lowest
         guard let tm = trainingMax else {
@@ -166,7 +169,7 @@ public enum Progression {
         }
         let load = Load(value: rounded(tm.value.doubleValue * Double(percent) / 100, tm.unit, .nearest, rounding), unit: tm.unit, bodyweight: false)
         return Suggestion(sets: Array(repeating: suggested(load, reps: reps, planned), count: planned.sets),
-                          reason: "\(percent)% of TM \(tm), the training max of this exercise's 5/3/1 line")
+                          reason: "\(percent)% of TM \(tm)" + (planned.ownTrainingMax == nil ? ", the training max of this exercise's 5/3/1 line" : ""))
     }
 
     /// A time or a distance (`plank 3x60s`, `carry 3x40m 32kg`): as planned, at last time's

@@ -66,9 +66,12 @@ public struct PlannedExercise: Equatable, Sendable {
     /// The load to start from when there is no history: `100`, `100kg`, `bw`, `bw+10`; nil lets
     /// the rule or the history decide.
     public var load: LoadSpec?
-    /// `50%`: the load is this share of the training max of the routine's 5/3/1 line of the
-    /// same exercise (Boring But Big's `squat 5x10 50%`), so it follows that line's cycles.
+    /// `50%`: the load is this share of a training max: the line's own (`bench 5x5 70% tm 100`),
+    /// else that of the routine's 5/3/1 line of the same exercise (Boring But Big's
+    /// `squat 5x10 50%`), which it follows from cycle to cycle.
     public var percentOfTrainingMax: Int?
+    /// The line's own training max for its `percentOfTrainingMax` (`tm 100`).
+    public var ownTrainingMax: WeightSpec?
     /// The planned effort (`@8`), a target shown with the suggestion, never logged as done.
     public var rpe: Fixed?
     /// How the load or reps move from one session to the next.
@@ -83,10 +86,10 @@ public struct PlannedExercise: Equatable, Sendable {
 
     /// A planned exercise from its parts; only the name, sets and reps are required.
     public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, percentOfTrainingMax: Int? = nil,
-                rpe: Fixed? = nil, rule: ProgressionRule = .none, restSeconds: Int? = nil, warmup: Bool = false,
-                joinsPrevious: Bool = false) {
+                ownTrainingMax: WeightSpec? = nil, rpe: Fixed? = nil, rule: ProgressionRule = .none, restSeconds: Int? = nil,
+                warmup: Bool = false, joinsPrevious: Bool = false) {
         self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load
-        self.percentOfTrainingMax = percentOfTrainingMax; self.rpe = rpe
+        self.percentOfTrainingMax = percentOfTrainingMax; self.ownTrainingMax = ownTrainingMax; self.rpe = rpe
         self.rule = rule; self.restSeconds = restSeconds; self.warmup = warmup; self.joinsPrevious = joinsPrevious
     }
 

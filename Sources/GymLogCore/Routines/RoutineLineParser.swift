@@ -12,6 +12,8 @@ struct RoutineLineParser: EntryMeasureRules {
     var plan: (sets: Int, reps: RepTarget, span: Span)?
     var load: (value: LoadSpec, span: Span)?
     var percent: (value: Int, span: Span)?
+    /// `tm 100` after a share (`70% tm 100`): the line's own training max.
+    var ownTrainingMax: (value: WeightSpec, span: Span)?
     var rpe: (value: Fixed, span: Span)?
     /// The rule as typed; a double rule's range is nil when it comes from the reps.
     var rule: (value: TypedRule, span: Span)?
@@ -230,7 +232,17 @@ struct RoutineLineParser: EntryMeasureRules {
             i += 1
             rest = try parseRest(after: t)
         case "tm":
-            throw EntryError("'\(text(t))' is the training max of a 5/3/1 line, e.g. `\(name) 5/3/1 tm 60`", at: t.span)
+            // The training max of a share (`70% tm 100`); a 5/3/1 line reads its own in parseWave.
+            guard percent != nil, ownTrainingMax == nil else {
+                throw EntryError("'\(text(t))' is the training max of a 5/3/1 line (`\(name) 5/3/1 tm 60`) or of a share "
+                    + "of it (`\(name) 5x5 70% tm 100`)", at: t.span)
+            }
+            i += 1
+            guard i < tokens.count, tokens[i].kind == .number else {
+                throw EntryError("expected the training max after '\(text(t))', e.g. `70% tm 100`", at: t.span)
+            }
+            let trainingMax = try parseWeightSpec(named: "training max", ifZero: "give the weight the share is of")
+            ownTrainingMax = (trainingMax, Span(t.start, tokens[i - 1].end))
         default:
             throw EntryError("unknown word '\(text(t))'; after the sets come a weight (`100`), `@8`, a rule "
                 + "(`linear +2.5`, `double +2`, `5/3/1 tm 60`), `rest 3:00` or `warmup`", at: t.span)
@@ -378,7 +390,7 @@ struct RoutineLineParser: EntryMeasureRules {
                 + "leave the rule out", at: rule.span)
         }
         return PlannedExercise(exerciseName: name, sets: plan.sets, reps: plan.reps, load: load?.value,
-                               percentOfTrainingMax: percent?.value, rpe: rpe?.value,
+                               percentOfTrainingMax: percent?.value, ownTrainingMax: ownTrainingMax?.value, rpe: rpe?.value,
                                rule: try progressionRule(plan), restSeconds: rest, warmup: warmup)
     }
 

@@ -85,14 +85,15 @@ public enum RoutineParser {
             }
         }
         // A share of the training max (`squat 5x10 50%`) needs a 5/3/1 line of its exercise to take it from.
-        for (k, line) in planned.enumerated() where line.percentOfTrainingMax != nil {
+        for (k, line) in planned.enumerated() where line.percentOfTrainingMax != nil && line.ownTrainingMax == nil {
             let key = matchKey(line.exerciseName)
             let hasWave = planned.contains { other in
                 if case .fiveThreeOne = other.rule { matchKey(other.exerciseName) == key } else { false }
             }
             if !hasWave {
                 return .failure(origins[k].refusing("\(line.percentOfTrainingMax!)% is a share of the training max of a 5/3/1 line of "
-                    + "'\(line.exerciseName)', and the routine has none; add one, e.g. `\(line.exerciseName) 5/3/1 tm 100`, or give a weight"))
+                    + "'\(line.exerciseName)', and the routine has none; add one, e.g. `\(line.exerciseName) 5/3/1 tm 100`, give the line its "
+                    + "own (`\(line.percentOfTrainingMax!)% tm 100`), or give a weight"))
             }
         }
         return named(planned, given: name, header: header, lines: lines).map { Routine(name: $0.name, lines: $0.lines, origins: origins) }

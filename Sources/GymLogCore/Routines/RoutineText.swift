@@ -1,7 +1,7 @@
 // The canonical text of a routine: what `routine export` prints and `RoutineParser` reads back
 // to the same value (parse(text(r)) == r). One order for every line, the issue's own:
 //
-//   NAME [bw load] SETSxREPS [weight | PERCENT%] [@RPE] [rule] [rest M:SS] [warmup]
+//   NAME [bw load] SETSxREPS [weight | PERCENT% [tm TM]] [@RPE] [rule] [rest M:SS] [warmup]
 //   NAME [bw load] [SETSx]TIME-OR-DISTANCE [weight] [@RPE] [rest M:SS] [warmup]
 //   NAME 5/3/1 tm TM [rest M:SS] [warmup]
 //
@@ -34,6 +34,7 @@ extension PlannedExercise {
             parts.append(sets == 1 && reps.isMeasure ? "\(reps)" : "\(sets)x\(reps)")
             if !leads, let load { parts.append(load.canonical) }
             if let percentOfTrainingMax { parts.append("\(percentOfTrainingMax)%") }
+            if let ownTrainingMax { parts.append("tm \(ownTrainingMax)") }
             if let rpe { parts.append("@\(rpe)") }
             if let ruleText = ruleText { parts.append(ruleText) }
         }
