@@ -81,6 +81,8 @@ extension Setting {
         plates(.kg, help: "its plates: weight x how many per side"),
         bar(.lb, help: "the same for loads in lb"),
         plates(.lb, help: ""),
+        roundTo(.kg, \.kilogramRoundTo, example: "2.5", help: "planned loads in kg round to this step (unset: to what the plates make)"),
+        roundTo(.lb, \.poundRoundTo, example: "5", help: "the same in lb"),
         Setting("warmup.ramp", shown: quoted(rampText(WarmupRamp.defaultSteps)),
                 help: "`warmup`'s steps: the bar or a share of the working weight, x reps") { value, reading throws(Refusal) in
             let example = "warmup.ramp = \(quoted(rampText(WarmupRamp.defaultSteps)))"
@@ -205,6 +207,19 @@ extension Setting {
             case .success(let list): reading.plates[unit] = list
             case .failure(let e): throw Refusal(words: " \(e.message); e.g. \(example).")
             }
+        }
+    }
+
+    /// `plates.lb_round`: the step planned loads in `unit` round to, above 0 and at most 100.
+    static func roundTo(_ unit: WeightUnit, _ path: WritableKeyPath<Settings, Fixed?> & Sendable, example: String,
+                        help: String) -> Setting {
+        let key = "plates.\(unit.rawValue)_round"
+        return Setting(key, shown: example, help: help) { value, reading throws(Refusal) in
+            guard let step = exactNumber(value), step.thousandths > 0, step <= Fixed(100) else {
+                throw Refusal(words: " must be the step planned loads in \(unit.rawValue) round to, a number above 0 and at most 100 "
+                    + "with at most 3 decimals, e.g. \(key) = \(example).")
+            }
+            reading.settings[keyPath: path] = step
         }
     }
 

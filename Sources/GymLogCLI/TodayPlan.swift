@@ -13,11 +13,13 @@ struct TodayPlan {
         /// The exercise it names, nil while no set of it was ever logged.
         var exercise: Exercise?
         var suggestion: Suggestion
+        /// What the suggestion was computed from: this line's sessions, the exercise's, none.
+        var basis: HistoryBasis = .none
         var last: LastSession? = nil
-        /// The last working set of its exercise in this workout: a planned set with no weight
-        /// to suggest (no history) takes the weight just used.
+        /// The last working set done for this line in this workout: a planned set with no
+        /// weight to suggest (no history) takes the weight just used.
         var lastDone: SetValues?
-        /// The superset that last set was logged in, if any: `ok` logs the next round of a
+        /// The superset that set was logged in, if any: `ok` logs the next round of a
         /// planned superset into it, so `show` marks every round A1/A2.
         var lastDoneSuperset: UUID?
 
@@ -59,17 +61,18 @@ struct TodayPlan {
         var lines = parsed.lines.map { planned in
             Line(planned: planned, exercise: try? db.existingExercise(planned.exerciseName), suggestion: Suggestion(sets: [], reason: ""))
         }
+        let keys = lines.map { (exercise: $0.exercise?.id.key ?? "new:" + nameKey($0.planned.exerciseName), sets: $0.planned.sets) }
         var done: [String] = []
         if let workout, let detail = try db.workoutDetail(workout.id) {
             let working = detail.sets.filter { $0.set.values.kind != .warmup }
             done = working.map { $0.exercise.id.key }
-            for i in lines.indices {
-                let last = working.last { $0.exercise.id == lines[i].exercise?.id }?.set
-                lines[i].lastDone = last?.values
-                lines[i].lastDoneSuperset = last?.supersetID
+            // A line's last set is its own: a 5x10 line never takes the 5/3/1 line's weight.
+            for (set, line) in zip(working, LineHistory.lines(of: done, in: keys)) {
+                guard let line else { continue }
+                lines[line].lastDone = set.set.values
+                lines[line].lastDoneSuperset = set.set.supersetID
             }
         }
-        let keys = lines.map { (exercise: $0.exercise?.id.key ?? "new:" + nameKey($0.planned.exerciseName), sets: $0.planned.sets) }
         let progress = PlanProgress(lines: keys, doneSets: done, skipped: Set(skipped.map { $0 - 1 }),
                                     supersetStarts: parsed.supersetStarts)
         let wanted: [Int] = switch suggestions {
@@ -80,11 +83,31 @@ struct TodayPlan {
         let before = workout?.startedAt ?? now + 1
         let since: (lines: [String: Int64], saved: Int64?) = wanted.isEmpty ? ([:], nil) : try db.lineSince(routine.id)
         let rounding = PlateRounding(settings: settings)
-        for i in wanted {
+        var routineSessions: [UUID: [PastSession]] = [:]
+        // A line at a share of the training max (`squat 5x10 50%`) reads its exercise's 5/3/1
+        // line's, so those are suggested first, wanted or not.
+        let waves = lines.indices.filter { if case .fiveThreeOne = lines[$0].planned.rule { true } else { false } }
+        let shares = Set(wanted.filter { lines[$0].planned.percentOfTrainingMax != nil }.map { keys[$0].exercise })
+        let order = waves.filter { wanted.contains($0) || shares.contains(keys[$0].exercise) } + wanted.filter { !waves.contains($0) }
+        var trainingMaxes: [String: Weight] = [:]
+        for i in order {
             let planned = lines[i].planned
-            let history = try lines[i].exercise.map { try db.pastSessions(of: $0.id, before: before, excluding: workout?.id) } ?? []
-            lines[i].suggestion = Progression.suggest(for: planned, history: history, unit: settings.defaultUnit, rounding: rounding,
-                                                      waveStart: since.lines[planned.text] ?? since.saved)
+            var own: [PastSession] = [], elsewhere: [PastSession]? = nil
+            if let exercise = lines[i].exercise {
+                if routineSessions[exercise.id] == nil {
+                    routineSessions[exercise.id] = try db.routineSessions(of: exercise.id, routine: routine.id, before: before, excluding: workout?.id)
+                }
+                own = LineHistory.sessions(ofLine: i, in: keys, from: routineSessions[exercise.id] ?? [])
+                // Another line of the exercise in this routine says nothing about this one's weight.
+                let plannedOnce = keys.filter { $0.exercise == keys[i].exercise }.count == 1
+                if own.isEmpty && plannedOnce { elsewhere = try db.pastSessions(of: exercise.id, before: before, excluding: workout?.id) }
+            }
+            let history = LineHistory.basis(for: planned, lineSessions: own, since: since.lines[planned.text] ?? since.saved,
+                                            exerciseSessions: elsewhere)
+            lines[i].suggestion = Progression.suggest(for: planned, history: history.sessions, unit: routine.unit ?? settings.defaultUnit,
+                                                      rounding: rounding, trainingMax: trainingMaxes[keys[i].exercise])
+            lines[i].basis = planned.percentOfTrainingMax == nil ? history.basis : .none
+            if let wave = lines[i].suggestion.wave, trainingMaxes[keys[i].exercise] == nil { trainingMaxes[keys[i].exercise] = wave.trainingMax }
             lines[i].last = try lines[i].exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
         }
         return TodayPlan(routine: routine, parsed: parsed, lines: lines, progress: progress)
@@ -137,7 +160,8 @@ struct TodayPlan {
     /// `Push A: 3 exercises, 9 sets` and a block per line: today's sets, why, last time.
     func lines(settings: Settings, now: Int64, utcOffset: Int, style: Style = .stdout) -> [String] {
         let total = progress.planned.reduce(0, +)
-        var out = ["\(routine.name): \(lines.count) exercise\(lines.count == 1 ? "" : "s"), \(total) set\(total == 1 ? "" : "s")"]
+        var out = ["\(routine.name): \(lines.count) exercise\(lines.count == 1 ? "" : "s"), \(total) set\(total == 1 ? "" : "s")"
+            + (routine.unit.map { $0 == settings.defaultUnit ? "" : " (written in \($0.rawValue): weights without a unit are \($0.rawValue))" } ?? "")]
         let names = markedNames
         let width = TerminalText.columns(names)
         for (i, line) in lines.enumerated() {
@@ -147,10 +171,33 @@ struct TodayPlan {
             out.append(head)
             let indent = String(repeating: " ", count: 5)
             if !line.suggestion.reason.isEmpty { out.append(indent + style.dim(line.suggestion.reason)) }
+            if let basis = Self.basisText(line.basis, now: now, utcOffset: utcOffset) { out.append(indent + style.dim(basis)) }
             if settings.showPlates, let plates = Self.plates(line.suggestion.sets.first, settings: settings) { out.append(indent + style.dim(plates)) }
             if let last = line.last { out.append(indent + style.dim(Render.lastTime(last, now: now, utcOffsetSeconds: utcOffset))) }
         }
         return out
+    }
+
+    /// Which sessions a line's plan counts from, in words: `counts 2 sessions of this line,
+    /// from Mon 17 Nov (line saved Fri 14 Nov)`; nil when there is nothing to count from and
+    /// nothing typed. Short, so it fits a narrow terminal on one line.
+    static func basisText(_ basis: HistoryBasis, now: Int64, utcOffset: Int) -> String? {
+        let thisYear = localDate(millis: now, utcOffsetSeconds: utcOffset).prefix(4)
+        func when(_ millis: Int64) -> String {
+            Render.shortDate(millis, utcOffset, showYear: localDate(millis: millis, utcOffsetSeconds: utcOffset).prefix(4) != thisYear)
+        }
+        switch basis {
+        case .line(let count, let first, let since):
+            let sessions = count == 1 ? "1 session" : "\(count) sessions"
+            return "counts \(sessions) of this line, from \(when(first))" + (since.map { " (line saved \(when($0)))" } ?? "")
+        case .exercise(let last):
+            return "no session of this line yet: from the exercise's last, \(when(last))"
+        case .typedStart(let since):
+            // The reason already says the line starts from what it says; this says from when.
+            return since.map { "counts sessions of this line from its saving, \(when($0))" }
+        case .none:
+            return nil
+        }
     }
 
     /// Each line's exercise, a planned superset's marked `A1 curl`, `A2 pushdown` as `show`

@@ -162,16 +162,12 @@ enum Exercises {
 
     static func resolveOrCreate(_ mention: ExerciseMention, firstSet: SetValues?, in w: inout ChangeWriter) throws -> (Exercise, Bool) {
         if let e = try indexedExercise(named: mention.name, in: w) { return (e, false) }
-        switch try resolver(in: w).resolve(mention.name) {
-        case .found(let e):
-            return (e, false)
-        case .ambiguous(let candidates):
-            let names = candidates.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")
-            throw UserError("'\(mention.name)' matches several exercises: \(names). Type more of the name.", at: mention.span)
-        case .nearMiss(let e):
-            throw UserError("Unknown exercise '\(mention.name)'. Did you mean '\(e.name)'? To create it anyway: `gymlog exercises add \"\(mention.name)\"`.", at: mention.span)
-        case .create(let name):
-            return (try create(name: name, kind: firstSet?.exerciseKind ?? .weighted, in: &w), true)
+        let resolution = try resolver(in: w).resolve(mention.name)
+        if let refusal = resolution.refusal(typed: mention.name) { throw UserError(refusal, at: mention.span) }
+        switch resolution {
+        case .found(let e): return (e, false)
+        case .create(let name): return (try create(name: name, kind: firstSet?.exerciseKind ?? .weighted, in: &w), true)
+        case .ambiguous, .nearMiss: preconditionFailure("refused above")
         }
     }
 

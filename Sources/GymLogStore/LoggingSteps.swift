@@ -11,10 +11,27 @@ enum LoggingSteps {
     static func logRound(_ parts: [(exercise: ExerciseMention, values: [SetValues])], superset: UUID? = nil,
                          at: Int64?, in w: inout ChangeWriter) throws -> [LogResult] {
         guard parts.count > 1 else { return try parts.map { try logLine($0.exercise, values: $0.values, at: at, in: &w) } }
-        let group = superset ?? w.environment.newID()
+        let group = try superset ?? continuedSuperset(parts.map(\.exercise), at: at, in: w) ?? w.environment.newID()
         let results = try parts.map { try logLine($0.exercise, values: $0.values, at: at, superset: group, in: &w) }
         w.describeAction(describeRound(results), workout: results.first?.workout.id)
         return results
+    }
+
+    /// The superset a round typed by hand goes on: the one whose last round is the last thing
+    /// done in the workout the round goes into, when the round names the same exercises in the
+    /// same order (a new round of it, as `+` and `ok` log one); nil for a new superset.
+    static func continuedSuperset(_ mentions: [ExerciseMention], at: Int64?, in w: ChangeWriter) throws -> UUID? {
+        let workouts = Workouts(w)
+        guard let into = try at.map({ try workouts.workout(containing: $0) }) ?? workouts.openWorkout()?.workout,
+              let last = try workouts.setToRepeat(at: at), last.workoutID == into.id, let superset = last.supersetID
+        else { return nil }
+        let round = try workouts.lastRound(of: superset, workoutID: into.id)
+        guard round.last?.id == last.id, round.count == mentions.count else { return nil }
+        let resolver = try Exercises.resolver(in: w)
+        for (set, mention) in zip(round, mentions) {
+            guard case .found(let exercise) = resolver.resolve(mention.name), exercise.id == set.exerciseID else { return nil }
+        }
+        return superset
     }
 
     /// The sets of one exercise as a line names them: resolves the exercise (creating it when

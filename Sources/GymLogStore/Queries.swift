@@ -90,6 +90,16 @@ extension GymLogDatabase {
         return try body(w)
     }
 
+    /// What a name typed in a set line would log under (without creating anything): what a
+    /// routine's lines are checked with before it is saved.
+    public func resolution(ofExercise name: String) throws -> ExerciseResolution {
+        try queue.read { db in
+            try inReadOnlyWriter(db) { w in
+                try Exercises.exercise(named: name, in: w).map { .found($0) } ?? Exercises.resolver(in: w).resolve(name)
+            }
+        }
+    }
+
     /// Resolves a name typed to a read command; unknown or ambiguous names are errors.
     public func existingExercise(_ name: String) throws -> Exercise {
         try queue.read { db in

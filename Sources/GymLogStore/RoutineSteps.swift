@@ -10,25 +10,30 @@ enum RoutineSteps {
         let clean = displayName(forNew: name)
         guard !clean.isEmpty else { throw UserError("A routine needs a name, e.g. `gymlog routine add \"Push A\"`.") }
         let id = derivedID(namespace: "routine", key: nameKey(clean))
-        let stored = try Row.fetchOne(w.db, sql: "SELECT name, body, line_since, deleted_at FROM routines WHERE id = ?", arguments: [id.key])
+        let stored = try Row.fetchOne(w.db, sql: "SELECT name, body, line_since, unit, deleted_at FROM routines WHERE id = ?", arguments: [id.key])
         let live = stored.map { ($0["deleted_at"] as Int64?) == nil } ?? false
         let old = GymLogDatabase.lineSince(live ? stored?["line_since"] : nil)
         var since: [String: Int64] = [:]
         for line in lines { since[line] = old[line] ?? w.now }
         let sinceText = GymLogDatabase.lineSinceText(since)
+        // Numbers written without a unit mean the writer's: kept from the first save on, so
+        // another device (or a changed setting) reads the routine as it was written.
+        let unit = (stored?["unit"] as String?) ?? w.settings.defaultUnit.rawValue
         if stored == nil {
             _ = try w.write(.routines, id: id, op: .create, fields: [("name", .text(clean)), ("body", .text(text)),
-                                                                     ("line_since", .text(sinceText)), (tombstoneField, .null)])
+                                                                     ("line_since", .text(sinceText)), ("unit", .text(unit)),
+                                                                     (tombstoneField, .null)])
         } else {
             var fields: [(String, FieldValue)] = []
             if stored?["name"] != clean { fields.append(("name", .text(clean))) }
             if stored?["body"] != text { fields.append(("body", .text(text))) }
             if stored?["line_since"] != sinceText { fields.append(("line_since", .text(sinceText))) }
+            if stored?["unit"] != unit { fields.append(("unit", .text(unit))) }
             if !live { fields.append((tombstoneField, .null)) }
             if !fields.isEmpty { _ = try w.write(.routines, id: id, op: live ? .update : .restore, fields: fields) }
         }
         w.describeAction(live ? "the routine '\(clean)' (edited)" : "the routine '\(clean)'", workout: nil)
-        return (StoredRoutine(id: id, name: clean, text: text), !live)
+        return (StoredRoutine(id: id, name: clean, text: text, unit: WeightUnit(rawValue: unit)), !live)
     }
 
     /// Adds routine lines to the ones the workout skips today.

@@ -7,6 +7,9 @@ public struct StoredRoutine: Equatable, Sendable {
     public var id: UUID
     public var name: String
     public var text: String
+    /// The unit its weights without one are in (the unit it was written in); nil for a
+    /// routine saved before this was kept: the reader's unit.
+    public var unit: WeightUnit?
 }
 
 extension GymLogDatabase {
@@ -15,7 +18,7 @@ extension GymLogDatabase {
     /// Every live routine, by name.
     public func routines() throws -> [StoredRoutine] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, body FROM routines WHERE deleted_at IS NULL ORDER BY name COLLATE NOCASE")
+            try Row.fetchAll(db, sql: "SELECT id, name, body, unit FROM routines WHERE deleted_at IS NULL ORDER BY name COLLATE NOCASE")
                 .compactMap(Self.routine)
         }
     }
@@ -56,7 +59,7 @@ extension GymLogDatabase {
     public func plan(of workoutID: UUID) throws -> (routine: StoredRoutine, skipped: Set<Int>)? {
         try queue.read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT r.id, r.name, r.body, w.skipped FROM workouts w JOIN routines r ON r.id = w.routine_id
+                SELECT r.id, r.name, r.body, r.unit, w.skipped FROM workouts w JOIN routines r ON r.id = w.routine_id
                 WHERE w.id = ? AND r.deleted_at IS NULL
                 """, arguments: [workoutID.key]), let routine = Self.routine(row) else { return nil }
             return (routine, Self.skippedLines(row["skipped"]))
@@ -111,12 +114,42 @@ extension GymLogDatabase {
         }
     }
 
+    /// The sessions of an exercise in the workouts of a routine started before `before`, oldest
+    /// first, all of them (a 5/3/1 wave counts every one), with every set of the exercise in
+    /// each: `LineHistory` shares them out among the routine's lines. A session is entered when
+    /// its workout was linked to the routine (the clock of its `routine_id`), which a back-dated
+    /// workout is after its start.
+    public func routineSessions(of exerciseID: UUID, routine: UUID, before: Int64, excluding: UUID? = nil) throws -> [PastSession] {
+        try queue.read { db in
+            var decode = SetDecoder()
+            var sessions: [PastSession] = []
+            var current: String?
+            for row in try Row.fetchAll(db, sql: """
+                SELECT \(Rows.setColumns), w.started_at AS w_started_at, json_extract(w.clocks, '$.routine_id') AS w_linked
+                FROM sets s JOIN workouts w ON w.id = s.workout_id
+                WHERE w.routine_id = ? AND w.deleted_at IS NULL AND w.started_at < ? AND w.id <> ?
+                    AND s.exercise_id = ? AND s.deleted_at IS NULL
+                ORDER BY w.started_at, w.id, s.performed_at, s.id
+                """, arguments: [routine.key, before, excluding?.key ?? "", exerciseID.key]) {
+                let set = decode(row)
+                if current != set.workoutID.key {
+                    current = set.workoutID.key
+                    let started: Int64 = row["w_started_at"]
+                    let linked = (row["w_linked"] as String?).flatMap(HLC.init)?.millis
+                    sessions.append(PastSession(startedAt: started, enteredAt: linked ?? started, sets: []))
+                }
+                sessions[sessions.count - 1].sets.append(set.values)
+            }
+            return sessions
+        }
+    }
+
     static func skippedLines(_ text: String?) -> Set<Int> {
         Set((text ?? "").split(separator: ",").compactMap { Int($0) })
     }
 
     private static func routine(_ row: Row) -> StoredRoutine? {
         guard let id = parseUUID(row["id"]) else { return nil }
-        return StoredRoutine(id: id, name: row["name"], text: row["body"])
+        return StoredRoutine(id: id, name: row["name"], text: row["body"], unit: (row["unit"] as String?).flatMap(WeightUnit.init(rawValue:)))
     }
 }

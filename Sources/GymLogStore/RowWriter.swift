@@ -12,7 +12,7 @@ enum RowWriter {
         .aliases: ["alias", "exercise_id", "deleted_at"],
         .workouts: ["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at", "routine_id", "skipped"],
         .sets: Set(SetColumns.synced),
-        .routines: ["name", "body", "line_since", "deleted_at"],
+        .routines: ["name", "body", "line_since", "unit", "deleted_at"],
         .bodyweights: ["measured_at", "utc_offset", "weight", "weight_unit", "deleted_at"],
     ]
 

@@ -263,6 +263,17 @@ enum Schema {
             ) WITHOUT ROWID;
             """)
         }
+        m.registerMigration("v6-routine-unit") { db in
+            try db.execute(sql: """
+            -- The unit a routine's weights without one are in: the unit of the device it was
+            -- written on, so `tm 85` stays 85 kg on a device set to lb. Null for routines
+            -- saved before (read in each device's unit, as then) until they are saved again.
+            ALTER TABLE routines ADD COLUMN unit TEXT;
+            -- A newer client's unit kept in `extra` by this version's predecessor moves to its column.
+            UPDATE routines SET unit = json_extract(extra, '$.unit'), extra = json_remove(extra, '$.unit')
+            WHERE json_extract(extra, '$.unit') IS NOT NULL;
+            """)
+        }
         return m
     }
 }

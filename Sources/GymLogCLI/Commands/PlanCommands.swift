@@ -65,10 +65,7 @@ struct Next: ContextCommand {
             let round: [JSON] = plan.nextRound.map { n -> JSON in .object([
                 ("line", .int(n.index + 1)), ("exercise", .string(n.line.name)),
                 ("set", .int(plan.progress.done[n.index] + 1)), ("of", .int(plan.progress.planned[n.index])),
-                ("weight", .fixed(n.set.weight?.value)), ("weight_unit", .string(n.set.weight?.unit.rawValue)),
-                ("bodyweight", .bool(n.set.bodyweight)), ("reps", .int(n.set.reps)), ("amrap", .bool(n.set.amrap)),
-                ("rpe", .fixed(n.set.targetRPE)), ("summary", .string(n.set.summary)),
-            ]) }
+            ] + JSONShapes.suggestedSet(n.set)) }
             context.printJSON(.object([
                 ("routine", .string(plan.routine.name)),
                 ("done", .int(plan.progress.counts.done)), ("total", .int(plan.progress.counts.total)),

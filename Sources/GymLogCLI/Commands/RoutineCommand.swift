@@ -54,7 +54,8 @@ struct ListRoutines: ContextCommand {
         let list = try context.db().routines()
         if output.json {
             context.printJSON(.object([("routines", .array(list.map { r in
-                .object([("id", .string(r.id.key)), ("name", .string(r.name)), ("text", .string(r.text))])
+                .object([("id", .string(r.id.key)), ("name", .string(r.name)), ("text", .string(r.text)),
+                         ("unit", .string(r.unit?.rawValue))])
             }))]))
             return
         }
@@ -186,29 +187,49 @@ enum RoutineText {
         return (try read(path), path)
     }
 
-    /// Parses the text and saves it, or refuses it whole with the line and a caret.
+    /// Parses the text, checks its exercise names as a set line would log them, and saves it,
+    /// or refuses it whole with the line and a caret.
     static func save(_ text: String, name: String?, typed: String, draft: String? = nil, context: CLIContext) throws {
-        switch RoutineParser.parse(text, name: name) {
-        case .failure(let e):
-            context.printError(Style.stderr.errorLine(e.description + "; nothing was saved."))
+        func refuse(_ e: RoutineParseError) throws -> Never {
+            context.printError(Style.stderr.errorLine(e.description + (e.description.hasSuffix(".") ? " Nothing was saved." : "; nothing was saved.")))
             context.printError(e.pointing(message: false, columns: TerminalText.width(of:)))
             if let draft {
                 let quoted = (name ?? "NAME").contains(" ") ? "\"\(name!)\"" : (name ?? "NAME")
                 context.printError("Your text is kept in \(draft): fix it there and run `gymlog routine add \(quoted) --file \(draft)`.")
             }
             throw ExitCode.failure
-        case .success(let routine):
-            let (saved, created) = try context.db().saveRoutine(name: routine.name, text: withHeader(text, routine.name),
-                                                                lines: routine.lines.map(\.text), typed: typed)
-            if let draft { try? FileManager.default.removeItem(atPath: draft) }
-            let sets = routine.lines.reduce(0) { $0 + $1.sets }
-            context.print("\(created ? "Added" : "Saved") the routine '\(saved.name)': \(routine.lines.count) exercise\(routine.lines.count == 1 ? "" : "s"), \(sets) set\(sets == 1 ? "" : "s"). "
-                + "`start \(saved.name)` starts a workout from it.")
         }
+        let routine: GymLogCore.Routine
+        switch RoutineParser.parse(text, name: name) {
+        case .failure(let e): try refuse(e)
+        case .success(let parsed): routine = parsed
+        }
+        let db = try context.db()
+        // A name logging would refuse (`ohpp`, a near-miss of `ohp`) is refused now, not at `ok`.
+        for (planned, origin) in zip(routine.lines, routine.origins) {
+            if let refusal = try db.resolution(ofExercise: planned.exerciseName).refusal(typed: planned.exerciseName) {
+                try refuse(origin.refusing(refusal))
+            }
+        }
+        let (saved, created) = try db.saveRoutine(name: routine.name, text: withHeader(text, routine.name),
+                                                  lines: routine.lines.map(\.text), typed: typed)
+        if let draft { try? FileManager.default.removeItem(atPath: draft) }
+        let sets = routine.lines.reduce(0) { $0 + $1.sets }
+        context.print("\(created ? "Added" : "Saved") the routine '\(saved.name)': \(routine.lines.count) exercise\(routine.lines.count == 1 ? "" : "s"), \(sets) set\(sets == 1 ? "" : "s"). "
+            + "`start \(saved.name)` starts a workout from it.")
     }
 }
 
 extension JSONShapes {
+    /// A suggested set's fields, as `routine show --json` and `next --json` give them: reps, or
+    /// (null reps) a time or a distance.
+    static func suggestedSet(_ s: SuggestedSet) -> [(String, JSON)] {
+        [("weight", .fixed(s.weight?.value)), ("weight_unit", .string(s.weight?.unit.rawValue)), ("bodyweight", .bool(s.bodyweight)),
+         ("reps", s.isMeasured ? .null : .int(s.reps)), ("duration_s", s.durationSeconds.map { .int($0) } ?? .null),
+         ("distance", .fixed(s.distance?.value)), ("distance_unit", .string(s.distance?.unit.rawValue)),
+         ("amrap", .bool(s.amrap)), ("rpe", .fixed(s.targetRPE)), ("summary", .string(s.summary))]
+    }
+
     /// A routine as planned: each line with today's suggested sets, the reason and the progress.
     static func plan(_ plan: TodayPlan) -> JSON {
         .object([
@@ -223,17 +244,7 @@ extension JSONShapes {
                     ("reason", .string(line.suggestion.reason)),
                     ("done", .int(plan.progress.done[i])),
                     ("skipped", .bool(plan.progress.skipped.contains(i))),
-                    ("sets", .array(line.suggestion.sets.map { s in
-                        .object([
-                            ("weight", .fixed(s.weight?.value)),
-                            ("weight_unit", .string(s.weight?.unit.rawValue)),
-                            ("bodyweight", .bool(s.bodyweight)),
-                            ("reps", .int(s.reps)),
-                            ("amrap", .bool(s.amrap)),
-                            ("rpe", .fixed(s.targetRPE)),
-                            ("summary", .string(s.summary)),
-                        ])
-                    })),
+                    ("sets", .array(line.suggestion.sets.map { .object(suggestedSet($0)) })),
                     ("last_time", line.last.map { .string(Render.compactSets($0.sets.map(\.values))) } ?? .null),
                 ])
             })),

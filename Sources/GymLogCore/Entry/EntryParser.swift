@@ -193,7 +193,7 @@ private struct Group {
 private enum Mode { case log, patch }
 
 /// Recursive descent over the tokens of the set part of a line.
-private struct GroupParser: EntryValueRules {
+private struct GroupParser: EntryMeasureRules {
     let chars: [Character]
     let tokens: [EntryToken]
     var i = 0
@@ -493,40 +493,11 @@ private struct GroupParser: EntryValueRules {
         }
     }
 
-    /// Whether the token at `k` begins a duration or distance: `60s`, `2min`, `2m30s`, `7:41`, `2000m`, `5 km`.
-    func startsMeasure(_ k: Int) -> Bool {
-        guard k < tokens.count else { return false }
-        if tokens[k].kind == .clock { return true }
-        guard tokens[k].kind == .number, k + 1 < tokens.count else { return false }
-        switch tokens[k + 1].kind {
-        case .word(.timeUnit), .word(.distanceUnit): return true
-        default: return false
-        }
-    }
-
     /// A duration and/or a distance in either order (`2000m 7:41`), then an optional `x3` count.
     mutating func parseMeasures(_ g: inout Group) throws(EntryError) {
         // A second time or distance of a kind the group already has starts the next group
         // (`plank 60s 45s` is two sets).
-        while startsMeasure(i) {
-            let t = tokens[i]
-            if t.kind == .clock {
-                if g.duration != nil { break }
-                g.duration = try durationValue(try clock(t), span: t.span)
-                i += 1
-                continue
-            }
-            try rejectDecimalComma(at: i)
-            let unitToken = tokens[i + 1]
-            if case .word(.distanceUnit(let unit)) = unitToken.kind, !isMinutesSecondsAt(i) {
-                if g.distance != nil { break }
-                g.distance = Distance(try distance(t, unitToken), unit)
-                i += 2
-            } else {
-                if g.duration != nil { break }
-                g.duration = try parseDuration()
-            }
-        }
+        while startsMeasure(i), try parseMeasure(duration: &g.duration, distance: &g.distance) {}
         if i < tokens.count, tokens[i].kind == .times {
             let x = tokens[i]
             guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
@@ -536,60 +507,6 @@ private struct GroupParser: EntryValueRules {
             g.count = try count(tokens[i])
             i += 1
         }
-    }
-
-    /// `2m30s`: a glued `m` followed by seconds means minutes (a spaced or lone `m` is metres).
-    func isMinutesSecondsAt(_ k: Int) -> Bool {
-        guard k + 3 < tokens.count, tokens[k + 1].kind == .word(.distanceUnit(.m)),
-              !tokens[k + 1].spaced, tokens[k + 2].kind == .number, !tokens[k + 2].spaced,
-              tokens[k + 3].kind == .word(.timeUnit(1)), !tokens[k + 3].spaced else { return false }
-        return true
-    }
-
-    /// `60s`, `90 s`, `2min`, `2m30s`, `1h30min`, `1h30m`: glued parts must go from larger to smaller units.
-    mutating func parseDuration() throws(EntryError) -> Int {
-        let start = tokens[i].start
-        var total: Int64 = 0
-        var lastMultiplier = Int64.max
-        var end = start
-        var exact = true
-        var first = true
-        while i + 1 < tokens.count, tokens[i].kind == .number {
-            let n = tokens[i], u = tokens[i + 1]
-            if !first && (n.spaced || u.spaced) { break }
-            var multiplier: Int64
-            switch u.kind {
-            case .word(.timeUnit(let m)): multiplier = Int64(m)
-            case .word(.distanceUnit(.m)) where first || lastMultiplier > 60: multiplier = 60
-            default: multiplier = 0
-            }
-            if multiplier == 0 || multiplier >= lastMultiplier { break }
-            if n.decimals > 3 {
-                throw EntryError("'\(text(Span(n.start, u.end)))': use at most 3 decimals", at: Span(n.start, u.end))
-            }
-            let product = n.thousandths * multiplier
-            if product % 1000 != 0 { exact = false }
-            total = min(total + product / 1000, Int64(saturatedSeconds))
-            lastMultiplier = multiplier
-            end = u.end
-            i += 2
-            first = false
-        }
-        let span = Span(start, end)
-        if !exact {
-            throw EntryError("'\(text(span))': durations are whole seconds, e.g. `90s` or `1:30`", at: span)
-        }
-        return try durationValue(Int(total), span: span)
-    }
-
-    func durationValue(_ seconds: Int, span: Span) throws(EntryError) -> Int {
-        if seconds <= 0 {
-            throw EntryError("'\(text(span))': duration must be more than 0", at: span)
-        }
-        if seconds > SetLimits.maxDurationSeconds {
-            throw EntryError("'\(text(span))': duration must be at most 24h (24:00:00)", at: span)
-        }
-        return seconds
     }
 
     /// `@8`, `@ 8.5`, and kinds (`d`, `f`, `w`, `drop`, `failure`, `warmup`) after a group.
@@ -696,5 +613,3 @@ private struct GroupParser: EntryValueRules {
 
 }
 
-/// Durations saturate here while being added up; anything this big fails the 24h limit.
-private let saturatedSeconds = 1_000_000_000

@@ -12,6 +12,21 @@ public enum ExerciseResolution: Equatable, Sendable {
     case nearMiss(Exercise)
 }
 
+extension ExerciseResolution {
+    /// Why a typed name cannot be logged under, as logging and saving a routine both say it:
+    /// a near-miss names the exercise meant and how to create the new one anyway, a prefix of
+    /// several names lists them; nil for a name that resolves or creates an exercise.
+    public func refusal(typed: String) -> String? {
+        switch self {
+        case .found, .create: nil
+        case .ambiguous(let candidates):
+            "'\(typed)' matches several exercises: \(candidates.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")). Type more of the name."
+        case .nearMiss(let e):
+            "Unknown exercise '\(typed)'. Did you mean '\(e.name)'? To create it anyway: `gymlog exercises add \"\(typed)\"`."
+        }
+    }
+}
+
 /// A user alias (`bp` -> Bench Press).
 public struct Alias: Equatable, Sendable {
     public var alias: String

@@ -15,6 +15,11 @@ public struct Settings: Equatable, Sendable {
     public var kilogramPlates: PlateInventory = .kilograms
     /// The bar and plates loads in pounds are made from (`[plates] lb_bar`, `lb`).
     public var poundPlates: PlateInventory = .pounds
+    /// The step planned loads in kilograms round to (`[plates] kg_round`, e.g. 2.5), apart from
+    /// what the plates make (microplates make 101.25, a program says 100); nil: the plates.
+    public var kilogramRoundTo: Fixed?
+    /// The same for pounds (`[plates] lb_round`, e.g. 5).
+    public var poundRoundTo: Fixed?
     /// The warm-up ramp's steps (`[warmup] ramp`).
     public var warmupSteps: [WarmupStep] = WarmupRamp.defaultSteps
     /// Whether planned sets show the plates that make them (`show_plates`).
@@ -26,6 +31,14 @@ public struct Settings: Equatable, Sendable {
                 server: String? = nil, token: String? = nil) {
         self.defaultUnit = defaultUnit; self.e1rmFormula = e1rmFormula; self.idleGapMinutes = idleGapMinutes
         self.server = server; self.token = token
+    }
+
+    /// The step planned loads in `unit` round to, nil to round to what the plates make.
+    public func roundTo(_ unit: WeightUnit) -> Fixed? {
+        switch unit {
+        case .kg: kilogramRoundTo
+        case .lb: poundRoundTo
+        }
     }
 
     /// The bar and plates for loads in `unit`.

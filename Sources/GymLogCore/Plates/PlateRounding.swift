@@ -1,6 +1,7 @@
 /// Rounds computed loads (a progression's 90 % of 102.5 kg) to what the user's bar and plates
 /// make (`[plates]` in the config). Loads below the bar (dumbbells, a belt's added weight)
 /// and loads past what the plates reach fall back to plain steps, since no barbell makes them.
+/// A rounding step in the config (`[plates] lb_round = 5`) wins: programs are rounded to it.
 public struct PlateRounding: LoadRounding {
     public var settings: Settings
     public var fallback: StepRounding
@@ -10,6 +11,9 @@ public struct PlateRounding: LoadRounding {
     }
 
     public func makeable(_ target: Double, in unit: WeightUnit, _ direction: RoundingDirection) -> Fixed {
+        if let step = settings.roundTo(unit) {
+            return StepRounding(kilogramStep: step, poundStep: step).makeable(target, in: unit, direction)
+        }
         let inventory = settings.plates(unit)
         let wanted = Fixed(rounding: target)
         guard target.isFinite, wanted >= inventory.bar else { return fallback.makeable(target, in: unit, direction) }

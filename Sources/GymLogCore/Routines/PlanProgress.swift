@@ -11,22 +11,15 @@ public struct PlanProgress: Equatable, Sendable {
     public var supersetStarts: [Int]
 
     /// Counts `doneSets` (the exercise of each working set logged, in order) against `lines`
-    /// (the exercise and planned set count of each routine line). A set goes to the first line
-    /// of its exercise that still has sets to do, else to the last line of its exercise, so an
-    /// exercise planned twice (heavy, then light) fills in order; a set of an exercise not in
-    /// the routine counts for nothing.
+    /// (the exercise and planned set count of each routine line), each set going to the line
+    /// `LineHistory.lines` says; a set of an exercise not in the routine counts for nothing.
     public init<Key: Hashable>(lines: [(exercise: Key, sets: Int)], doneSets: [Key], skipped: Set<Int>,
                                supersetStarts: [Int]? = nil) {
         planned = lines.map(\.sets)
         done = Array(repeating: 0, count: lines.count)
         self.skipped = skipped
         self.supersetStarts = supersetStarts ?? Array(lines.indices)
-        for key in doneSets {
-            let candidates = lines.indices.filter { lines[$0].exercise == key }
-            guard let last = candidates.last else { continue }
-            let open = candidates.first { done[$0] < planned[$0] } ?? last
-            done[open] += 1
-        }
+        for case let line? in LineHistory.lines(of: doneSets, in: lines) { done[line] += 1 }
     }
 
     /// The next planned set: its routine line (0-based) and which of its sets (0-based).

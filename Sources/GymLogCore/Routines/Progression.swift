@@ -4,12 +4,17 @@ import Foundation
 public struct PastSession: Equatable, Sendable {
     /// When the workout started, milliseconds since 1970 (UTC); sessions are taken in this order.
     public var startedAt: Int64
+    /// When it was entered as a workout of its routine (its start unless back-dated or synced
+    /// late): a line's typed start counts the sessions entered since it was saved.
+    public var enteredAt: Int64
     /// The exercise's sets in that workout, in the order logged. Pass them all: warm-ups and
     /// drop sets are left out here, and so are sets without reps; working and failure sets count.
     public var sets: [SetValues]
 
-    /// A session from its start and the exercise's sets in it.
-    public init(startedAt: Int64, sets: [SetValues]) { self.startedAt = startedAt; self.sets = sets }
+    /// A session from its start and the exercise's sets in it, entered when it started unless said.
+    public init(startedAt: Int64, enteredAt: Int64? = nil, sets: [SetValues]) {
+        self.startedAt = startedAt; self.enteredAt = enteredAt ?? startedAt; self.sets = sets
+    }
 }
 
 /// One set suggested for today: the load (exactly as it would be logged) and the reps to aim for.
@@ -19,8 +24,12 @@ public struct SuggestedSet: Equatable, Sendable {
     public var weight: Weight?
     /// A bodyweight set (`bw`, `bw+10kg`).
     public var bodyweight: Bool
-    /// The reps to aim for, the number `ok` logs.
+    /// The reps to aim for, the number `ok` logs (0 for a set of a time or distance).
     public var reps: Int
+    /// The time to hold or go for, in seconds (`plank 3x60s`), instead of reps.
+    public var durationSeconds: Int?
+    /// The distance to cover (`row 2000m`, `carry 3x40m 32kg`), instead of reps.
+    public var distance: Distance?
     /// The planned rep range the target sits in (`8-12`), when the line plans one.
     public var repRange: ClosedRange<Int>?
     /// As many reps as possible, from `reps` up (5/3/1's last set, shown `5+`).
@@ -30,13 +39,17 @@ public struct SuggestedSet: Equatable, Sendable {
 
     /// A suggested set from its load and target.
     public init(weight: Weight?, bodyweight: Bool = false, reps: Int, repRange: ClosedRange<Int>? = nil,
-                amrap: Bool = false, targetRPE: Fixed? = nil) {
+                amrap: Bool = false, targetRPE: Fixed? = nil, durationSeconds: Int? = nil, distance: Distance? = nil) {
         self.weight = weight; self.bodyweight = bodyweight; self.reps = reps; self.repRange = repRange
-        self.amrap = amrap; self.targetRPE = targetRPE
+        self.amrap = amrap; self.targetRPE = targetRPE; self.durationSeconds = durationSeconds; self.distance = distance
     }
 
-    /// No history and no load in the routine: the user picks the weight.
-    public var needsLoad: Bool { weight == nil && !bodyweight }
+    /// Whether the set is a time or a distance rather than reps.
+    public var isMeasured: Bool { durationSeconds != nil || distance != nil }
+
+    /// No history and no load in the routine: the user picks the weight. A timed or distance
+    /// set needs none (a plank, a row); one with a weight (a carry) says it in the routine.
+    public var needsLoad: Bool { weight == nil && !bodyweight && !isMeasured }
 
     /// The load as typed in a set line (`102.5kg`, `bw`, `bw+10kg`); nil when `needsLoad`.
     public var load: LoadSpec? {
@@ -49,10 +62,18 @@ public struct SuggestedSet: Equatable, Sendable {
     }
 
     /// The set as it would be logged when done as suggested (`ok`); meaningless when `needsLoad`.
-    public var values: SetValues { SetValues(kind: .working, weight: weight, bodyweight: bodyweight, reps: reps) }
+    public var values: SetValues {
+        SetValues(kind: .working, weight: weight, bodyweight: bodyweight, reps: isMeasured ? nil : reps,
+                  durationSeconds: durationSeconds, distance: distance)
+    }
 
-    /// `100kg x 5`, `85kg x 5+`, `bw+10kg x 9 (8-12)`, `? x 5 @8`.
+    /// `100kg x 5`, `85kg x 5+`, `bw+10kg x 9 (8-12)`, `? x 5 @8`; `60s`, `32kg 40m`.
     public var summary: String {
+        if isMeasured {
+            let measure = [distance?.description, durationSeconds.map { "\($0)s" }].compactMap { $0 }.joined(separator: " ")
+            let load = weight == nil && !bodyweight ? "" : loadDescription(weight: weight, bodyweight: bodyweight) + " "
+            return load + measure + (targetRPE.map { " @\($0)" } ?? "")
+        }
         var text = (needsLoad ? "?" : loadDescription(weight: weight, bodyweight: bodyweight)) + " x \(reps)" + (amrap ? "+" : "")
         if let repRange { text += " (\(repRange.lowerBound)-\(repRange.upperBound))" }
         if let targetRPE { text += " @\(targetRPE)" }
@@ -99,12 +120,17 @@ public enum Progression {
     ///   - history: the sessions of this exercise, oldest first (sorted by `startedAt` here anyway).
     ///   - unit: the user's default unit, for loads typed without one and no history to go by.
     ///   - rounding: the loads the user can make.
-    ///   - waveStart: 5/3/1 only: when the line's training max was set (ms since 1970). The
-    ///     wave counts the sessions from then, so saving a new training max starts a new cycle
-    ///     at week 1; nil counts every session in `history`.
+    ///   - trainingMax: for a line at a share of the training max (`50%`) without one of its
+    ///     own, the training max of this cycle of its exercise's 5/3/1 line.
+    ///
+    /// `history` is the line's own (`LineHistory.basis`): a 5/3/1 wave counts every session
+    /// in it, so the week moves on sessions of this line only, and never skips the deload.
     public static func suggest(for planned: PlannedExercise, history: [PastSession], unit: WeightUnit,
-                               rounding: any LoadRounding = StepRounding.standard,
-                               waveStart: Int64? = nil) -> Suggestion {
+                               rounding: any LoadRounding = StepRounding.standard, trainingMax: Weight? = nil) -> Suggestion {
+        if let percent = planned.percentOfTrainingMax {
+            return share(planned, percent, of: planned.ownTrainingMax.map { $0.resolved(unit) } ?? trainingMax, rounding)
+        }
+        if planned.reps.isMeasure { return measured(planned, history.sorted { $0.startedAt < $1.startedAt }, unit) }
         let sessions = history.sorted { $0.startedAt < $1.startedAt }.compactMap { SessionTop($0, unit) }
         switch planned.rule {
         case .none:
@@ -114,21 +140,56 @@ public enum Progression {
         case .double(let range, let increment):
             return double(planned, range, increment, sessions, unit, rounding)
         case .fiveThreeOne(let trainingMax):
-            let sinceStart = history.filter { session in waveStart.map { session.startedAt >= $0 } ?? true }
-            let done = sinceStart.compactMap { SessionTop($0, unit) }.count
-            return fiveThreeOne(planned, trainingMax, sessionsDone: done, unit, rounding)
+            return fiveThreeOne(planned, trainingMax, sessionsDone: sessions.count, unit, rounding)
         }
     }
 
     // MARK: Rules
 
-    /// No rule: last time's top load and reps, as many sets as planned.
+    /// No rule: last time's top load, as many sets as planned, at the planned reps (within a
+    /// planned range, last time's reps kept in it): the plan says the reps, history the weight.
     static func lastTime(_ planned: PlannedExercise, _ sessions: [SessionTop], _ unit: WeightUnit) -> Suggestion {
         guard let last = sessions.last else { return firstTime(planned, reps: planned.reps.lowest, unit) }
         let sets = (0..<planned.sets).map { i in
-            suggested(last.load, reps: last.reps[min(i, last.reps.count - 1)], planned)
+            let done = last.reps[min(i, last.reps.count - 1)]
+            let reps = planned.reps.range.map { min(max(done, $0.lowerBound), $0.upperBound) } ?? planned.reps.lowest
+            return suggested(last.load, reps: reps, planned)
         }
         return Suggestion(sets: sets, reason: "last time \(last)")
+    }
+
+    /// `squat 5x10 50%`: that share of this cycle's training max (or of the line's own, `70% tm
+    /// 100`), the planned reps, every set.
+    static func share(_ planned: PlannedExercise, _ percent: Int, of trainingMax: Weight?, _ rounding: any LoadRounding) -> Suggestion {
+        let reps = planned.reps.lowest
+        guard let tm = trainingMax else {
+            let set = SuggestedSet(weight: nil, reps: reps, repRange: planned.reps.range, targetRPE: planned.rpe)
+            return Suggestion(sets: Array(repeating: set, count: planned.sets),
+                              reason: "\(percent)% of a training max, but no 5/3/1 line of this exercise gives one: pick a weight")
+        }
+        let load = Load(value: rounded(tm.value.doubleValue * Double(percent) / 100, tm.unit, .nearest, rounding), unit: tm.unit, bodyweight: false)
+        return Suggestion(sets: Array(repeating: suggested(load, reps: reps, planned), count: planned.sets),
+                          reason: "\(percent)% of TM \(tm)" + (planned.ownTrainingMax == nil ? ", the training max of this exercise's 5/3/1 line" : ""))
+    }
+
+    /// A time or a distance (`plank 3x60s`, `carry 3x40m 32kg`): as planned, at last time's
+    /// load (its last working set's) or the routine's; no rule moves them.
+    static func measured(_ planned: PlannedExercise, _ history: [PastSession], _ unit: WeightUnit) -> Suggestion {
+        let lastSet = history.last?.sets.last { $0.kind == .working || $0.kind == .failure }
+        let lastLoad = lastSet.flatMap { $0.weight != nil || $0.bodyweight ? Load($0, unit) : nil }
+        let load = lastLoad ?? planned.load.map { Load($0, unit) }
+        var set = SuggestedSet(weight: load?.weight, bodyweight: load?.bodyweight ?? false, reps: 0, targetRPE: planned.rpe)
+        switch planned.reps {
+        case .time(let seconds): set.durationSeconds = seconds
+        case .distance(let distance): set.distance = distance
+        case .exact, .range: break
+        }
+        let reason = switch (lastLoad, load) {
+        case (let last?, _): "as planned, at last time's \(last)"
+        case (nil, let typed?): "as planned, at the routine's \(typed)"
+        case (nil, nil): "as planned"
+        }
+        return Suggestion(sets: Array(repeating: set, count: planned.sets), reason: reason)
     }
 
     /// `linear +INC`: all planned reps done last time adds INC; a miss repeats the weight; every
@@ -212,10 +273,10 @@ public enum Progression {
         guard let load = planned.load.map({ Load($0, unit) }) else {
             let set = SuggestedSet(weight: nil, reps: reps, repRange: range, targetRPE: planned.rpe)
             return Suggestion(sets: Array(repeating: set, count: planned.sets),
-                              reason: "no history and no weight in the routine: pick a weight")
+                              reason: "no session of this line yet and no weight in the routine: pick a weight")
         }
         return Suggestion(sets: Array(repeating: suggested(load, reps: reps, planned, range: range), count: planned.sets),
-                          reason: "no history: the routine's \(load)")
+                          reason: "no session of this line yet: the routine's \(load)")
     }
 
     // MARK: Loads

@@ -17,9 +17,16 @@ public struct Routine: Equatable, Sendable {
     public var name: String
     /// The planned exercises in the order they are done.
     public var lines: [PlannedExercise]
+    /// Where each planned exercise was written, for errors about it (parsed text only; not
+    /// part of what the routine plans, so two routines planning alike are equal).
+    public var origins: [RoutineLineOrigin]
 
-    /// A routine from its name and lines.
-    public init(name: String, lines: [PlannedExercise]) { self.name = name; self.lines = lines }
+    /// A routine from its name and lines, and where they were written when read from text.
+    public init(name: String, lines: [PlannedExercise], origins: [RoutineLineOrigin] = []) {
+        self.name = name; self.lines = lines; self.origins = origins
+    }
+
+    public static func == (a: Routine, b: Routine) -> Bool { a.name == b.name && a.lines == b.lines }
 
     /// The most exercises one routine plans; a pasted log is refused instead of becoming a routine.
     public static let maxExercises = 100
@@ -33,17 +40,38 @@ public struct Routine: Equatable, Sendable {
     }
 }
 
+/// Where a planned exercise was written: the 1-based line of the text, the name's columns in
+/// it, and the line itself (for an error's caret).
+public struct RoutineLineOrigin: Equatable, Sendable {
+    public var line: Int
+    public var nameSpan: Span
+    public var lineText: String
+
+    public init(line: Int, nameSpan: Span, lineText: String) { self.line = line; self.nameSpan = nameSpan; self.lineText = lineText }
+
+    /// An error about this planned exercise's name, pointing at it.
+    public func refusing(_ message: String) -> RoutineParseError {
+        RoutineParseError(line: line, span: nameSpan, message: message, lineText: lineText)
+    }
+}
+
 /// One line of a routine: what to do for one exercise and how it progresses.
 public struct PlannedExercise: Equatable, Sendable {
     /// The exercise name as typed, words joined by single spaces (resolved like a set line's name).
     public var exerciseName: String
     /// How many working sets (`3` in `3x5`), within `SetLimits.setCount`.
     public var sets: Int
-    /// The reps of each set: `5` or a range `8-12`, within `SetLimits.reps`.
+    /// What each set is: `5` reps or a range `8-12` (within `SetLimits.reps`), or a time or distance.
     public var reps: RepTarget
     /// The load to start from when there is no history: `100`, `100kg`, `bw`, `bw+10`; nil lets
     /// the rule or the history decide.
     public var load: LoadSpec?
+    /// `50%`: the load is this share of a training max: the line's own (`bench 5x5 70% tm 100`),
+    /// else that of the routine's 5/3/1 line of the same exercise (Boring But Big's
+    /// `squat 5x10 50%`), which it follows from cycle to cycle.
+    public var percentOfTrainingMax: Int?
+    /// The line's own training max for its `percentOfTrainingMax` (`tm 100`).
+    public var ownTrainingMax: WeightSpec?
     /// The planned effort (`@8`), a target shown with the suggestion, never logged as done.
     public var rpe: Fixed?
     /// How the load or reps move from one session to the next.
@@ -57,9 +85,11 @@ public struct PlannedExercise: Equatable, Sendable {
     public var joinsPrevious: Bool
 
     /// A planned exercise from its parts; only the name, sets and reps are required.
-    public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, rpe: Fixed? = nil,
-                rule: ProgressionRule = .none, restSeconds: Int? = nil, warmup: Bool = false, joinsPrevious: Bool = false) {
-        self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load; self.rpe = rpe
+    public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, percentOfTrainingMax: Int? = nil,
+                ownTrainingMax: WeightSpec? = nil, rpe: Fixed? = nil, rule: ProgressionRule = .none, restSeconds: Int? = nil,
+                warmup: Bool = false, joinsPrevious: Bool = false) {
+        self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load
+        self.percentOfTrainingMax = percentOfTrainingMax; self.ownTrainingMax = ownTrainingMax; self.rpe = rpe
         self.rule = rule; self.restSeconds = restSeconds; self.warmup = warmup; self.joinsPrevious = joinsPrevious
     }
 
@@ -75,18 +105,25 @@ public struct PlannedExercise: Equatable, Sendable {
     public static let maxRestSeconds = 3600
 }
 
-/// The planned reps of each set.
+/// What each planned set is: reps (`3x5`, `3x8-12`), or a time or distance for the exercises
+/// the entry language logs so (`plank 3x60s`, `row 2000m`, `carry 3x40m 32kg`).
 public enum RepTarget: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// `3x5`: five reps.
     case exact(Int)
     /// `3x8-12`: anywhere from 8 to 12 reps.
     case range(ClosedRange<Int>)
+    /// `3x60s`: a time each set, in seconds.
+    case time(Int)
+    /// `2000m`, `3x40m`: a distance each set.
+    case distance(Distance)
 
-    /// The fewest reps that count as doing the set as planned.
+    /// The fewest reps that count as doing the set as planned (0 for a time or a distance,
+    /// which the rules that count reps never see).
     public var lowest: Int {
         switch self {
         case .exact(let reps): reps
         case .range(let range): range.lowerBound
+        case .time, .distance: 0
         }
     }
 
@@ -96,11 +133,21 @@ public enum RepTarget: Equatable, Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// `5`, `8-12`.
+    /// Whether the sets are a time or a distance rather than reps.
+    public var isMeasure: Bool {
+        switch self {
+        case .exact, .range: false
+        case .time, .distance: true
+        }
+    }
+
+    /// `5`, `8-12`, `60s`, `40m`: as a routine line writes it after `3x`.
     public var description: String {
         switch self {
         case .exact(let reps): "\(reps)"
         case .range(let range): "\(range.lowerBound)-\(range.upperBound)"
+        case .time(let seconds): "\(seconds)s"
+        case .distance(let distance): distance.description
         }
     }
 }

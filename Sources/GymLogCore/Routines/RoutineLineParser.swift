@@ -1,8 +1,8 @@
 import Foundation
 
-/// The part of a routine line after the exercise name: sets x reps, load, RPE, rule, rest and
-/// warm-up in any order, each at most once.
-struct RoutineLineParser: EntryValueRules {
+/// The part of a routine line after the exercise name: sets x reps (or a time or distance),
+/// load, RPE, rule, rest and warm-up in any order, each at most once.
+struct RoutineLineParser: EntryMeasureRules {
     let chars: [Character]
     let tokens: [EntryToken]
     let name: String
@@ -11,6 +11,9 @@ struct RoutineLineParser: EntryValueRules {
 
     var plan: (sets: Int, reps: RepTarget, span: Span)?
     var load: (value: LoadSpec, span: Span)?
+    var percent: (value: Int, span: Span)?
+    /// `tm 100` after a share (`70% tm 100`): the line's own training max.
+    var ownTrainingMax: (value: WeightSpec, span: Span)?
     var rpe: (value: Fixed, span: Span)?
     /// The rule as typed; a double rule's range is nil when it comes from the reps.
     var rule: (value: TypedRule, span: Span)?
@@ -35,6 +38,10 @@ struct RoutineLineParser: EntryValueRules {
             switch t.kind {
             case .number where startsWave(i):
                 try parseWave()
+            case .number where startsPercent(i):
+                try parsePercent()
+            case .number where startsMeasure(i):
+                try parseMeasurePlan(sets: 1, from: t.start)
             case .number where i + 1 < tokens.count && tokens[i + 1].kind == .times:
                 try parsePlan()
             case .number:
@@ -58,9 +65,15 @@ struct RoutineLineParser: EntryValueRules {
 
     // MARK: Parts
 
-    /// `3x5`, `3x8-12`.
+    /// `3x5`, `3x8-12`, `3x60s`, `3x40m`.
     mutating func parsePlan() throws(EntryError) {
         let countToken = tokens[i], x = tokens[i + 1]
+        if i + 2 < tokens.count, tokens[i + 2].kind == .number, startsMeasure(i + 2) {
+            let sets = try count(countToken)
+            i += 2
+            try parseMeasurePlan(sets: sets, from: countToken.start)
+            return
+        }
         guard i + 2 < tokens.count, tokens[i + 2].kind == .number else {
             throw EntryError("expected reps after '\(text(Span(countToken.start, x.end)))', e.g. `3x5` or `3x8-12`",
                              at: Span(countToken.start, x.end))
@@ -91,6 +104,21 @@ struct RoutineLineParser: EntryValueRules {
         plan = (sets, target, span)
     }
 
+    /// `60s`, `2000m` (one set), or the time or distance of each set after `3x`, read as a set
+    /// line reads it.
+    mutating func parseMeasurePlan(sets: Int, from start: Int) throws(EntryError) {
+        var duration: Int?, distance: Distance?
+        _ = try parseMeasure(duration: &duration, distance: &distance)
+        let span = Span(start, tokens[i - 1].end)
+        if i < tokens.count, tokens[i].kind == .number, startsMeasure(i) {
+            let second = Span(tokens[i].start, tokens[i + 1].end)
+            throw EntryError("'\(text(second))': a routine line plans a time or a distance for each set, not both; "
+                + "keep '\(text(span))'", at: second)
+        }
+        if let earlier = plan { throw twice("sets x reps", earlier.span, span) }
+        plan = (sets, distance.map(RepTarget.distance) ?? .time(duration ?? 0), span)
+    }
+
     /// `8-12`: low below high.
     func repRange(_ low: Int, _ high: Int, span: Span) throws(EntryError) -> ClosedRange<Int> {
         if low == high {
@@ -118,6 +146,22 @@ struct RoutineLineParser: EntryValueRules {
             throw EntryError("unknown unit '\(text(tokens[i]))'; weights are in kg or lb, e.g. `100kg`", at: tokens[i].span)
         }
         try setLoad(.weight(value, unit), Span(n.start, end))
+    }
+
+    /// `50%` glued: a number, then `%` (the lexer reads it as junk).
+    func startsPercent(_ k: Int) -> Bool {
+        k + 1 < tokens.count && tokens[k + 1].kind == .junk && !tokens[k + 1].spaced && text(tokens[k + 1]) == "%"
+    }
+
+    /// `50%`: a share of the training max of this exercise's 5/3/1 line, 1 to 100.
+    mutating func parsePercent() throws(EntryError) {
+        let n = tokens[i], span = Span(n.start, tokens[i + 1].end)
+        guard n.isInteger, (1...100).contains(n.integer) else {
+            throw EntryError("'\(text(span))': a share of the training max is a whole percentage from 1 to 100, e.g. `50%`", at: span)
+        }
+        if let earlier = percent { throw twice("a percentage", earlier.span, span) }
+        percent = (n.integer, span)
+        i += 2
     }
 
     /// `bw`, `bw+10`, `bw+10kg`, `bw-20` (assisted).
@@ -188,7 +232,17 @@ struct RoutineLineParser: EntryValueRules {
             i += 1
             rest = try parseRest(after: t)
         case "tm":
-            throw EntryError("'\(text(t))' is the training max of a 5/3/1 line, e.g. `\(name) 5/3/1 tm 60`", at: t.span)
+            // The training max of a share (`70% tm 100`); a 5/3/1 line reads its own in parseWave.
+            guard percent != nil, ownTrainingMax == nil else {
+                throw EntryError("'\(text(t))' is the training max of a 5/3/1 line (`\(name) 5/3/1 tm 60`) or of a share "
+                    + "of it (`\(name) 5x5 70% tm 100`)", at: t.span)
+            }
+            i += 1
+            guard i < tokens.count, tokens[i].kind == .number else {
+                throw EntryError("expected the training max after '\(text(t))', e.g. `70% tm 100`", at: t.span)
+            }
+            let trainingMax = try parseWeightSpec(named: "training max", ifZero: "give the weight the share is of")
+            ownTrainingMax = (trainingMax, Span(t.start, tokens[i - 1].end))
         default:
             throw EntryError("unknown word '\(text(t))'; after the sets come a weight (`100`), `@8`, a rule "
                 + "(`linear +2.5`, `double +2`, `5/3/1 tm 60`), `rest 3:00` or `warmup`", at: t.span)
@@ -316,6 +370,7 @@ struct RoutineLineParser: EntryValueRules {
                 throw EntryError("5/3/1 takes its weights from the training max; remove '\(text(load.span))'", at: load.span)
             }
             if let rpe { throw EntryError("5/3/1 sets the effort by percentages; remove '\(text(rpe.span))'", at: rpe.span) }
+            if let percent { throw EntryError("5/3/1 sets its own percentages; remove '\(text(percent.span))'", at: percent.span) }
             return .fiveThreeOne(name, trainingMax: trainingMax, restSeconds: rest, warmup: warmup)
         }
         guard let plan else {
@@ -323,7 +378,19 @@ struct RoutineLineParser: EntryValueRules {
                 ?? "\(name) 3x5"
             throw EntryError("expected sets x reps for '\(name)', e.g. `\(example)`", at: nameSpan)
         }
-        return PlannedExercise(exerciseName: name, sets: plan.sets, reps: plan.reps, load: load?.value, rpe: rpe?.value,
+        if let percent {
+            if let load { throw EntryError("give a weight or a share of the training max, not both; keep '\(text(load.span))' or '\(text(percent.span))'", at: percent.span) }
+            if let rule {
+                throw EntryError("'\(text(rule.span))': a line at \(text(percent.span)) of the training max moves with it; leave the rule out", at: rule.span)
+            }
+        }
+        if plan.reps.isMeasure, let rule {
+            let what = if case .time = plan.reps { "a time" } else { "a distance" }
+            throw EntryError("'\(text(rule.span))': a rule moves weight and reps, and '\(text(plan.span))' plans \(what); "
+                + "leave the rule out", at: rule.span)
+        }
+        return PlannedExercise(exerciseName: name, sets: plan.sets, reps: plan.reps, load: load?.value,
+                               percentOfTrainingMax: percent?.value, ownTrainingMax: ownTrainingMax?.value, rpe: rpe?.value,
                                rule: try progressionRule(plan), restSeconds: rest, warmup: warmup)
     }
 

@@ -47,6 +47,7 @@ public enum RoutineParser {
         var header: (name: String, line: Int)?
         var seenText = false
         var planned: [PlannedExercise] = []
+        var origins: [RoutineLineOrigin] = []
         for (index, line) in lines.enumerated() {
             let chars = Array(line)
             func refuse(_ error: EntryError) -> Result<Routine, RoutineParseError> {
@@ -73,15 +74,29 @@ public enum RoutineParser {
                     if planned.count == Routine.maxExercises {
                         throw EntryError("a routine holds at most \(Routine.maxExercises) exercises; split it in two", at: Span(start, end))
                     }
-                    var exercise = try plannedExercise(part, from: EntryParser.trimmed(part, 0, part.count).0)
+                    let parsed = try plannedExercise(part, from: EntryParser.trimmed(part, 0, part.count).0)
+                    var exercise = parsed.0
                     exercise.joinsPrevious = k > 0
                     planned.append(exercise)
+                    origins.append(RoutineLineOrigin(line: index + 1, nameSpan: parsed.1, lineText: String(line)))
                 }
             } catch {
                 return refuse(error)
             }
         }
-        return named(planned, given: name, header: header, lines: lines)
+        // A share of the training max (`squat 5x10 50%`) needs a 5/3/1 line of its exercise to take it from.
+        for (k, line) in planned.enumerated() where line.percentOfTrainingMax != nil && line.ownTrainingMax == nil {
+            let key = matchKey(line.exerciseName)
+            let hasWave = planned.contains { other in
+                if case .fiveThreeOne = other.rule { matchKey(other.exerciseName) == key } else { false }
+            }
+            if !hasWave {
+                return .failure(origins[k].refusing("\(line.percentOfTrainingMax!)% is a share of the training max of a 5/3/1 line of "
+                    + "'\(line.exerciseName)', and the routine has none; add one, e.g. `\(line.exerciseName) 5/3/1 tm 100`, give the line its "
+                    + "own (`\(line.percentOfTrainingMax!)% tm 100`), or give a weight"))
+            }
+        }
+        return named(planned, given: name, header: header, lines: lines).map { Routine(name: $0.name, lines: $0.lines, origins: origins) }
     }
 
     /// The routine once every line parsed: it needs a name and at least one exercise.
@@ -124,8 +139,9 @@ public enum RoutineParser {
         return parts
     }
 
-    /// One planned exercise from the non-blank line `chars`, whose text starts at `start`.
-    static func plannedExercise(_ chars: [Character], from start: Int) throws(EntryError) -> PlannedExercise {
+    /// One planned exercise from the non-blank line `chars`, whose text starts at `start`, and
+    /// where its name is.
+    static func plannedExercise(_ chars: [Character], from start: Int) throws(EntryError) -> (PlannedExercise, Span) {
         var hash = chars.count
         for (i, c) in chars.enumerated() where c == "#" { hash = i; break }
         let (_, end) = EntryParser.trimmed(chars, start, hash)
@@ -136,7 +152,7 @@ public enum RoutineParser {
         }
         var line = RoutineLineParser(chars: chars, tokens: EntryLexer.tokens(chars, from: restStart, to: end, spacedAtStart: true),
                                      name: name, nameSpan: Span(start, nameEnd))
-        return try line.parse()
+        return (try line.parse(), Span(start, nameEnd))
     }
 }
 

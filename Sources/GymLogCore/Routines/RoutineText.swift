@@ -1,7 +1,8 @@
 // The canonical text of a routine: what `routine export` prints and `RoutineParser` reads back
 // to the same value (parse(text(r)) == r). One order for every line, the issue's own:
 //
-//   NAME [bw load] SETSxREPS [weight] [@RPE] [rule] [rest M:SS] [warmup]
+//   NAME [bw load] SETSxREPS [weight | PERCENT% [tm TM]] [@RPE] [rule] [rest M:SS] [warmup]
+//   NAME [bw load] [SETSx]TIME-OR-DISTANCE [weight] [@RPE] [rest M:SS] [warmup]
 //   NAME 5/3/1 tm TM [rest M:SS] [warmup]
 //
 // and the lines of a superset on one line, joined by ` & `.
@@ -29,8 +30,11 @@ extension PlannedExercise {
         } else {
             let leads = load.map(isBodyweight) ?? false
             if leads, let load { parts.append(load.canonical) }
-            parts.append("\(sets)x\(reps)")
+            // A single timed or distance set is written as a set line would log it: `row 2000m`.
+            parts.append(sets == 1 && reps.isMeasure ? "\(reps)" : "\(sets)x\(reps)")
             if !leads, let load { parts.append(load.canonical) }
+            if let percentOfTrainingMax { parts.append("\(percentOfTrainingMax)%") }
+            if let ownTrainingMax { parts.append("tm \(ownTrainingMax)") }
             if let rpe { parts.append("@\(rpe)") }
             if let ruleText = ruleText { parts.append(ruleText) }
         }

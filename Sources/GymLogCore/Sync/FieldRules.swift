@@ -132,6 +132,7 @@ public enum FieldRules {
             "name": rule(.text, "a routine's name"),
             "body": rule(.text, "a routine's text"),
             "line_since": rule(.text, nullable: true, "a routine's line_since"),
+            "unit": rule(.word(weightUnits), nullable: true, "a routine's unit"),
         ],
         EntityKind.bodyweights.rawValue: [
             "measured_at": rule(.integer(timestamps), "a bodyweight's measured_at"),

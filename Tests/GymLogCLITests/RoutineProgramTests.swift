@@ -1,0 +1,230 @@
+import Foundation
+import GymLogCore
+@testable import GymLogCLI
+import GymLogTestSupport
+import Testing
+
+/// Programs you can trust (issue 26): each routine line progresses on its own sessions, by
+/// when they were done. The clock starts on Fri 2025-11-21 05:40 local (UTC+1).
+@Suite struct RoutineProgramTests {
+    private typealias Session = ReplTestSession
+
+    private func addRoutine(_ s: Session, _ text: String) async throws {
+        let file = temporaryFile("routine", extension: "txt")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let out = await s.type("routine add --file \(file)").out
+        #expect(out.first?.hasPrefix("Added the routine") == true || out.first?.hasPrefix("Saved the routine") == true, "\(out)")
+    }
+
+    /// One workout of the routine: started, `lines` typed, finished; then a day passes.
+    private func session(_ s: Session, _ routine: String, _ lines: [String]) async {
+        await s.type("start \(routine)")
+        for line in lines + ["finish"] { await s.type(line) }
+        s.world.advance(minutes: 24 * 60)
+    }
+
+    /// A workout of no routine (one line, finished); then a day passes.
+    private func outside(_ s: Session, _ line: String) async {
+        await s.type(line)
+        await s.type("finish")
+        s.world.advance(minutes: 24 * 60)
+    }
+
+    /// What `routine show` prints, as one text.
+    private func shown(_ s: Session, _ routine: String) async -> String {
+        await s.type("routine show \(routine)").out.joined(separator: "\n")
+    }
+
+    /// Item 1: a workout with the lift outside the routine does not move the wave; a partial
+    /// session of the line counts once; the deload week comes after week 3.
+    @Test func theWaveMovesOnlyOnSessionsOfItsLineAndNeverSkipsTheDeload() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Press\nohp 5/3/1 tm 60\n")
+        s.world.advance(minutes: 60)
+        await session(s, "press", ["ok", "ok", "ok x8"])
+        // When ohp is done in a workout of no routine
+        await outside(s, "ohp 60x10x3")
+        // Then the plan is week 2, counted from the one session of the line
+        let week2 = await shown(s, "press")
+        #expect(week2.contains("cycle 1 week 2"), "\(week2)")
+        #expect(week2.contains("counts 1 session of this line, from Fri 21 Nov"), "\(week2)")
+        // When week 2 is done only in part, and ohp again outside the routine, it is week 3
+        await session(s, "press", ["ok"])
+        await outside(s, "ohp 60x8")
+        #expect(await shown(s, "press").contains("cycle 1 week 3"))
+        await session(s, "press", ["ok", "ok", "ok x3"])
+        await outside(s, "ohp 60x8")
+        // Then the deload comes next, not cycle 2
+        let deload = await shown(s, "press")
+        #expect(deload.contains("cycle 1 week 4 (deload)"), "\(deload)")
+    }
+
+    /// Item 7: Boring But Big's squat 5x10 has its own history, never the 5/3/1 line's top set.
+    @Test func aSupplementalLineOfTheSameExerciseKeepsItsOwnHistory() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# BBB\nsquat 5/3/1 tm 140\nsquat 5x10\n")
+        s.world.advance(minutes: 60)
+        await s.type("start bbb")
+        for line in ["ok", "ok", "ok x9"] { await s.type(line) }
+        // The 5x10 line has no weight yet (the AMRAP set's is not its): picked once, then `ok` repeats it
+        let next = await s.type("next").out.joined(separator: "\n")
+        #expect(next.contains("No weight to suggest yet") && !next.contains("120kg"), "\(next)")
+        for line in ["ok 70", "ok", "ok", "ok", "ok", "finish"] { await s.type(line) }
+        s.world.advance(minutes: 2 * 24 * 60)
+        let plan = await shown(s, "bbb")
+        #expect(plan.contains("squat  70kg x 10 x5"), "the 5x10 line repeats its own 70kg: \(plan)")
+        #expect(!plan.contains("120kg x 9 x5") && !plan.contains("120kg x 10"), "never the AMRAP set: \(plan)")
+        #expect(plan.contains("5/3/1 cycle 1 week 2"), "the 5/3/1 line is at week 2: \(plan)")
+    }
+
+    /// Item 8: sessions entered later with `start --at` count at their dates.
+    @Test func backDatedSessionsMoveTheWaveAtTheirDates() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Bench\nbench 5/3/1 tm 100\n")
+        s.world.advance(minutes: 60)
+        // When two week-1 sessions are entered for the 10th and the 17th
+        let first = await s.type("start --at 2025-11-10 18:00 bench").out.joined(separator: "\n")
+        #expect(first.contains("cycle 1 week 1"), "\(first)")
+        for line in ["ok", "ok", "ok", "finish"] { await s.type(line) }
+        let second = await s.type("start --at 2025-11-17 18:00 bench").out.joined(separator: "\n")
+        #expect(second.contains("cycle 1 week 2"), "the 10th counts before the 17th: \(second)")
+        for line in ["ok", "ok", "ok", "finish"] { await s.type(line) }
+        // Then today is week 3, counted from the 10th
+        let today = await shown(s, "bench")
+        #expect(today.contains("cycle 1 week 3"), "\(today)")
+        #expect(today.contains("counts 2 sessions of this line, from Mon 10 Nov (line saved Fri 21 Nov)"), "\(today)")
+    }
+
+    /// Item 4: a typed weight starts the line; planned reps are the reps planned; `routine show` says why.
+    @Test func typedValuesAreWhatTheLineStartsFrom() async throws {
+        let s = try Session()
+        // Given older history: ohp at 20kg, hammer curls of 15 reps
+        await s.type("ohp 20x5x3")
+        await s.type("hammer curl 24x15x3")
+        await s.type("finish")
+        s.world.advance(minutes: 24 * 60)
+        try await addRoutine(s, "# Arms\nohp 3x5 40 linear +2.5\nhammer curl 3x10\n")
+        let plan = await shown(s, "arms")
+        // Then ohp starts at the typed 40, and the curls keep their weight at the planned 10 reps
+        #expect(plan.contains("ohp          40kg x 5 x3"), "\(plan)")
+        #expect(plan.contains("no session of this line yet: the routine's 40kg"), "\(plan)")
+        #expect(plan.contains("hammer curl  24kg x 10 x3"), "\(plan)")
+        #expect(plan.contains("no session of this line yet: from the exercise's last, Fri 21 Nov"), "\(plan)")
+        // And once the line has a session, the rule moves from it
+        await s.type("start arms")
+        for line in ["ok", "ok", "ok", "ok", "ok", "ok", "finish"] { await s.type(line) }
+        s.world.advance(minutes: 24 * 60)
+        let next = await shown(s, "arms")
+        #expect(next.contains("ohp          42.5kg x 5 x3"), "\(next)")
+    }
+
+    /// Item 3: a routine's names resolve as logging resolves them; a near-miss is refused at its line.
+    @Test func aRoutineNameLoggingWouldRefuseIsRefusedWithItsLineAndNothingIsSaved() async throws {
+        let s = try Session()
+        await s.type("push up bw x20")
+        await s.type("ohp 40x5")
+        let file = temporaryFile("routine", extension: "txt")
+        try "# Pull\nohp 3x5\npullup bw 3x8-12\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = await s.type("routine add --file \(file)", .failed)
+        #expect(refused.err.first?.contains("line 3: Unknown exercise 'pullup'. Did you mean 'push up'?") == true, "\(refused.err)")
+        #expect(refused.err.first?.hasSuffix("Nothing was saved.") == true, "\(refused.err)")
+        #expect(refused.err.contains("  pullup bw 3x8-12") && refused.err.contains("  ^^^^^^"), "\(refused.err)")
+        #expect(await s.type("routine list").out.first?.hasPrefix("No routines yet") == true)
+        // A near-miss of an exercise in a superset part points at that part
+        try "# Pull\nohp 3x5 & ohpp 3x5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let part = await s.type("routine add --file \(file)", .failed)
+        #expect(part.err.first?.contains("line 2: Unknown exercise 'ohpp'. Did you mean 'ohp'?") == true, "\(part.err)")
+        #expect(part.err.contains("            ^^^^"), "\(part.err)")
+        // Exact names, aliases, prefixes and new names are saved, as a set line would log them
+        try "# Pull\nohp 3x5\npush 3x10\nchin up bw 3x5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(await s.type("routine add --file \(file)").out.first?.hasPrefix("Added the routine 'Pull': 3 exercises") == true)
+    }
+
+    /// Item 2: a routine written on a kg device stays in kg on a device set to lb.
+    @Test func aRoutineKeepsTheUnitItWasWrittenIn() throws {
+        let home = try TemporaryHome()
+        try FileManager.default.createDirectory(atPath: (home.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "unit = \"kg\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog(["routine", "add", "--file", "-"], stdin: "# Press\nohp 5/3/1 tm 85\nbench 3x5 60 linear +2.5\n").status == 0)
+        // When the device is set to lb
+        try "unit = \"lb\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        let shown = try home.gymlog(["routine", "show", "press"])
+        // Then the training max and the weights are still kilograms, and the routine says so
+        #expect(shown.stdout.contains("TM 85kg") && !shown.stdout.contains("85lb"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("60kg x 5 x3"), "\(shown.stdout)")
+        #expect(shown.stdout.hasPrefix("Press: 2 exercises, 6 sets (written in kg: weights without a unit are kg)"), "\(shown.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(try home.gymlog(["routine", "list", "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(((json?["routines"] as? [[String: Any]])?.first?["unit"] as? String) == "kg")
+    }
+
+    /// Item 5: timed and distance work is planned, and `ok` logs it as planned.
+    @Test func timedAndDistanceWorkIsPlannedAndLogged() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Core\nplank 3x60s\nrow 2000m\ncarry 2x40m 32kg\n")
+        let started = await s.type("start core").out.joined(separator: "\n")
+        #expect(started.contains("plank  60s x3"), "\(started)")
+        #expect(started.contains("row    2000m"), "\(started)")
+        #expect(started.contains("carry  32kg 40m x2"), "\(started)")
+        #expect(started.contains("Next: plank, set 1 of 3: 60s"), "\(started)")
+        for line in ["ok", "ok", "ok", "ok", "ok", "ok"] { await s.type(line) }
+        #expect(await s.type("next").out == ["Every planned set is done; `finish` ends the workout."])
+        let shown = await s.type("show").out
+        #expect(shown.filter { $0.contains("plank  1:00") }.count == 3, "\(shown)")
+        #expect(shown.contains { $0.contains("row    2000m") }, "\(shown)")
+        #expect(shown.filter { $0.contains("carry  32kg 40m") }.count == 2, "\(shown)")
+    }
+
+    /// Item 9: Boring But Big at a share of the 5/3/1 line's training max.
+    @Test func boringButBigTakesAShareOfTheTrainingMax() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# BBB\nsquat 5/3/1 tm 140\nsquat 5x10 50%\n")
+        let plan = await shown(s, "bbb")
+        #expect(plan.contains("squat  70kg x 10 x5"), "\(plan)")
+        #expect(plan.contains("50% of TM 140kg, the training max of this exercise's 5/3/1 line"), "\(plan)")
+        // And `next` in the workout reads the same share once the main sets are done
+        await s.type("start bbb")
+        for line in ["ok", "ok", "ok x8"] { await s.type(line) }
+        #expect(await s.type("next").out.first == "Next: squat, set 1 of 5: 70kg x 10")
+    }
+
+    /// Item 6: a superset round typed by hand right after a round of the same exercises is a
+    /// new round of that superset, not a new superset.
+    @Test func aRoundTypedByHandContinuesTheSuperset() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Arms\nhammer curl 3x12 24 & pushdown 3x12 27.5\n")
+        await s.type("start arms")
+        await s.type("ok")
+        await s.type("hammer curl 24x12 & pushdown 27.5x12")
+        await s.type("+")
+        let show = await s.type("show").out
+        let marks = show.compactMap { line in line.firstMatch(of: #/[AB][12] /#).map { String($0.output) } }
+        #expect(marks == ["A1 ", "A2 ", "A1 ", "A2 ", "A1 ", "A2 "], "\(show)")
+        // The same exercises in another order, or after another set, start a new superset
+        await s.type("pushdown 27.5x12 & hammer curl 24x12")
+        await s.type("curl 20x10")
+        await s.type("pushdown 27.5x12 & hammer curl 24x12")
+        let after = await s.type("show").out
+        let letters = after.compactMap { line in line.firstMatch(of: #/([A-Z])[12] /#).map { String($0.output.1) } }
+        #expect(letters == ["A", "A", "A", "A", "A", "A", "B", "B", "C", "C"], "\(after)")
+    }
+
+    /// Item 9: a rounding step for planned loads, apart from what microplates make.
+    @Test func plannedLoadsRoundToTheConfiguredStep() throws {
+        let home = try TemporaryHome()
+        try FileManager.default.createDirectory(atPath: (home.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let micro = "unit = \"lb\"\n[plates]\nlb = \"45x6, 25x2, 10x2, 5x2, 2.5x1, 1.25x1, 0.5x1, 0.25x1\"\n"
+        try micro.write(toFile: home.config, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog(["routine", "add", "--file", "-"], stdin: "# Bench\nbench 5/3/1 tm 225\n").status == 0)
+        // With microplates, 65/75/85% of 225 are made to the quarter pound
+        let exact = try home.gymlog(["routine", "show", "bench"]).stdout
+        #expect(exact.contains("146.5lb x 5") || exact.contains("146lb x 5"), "\(exact)")
+        // When the program is rounded to 5 lb
+        try (micro + "lb_round = 5\n").write(toFile: home.config, atomically: true, encoding: .utf8)
+        let rounded = try home.gymlog(["routine", "show", "bench"]).stdout
+        #expect(rounded.contains("bench  145lb x 5, 170lb x 5, 190lb x 5+"), "\(rounded)")
+        // And a step that is no step is refused, naming the key
+        try (micro + "lb_round = 0\n").write(toFile: home.config, atomically: true, encoding: .utf8)
+        let refused = try home.gymlog(["routine", "show", "bench"])
+        #expect(refused.status != 0 && refused.stderr.contains("plates.lb_round"), "\(refused.stderr)")
+    }
+}
