@@ -65,8 +65,11 @@ public enum ChartMetric: String, CaseIterable, Sendable {
     public func value(of sets: [LoggedSet], formula: E1RMFormula) -> Double? {
         switch self {
         case .volume:
-            let total = sets.reduce(0) { $0 + workingVolume(of: $1) }
-            return total > 0 ? total : nil
+            // The session-volume record's own quantity (external load only), so the chart's
+            // best point is the record `prs` shows.
+            var tally = VolumeTally()
+            for set in sets { tally.add(set.values) }
+            return tally.kilograms > 0 ? tally.kilograms : nil
         case .time:
             // Distance sets' times are not `duration` records, so they are read here directly.
             return sets.filter(\.kind.countsForRecords).compactMap(\.durationSeconds).filter { $0 > 0 }.max().map(Double.init)
