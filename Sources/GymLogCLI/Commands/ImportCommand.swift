@@ -25,6 +25,8 @@ struct Import: ContextCommand {
                      in the note), holds, carries; kg as written, or lb as typed with --unit lb
           liftosaur  Liftosaur history CSV: what was completed (not the plan), warm-ups, RPE,
                      units per set, notes, day names; planned sets not done are left out
+          lyfta      Lyfta CSV: set types, supersets, workout names and durations; it writes
+                     no unit, so weights are read in --unit (the summary says so)
           native     gymlog's own export: everything, ids, aliases and supersets included
 
         Every row is checked before anything is written: a malformed file is refused with the
@@ -179,7 +181,7 @@ struct Import: ContextCommand {
         switch file.source {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
-        case .strong, .hevy: lines.append("Times are read in \(zone).")
+        case .strong, .hevy, .lyfta: lines.append("Times are read in \(zone).")
         case .fitbod, .hevyJSON, .liftosaur:
             lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")
         }

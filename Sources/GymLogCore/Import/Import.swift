@@ -8,7 +8,7 @@ import Foundation
 public enum ImportSource: String, CaseIterable, Sendable {
     case strong, hevy
     case hevyJSON = "hevy-json"
-    case fitnotes, fitbod, liftosaur, native
+    case fitnotes, fitbod, liftosaur, lyfta, native
 
     /// Every `--from` value, as a sentence: `strong, hevy, ... or native`.
     public static var spelledList: String {
@@ -26,6 +26,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .fitbod: "Fitbod"
         case .hevyJSON: "Hevy (API JSON)"
         case .liftosaur: "Liftosaur"
+        case .lyfta: "Lyfta"
         }
     }
 }
@@ -189,7 +190,7 @@ extension ImportSource {
     var spellsExercisesItsOwnWay: Bool {
         switch self {
         case .strong, .hevy, .fitnotes, .native, .hevyJSON: false
-        case .fitbod, .liftosaur: true
+        case .fitbod, .liftosaur, .lyfta: true
         }
     }
 
@@ -202,6 +203,7 @@ extension ImportSource {
         case .native, .hevyJSON: nil
         case .fitbod: FitbodReader.table
         case .liftosaur: LiftosaurReader.table
+        case .lyfta: LyftaReader.table
         }
     }
 
@@ -308,6 +310,7 @@ public enum ImportParser {
         case .native: try NativeReader(header: header.fields).read(&cursor, into: &assembler)
         case .fitbod: try FitbodReader(header: header.fields).read(&cursor, into: &assembler)
         case .liftosaur: try LiftosaurReader(header: header.fields).read(&cursor, into: &assembler)
+        case .lyfta: try LyftaReader(header: header.fields).read(&cursor, into: &assembler)
         case .hevyJSON:
             throw UserError("This file is not JSON, so it is not pages of Hevy's API; for Hevy's CSV export pass --from hevy.")
         }
