@@ -50,6 +50,7 @@ import Testing
         ("liftosaur-20-columns.csv", "Liftosaur", "Imported 2 workouts, 5 sets, 4 new exercises"),
         ("liftosaur-older-15-columns.csv", "Liftosaur", "Imported 1 workout, 2 sets, 1 new exercise"),
         ("lyfta-no-units-supersets.csv", "Lyfta", "Imported 2 workouts, 6 sets, 4 new exercises"),
+        ("repcount-swedish.csv", "RepCount", "Imported 2 workouts, 4 sets, 3 new exercises"),
     ])
     func everyFixtureImportsAndReimportingIsANoOp(name: String, app: String, summary: String) throws {
         // Given an empty database
@@ -306,7 +307,7 @@ import Testing
         let zone = try Self.importFixture(home, "hevy-kg-km.csv", ["--timezone", "Mars/Olympus"])
         #expect(zone.status == 64 && zone.stderr.contains("Mars/Olympus"))
         let from = try Self.importFixture(home, "hevy-kg-km.csv", ["--from", "myfitnesspal"])
-        #expect(from.status == 64 && from.stderr.contains("strong, hevy, hevy-json, fitnotes, fitbod, liftosaur, lyfta or native"))
+        #expect(from.status == 64 && from.stderr.contains("strong, hevy, hevy-json, fitnotes, fitbod, liftosaur, lyfta, repcount or native"))
         let unit = try Self.importFixture(home, "hevy-kg-km.csv", ["--unit", "stone"])
         #expect(unit.status == 64)
         let wrong = try Self.importFixture(home, "strong-quoted-kg.csv", ["--from", "hevy"])

@@ -27,6 +27,9 @@ struct Import: ContextCommand {
                      units per set, notes, day names; planned sets not done are left out
           lyfta      Lyfta CSV: set types, supersets, workout names and durations; it writes
                      no unit, so weights are read in --unit (the summary says so)
+          repcount   RepCount CSV (Swedish or English headers): sets, notes (kcal added to
+                     the note), workout names and times; the bodyweight on every row goes to
+                     the bodyweight log, one entry a workout; weights in --unit
           native     gymlog's own export: everything, ids, aliases and supersets included
 
         Every row is checked before anything is written: a malformed file is refused with the
@@ -181,7 +184,7 @@ struct Import: ContextCommand {
         switch file.source {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
-        case .strong, .hevy, .lyfta: lines.append("Times are read in \(zone).")
+        case .strong, .hevy, .lyfta, .repcount: lines.append("Times are read in \(zone).")
         case .fitbod, .hevyJSON, .liftosaur:
             lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")
         }

@@ -8,7 +8,7 @@ import Foundation
 public enum ImportSource: String, CaseIterable, Sendable {
     case strong, hevy
     case hevyJSON = "hevy-json"
-    case fitnotes, fitbod, liftosaur, lyfta, native
+    case fitnotes, fitbod, liftosaur, lyfta, repcount, native
 
     /// Every `--from` value, as a sentence: `strong, hevy, ... or native`.
     public static var spelledList: String {
@@ -27,6 +27,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .hevyJSON: "Hevy (API JSON)"
         case .liftosaur: "Liftosaur"
         case .lyfta: "Lyfta"
+        case .repcount: "RepCount"
         }
     }
 }
@@ -169,7 +170,7 @@ public struct ImportedFile: Sendable {
     public var cappedDurations: [ImportProblem] = []
     /// The day-month order the file's slash-written dates were read in; nil when it has none.
     public var dateOrder: DateOrder?
-    /// Bodyweight entries (native files only), in file order.
+    /// Bodyweight entries (native files, and RepCount's bodyweight on every row), in file order.
     public var bodyweights: [BodyweightEntry] = []
     /// Sets across all workouts (counted by the first pass, before any workout is assembled).
     public var setCount = 0
@@ -190,7 +191,7 @@ extension ImportSource {
     var spellsExercisesItsOwnWay: Bool {
         switch self {
         case .strong, .hevy, .fitnotes, .native, .hevyJSON: false
-        case .fitbod, .liftosaur, .lyfta: true
+        case .fitbod, .liftosaur, .lyfta, .repcount: true
         }
     }
 
@@ -204,6 +205,7 @@ extension ImportSource {
         case .fitbod: FitbodReader.table
         case .liftosaur: LiftosaurReader.table
         case .lyfta: LyftaReader.table
+        case .repcount: RepCountReader.table
         }
     }
 
@@ -311,6 +313,7 @@ public enum ImportParser {
         case .fitbod: try FitbodReader(header: header.fields).read(&cursor, into: &assembler)
         case .liftosaur: try LiftosaurReader(header: header.fields).read(&cursor, into: &assembler)
         case .lyfta: try LyftaReader(header: header.fields).read(&cursor, into: &assembler)
+        case .repcount: try RepCountReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
         case .hevyJSON:
             throw UserError("This file is not JSON, so it is not pages of Hevy's API; for Hevy's CSV export pass --from hevy.")
         }

@@ -10,7 +10,7 @@ enum ImportField: Hashable, Sendable {
     case date, workoutName, duration, exercise, setOrder, weight, weightUnit, reps, rpe, rir
     case distance, distanceUnit, seconds, notes, workoutNotes
     case start, end, exerciseNotes, setType, superset
-    case category, warmup, multiplier, incline, resistance, program
+    case category, warmup, multiplier, incline, resistance, program, bodyweight, kcal
 }
 
 /// How a format finds one field's column.
