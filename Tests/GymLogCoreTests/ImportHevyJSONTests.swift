@@ -127,12 +127,10 @@ import SplitMix
     /// Each set as read, superset ids numbered by first appearance within their workout.
     static func read(_ file: ImportedFile) -> [[Expected]] {
         file.workouts.map { w in
-            var numbers: [UUID: Int] = [:]
-            return w.sets.map { s in
-                let superset = s.supersetID.map { id in numbers[id] ?? { numbers[id] = numbers.count; return numbers.count - 1 }() }
-                return Expected(exercise: file.exercises[s.exercise].name, kind: s.values.kind, kg: s.values.weight?.value,
-                                reps: s.values.reps, rpe: s.values.rpe, seconds: s.values.durationSeconds,
-                                meters: s.values.distance?.value, superset: superset)
+            zip(w.sets, ImportParserTests.firstMetNumbers(w.sets.map(\.supersetID))).map { s, superset in
+                Expected(exercise: file.exercises[s.exercise].name, kind: s.values.kind, kg: s.values.weight?.value,
+                         reps: s.values.reps, rpe: s.values.rpe, seconds: s.values.durationSeconds,
+                         meters: s.values.distance?.value, superset: superset)
             }
         }
     }
@@ -140,10 +138,9 @@ import SplitMix
     /// The file's own superset numbers, renumbered by first appearance within each workout.
     static func renumbered(_ workouts: [[Expected]]) -> [[Expected]] {
         workouts.map { sets in
-            var numbers: [Int: Int] = [:]
-            return sets.map { e in
+            zip(sets, ImportParserTests.firstMetNumbers(sets.map(\.superset))).map { e, superset in
                 var e = e
-                e.superset = e.superset.map { n in numbers[n] ?? { numbers[n] = numbers.count; return numbers.count - 1 }() }
+                e.superset = superset
                 return e
             }
         }

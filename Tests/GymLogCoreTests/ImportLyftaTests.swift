@@ -67,11 +67,10 @@ import SplitMix
         let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
         #expect(file.source == .lyfta && file.badRows.isEmpty, "\(file.badRows)")
         // Superset ids compared as groups: numbered by first appearance within each workout.
-        func renumber(_ sets: [Expected], _ ids: [AnyHashable?]) -> [Expected] {
-            var numbers: [AnyHashable: Int] = [:]
-            return zip(sets, ids).map { e, id in
+        func renumber<ID: Hashable>(_ sets: [Expected], _ ids: [ID?]) -> [Expected] {
+            zip(sets, ImportParserTests.firstMetNumbers(ids)).map { e, n in
                 var e = e
-                e.superset = id.map { id in numbers[id] ?? { numbers[id] = numbers.count; return numbers.count - 1 }() }
+                e.superset = n
                 return e
             }
         }

@@ -76,12 +76,7 @@ struct HevyReader {
             guard let local = Self.time(startText) else {
                 throw ImportRowError("start_time '\(startText)' is not a time like 15 Sep 2025, 07:48")
             }
-            let endText = f[.end]
-            var localEnd: Int64?
-            if !endText.isEmpty {
-                guard let t = Self.time(endText) else { throw ImportRowError("end_time '\(endText)' is not a time like 15 Sep 2025, 08:55") }
-                localEnd = t
-            }
+            let localEnd = try ImportValue.optionalTime(f[.end], column: "end_time", like: "15 Sep 2025, 08:55", Self.time)
             let exerciseName = cleanName(f[.exercise])
             guard !exerciseName.isEmpty else { throw ImportRowError("exercise_title is empty") }
             let typeText = f[.setType]

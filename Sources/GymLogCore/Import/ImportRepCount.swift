@@ -36,14 +36,12 @@ struct RepCountReader {
         let fallback = a.options.weightUnit
         var lastBodyweight = ""
         try a.readRows(&cursor, columns: columns) { a, line, f in
-            let startText = f[.start], endText = f[.end]
+            let startText = f[.start]
             guard let local = ImportValue.localDateTime(startText) else {
                 throw ImportRowError("Starttid '\(startText)' is not a date and time like 2024-01-31 10:15:00")
             }
-            var localEnd: Int64?
-            if !endText.isEmpty {
-                guard let t = ImportValue.localDateTime(endText) else { throw ImportRowError("Sluttid '\(endText)' is not a date and time like 2024-01-31 11:15:00") }
-                localEnd = t
+            let localEnd = try ImportValue.optionalTime(f[.end], column: "Sluttid", like: "2024-01-31 11:15:00") {
+                ImportValue.localDateTime($0)
             }
             let exerciseName = cleanName(f[.exercise])
             guard !exerciseName.isEmpty else { throw ImportRowError("Övning is empty") }

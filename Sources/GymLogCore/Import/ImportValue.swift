@@ -245,6 +245,14 @@ extension ImportValue {
         return n
     }
 
+    /// A time column that may be blank (an end time): nil when blank, else read by `read`; a
+    /// row error naming the column and an `example` when it is not a time.
+    static func optionalTime(_ text: String, column: String, like example: String, _ read: (String) -> Int64?) throws -> Int64? {
+        guard !text.isEmpty else { return nil }
+        guard let time = read(text) else { throw ImportRowError("\(column) '\(text)' is not a time like \(example)") }
+        return time
+    }
+
     /// A yes-or-no column (`true`, `TRUE` after a spreadsheet's re-save, `1`); blank is no.
     static func flag(_ text: String) -> Bool? {
         switch text.lowercased() {
