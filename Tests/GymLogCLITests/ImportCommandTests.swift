@@ -174,6 +174,9 @@ import Testing
         ("hevy-kg-km.csv", [String]()), ("strong-empty-sets.csv", []), ("strong-timer-left-running.csv", ["--timezone", "Europe/Berlin"]),
         ("strong-bad-rows.csv", ["--skip-bad-rows"]), ("strong-minimal-no-duration-rpe-notes.csv", ["--unit", "lb"]),
         ("fitnotes-kgs.csv", []), ("strong-comma-later-overlapping.csv", []),
+        ("fitbod-lb-spreadsheet-resave.csv", ["--unit", "lb"]), ("hevy-api-pages-list.json", []),
+        ("liftosaur-20-columns.csv", []), ("lyfta-no-units-supersets.csv", []), ("repcount-swedish.csv", []),
+        ("strong-resaved-day-first.csv", []),
     ])
     func aDryRunPrintsWhatTheImportPrintsAndWritesNothing(name: String, flags: [String]) throws {
         // Given a database with a set and an earlier, overlapping import in it

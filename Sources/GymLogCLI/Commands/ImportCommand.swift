@@ -14,23 +14,23 @@ struct Import: ContextCommand {
           gymlog import fitnotes.csv --skip-bad-rows         import what is readable, list the rest
           gymlog import resaved.csv --date-order dmy         slash dates are day/month/year
 
-        What each format keeps (the format is detected from the content; --from names it):
-          strong     Strong CSV in any layout and language (English, German, Spanish, French;
-                     the 2016 `kg`/`lbs` columns; a spreadsheet's re-save with slash dates):
-                     warm-up, drop and failure sets, RPE, notes, workout names and durations
-          hevy       Hevy CSV: set types, RPE, supersets, notes, workout names, start and end
-          hevy-json  Hevy's API pages (GET /v1/workouts saved, one page or a list): as Hevy CSV
-          fitnotes   FitNotes CSV: loads, reps, distances, times, comments; one workout a day
-          fitbod     Fitbod WorkoutExport.csv: warm-ups, notes, cardio (incline and resistance
-                     in the note), holds, carries; kg as written, or lb as typed with --unit lb
-          liftosaur  Liftosaur history CSV: what was completed (not the plan), warm-ups, RPE,
-                     units per set, notes, day names; planned sets not done are left out
-          lyfta      Lyfta CSV: set types, supersets, workout names and durations; it writes
-                     no unit, so weights are read in --unit (the summary says so)
-          repcount   RepCount CSV (Swedish or English headers): sets, notes (kcal added to
-                     the note), workout names and times; the bodyweight on every row goes to
-                     the bodyweight log, one entry a workout; weights in --unit
-          native     gymlog's own export: everything, ids, aliases and supersets included
+        What each format keeps (detected from the content; --from names it):
+          strong     Strong CSV, any layout and language (English, German, Spanish,
+                     French; 2016 kg/lbs columns; slash-dated re-saves): warm-up,
+                     drop and failure sets, RPE, notes, workout names, durations
+          hevy       Hevy CSV: set types, RPE, supersets, notes, names, start, end
+          hevy-json  Hevy's API pages (GET /v1/workouts, one or a list): as hevy
+          fitnotes   FitNotes CSV: loads, reps, distances, times, comments; one
+                     workout a day
+          fitbod     Fitbod CSV: warm-ups, notes, cardio (incline and resistance
+                     in the note), holds, carries; kg, or lb as typed (--unit lb)
+          liftosaur  Liftosaur CSV: what was completed, not the plan: warm-ups,
+                     RPE, units per set, notes, day names; sets not done left out
+          lyfta      Lyfta CSV: set types, supersets, names, durations; it writes
+                     no unit, so weights are in --unit (the summary says so)
+          repcount   RepCount CSV (Swedish or English): sets, notes, kcal in the
+                     note, names, times; bodyweight to the bodyweight log
+          native     gymlog's own export: everything, ids and supersets included
 
         Every row is checked before anything is written: a malformed file is refused with the
         line and the reason, unless --skip-bad-rows is given. A set outside the limits logging
