@@ -45,6 +45,8 @@ import SplitMix
         let utc = try Self.parse("fitbod-lb-spreadsheet-resave.csv")
         let berlin = try Self.parse("fitbod-lb-spreadsheet-resave.csv", offset: { _ in 3600 })
         #expect(utc.workouts[0].startedAt == berlin.workouts[0].startedAt, "one instant whatever the zone")
+        #expect(utc.workouts[0].id == berlin.workouts[0].id, "a re-import with another --timezone finds the same workout")
+        #expect(utc.workouts[0].sets.map(\.id) == berlin.workouts[0].sets.map(\.id))
         #expect(berlin.workouts[0].utcOffsetSeconds == 3600)
         #expect(FitbodReader.instant("2024-01-31 10:15:00 -0500") == ImportParserTests.at(2024, 1, 31, 15, 15))
         #expect(FitbodReader.instant("2024-01-31 10:15:00") == nil)

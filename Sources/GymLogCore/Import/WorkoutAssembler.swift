@@ -164,7 +164,7 @@ struct WorkoutAssembler {
 
     /// The workout another app started at wall-clock `local` (in the chosen zone) under `name`,
     /// made from this row the first time its `key` (by default start and name) is seen.
-    mutating func workout(line: Int, local: Int64, name: String?, key: String? = nil, note: String?,
+    mutating func workout(line: Int, local: Int64, name: String?, key: String? = nil, note: String?, idStart: Int64? = nil,
                           endedAt: (_ startedAt: Int64) -> Int64?) -> Int {
         let key = key ?? "\(local)|\(name ?? "")"
         return workout(key: key) { a in
@@ -174,17 +174,18 @@ struct WorkoutAssembler {
                 a.cappedDurations.append(ImportProblem(line: line, reason: formatDuration(Int((e - begin.millis) / 1000))))
                 end = nil
             }
-            return ImportedWorkout(line: line, id: a.workoutID(localStart: local, name: name), name: name, startedAt: begin.millis,
+            return ImportedWorkout(line: line, id: a.workoutID(localStart: idStart ?? local, name: name), name: name, startedAt: begin.millis,
                                    endedAt: end, utcOffsetSeconds: begin.offset, note: note)
         }
     }
 
     /// The workout another app wrote as an instant (UTC milliseconds, `start`): it started at
-    /// that instant's wall-clock time in the chosen zone, which its id follows from, as for
-    /// every other app.
+    /// that instant's wall-clock time in the chosen zone, and its id follows from the instant,
+    /// so a re-import with another --timezone finds the same workout.
     mutating func workout(line: Int, instant start: Int64, name: String?, key: String, note: String?,
                           endedAt: (_ startedAt: Int64) -> Int64?) -> Int {
-        workout(line: line, local: start + Int64(options.utcOffset(start)) * 1000, name: name, key: key, note: note, endedAt: endedAt)
+        workout(line: line, local: start + Int64(options.utcOffset(start)) * 1000, name: name, key: key, note: note,
+                idStart: start, endedAt: endedAt)
     }
 
     /// The workout for `key` (its slot), made by `make` the first time the key is seen; every
