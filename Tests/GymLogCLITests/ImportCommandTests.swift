@@ -36,6 +36,21 @@ import Testing
         ("hevy-timer-left-running.csv", "Hevy", "Imported 1 workout, 2 sets, 1 new exercise"),
         ("strong-empty-sets.csv", "Strong", "Imported 1 workout, 2 sets, 2 new exercises"),
         ("hevy-empty-sets.csv", "Hevy", "Imported 1 workout, 1 set, 1 new exercise"),
+        // Strong in every language and age, Fitbod, Hevy's API (issue 25)
+        ("strong-german-semicolon.csv", "Strong", "Imported 2 workouts, 4 sets, 3 new exercises"),
+        ("strong-spanish.csv", "Strong", "Imported 1 workout, 3 sets, 2 new exercises"),
+        ("strong-french.csv", "Strong", "Imported 1 workout, 2 sets, 1 new exercise"),
+        ("strong-2016-unit-columns.csv", "Strong", "Imported 1 workout, 3 sets, 2 new exercises"),
+        ("strong-2017-ten-columns.csv", "Strong", "Imported 1 workout, 2 sets, 1 new exercise"),
+        ("strong-resaved-day-first.csv", "Strong", "Imported 2 workouts, 3 sets, 2 new exercises"),
+        ("fitbod-kg-crlf-unquoted-notes.csv", "Fitbod", "Imported 2 workouts, 7 sets, 6 new exercises"),
+        ("fitbod-lb-spreadsheet-resave.csv", "Fitbod", "Imported 1 workout, 4 sets, 1 new exercise"),
+        ("hevy-api-one-page.json", "Hevy (API JSON)", "Imported 2 workouts, 7 sets, 5 new exercises"),
+        ("hevy-api-pages-list.json", "Hevy (API JSON)", "Imported 2 workouts, 3 sets, 1 new exercise"),
+        ("liftosaur-20-columns.csv", "Liftosaur", "Imported 2 workouts, 5 sets, 4 new exercises"),
+        ("liftosaur-older-15-columns.csv", "Liftosaur", "Imported 1 workout, 2 sets, 1 new exercise"),
+        ("lyfta-no-units-supersets.csv", "Lyfta", "Imported 2 workouts, 6 sets, 4 new exercises"),
+        ("repcount-swedish.csv", "RepCount", "Imported 2 workouts, 4 sets, 3 new exercises"),
     ])
     func everyFixtureImportsAndReimportingIsANoOp(name: String, app: String, summary: String) throws {
         // Given an empty database
@@ -159,6 +174,9 @@ import Testing
         ("hevy-kg-km.csv", [String]()), ("strong-empty-sets.csv", []), ("strong-timer-left-running.csv", ["--timezone", "Europe/Berlin"]),
         ("strong-bad-rows.csv", ["--skip-bad-rows"]), ("strong-minimal-no-duration-rpe-notes.csv", ["--unit", "lb"]),
         ("fitnotes-kgs.csv", []), ("strong-comma-later-overlapping.csv", []),
+        ("fitbod-lb-spreadsheet-resave.csv", ["--unit", "lb"]), ("hevy-api-pages-list.json", []),
+        ("liftosaur-20-columns.csv", []), ("lyfta-no-units-supersets.csv", []), ("repcount-swedish.csv", []),
+        ("strong-resaved-day-first.csv", []),
     ])
     func aDryRunPrintsWhatTheImportPrintsAndWritesNothing(name: String, flags: [String]) throws {
         // Given a database with a set and an earlier, overlapping import in it
@@ -270,12 +288,30 @@ import Testing
         #expect(try Self.count(defaulted, "SELECT started_at FROM workouts") == Int(expected) - 5 * 3_600_000, "TZ=UTC")
     }
 
+    @Test func slashDatesAreToldFromADayAbove12OrAskedForNeverGuessed() throws {
+        // Given a spreadsheet's re-save whose dates could be either order
+        let home = try TemporaryHome()
+        let file = home.root + "/resaved.csv"
+        try "Date,Workout Name,Exercise Name,Set Order,Weight,Reps\n03/04/2024 18:30,A,Squat,1,100,5\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        // When it is imported, it is refused, naming the date and both ways to read it
+        let refused = try home.gymlog(["import", file])
+        #expect(refused.status == 1 && refused.stderr.contains("'03/04/2024 18:30'"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--date-order dmy") && refused.stderr.contains("--date-order mdy"))
+        // And the option settles it, and says so
+        let chosen = try home.gymlog(["import", file, "--date-order", "mdy", "--timezone", "UTC"])
+        #expect(chosen.status == 0 && chosen.stdout.contains("read as month/day/year (--date-order)"), "\(chosen.stdout)")
+        #expect(try Self.count(home, "SELECT started_at FROM workouts") == 1_709_577_000_000, "4 March 2024 18:30 UTC")
+        let wrong = try home.gymlog(["import", file, "--date-order", "ymd"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("--date-order ymd"))
+    }
+
     @Test func badFlagsAndUnreadableFilesAreExplained() throws {
         let home = try TemporaryHome()
         let zone = try Self.importFixture(home, "hevy-kg-km.csv", ["--timezone", "Mars/Olympus"])
         #expect(zone.status == 64 && zone.stderr.contains("Mars/Olympus"))
         let from = try Self.importFixture(home, "hevy-kg-km.csv", ["--from", "myfitnesspal"])
-        #expect(from.status == 64 && from.stderr.contains("strong, hevy, fitnotes or native"))
+        #expect(from.status == 64 && from.stderr.contains("strong, hevy, hevy-json, fitnotes, fitbod, liftosaur, lyfta, repcount or native"))
         let unit = try Self.importFixture(home, "hevy-kg-km.csv", ["--unit", "stone"])
         #expect(unit.status == 64)
         let wrong = try Self.importFixture(home, "strong-quoted-kg.csv", ["--from", "hevy"])

@@ -17,6 +17,19 @@ import Testing
         epochMillis(year: y, month: mo, day: d, utcOffsetSeconds: offset) + Int64((h * 3600 + mi * 60) * 1000)
     }
 
+    /// Group ids (supersets) as numbers from 0 in the order first met, so groupings compare
+    /// whatever their ids: nil stays nil.
+    static func firstMetNumbers<ID: Hashable>(_ ids: [ID?]) -> [Int?] {
+        var numbers: [ID: Int] = [:]
+        return ids.map { id in
+            id.map { id in
+                if let n = numbers[id] { return n }
+                numbers[id] = numbers.count
+                return numbers.count - 1
+            }
+        }
+    }
+
     /// name -> summary of each set, in order, for compact expectations.
     static func summaries(_ file: ImportedFile) -> [String] {
         file.workouts.flatMap { w in

@@ -47,7 +47,7 @@ import Testing
 
     static let fixtureNames: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: fixtures.appending(path: "import").path)) ?? []
-        return names.filter { $0.hasSuffix(".csv") && $0 != "unknown-layout.csv" }.sorted().map { "import/" + $0 }
+        return names.filter { ($0.hasSuffix(".csv") || $0.hasSuffix(".json")) && $0 != "unknown-layout.csv" }.sorted().map { "import/" + $0 }
             + ["export/native-golden.csv", "export/strong-golden.csv", "export/hevy-golden-kg.csv", "export/hevy-golden-lb.csv"]
     }()
 

@@ -6,7 +6,7 @@ import GymLogStore
 struct Import: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import workouts from a Strong, Hevy or FitNotes export, or a gymlog native export.",
+        abstract: "Import workouts from a Strong, Hevy, FitNotes or Fitbod export, Hevy's API, or a gymlog native export.",
         discussion: """
           gymlog import strong_workouts.csv
               the app is detected from the header
@@ -16,13 +16,38 @@ struct Import: ContextCommand {
               weights without a unit are pounds; write nothing
           gymlog import fitnotes.csv --skip-bad-rows
               import what is readable, list the rest
+          gymlog import resaved.csv --date-order dmy
+              slash dates are day/month/year
+
+        What each format keeps (detected from the content; --from names it):
+          strong
+              Strong CSV, any layout and language (English, German, Spanish, French;
+              2016 kg/lbs columns; slash-dated re-saves): warm-up, drop and failure
+              sets, RPE, notes, workout names, durations
+          hevy
+              Hevy CSV: set types, RPE, supersets, notes, names, start, end
+          hevy-json
+              Hevy's API pages (GET /v1/workouts, one or a list): as hevy
+          liftosaur
+              Liftosaur CSV: what was completed, not the plan: warm-ups, RPE, units
+              per set, notes, day names; sets not done left out
+          lyfta
+              Lyfta CSV: set types, supersets, names, durations; it writes no unit, so
+              weights are in --unit (the summary says so)
+          repcount
+              RepCount CSV (Swedish or English): sets, notes, kcal in the note, names,
+              times; bodyweight to the bodyweight log
+          native
+              gymlog's own export: everything, ids and supersets included
 
         Every row is checked before anything is written: a malformed file is refused with the \
         line and the reason, unless --skip-bad-rows is given. A set outside the limits logging \
         keeps is a malformed row: a load over \(SetLimits.maxLoad), reps outside \(SetLimits.performedReps.lowerBound)-\(SetLimits.performedReps.upperBound) (0 only beside a load), an RPE \
         not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) in steps of \(SetLimits.rpeStep), a time over 24h, a negative load on a set that \
         is not bodyweight, a load with no reps, time or distance. So is a quote that is never \
-        closed (the lines after it are read on their own). Quirks that have a faithful reading \
+        closed (the lines after it are read on their own). Dates written with slashes are read \
+        day-first or month-first as a day above 12 tells, and refused when none does (pass \
+        --date-order). Quirks that have a faithful reading \
         are read: units as `lbs.`, `kgs`, `mi.`, `meters`; any unit beside a blank or zero \
         value; a workout duration over 24h (a timer left running), capped to its last set. \
         Sets never filled in and rest timers are left out and counted. A load with 0 reps is \
@@ -38,22 +63,27 @@ struct Import: ContextCommand {
         """
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The CSV file to import.", valueName: "file")) var file: String
-    @Option(help: ArgumentHelp("The app that wrote the file: strong, hevy, fitnotes or native (default: detect).", valueName: "app"))
+    @Argument(help: ArgumentHelp("The CSV (or Hevy API JSON) file to import.", valueName: "file")) var file: String
+    @Option(help: ArgumentHelp("The app that wrote the file: \(ImportSource.spelledList) (default: detect).", valueName: "app"))
     var from: String?
     @Option(help: ArgumentHelp("The unit of weights the file gives without one (default: your configured unit).", valueName: "kg|lb"))
     var unit: String?
     @Option(help: ArgumentHelp("The IANA time zone of times written without one (default: this machine's).", valueName: "TZ"))
     var timezone: String?
+    @Option(help: ArgumentHelp("The order of dates written with slashes (a spreadsheet's re-save): dmy is 31/01/2024, mdy is 01/31/2024 (default: told from a day above 12; asked for when none is).", valueName: "dmy|mdy"))
+    var dateOrder: String?
     @Flag(help: "Read and check the file, report what would be imported, write nothing.") var dryRun = false
     @Flag(help: "Import the readable rows and list the malformed ones instead of refusing the file.") var skipBadRows = false
 
     func validate() throws {
         if let from, ImportSource(rawValue: from.lowercased()) == nil {
-            throw ValidationError("--from \(from) is not an app gymlog reads; use strong, hevy, fitnotes or native.")
+            throw ValidationError("--from \(from) is not an app gymlog reads; use \(ImportSource.spelledList).")
         }
         if let unit, WeightUnit(spelling: Substring(unit)) == nil {
             throw ValidationError("--unit \(unit) is not a weight unit; use kg or lb.")
+        }
+        if let dateOrder, DateOrder(rawValue: dateOrder.lowercased()) == nil {
+            throw ValidationError("--date-order \(dateOrder) is not a date order; use dmy (31/01/2024) or mdy (01/31/2024).")
         }
         if let timezone, TimeZone(identifier: timezone) == nil {
             throw ValidationError("--timezone \(timezone) is not a time zone; use an IANA name such as Europe/Berlin or America/New_York.")
@@ -74,14 +104,16 @@ struct Import: ContextCommand {
         // A dry run says so first; every line after it is what the real import prints.
         if dryRun { context.print("Dry run: nothing is written. Importing would print:") }
         let options = ImportOptions(source: from.flatMap { ImportSource(rawValue: $0.lowercased()) },
-                                    weightUnit: weightUnit, utcOffset: offset)
+                                    weightUnit: weightUnit, utcOffset: offset,
+                                    dateOrder: dateOrder.flatMap { DateOrder(rawValue: $0.lowercased()) })
         // Two passes over the file, each read in chunks: the first checks every row and counts,
         // so a bad file is refused (and a dry run summarised) before anything is written; the
         // second hands over each workout as soon as its last row is read.
         let parsed = try ImportParser.scan(try FileBytes(path: file), options: options)
         let separator = parsed.delimiter == ";" ? "semicolon" : parsed.delimiter == "," ? "comma" : "'\(parsed.delimiter)'"
-        context.print(from == nil ? "Detected a \(parsed.source.displayName) export (\(separator)-separated)."
-                                  : "Reading a \(parsed.source.displayName) export (\(separator)-separated).")
+        let shape = parsed.source == .hevyJSON ? "" : " (\(separator)-separated)"
+        context.print(from == nil ? "Detected a \(parsed.source.displayName) export\(shape)."
+                                  : "Reading a \(parsed.source.displayName) export\(shape).")
 
         if !parsed.badRows.isEmpty && !skipBadRows {
             let shown = parsed.badRows.prefix(20).map { "  \(file) \($0)" }.joined(separator: "\n")
@@ -103,7 +135,8 @@ struct Import: ContextCommand {
         } : nil) { each in
             try ImportParser.forEachWorkout(try FileBytes(path: file), scanned: parsed, options: options, each)
         }
-        Self.summary(report, parsed, unitFromFlag: unit != nil, zone: zone).forEach(context.print)
+        Self.summary(report, parsed, unitFromFlag: unit != nil, dateOrderFromFlag: dateOrder != nil, zone: zone)
+            .forEach(context.print)
     }
 
     /// The database a dry run reads: the real one when it exists, else an empty one in memory,
@@ -117,7 +150,9 @@ struct Import: ContextCommand {
     /// The lines that end an import: what was created, what was there already, what was
     /// assumed (units, time zone), which rows were left out and why, and the durations capped.
     /// A dry run prints the same lines: they describe the import, which it runs up to the write.
-    static func summary(_ r: ImportReport, _ file: ImportedFile, unitFromFlag: Bool, zone: String) -> [String] {
+    static func summary(_ r: ImportReport, _ file: ImportedFile, unitFromFlag: Bool, dateOrderFromFlag: Bool = false,
+                        zone: String) -> [String] {
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var lines: [String] = []
         var created = "Imported \(plural(r.workoutsCreated, "workout")), "
             + "\(plural(r.setsCreated, "set")), \(plural(r.exercisesCreated.count, "new exercise"))"
@@ -150,10 +185,16 @@ struct Import: ContextCommand {
         if let unit = file.assumedDistanceUnit {
             lines.append("The file gives no unit for some distances: read as \(unit.rawValue).")
         }
+        if let order = file.dateOrder {
+            lines.append("Dates written with slashes were read as \(order.described)"
+                         + (dateOrderFromFlag ? " (--date-order)." : " (a day above 12 tells; pass --date-order if it is wrong)."))
+        }
         switch file.source {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
-        case .strong, .hevy: lines.append("Times are read in \(zone).")
+        case .strong, .hevy, .lyfta, .repcount: lines.append("Times are read in \(zone).")
+        case .fitbod, .hevyJSON, .liftosaur:
+            lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")
         }
         if !file.cappedDurations.isEmpty {
             let shown = file.cappedDurations.prefix(12).map { "line \($0.line) (\($0.reason))" }.joined(separator: ", ")

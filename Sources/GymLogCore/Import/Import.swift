@@ -4,9 +4,17 @@ import Foundation
 // supplies the bytes (an `ImportByteSource`) and the time zone; nothing here opens a file or
 // reads the clock.
 
-/// The apps whose CSV exports `gymlog import` reads.
+/// The apps whose exports `gymlog import` reads.
 public enum ImportSource: String, CaseIterable, Sendable {
-    case strong, hevy, fitnotes, native
+    case strong, hevy
+    case hevyJSON = "hevy-json"
+    case fitnotes, fitbod, liftosaur, lyfta, repcount, native
+
+    /// Every `--from` value, as a sentence: `strong, hevy, ... or native`.
+    public static var spelledList: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
 
     /// The app's name as people write it.
     public var displayName: String {
@@ -15,6 +23,11 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .hevy: "Hevy"
         case .fitnotes: "FitNotes"
         case .native: "gymlog (native)"
+        case .fitbod: "Fitbod"
+        case .hevyJSON: "Hevy (API JSON)"
+        case .liftosaur: "Liftosaur"
+        case .lyfta: "Lyfta"
+        case .repcount: "RepCount"
         }
     }
 }
@@ -28,10 +41,15 @@ public struct ImportOptions: Sendable {
     /// The UTC offset (seconds) in force at an instant (UTC milliseconds): times written without
     /// a zone are read as wall-clock times of this zone.
     public var utcOffset: @Sendable (Int64) -> Int
+    /// The day-month order of dates written with slashes; nil tells it from the dates.
+    public var dateOrder: DateOrder?
+    /// The second pass reads the dates as the first settled them (`dateOrder`, nil for none),
+    /// without looking at them again.
+    var dateOrderSettled = false
 
     public init(source: ImportSource? = nil, weightUnit: WeightUnit = .kg,
-                utcOffset: @escaping @Sendable (Int64) -> Int = { _ in 0 }) {
-        self.source = source; self.weightUnit = weightUnit; self.utcOffset = utcOffset
+                utcOffset: @escaping @Sendable (Int64) -> Int = { _ in 0 }, dateOrder: DateOrder? = nil) {
+        self.source = source; self.weightUnit = weightUnit; self.utcOffset = utcOffset; self.dateOrder = dateOrder
     }
 }
 
@@ -109,6 +127,8 @@ public enum LeftOutReason: String, CaseIterable, Sendable {
     case restTimer
     /// Strong's note rows with no text.
     case emptyNote
+    /// A set the plan held and the lifter did not do (Liftosaur: nothing completed).
+    case notDone
 
     /// `count` rows left out for this reason, named for the summary: `2 empty sets (never filled in)`.
     public func counted(_ count: Int) -> String {
@@ -117,6 +137,7 @@ public enum LeftOutReason: String, CaseIterable, Sendable {
         case .emptySet: return "\(count) empty set\(s) (never filled in)"
         case .restTimer: return "\(count) rest-timer row\(s)"
         case .emptyNote: return "\(count) empty note row\(s)"
+        case .notDone: return "\(count) planned set\(s) not done"
         }
     }
 }
@@ -147,7 +168,9 @@ public struct ImportedFile: Sendable {
     /// Workouts whose duration was over a day (a timer left running), each with its first
     /// line and the duration written: read as ending at their last set.
     public var cappedDurations: [ImportProblem] = []
-    /// Bodyweight entries (native files only), in file order.
+    /// The day-month order the file's slash-written dates were read in; nil when it has none.
+    public var dateOrder: DateOrder?
+    /// Bodyweight entries (native files, and RepCount's bodyweight on every row), in file order.
     public var bodyweights: [BodyweightEntry] = []
     /// Sets across all workouts (counted by the first pass, before any workout is assembled).
     public var setCount = 0
@@ -162,15 +185,35 @@ public struct ImportedFile: Sendable {
 }
 
 extension ImportSource {
-    /// The app that wrote a CSV file with this header, or nil when it is none gymlog knows.
+    /// Whether the app names lifts otherwise than Strong (`Barbell Bench Press`): its names are
+    /// brought to Strong's (`ExerciseSpellings`). Strong, Hevy and gymlog write that form, and
+    /// FitNotes names were imported as written before the table existed, so they stay so.
+    var spellsExercisesItsOwnWay: Bool {
+        switch self {
+        case .strong, .hevy, .fitnotes, .native, .hevyJSON: false
+        case .fitbod, .liftosaur, .lyfta, .repcount: true
+        }
+    }
+
+    /// The format's column table (native files are read by position).
+    var table: ColumnTable? {
+        switch self {
+        case .strong: StrongReader.table
+        case .hevy: HevyReader.table
+        case .fitnotes: FitNotesReader.table
+        case .native, .hevyJSON: nil
+        case .fitbod: FitbodReader.table
+        case .liftosaur: LiftosaurReader.table
+        case .lyfta: LyftaReader.table
+        case .repcount: RepCountReader.table
+        }
+    }
+
+    /// The app that wrote a CSV file with this header, or nil when it is none gymlog knows:
+    /// the first whose table finds every column it cannot do without.
     public static func detect(header fields: [String]) -> ImportSource? {
-        let names = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        let set = Set(names)
-        if ExportFormat.nativeHeaders.contains(names) { return .native }
-        if set.isSuperset(of: ["title", "start_time", "exercise_title"]) { return .hevy }
-        if names.count >= 3, names[0] == "date", names[1] == "exercise", names[2] == "category" { return .fitnotes }
-        if set.isSuperset(of: ["date", "exercise name", "set order"]) { return .strong }
-        return nil
+        if ExportFormat.nativeHeaders.contains(ColumnTable.names(fields)) { return .native }
+        return allCases.first { $0.table?.matches(fields) == true }
     }
 }
 
@@ -196,6 +239,8 @@ public enum ImportParser {
                                       _ body: (ImportedWorkout) throws -> Void) throws {
         var options = options
         options.source = scanned.source
+        options.dateOrder = scanned.dateOrder
+        options.dateOrderSettled = true
         let again = try withoutActuallyEscaping(body) { body in
             try read(source, options: options, chunkSize: chunkSize) { source in
                 var a = WorkoutAssembler(source: source, options: options, mode: .assemble)
@@ -222,9 +267,25 @@ public enum ImportParser {
     }
 
     /// Reads the header, picks the app's reader and runs it over every row with the assembler `make` gives.
-    static func read(_ source: any ImportByteSource, options: ImportOptions, chunkSize: Int,
+    static func read(_ file: any ImportByteSource, options: ImportOptions, chunkSize: Int,
                      assembler make: (ImportSource) -> WorkoutAssembler) throws -> ImportedFile {
-        var cursor = try ImportCSVCursor(source, delimiter: nil, chunkSize: chunkSize)
+        var bytes = file
+        // Hevy's API pages are JSON: told from the first byte, before anything reads lines.
+        if options.source == nil || options.source == .hevy || options.source == .hevyJSON {
+            let json = try JSONPages.looksLikeJSON(bytes)
+            try bytes.seek(to: 0)
+            if json {
+                var assembler = make(.hevyJSON)
+                try HevyJSONReader().read(bytes, chunkSize: chunkSize, into: &assembler)
+                return try assembler.finish(delimiter: ",")
+            }
+        }
+        var dateOrder = options.dateOrder
+        if dateOrder == nil && !options.dateOrderSettled {
+            dateOrder = try slashDateOrder(bytes, options: options, chunkSize: chunkSize)
+            try bytes.seek(to: 0)
+        }
+        var cursor = try ImportCSVCursor(bytes, delimiter: nil, chunkSize: chunkSize)
         guard let header = try cursor.next() else {
             throw UserError("The file is empty: there is no header line to tell which app wrote it.")
         }
@@ -239,15 +300,47 @@ public enum ImportParser {
             source = detected
         } else {
             let shown = header.fields.prefix(6).joined(separator: String(cursor.delimiterCharacter))
-            throw UserError("Cannot tell which app wrote this file from its header '\(shown)'. Pass --from strong, hevy, fitnotes or native.")
+            throw UserError("Cannot tell which app wrote this file from its header '\(shown)'. Pass --from \(ImportSource.spelledList).")
         }
         var assembler = make(source)
         switch source {
-        case .strong: try StrongReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
+        case .strong:
+            try StrongReader(header: header.fields, delimiter: cursor.delimiterCharacter, dateOrder: dateOrder)
+                .read(&cursor, into: &assembler)
         case .hevy: try HevyReader(header: header.fields).read(&cursor, into: &assembler)
         case .fitnotes: try FitNotesReader(header: header.fields).read(&cursor, into: &assembler)
         case .native: try NativeReader(header: header.fields).read(&cursor, into: &assembler)
+        case .fitbod: try FitbodReader(header: header.fields).read(&cursor, into: &assembler)
+        case .liftosaur: try LiftosaurReader(header: header.fields).read(&cursor, into: &assembler)
+        case .lyfta: try LyftaReader(header: header.fields).read(&cursor, into: &assembler)
+        case .repcount: try RepCountReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
+        case .hevyJSON:
+            throw UserError("This file is not JSON, so it is not pages of Hevy's API; for Hevy's CSV export pass --from hevy.")
         }
-        return try assembler.finish(delimiter: cursor.delimiterCharacter)
+        var file = try assembler.finish(delimiter: cursor.delimiterCharacter)
+        file.dateOrder = dateOrder
+        return file
+    }
+
+    /// The day-month order of a Strong file whose dates a spreadsheet re-saved with slashes,
+    /// told from a day above 12; nil when its dates are not written so. Reads the date column
+    /// up to the first date that tells (or the first written another way); a file where none
+    /// tells is refused, naming the ambiguity and the option that settles it: never guessed.
+    static func slashDateOrder(_ source: any ImportByteSource, options: ImportOptions, chunkSize: Int) throws -> DateOrder? {
+        var cursor = try ImportCSVCursor(source, delimiter: nil, chunkSize: chunkSize)
+        guard let header = try cursor.next(), (options.source ?? ImportSource.detect(header: header.fields)) == .strong,
+              let column = try? StrongReader.table.find(in: header.fields)[.date] else { return nil }
+        var example: String?
+        while let row = try cursor.next() {
+            let text = row.fields.field(column)
+            guard let date = ImportValue.slashDate(text) else { return nil }
+            example = example ?? text
+            if date.first > 12 && date.second <= 12 { return .dmy }
+            if date.second > 12 && date.first <= 12 { return .mdy }
+        }
+        guard let example else { return nil }
+        throw UserError("The dates in this file are written with slashes, like '\(example)', and no day is above 12, "
+                        + "so the day and the month cannot be told apart. Pass --date-order dmy if '\(example)' is "
+                        + "day/month/year, or --date-order mdy if it is month/day/year.")
     }
 }

@@ -8,51 +8,45 @@ import Foundation
 /// FitNotes records days, not times: each day is one workout starting at 12:00 local time,
 /// its sets a minute apart.
 struct FitNotesReader {
-    let header: [String]
-    let weight, weightUnitColumn, reps, distance, distanceUnitColumn, time, comment: Int?
-    let headerWeightUnit: WeightUnit?
-    let headerDistanceUnit: DistanceUnit?
+    let columns: ImportColumns
+
+    static let table = ColumnTable(.fitnotes, [
+        ColumnRule(.date, "Date", required: true),
+        ColumnRule(.exercise, "Exercise", required: true),
+        ColumnRule(.category, "Category", required: true),
+        ColumnRule(.weight, "weight", measure: .weight),
+        ColumnRule(.weightUnit, "weight unit"),
+        ColumnRule(.reps, "reps"),
+        ColumnRule(.distance, "distance", measure: .distance),
+        ColumnRule(.distanceUnit, "distance unit"),
+        ColumnRule(.seconds, "time"),
+        ColumnRule(.notes, "comment"),
+    ])
 
     init(header: [String]) throws {
-        self.header = header
-        let c = ImportColumns(header)
-        _ = try c.required("Date", in: .fitnotes)
-        _ = try c.required("Exercise", in: .fitnotes)
-        (weight, headerWeightUnit) = c.measured("weight", unit: WeightUnit.init(importSpelling:))
-        (distance, headerDistanceUnit) = c.measured("distance", unit: DistanceUnit.init(importSpelling:))
-        weightUnitColumn = c.index("weight unit")
-        reps = c.index("reps")
-        distanceUnitColumn = c.index("distance unit")
-        time = c.index("time")
-        comment = c.index("comment")
+        columns = try Self.table.find(in: header)
     }
 
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         let weightFallback = a.options.weightUnit
-        let delimiter = String(cursor.delimiterCharacter)
-        try a.readRows(&cursor, fieldCount: header.count, extraFields: true) { a, line, raw in
-            // Fields beyond the header's count belong to the exercise name (column 1).
-            let extra = raw.count - header.count
-            var f = raw
-            if extra > 0 {
-                f = [raw[0], raw[1...(1 + extra)].joined(separator: delimiter)] + raw[(2 + extra)...]
-            }
-            let dateText = f.field(0)
+        let weightUnit = columns.weightUnit(), distanceUnit = columns.distanceUnit()
+        try a.readRows(&cursor, columns: columns, spillInto: .exercise) { a, line, f in
+            let dateText = f[.date]
             guard let day = parseDay(dateText) else { throw ImportRowError("Date '\(dateText)' is not a date like 2025-09-15") }
-            let exerciseName = cleanName(f.field(1))
+            let exerciseName = cleanName(f[.exercise])
             guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
-            let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit, unitText: f.field(weightUnitColumn),
+            let w = try ImportValue.weight(f[.weight], unit: weightUnit, unitText: f[.weightUnit],
                                            assumed: &a.assumedWeightUnit, fallback: weightFallback)
-            let r = try ImportValue.reps(f.field(reps))
-            let d = try ImportValue.distance(f.field(distance), unit: headerDistanceUnit, unitText: f.field(distanceUnitColumn),
+            let r = try ImportValue.reps(f[.reps])
+            let d = try ImportValue.distance(f[.distance], unit: distanceUnit, unitText: f[.distanceUnit],
                                              assumed: &a.assumedDistanceUnit, fallback: .km)
-            let s = try ImportValue.seconds(f.field(time), column: "Time")
+            let s = try ImportValue.seconds(f[.seconds], column: "Time")
             let set = try a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
-                                   note: nonEmpty(f.field(comment)), loadLeftBlank: f.field(weight).isEmpty)
+                                   note: nonEmpty(f[.notes]), loadLeftBlank: f[.weight].isEmpty)
 
             let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + 12 * 3_600_000
             let wi = a.workout(line: line, local: local, name: nil, key: dateText, note: nil) { _ in nil }
-            a.addSet(set, note: nonEmpty(f.field(comment)), line: line, exerciseName: exerciseName, to: wi)
+            a.addSet(set, note: nonEmpty(f[.notes]), line: line, exerciseName: exerciseName, to: wi)
         }
     }
 }

@@ -8,31 +8,38 @@ import Foundation
 /// `superset_id` numbers a workout's supersets (0, 1, ...): rows of one workout with the same
 /// number are one superset, blank is a set done on its own.
 struct HevyReader {
-    let header: [String]
-    let title, start, end, description, exercise, exerciseNotes, setIndex, setType, superset: Int?
-    let weight, reps, distance, duration, rpe: Int?
+    let columns: ImportColumns
+    let weightColumn: String
     let weightUnit: WeightUnit
     let distanceUnit: DistanceUnit
 
+    static let table = ColumnTable(.hevy, [
+        ColumnRule(.workoutName, "title", required: true),
+        ColumnRule(.start, "start_time", required: true),
+        ColumnRule(.exercise, "exercise_title", required: true),
+        ColumnRule(.end, "end_time"),
+        ColumnRule(.workoutNotes, "description"),
+        ColumnRule(.exerciseNotes, "exercise_notes"),
+        ColumnRule(.setOrder, "set_index"),
+        ColumnRule(.setType, "set_type"),
+        ColumnRule(.superset, "superset_id"),
+        ColumnRule(.reps, "reps"),
+        ColumnRule(.seconds, "duration_seconds"),
+        ColumnRule(.rpe, "rpe"),
+        // The unit is in the name: weight_kg or weight_lbs, distance_km, _miles or _meters.
+        ColumnRule(.weight, "weight_lbs", "weight_lb", "weight_kg"),
+        ColumnRule(.distance, "distance_miles", "distance_mi", "distance_meters", "distance_m", "distance_km"),
+    ])
+
     init(header: [String]) throws {
-        self.header = header
-        let c = ImportColumns(header)
-        title = try c.required("title", in: .hevy)
-        start = try c.required("start_time", in: .hevy)
-        exercise = try c.required("exercise_title", in: .hevy)
-        end = c.index("end_time")
-        description = c.index("description")
-        exerciseNotes = c.index("exercise_notes")
-        setIndex = c.index("set_index")
-        setType = c.index("set_type")
-        superset = c.index("superset_id")
-        reps = c.index("reps")
-        duration = c.index("duration_seconds")
-        rpe = c.index("rpe")
-        if let i = c.index("weight_lbs", "weight_lb") { weight = i; weightUnit = .lb } else { weight = c.index("weight_kg"); weightUnit = .kg }
-        if let i = c.index("distance_miles", "distance_mi") { distance = i; distanceUnit = .mi }
-        else if let i = c.index("distance_meters", "distance_m") { distance = i; distanceUnit = .m }
-        else { distance = c.index("distance_km"); distanceUnit = .km }
+        columns = try Self.table.find(in: header)
+        weightColumn = columns.names[.weight] ?? "weight_kg"
+        weightUnit = weightColumn.hasPrefix("weight_lb") ? .lb : .kg
+        switch columns.names[.distance] {
+        case "distance_miles", "distance_mi": distanceUnit = .mi
+        case "distance_meters", "distance_m": distanceUnit = .m
+        default: distanceUnit = .km
+        }
     }
 
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -64,42 +71,37 @@ struct HevyReader {
 
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         var assumedDistance: DistanceUnit?, assumedWeight: WeightUnit?
-        try a.readRows(&cursor, fieldCount: header.count) { a, line, f in
-            let startText = f.field(start)
+        try a.readRows(&cursor, columns: columns) { a, line, f in
+            let startText = f[.start]
             guard let local = Self.time(startText) else {
                 throw ImportRowError("start_time '\(startText)' is not a time like 15 Sep 2025, 07:48")
             }
-            let endText = f.field(end)
-            var localEnd: Int64?
-            if !endText.isEmpty {
-                guard let t = Self.time(endText) else { throw ImportRowError("end_time '\(endText)' is not a time like 15 Sep 2025, 08:55") }
-                localEnd = t
-            }
-            let exerciseName = cleanName(f.field(exercise))
+            let localEnd = try ImportValue.optionalTime(f[.end], column: "end_time", like: "15 Sep 2025, 08:55", Self.time)
+            let exerciseName = cleanName(f[.exercise])
             guard !exerciseName.isEmpty else { throw ImportRowError("exercise_title is empty") }
-            let typeText = f.field(setType)
+            let typeText = f[.setType]
             guard let kind = Self.kind(typeText) else {
                 throw ImportRowError("set_type '\(typeText)' is not normal, warmup, failure or dropset")
             }
-            let indexText = f.field(setIndex)
+            let indexText = f[.setOrder]
             if !indexText.isEmpty && ImportValue.count(indexText) == nil {
                 throw ImportRowError("set_index '\(indexText)' is not a whole number")
             }
-            let w = try ImportValue.weight(f.field(weight), unit: weightUnit, assumed: &assumedWeight, fallback: weightUnit,
-                                           column: weight.map { header[$0] } ?? "weight")
-            let r = try ImportValue.reps(f.field(reps), column: "reps")
-            let e = try ImportValue.rpe(f.field(rpe)).get()
-            let d = try ImportValue.distance(f.field(distance), unit: distanceUnit, assumed: &assumedDistance, fallback: distanceUnit)
-            let s = try ImportValue.seconds(f.field(duration), column: "duration_seconds")
+            let w = try ImportValue.weight(f[.weight], unit: weightUnit, assumed: &assumedWeight, fallback: weightUnit,
+                                           column: weightColumn)
+            let r = try ImportValue.reps(f[.reps], column: "reps")
+            let e = try ImportValue.rpe(f[.rpe]).get()
+            let d = try ImportValue.distance(f[.distance], unit: distanceUnit, assumed: &assumedDistance, fallback: distanceUnit)
+            let s = try ImportValue.seconds(f[.seconds], column: "duration_seconds")
             let set = try a.values(kind: kind, weight: w, reps: r, rpe: e, duration: s, distance: d, note: nil,
-                                   loadLeftBlank: f.field(weight).isEmpty)
+                                   loadLeftBlank: f[.weight].isEmpty)
 
-            let name = nonEmpty(f.field(title))
-            let wi = a.workout(line: line, local: local, name: name, note: nonEmpty(f.field(description))) { startedAt in
+            let name = nonEmpty(f[.workoutName])
+            let wi = a.workout(line: line, local: local, name: name, note: nonEmpty(f[.workoutNotes])) { startedAt in
                 localEnd.flatMap { $0 > local ? startedAt + ($0 - local) : nil }
             }
-            if let text = nonEmpty(f.field(exerciseNotes)) { a.addNote("\(exerciseName): \(text)", to: wi) }
-            a.addSet(set, line: line, exerciseName: exerciseName, superset: a.superset(f.field(superset), in: wi), to: wi)
+            if let text = nonEmpty(f[.exerciseNotes]) { a.addNote("\(exerciseName): \(text)", to: wi) }
+            a.addSet(set, line: line, exerciseName: exerciseName, superset: a.superset(f[.superset], in: wi), to: wi)
         }
     }
 }

@@ -4,33 +4,45 @@ import Foundation
 /// separated (semicolon files may write `102,5`), with or without `Duration`, `RPE` and
 /// `Workout Notes`, a per-row `Weight Unit` / `Distance Unit` or units in the header
 /// (`Weight (kg)`, `Distance (meters)`) or none at all (then the assumed unit), and
-/// `Set Order` as a number, `W`/`D`/`F`, `WARM_UP`/`FAILURE`, `Rest Timer` or `Note`.
+/// `Set Order` as a number (0-based in 2016), `W`/`D`/`F`, `WARM_UP`/`FAILURE`, `Rest Timer`
+/// (`Ruhezeit`, `Temporizador de descanso`, `Minuteur de repos`) or `Note`. Headers come in
+/// English, German, Spanish and French (`table`); the 2016 layout names the unit as the
+/// column (`kg`, `km`); a spreadsheet's re-save writes `DD/MM/YYYY HH:MM`, read in the
+/// order `ImportParser.slashDateOrder` settled for the file.
 struct StrongReader {
-    let header: [String]
+    let columns: ImportColumns
     let decimalComma: Bool
-    let date, workoutName, duration, exercise, setOrder: Int?
-    let weight, weightUnitColumn, reps, rpe, distance, distanceUnitColumn, seconds, notes, workoutNotes: Int?
-    let headerWeightUnit: WeightUnit?
-    let headerDistanceUnit: DistanceUnit?
+    /// The file's day-month order when its dates are a spreadsheet's re-save (`DD/MM/YYYY HH:MM`).
+    let dateOrder: DateOrder?
 
-    init(header: [String], delimiter: Character) throws {
-        self.header = header
+    /// Strong's columns in every language and age: English, German, Spanish and French
+    /// headers; `Weight (kg)`, a per-row `Weight Unit`, or (2016) a column named `kg` or `lbs`.
+    static let table = ColumnTable(.strong, [
+        ColumnRule(.date, "Date", "datum", "fecha", required: true),
+        ColumnRule(.exercise, "Exercise Name", "übungsname", "name der übung", "nombre del ejercicio", "nom de l'exercice",
+                   "nom de l’exercice", required: true),
+        ColumnRule(.setOrder, "Set Order", "satzreihenfolge", "satz-reihenfolge", "reihenfolge der sätze", "orden de la serie",
+                   "orden de series", "ordre des séries", "ordre de la série", required: true),
+        ColumnRule(.workoutName, "workout name", "workout-name", "trainingsname", "nombre del entrenamiento",
+                   "nom de l'entraînement", "nom de l’entraînement", "nom de la séance"),
+        ColumnRule(.duration, "duration", "workout duration", "duration (sec)", "duration (seconds)", "duration (s)",
+                   "dauer", "trainingsdauer", "duración", "durée"),
+        ColumnRule(.weight, "weight", "gewicht", "peso", "poids", measure: .weight, unitAlone: true),
+        ColumnRule(.weightUnit, "weight unit", "gewichtseinheit", "unidad de peso", "unité de poids"),
+        ColumnRule(.reps, "reps", "wiederholungen", "wdh", "repeticiones", "répétitions", "reps."),
+        ColumnRule(.rpe, "rpe"),
+        ColumnRule(.distance, "distance", "distanz", "entfernung", "distancia", measure: .distance, unitAlone: true),
+        ColumnRule(.distanceUnit, "distance unit", "distanzeinheit", "entfernungseinheit", "unidad de distancia", "unité de distance"),
+        ColumnRule(.seconds, "seconds", "sekunden", "segundos", "secondes"),
+        ColumnRule(.notes, "notes", "notizen", "notas", "remarques"),
+        ColumnRule(.workoutNotes, "workout notes", "workout-notizen", "trainingsnotizen", "notas del entrenamiento",
+                   "notes d'entraînement", "notes d’entraînement", "notes de la séance"),
+    ])
+
+    init(header: [String], delimiter: Character, dateOrder: DateOrder?) throws {
+        columns = try Self.table.find(in: header)
         decimalComma = delimiter == ";"
-        let c = ImportColumns(header)
-        date = try c.required("Date", in: .strong)
-        exercise = try c.required("Exercise Name", in: .strong)
-        setOrder = try c.required("Set Order", in: .strong)
-        workoutName = c.index("workout name")
-        duration = c.index("duration", "workout duration", "duration (sec)", "duration (seconds)", "duration (s)")
-        reps = c.index("reps")
-        rpe = c.index("rpe")
-        seconds = c.index("seconds")
-        notes = c.index("notes")
-        workoutNotes = c.index("workout notes")
-        weightUnitColumn = c.index("weight unit")
-        distanceUnitColumn = c.index("distance unit")
-        (weight, headerWeightUnit) = c.measured("weight", unit: WeightUnit.init(importSpelling:))
-        (distance, headerDistanceUnit) = c.measured("distance", unit: DistanceUnit.init(importSpelling:))
+        self.dateOrder = dateOrder
     }
 
     enum RowKind { case set(SetKind), restTimer, note }
@@ -53,8 +65,10 @@ struct StrongReader {
         case "w", "warm_up", "warmup", "warm-up", "warm up": return .set(.warmup)
         case "d", "drop", "dropset", "drop_set", "drop set": return .set(.drop)
         case "f", "failure": return .set(.failure)
-        case "rest timer", "rest_timer", "resttimer": return .restTimer
-        case "note", "notes": return .note
+        case "rest timer", "rest_timer", "resttimer", "ruhezeit", "ruhe-timer", "pausen-timer", "pausentimer",
+             "temporizador de descanso", "minuteur de repos", "chronomètre de repos", "minuterie de repos":
+            return .restTimer
+        case "note", "notes", "notiz", "nota", "notas": return .note
         default: return ImportValue.count(text) != nil ? .set(.working) : nil
         }
     }
@@ -62,20 +76,22 @@ struct StrongReader {
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         let weightFallback = a.options.weightUnit
         let distanceFallback: DistanceUnit = weightFallback == .lb ? .mi : .km
-        try a.readRows(&cursor, fieldCount: header.count) { a, line, f in
-            let dateText = f.field(date)
-            guard let local = ImportValue.localDateTime(dateText) else {
-                throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00")
+        let weightUnit = columns.weightUnit(), distanceUnit = columns.distanceUnit()
+        try a.readRows(&cursor, columns: columns) { a, line, f in
+            let dateText = f[.date]
+            guard let local = ImportValue.localDateTime(dateText, order: dateOrder) else {
+                throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00"
+                                     + (dateOrder.map { " or \($0.example)" } ?? ""))
             }
-            let exerciseName = cleanName(f.field(exercise))
+            let exerciseName = cleanName(f[.exercise])
             guard !exerciseName.isEmpty else { throw ImportRowError("Exercise Name is empty") }
-            let orderText = f.field(setOrder)
+            let orderText = f[.setOrder]
             guard let kind = Self.rowKind(orderText) else {
                 throw ImportRowError("Set Order '\(orderText)' is not a set number, W, D, F, Rest Timer or Note")
             }
-            let workoutMillis = try Self.workoutLength(f.field(duration))
-            let name = nonEmpty(f.field(workoutName))
-            let workoutNote = noteAsWritten(f.untrimmedField(workoutNotes))
+            let workoutMillis = try Self.workoutLength(f[.duration])
+            let name = nonEmpty(f[.workoutName])
+            let workoutNote = noteAsWritten(f.untrimmed(.workoutNotes))
             // Every row carries its workout's columns, so a row is checked whole before
             // its workout is made.
             var set: RowSet?
@@ -85,16 +101,16 @@ struct StrongReader {
             case .note:
                 break
             case .set(let setKind):
-                let w = try ImportValue.weight(f.field(weight), unit: headerWeightUnit, unitText: f.field(weightUnitColumn),
+                let w = try ImportValue.weight(f[.weight], unit: weightUnit, unitText: f[.weightUnit],
                                                decimalComma: decimalComma, assumed: &a.assumedWeightUnit, fallback: weightFallback)
-                let r = try ImportValue.reps(f.field(reps))
-                let e = try ImportValue.rpe(f.field(rpe), decimalComma: decimalComma).get()
-                let d = try ImportValue.distance(f.field(distance), unit: headerDistanceUnit,
-                                                 unitText: f.field(distanceUnitColumn), decimalComma: decimalComma,
+                let r = try ImportValue.reps(f[.reps])
+                let e = try ImportValue.rpe(f[.rpe], decimalComma: decimalComma).get()
+                let d = try ImportValue.distance(f[.distance], unit: distanceUnit,
+                                                 unitText: f[.distanceUnit], decimalComma: decimalComma,
                                                  assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
-                let s = try ImportValue.seconds(f.field(seconds), column: "Seconds")
+                let s = try ImportValue.seconds(f[.seconds], column: "Seconds")
                 set = try a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
-                                   note: noteAsWritten(f.untrimmedField(notes)), loadLeftBlank: f.field(weight).isEmpty)
+                                   note: noteAsWritten(f.untrimmed(.notes)), loadLeftBlank: f[.weight].isEmpty)
             }
             let w = a.workout(line: line, local: local, name: name, note: workoutNote) { start in
                 workoutMillis.map { start + $0 }
@@ -104,13 +120,13 @@ struct StrongReader {
             case .restTimer:
                 a.ignore(line, .restTimer)
             case .note:
-                if let text = nonEmpty(f.field(notes)) {
+                if let text = nonEmpty(f[.notes]) {
                     a.addNote("\(exerciseName): \(text)", to: w)
                 } else {
                     a.ignore(line, .emptyNote)
                 }
             case .set:
-                a.addSet(set, note: nonEmpty(f.field(notes)), line: line, exerciseName: exerciseName, to: w)
+                a.addSet(set, note: nonEmpty(f[.notes]), line: line, exerciseName: exerciseName, to: w)
             }
         }
     }

@@ -1,42 +1,6 @@
 import Foundation
 
-// MARK: - Header columns
-
-/// Finds columns by name (case-insensitive, surrounding spaces ignored).
-struct ImportColumns {
-    let names: [String]
-    init(_ header: [String]) { names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
-
-    /// The index of the first column whose name is one of `candidates`.
-    func index(_ candidates: String...) -> Int? {
-        for c in candidates { if let i = names.firstIndex(of: c) { return i } }
-        return nil
-    }
-
-    /// The first column named `base (unit)` whose unit `read` knows, e.g. `Weight (kgs)`,
-    /// `Weight (lbs.)`, `Distance (meters)`: its index and unit.
-    func index<Unit>(_ base: String, unit read: (Substring) -> Unit?) -> (index: Int, unit: Unit)? {
-        for (i, name) in names.enumerated() where name.hasPrefix(base + " (") && name.hasSuffix(")") {
-            if let unit = read(name.dropFirst(base.count + 2).dropLast()) { return (i, unit) }
-        }
-        return nil
-    }
-
-    /// A measured column: `base (unit)` with the unit its header names, else plain `base`
-    /// (its unit then comes from a unit column or the assumed one).
-    func measured<Unit>(_ base: String, unit read: (Substring) -> Unit?) -> (index: Int?, unit: Unit?) {
-        if let found = index(base, unit: read) { return (found.index, found.unit) }
-        return (index(base), nil)
-    }
-
-    /// The index of a column the format cannot do without.
-    func required(_ name: String, in source: ImportSource) throws -> Int {
-        guard let i = names.firstIndex(of: name.lowercased()) else {
-            throw UserError("This \(source.displayName) file has no '\(name)' column; check that it is an unmodified export, or pass the right --from.")
-        }
-        return i
-    }
-}
+// MARK: - Fields
 
 extension Array where Element == String {
     /// The trimmed field at `index`, "" when the column is absent.
@@ -158,6 +122,32 @@ enum ImportValue {
         return base + Int64(clock) * 1000
     }
 
+    /// A local date and time as `localDateTime(_:)` reads it, or written with slashes in
+    /// `order` (`31/01/2024 10:15`, a spreadsheet's re-save); slashes without an order are none.
+    static func localDateTime(_ text: String, order: DateOrder?) -> Int64? {
+        guard let order, let parts = slashDate(text) else { return localDateTime(text) }
+        let (day, month) = order == .dmy ? (parts.first, parts.second) : (parts.second, parts.first)
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: parts.year, month: month) else { return nil }
+        return epochMillis(year: parts.year, month: month, day: day, utcOffsetSeconds: 0) + Int64(parts.clock) * 1000
+    }
+
+    /// `31/01/2024 10:15` (or `1/31/2024 10:15:00`, or a date alone) as its two leading numbers,
+    /// the year and the time of day in seconds; nil when it is not written with slashes.
+    static func slashDate(_ text: String) -> (first: Int, second: Int, year: Int, clock: Int)? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let halves = t.split(separator: " ", maxSplits: 1).map(String.init)
+        let date = halves.first?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+        guard date.count == 3, date.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
+              let first = Int(date[0]), let second = Int(date[1]), let year = Int(date[2]),
+              date[0].count <= 2, date[1].count <= 2, date[2].count == 4 else { return nil }
+        var clock = 0
+        if halves.count == 2 {
+            guard let c = timeOfDay(halves[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+            clock = c
+        }
+        return (first, second, year, clock)
+    }
+
     /// `07:48`, `7:48` or `07:48:05` as seconds after midnight.
     static func timeOfDay(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -180,6 +170,18 @@ enum ImportValue {
         guard f >= Fixed(1), f <= Fixed(10) else { return .failure(.init("RPE '\(text)' is not between 1 and 10")) }
         return .success(f)
     }
+}
+
+/// The day-month order of dates written with slashes, which a spreadsheet's re-save of an
+/// export writes in its own locale: `03/04/2024` is 3 April (`dmy`) or 4 March (`mdy`).
+public enum DateOrder: String, CaseIterable, Sendable {
+    case dmy, mdy
+
+    /// How a date is written in this order, for messages.
+    var example: String { self == .dmy ? "31/01/2024 10:15" : "01/31/2024 10:15" }
+
+    /// How people say it.
+    public var described: String { self == .dmy ? "day/month/year" : "month/day/year" }
 }
 
 /// Why one row could not be read.
@@ -241,6 +243,31 @@ extension ImportValue {
         guard !text.isEmpty else { return nil }
         guard let n = count(text) else { throw ImportRowError("\(column) '\(text)' is not a whole number") }
         return n
+    }
+
+    /// A time column that may be blank (an end time): nil when blank, else read by `read`; a
+    /// row error naming the column and an `example` when it is not a time.
+    static func optionalTime(_ text: String, column: String, like example: String, _ read: (String) -> Int64?) throws -> Int64? {
+        guard !text.isEmpty else { return nil }
+        guard let time = read(text) else { throw ImportRowError("\(column) '\(text)' is not a time like \(example)") }
+        return time
+    }
+
+    /// A yes-or-no column (`true`, `TRUE` after a spreadsheet's re-save, `1`); blank is no.
+    static func flag(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "1", "yes": true
+        case "false", "0", "no", "": false
+        default: nil
+        }
+    }
+
+    /// Seconds written as a decimal (`60.0`, `45.5`), to the nearest second; blank or 0 is none.
+    static func wholeSeconds(_ text: String, column: String) throws -> Int? {
+        guard !text.isEmpty else { return nil }
+        guard let n = number(text) else { throw ImportRowError("\(column) '\(text)' is not a number of seconds") }
+        let seconds = Int((n.thousandths + 500) / 1000)
+        return seconds == 0 ? nil : seconds
     }
 
     static func seconds(_ text: String, column: String) throws -> Int? {

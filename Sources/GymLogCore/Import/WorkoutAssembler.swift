@@ -112,18 +112,46 @@ struct WorkoutAssembler {
                 bad(line, reason)
                 continue
             }
-            do {
-                try read(&self, line, f)
-            } catch let e as ImportRowError {
-                bad(line, e.reason)
+            try row(line) { try read(&$0, line, f) }
+        }
+    }
+
+    /// Reads one row (or, in a file of another shape, one set) with `read`: a bad row at
+    /// `line` when it throws `ImportRowError`; then hands over the workouts the row completed.
+    mutating func row(_ line: Int, _ read: (inout WorkoutAssembler) throws -> Void) throws {
+        do {
+            try read(&self)
+        } catch let e as ImportRowError {
+            bad(line, e.reason)
+        }
+        if changed { throw ImportParser.fileChanged }
+        if let hash = completing {
+            completing = nil
+            workoutRows[hash] = nil
+            // Two keys with one hash are counted together: both are complete now.
+            for slot in open.keys.sorted() where open[slot]?.hash == hash { try complete(slot) }
+        }
+    }
+
+    /// Runs `read` on each row of a format read by its column table (`columns`). With
+    /// `spillInto`, an app that does not quote its fields (FitNotes' names, Fitbod's notes) has
+    /// written the delimiter inside that field: the fields beyond the header's count are joined
+    /// back into it, the columns after it anchored from the right. With `padded`, empty fields
+    /// beyond the header's count (a spreadsheet's re-save pads rows with a trailing delimiter)
+    /// are dropped first.
+    mutating func readRows(_ cursor: inout ImportCSVCursor, columns: ImportColumns, spillInto: ImportField? = nil,
+                           padded: Bool = false, _ read: (inout WorkoutAssembler, Int, ImportRow) throws -> Void) throws {
+        let delimiter = String(cursor.delimiterCharacter)
+        let spill = spillInto.flatMap { columns[$0] }
+        try readRows(&cursor, fieldCount: columns.count, extraFields: spill != nil || padded) { a, line, raw in
+            var f = raw
+            if padded { while f.count > columns.count, f.last?.isEmpty == true { f.removeLast() } }
+            let extra = f.count - columns.count
+            if extra > 0 {
+                guard let c = spill else { throw ImportRowError("has \(f.count) fields but the header has \(columns.count)") }
+                f = Array(f[..<c]) + [f[c...(c + extra)].joined(separator: delimiter)] + f[(c + extra + 1)...]
             }
-            if changed { throw ImportParser.fileChanged }
-            if let hash = completing {
-                completing = nil
-                workoutRows[hash] = nil
-                // Two keys with one hash are counted together: both are complete now.
-                for slot in open.keys.sorted() where open[slot]?.hash == hash { try complete(slot) }
-            }
+            try read(&a, line, ImportRow(fields: f, columns: columns))
         }
     }
 
@@ -136,7 +164,7 @@ struct WorkoutAssembler {
 
     /// The workout another app started at wall-clock `local` (in the chosen zone) under `name`,
     /// made from this row the first time its `key` (by default start and name) is seen.
-    mutating func workout(line: Int, local: Int64, name: String?, key: String? = nil, note: String?,
+    mutating func workout(line: Int, local: Int64, name: String?, key: String? = nil, note: String?, idStart: Int64? = nil,
                           endedAt: (_ startedAt: Int64) -> Int64?) -> Int {
         let key = key ?? "\(local)|\(name ?? "")"
         return workout(key: key) { a in
@@ -146,9 +174,18 @@ struct WorkoutAssembler {
                 a.cappedDurations.append(ImportProblem(line: line, reason: formatDuration(Int((e - begin.millis) / 1000))))
                 end = nil
             }
-            return ImportedWorkout(line: line, id: a.workoutID(localStart: local, name: name), name: name, startedAt: begin.millis,
+            return ImportedWorkout(line: line, id: a.workoutID(localStart: idStart ?? local, name: name), name: name, startedAt: begin.millis,
                                    endedAt: end, utcOffsetSeconds: begin.offset, note: note)
         }
+    }
+
+    /// The workout another app wrote as an instant (UTC milliseconds, `start`): it started at
+    /// that instant's wall-clock time in the chosen zone, and its id follows from the instant,
+    /// so a re-import with another --timezone finds the same workout.
+    mutating func workout(line: Int, instant start: Int64, name: String?, key: String, note: String?,
+                          endedAt: (_ startedAt: Int64) -> Int64?) -> Int {
+        workout(line: line, local: start + Int64(options.utcOffset(start)) * 1000, name: name, key: key, note: note,
+                idStart: start, endedAt: endedAt)
     }
 
     /// The workout for `key` (its slot), made by `make` the first time the key is seen; every
@@ -215,7 +252,8 @@ struct WorkoutAssembler {
 
     /// The exercise called `name` (or with `id`), added the first time it is seen.
     mutating func exercise(named name: String, id: UUID? = nil) -> Int {
-        let name = ControlCharacters.cleaned(name, lineBreaks: false)
+        var name = ControlCharacters.cleaned(name, lineBreaks: false)
+        if source.spellsExercisesItsOwnWay { name = ExerciseSpellings.canonical(name) }
         let key = id.map { "id:" + $0.uuidString.lowercased() } ?? nameKey(name)
         if let i = exerciseIndex[key] { return i }
         exercises.append(ImportedExercise(name: name, id: id))

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Reads Fitbod's `WorkoutExport.csv`: `Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),
+/// Incline,Resistance,isWarmup,Note,multiplier`, one row per set, newest first. Fitbod quotes
+/// nothing, so a comma in a note spills into the fields after it: the note takes the extra
+/// fields and `multiplier` is anchored from the right. `Date` is the workout's start with its
+/// offset (`2024-01-31 10:15:00 +0000`), repeated on every set: the sets of one start are one
+/// workout. There is no workout name, RPE or superset.
+///
+/// Weights are always kilograms, converted from what a pound user typed (`20.41168092460379`
+/// is 45 lb): when the lifter's unit is lb, a load that is a whole 0.05 lb to within conversion
+/// dust is stored in pounds as typed; any other load keeps its kilograms, to the gram.
+/// `multiplier` is Fitbod's volume factor (2 when the load is per hand or per side): the load is
+/// kept as written, per hand. A spreadsheet's re-save writes `TRUE`/`FALSE` and pads each row
+/// with a trailing comma; both read.
+struct FitbodReader {
+    let columns: ImportColumns
+
+    static let table = ColumnTable(.fitbod, [
+        ColumnRule(.date, "Date", required: true),
+        ColumnRule(.exercise, "Exercise", required: true),
+        ColumnRule(.reps, "Reps", required: true),
+        ColumnRule(.weight, "weight", measure: .weight),
+        ColumnRule(.seconds, "duration(s)", "duration (s)", "duration"),
+        ColumnRule(.distance, "distance", measure: .distance),
+        ColumnRule(.incline, "incline"),
+        ColumnRule(.resistance, "resistance"),
+        ColumnRule(.warmup, "isWarmup", required: true),
+        ColumnRule(.notes, "note", "notes"),
+        ColumnRule(.multiplier, "multiplier", required: true),
+    ])
+
+    init(header: [String]) throws {
+        columns = try Self.table.find(in: header)
+    }
+
+    /// `2024-01-31 10:15:00 +0000` (or `-0500`, `+01:00`) as UTC milliseconds.
+    static func instant(_ text: String) -> Int64? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 3, let local = ImportValue.localDateTime(parts[0] + " " + parts[1]) else { return nil }
+        let zone = parts[2].replacingOccurrences(of: ":", with: "")
+        guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
+              let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2)), hours < 24, minutes < 60 else { return nil }
+        return local - Int64((sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)) * 1000
+    }
+
+    /// Pounds in a kilogram as Fitbod converts them (`45 / 2.20462` is its `20.41168092460379`).
+    static let poundsPerKilogram = 2.20462
+
+    /// A load as Fitbod writes it, in kilograms: pounds when the lifter's unit is lb and it is
+    /// a whole 0.05 lb to within float dust (by Fitbod's factor or the exact one), else
+    /// kilograms to the gram. Nil when zero or blank.
+    static func load(_ text: String, lifterUnit: WeightUnit) throws -> Weight? {
+        guard !text.isEmpty else { return nil }
+        guard let kg = ImportValue.number(text), let exact = Double(text) else {
+            throw ImportRowError("Weight(kg) '\(text)' is not a number")
+        }
+        if kg.isZero { return nil }
+        if lifterUnit == .lb {
+            for pounds in [exact * poundsPerKilogram, exact / WeightUnit.kilogramsPerPound] {
+                let typed = (pounds * 20).rounded() / 20
+                if abs(pounds - typed) < 1e-6 { return Weight(Fixed(thousandths: Int64((typed * 1000).rounded())), .lb) }
+            }
+        }
+        return Weight(kg, .kg)
+    }
+
+    func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
+        let distanceUnit = columns.distanceUnit() ?? .m
+        try a.readRows(&cursor, columns: columns, spillInto: .notes, padded: true) { a, line, f in
+            let dateText = f[.date]
+            guard let start = Self.instant(dateText) else {
+                throw ImportRowError("Date '\(dateText)' is not a time like 2024-01-31 10:15:00 +0000")
+            }
+            let exerciseName = cleanName(f[.exercise])
+            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+            guard let warmup = ImportValue.flag(f[.warmup]) else { throw ImportRowError("isWarmup '\(f[.warmup])' is not true or false") }
+            let multiplier = f[.multiplier]
+            guard multiplier.isEmpty || ImportValue.number(multiplier) != nil else {
+                throw ImportRowError("multiplier '\(multiplier)' is not a number")
+            }
+            let w = try Self.load(f[.weight], lifterUnit: a.options.weightUnit)
+            let r = try ImportValue.reps(f[.reps])
+            var unused: DistanceUnit?
+            let d = try ImportValue.distance(f[.distance], unit: distanceUnit, assumed: &unused, fallback: distanceUnit)
+            let s = try ImportValue.wholeSeconds(f[.seconds], column: "Duration(s)")
+            // Incline and resistance have no field of their own: the set's note keeps them.
+            let machine = [("incline", f[.incline]), ("resistance", f[.resistance])].compactMap { name, text -> String? in
+                guard let n = ImportValue.number(text), !n.isZero else { return nil }
+                return "\(name) \(n)"
+            }
+            let note = ([nonEmpty(f.untrimmed(.notes))].compactMap { $0 } + machine).joined(separator: "; ")
+            let set = try a.values(kind: warmup ? .warmup : .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
+                                   note: nonEmpty(note), loadLeftBlank: f[.weight].isEmpty)
+            let wi = a.workout(line: line, instant: start, name: nil, key: dateText, note: nil) { _ in nil }
+            a.addSet(set, note: nonEmpty(note), line: line, exerciseName: exerciseName, to: wi)
+        }
+    }
+}
