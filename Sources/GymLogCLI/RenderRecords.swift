@@ -236,6 +236,16 @@ extension Render {
         return lines.joined(separator: "\n")
     }
 
+    /// `lines` fitted to `width` (the terminal's; nil when piped keeps them whole): a line too
+    /// wide breaks between words, going on under its own first word, so no number or word is
+    /// split at the edge of a narrow terminal.
+    static func wrapped(_ lines: [String], width: Int?) -> [String] {
+        lines.map { line in
+            let indent = line.prefix { $0 == " " }.count
+            return wrap([StyledText(line)], width: width, indent: indent)
+        }
+    }
+
     /// `items` after `first`, joined by `separator` and broken between items (never inside
     /// one) at `width` columns; continuation lines start under the first item.
     static func wrapItems(_ items: [(plain: String, styled: String)], separator: String, style: Style, width: Int?, first: String) -> [String] {

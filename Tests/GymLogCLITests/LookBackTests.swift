@@ -385,4 +385,15 @@ func seedBench(_ home: TemporaryHome) throws -> [Int64] {
         // And piped (no width) it stays one line per row
         #expect(Render.records([(exercise, records)], settings: Settings()).count == 3)
     }
+
+    /// `routine show` and `start`'s plan at 60 columns split `a\ns many reps` and `5/\n3/1`.
+    @Test func aPlanFitsSixtyColumnsBreakingBetweenWords() {
+        let reason = "     5/3/1 cycle 1 week 1: 65/75/85% of TM 140kg, last set as many reps as you can"
+        let lines = Render.wrapped(["  1  squat     90kg x 5, 105kg x 5, 120kg x 5+", reason], width: 60).flatMap { $0.split(separator: "\n") }
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(lines)")
+        #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("     ") && !$0.hasPrefix("      ") }, "\(lines)")
+        #expect(lines.joined(separator: " ").split(separator: " ") == ["1", "squat", "90kg", "x", "5,", "105kg", "x", "5,", "120kg", "x", "5+"]
+            + reason.split(separator: " "), "\(lines)")
+        #expect(Render.wrapped([reason], width: nil) == [reason])
+    }
 }

@@ -25,9 +25,7 @@ struct WithdrawnTokenTests {
         let token = try server.addUser("mallory")
         // Given mallory's push, authenticated, with 20 bytes of its body sent
         let push = SlowClientTests.push(token)
-        let connection = try HostileRawHTTP.Connection(port: port)
-        connection.send(push.head + String(push.body.prefix(20)))
-        try await SlowClientTests.waitUntilPushSlotsAreTaken(port: port, token: token)
+        let connection = try await SlowClientTests.partialPushHoldingTheSlot(port: port, token: token, push)
         // When her token is withdrawn
         var newbie: String?
         switch withdrawal {
