@@ -38,6 +38,9 @@ struct TodayPlan {
     var parsed: GymLogCore.Routine
     var lines: [Line]
     var progress: PlanProgress
+    /// The exercises this workout already holds warm-up sets of (a ramp logged with `warmup
+    /// ... log`, or typed), so `next` stops offering the ramp.
+    var warmedUp: Set<UUID> = []
 
     /// Which lines get today's suggestion and last time (each costs the exercise's history reads).
     enum Suggestions {
@@ -63,7 +66,9 @@ struct TodayPlan {
         }
         let keys = lines.map { (exercise: $0.exercise?.id.key ?? "new:" + nameKey($0.planned.exerciseName), sets: $0.planned.sets) }
         var done: [String] = []
+        var warmedUp: Set<UUID> = []
         if let workout, let detail = try db.workoutDetail(workout.id) {
+            warmedUp = Set(detail.sets.filter { $0.set.values.kind == .warmup }.map(\.exercise.id))
             let working = detail.sets.filter { $0.set.values.kind != .warmup }
             done = working.map { $0.exercise.id.key }
             // A line's last set is its own: a 5x10 line never takes the 5/3/1 line's weight.
@@ -110,7 +115,7 @@ struct TodayPlan {
             if let wave = lines[i].suggestion.wave, trainingMaxes[keys[i].exercise] == nil { trainingMaxes[keys[i].exercise] = wave.trainingMax }
             lines[i].last = try lines[i].exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
         }
-        return TodayPlan(routine: routine, parsed: parsed, lines: lines, progress: progress)
+        return TodayPlan(routine: routine, parsed: parsed, lines: lines, progress: progress, warmedUp: warmedUp)
     }
 
     /// The plan of the open workout (or the past one the REPL is filling in), if it has one.

@@ -250,6 +250,34 @@ import Testing
         #expect(stats.contains { $0.contains("pullup") && $0.hasSuffix(" 463kg") } && stats.contains { $0.contains("dip") && $0.hasSuffix(" 825kg") }, "\(stats)")
     }
 
+    /// Issue 26, item 17: `next --json` with no routine gave only `next`.
+    @Test func nextJSONHasOneShapeWithOrWithoutARoutine() async throws {
+        let s = try Session()
+        let none = try JSONSerialization.jsonObject(with: Data(await s.type("next --json").out.joined(separator: "\n").utf8)) as? [String: Any]
+        #expect(Set(none?.keys ?? [:].keys) == ["routine", "done", "total", "next", "round"], "\(String(describing: none))")
+        #expect(none?["routine"] is NSNull && none?["next"] is NSNull && (none?["round"] as? [Any])?.isEmpty == true)
+        let file = try temporaryDirectory("gymlog-next") + "/legs.txt"
+        try "# Legs\nsquat 3x5 100\n".write(toFile: file, atomically: true, encoding: .utf8)
+        await s.type("routine add --file \(file)")
+        await s.type("start Legs")
+        let some = try JSONSerialization.jsonObject(with: Data(await s.type("next --json").out.joined(separator: "\n").utf8)) as? [String: Any]
+        #expect(Set(some?.keys ?? [:].keys) == Set(none?.keys ?? [:].keys), "\(String(describing: some))")
+    }
+
+    /// Issue 26, item 11: `next` kept saying "Warm up first" after the ramp was logged.
+    @Test func nextStopsOfferingTheRampOnceItIsLogged() async throws {
+        let s = try Session()
+        await s.type("squat 100x5")
+        let file = try temporaryDirectory("gymlog-ramp") + "/legs.txt"
+        try "# Legs\nsquat 3x5 100 warmup\n".write(toFile: file, atomically: true, encoding: .utf8)
+        await s.type("routine add --file \(file)")
+        await s.type("start Legs")
+        #expect(await s.type("next").out.contains { $0.contains("Warm up first: `warmup squat 100 log`") })
+        await s.type("warmup squat 100 log")
+        let after = await s.type("next").out
+        #expect(after.first?.hasPrefix("Next: squat, set 1 of 3") == true && !after.joined().contains("Warm up first"), "\(after)")
+    }
+
     /// Issue 26, item 12: `PR! heaviest weight (was 100kg)` was said at 100 kg after 220.46 lb.
     @Test func aLoadEqualInTheOtherUnitIsNoRecord() async throws {
         let s = try Session()

@@ -23,8 +23,9 @@ enum PlanText {
             return lines
         }
         for (line, index, set) in round {
-            // A routine line with `warmup` offers the ramp before its first set.
-            if line.planned.warmup, plan.progress.done[index] == 0, let w = set.weight, !set.bodyweight, w.value > settings.plates(w.unit).bar {
+            // A routine line with `warmup` offers the ramp before its first set, until one is logged.
+            if line.planned.warmup, plan.progress.done[index] == 0, !(line.exercise.map { plan.warmedUp.contains($0.id) } ?? false),
+               let w = set.weight, !set.bodyweight, w.value > settings.plates(w.unit).bar {
                 let ramp = WarmupRamp.sets(to: w.value, steps: settings.warmupSteps, inventory: settings.plates(w.unit))
                 let weight = w.unit == settings.defaultUnit ? "\(w.value)" : "\(w.value)\(w.unit.rawValue)"
                 if !ramp.isEmpty { lines.append("  Warm up first: `warmup \(line.name) \(weight) log` logs the ramp.") }
@@ -57,7 +58,11 @@ struct Next: ContextCommand {
 
     func run(in context: CLIContext) async throws {
         guard let (plan, _) = try TodayPlan.current(context, suggestions: .next) else {
-            if output.json { context.printJSON(.object([("next", .null)])); return }
+            // One shape always (issue 26, item 17): a script reads the same keys with no routine open.
+            if output.json {
+                context.printJSON(.object([("routine", .null), ("done", .int(0)), ("total", .int(0)), ("next", .null), ("round", .array([]))]))
+                return
+            }
             throw UserError(PlanText.noPlan)
         }
         if output.json {
