@@ -19,16 +19,16 @@ struct BenchImportWorkout {
     var sets: [BenchImportSet]
 }
 
-/// One set as Strong would export it.
+/// One set of the generated history: which exercise, and its values in kg and km.
+@dynamicMemberLookup
 struct BenchImportSet {
     var exercise: Int
-    var kind: SetKind
-    var weight: Fixed?
-    var reps: Int?
-    var rpe: Fixed?
-    var seconds: Int?
-    var distance: Fixed?
-    var note: String?
+    var values: SetValues
+
+    subscript<T>(dynamicMember path: WritableKeyPath<SetValues, T>) -> T {
+        get { values[keyPath: path] }
+        set { values[keyPath: path] = newValue }
+    }
 }
 
 /// A deterministic Strong-style history: 25-set workouts over 15 exercises with warm-ups,
@@ -56,13 +56,13 @@ enum StrongHistory {
             while sets.count < count {
                 let block = min(5, count - sets.count)
                 for i in 0..<block {
-                    var s = BenchImportSet(exercise: exercise, kind: .working)
+                    var s = BenchImportSet(exercise: exercise, values: SetValues())
                     switch exercise {
-                    case 5, 6: s.reps = 5 + roll(8); if roll(3) == 0 { s.weight = Fixed(5 * roll(5)) }
-                    case 13: s.seconds = 30 + 15 * roll(5)
-                    case 14: s.distance = Fixed(thousandths: 1000 + Int64(roll(4)) * 500); s.seconds = 240 + roll(300)
+                    case 5, 6: s.reps = 5 + roll(8); if roll(3) == 0 { s.weight = Weight(Fixed(5 * roll(5)), .kg) }
+                    case 13: s.durationSeconds = 30 + 15 * roll(5)
+                    case 14: s.distance = Distance(Fixed(thousandths: 1000 + Int64(roll(4)) * 500), .km); s.durationSeconds = 240 + roll(300)
                     default:
-                        s.weight = Fixed(thousandths: Int64(20_000 + 2500 * roll(60)))
+                        s.weight = Weight(Fixed(thousandths: Int64(20_000 + 2500 * roll(60))), .kg)
                         s.reps = 1 + roll(12)
                     }
                     if i == 0 && s.weight != nil { s.kind = .warmup }
@@ -106,7 +106,7 @@ enum StrongHistory {
                 case .drop: w.field("D")
                 case .failure: w.field("F")
                 }
-                if let weight = s.weight {
+                if let weight = s.weight?.value {
                     noise += 1
                     if noise % 10 == 0 && weight.thousandths > 0 {
                         w.field(Fixed(thousandths: weight.thousandths - 1).description + "9999999999")
@@ -117,8 +117,8 @@ enum StrongHistory {
                     w.fieldInt(0)
                 }
                 w.fieldInt(s.reps ?? 0)
-                if let d = s.distance { w.fieldFixed(d) } else { w.fieldInt(0) }
-                w.fieldInt(s.seconds ?? 0)
+                if let d = s.distance { w.fieldFixed(d.value) } else { w.fieldInt(0) }
+                w.fieldInt(s.durationSeconds ?? 0)
                 if let note = s.note { w.field(note) } else { w.emptyField() }
                 if let note = workout.note { w.field(note) } else { w.emptyField() }
                 if let rpe = s.rpe { w.fieldFixed(rpe) } else { w.emptyField() }
@@ -168,13 +168,13 @@ func importBaselineCommand(_ options: ImportCommand) throws {
                         ("workout_id", .text(workoutID.uuidString.lowercased())),
                         ("exercise_id", .text(exerciseIDs[s.exercise].uuidString.lowercased())),
                         ("kind", .text(s.kind.rawValue)),
-                        ("weight", s.weight.map { .text($0.description) } ?? .null),
+                        ("weight", s.weight.map { .text($0.value.description) } ?? .null),
                         ("weight_unit", s.weight == nil ? .null : .text("kg")),
                         ("bodyweight", .int(s.weight == nil && s.reps != nil ? 1 : 0)),
                         ("reps", s.reps.map { .int(Int64($0)) } ?? .null),
                         ("rpe", s.rpe.map { .text($0.description) } ?? .null),
-                        ("duration_s", s.seconds.map { .int(Int64($0)) } ?? .null),
-                        ("distance", s.distance.map { .text($0.description) } ?? .null),
+                        ("duration_s", s.durationSeconds.map { .int(Int64($0)) } ?? .null),
+                        ("distance", s.distance.map { .text($0.value.description) } ?? .null),
                         ("distance_unit", s.distance == nil ? .null : .text("km")),
                         ("note", s.note.map { .text($0) } ?? .null),
                         ("performed_at", .int(at)), ("utc_offset", .int(0)), ("deleted_at", .null),

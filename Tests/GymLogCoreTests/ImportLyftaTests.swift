@@ -31,13 +31,7 @@ import SplitMix
         #expect(file.badRows.first?.reason.contains("Set Type 'HEAVY_SET'") == true)
     }
 
-    struct Expected: Equatable {
-        var exercise: String
-        var kind: SetKind
-        var weight: Fixed?
-        var reps: Int?
-        var superset: Int?
-    }
+    typealias Expected = ReadBackSet
 
     @Test("generated workouts written as Lyfta writes them read back as they were", arguments: 0..<40)
     func generatedWorkoutsReadBack(seed: UInt64) throws {
@@ -58,7 +52,7 @@ import SplitMix
                 let reps = Int.random(in: 1...15, using: &rng)
                 let superset = pick([Int?.none, 1, 2])
                 rows.append("Workout \(w),\(date),1h,\(name),\(superset.map(String.init) ?? ""),\(load),\(reps),,,\(type)")
-                expected.append(Expected(exercise: name, kind: kind, weight: load, reps: reps, superset: superset))
+                expected.append(Expected(name, SetValues(kind: kind, weight: Weight(load, ImportOptions().weightUnit), reps: reps), superset: superset))
             }
             workouts.append((rows, expected))
         }
@@ -67,17 +61,6 @@ import SplitMix
         let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
         #expect(file.source == .lyfta && file.badRows.isEmpty, "\(file.badRows)")
         // Superset ids compared as groups: numbered by first appearance within each workout.
-        func renumber<ID: Hashable>(_ sets: [Expected], _ ids: [ID?]) -> [Expected] {
-            zip(sets, ImportParserTests.firstMetNumbers(ids)).map { e, n in
-                var e = e
-                e.superset = n
-                return e
-            }
-        }
-        let read = file.workouts.map { w in
-            renumber(w.sets.map { Expected(exercise: file.exercises[$0.exercise].name, kind: $0.values.kind,
-                                           weight: $0.values.weight?.value, reps: $0.values.reps) }, w.sets.map { $0.supersetID })
-        }
-        #expect(read == workouts.map { renumber($0.expected, $0.expected.map { $0.superset }) }, "seed \(seed)\n\(text)")
+        #expect(file.readBack == Expected.renumbered(workouts.map(\.expected)), "seed \(seed)\n\(text)")
     }
 }
