@@ -52,23 +52,30 @@ public struct WeekStats: Equatable, Sendable {
 ///
 /// Exercises carry no muscle group of their own yet, so the name decides: the first rule
 /// whose words all occur in the name wins (`leg curl` is legs before `curl` is arms).
-/// Distance exercises are cardio; anything unmatched is "other".
+/// Distance exercises are cardio; anything unmatched is "other", never a guess from one loose
+/// word (`Hip Raise` and `Incline Walk` are other, not shoulders and chest).
 public enum MuscleGroup {
     /// Rules in the order they are tried: words that must all appear, and the group.
     public static let rules: [(words: [String], group: String)] = [
-        (["leg", "raise"], "core"), (["hanging"], "core"),
-        (["leg", "curl"], "legs"), (["leg", "extension"], "legs"), (["leg", "press"], "legs"),
+        (["leg", "raise"], "core"), (["hanging"], "core"), (["pallof"], "core"),
+        (["leg", "curl"], "legs"), (["nordic"], "legs"), (["leg", "extension"], "legs"), (["leg", "press"], "legs"),
         (["hip", "thrust"], "legs"), (["calf"], "legs"), (["squat"], "legs"), (["lunge"], "legs"),
         (["split"], "legs"), (["rdl"], "legs"), (["romanian"], "legs"), (["glute"], "legs"),
+        // Arms before the chest and shoulder words their names also hold (`Incline Curl`,
+        // `Overhead Triceps Extension`, `Bench Dip`).
+        (["tricep"], "arms"), (["triceps"], "arms"), (["pushdown"], "arms"), (["skull"], "arms"),
+        (["skullcrusher"], "arms"), (["skullcrushers"], "arms"), (["bench", "dip"], "arms"),
+        (["curl"], "arms"), (["bicep"], "arms"), (["biceps"], "arms"),
+        (["upright", "row"], "shoulders"),
         (["deadlift"], "back"), (["row"], "back"), (["pullup"], "back"), (["pull", "up"], "back"),
         (["chinup"], "back"), (["chin"], "back"), (["pulldown"], "back"), (["lat"], "back"), (["shrug"], "back"),
-        (["face", "pull"], "shoulders"), (["lateral"], "shoulders"), (["raise"], "shoulders"),
+        (["face", "pull"], "shoulders"), (["lateral"], "shoulders"), (["front", "raise"], "shoulders"),
+        (["rear", "delt"], "shoulders"), (["delt"], "shoulders"),
         (["ohp"], "shoulders"), (["overhead"], "shoulders"), (["military"], "shoulders"),
         (["shoulder"], "shoulders"), (["arnold"], "shoulders"),
-        (["bench"], "chest"), (["incline"], "chest"), (["decline"], "chest"), (["chest"], "chest"), (["fly"], "chest"), (["flye"], "chest"),
+        (["bench"], "chest"), (["incline", "press"], "chest"), (["decline", "press"], "chest"), (["floor", "press"], "chest"),
+        (["chest"], "chest"), (["fly"], "chest"), (["flye"], "chest"),
         (["pec"], "chest"), (["pushup"], "chest"), (["push", "up"], "chest"), (["dip"], "chest"), (["dips"], "chest"),
-        (["tricep"], "arms"), (["triceps"], "arms"), (["pushdown"], "arms"), (["skull"], "arms"),
-        (["curl"], "arms"), (["bicep"], "arms"), (["biceps"], "arms"),
         (["plank"], "core"), (["crunch"], "core"), (["situp"], "core"), (["sit", "up"], "core"),
         (["ab"], "core"), (["abs"], "core"), (["core"], "core"),
         (["run"], "cardio"), (["bike"], "cardio"), (["cycle"], "cardio"), (["swim"], "cardio"),
