@@ -81,8 +81,13 @@ extension Setting {
         plates(.kg, help: "its plates: weight x how many per side"),
         bar(.lb, help: "the same for loads in lb"),
         plates(.lb, help: ""),
-        roundTo(.kg, \.kilogramRoundTo, example: "2.5", help: "planned loads in kg round to this step (unset: to what the plates make)"),
-        roundTo(.lb, \.poundRoundTo, example: "5", help: "the same in lb"),
+        step(.kg, "round", what: "the step planned loads round to", example: "2.5",
+             help: "planned loads and barbell warm-ups in kg round to this step (unset: to what the plates make)") { $0.kilogramRoundTo = $1 },
+        step(.lb, "round", what: "the step planned loads round to", example: "5", help: "the same in lb") { $0.poundRoundTo = $1 },
+        step(.kg, "dumbbell_step", what: "the step between your dumbbells", example: "2.5",
+             help: "the step between your dumbbells in kg: dumbbell warm-ups round to it") { $0.kilogramDumbbellStep = $1 },
+        step(.lb, "dumbbell_step", what: "the step between your dumbbells", example: "5",
+             help: "the same in lb") { $0.poundDumbbellStep = $1 },
         Setting("warmup.ramp", shown: quoted(rampText(WarmupRamp.defaultSteps)),
                 help: "`warmup`'s steps: the bar or a share of the working weight, x reps") { value, reading throws(Refusal) in
             let example = "warmup.ramp = \(quoted(rampText(WarmupRamp.defaultSteps)))"
@@ -210,16 +215,16 @@ extension Setting {
         }
     }
 
-    /// `plates.lb_round`: the step planned loads in `unit` round to, above 0 and at most 100.
-    static func roundTo(_ unit: WeightUnit, _ path: WritableKeyPath<Settings, Fixed?> & Sendable, example: String,
-                        help: String) -> Setting {
-        let key = "plates.\(unit.rawValue)_round"
+    /// A step in `unit` (`plates.lb_round`, `plates.kg_dumbbell_step`): above 0 and at most 100.
+    static func step(_ unit: WeightUnit, _ name: String, what: String, example: String, help: String,
+                     set: @escaping @Sendable (inout Settings, Fixed) -> Void) -> Setting {
+        let key = "plates.\(unit.rawValue)_\(name)"
         return Setting(key, shown: example, help: help) { value, reading throws(Refusal) in
             guard let step = exactNumber(value), step.thousandths > 0, step <= Fixed(100) else {
-                throw Refusal(words: " must be the step planned loads in \(unit.rawValue) round to, a number above 0 and at most 100 "
+                throw Refusal(words: " must be \(what) in \(unit.rawValue), a number above 0 and at most 100 "
                     + "with at most 3 decimals, e.g. \(key) = \(example).")
             }
-            reading.settings[keyPath: path] = step
+            set(&reading.settings, step)
         }
     }
 

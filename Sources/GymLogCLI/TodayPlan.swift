@@ -25,6 +25,8 @@ struct TodayPlan {
 
         /// The name to log it under: the exercise's own, else the routine's spelling.
         var name: String { exercise?.name ?? planned.exerciseName }
+        /// What the line's exercise is done with, as its name says (plates only for a barbell).
+        var equipment: Equipment? { Equipment(exerciseName: name) ?? Equipment(exerciseName: planned.exerciseName) }
 
         /// A suggested set of this line, a missing weight taken from the set just done.
         func filled(_ set: SuggestedSet) -> SuggestedSet {
@@ -177,7 +179,7 @@ struct TodayPlan {
             let indent = String(repeating: " ", count: 5)
             if !line.suggestion.reason.isEmpty { out.append(indent + style.dim(line.suggestion.reason)) }
             if let basis = Self.basisText(line.basis, now: now, utcOffset: utcOffset) { out.append(indent + style.dim(basis)) }
-            if settings.showPlates, let plates = Self.plates(line.suggestion.sets.first, settings: settings) { out.append(indent + style.dim(plates)) }
+            if settings.showPlates, let plates = Self.plates(line.suggestion.sets.first, line.equipment, settings: settings) { out.append(indent + style.dim(plates)) }
             if let last = line.last { out.append(indent + style.dim(Render.lastTime(last, now: now, utcOffsetSeconds: utcOffset))) }
         }
         return out
@@ -218,8 +220,8 @@ struct TodayPlan {
     static func sets(_ sets: [SuggestedSet]) -> String { Render.collapsed(sets.map(\.summary)) }
 
     /// `plates: 20kg bar + per side: 25 15 1.25` for a barbell load the plates make.
-    static func plates(_ set: SuggestedSet?, settings: Settings) -> String? {
-        guard let set, !set.bodyweight, let w = set.weight, w.value >= settings.plates(w.unit).bar,
+    static func plates(_ set: SuggestedSet?, _ equipment: Equipment?, settings: Settings) -> String? {
+        guard equipment?.usesBarAndPlates ?? true, let set, !set.bodyweight, let w = set.weight, w.value >= settings.plates(w.unit).bar,
               let loading = PlateCalculator.loading(for: w.value, with: settings.plates(w.unit)) else { return nil }
         return "plates: " + PlateText.loading(loading, w.unit)
     }

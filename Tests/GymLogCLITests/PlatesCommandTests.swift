@@ -130,6 +130,26 @@ import Testing
         #expect(settings.showPlates && settings.warmupSteps.count == 3)
     }
 
+    @Test func dumbbellWorkRampsByTheDumbbellsAndShowsNoBarOrPlates() throws {
+        // Given plates shown, 2 kg dumbbells, and a routine with a barbell and a dumbbell line
+        let home = try TemporaryHome()
+        try "show_plates = true\n[plates]\nkg_dumbbell_step = 2\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        // When a dumbbell exercise is warmed up, by a name that says so or a logged one that does
+        let typed = try home.gymlog(["warmup", "incline", "db", "press", "30"])
+        #expect(try home.gymlog(["log", "Curl (Dumbbell) 16x10"]).status == 0)
+        let logged = try home.gymlog(["warmup", "Curl (Dumbbell)", "16", "--json"])
+        // Then the ramp starts from no bar and steps by the dumbbells, with no plates
+        #expect(typed.stdout.split(separator: "\n").first == "Warm-up for incline db press to 30 kg: 14x5, 18x3, 22x2, 26x1", "\(typed.stdout)")
+        #expect(!typed.stdout.contains("bar") && !typed.stdout.contains("per side"), "\(typed.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(logged.stdout.utf8)) as! [String: Any]
+        #expect(json["bar"] is NSNull && json["exercise"] as? String == "Curl (Dumbbell)", "\(logged.stdout)")
+        #expect((json["sets"] as! [[String: Any]]).map { $0["weight"] as! Double } == [8, 10, 12, 14], "\(logged.stdout)")
+        // And a routine shows plates for its barbell line only
+        #expect(try home.gymlog(["routine", "add", "--file", "-"], stdin: "# Arms\nbench 3x5 100\ncurl (dumbbell) 3x10 16\n").status == 0)
+        let shown = try home.gymlog(["routine", "show", "Arms"]).stdout
+        #expect(shown.components(separatedBy: "plates:").count == 2, "\(shown)")
+    }
+
     @Test(arguments: [
         ("show_plates = 1", "show_plates = 1 must be true or false."),
         ("plates.kg_bar = -5", "plates.kg_bar = -5 must be the bar's weight in kg"),

@@ -8,7 +8,7 @@ import Testing
 
     /// The ramp as `weight x reps` texts.
     static func ramp(_ working: String, _ steps: [WarmupStep] = WarmupRamp.defaultSteps, _ inventory: PlateInventory = .kilograms) -> [String] {
-        WarmupRamp.sets(to: f(working), steps: steps, inventory: inventory).map { "\($0.weight)x\($0.reps)" }
+        WarmupRamp.sets(to: f(working), steps: steps, loads: .plates(inventory, roundTo: nil)).map { "\($0.weight)x\($0.reps)" }
     }
 
     @Test func theDefaultRampRisesFromTheBarInLoadsThePlatesMake() {
@@ -16,9 +16,9 @@ import Testing
         #expect(Self.ramp("140") == ["20x10", "62.5x5", "85x3", "105x2", "120x1"])
         // Pounds start from the 45lb bar: 101.25 -> 100, 135, 168.75 -> 170, 191.25 -> 190
         #expect(Self.ramp("225", WarmupRamp.defaultSteps, .pounds) == ["45x10", "100x5", "135x3", "170x2", "190x1"])
-        let sets = WarmupRamp.sets(to: Fixed(140), steps: WarmupRamp.defaultSteps, inventory: .kilograms)
+        let sets = WarmupRamp.sets(to: Fixed(140), steps: WarmupRamp.defaultSteps, loads: .plates(.kilograms, roundTo: nil))
         #expect(sets.first?.isBarOnly == true && sets.dropFirst().allSatisfy { !$0.isBarOnly })
-        #expect(sets[1].loading.perSide == [Fixed(20), Self.f("1.25")])
+        #expect(sets[1].loading?.perSide == [Fixed(20), Self.f("1.25")])
     }
 
     @Test func configuredPercentagesGiveTheirOwnRamp() throws {
@@ -40,6 +40,46 @@ import Testing
         #expect(Self.ramp("21") == ["20x10"])
     }
 
+    @Test func dumbbellsRampByTheStepBetweenThemWithNoBar() {
+        // 45, 60, 75, 85 % of 30 kg are 13.5, 18, 22.5, 25.5: in 2.5 kg dumbbells 12.5, 17.5, 22.5, 25
+        let sets = WarmupRamp.sets(to: Fixed(30), steps: WarmupRamp.defaultSteps, loads: .steps(Self.f("2.5")))
+        #expect(sets.map { "\($0.weight)x\($0.reps)" } == ["12.5x5", "17.5x3", "22.5x2", "25x1"])
+        #expect(sets.allSatisfy { $0.loading == nil && !$0.isBarOnly })
+        // A 2 kg rack: 13.5 -> 14, 18, 22.5 -> 22 (the lighter on a tie), 25.5 -> 26
+        #expect(WarmupRamp.sets(to: Fixed(30), steps: WarmupRamp.defaultSteps, loads: .steps(Fixed(2))).map(\.weight)
+                == [Fixed(14), Fixed(18), Fixed(22), Fixed(26)])
+    }
+
+    @Test func aConfiguredRoundingStepWinsOverMicroplates() {
+        // Given pound plates down to 0.25 lb, warm-ups are what they make (the issue's 182, 243, 303.5)
+        let micro = PlateInventory(bar: Fixed(45), plates: PlateInventory.pounds.plates + [
+            PlateCount(Self.f("1.25"), perSide: 2), PlateCount(Self.f("0.5"), perSide: 2), PlateCount(Self.f("0.25"), perSide: 2),
+        ])
+        #expect(WarmupRamp.sets(to: Fixed(405), steps: WarmupRamp.defaultSteps, loads: .plates(micro, roundTo: nil)).map(\.weight)
+                == [Fixed(45), Fixed(182), Fixed(243), Self.f("303.5"), Fixed(344)])
+        // When programs round to 5 lb, the warm-ups do too, and the plates still make each
+        let sets = WarmupRamp.sets(to: Fixed(405), steps: WarmupRamp.defaultSteps, loads: .plates(micro, roundTo: Fixed(5)))
+        #expect(sets.map(\.weight) == [Fixed(45), Fixed(180), Fixed(245), Fixed(305), Fixed(345)])
+        #expect(sets.allSatisfy { $0.loading?.total == $0.weight })
+    }
+
+    @Test func theEquipmentInANameDecidesTheBar() {
+        let cases: [(String, Equipment?)] = [
+            ("Squat (Barbell)", .barbell), ("Curl (Dumbbell)", .dumbbell), ("incline db press", .dumbbell),
+            ("Lat Pulldown (Cable)", .cable), ("Leg Press (Machine)", .machine), ("Smith Squat", .machine),
+            ("Goblet Squat (Kettlebell)", .kettlebell), ("Curl (EZ Bar)", .otherBar), ("Pull Up (Assisted)", .bodyweight),
+            ("squat", nil), ("Bench Press", nil), ("Dubbel", nil),
+        ]
+        for (name, equipment) in cases { #expect(Equipment(exerciseName: name) == equipment, "\(name)") }
+        // And only a barbell (or a name that says nothing) ramps from the bar
+        var settings = Settings()
+        settings.poundDumbbellStep = Fixed(10)
+        #expect(WarmupLoads.of(nil, unit: .kg, settings: settings) == .plates(.kilograms, roundTo: nil))
+        #expect(WarmupLoads.of(.dumbbell, unit: .lb, settings: settings) == .steps(Fixed(10)))
+        #expect(WarmupLoads.of(.dumbbell, unit: .kg, settings: settings) == .steps(Self.f("2.5")))
+        #expect(WarmupLoads.of(.cable, unit: .lb, settings: settings) == .steps(Fixed(5)))
+    }
+
     @Test func roundingIsExactAndTakesTheLighterLoadOnATie() {
         // 50% of 142.5 is 71.25, exactly halfway between 70 and 72.5
         let steps = [WarmupStep(percent: Fixed(50), reps: 5)]
@@ -49,7 +89,7 @@ import Testing
     }
 
     @Test func theEntryLineLogsWarmUpsInTheTypedUnit() throws {
-        let sets = WarmupRamp.sets(to: Fixed(140), steps: WarmupRamp.defaultSteps, inventory: .kilograms)
+        let sets = WarmupRamp.sets(to: Fixed(140), steps: WarmupRamp.defaultSteps, loads: .plates(.kilograms, roundTo: nil))
         // When the line is built in the configured unit, no unit is written
         let line = WarmupRamp.entryLine(exercise: "squat", sets: sets, unit: .kg, defaultUnit: .kg)
         #expect(line == "squat w20x10 w62.5x5 w85x3 w105x2 w120x1")
@@ -58,7 +98,7 @@ import Testing
         #expect(mention.name == "squat")
         #expect(specs == sets.map { SetSpec(kind: .warmup, load: .weight($0.weight, nil), reps: $0.reps) })
         // And in another unit than the configured one, each load carries it
-        let pounds = WarmupRamp.sets(to: Fixed(225), steps: WarmupRamp.defaultSteps, inventory: .pounds)
+        let pounds = WarmupRamp.sets(to: Fixed(225), steps: WarmupRamp.defaultSteps, loads: .plates(.pounds, roundTo: nil))
         let lbLine = WarmupRamp.entryLine(exercise: "bench press", sets: pounds, unit: .lb, defaultUnit: .kg)
         #expect(lbLine == "bench press w45lbx10 w100lbx5 w135lbx3 w170lbx2 w190lbx1")
         guard case .success(.log(_, let lbSpecs)) = EntryParser.parse(lbLine) else { Issue.record("\(lbLine) does not parse"); return }

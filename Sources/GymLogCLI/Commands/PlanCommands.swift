@@ -25,8 +25,9 @@ enum PlanText {
         for (line, index, set) in round {
             // A routine line with `warmup` offers the ramp before its first set, until one is logged.
             if line.planned.warmup, plan.progress.done[index] == 0, !(line.exercise.map { plan.warmedUp.contains($0.id) } ?? false),
-               let w = set.weight, !set.bodyweight, w.value > settings.plates(w.unit).bar {
-                let ramp = WarmupRamp.sets(to: w.value, steps: settings.warmupSteps, inventory: settings.plates(w.unit))
+               let w = set.weight, !set.bodyweight {
+                let ramp = WarmupRamp.sets(to: w.value, steps: settings.warmupSteps,
+                                           loads: WarmupLoads.of(line.equipment, unit: w.unit, settings: settings))
                 let weight = w.unit == settings.defaultUnit ? "\(w.value)" : "\(w.value)\(w.unit.rawValue)"
                 if !ramp.isEmpty { lines.append("  Warm up first: `warmup \(line.name) \(weight) log` logs the ramp.") }
             }
@@ -36,7 +37,7 @@ enum PlanText {
             : "  `ok` logs it; `ok x4`, `ok 100`, `ok @9` log it changed; `skip` drops \(round[0].line.name) for today.")
         if settings.showPlates {
             for (line, _, set) in round {
-                if let plates = TodayPlan.plates(set, settings: settings) { lines.append("  " + (round.count > 1 ? "\(line.name) " : "") + plates) }
+                if let plates = TodayPlan.plates(set, line.equipment, settings: settings) { lines.append("  " + (round.count > 1 ? "\(line.name) " : "") + plates) }
             }
         }
         return lines

@@ -19,8 +19,11 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
         your plates make, lighter than the working weight and heavier than the \
         step before. The steps are the config's `warmup.ramp` (default \
         "\(WarmupRamp.defaultSteps.map(\.description).joined(separator: ", "))"); the bar and plates are \
-        `[plates]`; `show_plates = true` shows each step's plates. `log` logs \
-        the line through `gymlog log`, so `undo` takes the whole ramp back.
+        `[plates]`; `show_plates = true` shows each step's plates. An exercise \
+        whose name says dumbbell, kettlebell, cable or machine ramps with no \
+        bar, by `[plates] kg_dumbbell_step` (dumbbells) or your rounding step. \
+        `log` logs the line through `gymlog log`, so `undo` takes the whole ramp \
+        back.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -77,18 +80,22 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
         let settings = context.settings
         let working = request.load.values[0]
         let unit = request.load.unit ?? settings.defaultUnit
-        let inventory = settings.plates(unit)
+        // Reading never creates a database: the exercise's own name is shown when it exists, and
+        // its equipment decides the bar (a dumbbell ramp steps by the dumbbells, from no bar).
+        let known = try? context.existingDB()?.existingExercise(request.exercise)
+        let name = known?.name ?? request.exercise
+        let loads = WarmupLoads.of(Equipment(exerciseName: name) ?? Equipment(exerciseName: request.exercise), unit: unit, settings: settings)
         let weight = PlateText.load(working, unit)
-        guard working >= inventory.bar else {
-            throw UserError("\(weight) is lighter than the \(inventory.bar)\(unit.rawValue) bar, so there is nothing to warm up to; "
+        if let bar = loads.bar, working < bar {
+            throw UserError("\(weight) is lighter than the \(bar)\(unit.rawValue) bar, so there is nothing to warm up to; "
                 + "type the working weight, e.g. \(Self.example).")
         }
-        let sets = WarmupRamp.sets(to: working, steps: settings.warmupSteps, inventory: inventory)
+        let sets = WarmupRamp.sets(to: working, steps: settings.warmupSteps, loads: loads)
         let line = WarmupRamp.entryLine(exercise: request.exercise, sets: sets, unit: unit, defaultUnit: settings.defaultUnit)
 
         if request.log {
             guard !sets.isEmpty else {
-                throw UserError("\(weight) is the empty bar, so there are no warm-up sets to log.")
+                throw UserError("\(weight) is \(loads.bar == nil ? "the lightest load" : "the empty bar"), so there are no warm-up sets to log.")
             }
             // The exercise words go into the line as typed; if they read as something else there
             // (`warmup squat # 2 100`), the line would log other sets than the ramp.
@@ -103,35 +110,33 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
             return
         }
 
-        // Reading never creates a database: the exercise's own name is shown when it exists.
-        let known = try? context.existingDB()?.existingExercise(request.exercise)
-        let name = known?.name ?? request.exercise
         if output.json {
             context.printJSON(.object([
                 ("exercise", .string(name)), ("working_weight", .fixed(working)), ("unit", .string(unit.rawValue)),
-                ("bar", .fixed(inventory.bar)),
+                ("bar", loads.bar.map { .fixed($0) } ?? .null),
                 ("sets", .array(sets.map { s in
-                    .object([("weight", .fixed(s.weight)), ("reps", .int(s.reps)), ("per_side", .array(s.loading.perSide.map { .fixed($0) }))])
+                    .object([("weight", .fixed(s.weight)), ("reps", .int(s.reps)),
+                             ("per_side", s.loading.map { .array($0.perSide.map { .fixed($0) }) } ?? .null)])
                 })),
                 ("line", sets.isEmpty ? .null : .string(line)),
             ]))
             return
         }
         guard !sets.isEmpty else {
-            context.print("\(weight) is the empty bar: no warm-up sets before it.")
+            context.print("\(weight) is \(loads.bar == nil ? "the lightest load" : "the empty bar"): no warm-up sets before it.")
             return
         }
         let steps = sets.map { ($0.isBarOnly ? "bar " : "\($0.weight)") + "x\($0.reps)" }
-        if settings.showPlates {
+        if settings.showPlates, case .plates = loads {
             context.print("Warm-up for \(name) to \(weight):")
             let width = TerminalText.columns(steps)
             for (step, set) in zip(steps, sets) {
-                context.print("  " + TerminalText.pad(step, to: width) + "  " + PlateText.loading(set.loading, unit))
+                context.print("  " + TerminalText.pad(step, to: width) + "  " + (set.loading.map { PlateText.loading($0, unit) } ?? ""))
             }
         } else {
             context.print("Warm-up for \(name) to \(weight): " + steps.joined(separator: ", "))
         }
-        if PlateCalculator.loading(for: working, with: inventory) == nil {
+        if case .plates(let inventory, _) = loads, PlateCalculator.loading(for: working, with: inventory) == nil {
             PlateText.answer(PlateCalculator.nearestLoads(to: working, with: inventory), unit: unit, config: context.paths.config)
                 .forEach { context.print(Style.stdout.dim($0)) }
         }

@@ -21,9 +21,7 @@ public enum EquipmentTag: Equatable, Sendable {
     /// The tag of `name`'s last parenthesised word, nil when it names no equipment gymlog knows
     /// (`(Band)` says nothing about a load: the rows decide).
     public init?(exerciseName name: String) {
-        guard name.hasSuffix(")"), let open = name.lastIndex(of: "(") else { return nil }
-        let word = name[name.index(after: open)..<name.index(before: name.endIndex)]
-            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard let word = Equipment.parenthesised(name) else { return nil }
         switch word {
         case "barbell", "barbel", "dumbbell", "dumbbells", "machine", "cable", "smith machine", "kettlebell",
              "plate loaded", "ez bar", "ez-bar", "trap bar", "machine plates":

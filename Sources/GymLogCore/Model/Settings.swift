@@ -20,6 +20,11 @@ public struct Settings: Equatable, Sendable {
     public var kilogramRoundTo: Fixed?
     /// The same for pounds (`[plates] lb_round`, e.g. 5).
     public var poundRoundTo: Fixed?
+    /// The step between the dumbbells loads in kilograms go up by (`[plates] kg_dumbbell_step`):
+    /// dumbbell warm-ups round to it.
+    public var kilogramDumbbellStep = Fixed(thousandths: 2500)
+    /// The same for pounds (`[plates] lb_dumbbell_step`).
+    public var poundDumbbellStep = Fixed(5)
     /// The warm-up ramp's steps (`[warmup] ramp`).
     public var warmupSteps: [WarmupStep] = WarmupRamp.defaultSteps
     /// Whether planned sets show the plates that make them (`show_plates`).
@@ -38,6 +43,14 @@ public struct Settings: Equatable, Sendable {
         switch unit {
         case .kg: kilogramRoundTo
         case .lb: poundRoundTo
+        }
+    }
+
+    /// The step between dumbbells in `unit`.
+    public func dumbbellStep(_ unit: WeightUnit) -> Fixed {
+        switch unit {
+        case .kg: kilogramDumbbellStep
+        case .lb: poundDumbbellStep
         }
     }
 

@@ -11,17 +11,39 @@ public struct WarmupStep: Equatable, Sendable, CustomStringConvertible {
     public var description: String { (percent.map { "\($0)%" } ?? "bar") + " x\(reps)" }
 }
 
-/// One warm-up set to do: its load, its reps and the plates that make it.
+/// One warm-up set to do: its load, its reps and, on a barbell, the plates that make it.
 public struct WarmupSet: Equatable, Sendable {
-    /// The bar and plates; `loading.total` is the set's weight.
-    public var loading: PlateLoading
+    public var weight: Fixed
     public var reps: Int
+    /// The bar and plates (`loading.total` is `weight`); nil for dumbbells, a stack, a kettlebell.
+    public var loading: PlateLoading?
 
-    public init(loading: PlateLoading, reps: Int) { self.loading = loading; self.reps = reps }
+    public init(loading: PlateLoading, reps: Int) { weight = loading.total; self.reps = reps; self.loading = loading }
+    public init(weight: Fixed, reps: Int) { self.weight = weight; self.reps = reps; loading = nil }
 
-    public var weight: Fixed { loading.total }
     /// The empty bar.
-    public var isBarOnly: Bool { loading.perSide.isEmpty }
+    public var isBarOnly: Bool { loading?.perSide.isEmpty ?? false }
+}
+
+/// What a ramp's loads are made with.
+public enum WarmupLoads: Equatable, Sendable {
+    /// A bar and plates, from the empty bar; each step is rounded to what the plates make, or to
+    /// `roundTo` when the config rounds programs (`[plates] lb_round = 5`) and the plates make it.
+    case plates(PlateInventory, roundTo: Fixed?)
+    /// Dumbbells, a kettlebell, a stack: no bar; each step is rounded to a multiple of the step.
+    case steps(Fixed)
+
+    /// The loads for an exercise of `equipment` in `unit` (nil equipment: a barbell, as before).
+    public static func of(_ equipment: Equipment?, unit: WeightUnit, settings: Settings) -> WarmupLoads {
+        guard let equipment, !equipment.usesBarAndPlates else { return .plates(settings.plates(unit), roundTo: settings.roundTo(unit)) }
+        return .steps(equipment.isDumbbells ? settings.dumbbellStep(unit) : settings.roundTo(unit) ?? StepRounding.standard.step(unit))
+    }
+
+    /// The empty bar, when there is one.
+    public var bar: Fixed? {
+        if case .plates(let inventory, _) = self { return inventory.bar }
+        return nil
+    }
 }
 
 /// The warm-up ramp from the empty bar to a working weight (`warmup squat 140`).
@@ -33,27 +55,42 @@ public enum WarmupRamp {
         WarmupStep(percent: Fixed(75), reps: 2), WarmupStep(percent: Fixed(85), reps: 1),
     ]
 
-    /// The sets to do before `working`: each step's share of it rounded to the nearest load the
-    /// plates make (the lighter on a tie), kept only when heavier than the set before it and
+    /// The sets to do before `working`: each step's share of it rounded to the nearest load
+    /// `loads` make (the lighter on a tie), kept only when heavier than the set before it and
     /// lighter than `working`, so a light working weight gets a shorter ramp. The bar step is
-    /// kept when `working` is heavier than the bar. Empty when `working` is the bar or less.
-    public static func sets(to working: Fixed, steps: [WarmupStep], inventory: PlateInventory) -> [WarmupSet] {
+    /// kept when there is a bar and `working` is heavier than it. Empty when nothing is lighter.
+    public static func sets(to working: Fixed, steps: [WarmupStep], loads: WarmupLoads) -> [WarmupSet] {
         var out: [WarmupSet] = []
         var last: Fixed?
         for step in steps {
-            let loading: PlateLoading
-            if let percent = step.percent {
-                guard let rounded = round(working, percent: percent, inventory: inventory) else { continue }
-                loading = rounded
-            } else {
-                loading = PlateLoading(bar: inventory.bar, perSide: [])
+            let set: WarmupSet
+            switch (loads, step.percent) {
+            case (.plates(let inventory, _), nil): set = WarmupSet(loading: PlateLoading(bar: inventory.bar, perSide: []), reps: step.reps)
+            case (.steps, nil): continue
+            case (.plates(let inventory, let roundTo), let percent?):
+                let stepped = roundTo.flatMap { nearestMultiple(working, percent: percent, step: $0) }
+                    .flatMap { PlateCalculator.loading(for: $0, with: inventory) }
+                guard let loading = stepped ?? round(working, percent: percent, inventory: inventory) else { continue }
+                set = WarmupSet(loading: loading, reps: step.reps)
+            case (.steps(let size), let percent?):
+                guard let weight = nearestMultiple(working, percent: percent, step: size), weight.thousandths > 0 else { continue }
+                set = WarmupSet(weight: weight, reps: step.reps)
             }
-            let weight = loading.total
-            guard weight < working, last.map({ weight > $0 }) ?? true else { continue }
-            out.append(WarmupSet(loading: loading, reps: step.reps))
-            last = weight
+            guard set.weight < working, last.map({ set.weight > $0 }) ?? true else { continue }
+            out.append(set)
+            last = set.weight
         }
         return out
+    }
+
+    /// `percent` of `working` rounded to the nearest multiple of `step`, the lighter on a tie.
+    static func nearestMultiple(_ working: Fixed, percent: Fixed, step: Fixed) -> Fixed? {
+        guard step.thousandths > 0 else { return nil }
+        // target = working * percent / 100 in thousandths = numerator / 100_000; in steps: / (100_000 * step).
+        let numerator = working.thousandths * percent.thousandths, denominator = 100_000 * step.thousandths
+        let below = numerator / denominator, remainder = numerator - below * denominator
+        let steps = remainder * 2 > denominator ? below + 1 : below
+        return Fixed(thousandths: steps * step.thousandths)
     }
 
     /// `percent` of `working`, exactly (a rational number of thousandths), rounded to the

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What an exercise is done with, as far as its name says (`Curl (Dumbbell)`, `incline db
+/// press`). A bar and plates belong to barbell exercises only: the plates shown beside a
+/// planned set and the warm-up ramp from the empty bar. Until exercises link to a catalog
+/// entry, the name is all there is, so a name that says nothing is read as a barbell lift, as
+/// before (`squat`, `bench`).
+public enum Equipment: String, Equatable, Sendable {
+    case barbell, dumbbell, kettlebell, cable, machine, band, bodyweight
+    /// An EZ or trap bar: plates, but a bar whose weight gymlog does not know.
+    case otherBar = "other bar"
+
+    /// The equipment `name` names: its last parenthesised word (`(Dumbbell)`, as Strong and
+    /// Hevy write it), else a word of it (`db`, `cable`, `smith`); nil when it names none.
+    public init?(exerciseName name: String) {
+        if let word = Self.parenthesised(name) {
+            switch word {
+            case "barbell", "barbel": self = .barbell
+            case "dumbbell", "dumbbells": self = .dumbbell
+            case "kettlebell", "kettlebells": self = .kettlebell
+            case "cable": self = .cable
+            case "machine", "smith machine", "plate loaded", "machine plates", "machine (plates)": self = .machine
+            case "ez bar", "ez-bar", "trap bar", "hex bar": self = .otherBar
+            case "band", "resistance band": self = .band
+            case "bodyweight", "weighted", "assisted": self = .bodyweight
+            default: return nil
+            }
+            return
+        }
+        let words = Set(name.lowercased().split(whereSeparator: { !$0.isLetter }))
+        let table: [(Set<Substring>, Equipment)] = [
+            (["db", "dumbbell", "dumbbells"], .dumbbell), (["kb", "kettlebell", "kettlebells"], .kettlebell),
+            (["cable", "cables"], .cable), (["machine", "smith"], .machine), (["ez", "trap", "hex"], .otherBar),
+            (["band", "banded"], .band), (["barbell", "bb"], .barbell),
+        ]
+        guard let found = table.first(where: { !$0.0.isDisjoint(with: words) }) else { return nil }
+        self = found.1
+    }
+
+    /// Whether loads are made with the configured bar and plates (`[plates]`).
+    public var usesBarAndPlates: Bool { self == .barbell }
+
+    /// Whether loads go up by the step between dumbbells (`[plates] kg_dumbbell_step`).
+    public var isDumbbells: Bool { self == .dumbbell || self == .kettlebell }
+
+    /// `name`'s last parenthesised word, trimmed and lower case: `Squat (Barbell)` -> `barbell`.
+    static func parenthesised(_ name: String) -> String? {
+        guard name.hasSuffix(")"), let open = name.lastIndex(of: "(") else { return nil }
+        return name[name.index(after: open)..<name.index(before: name.endIndex)].trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
