@@ -128,7 +128,13 @@ public struct CLIContext {
 
     /// Every line a command prints goes through `TerminalText.safe`: names and notes may hold
     /// control characters from elsewhere, and must not drive the terminal.
-    public func print(_ line: String) { writeOut(TerminalText.safe(surface.hints(line))) }
+    /// On a terminal, a line wider than it breaks between words (going on under its first
+    /// word), so a narrow terminal never splits a word or a number; piped output stays whole.
+    public func print(_ line: String) {
+        let text = surface.hints(line)
+        guard let width = Render.wrapColumns, TerminalText.width(text) > width else { return writeOut(TerminalText.safe(text)) }
+        writeOut(TerminalText.safe(Render.wrapped(text.components(separatedBy: "\n"), width: width).joined(separator: "\n")))
+    }
     public func printError(_ line: String) {
         let prefix = repl?.takeErrorPrefix() ?? ""
         writeErr(TerminalText.safe(prefix + surface.hints(line)))

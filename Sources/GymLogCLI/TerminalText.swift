@@ -17,6 +17,7 @@ enum TerminalText {
         Unicode.Scalar(UInt32.random(in: 0xF0000...0xFFFFD))!
     }))
     private static let markBytes = Array(styleMark.utf8)
+    private static let markScalars = Set(styleMark.unicodeScalars)
 
     /// `text` safe to print (see the type).
     static func safe(_ text: String) -> String { safe(text, keepingCRLF: false) }
@@ -62,7 +63,18 @@ enum TerminalText {
     /// zero-width characters none. Every padded column measures with this, so a table of
     /// names like `Développé couché`, `ベンチプレス` or `💪 Curl` stays aligned.
     static func width(_ text: String) -> Int {
-        text.reduce(0) { $0 + width(of: $1) }
+        // A style's escape sequence (`ESC [ 2 m`) and its mark take no column.
+        var columns = 0, inEscape = false
+        for c in text {
+            if inEscape {
+                if let v = c.unicodeScalars.first?.value, v >= 0x40, v <= 0x7E, c != "[" { inEscape = false }
+                continue
+            }
+            if c == "\u{1B}" { inEscape = true; continue }
+            if let scalar = c.unicodeScalars.first, markScalars.contains(scalar) { continue }
+            columns += width(of: c)
+        }
+        return columns
     }
 
     /// The columns one character (a grapheme cluster, so `e` + U+0301 is one) takes.

@@ -122,6 +122,26 @@ extension TerminalSessionTests {
         #expect(try String(contentsOfFile: home.credentials, encoding: .utf8).contains(token))
     }
 
+    /// On a narrow terminal a long line breaks between words, never inside a word or a number.
+    @Test(.tmux)
+    func aNarrowTerminalBreaksLinesBetweenWords() throws {
+        // Given the REPL in a terminal 44 columns wide
+        let home = try TemporaryHome()
+        let pane = try Tmux.repl(home: home)
+        defer { pane.close() }
+        try pane.tmux(["resize-window", "-t", pane.session, "-x", "44", "-y", "30"])
+        // When a line longer than that is printed
+        pane.enter("warmup squat 140")
+        try pane.waitFor("120x1")
+        // Then every word of it shows whole on some line, and no line is wider than the terminal
+        let lines = pane.screen().split(separator: "\n").map(String.init)
+        let words = Set(lines.flatMap { $0.split(separator: " ").map(String.init) })
+        for word in "Warm-up for squat to 140 kg: bar x10, 62.5x5, 85x3, 105x2, 120x1".split(separator: " ") {
+            #expect(words.contains(String(word)), "'\(word)' is split:\n\(lines.joined(separator: "\n"))")
+        }
+        #expect(lines.allSatisfy { $0.count <= 44 }, "\(lines.joined(separator: "\n"))")
+    }
+
     /// `delete --workout` asks at the terminal, reads the answer there, and the REPL goes on.
     @Test(.tmux)
     func deletingAWholeWorkoutAsksAtTheTerminal() throws {

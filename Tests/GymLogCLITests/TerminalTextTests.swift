@@ -47,6 +47,8 @@ import Testing
 @Suite struct DisplayWidthTests {
     @Test func wideCharactersTakeTwoColumnsAndCombiningMarksNone() {
         #expect(TerminalText.width("bench") == 5)
+        #expect(TerminalText.width("\u{1B}[2mbench\u{1B}[0m") == 5)
+        #expect(TerminalText.width(Style(enabled: true).record("PR!") + " " + Style(enabled: true).dim("x")) == 5)
         #expect(TerminalText.width("ベンチ") == 6)
         #expect(TerminalText.width("💪") == 2)
         #expect(TerminalText.width("e\u{301}") == 1)
