@@ -22,6 +22,24 @@ import Testing
         #expect(prs.contains("(225lb x 5,"), "the set holding the record shows as typed")
     }
 
+    /// Issue 26 item 18: a session-volume record is beaten once, against earlier sessions, and
+    /// said again at `finish`; later sets of the same session do not announce it again.
+    @Test func aSessionVolumeRecordIsAnnouncedOnceAgainstEarlierSessions() throws {
+        // Given an earlier session of 4 x 5 at 225 lb (4,500 lb)
+        let home = try TemporaryHome()
+        try "unit = \"lb\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog(["log", "--at", "2026-11-20 18:00", "bench 225x5x4"]).status == 0)
+        // When today's session logs 7 sets of the same, one at a time
+        let echoes = try (1...7).map { _ in try home.gymlog(["log", "bench 225x5"]).stdout }
+        // Then only the fifth set announces the session record, against the earlier session
+        let announcing = echoes.indices.filter { echoes[$0].contains("best session volume") }
+        #expect(announcing == [4], "\(echoes)")
+        #expect(echoes[4].contains("best session volume (was 4500lb)"), "\(echoes[4])")
+        // And finish says the session's record once, at its total
+        let finished = try home.gymlog(["finish"]).stdout
+        #expect(finished.contains("best session volume 7875lb"), "\(finished)")
+    }
+
     @Test func withPoundsConfiguredNothingComputedShowsKilograms() throws {
         // Given unit = "lb" and sets typed in kilograms and pounds
         let home = try TemporaryHome()
