@@ -58,6 +58,11 @@ public struct Gymlog: AsyncParsableCommand {
         var arguments = Array(CommandLine.arguments.dropFirst())
         // ArgumentParser spells the version flag only `--version`.
         if arguments == ["-V"] { arguments = ["--version"] }
+        // Exercise names complete whole in bash (see `ShellCompletion`).
+        if arguments.first == "--generate-completion-script", arguments.count == 2, let script = ShellCompletion.script(for: arguments[1]) {
+            Swift.print(script)
+            Foundation.exit(0)
+        }
         arguments = commandFirst(arguments)
         // Without this, a mistyped command falls to the default subcommand (the REPL), which
         // refuses the extra word with the REPL's usage.

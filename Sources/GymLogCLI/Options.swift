@@ -88,15 +88,16 @@ struct ExerciseFilter: ParsableArguments {
     }
 }
 
-/// Shell completion of exercise names and aliases: the completion script calls `gymlog` back
-/// with the words typed so far. Offline and read-only: the database named by `--db` (else
+/// Shell completion of exercise names and aliases, matched case-insensitively (`squ` offers
+/// `Squat (Barbell)`): the completion script calls `gymlog` back with the words typed so far,
+/// the current one as the shell has it (`Bench\ Press\ \(`, `"Bench Pr`), read unquoted. Offline and read-only: the database named by `--db` (else
 /// $GYMLOG_DB, else the default) is read when it exists and never created.
 @Sendable func exerciseCompletions(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
     var db: String?
     for i in words.indices { if let flag = GlobalOptions.database(at: i, in: words) { db = flag.path } }
     let path = Paths.resolve(db: db).database
     guard let database = try? GymLogDatabase(path: path, create: false), let names = try? database.exerciseNames() else { return [] }
-    let typed = prefix.lowercased()
+    let typed = shellUnquoted(prefix).lowercased()
     return names.filter { $0.lowercased().hasPrefix(typed) }.sorted()
 }
 

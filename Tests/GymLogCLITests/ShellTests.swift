@@ -7,6 +7,14 @@ import Testing
 /// The shell around the commands: the version, a mistyped command, read commands that must
 /// not create a database, the entry language in `log --help` and the man page.
 @Suite struct ShellTests {
+    @Test(arguments: [
+        ("Bench\\ Press\\ \\(", "Bench Press ("), ("\"Bench Pr", "Bench Pr"), ("'Bench (Bar", "Bench (Bar"),
+        ("squ", "squ"), ("\"a \\\" b\"", "a \" b"), ("'it'\\''s'", "it's"), ("", ""),
+    ])
+    func aWordBeingCompletedIsReadAsTheShellReadsIt(typed: String, read: String) {
+        #expect(shellUnquoted(typed) == read, "\(typed)")
+    }
+
     @Test func versionAndItsShortFlagPrintTheOneVersion() throws {
         let home = try TemporaryHome()
         for flag in ["--version", "-V"] {

@@ -142,6 +142,36 @@ extension TerminalSessionTests {
         #expect(lines.allSatisfy { $0.count <= 44 }, "\(lines.joined(separator: "\n"))")
     }
 
+    /// Issue 26 item 27: bash completes exercise names whole, spaces and parentheses included,
+    /// whatever the case typed, through the script `gymlog --generate-completion-script` writes.
+    @Test(.tmux)
+    func bashCompletesNamesWithSpacesAndParenthesesInAnyCase() throws {
+        // Given exercises with spaces and parentheses, and bash with gymlog's completion loaded
+        let home = try TemporaryHome()
+        for line in ["Bench Press (Barbell) 100x5", "Bench Press (Dumbbell) 30x10", "Squat (Barbell) 140x5"] {
+            #expect(try home.gymlog(["log", line]).status == 0)
+        }
+        let script = home.root + "/gymlog.bash"
+        try home.gymlog(["--generate-completion-script", "bash"]).stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        let pane = try Tmux(home: home, running: "env PATH=\(shellQuoted(builtProducts.path)):/usr/bin:/bin bash --norc --noprofile")
+        defer { pane.close() }
+        pane.enter("source \(shellQuoted(script)); PS1='ready> '")
+        try pane.waitFor("ready> ")
+        // When a name is typed in lower case up to its parenthesis, escaped as bash wants it
+        pane.type("gymlog prs bench\\ press\\ \\(")
+        pane.keys("Tab")
+        // Then the word takes the name's own case, and two more Tabs list both equipments
+        try pane.waitFor("ready> gymlog prs Bench\\ Press\\ \\(")
+        pane.keys("Tab")
+        pane.keys("Tab")
+        try pane.waitFor("Bench Press (Dumbbell)")
+        // And a lower-case prefix of one name completes it whole, quoted for bash
+        pane.keys("C-u")
+        pane.type("gymlog chart squ")
+        pane.keys("Tab")
+        try pane.waitFor("ready> gymlog chart Squat\\ \\(Barbell\\)") // (tmux drops the trailing space)
+    }
+
     /// `delete --workout` asks at the terminal, reads the answer there, and the REPL goes on.
     @Test(.tmux)
     func deletingAWholeWorkoutAsksAtTheTerminal() throws {
@@ -184,13 +214,18 @@ struct Tmux {
 
     /// `gymlog arguments` (the REPL with none) in a new pane.
     init(home: TemporaryHome, arguments: [String] = []) throws {
+        let gymlog = ([builtProducts.appendingPathComponent("gymlog").path] + arguments).map(shellQuoted).joined(separator: " ")
+        // The pane stays after gymlog ends, showing how it ended.
+        try self.init(home: home, running: "\(gymlog); echo \"[exited with status $?]\"; sleep 60")
+    }
+
+    /// `program` (a shell command line) in a new pane, in the home's environment.
+    init(home: TemporaryHome, running program: String) throws {
         // tmux must be there in CI: a missing tmux fails the run instead of skipping it.
         try #require(Tmux.available, "tmux is not installed; CI installs it in .ci/run")
         socket = home.root + "/tmux.sock"
         let env = home.environment.map { "\($0.key)=\(shellQuoted($0.value))" }.sorted().joined(separator: " ")
-        let gymlog = ([builtProducts.appendingPathComponent("gymlog").path] + arguments).map(shellQuoted).joined(separator: " ")
-        // The pane stays after gymlog ends, showing how it ended.
-        let command = "env TERM=xterm \(env) \(gymlog); echo \"[exited with status $?]\"; sleep 60"
+        let command = "env TERM=xterm \(env) \(program)"
         // The tmux server this starts would inherit every open descriptor of its client, and
         // Foundation learns that a child ended when the child's copies close: a bash in
         // between closes them all before it becomes tmux, and output goes to /dev/null.

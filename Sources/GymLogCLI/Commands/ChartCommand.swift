@@ -35,7 +35,7 @@ struct ChartCommand: ExerciseArgumentCommand {
         """
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "An exercise name, alias or unambiguous prefix.") var exercise: [String]
+    @Argument(help: "An exercise name, alias or unambiguous prefix.", completion: .custom(exerciseCompletions)) var exercise: [String]
     @Option(help: "e1rm, weight, volume, reps, time, distance or pace (default: the first with data for the exercise).")
     var metric: ChartMetric?
     @OptionGroup var range: DayRange

@@ -41,7 +41,7 @@ struct Export: ContextCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var out: String?
     @OptionGroup var range: DayRange
-    @Option(help: "Only this exercise (name, alias or prefix).") var exercise: String?
+    @Option(help: "Only this exercise (name, alias or prefix).", completion: .custom(exerciseCompletions)) var exercise: String?
     @Option(help: "native (everything: ids, time zones, aliases), strong (Strong's own ;-separated layout with unit columns) or hevy (Hevy's CSV layout in your unit).") var format: String = "native"
     @Flag(help: .hidden) var csv = false
 

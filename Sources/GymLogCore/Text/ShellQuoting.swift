@@ -12,3 +12,20 @@ public func shellQuoted(_ word: String) -> String {
 
 /// A command line whose words a shell reads back as `words`.
 public func shellCommand(_ words: [String]) -> String { words.map(shellQuoted).joined(separator: " ") }
+
+/// A word as a shell hands it to completion while it is being typed, read as the shell will
+/// read it: `Bench\ Press\ \(` is `Bench Press (`, `"Bench Pr` and `'Bench Pr` are `Bench Pr`
+/// (the quote not closed yet). A backslash escapes the next character outside single quotes.
+public func shellUnquoted(_ typed: String) -> String {
+    var out = "", quote: Character?, escaped = false
+    for c in typed {
+        if escaped { out.append(c); escaped = false; continue }
+        switch (c, quote) {
+        case ("\\", nil), ("\\", "\""): escaped = true
+        case ("'", nil), ("\"", nil): quote = c
+        case (let q, let open?) where q == open: quote = nil
+        default: out.append(c)
+        }
+    }
+    return out
+}
