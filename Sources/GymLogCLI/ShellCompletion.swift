@@ -1,17 +1,22 @@
 import ArgumentParser
 
 /// The completion scripts `gymlog --generate-completion-script SHELL` writes: ArgumentParser's,
-/// with exercise names offered whole in bash. Its bash script filters the names gymlog offers
-/// again with `compgen -W`, which splits nothing but compares case-sensitively against the word
-/// as typed, escapes included: `Bench\ Press\ \(` and `squ` matched nothing. gymlog has
+/// with exercise names offered whole and whatever the case typed. Its bash script filters the
+/// names gymlog offers again with `compgen -W`, which compares case-sensitively against the
+/// word as typed, escapes included: `Bench\ Press\ \(` and `squ` matched nothing. gymlog has
 /// already matched the word as the shell reads it (`shellUnquoted`), case-insensitively, so
-/// the script takes its names as they are, and `complete -o filenames` quotes them on insertion.
+/// the bash script takes its names as they are (`complete -o filenames` quotes them), and the
+/// zsh one adds them with a case-folding matcher (zsh quotes them itself). fish needs nothing.
 enum ShellCompletion {
     /// The script for `shell` (a name ArgumentParser knows), or nil for a shell it does not.
     static func script(for shellName: String) -> String? {
         guard let shell = CompletionShell(rawValue: shellName) else { return nil }
         let generated = Gymlog.completionScript(for: shell)
-        return shell == .bash ? bash(generated) : generated
+        switch shell {
+        case .bash: return bash(generated)
+        case .zsh: return zsh(generated)
+        default: return generated
+        }
     }
 
     static let customCall = "__gymlog_add_completions -W \"$(__gymlog_custom_complete "
@@ -34,5 +39,20 @@ enum ShellCompletion {
         var script = generated
         script.insert(contentsOf: customFunction, at: at.lowerBound)
         return script.replacingOccurrences(of: customCall, with: "__gymlog_add_custom_completions \"$(__gymlog_custom_complete ")
+    }
+
+    static let zshCustomAdd = "        __gymlog_complete \"${completions[@]:0:-1}\"\n"
+
+    /// ArgumentParser's zsh script with exercise names matched whatever the case typed.
+    static func zsh(_ generated: String) -> String {
+        guard let custom = generated.range(of: "__gymlog_custom_complete() {"),
+              let add = generated.range(of: zshCustomAdd, range: custom.upperBound..<generated.endIndex) else { return generated }
+        var script = generated
+        script.replaceSubrange(add, with: """
+                    local -a names=("${completions[@]:0:-1}")
+                    compadd -M 'm:{a-zA-Z}={A-Za-z}' -a names
+
+            """)
+        return script
     }
 }
