@@ -37,6 +37,13 @@ struct Import: ContextCommand {
           repcount
               RepCount CSV (Swedish or English): sets, notes, kcal in the note, names,
               times; bodyweight to the bodyweight log
+          jefit
+              JEFIT's Export Data file (sections in any order): sessions' start and
+              end, packed sets, per-set rows with warm-ups, cardio times; the unit from
+              its settings
+          stronglifts
+              StrongLifts 5x5 spreadsheet: a row a workout, any number of exercise
+              blocks; empty set cells are sets not done; bodyweight to the log
           native
               gymlog's own export: everything, ids and supersets included
 
@@ -192,8 +199,10 @@ struct Import: ContextCommand {
         switch file.source {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
-        case .strong, .hevy, .lyfta, .repcount: lines.append("Times are read in \(zone).")
-        case .fitbod, .hevyJSON, .liftosaur:
+        case .strong, .hevy, .lyfta, .repcount,
+             .stronglifts: lines.append("Times are read in \(zone).")
+        case .fitbod, .hevyJSON, .liftosaur,
+             .jefit:
             lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")
         }
         if !file.cappedDurations.isEmpty {

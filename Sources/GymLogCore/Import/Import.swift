@@ -9,6 +9,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
     case strong, hevy
     case hevyJSON = "hevy-json"
     case fitnotes, fitbod, liftosaur, lyfta, repcount, native
+    case jefit, stronglifts
 
     /// Every `--from` value, as a sentence: `strong, hevy, ... or native`.
     public static var spelledList: String {
@@ -28,6 +29,8 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .liftosaur: "Liftosaur"
         case .lyfta: "Lyfta"
         case .repcount: "RepCount"
+        case .jefit: "JEFIT"
+        case .stronglifts: "StrongLifts 5x5"
         }
     }
 }
@@ -129,6 +132,8 @@ public enum LeftOutReason: String, CaseIterable, Sendable {
     case emptyNote
     /// A set the plan held and the lifter did not do (Liftosaur: nothing completed).
     case notDone
+    /// JEFIT's per-set rows of an exercise log the file does not have (one deleted in the app).
+    case noExerciseLog
 
     /// `count` rows left out for this reason, named for the summary: `2 empty sets (never filled in)`.
     public func counted(_ count: Int) -> String {
@@ -138,6 +143,7 @@ public enum LeftOutReason: String, CaseIterable, Sendable {
         case .restTimer: return "\(count) rest-timer row\(s)"
         case .emptyNote: return "\(count) empty note row\(s)"
         case .notDone: return "\(count) planned set\(s) not done"
+        case .noExerciseLog: return "\(count) set row\(s) of an exercise log not in the file"
         }
     }
 }
@@ -192,6 +198,7 @@ extension ImportSource {
         switch self {
         case .strong, .hevy, .fitnotes, .native, .hevyJSON: false
         case .fitbod, .liftosaur, .lyfta, .repcount: true
+        case .jefit, .stronglifts: true
         }
     }
 
@@ -206,6 +213,8 @@ extension ImportSource {
         case .liftosaur: LiftosaurReader.table
         case .lyfta: LyftaReader.table
         case .repcount: RepCountReader.table
+        case .jefit: nil
+        case .stronglifts: StrongLiftsReader.table
         }
     }
 
@@ -280,6 +289,16 @@ public enum ImportParser {
                 return try assembler.finish(delimiter: ",")
             }
         }
+        // JEFIT's file is sections under `###` banners, told from its first line.
+        if options.source == nil || options.source == .jefit {
+            let sections = try JEFITReader.looksLikeJEFIT(bytes)
+            try bytes.seek(to: 0)
+            if sections {
+                var assembler = make(.jefit)
+                try JEFITReader().read(bytes, chunkSize: chunkSize, into: &assembler)
+                return try assembler.finish(delimiter: ",")
+            }
+        }
         var dateOrder = options.dateOrder
         if dateOrder == nil && !options.dateOrderSettled {
             dateOrder = try slashDateOrder(bytes, options: options, chunkSize: chunkSize)
@@ -314,6 +333,10 @@ public enum ImportParser {
         case .liftosaur: try LiftosaurReader(header: header.fields).read(&cursor, into: &assembler)
         case .lyfta: try LyftaReader(header: header.fields).read(&cursor, into: &assembler)
         case .repcount: try RepCountReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
+        case .stronglifts: try StrongLiftsReader(header: header.fields).read(&cursor, into: &assembler)
+        case .jefit:
+            throw UserError("This file does not start with a '### ... ###' section banner, so it is not JEFIT's Export Data file; "
+                            + "pass the app that wrote it with --from, or export it from JEFIT again.")
         case .hevyJSON:
             throw UserError("This file is not JSON, so it is not pages of Hevy's API; for Hevy's CSV export pass --from hevy.")
         }

@@ -206,6 +206,15 @@ extension ImportValue {
         return Weight(value, fallback)
     }
 
+    /// The load a lifter typed in `unit`, read back from `value` (the load converted from
+    /// another unit by the app): a whole 0.05 `unit` when `value` is within `tolerance` of one,
+    /// the conversion's dust or the rounding of the written value; nil otherwise.
+    static func typedLoad(_ value: Double, in unit: WeightUnit, within tolerance: Double) -> Weight? {
+        let typed = (value * 20).rounded() / 20
+        guard abs(value - typed) < tolerance else { return nil }
+        return Weight(Fixed(thousandths: Int64((typed * 1000).rounded())), unit)
+    }
+
     /// A row's weight unit as exports write it (`kgs`, `Lbs`, `lbs.`); nil when empty.
     static func weightUnit(_ text: String) throws -> WeightUnit? {
         guard !text.isEmpty else { return nil }
