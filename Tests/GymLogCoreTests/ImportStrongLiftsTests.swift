@@ -28,9 +28,9 @@ import SplitMix
         #expect(file.ignoredRows == [LeftOutRow(line: 2, reason: .notDone)] + Array(repeating: LeftOutRow(line: 3, reason: .notDone), count: 4))
         #expect(file.workouts.map(\.name) == ["A", "B", "A"])
         #expect(file.workouts[0].note == "first day")
-        #expect(file.workouts[0].startedAt == ImportParserTests.at(2024, 1, 8, 0, 0))
+        #expect(file.workouts[0].startedAt == ImportParserTests.at(2024, 1, 8, 12, 0))
         #expect(file.bodyweights.map(\.weight) == [Weight(Fixed(thousandths: 80_500), .kg), Weight(Fixed(thousandths: 80_200), .kg)])
-        #expect(file.bodyweights.map(\.measuredAt) == [ImportParserTests.at(2024, 1, 8, 0, 0), ImportParserTests.at(2024, 1, 10, 0, 0)])
+        #expect(file.bodyweights.map(\.measuredAt) == [ImportParserTests.at(2024, 1, 8, 12, 0), ImportParserTests.at(2024, 1, 10, 12, 0)])
     }
 
     @Test func unitsInTheHeaderTimesAndABodyweightBlock() throws {

@@ -279,25 +279,16 @@ public enum ImportParser {
     static func read(_ file: any ImportByteSource, options: ImportOptions, chunkSize: Int,
                      assembler make: (ImportSource) -> WorkoutAssembler) throws -> ImportedFile {
         var bytes = file
-        // Hevy's API pages are JSON: told from the first byte, before anything reads lines.
-        if options.source == nil || options.source == .hevy || options.source == .hevyJSON {
-            let json = try JSONPages.looksLikeJSON(bytes)
-            try bytes.seek(to: 0)
-            if json {
-                var assembler = make(.hevyJSON)
-                try HevyJSONReader().read(bytes, chunkSize: chunkSize, into: &assembler)
-                return try assembler.finish(delimiter: ",")
-            }
-        }
-        // JEFIT's file is sections under `###` banners, told from its first line.
-        if options.source == nil || options.source == .jefit {
-            let sections = try JEFITReader.looksLikeJEFIT(bytes)
-            try bytes.seek(to: 0)
-            if sections {
-                var assembler = make(.jefit)
+        let whole = try toldFromContent(bytes, chosen: options.source)
+        try bytes.seek(to: 0)
+        if let whole {
+            var assembler = make(whole)
+            if whole == .jefit {
                 try JEFITReader().read(bytes, chunkSize: chunkSize, into: &assembler)
-                return try assembler.finish(delimiter: ",")
+            } else {
+                try HevyJSONReader().read(bytes, chunkSize: chunkSize, into: &assembler)
             }
+            return try assembler.finish(delimiter: ",")
         }
         var dateOrder = options.dateOrder
         if dateOrder == nil && !options.dateOrderSettled {
@@ -343,6 +334,19 @@ public enum ImportParser {
         var file = try assembler.finish(delimiter: cursor.delimiterCharacter)
         file.dateOrder = dateOrder
         return file
+    }
+
+    /// A format told from the file's first bytes, before anything reads it as CSV rows: Hevy's
+    /// API pages are JSON (`{` or `[`), JEFIT's file opens with a `### NAME ###` section banner.
+    /// Nil for any other file, or when `chosen` names a format these are not.
+    static func toldFromContent(_ source: any ImportByteSource, chosen: ImportSource?) throws -> ImportSource? {
+        var source = source
+        if chosen == nil || chosen == .hevy || chosen == .hevyJSON {
+            if try JSONPages.looksLikeJSON(source) { return .hevyJSON }
+            try source.seek(to: 0)
+        }
+        if chosen == nil || chosen == .jefit, try JEFITReader.looksLikeJEFIT(source) { return .jefit }
+        return nil
     }
 
     /// The day-month order of a Strong file whose dates a spreadsheet re-saved with slashes,

@@ -10,7 +10,7 @@ import Foundation
 ///   files misspell `starttimie`).
 /// - EXERCISE LOGS: one row per exercise per session (`belongsession`), the sets packed as
 ///   `"135x5,135x5"` (load x reps), cardio as `0x0.0,…,0x<seconds>`. A log whose session is not
-///   in the file makes a workout of its day (`mydate`, at midnight).
+///   in the file makes a workout of its day (`mydate`, at 12:00).
 /// - EXERCISE SET LOGS (newer versions): one row per set of some logs (`exercise_log_id`,
 ///   `weight_lbs`, `reps`, `set_type` default or warm-up). A log's sets come from here when it
 ///   has any, else from its packed field, never both. `weight_lbs` is pounds whatever the
@@ -161,7 +161,7 @@ struct JEFITReader {
                 s.end.map { startedAt + ($0 - s.start) }
             }
         }
-        guard let local = ImportValue.localDateTime(day) else {
+        guard let local = ImportValue.localDateTimeOrNoon(day) else {
             throw ImportRowError("belongsession \(session) is not a session in the file and mydate '\(day)' is not a date like 2024-01-31")
         }
         return a.workout(line: line, local: local, name: nil, key: "day \(day)", note: nil) { _ in nil }

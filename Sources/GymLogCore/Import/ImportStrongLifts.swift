@@ -6,7 +6,7 @@ import Foundation
 /// columns are read as sets too), and an optional `Note` column. Each set cell holds the reps
 /// done; an empty one is a set not done, left out and counted. A weight cell may carry its
 /// unit (`60kg`, `135 lb`), its header may name it (`Weight 1 (kg)`); else it is read in
-/// `--unit`, and said. `Date` is a date (`2024-01-31`, the workout at midnight) or a date and
+/// `--unit`, and said. `Date` is a date (`2024-01-31`, the workout at 12:00) or a date and
 /// time; `Workout` (A or B) is kept as the workout's name; the bodyweight goes to the
 /// bodyweight log, an entry at the workout's start.
 struct StrongLiftsReader {
@@ -73,7 +73,7 @@ struct StrongLiftsReader {
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         try a.readRows(&cursor, columns: columns, padded: true) { a, line, f in
             let dateText = f[.date]
-            guard let local = ImportValue.localDateTime(dateText) else {
+            guard let local = ImportValue.localDateTimeOrNoon(dateText) else {
                 throw ImportRowError("Date '\(dateText)' is not a date like 2024-01-31 or 2024-01-31 18:30")
             }
             let bodyweight = try Self.weight(f[.bodyweight], headerUnit: columns.weightUnit(.bodyweight), column: "Body Weight", into: &a)
