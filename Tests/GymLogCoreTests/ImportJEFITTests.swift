@@ -74,6 +74,8 @@ import SplitMix
         #expect(note == "JEFIT cardio log: 0x0.0,0x2.5,0x0,0x1800")
         guard case .sets(let sets) = try JEFITReader.unpack("0x10,0x8") else { Issue.record("bodyweight sets read as cardio"); return }
         #expect(sets.map(\.reps) == [10, 8])
+        guard case .sets(let written) = try JEFITReader.unpack("0x5.0,0x5.0") else { Issue.record("reps written 5.0 read as cardio"); return }
+        #expect(written.map(\.reps) == [5, 5])
     }
 
     @Test func badRowsAreNamedWithTheirLineAndWhatIsWrong() throws {

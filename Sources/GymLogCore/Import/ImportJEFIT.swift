@@ -232,7 +232,7 @@ struct JEFITReader {
     }
 
     /// Reads a packed `logs` field: `135x5,135x5` (empty parts passed over), or cardio, told
-    /// by loads all 0 and a first part written `0x0.0`: a count of reps is never a decimal.
+    /// by loads all 0 and a first part written `0x0.0`, which no set of reps is.
     static func unpack(_ text: String) throws -> Packed {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var pairs: [(load: String, count: String)] = []
@@ -244,7 +244,7 @@ struct JEFITReader {
             }
             pairs.append((String(halves[0]), String(halves[1])))
         }
-        if let first = pairs.first, pairs.count > 1, first.count.contains("."),
+        if let first = pairs.first, pairs.count > 1, first.count.contains("."), ImportValue.number(first.count)?.isZero == true,
            pairs.allSatisfy({ ImportValue.number($0.load, signed: true)?.isZero == true }) {
             let seconds = try ImportValue.wholeSeconds(pairs[pairs.count - 1].count, column: "logs")
             let others = pairs.dropLast().contains { ImportValue.number($0.count)?.isZero == false }
