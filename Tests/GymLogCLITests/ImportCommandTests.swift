@@ -234,6 +234,14 @@ import Testing
         let hevy = try Self.importFixture(home, "strong-comma-newest-first.csv")
         #expect(hevy.stdout.contains("The file gives no unit for some distances: read as km."))
     }
+    @Test func theHelpNamesEveryFormatWithWhatItKeeps() throws {
+        let help = try TemporaryHome().gymlog(["import", "--help"])
+        #expect(help.status == 0)
+        for source in ImportSource.allCases {
+            #expect(help.stdout.contains("\n  \(source.rawValue)\n      "), "--help has no line for \(source.rawValue)")
+        }
+    }
+
     @Test func jefitAndStrongLiftsSummariesCountWhatWasLeftOutAndTheBodyweights() throws {
         let home = try TemporaryHome()
         // JEFIT: the set row of a log not in the file, and the unit from its SETTING, not --unit

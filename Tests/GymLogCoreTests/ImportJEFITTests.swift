@@ -5,7 +5,7 @@ import SplitMix
 
 /// JEFIT's Export Data file: sections under banners, the unit in SETTING, sessions as epoch
 /// seconds, packed sets and cardio, per-set rows that replace a log's packed field, sections in
-/// any order; plus generated histories written as JEFIT writes them and read back.
+/// any order; plus generated histories written as JEFIT writes them (LF or CRLF) and read back.
 @Suite struct ImportJEFITTests {
     static func parse(_ name: String, unit: WeightUnit = .kg, chunkSize: Int = ImportCSVCursor.defaultChunkSize) throws -> ImportedFile {
         let bytes = try [UInt8](Data(contentsOf: ImportParserTests.directory.appendingPathComponent(name)))
@@ -179,7 +179,8 @@ import SplitMix
             "### EXERCISE SET LOGS ###\n_id,exercise_log_id,weight_lbs,reps,set_type\n" + setRows.joined(separator: "\n") + "\n\(close)",
         ]
         sections.shuffle(using: &rng)
-        return ("### PROFILE ###\n_id,weight\n1,80\n\(close)\n" + sections.joined(separator: "\n\n") + "\n", unit, expected)
+        let text = "### PROFILE ###\n_id,weight\n1,80\n\(close)\n" + sections.joined(separator: "\n\n") + "\n"
+        return (Bool.random(using: &rng) ? text.replacingOccurrences(of: "\n", with: "\r\n") : text, unit, expected)
     }
 
     /// A workout's sets grouped by exercise, each exercise's in the order done: the order of

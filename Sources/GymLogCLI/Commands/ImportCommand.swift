@@ -6,7 +6,7 @@ import GymLogStore
 struct Import: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import workouts from a Strong, Hevy, FitNotes or Fitbod export, Hevy's API, or a gymlog native export.",
+        abstract: "Import workouts from another app's export (Strong, Hevy, JEFIT, ... every format below) or a gymlog native export.",
         discussion: """
           gymlog import strong_workouts.csv
               the app is detected from the header
@@ -28,6 +28,11 @@ struct Import: ContextCommand {
               Hevy CSV: set types, RPE, supersets, notes, names, start, end
           hevy-json
               Hevy's API pages (GET /v1/workouts, one or a list): as hevy
+          fitnotes
+              FitNotes CSV: loads, reps, distances, times, comments; a workout a day
+          fitbod
+              Fitbod WorkoutExport.csv: warm-ups, notes, cardio, holds, carries;
+              loads in kg as written, or with --unit lb in the pounds you typed
           liftosaur
               Liftosaur CSV: what was completed, not the plan: warm-ups, RPE, units
               per set, notes, day names; sets not done left out
