@@ -42,6 +42,7 @@ import Testing
         ("strong-french.csv", "Strong", "Imported 1 workout, 2 sets, 1 new exercise"),
         ("strong-2016-unit-columns.csv", "Strong", "Imported 1 workout, 3 sets, 2 new exercises"),
         ("strong-2017-ten-columns.csv", "Strong", "Imported 1 workout, 2 sets, 1 new exercise"),
+        ("strong-2018-ten-columns-quoted.csv", "Strong", "Imported 1 workout, 4 sets, 3 new exercises"),
         ("strong-resaved-day-first.csv", "Strong", "Imported 2 workouts, 3 sets, 2 new exercises"),
         ("fitbod-kg-crlf-unquoted-notes.csv", "Fitbod", "Imported 2 workouts, 7 sets, 6 new exercises"),
         ("fitbod-lb-spreadsheet-resave.csv", "Fitbod", "Imported 1 workout, 4 sets, 1 new exercise"),
@@ -51,6 +52,10 @@ import Testing
         ("liftosaur-older-15-columns.csv", "Liftosaur", "Imported 1 workout, 2 sets, 1 new exercise"),
         ("lyfta-no-units-supersets.csv", "Lyfta", "Imported 2 workouts, 6 sets, 4 new exercises"),
         ("repcount-swedish.csv", "RepCount", "Imported 2 workouts, 4 sets, 3 new exercises"),
+        ("jefit-lbs-packed-sessions-first.csv", "JEFIT", "Imported 3 workouts, 11 sets, 5 new exercises"),
+        ("jefit-kg-set-logs-sections-reordered.csv", "JEFIT", "Imported 2 workouts, 6 sets, 3 new exercises"),
+        ("stronglifts-blocks-sets-not-done.csv", "StrongLifts 5x5", "Imported 3 workouts, 35 sets, 5 new exercises"),
+        ("stronglifts-header-units-two-blocks.csv", "StrongLifts 5x5", "Imported 2 workouts, 11 sets, 3 new exercises"),
     ])
     func everyFixtureImportsAndReimportingIsANoOp(name: String, app: String, summary: String) throws {
         // Given an empty database
@@ -176,7 +181,8 @@ import Testing
         ("fitnotes-kgs.csv", []), ("strong-comma-later-overlapping.csv", []),
         ("fitbod-lb-spreadsheet-resave.csv", ["--unit", "lb"]), ("hevy-api-pages-list.json", []),
         ("liftosaur-20-columns.csv", []), ("lyfta-no-units-supersets.csv", []), ("repcount-swedish.csv", []),
-        ("strong-resaved-day-first.csv", []),
+        ("strong-resaved-day-first.csv", []), ("jefit-kg-set-logs-sections-reordered.csv", []),
+        ("stronglifts-blocks-sets-not-done.csv", []),
     ])
     func aDryRunPrintsWhatTheImportPrintsAndWritesNothing(name: String, flags: [String]) throws {
         // Given a database with a set and an earlier, overlapping import in it
@@ -228,6 +234,28 @@ import Testing
         let hevy = try Self.importFixture(home, "strong-comma-newest-first.csv")
         #expect(hevy.stdout.contains("The file gives no unit for some distances: read as km."))
     }
+    @Test func theHelpNamesEveryFormatWithWhatItKeeps() throws {
+        let help = try TemporaryHome().gymlog(["import", "--help"])
+        #expect(help.status == 0)
+        for source in ImportSource.allCases {
+            #expect(help.stdout.contains("\n  \(source.rawValue)\n      "), "--help has no line for \(source.rawValue)")
+        }
+    }
+
+    @Test func jefitAndStrongLiftsSummariesCountWhatWasLeftOutAndTheBodyweights() throws {
+        let home = try TemporaryHome()
+        // JEFIT: the set row of a log not in the file, and the unit from its SETTING, not --unit
+        let jefit = try Self.importFixture(home, "jefit-kg-set-logs-sections-reordered.csv", ["--unit", "lb"])
+        #expect(jefit.stdout.contains("\nLeft out 1 row: 1 set row of an exercise log not in the file.\n"), "\(jefit.stdout)")
+        #expect(!jefit.stdout.contains("gives no unit"), "\(jefit.stdout)")
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets WHERE weight_unit = 'kg'") == 4, "45 lb stays pounds")
+        // StrongLifts: every empty set cell is a set not done; the bodyweights go to the log
+        let stronglifts = try Self.importFixture(home, "stronglifts-blocks-sets-not-done.csv")
+        #expect(stronglifts.stdout.contains("\nLeft out 5 rows: 5 planned sets not done.\n"), "\(stronglifts.stdout)")
+        #expect(stronglifts.stdout.contains("Imported 2 bodyweight entries."), "\(stronglifts.stdout)")
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM bodyweights") == 2)
+    }
+
     @Test func namesResolveThroughAliasesAndNearMissesAreCreatedNotRefused() throws {
         // Given an exercise with an alias spelled like Strong's name, and a look-alike of another
         let home = try TemporaryHome()
@@ -311,7 +339,7 @@ import Testing
         let zone = try Self.importFixture(home, "hevy-kg-km.csv", ["--timezone", "Mars/Olympus"])
         #expect(zone.status == 64 && zone.stderr.contains("Mars/Olympus"))
         let from = try Self.importFixture(home, "hevy-kg-km.csv", ["--from", "myfitnesspal"])
-        #expect(from.status == 64 && from.stderr.contains("strong, hevy, hevy-json, fitnotes, fitbod, liftosaur, lyfta, repcount or native"))
+        #expect(from.status == 64 && from.stderr.contains("strong, hevy, hevy-json, fitnotes, fitbod, liftosaur, lyfta, repcount, native, jefit or stronglifts"))
         let unit = try Self.importFixture(home, "hevy-kg-km.csv", ["--unit", "stone"])
         #expect(unit.status == 64)
         let wrong = try Self.importFixture(home, "strong-quoted-kg.csv", ["--from", "hevy"])

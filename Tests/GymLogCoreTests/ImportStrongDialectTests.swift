@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test(arguments: ["strong-german-semicolon.csv", "strong-spanish.csv", "strong-french.csv",
-                      "strong-2016-unit-columns.csv", "strong-2017-ten-columns.csv", "strong-resaved-day-first.csv"])
+                      "strong-2016-unit-columns.csv", "strong-2017-ten-columns.csv", "strong-2018-ten-columns-quoted.csv",
+                      "strong-resaved-day-first.csv"])
     func everyLayoutIsDetectedAsStrongAndReadsWhole(name: String) throws {
         let file = try Self.parse(name)
         #expect(file.source == .strong)
@@ -65,6 +66,18 @@ import Testing
         let file = try Self.parse("strong-2017-ten-columns.csv")
         #expect(ImportParserTests.summaries(file) == ["Deadlift (Barbell): 140kg x 5", "Deadlift (Barbell): 150kg x 3  # belt"])
         #expect(file.workouts[0].note == "heavy day")
+    }
+
+    @Test func theTenColumnLayoutAsStrongWroteItIn2018QuotedWithEmptyNotesAndKilogramDust() throws {
+        let file = try Self.parse("strong-2018-ten-columns-quoted.csv")
+        #expect(file.source == .strong && file.badRows.isEmpty, "\(file.badRows)")
+        #expect(ImportParserTests.summaries(file) == [
+            "Squat (Barbell): 61.235kg x 5", "Squat (Barbell): 61.235kg x 5", "Chin Up: bw x 8  # slow, \"dead\" hang",
+            "Running: 3.2km in 21:00",
+        ])
+        #expect(file.workouts.map(\.name) == ["Evening Workout"])
+        #expect(file.workouts[0].note == "Knees, ok")
+        #expect(file.assumedDistanceUnit == .km && file.assumedWeightUnit == .kg)
     }
 
     @Test func aResaveWithADayAbove12IsReadDayFirst() throws {

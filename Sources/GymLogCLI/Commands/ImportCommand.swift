@@ -6,7 +6,7 @@ import GymLogStore
 struct Import: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import workouts from a Strong, Hevy, FitNotes or Fitbod export, Hevy's API, or a gymlog native export.",
+        abstract: "Import workouts from another app's export (Strong, Hevy, JEFIT, ... every format below) or a gymlog native export.",
         discussion: """
           gymlog import strong_workouts.csv
               the app is detected from the header
@@ -28,6 +28,11 @@ struct Import: ContextCommand {
               Hevy CSV: set types, RPE, supersets, notes, names, start, end
           hevy-json
               Hevy's API pages (GET /v1/workouts, one or a list): as hevy
+          fitnotes
+              FitNotes CSV: loads, reps, distances, times, comments; a workout a day
+          fitbod
+              Fitbod WorkoutExport.csv: warm-ups, notes, cardio, holds, carries;
+              loads in kg as written, or with --unit lb in the pounds you typed
           liftosaur
               Liftosaur CSV: what was completed, not the plan: warm-ups, RPE, units
               per set, notes, day names; sets not done left out
@@ -37,6 +42,13 @@ struct Import: ContextCommand {
           repcount
               RepCount CSV (Swedish or English): sets, notes, kcal in the note, names,
               times; bodyweight to the bodyweight log
+          jefit
+              JEFIT's Export Data file (sections in any order): sessions' start and
+              end, packed sets, per-set rows with warm-ups, cardio times; the unit from
+              its settings
+          stronglifts
+              StrongLifts 5x5 spreadsheet: a row a workout, any number of exercise
+              blocks; empty set cells are sets not done; bodyweight to the log
           native
               gymlog's own export: everything, ids and supersets included
 
@@ -192,8 +204,10 @@ struct Import: ContextCommand {
         switch file.source {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
-        case .strong, .hevy, .lyfta, .repcount: lines.append("Times are read in \(zone).")
-        case .fitbod, .hevyJSON, .liftosaur:
+        case .strong, .hevy, .lyfta, .repcount,
+             .stronglifts: lines.append("Times are read in \(zone).")
+        case .fitbod, .hevyJSON, .liftosaur,
+             .jefit:
             lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")
         }
         if !file.cappedDurations.isEmpty {

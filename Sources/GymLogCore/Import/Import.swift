@@ -9,6 +9,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
     case strong, hevy
     case hevyJSON = "hevy-json"
     case fitnotes, fitbod, liftosaur, lyfta, repcount, native
+    case jefit, stronglifts
 
     /// Every `--from` value, as a sentence: `strong, hevy, ... or native`.
     public static var spelledList: String {
@@ -28,6 +29,8 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .liftosaur: "Liftosaur"
         case .lyfta: "Lyfta"
         case .repcount: "RepCount"
+        case .jefit: "JEFIT"
+        case .stronglifts: "StrongLifts 5x5"
         }
     }
 }
@@ -129,6 +132,8 @@ public enum LeftOutReason: String, CaseIterable, Sendable {
     case emptyNote
     /// A set the plan held and the lifter did not do (Liftosaur: nothing completed).
     case notDone
+    /// JEFIT's per-set rows of an exercise log the file does not have (one deleted in the app).
+    case noExerciseLog
 
     /// `count` rows left out for this reason, named for the summary: `2 empty sets (never filled in)`.
     public func counted(_ count: Int) -> String {
@@ -138,6 +143,7 @@ public enum LeftOutReason: String, CaseIterable, Sendable {
         case .restTimer: return "\(count) rest-timer row\(s)"
         case .emptyNote: return "\(count) empty note row\(s)"
         case .notDone: return "\(count) planned set\(s) not done"
+        case .noExerciseLog: return "\(count) set row\(s) of an exercise log not in the file"
         }
     }
 }
@@ -192,6 +198,7 @@ extension ImportSource {
         switch self {
         case .strong, .hevy, .fitnotes, .native, .hevyJSON: false
         case .fitbod, .liftosaur, .lyfta, .repcount: true
+        case .jefit, .stronglifts: true
         }
     }
 
@@ -206,6 +213,8 @@ extension ImportSource {
         case .liftosaur: LiftosaurReader.table
         case .lyfta: LyftaReader.table
         case .repcount: RepCountReader.table
+        case .jefit: nil
+        case .stronglifts: StrongLiftsReader.table
         }
     }
 
@@ -270,15 +279,16 @@ public enum ImportParser {
     static func read(_ file: any ImportByteSource, options: ImportOptions, chunkSize: Int,
                      assembler make: (ImportSource) -> WorkoutAssembler) throws -> ImportedFile {
         var bytes = file
-        // Hevy's API pages are JSON: told from the first byte, before anything reads lines.
-        if options.source == nil || options.source == .hevy || options.source == .hevyJSON {
-            let json = try JSONPages.looksLikeJSON(bytes)
-            try bytes.seek(to: 0)
-            if json {
-                var assembler = make(.hevyJSON)
+        let whole = try toldFromContent(bytes, chosen: options.source)
+        try bytes.seek(to: 0)
+        if let whole {
+            var assembler = make(whole)
+            if whole == .jefit {
+                try JEFITReader().read(bytes, chunkSize: chunkSize, into: &assembler)
+            } else {
                 try HevyJSONReader().read(bytes, chunkSize: chunkSize, into: &assembler)
-                return try assembler.finish(delimiter: ",")
             }
+            return try assembler.finish(delimiter: ",")
         }
         var dateOrder = options.dateOrder
         if dateOrder == nil && !options.dateOrderSettled {
@@ -314,12 +324,29 @@ public enum ImportParser {
         case .liftosaur: try LiftosaurReader(header: header.fields).read(&cursor, into: &assembler)
         case .lyfta: try LyftaReader(header: header.fields).read(&cursor, into: &assembler)
         case .repcount: try RepCountReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
+        case .stronglifts: try StrongLiftsReader(header: header.fields).read(&cursor, into: &assembler)
+        case .jefit:
+            throw UserError("This file does not start with a '### ... ###' section banner, so it is not JEFIT's Export Data file; "
+                            + "pass the app that wrote it with --from, or export it from JEFIT again.")
         case .hevyJSON:
             throw UserError("This file is not JSON, so it is not pages of Hevy's API; for Hevy's CSV export pass --from hevy.")
         }
         var file = try assembler.finish(delimiter: cursor.delimiterCharacter)
         file.dateOrder = dateOrder
         return file
+    }
+
+    /// A format told from the file's first bytes, before anything reads it as CSV rows: Hevy's
+    /// API pages are JSON (`{` or `[`), JEFIT's file opens with a `### NAME ###` section banner.
+    /// Nil for any other file, or when `chosen` names a format these are not.
+    static func toldFromContent(_ source: any ImportByteSource, chosen: ImportSource?) throws -> ImportSource? {
+        var source = source
+        if chosen == nil || chosen == .hevy || chosen == .hevyJSON {
+            if try JSONPages.looksLikeJSON(source) { return .hevyJSON }
+            try source.seek(to: 0)
+        }
+        if chosen == nil || chosen == .jefit, try JEFITReader.looksLikeJEFIT(source) { return .jefit }
+        return nil
     }
 
     /// The day-month order of a Strong file whose dates a spreadsheet re-saved with slashes,

@@ -20,7 +20,7 @@ public enum ExerciseSpellings {
     /// equipment, or with other words), lower case.
     static let known: [String: String] = [
         "bench press": "Bench Press (Barbell)", "barbell bench press": "Bench Press (Barbell)",
-        "back squat": "Squat (Barbell)", "barbell squat": "Squat (Barbell)", "barbell back squat": "Squat (Barbell)",
+        "squat": "Squat (Barbell)", "back squat": "Squat (Barbell)", "barbell squat": "Squat (Barbell)", "barbell back squat": "Squat (Barbell)",
         "deadlift": "Deadlift (Barbell)", "barbell deadlift": "Deadlift (Barbell)",
         "overhead press": "Overhead Press (Barbell)", "barbell shoulder press": "Overhead Press (Barbell)",
         "military press": "Overhead Press (Barbell)", "standing barbell shoulder press": "Overhead Press (Barbell)",

@@ -44,7 +44,7 @@ struct FitNotesReader {
             let set = try a.values(kind: .working, weight: w, reps: r, rpe: nil, duration: s, distance: d,
                                    note: nonEmpty(f[.notes]), loadLeftBlank: f[.weight].isEmpty)
 
-            let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + 12 * 3_600_000
+            let local = epochMillis(year: day.year, month: day.month, day: day.day, utcOffsetSeconds: 0) + ImportValue.dayOnlyStart
             let wi = a.workout(line: line, local: local, name: nil, key: dateText, note: nil) { _ in nil }
             a.addSet(set, note: nonEmpty(f[.notes]), line: line, exerciseName: exerciseName, to: wi)
         }

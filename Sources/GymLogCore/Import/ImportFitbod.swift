@@ -58,8 +58,7 @@ struct FitbodReader {
         if kg.isZero { return nil }
         if lifterUnit == .lb {
             for pounds in [exact * poundsPerKilogram, exact / WeightUnit.kilogramsPerPound] {
-                let typed = (pounds * 20).rounded() / 20
-                if abs(pounds - typed) < 1e-6 { return Weight(Fixed(thousandths: Int64((typed * 1000).rounded())), .lb) }
+                if let typed = ImportValue.typedLoad(pounds, in: .lb, within: 1e-6) { return typed }
             }
         }
         return Weight(kg, .kg)

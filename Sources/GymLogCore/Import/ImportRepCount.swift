@@ -66,9 +66,7 @@ struct RepCountReader {
             let key = startText + "|" + f[.bodyweight]
             if let bodyweight, key != lastBodyweight {
                 lastBodyweight = key
-                let at = a.instant(local: local)
-                a.bodyweights.append(BodyweightEntry(id: derivedID(namespace: "import-bodyweight", key: "repcount|\(local)|\(bodyweight)"),
-                                                     weight: bodyweight, measuredAt: at.millis, utcOffsetSeconds: at.offset))
+                a.addBodyweight(bodyweight, local: local)
             }
             a.addSet(set, note: note, line: line, exerciseName: exerciseName, to: wi)
         }

@@ -122,6 +122,16 @@ enum ImportValue {
         return base + Int64(clock) * 1000
     }
 
+    /// Where a workout written with a day and no time starts: 12:00 local time, so that no
+    /// time zone moves it to another day (FitNotes, StrongLifts, a JEFIT log of no session).
+    static let dayOnlyStart: Int64 = 12 * 3_600_000
+
+    /// A date and time as `localDateTime(_:)` reads it, a date alone at `dayOnlyStart`.
+    static func localDateTimeOrNoon(_ text: String) -> Int64? {
+        guard let local = localDateTime(text) else { return nil }
+        return text.trimmingCharacters(in: .whitespaces).utf8.count == 10 ? local + dayOnlyStart : local
+    }
+
     /// A local date and time as `localDateTime(_:)` reads it, or written with slashes in
     /// `order` (`31/01/2024 10:15`, a spreadsheet's re-save); slashes without an order are none.
     static func localDateTime(_ text: String, order: DateOrder?) -> Int64? {
@@ -204,6 +214,15 @@ extension ImportValue {
         if let unit = try unit ?? weightUnit(unitText) { return Weight(value, unit) }
         assumed = fallback
         return Weight(value, fallback)
+    }
+
+    /// The load a lifter typed in `unit`, read back from `value` (the load converted from
+    /// another unit by the app): a whole 0.05 `unit` when `value` is within `tolerance` of one,
+    /// the conversion's dust or the rounding of the written value; nil otherwise.
+    static func typedLoad(_ value: Double, in unit: WeightUnit, within tolerance: Double) -> Weight? {
+        let typed = (value * 20).rounded() / 20
+        guard abs(value - typed) < tolerance else { return nil }
+        return Weight(Fixed(thousandths: Int64((typed * 1000).rounded())), unit)
     }
 
     /// A row's weight unit as exports write it (`kgs`, `Lbs`, `lbs.`); nil when empty.

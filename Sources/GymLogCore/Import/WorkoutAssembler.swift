@@ -95,9 +95,14 @@ struct WorkoutAssembler {
 
     /// Runs `read` on each row of `cursor` that has `fieldCount` fields (or more, with
     /// `extraFields`); a row with fewer, or whose `read` throws `ImportRowError`, is a bad row.
+    /// With `until`, reading stops at the first row it accepts (the end of one of JEFIT's
+    /// sections), which is returned unread; nil at the end of the file.
+    @discardableResult
     mutating func readRows(_ cursor: inout ImportCSVCursor, fieldCount: Int, extraFields: Bool = false,
-                           _ read: (inout WorkoutAssembler, Int, [String]) throws -> Void) throws {
+                           until: ([String]) -> Bool = { _ in false },
+                           _ read: (inout WorkoutAssembler, Int, [String]) throws -> Void) throws -> (line: Int, fields: [String])? {
         while let (line, f) = try cursor.next() {
+            if until(f) { return (line, f) }
             if let quote = cursor.unclosedQuote {
                 bad(quote.line, Self.unclosedQuoteReason(quote))
                 continue
@@ -114,6 +119,7 @@ struct WorkoutAssembler {
             }
             try row(line) { try read(&$0, line, f) }
         }
+        return nil
     }
 
     /// Reads one row (or, in a file of another shape, one set) with `read`: a bad row at
@@ -138,12 +144,14 @@ struct WorkoutAssembler {
     /// written the delimiter inside that field: the fields beyond the header's count are joined
     /// back into it, the columns after it anchored from the right. With `padded`, empty fields
     /// beyond the header's count (a spreadsheet's re-save pads rows with a trailing delimiter)
-    /// are dropped first.
+    /// are dropped first. `until` stops as in `readRows(_:fieldCount:)`.
+    @discardableResult
     mutating func readRows(_ cursor: inout ImportCSVCursor, columns: ImportColumns, spillInto: ImportField? = nil,
-                           padded: Bool = false, _ read: (inout WorkoutAssembler, Int, ImportRow) throws -> Void) throws {
+                           padded: Bool = false, until: ([String]) -> Bool = { _ in false },
+                           _ read: (inout WorkoutAssembler, Int, ImportRow) throws -> Void) throws -> (line: Int, fields: [String])? {
         let delimiter = String(cursor.delimiterCharacter)
         let spill = spillInto.flatMap { columns[$0] }
-        try readRows(&cursor, fieldCount: columns.count, extraFields: spill != nil || padded) { a, line, raw in
+        return try readRows(&cursor, fieldCount: columns.count, extraFields: spill != nil || padded, until: until) { a, line, raw in
             var f = raw
             if padded { while f.count > columns.count, f.last?.isEmpty == true { f.removeLast() } }
             let extra = f.count - columns.count
@@ -271,6 +279,14 @@ struct WorkoutAssembler {
         let startedAt = open[slot]?.workout.startedAt ?? 0
         while firstSets.count <= set.exercise { firstSets.append((Int64.max, Int.max)) }
         if (startedAt, set.line) < firstSets[set.exercise] { firstSets[set.exercise] = (startedAt, set.line) }
+    }
+
+    /// Offers the lifter's bodyweight, weighed at wall-clock `local`, to the bodyweight log; its
+    /// id follows from the app, the time and the weight, so a re-import adds nothing.
+    mutating func addBodyweight(_ weight: Weight, local: Int64) {
+        let at = instant(local: local)
+        bodyweights.append(BodyweightEntry(id: derivedID(namespace: "import-bodyweight", key: "\(source.rawValue)|\(local)|\(weight)"),
+                                           weight: weight, measuredAt: at.millis, utcOffsetSeconds: at.offset))
     }
 
     /// Records other names of exercise `index` (every row of a native file repeats them).
