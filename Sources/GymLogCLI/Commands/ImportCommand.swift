@@ -37,6 +37,9 @@ struct Import: ContextCommand {
           repcount
               RepCount CSV (Swedish or English): sets, notes, kcal in the note, names,
               times; bodyweight to the bodyweight log
+          alpha-progression
+              Alpha Progression's blocks (comma or semicolon dialect): warm-ups,
+              supersets, drop sets, RIR as RPE 10 - RIR, workout names and durations
           native
               gymlog's own export: everything, ids and supersets included
 
@@ -112,8 +115,8 @@ struct Import: ContextCommand {
         let parsed = try ImportParser.scan(try FileBytes(path: file), options: options)
         let separator = parsed.delimiter == ";" ? "semicolon" : parsed.delimiter == "," ? "comma" : "'\(parsed.delimiter)'"
         let shape = parsed.source == .hevyJSON ? "" : " (\(separator)-separated)"
-        context.print(from == nil ? "Detected a \(parsed.source.displayName) export\(shape)."
-                                  : "Reading a \(parsed.source.displayName) export\(shape).")
+        let app = ("AEIOU".contains(parsed.source.displayName.first!) ? "an " : "a ") + parsed.source.displayName
+        context.print(from == nil ? "Detected \(app) export\(shape)." : "Reading \(app) export\(shape).")
 
         if !parsed.badRows.isEmpty && !skipBadRows {
             let shown = parsed.badRows.prefix(20).map { "  \(file) \($0)" }.joined(separator: "\n")
@@ -193,6 +196,7 @@ struct Import: ContextCommand {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
         case .strong, .hevy, .lyfta, .repcount: lines.append("Times are read in \(zone).")
+        case .alphaProgression: lines.append("Times are read in \(zone).")
         case .fitbod, .hevyJSON, .liftosaur:
             lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")
         }

@@ -8,6 +8,7 @@ import Foundation
 public enum ImportSource: String, CaseIterable, Sendable {
     case strong, hevy
     case hevyJSON = "hevy-json"
+    case alphaProgression = "alpha-progression"
     case fitnotes, fitbod, liftosaur, lyfta, repcount, native
 
     /// Every `--from` value, as a sentence: `strong, hevy, ... or native`.
@@ -28,6 +29,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .liftosaur: "Liftosaur"
         case .lyfta: "Lyfta"
         case .repcount: "RepCount"
+        case .alphaProgression: "Alpha Progression"
         }
     }
 }
@@ -192,6 +194,7 @@ extension ImportSource {
         switch self {
         case .strong, .hevy, .fitnotes, .native, .hevyJSON: false
         case .fitbod, .liftosaur, .lyfta, .repcount: true
+        case .alphaProgression: true
         }
     }
 
@@ -206,6 +209,7 @@ extension ImportSource {
         case .liftosaur: LiftosaurReader.table
         case .lyfta: LyftaReader.table
         case .repcount: RepCountReader.table
+        case .alphaProgression: nil  // not a table: blocks, told from the content
         }
     }
 
@@ -280,6 +284,15 @@ public enum ImportParser {
                 return try assembler.finish(delimiter: ",")
             }
         }
+        // Alpha Progression writes blocks, not a table: told from a date line and a column header.
+        if options.source == nil || options.source == .alphaProgression, let delimiter = try AlphaProgressionReader.delimiter(of: bytes) {
+            try bytes.seek(to: 0)
+            var cursor = try ImportCSVCursor(bytes, delimiter: delimiter, chunkSize: chunkSize)
+            var assembler = make(.alphaProgression)
+            try AlphaProgressionReader(delimiter: delimiter).read(&cursor, into: &assembler)
+            return try assembler.finish(delimiter: delimiter)
+        }
+        try bytes.seek(to: 0)
         var dateOrder = options.dateOrder
         if dateOrder == nil && !options.dateOrderSettled {
             dateOrder = try slashDateOrder(bytes, options: options, chunkSize: chunkSize)
@@ -314,6 +327,9 @@ public enum ImportParser {
         case .liftosaur: try LiftosaurReader(header: header.fields).read(&cursor, into: &assembler)
         case .lyfta: try LyftaReader(header: header.fields).read(&cursor, into: &assembler)
         case .repcount: try RepCountReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
+        case .alphaProgression:
+            throw UserError("This file is not Alpha Progression's export: its start has no session date line like "
+                            + "\"2023-03-23 6:59 pm\",1:10 hr and column header like #,KG,REPS. Check the file, or pass the right --from.")
         case .hevyJSON:
             throw UserError("This file is not JSON, so it is not pages of Hevy's API; for Hevy's CSV export pass --from hevy.")
         }

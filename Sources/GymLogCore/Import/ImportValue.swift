@@ -162,6 +162,27 @@ enum ImportValue {
         return values[0] * 3600 + values[1] * 60 + (values.count == 3 ? values[2] : 0)
     }
 
+    /// A time of day as apps write it (`18:59`, `18:59:05`, `6:59 pm`, `6:59pm`, `6:59 p.m.`,
+    /// `4:54 h`) as seconds after midnight; nil for anything else.
+    static func clock(_ text: String) -> Int? {
+        var t = plain(text).replacingOccurrences(of: ".", with: "")
+        var half: String?
+        for suffix in ["am", "pm"] where t.hasSuffix(suffix) { half = suffix; t.removeLast(2) }
+        for suffix in [" h", " uhr"] where half == nil && t.hasSuffix(suffix) { t.removeLast(suffix.count) }
+        guard let seconds = timeOfDay(t.trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard let half else { return seconds }
+        let hour = seconds / 3600
+        guard (1...12).contains(hour) else { return nil }
+        return seconds % 3600 + (hour % 12 + (half == "pm" ? 12 : 0)) * 3600
+    }
+
+    /// Text with no-break and thin spaces (which apps put before `pm` and units) as plain ones,
+    /// runs of spaces collapsed, lower case.
+    static func plain(_ text: String) -> String {
+        let spaced = text.map { "\u{00A0}\u{202F}\u{2009}\u{2007}\t".contains($0) ? " " : $0 }
+        return String(spaced).split(separator: " ").joined(separator: " ").lowercased()
+    }
+
     /// An RPE between 1 and 10 (0 or empty means none).
     static func rpe(_ text: String, decimalComma: Bool = false) -> Result<Fixed?, ImportRowError> {
         guard !text.isEmpty else { return .success(nil) }
