@@ -54,6 +54,8 @@ import Testing
         ("alpha-progression-lbs-comma.csv", "Alpha Progression", "Imported 2 workouts, 14 sets, 5 new exercises"),
         ("alpha-progression-kg-semicolon-rir.csv", "Alpha Progression", "Imported 2 workouts, 13 sets, 4 new exercises"),
         ("alpha-progression-kg-comma.csv", "Alpha Progression", "Imported 1 workout, 3 sets, 1 new exercise"),
+        ("gymbook-italian.csv", "GymBook", "Imported 2 workouts, 6 sets, 4 new exercises"),
+        ("gymbook-english-month-first.csv", "GymBook", "Imported 1 workout, 3 sets, 2 new exercises"),
     ])
     func everyFixtureImportsAndReimportingIsANoOp(name: String, app: String, summary: String) throws {
         // Given an empty database
@@ -314,7 +316,7 @@ import Testing
         let zone = try Self.importFixture(home, "hevy-kg-km.csv", ["--timezone", "Mars/Olympus"])
         #expect(zone.status == 64 && zone.stderr.contains("Mars/Olympus"))
         let from = try Self.importFixture(home, "hevy-kg-km.csv", ["--from", "myfitnesspal"])
-        #expect(from.status == 64 && from.stderr.contains("strong, hevy, hevy-json, alpha-progression, fitnotes, fitbod, liftosaur, lyfta, repcount or native"))
+        #expect(from.status == 64 && from.stderr.contains("strong, hevy, hevy-json, alpha-progression, gymbook, fitnotes, fitbod, liftosaur, lyfta, repcount or native"))
         let unit = try Self.importFixture(home, "hevy-kg-km.csv", ["--unit", "stone"])
         #expect(unit.status == 64)
         let wrong = try Self.importFixture(home, "strong-quoted-kg.csv", ["--from", "hevy"])

@@ -40,6 +40,9 @@ struct Import: ContextCommand {
           alpha-progression
               Alpha Progression's blocks (comma or semicolon dialect): warm-ups,
               supersets, drop sets, RIR as RPE 10 - RIR, workout names and durations
+          gymbook
+              GymBook CSV (English or Italian): sets, warm-ups and cool-downs, reps or
+              times, weights or distances, notes, programs; skipped sets left out
           native
               gymlog's own export: everything, ids and supersets included
 
@@ -196,7 +199,7 @@ struct Import: ContextCommand {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
         case .strong, .hevy, .lyfta, .repcount: lines.append("Times are read in \(zone).")
-        case .alphaProgression: lines.append("Times are read in \(zone).")
+        case .alphaProgression, .gymbook: lines.append("Times are read in \(zone).")
         case .fitbod, .hevyJSON, .liftosaur:
             lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")
         }

@@ -9,6 +9,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
     case strong, hevy
     case hevyJSON = "hevy-json"
     case alphaProgression = "alpha-progression"
+    case gymbook
     case fitnotes, fitbod, liftosaur, lyfta, repcount, native
 
     /// Every `--from` value, as a sentence: `strong, hevy, ... or native`.
@@ -30,6 +31,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .lyfta: "Lyfta"
         case .repcount: "RepCount"
         case .alphaProgression: "Alpha Progression"
+        case .gymbook: "GymBook"
         }
     }
 }
@@ -195,6 +197,7 @@ extension ImportSource {
         case .strong, .hevy, .fitnotes, .native, .hevyJSON: false
         case .fitbod, .liftosaur, .lyfta, .repcount: true
         case .alphaProgression: true
+        case .gymbook: true
         }
     }
 
@@ -210,6 +213,7 @@ extension ImportSource {
         case .lyfta: LyftaReader.table
         case .repcount: RepCountReader.table
         case .alphaProgression: nil  // not a table: blocks, told from the content
+        case .gymbook: GymBookReader.table
         }
     }
 
@@ -327,6 +331,7 @@ public enum ImportParser {
         case .liftosaur: try LiftosaurReader(header: header.fields).read(&cursor, into: &assembler)
         case .lyfta: try LyftaReader(header: header.fields).read(&cursor, into: &assembler)
         case .repcount: try RepCountReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
+        case .gymbook: try GymBookReader(header: header.fields, dateOrder: dateOrder).read(&cursor, into: &assembler)
         case .alphaProgression:
             throw UserError("This file is not Alpha Progression's export: its start has no session date line like "
                             + "\"2023-03-23 6:59 pm\",1:10 hr and column header like #,KG,REPS. Check the file, or pass the right --from.")
@@ -338,14 +343,17 @@ public enum ImportParser {
         return file
     }
 
-    /// The day-month order of a Strong file whose dates a spreadsheet re-saved with slashes,
-    /// told from a day above 12; nil when its dates are not written so. Reads the date column
-    /// up to the first date that tells (or the first written another way); a file where none
-    /// tells is refused, naming the ambiguity and the option that settles it: never guessed.
+    /// The day-month order of a file whose dates are written with slashes (a spreadsheet's
+    /// re-save of Strong's, GymBook's own), told from a day above 12; nil when its dates are
+    /// not written so. Reads the date column up to the first date that tells (or the first
+    /// written another way); a file where none tells is refused, naming the ambiguity and the
+    /// option that settles it: never guessed. An Italian GymBook header tells it too: Italy
+    /// writes the day first.
     static func slashDateOrder(_ source: any ImportByteSource, options: ImportOptions, chunkSize: Int) throws -> DateOrder? {
         var cursor = try ImportCSVCursor(source, delimiter: nil, chunkSize: chunkSize)
-        guard let header = try cursor.next(), (options.source ?? ImportSource.detect(header: header.fields)) == .strong,
-              let column = try? StrongReader.table.find(in: header.fields)[.date] else { return nil }
+        guard let header = try cursor.next(), let app = options.source ?? ImportSource.detect(header: header.fields),
+              app == .strong || app == .gymbook, let column = try? app.table?.find(in: header.fields)[.date] else { return nil }
+        let dayFirst = app == .gymbook && ColumnTable.names(header.fields)[column] == GymBookReader.italianDate
         var example: String?
         while let row = try cursor.next() {
             let text = row.fields.field(column)
@@ -355,6 +363,7 @@ public enum ImportParser {
             if date.second > 12 && date.first <= 12 { return .mdy }
         }
         guard let example else { return nil }
+        if dayFirst { return .dmy }
         throw UserError("The dates in this file are written with slashes, like '\(example)', and no day is above 12, "
                         + "so the day and the month cannot be told apart. Pass --date-order dmy if '\(example)' is "
                         + "day/month/year, or --date-order mdy if it is month/day/year.")

@@ -11,6 +11,7 @@ enum ImportField: Hashable, Sendable {
     case distance, distanceUnit, seconds, notes, workoutNotes
     case start, end, exerciseNotes, setType, superset
     case category, warmup, multiplier, incline, resistance, program, bodyweight, kcal
+    case skipped, setTime
 }
 
 /// How a format finds one field's column.

@@ -131,21 +131,22 @@ enum ImportValue {
         return epochMillis(year: parts.year, month: month, day: day, utcOffsetSeconds: 0) + Int64(parts.clock) * 1000
     }
 
-    /// `31/01/2024 10:15` (or `1/31/2024 10:15:00`, or a date alone) as its two leading numbers,
-    /// the year and the time of day in seconds; nil when it is not written with slashes.
+    /// `31/01/2024 10:15` (or `1/31/2024 10:15:00`, `31/01/24`, or a date alone) as its two
+    /// leading numbers, the year (`24` is 2024) and the time of day in seconds; nil when it is
+    /// not written with slashes.
     static func slashDate(_ text: String) -> (first: Int, second: Int, year: Int, clock: Int)? {
         let t = text.trimmingCharacters(in: .whitespaces)
         let halves = t.split(separator: " ", maxSplits: 1).map(String.init)
         let date = halves.first?.split(separator: "/", omittingEmptySubsequences: false) ?? []
         guard date.count == 3, date.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
               let first = Int(date[0]), let second = Int(date[1]), let year = Int(date[2]),
-              date[0].count <= 2, date[1].count <= 2, date[2].count == 4 else { return nil }
+              date[0].count <= 2, date[1].count <= 2, date[2].count == 4 || date[2].count == 2 else { return nil }
         var clock = 0
         if halves.count == 2 {
             guard let c = timeOfDay(halves[1].trimmingCharacters(in: .whitespaces)) else { return nil }
             clock = c
         }
-        return (first, second, year, clock)
+        return (first, second, date[2].count == 2 ? 2000 + year : year, clock)
     }
 
     /// `07:48`, `7:48` or `07:48:05` as seconds after midnight.
