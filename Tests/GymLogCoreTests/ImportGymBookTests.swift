@@ -21,6 +21,9 @@ import SplitMix
         #expect(file.workouts.map(\.startedAt) == [ImportParserTests.at(2024, 3, 15, 18, 2), ImportParserTests.at(2024, 3, 16, 9, 30)])
         #expect(file.dateOrder == .dmy)
         #expect(file.assumedWeightUnit == nil, "every weight has its unit")
+        // And every set keeps the time GymBook wrote; the workout ends at its last
+        #expect(file.workouts[0].sets.map(\.performedAt) == [2, 5, 15, 20].map { ImportParserTests.at(2024, 3, 15, 18, $0) })
+        #expect(file.workouts[0].endedAt == ImportParserTests.at(2024, 3, 15, 18, 20))
     }
 
     @Test func englishHeadersMonthFirstDatesTwelveHourTimesAndGroupedThousands() throws {

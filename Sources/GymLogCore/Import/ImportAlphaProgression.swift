@@ -146,7 +146,8 @@ struct AlphaProgressionReader {
             // `40x10` written without spaces.
             words = words.flatMap { w -> [String] in
                 let pieces = w.split(separator: "x", omittingEmptySubsequences: false)
-                return pieces.count == 2 && pieces.allSatisfy({ !$0.isEmpty && $0.first!.isNumber || $0.first == "+" }) ? [String(pieces[0]), "x", String(pieces[1])] : [w]
+                let numbers = pieces.allSatisfy { $0.first.map { $0.isNumber || $0 == "+" } ?? false }
+                return pieces.count == 2 && numbers ? [String(pieces[0]), "x", String(pieces[1])] : [w]
             }
             words.removeAll { $0 == "x" || $0 == "reps" || $0 == "rep" || $0 == "wdh" }
             if words.first == "bw" { words[0] = "+0" }

@@ -9,7 +9,8 @@ import Foundation
 /// weight or a distance with its unit and a decimal comma (`80,00 kg`, `5,00 km`), notes, and
 /// whether it was skipped (`yes`/`no`, `sì`/`no`). A skipped set carries its planned values
 /// and was not done: it is left out and counted. The sets of one date and program are one
-/// workout, starting at its first set's time; a cool-down is kept as a warm-up (it never
+/// workout, starting at its first set's time and ending at its last; each set keeps its own
+/// time (one before the one above it is put just after it, keeping the file's order); a cool-down is kept as a warm-up (it never
 /// counts towards a record) with `cool-down` in its note.
 struct GymBookReader {
     let columns: ImportColumns
@@ -125,8 +126,8 @@ struct GymBookReader {
             guard !exerciseName.isEmpty else { throw ImportRowError("the exercise is empty") }
             guard let skipped = Self.skipped(f[.skipped]) else { throw ImportRowError("skipped '\(f[.skipped])' is not yes or no") }
             let name = nonEmpty(f[.workoutName])
-            let wi = a.workout(line: line, local: day + (clock ?? 12 * 3600) * 1000, name: name, key: "\(day)|\(name ?? "")",
-                               note: nil) { _ in nil }
+            let local = day + (clock ?? 12 * 3600) * 1000
+            let wi = a.workout(line: line, local: local, name: name, key: "\(day)|\(name ?? "")", note: nil) { _ in nil }
             // Skipped: the plan's values, never done.
             guard !skipped else { return a.ignore(line, .notDone) }
             guard let (kind, kindNote) = Self.kind(f[.setType]) else {
@@ -137,7 +138,8 @@ struct GymBookReader {
             let note = [kindNote, nonEmpty(f.untrimmed(.notes))].compactMap { $0 }.joined(separator: "; ")
             let set = try a.values(kind: kind, weight: weight, reps: reps, rpe: nil, duration: seconds, distance: distance,
                                    note: nonEmpty(note), loadLeftBlank: f[.weight].isEmpty)
-            a.addSet(set, note: nonEmpty(note), line: line, exerciseName: exerciseName, to: wi)
+            a.addSet(set, note: nonEmpty(note), line: line, exerciseName: exerciseName, at: clock.map { _ in a.instant(local: local).millis },
+                     to: wi)
         }
     }
 }
