@@ -81,7 +81,7 @@ import SplitMix
         let d = semicolon ? ";" : ","
         let unit = pick(["KG", "LBS"]), suffix = unit == "KG" ? "kg" : "lb"
         func written(_ f: Fixed) -> String { semicolon ? "\(f)".replacingOccurrences(of: ".", with: ",") : "\(f)" }
-        var lines = ["\u{FEFF}"], expected: [[String]] = [], names: [String] = []
+        var lines = ["\u{FEFF}"], expected: [[String]] = [], names: [String] = [], groups: [[Int?]] = []
         var day = epochMillis(year: 2023, month: 1, day: 1, utcOffsetSeconds: 0) / 86_400_000
         for w in 0..<Int.random(in: 1...5, using: &rng) {
             day += Int64.random(in: 1...3, using: &rng)
@@ -91,16 +91,19 @@ import SplitMix
             names.append("Session \(w)")
             lines += ["\"Session \(w)\"", String(format: "\"%04d-%02d-%02d %d:%02d", c.year, c.month, c.day, hour, 5)
                       + "\(space)\(pick(["am", "pm"]))\"\(d)1:00\u{00A0}hr", "Day \(w) · Week 1 · Plan", ""]
-            var sets: [String] = []
+            var sets: [String] = [], grouped: [Int?] = []
             for (n, name) in ["Squat", "Bench Press (Barbell)", "Row"].shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng)).enumerated() {
                 let warmups = (0..<Int.random(in: 0...2, using: &rng)).map { _ in (Fixed(Int.random(in: 4...20, using: &rng) * 5), Int.random(in: 3...10, using: &rng)) }
                 let drops = Int.random(in: 0...2, using: &rng)
+                let superset = warmups.isEmpty && drops == 0 ? pick([Int?.none, 1, 2]) : nil
                 var header = "\"\(n + 1). \(name)\""
                 if !warmups.isEmpty { header += d + "\"" + warmups.map { "\(written($0.0)) x \($0.1)" }.joined(separator: "\n") + "\"" }
                 else if drops > 0 { header += "\(d)\"\(drops) dropsets\"" }
+                else if let superset { header += "\(d)\"Superset \(superset)\"" }
                 lines += [header, "\"3 sets · 8 reps\"", "#\(d)\(unit)\(d)REPS" + (semicolon ? "\(d)RIR" : "")]
                 sets += warmups.map { "\(name): warm-up \($0.0)\(suffix) x \($0.1)" }
                 let count = Int.random(in: 1...4, using: &rng)
+                grouped += Array(repeating: superset, count: warmups.count + count)
                 for i in 1...count {
                     let load = Fixed(thousandths: Int64.random(in: 8...100, using: &rng) * 2500)
                     let reps = Int.random(in: 1...15, using: &rng), rir = Int.random(in: 0...4, using: &rng)
@@ -111,6 +114,7 @@ import SplitMix
                 lines.append("")
             }
             expected.append(sets)
+            groups.append(ImportParserTests.firstMetNumbers(grouped))
         }
         let text = lines.joined(separator: "\n")
         let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions(), chunkSize: 61)
@@ -118,5 +122,10 @@ import SplitMix
         #expect(file.workouts.map(\.name) == names.map { Optional($0) }, "seed \(seed)\n\(text)")
         #expect(file.workouts.map { w in w.sets.map { file.exercises[$0.exercise].name + ": " + $0.values.summary } } == expected,
                 "seed \(seed)\n\(text)")
+        // And the exercises marked with one superset number are one superset, in their workout only
+        #expect(file.workouts.map { ImportParserTests.firstMetNumbers($0.sets.map(\.supersetID)) } == groups, "seed \(seed)\n\(text)")
+        let supersets: Set<UUID> = Set(file.workouts.flatMap { $0.sets.compactMap(\.supersetID) })
+        let written: Int = groups.map { Set($0.compactMap { $0 }).count }.reduce(0, +)
+        #expect(supersets.count == written, "a superset number belongs to its workout")
     }
 }
