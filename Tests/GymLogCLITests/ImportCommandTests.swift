@@ -181,7 +181,7 @@ import Testing
         ("fitnotes-kgs.csv", []), ("strong-comma-later-overlapping.csv", []),
         ("fitbod-lb-spreadsheet-resave.csv", ["--unit", "lb"]), ("hevy-api-pages-list.json", []),
         ("liftosaur-20-columns.csv", []), ("lyfta-no-units-supersets.csv", []), ("repcount-swedish.csv", []),
-        ("strong-resaved-day-first.csv", []),
+        ("strong-resaved-day-first.csv", []), ("alpha-progression-kg-semicolon-rir.csv", []), ("gymbook-italian.csv", []),
     ])
     func aDryRunPrintsWhatTheImportPrintsAndWritesNothing(name: String, flags: [String]) throws {
         // Given a database with a set and an earlier, overlapping import in it
@@ -201,6 +201,23 @@ import Testing
         #expect(real.status == 0)
         #expect(dry.stdout == "Dry run: nothing is written. Importing would print:\n" + real.stdout)
         #expect(try counts() != before || real.stdout.contains("Imported 0 workouts, 0 sets"))
+    }
+
+    @Test func anItalianGymBookExportIsDayFirstAndItsSkippedSetsAreCountedAsNotDone() throws {
+        // Given an Italian GymBook export whose days are all 12 or less, one set skipped
+        let home = try TemporaryHome()
+        let file = home.root + "/GymBook-Logs-2024-03-06.csv"
+        try ("Data,Programma,Ora,Esercizio,Area,Muscoli primari,Muscoli secondari,Tipo,Ripetizioni / Tempo,Peso / Distanza,Note,Saltato\n"
+            + "05/03/24,Gambe,18:00,Squat,Gambe,,,Serie,5 rip.,\"100,00 kg\",,No\n"
+            + "05/03/24,Gambe,18:04,Squat,Gambe,,,Serie,5 rip.,\"100,00 kg\",,Sì\n").write(toFile: file, atomically: true, encoding: .utf8)
+        // When it is dry-run
+        let dry = try home.gymlog(["import", file, "--dry-run"])
+        // Then it is read day first without a flag, says why, and counts the skipped set as not done
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("Detected a GymBook export (comma-separated)."))
+        #expect(dry.stdout.contains("Imported 1 workout, 1 set, 1 new exercise: Squat."), "\(dry.stdout)")
+        #expect(dry.stdout.contains("Dates written with slashes were read as day/month/year (a day above 12 tells, or Italian headers"))
+        #expect(dry.stdout.contains("Left out 1 row: 1 planned set not done."))
     }
 
     @Test func aDryRunForANewDatabaseCreatesNoFile() throws {

@@ -192,8 +192,10 @@ struct Import: ContextCommand {
             lines.append("The file gives no unit for some distances: read as \(unit.rawValue).")
         }
         if let order = file.dateOrder {
+            let told = file.source == .gymbook ? "a day above 12 tells, or Italian headers, which write the day first"
+                                               : "a day above 12 tells"
             lines.append("Dates written with slashes were read as \(order.described)"
-                         + (dateOrderFromFlag ? " (--date-order)." : " (a day above 12 tells; pass --date-order if it is wrong)."))
+                         + (dateOrderFromFlag ? " (--date-order)." : " (\(told); pass --date-order if it is wrong)."))
         }
         switch file.source {
         case .native: lines.append("Times are kept with the offset each was logged at.")
