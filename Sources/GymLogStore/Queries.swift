@@ -20,10 +20,6 @@ public struct RecordEntry: Equatable, Sendable {
     public var reps: Int
     public var value: Double
     public var set: LoggedSet
-
-    public init(metric: RecordMetric, reps: Int, value: Double, set: LoggedSet) {
-        self.metric = metric; self.reps = reps; self.value = value; self.set = set
-    }
 }
 
 /// An exercise with what the `exercises` list shows.

@@ -56,6 +56,11 @@ import Testing
         ("jefit-kg-set-logs-sections-reordered.csv", "JEFIT", "Imported 2 workouts, 6 sets, 3 new exercises"),
         ("stronglifts-blocks-sets-not-done.csv", "StrongLifts 5x5", "Imported 3 workouts, 35 sets, 5 new exercises"),
         ("stronglifts-header-units-two-blocks.csv", "StrongLifts 5x5", "Imported 2 workouts, 11 sets, 3 new exercises"),
+        ("alpha-progression-lbs-comma.csv", "Alpha Progression", "Imported 2 workouts, 14 sets, 5 new exercises"),
+        ("alpha-progression-kg-semicolon-rir.csv", "Alpha Progression", "Imported 2 workouts, 13 sets, 4 new exercises"),
+        ("alpha-progression-kg-comma.csv", "Alpha Progression", "Imported 1 workout, 3 sets, 1 new exercise"),
+        ("gymbook-italian.csv", "GymBook", "Imported 2 workouts, 6 sets, 4 new exercises"),
+        ("gymbook-english-month-first.csv", "GymBook", "Imported 1 workout, 3 sets, 2 new exercises"),
     ])
     func everyFixtureImportsAndReimportingIsANoOp(name: String, app: String, summary: String) throws {
         // Given an empty database
@@ -64,7 +69,7 @@ import Testing
         let first = try Self.importFixture(home, name)
         // Then the app is named, the counts are right, and every row has its outbox event
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("Detected a \(app) export"))
+        #expect(first.stdout.contains("Detected \(app.first.map { "AEIOU".contains($0) } == true ? "an" : "a") \(app) export"))
         #expect(first.stdout.contains(summary), "\(first.stdout)")
         let sets = try Self.count(home, "SELECT COUNT(*) FROM sets")
         let events = try Self.count(home, "SELECT COUNT(*) FROM outbox")
@@ -183,6 +188,7 @@ import Testing
         ("liftosaur-20-columns.csv", []), ("lyfta-no-units-supersets.csv", []), ("repcount-swedish.csv", []),
         ("strong-resaved-day-first.csv", []), ("jefit-kg-set-logs-sections-reordered.csv", []),
         ("stronglifts-blocks-sets-not-done.csv", []),
+        ("strong-resaved-day-first.csv", []), ("alpha-progression-kg-semicolon-rir.csv", []), ("gymbook-italian.csv", []),
     ])
     func aDryRunPrintsWhatTheImportPrintsAndWritesNothing(name: String, flags: [String]) throws {
         // Given a database with a set and an earlier, overlapping import in it
@@ -202,6 +208,23 @@ import Testing
         #expect(real.status == 0)
         #expect(dry.stdout == "Dry run: nothing is written. Importing would print:\n" + real.stdout)
         #expect(try counts() != before || real.stdout.contains("Imported 0 workouts, 0 sets"))
+    }
+
+    @Test func anItalianGymBookExportIsDayFirstAndItsSkippedSetsAreCountedAsNotDone() throws {
+        // Given an Italian GymBook export whose days are all 12 or less, one set skipped
+        let home = try TemporaryHome()
+        let file = home.root + "/GymBook-Logs-2024-03-06.csv"
+        try ("Data,Programma,Ora,Esercizio,Area,Muscoli primari,Muscoli secondari,Tipo,Ripetizioni / Tempo,Peso / Distanza,Note,Saltato\n"
+            + "05/03/24,Gambe,18:00,Squat,Gambe,,,Serie,5 rip.,\"100,00 kg\",,No\n"
+            + "05/03/24,Gambe,18:04,Squat,Gambe,,,Serie,5 rip.,\"100,00 kg\",,Sì\n").write(toFile: file, atomically: true, encoding: .utf8)
+        // When it is dry-run
+        let dry = try home.gymlog(["import", file, "--dry-run"])
+        // Then it is read day first without a flag, says why, and counts the skipped set as not done
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("Detected a GymBook export (comma-separated)."))
+        #expect(dry.stdout.contains("Imported 1 workout, 1 set, 1 new exercise: Squat (Barbell)."), "\(dry.stdout)")
+        #expect(dry.stdout.contains("Dates written with slashes were read as day/month/year (a day above 12 tells, or Italian headers"))
+        #expect(dry.stdout.contains("Left out 1 row: 1 planned set not done."))
     }
 
     @Test func aDryRunForANewDatabaseCreatesNoFile() throws {
@@ -339,7 +362,8 @@ import Testing
         let zone = try Self.importFixture(home, "hevy-kg-km.csv", ["--timezone", "Mars/Olympus"])
         #expect(zone.status == 64 && zone.stderr.contains("Mars/Olympus"))
         let from = try Self.importFixture(home, "hevy-kg-km.csv", ["--from", "myfitnesspal"])
-        #expect(from.status == 64 && from.stderr.contains("strong, hevy, hevy-json, fitnotes, fitbod, liftosaur, lyfta, repcount, native, jefit or stronglifts"))
+        #expect(from.status == 64 && from.stderr.contains(
+            "strong, hevy, hevy-json, alpha-progression, gymbook, fitnotes, fitbod, liftosaur, lyfta, repcount, jefit, stronglifts or native"))
         let unit = try Self.importFixture(home, "hevy-kg-km.csv", ["--unit", "stone"])
         #expect(unit.status == 64)
         let wrong = try Self.importFixture(home, "strong-quoted-kg.csv", ["--from", "hevy"])

@@ -1,7 +1,7 @@
 import Foundation
 import GymLogCore
 @testable import GymLogCLI
-import GymLogStore
+@testable import GymLogStore
 import GymLogTestSupport
 import Testing
 

@@ -125,8 +125,7 @@ import SplitMix
 
     // MARK: - Generated histories, written as JEFIT writes them
 
-    /// A set as the test sees it: Fitbod's suite reads the same fields.
-    typealias Expected = ImportFitbodTests.Expected
+    typealias Expected = ReadBackSet
 
     static let lifts = [("Barbell Bench Press", "Bench Press (Barbell)"), ("Barbell Squat", "Squat (Barbell)"),
                         ("Pull Up", "Pull Up"), ("Barbell Deadlift", "Deadlift (Barbell)"), ("Stationary Bike", "Stationary Bike")]
@@ -148,7 +147,7 @@ import SplitMix
                 if written == "Stationary Bike" {
                     let seconds = Int.random(in: 300...3600, using: &rng)
                     logs.append("\(logID),\(written),\"0x0.0,0x0,0x0,0x\(seconds)\",\(s)")
-                    sets.append(Expected(exercise: canonical, warmup: false, seconds: seconds))
+                    sets.append(Expected(canonical, SetValues(durationSeconds: seconds)))
                     continue
                 }
                 let perSet = Bool.random(using: &rng)
@@ -157,7 +156,8 @@ import SplitMix
                     let load = written == "Pull Up" ? Fixed(0) : Fixed(thousandths: Int64.random(in: 8...100, using: &rng) * (unit == .kg ? 2500 : 5000))
                     let reps = Int.random(in: 1...12, using: &rng)
                     let warmup = perSet && Int.random(in: 0..<4, using: &rng) == 0
-                    sets.append(Expected(exercise: canonical, warmup: warmup, weight: load.isZero ? nil : Weight(load, unit), reps: reps))
+                    sets.append(Expected(canonical, SetValues(kind: warmup ? .warmup : .working, weight: load.isZero ? nil : Weight(load, unit),
+                                                               bodyweight: load.isZero, reps: reps)))
                     if perSet {
                         let pounds = unit == .lb ? "\(load)" : String(format: "%.2f", load.doubleValue / WeightUnit.kilogramsPerPound)
                         setRows.append("\(setID),\(logID),\(pounds),\(reps),\(warmup ? "warm-up" : "default")")
@@ -196,7 +196,7 @@ import SplitMix
         // --unit is the other unit: the file's SETTING decides.
         let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions(weightUnit: unit == .kg ? .lb : .kg), chunkSize: 53)
         #expect(file.source == .jefit && file.badRows.isEmpty, "\(file.badRows)\n\(text)")
-        let read = ImportFitbodTests.read(file)
+        let read = file.readBack
         #expect(read.map(Self.byExercise) == expected.map(Self.byExercise), "seed \(seed)\n\(text)")
         let again = try ImportParser.parse(Array(text.utf8), options: ImportOptions(weightUnit: unit))
         let ids: (ImportedFile) -> Set<UUID> = { Set($0.workouts.flatMap { $0.sets.map(\.id) }) }

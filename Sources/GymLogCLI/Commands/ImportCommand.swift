@@ -49,6 +49,12 @@ struct Import: ContextCommand {
           stronglifts
               StrongLifts 5x5 spreadsheet: a row a workout, any number of exercise
               blocks; empty set cells are sets not done; bodyweight to the log
+          alpha-progression
+              Alpha Progression's blocks (comma or semicolon dialect): warm-ups,
+              supersets, drop sets, RIR as RPE 10 - RIR, workout names and durations
+          gymbook
+              GymBook CSV (English or Italian): sets, warm-ups and cool-downs, reps or
+              times, weights or distances, notes, programs; skipped sets left out
           native
               gymlog's own export: everything, ids and supersets included
 
@@ -124,8 +130,8 @@ struct Import: ContextCommand {
         let parsed = try ImportParser.scan(try FileBytes(path: file), options: options)
         let separator = parsed.delimiter == ";" ? "semicolon" : parsed.delimiter == "," ? "comma" : "'\(parsed.delimiter)'"
         let shape = parsed.source == .hevyJSON ? "" : " (\(separator)-separated)"
-        context.print(from == nil ? "Detected a \(parsed.source.displayName) export\(shape)."
-                                  : "Reading a \(parsed.source.displayName) export\(shape).")
+        let app = ("AEIOU".contains(parsed.source.displayName.first!) ? "an " : "a ") + parsed.source.displayName
+        context.print(from == nil ? "Detected \(app) export\(shape)." : "Reading \(app) export\(shape).")
 
         if !parsed.badRows.isEmpty && !skipBadRows {
             let shown = parsed.badRows.prefix(20).map { "  \(file) \($0)" }.joined(separator: "\n")
@@ -198,16 +204,17 @@ struct Import: ContextCommand {
             lines.append("The file gives no unit for some distances: read as \(unit.rawValue).")
         }
         if let order = file.dateOrder {
+            let told = file.source == .gymbook ? "a day above 12 tells, or Italian headers, which write the day first"
+                                               : "a day above 12 tells"
             lines.append("Dates written with slashes were read as \(order.described)"
-                         + (dateOrderFromFlag ? " (--date-order)." : " (a day above 12 tells; pass --date-order if it is wrong)."))
+                         + (dateOrderFromFlag ? " (--date-order)." : " (\(told); pass --date-order if it is wrong)."))
         }
         switch file.source {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
-        case .strong, .hevy, .lyfta, .repcount,
-             .stronglifts: lines.append("Times are read in \(zone).")
-        case .fitbod, .hevyJSON, .liftosaur,
-             .jefit:
+        case .strong, .hevy, .lyfta, .repcount, .stronglifts, .alphaProgression, .gymbook:
+            lines.append("Times are read in \(zone).")
+        case .fitbod, .hevyJSON, .liftosaur, .jefit:
             lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")
         }
         if !file.cappedDurations.isEmpty {

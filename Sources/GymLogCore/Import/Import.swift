@@ -8,8 +8,10 @@ import Foundation
 public enum ImportSource: String, CaseIterable, Sendable {
     case strong, hevy
     case hevyJSON = "hevy-json"
-    case fitnotes, fitbod, liftosaur, lyfta, repcount, native
-    case jefit, stronglifts
+    case alphaProgression = "alpha-progression"
+    case gymbook
+    case fitnotes, fitbod, liftosaur, lyfta, repcount, jefit, stronglifts
+    case native
 
     /// Every `--from` value, as a sentence: `strong, hevy, ... or native`.
     public static var spelledList: String {
@@ -31,6 +33,8 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .repcount: "RepCount"
         case .jefit: "JEFIT"
         case .stronglifts: "StrongLifts 5x5"
+        case .alphaProgression: "Alpha Progression"
+        case .gymbook: "GymBook"
         }
     }
 }
@@ -199,6 +203,8 @@ extension ImportSource {
         case .strong, .hevy, .fitnotes, .native, .hevyJSON: false
         case .fitbod, .liftosaur, .lyfta, .repcount: true
         case .jefit, .stronglifts: true
+        case .alphaProgression: true
+        case .gymbook: true
         }
     }
 
@@ -215,6 +221,8 @@ extension ImportSource {
         case .repcount: RepCountReader.table
         case .jefit: nil
         case .stronglifts: StrongLiftsReader.table
+        case .alphaProgression: nil  // not a table: blocks, told from the content
+        case .gymbook: GymBookReader.table
         }
     }
 
@@ -290,6 +298,15 @@ public enum ImportParser {
             }
             return try assembler.finish(delimiter: ",")
         }
+        // Alpha Progression writes blocks, not a table: told from a date line and a column header.
+        if options.source == nil || options.source == .alphaProgression, let delimiter = try AlphaProgressionReader.delimiter(of: bytes) {
+            try bytes.seek(to: 0)
+            var cursor = try ImportCSVCursor(bytes, delimiter: delimiter, chunkSize: chunkSize)
+            var assembler = make(.alphaProgression)
+            try AlphaProgressionReader(delimiter: delimiter).read(&cursor, into: &assembler)
+            return try assembler.finish(delimiter: delimiter)
+        }
+        try bytes.seek(to: 0)
         var dateOrder = options.dateOrder
         if dateOrder == nil && !options.dateOrderSettled {
             dateOrder = try slashDateOrder(bytes, options: options, chunkSize: chunkSize)
@@ -328,6 +345,10 @@ public enum ImportParser {
         case .jefit:
             throw UserError("This file does not start with a '### ... ###' section banner, so it is not JEFIT's Export Data file; "
                             + "pass the app that wrote it with --from, or export it from JEFIT again.")
+        case .gymbook: try GymBookReader(header: header.fields, dateOrder: dateOrder).read(&cursor, into: &assembler)
+        case .alphaProgression:
+            throw UserError("This file is not Alpha Progression's export: its start has no session date line like "
+                            + "\"2023-03-23 6:59 pm\",1:10 hr and column header like #,KG,REPS. Check the file, or pass the right --from.")
         case .hevyJSON:
             throw UserError("This file is not JSON, so it is not pages of Hevy's API; for Hevy's CSV export pass --from hevy.")
         }
@@ -349,14 +370,17 @@ public enum ImportParser {
         return nil
     }
 
-    /// The day-month order of a Strong file whose dates a spreadsheet re-saved with slashes,
-    /// told from a day above 12; nil when its dates are not written so. Reads the date column
-    /// up to the first date that tells (or the first written another way); a file where none
-    /// tells is refused, naming the ambiguity and the option that settles it: never guessed.
+    /// The day-month order of a file whose dates are written with slashes (a spreadsheet's
+    /// re-save of Strong's, GymBook's own), told from a day above 12; nil when its dates are
+    /// not written so. Reads the date column up to the first date that tells (or the first
+    /// written another way); a file where none tells is refused, naming the ambiguity and the
+    /// option that settles it: never guessed. An Italian GymBook header tells it too: Italy
+    /// writes the day first.
     static func slashDateOrder(_ source: any ImportByteSource, options: ImportOptions, chunkSize: Int) throws -> DateOrder? {
         var cursor = try ImportCSVCursor(source, delimiter: nil, chunkSize: chunkSize)
-        guard let header = try cursor.next(), (options.source ?? ImportSource.detect(header: header.fields)) == .strong,
-              let column = try? StrongReader.table.find(in: header.fields)[.date] else { return nil }
+        guard let header = try cursor.next(), let app = options.source ?? ImportSource.detect(header: header.fields),
+              app == .strong || app == .gymbook, let column = try? app.table?.find(in: header.fields)[.date] else { return nil }
+        let dayFirst = app == .gymbook && ColumnTable.names(header.fields)[column] == GymBookReader.italianDate
         var example: String?
         while let row = try cursor.next() {
             let text = row.fields.field(column)
@@ -366,6 +390,7 @@ public enum ImportParser {
             if date.second > 12 && date.first <= 12 { return .mdy }
         }
         guard let example else { return nil }
+        if dayFirst { return .dmy }
         throw UserError("The dates in this file are written with slashes, like '\(example)', and no day is above 12, "
                         + "so the day and the month cannot be told apart. Pass --date-order dmy if '\(example)' is "
                         + "day/month/year, or --date-order mdy if it is month/day/year.")

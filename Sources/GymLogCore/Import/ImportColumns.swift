@@ -12,6 +12,7 @@ enum ImportField: Hashable, Sendable {
     case start, end, exerciseNotes, setType, superset
     case category, warmup, multiplier, incline, resistance, program, bodyweight, kcal
     case id, session, exerciseLog, packedSets
+    case skipped, setTime
 }
 
 /// How a format finds one field's column.

@@ -141,21 +141,22 @@ enum ImportValue {
         return epochMillis(year: parts.year, month: month, day: day, utcOffsetSeconds: 0) + Int64(parts.clock) * 1000
     }
 
-    /// `31/01/2024 10:15` (or `1/31/2024 10:15:00`, or a date alone) as its two leading numbers,
-    /// the year and the time of day in seconds; nil when it is not written with slashes.
+    /// `31/01/2024 10:15` (or `1/31/2024 10:15:00`, `31/01/24`, or a date alone) as its two
+    /// leading numbers, the year (`24` is 2024) and the time of day in seconds; nil when it is
+    /// not written with slashes.
     static func slashDate(_ text: String) -> (first: Int, second: Int, year: Int, clock: Int)? {
         let t = text.trimmingCharacters(in: .whitespaces)
         let halves = t.split(separator: " ", maxSplits: 1).map(String.init)
         let date = halves.first?.split(separator: "/", omittingEmptySubsequences: false) ?? []
         guard date.count == 3, date.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
               let first = Int(date[0]), let second = Int(date[1]), let year = Int(date[2]),
-              date[0].count <= 2, date[1].count <= 2, date[2].count == 4 else { return nil }
+              date[0].count <= 2, date[1].count <= 2, date[2].count == 4 || date[2].count == 2 else { return nil }
         var clock = 0
         if halves.count == 2 {
             guard let c = timeOfDay(halves[1].trimmingCharacters(in: .whitespaces)) else { return nil }
             clock = c
         }
-        return (first, second, year, clock)
+        return (first, second, date[2].count == 2 ? 2000 + year : year, clock)
     }
 
     /// `07:48`, `7:48` or `07:48:05` as seconds after midnight.
@@ -170,6 +171,27 @@ enum ImportValue {
         }
         guard values[0] < 24, values[1] < 60, values.count == 2 || values[2] < 60 else { return nil }
         return values[0] * 3600 + values[1] * 60 + (values.count == 3 ? values[2] : 0)
+    }
+
+    /// A time of day as apps write it (`18:59`, `18:59:05`, `6:59 pm`, `6:59pm`, `6:59 p.m.`,
+    /// `4:54 h`) as seconds after midnight; nil for anything else.
+    static func clock(_ text: String) -> Int? {
+        var t = plain(text).replacingOccurrences(of: ".", with: "")
+        var half: String?
+        for suffix in ["am", "pm"] where t.hasSuffix(suffix) { half = suffix; t.removeLast(2) }
+        for suffix in [" h", " uhr"] where half == nil && t.hasSuffix(suffix) { t.removeLast(suffix.count) }
+        guard let seconds = timeOfDay(t.trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard let half else { return seconds }
+        let hour = seconds / 3600
+        guard (1...12).contains(hour) else { return nil }
+        return seconds % 3600 + (hour % 12 + (half == "pm" ? 12 : 0)) * 3600
+    }
+
+    /// Text with no-break and thin spaces (which apps put before `pm` and units) as plain ones,
+    /// runs of spaces collapsed, lower case.
+    static func plain(_ text: String) -> String {
+        let spaced = text.map { "\u{00A0}\u{202F}\u{2009}\u{2007}\t".contains($0) ? " " : $0 }
+        return String(spaced).split(separator: " ").joined(separator: " ").lowercased()
     }
 
     /// An RPE between 1 and 10 (0 or empty means none).

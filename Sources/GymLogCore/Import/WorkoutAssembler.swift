@@ -239,14 +239,15 @@ struct WorkoutAssembler {
 
     /// Adds a row's set to `workout` under the exercise called `exerciseName`. A row with no
     /// number at all (nil) is a set added and never filled in: left out and counted, unless
-    /// it has a `note`, which goes into the workout's note (the one thing the row says).
+    /// it has a `note`, which goes into the workout's note (the one thing the row says). `at`
+    /// is the set's own time (UTC milliseconds), for an app that writes one (GymBook).
     mutating func addSet(_ row: RowSet?, note: String? = nil, line: Int, exerciseName: String, superset: UUID? = nil,
-                         to workout: Int) {
+                         at: Int64? = nil, to workout: Int) {
         guard let row else {
             if let note { return addNote("\(exerciseName): \(note)", to: workout) }
             return ignore(line, .emptySet)
         }
-        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: row.values, supersetID: superset,
+        add(PendingSet(line: line, exercise: exercise(named: exerciseName), values: row.values, performedAt: at, supersetID: superset,
                        loadLeftBlank: row.loadLeftBlank), to: workout)
     }
 
@@ -351,8 +352,8 @@ struct WorkoutAssembler {
 
     /// Native sets keep their ids and times (in older files, written to the second, nudged 1 ms
     /// apart where whole seconds made them equal, so they keep their order); the others get
-    /// times spread over the workout and ids derived from the workout, the exercise, its
-    /// position and the values.
+    /// ids derived from the workout, the exercise, its position and the values, and their own
+    /// time where the app wrote one that keeps them in order, else times spread over the workout.
     func settle(_ sets: [PendingSet], in workout: ImportedWorkout) -> [ImportedSet] {
         var result: [ImportedSet] = []
         result.reserveCapacity(sets.count)
@@ -370,7 +371,9 @@ struct WorkoutAssembler {
                 continue
             }
             var time: Int64
-            if let span, span > 0 {
+            if let at = s.performedAt, at >= workout.startedAt {
+                time = at
+            } else if let span, span > 0 {
                 time = workout.startedAt + span * Int64(i) / n
             } else {
                 time = workout.startedAt + Int64(i) * 60_000
