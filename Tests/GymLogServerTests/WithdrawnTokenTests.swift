@@ -18,9 +18,11 @@ struct WithdrawnTokenTests {
 
     @Test(arguments: Withdrawal.allCases) func aPushWhoseTokenWasWithdrawnMidBodyWritesNothing(_ withdrawal: Withdrawal) async throws {
         // One push slot per user, so a probe push answered 429 proves mallory's push was authenticated.
-        // No minimum body rate: the pause while the account changes (three admin processes on
-        // a loaded machine) is this test's, not a slow client's.
-        let server = try ServerInstance(extraArguments: ["--max-pushes-per-user", "1", "--min-body-rate", "0"])
+        // No minimum body rate and a long body timeout: the pause while the slot is probed and
+        // the account changes (admin processes on a loaded machine took over the default 30 s
+        // once, and the server rightly cut the stalled body) is this test's, not a slow client's.
+        let server = try ServerInstance(extraArguments: ["--max-pushes-per-user", "1", "--min-body-rate", "0",
+                                                         "--request-body-timeout", "300"])
         let port = try SlowClientTests.port(server)
         let token = try server.addUser("mallory")
         // Given mallory's push, authenticated, with 20 bytes of its body sent
