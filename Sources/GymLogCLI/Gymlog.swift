@@ -58,7 +58,7 @@ public struct Gymlog: AsyncParsableCommand {
         var arguments = Array(CommandLine.arguments.dropFirst())
         // ArgumentParser spells the version flag only `--version`.
         if arguments == ["-V"] { arguments = ["--version"] }
-        // Exercise names complete whole in bash (see `ShellCompletion`).
+        // Exercise names complete whole and in any case in bash and zsh (see `ShellCompletion`).
         if arguments.first == "--generate-completion-script", arguments.count == 2, let script = ShellCompletion.script(for: arguments[1]) {
             Swift.print(script)
             Foundation.exit(0)

@@ -23,13 +23,13 @@ public enum EquipmentTag: Equatable, Sendable {
     public init?(exerciseName name: String) {
         guard let word = Equipment.parenthesised(name) else { return nil }
         switch word {
-        case "barbell", "barbel", "dumbbell", "dumbbells", "machine", "cable", "smith machine", "kettlebell",
-             "plate loaded", "ez bar", "ez-bar", "trap bar", "machine plates":
-            self = .loaded
         case "bodyweight": self = .bodyweight
         case "weighted": self = .addedLoad
         case "assisted": self = .assisted
-        default: return nil
+        default:
+            // `(Band)` says nothing about a load: the rows decide.
+            guard let equipment = Equipment(tagWord: word), equipment != .band else { return nil }
+            self = .loaded
         }
     }
 }

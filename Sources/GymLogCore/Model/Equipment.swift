@@ -14,17 +14,8 @@ public enum Equipment: String, Equatable, Sendable {
     /// Hevy write it), else a word of it (`db`, `cable`, `smith`); nil when it names none.
     public init?(exerciseName name: String) {
         if let word = Self.parenthesised(name) {
-            switch word {
-            case "barbell", "barbel": self = .barbell
-            case "dumbbell", "dumbbells": self = .dumbbell
-            case "kettlebell", "kettlebells": self = .kettlebell
-            case "cable": self = .cable
-            case "machine", "smith machine", "plate loaded", "machine plates", "machine (plates)": self = .machine
-            case "ez bar", "ez-bar", "trap bar", "hex bar": self = .otherBar
-            case "band", "resistance band": self = .band
-            case "bodyweight", "weighted", "assisted": self = .bodyweight
-            default: return nil
-            }
+            guard let equipment = Equipment(tagWord: word) else { return nil }
+            self = equipment
             return
         }
         let words = Set(name.lowercased().split(whereSeparator: { !$0.isLetter }))
@@ -35,6 +26,23 @@ public enum Equipment: String, Equatable, Sendable {
         ]
         guard let found = table.first(where: { !$0.0.isDisjoint(with: words) }) else { return nil }
         self = found.1
+    }
+
+    /// The equipment a parenthesised word names, as Strong and Hevy write it (`barbell`,
+    /// `dumbbell`, `smith machine`, `ez bar`, `assisted`); nil for a word gymlog does not know.
+    /// The importers read an exercise's kind from the same word (`EquipmentTag`).
+    init?(tagWord word: String) {
+        switch word {
+        case "barbell", "barbel": self = .barbell
+        case "dumbbell", "dumbbells": self = .dumbbell
+        case "kettlebell", "kettlebells": self = .kettlebell
+        case "cable": self = .cable
+        case "machine", "smith machine", "plate loaded", "machine plates": self = .machine
+        case "ez bar", "ez-bar", "trap bar", "hex bar": self = .otherBar
+        case "band", "resistance band": self = .band
+        case "bodyweight", "weighted", "assisted": self = .bodyweight
+        default: return nil
+        }
     }
 
     /// Whether loads are made with the configured bar and plates (`[plates]`).
