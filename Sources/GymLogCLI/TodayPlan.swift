@@ -91,12 +91,18 @@ struct TodayPlan {
         let since: (lines: [String: Int64], saved: Int64?) = wanted.isEmpty ? ([:], nil) : try db.lineSince(routine.id)
         let rounding = PlateRounding(settings: settings)
         var routineSessions: [UUID: [PastSession]] = [:]
-        // A line at a share of the training max (`squat 5x10 50%`) reads its exercise's 5/3/1
-        // line's, so those are suggested first, wanted or not.
+        // A line at a share of the training max (`squat 5x10 50%`, `30% of squat`) reads its
+        // lift's 5/3/1 line's, so those are suggested first, wanted or not.
         let waves = lines.indices.filter { if case .fiveThreeOne = lines[$0].planned.rule { true } else { false } }
-        let shares = Set(wanted.filter { lines[$0].planned.percentOfTrainingMax != nil }.map { keys[$0].exercise })
-        let order = waves.filter { wanted.contains($0) || shares.contains(keys[$0].exercise) } + wanted.filter { !waves.contains($0) }
-        var trainingMaxes: [String: Weight] = [:]
+        let waveOfShare: [Int: Int] = Dictionary(uniqueKeysWithValues: lines.indices.compactMap { i in
+            let planned = lines[i].planned
+            guard planned.percentOfTrainingMax != nil, planned.ownTrainingMax == nil,
+                  let wave = RoutineParser.waveLine(of: planned.shareOf ?? planned.exerciseName, in: parsed.lines) else { return nil }
+            return (i, wave)
+        })
+        let read = Set(wanted.compactMap { waveOfShare[$0] })
+        let order = waves.filter { wanted.contains($0) || read.contains($0) } + wanted.filter { !waves.contains($0) }
+        var trainingMaxes: [Int: Weight] = [:]
         for i in order {
             let planned = lines[i].planned
             var own: [PastSession] = [], elsewhere: [PastSession]? = nil
@@ -112,9 +118,9 @@ struct TodayPlan {
             let history = LineHistory.basis(for: planned, lineSessions: own, since: since.lines[planned.text] ?? since.saved,
                                             exerciseSessions: elsewhere)
             lines[i].suggestion = Progression.suggest(for: planned, history: history.sessions, unit: routine.unit ?? settings.defaultUnit,
-                                                      rounding: rounding, trainingMax: trainingMaxes[keys[i].exercise])
+                                                      rounding: rounding, trainingMax: waveOfShare[i].flatMap { trainingMaxes[$0] })
             lines[i].basis = planned.percentOfTrainingMax == nil ? history.basis : .none
-            if let wave = lines[i].suggestion.wave, trainingMaxes[keys[i].exercise] == nil { trainingMaxes[keys[i].exercise] = wave.trainingMax }
+            if let wave = lines[i].suggestion.wave { trainingMaxes[i] = wave.trainingMax }
             lines[i].last = try lines[i].exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
         }
         return TodayPlan(routine: routine, parsed: parsed, lines: lines, progress: progress, warmedUp: warmedUp)

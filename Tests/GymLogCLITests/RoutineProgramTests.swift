@@ -187,6 +187,21 @@ import Testing
         #expect(await s.type("next").out.first == "Next: squat, set 1 of 5: 70kg x 10")
     }
 
+    /// Item 9: a share of a named lift's training max follows that lift's wave from cycle to cycle.
+    @Test func aShareOfANamedLiftFollowsItsWave() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Pull\ndeadlift 5/3/1 tm 200\ngood morning 3x8 30% of deadlift\n")
+        let plan = await shown(s, "pull")
+        #expect(plan.contains("good morning  60kg x 8 x3"), "\(plan)")
+        #expect(plan.contains("30% of TM 200kg, the training max of the deadlift 5/3/1 line"), "\(plan)")
+        // When the cycle's four weeks are done, the share moves with the new training max
+        s.world.advance(minutes: 60)
+        for amrap in ["ok x8", "ok x5", "ok x3", "ok"] { await session(s, "pull", ["ok", "ok", amrap, "ok", "ok", "ok"]) }
+        let cycle2 = await shown(s, "pull")
+        #expect(cycle2.contains("cycle 2 week 1"), "\(cycle2)")
+        #expect(cycle2.contains("good morning  62.5kg x 8 x3"), "30% of 205 rounds to 62.5: \(cycle2)")
+    }
+
     /// Item 6: a superset round typed by hand right after a round of the same exercises is a
     /// new round of that superset, not a new superset.
     @Test func aRoundTypedByHandContinuesTheSuperset() async throws {

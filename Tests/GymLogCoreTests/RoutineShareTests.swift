@@ -31,7 +31,29 @@ import Testing
         #expect(s.reason == "70% of TM 100lb")
     }
 
+    /// `30% of deadlift`: a share of another lift's training max, named, with spaces and case as
+    /// the lifter types them.
+    @Test func aShareOfANamedLiftReadsThatLiftsWave() throws {
+        let routine = try RoutineParser.parse("# DL\nDeadlift (Barbell) 5/3/1 tm 200\ngood  morning 3x8 30% of deadlift (barbell) @7\n").get()
+        let line = routine.lines[1]
+        #expect(line == PlannedExercise(exerciseName: "good morning", sets: 3, reps: .exact(8), percentOfTrainingMax: 30,
+                                        shareOf: "deadlift (barbell)", rpe: Fixed(7)))
+        #expect(line.text == "good morning 3x8 30% of deadlift (barbell) @7")
+        #expect(try RoutineParser.parse(routine.text).get() == routine)
+        #expect(RoutineParser.waveLine(of: line.shareOf!, in: routine.lines) == 0)
+        let s = Progression.suggest(for: line, history: [], unit: .kg, trainingMax: Weight(Fixed(200), .kg))
+        #expect(s.sets.map(\.summary) == Array(repeating: "60kg x 8 @7", count: 3))
+        #expect(s.reason == "30% of TM 200kg, the training max of the deadlift (barbell) 5/3/1 line")
+    }
+
     @Test("a share is refused where it cannot be read", arguments: [
+        ("# R\nsquat 5/3/1 tm 140\nrow 5x10 30% of deadlif\n",
+         "30% of deadlif is a share of the training max of a 5/3/1 line of 'deadlif', and the routine has none; "
+            + "add one, e.g. `deadlif 5/3/1 tm 100`, name a lift that has one ('squat')"),
+        ("# R\nsquat 5/3/1 tm 140\nrow 5x10 30% of\n", "expected the lift after 'of', e.g. `30% of squat`"),
+        ("# R\nsquat 5/3/1 tm 140\nrow 5x10 30% of squat tm 100\n", "'of squat' and 'tm' both say whose training max 30% is of"),
+        ("# R\nrow 5x10 30% tm 100 of squat\n", "'tm 100' and 'of' both say whose training max 30% is of"),
+        ("# R\nsquat 5/3/1 tm 140\nrow 5x10 of squat\n", "'of' follows a share of a training max, e.g. `row 5x10 50% of squat`"),
         ("# R\nsquat 5x10 50%\n", "50% is a share of the training max of a 5/3/1 line of 'squat', and the routine has none"),
         ("# R\nsquat 5/3/1 tm 140\nsquat 5x10 100 50%\n", "give a weight or a share of the training max, not both"),
         ("# R\nsquat 5/3/1 tm 140\nsquat 5x10 150%\n", "'150%': a share of the training max is a whole percentage from 1 to 100"),

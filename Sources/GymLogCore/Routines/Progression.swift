@@ -121,7 +121,7 @@ public enum Progression {
     ///   - unit: the user's default unit, for loads typed without one and no history to go by.
     ///   - rounding: the loads the user can make.
     ///   - trainingMax: for a line at a share of the training max (`50%`) without one of its
-    ///     own, the training max of this cycle of its exercise's 5/3/1 line.
+    ///     own, the training max of this cycle of its lift's 5/3/1 line (its own exercise's, or `shareOf`'s).
     ///
     /// `history` is the line's own (`LineHistory.basis`): a 5/3/1 wave counts every session
     /// in it, so the week moves on sessions of this line only, and never skips the deload.
@@ -158,18 +158,19 @@ public enum Progression {
         return Suggestion(sets: sets, reason: "last time \(last)")
     }
 
-    /// `squat 5x10 50%`: that share of this cycle's training max (or of the line's own, `70% tm
-    /// 100`), the planned reps, every set.
+    /// `squat 5x10 50%`: that share of this cycle's training max (of the line's own, `70% tm
+    /// 100`, or of a named lift's, `30% of squat`), the planned reps, every set.
     static func share(_ planned: PlannedExercise, _ percent: Int, of trainingMax: Weight?, _ rounding: any LoadRounding) -> Suggestion {
         let reps = planned.reps.lowest
         guard let tm = trainingMax else {
             let set = SuggestedSet(weight: nil, reps: reps, repRange: planned.reps.range, targetRPE: planned.rpe)
             return Suggestion(sets: Array(repeating: set, count: planned.sets),
-                              reason: "\(percent)% of a training max, but no 5/3/1 line of this exercise gives one: pick a weight")
+                              reason: "\(percent)% of a training max, but no 5/3/1 line of \(planned.shareOf ?? "this exercise") gives one: pick a weight")
         }
         let load = Load(value: rounded(tm.value.doubleValue * Double(percent) / 100, tm.unit, .nearest, rounding), unit: tm.unit, bodyweight: false)
         return Suggestion(sets: Array(repeating: suggested(load, reps: reps, planned), count: planned.sets),
-                          reason: "\(percent)% of TM \(tm)" + (planned.ownTrainingMax == nil ? ", the training max of this exercise's 5/3/1 line" : ""))
+                          reason: "\(percent)% of TM \(tm)" + (planned.ownTrainingMax != nil ? ""
+                              : ", the training max of \(planned.shareOf.map { "the \($0) 5/3/1 line" } ?? "this exercise's 5/3/1 line")"))
     }
 
     /// A time or a distance (`plank 3x60s`, `carry 3x40m 32kg`): as planned, at last time's

@@ -72,6 +72,9 @@ public struct PlannedExercise: Equatable, Sendable {
     public var percentOfTrainingMax: Int?
     /// The line's own training max for its `percentOfTrainingMax` (`tm 100`).
     public var ownTrainingMax: WeightSpec?
+    /// The lift whose 5/3/1 line's training max `percentOfTrainingMax` is of, as typed
+    /// (`good morning 3x8 30% of squat`); nil: this line's own exercise's.
+    public var shareOf: String?
     /// The planned effort (`@8`), a target shown with the suggestion, never logged as done.
     public var rpe: Fixed?
     /// How the load or reps move from one session to the next.
@@ -86,10 +89,11 @@ public struct PlannedExercise: Equatable, Sendable {
 
     /// A planned exercise from its parts; only the name, sets and reps are required.
     public init(exerciseName: String, sets: Int, reps: RepTarget, load: LoadSpec? = nil, percentOfTrainingMax: Int? = nil,
-                ownTrainingMax: WeightSpec? = nil, rpe: Fixed? = nil, rule: ProgressionRule = .none, restSeconds: Int? = nil,
+                ownTrainingMax: WeightSpec? = nil, shareOf: String? = nil, rpe: Fixed? = nil, rule: ProgressionRule = .none, restSeconds: Int? = nil,
                 warmup: Bool = false, joinsPrevious: Bool = false) {
         self.exerciseName = exerciseName; self.sets = sets; self.reps = reps; self.load = load
-        self.percentOfTrainingMax = percentOfTrainingMax; self.ownTrainingMax = ownTrainingMax; self.rpe = rpe
+        self.percentOfTrainingMax = percentOfTrainingMax; self.ownTrainingMax = ownTrainingMax; self.shareOf = shareOf
+        self.rpe = rpe
         self.rule = rule; self.restSeconds = restSeconds; self.warmup = warmup; self.joinsPrevious = joinsPrevious
     }
 

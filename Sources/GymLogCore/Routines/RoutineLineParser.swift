@@ -14,6 +14,8 @@ struct RoutineLineParser: EntryMeasureRules {
     var percent: (value: Int, span: Span)?
     /// `tm 100` after a share (`70% tm 100`): the line's own training max.
     var ownTrainingMax: (value: WeightSpec, span: Span)?
+    /// `of deadlift` after a share (`30% of deadlift`): the lift whose 5/3/1 training max it is.
+    var shareOf: (name: String, span: Span)?
     var rpe: (value: Fixed, span: Span)?
     /// The rule as typed; a double rule's range is nil when it comes from the reps.
     var rule: (value: TypedRule, span: Span)?
@@ -231,8 +233,14 @@ struct RoutineLineParser: EntryMeasureRules {
         case "rest":
             i += 1
             rest = try parseRest(after: t)
+        case "of":
+            try parseShareOf(t)
         case "tm":
             // The training max of a share (`70% tm 100`); a 5/3/1 line reads its own in parseWave.
+            if let shareOf {
+                throw EntryError("'\(text(shareOf.span))' and '\(text(t))' both say whose training max \(text(percent!.span)) is of; keep one",
+                                 at: t.span)
+            }
             guard percent != nil, ownTrainingMax == nil else {
                 throw EntryError("'\(text(t))' is the training max of a 5/3/1 line (`\(name) 5/3/1 tm 60`) or of a share "
                     + "of it (`\(name) 5x5 70% tm 100`)", at: t.span)
@@ -390,8 +398,42 @@ struct RoutineLineParser: EntryMeasureRules {
                 + "leave the rule out", at: rule.span)
         }
         return PlannedExercise(exerciseName: name, sets: plan.sets, reps: plan.reps, load: load?.value,
-                               percentOfTrainingMax: percent?.value, ownTrainingMax: ownTrainingMax?.value, rpe: rpe?.value,
+                               percentOfTrainingMax: percent?.value, ownTrainingMax: ownTrainingMax?.value,
+                               shareOf: shareOf?.name, rpe: rpe?.value,
                                rule: try progressionRule(plan), restSeconds: rest, warmup: warmup)
+    }
+
+    /// `of deadlift`, `of Squat (Barbell)` after a share: the name runs to the next part of the
+    /// line (a number, `@`, or a word that starts one).
+    mutating func parseShareOf(_ of: EntryToken) throws(EntryError) {
+        guard let percent else {
+            throw EntryError("'\(text(of))' follows a share of a training max, e.g. `\(name) 5x10 50% of squat`", at: of.span)
+        }
+        if let ownTrainingMax {
+            throw EntryError("'\(text(ownTrainingMax.span))' and '\(text(of))' both say whose training max \(text(percent.span)) is of; keep one",
+                             at: of.span)
+        }
+        if let earlier = shareOf { throw twice("the lift of a share", earlier.span, of.span) }
+        i += 1
+        let first = i
+        while i < tokens.count, !startsPart(tokens[i]) { i += 1 }
+        guard i > first else {
+            throw EntryError("expected the lift after '\(text(of))', e.g. `\(text(percent.span)) of squat`: its 5/3/1 line's training max",
+                             at: of.span)
+        }
+        let span = Span(tokens[first].start, tokens[i - 1].end)
+        let lift = text(span).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        shareOf = (lift, Span(of.start, span.end))
+    }
+
+    /// Whether `t` starts a part of a routine line after the name (so a lift's name stops there).
+    func startsPart(_ t: EntryToken) -> Bool {
+        switch t.kind {
+        case .number, .at, .clock: return true
+        case .word(.kind(.warmup)): return true
+        case .word(.other): return ["linear", "double", "rest", "tm", "of"].contains(text(t).lowercased())
+        default: return false
+        }
     }
 
     /// The rule with a double rule's range settled: typed, or the reps' own.

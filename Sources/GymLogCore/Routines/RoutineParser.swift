@@ -84,19 +84,30 @@ public enum RoutineParser {
                 return refuse(error)
             }
         }
-        // A share of the training max (`squat 5x10 50%`) needs a 5/3/1 line of its exercise to take it from.
+        // A share of the training max (`squat 5x10 50%`, `good morning 3x8 30% of squat`) needs a
+        // 5/3/1 line of its lift to take it from.
         for (k, line) in planned.enumerated() where line.percentOfTrainingMax != nil && line.ownTrainingMax == nil {
-            let key = matchKey(line.exerciseName)
-            let hasWave = planned.contains { other in
-                if case .fiveThreeOne = other.rule { matchKey(other.exerciseName) == key } else { false }
-            }
-            if !hasWave {
-                return .failure(origins[k].refusing("\(line.percentOfTrainingMax!)% is a share of the training max of a 5/3/1 line of "
-                    + "'\(line.exerciseName)', and the routine has none; add one, e.g. `\(line.exerciseName) 5/3/1 tm 100`, give the line its "
-                    + "own (`\(line.percentOfTrainingMax!)% tm 100`), or give a weight"))
+            let lift = line.shareOf ?? line.exerciseName
+            if RoutineParser.waveLine(of: lift, in: planned) == nil {
+                let percent = "\(line.percentOfTrainingMax!)%"
+                let waves = planned.filter { if case .fiveThreeOne = $0.rule { true } else { false } }.map { "'\($0.exerciseName)'" }
+                return .failure(origins[k].refusing("\(percent)\(line.shareOf == nil ? "" : " of \(lift)") is a share of the training max "
+                    + "of a 5/3/1 line of '\(lift)', and the routine has none; add one, e.g. `\(lift) 5/3/1 tm 100`"
+                    + (line.shareOf == nil ? ", give the line its own (`\(percent) tm 100`)"
+                        : waves.isEmpty ? "" : ", name a lift that has one (\(waves.joined(separator: ", ")))")
+                    + ", or give a weight"))
             }
         }
         return named(planned, given: name, header: header, lines: lines).map { Routine(name: $0.name, lines: $0.lines, origins: origins) }
+    }
+
+    /// The index of the 5/3/1 line of `lift` (compared as names are: case, spaces and
+    /// punctuation aside), whose training max a share of `lift` reads.
+    public static func waveLine(of lift: String, in lines: [PlannedExercise]) -> Int? {
+        let key = matchKey(lift)
+        return lines.firstIndex { line in
+            if case .fiveThreeOne = line.rule { matchKey(line.exerciseName) == key } else { false }
+        }
     }
 
     /// The routine once every line parsed: it needs a name and at least one exercise.

@@ -35,6 +35,7 @@ extension PlannedExercise {
             if !leads, let load { parts.append(load.canonical) }
             if let percentOfTrainingMax { parts.append("\(percentOfTrainingMax)%") }
             if let ownTrainingMax { parts.append("tm \(ownTrainingMax)") }
+            if let shareOf { parts.append("of \(shareOf)") }
             if let rpe { parts.append("@\(rpe)") }
             if let ruleText = ruleText { parts.append(ruleText) }
         }
