@@ -16,6 +16,9 @@ struct RoutineCommand: ParsableCommand {
             incline db press 3x8-12 double +2  reps up within 8-12, then +2, back to 8
             dip bw 3x8-12                      no rule: last time's weight and reps
             ohp 5/3/1 tm 60                    Wendler's wave from a training max of 60
+            ohp 5x10 50%                       half that training max (BBB)
+            row 5x10 30% of ohp                a share of a named lift's training max
+            plank 3x60s                        times and distances too
             squat 3x5 100 rest 3:00 warmup     a start weight, a rest target, a ramp
 
         After three missed sessions in a row `linear` takes 10% off. Weights are rounded to \
