@@ -16,6 +16,11 @@ static inline void gymlog_rl_install_completion(rl_completion_func_t *fn) {
     rl_attempted_completion_function = fn;
     // Exercise names contain spaces: break completion words only at tabs and newlines.
     rl_completer_word_break_characters = "\t\n";
+    // One Tab completes what the names share and lists them when more than one is left (as
+    // bash with `show-all-if-ambiguous`): the completion widens a lower-case word to a name's
+    // case, a change after which readline's default wants two more Tabs to list. Set before
+    // readline reads ~/.inputrc, so a lifter's own setting there still wins.
+    rl_variable_bind("show-all-if-ambiguous", "on");
 }
 static inline const char *gymlog_rl_line_buffer(void) { return rl_line_buffer; }
 static inline void gymlog_rl_completion_over(void) { rl_attempted_completion_over = 1; }

@@ -193,6 +193,32 @@ extension TerminalSessionTests {
         try pane.waitFor("ready> gymlog prs Bench\\ Press\\ \\(Dumbbell\\)")
     }
 
+    /// Issue 26 item 30: in the REPL one Tab widens a lower-case word to what the names share
+    /// and lists them, as bash does with show-all-if-ambiguous; and a word with no common
+    /// prefix lists on its first Tab.
+    @Test(.tmux)
+    func oneTabInTheReplCompletesAndListsTheNames() throws {
+        let home = try TemporaryHome()
+        let pane = try Tmux.repl(home: home)
+        defer { pane.close() }
+        pane.enter("Bench Press (Barbell) 100x5")
+        pane.enter("Bench Press (Dumbbell) 30x10")
+        try pane.waitFor("Bench Press (Dumbbell) #1")
+        pane.type("bench")
+        pane.keys("Tab")
+        try pane.waitUntil("the word widened and both names listed") { screen in
+            let lines = screen.split(separator: "\n")
+            return lines.last?.hasSuffix("> Bench Press (") == true
+                && lines.contains { !$0.contains(">") && $0.contains("Bench Press (Barbell)") && $0.contains("Bench Press (Dumbbell)") }
+        }
+        pane.keys("C-u")
+        pane.enter("Bulgarian Split Squat 20x8")
+        try pane.waitFor("Bulgarian Split Squat #1")
+        pane.type("Bu")
+        pane.keys("Tab")
+        try pane.waitUntil("one name completed") { $0.split(separator: "\n").last?.hasSuffix("> Bulgarian Split Squat") == true }
+    }
+
     /// `delete --workout` asks at the terminal, reads the answer there, and the REPL goes on.
     @Test(.tmux)
     func deletingAWholeWorkoutAsksAtTheTerminal() throws {
