@@ -28,10 +28,13 @@ struct TodayPlan {
         /// What the line's exercise is done with, as its name says (plates only for a barbell).
         var equipment: Equipment? { Equipment(exerciseName: name) ?? Equipment(exerciseName: planned.exerciseName) }
 
-        /// A suggested set of this line, a missing weight taken from the set just done.
+        /// A suggested set of this line, a missing load taken from the set just done (a weight,
+        /// or bodyweight with what was added: `ok bw` once, then `ok` repeats it).
         func filled(_ set: SuggestedSet) -> SuggestedSet {
             var set = set
-            if set.needsLoad, let done = lastDone, let weight = done.weight, !done.bodyweight { set.weight = weight }
+            guard set.needsLoad, let done = lastDone, done.weight != nil || done.bodyweight else { return set }
+            set.weight = done.weight
+            set.bodyweight = done.bodyweight
             return set
         }
     }
@@ -106,13 +109,13 @@ struct TodayPlan {
         for i in order {
             let planned = lines[i].planned
             var own: [PastSession] = [], elsewhere: [PastSession]? = nil
+            // Another line of the exercise in this routine says nothing about this one's weight.
+            let plannedOnce = keys.filter { $0.exercise == keys[i].exercise }.count == 1
             if let exercise = lines[i].exercise {
                 if routineSessions[exercise.id] == nil {
                     routineSessions[exercise.id] = try db.routineSessions(of: exercise.id, routine: routine.id, before: before, excluding: workout?.id)
                 }
                 own = LineHistory.sessions(ofLine: i, in: keys, from: routineSessions[exercise.id] ?? [])
-                // Another line of the exercise in this routine says nothing about this one's weight.
-                let plannedOnce = keys.filter { $0.exercise == keys[i].exercise }.count == 1
                 if own.isEmpty && plannedOnce { elsewhere = try db.pastSessions(of: exercise.id, before: before, excluding: workout?.id) }
             }
             let history = LineHistory.basis(for: planned, lineSessions: own, since: since.lines[planned.text] ?? since.saved,
@@ -122,6 +125,11 @@ struct TodayPlan {
             lines[i].basis = planned.percentOfTrainingMax == nil ? history.basis : .none
             if let wave = lines[i].suggestion.wave { trainingMaxes[i] = wave.trainingMax }
             lines[i].last = try lines[i].exercise.flatMap { try db.lastSession(of: $0.id, before: before, excluding: workout?.id) }
+            // Of a session of this routine, a line planned beside another of its exercise
+            // (Boring But Big) shows its own sets as last time, not the other line's.
+            if !plannedOnce, let last = lines[i].last, own.last?.startedAt == last.workout.startedAt {
+                lines[i].last?.sets = LineHistory.sets(last.sets, ofLine: i, in: keys, kind: \.values.kind)
+            }
         }
         return TodayPlan(routine: routine, parsed: parsed, lines: lines, progress: progress, warmedUp: warmedUp)
     }

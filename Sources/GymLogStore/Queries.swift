@@ -80,6 +80,14 @@ extension GymLogDatabase {
         }
     }
 
+    /// The newest workout never finished when none is open: a past session the REPL was filling
+    /// in when it closed, or one that idled out; what `finish` would end.
+    public func unfinishedWorkout() throws -> Workout? {
+        try queue.read { db in
+            try inReadOnlyWriter(db) { w in try Workouts(w).openWorkout() == nil ? Workouts(w).newestNeverFinished() : nil }
+        }
+    }
+
     /// Runs read-only `ChangeWriter` helpers outside a write (they never write when only read).
     func inReadOnlyWriter<T>(_ db: Database, _ body: (ChangeWriter) throws -> T) throws -> T {
         let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)

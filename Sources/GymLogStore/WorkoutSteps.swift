@@ -57,6 +57,10 @@ enum WorkoutSteps {
     static func startWorkout(name: String?, at: Int64?, routine: UUID?, in w: inout ChangeWriter) throws -> StartResult {
         if let at {
             try Workouts(w).requirePast(at)
+            // The same past session started again (the REPL closed before `finish`) is gone back into.
+            if let unfinished = try Workouts(w).neverFinished(startedAt: at, name: name) {
+                return StartResult(workout: unfinished, finished: nil, resumed: true)
+            }
             let workout = try createWorkout(name: name, startedAt: at, routine: routine, in: &w)
             w.describeAction(name.map { "workout '\($0)'" } ?? "a past workout", workout: workout.id)
             return StartResult(workout: workout, finished: nil)

@@ -30,6 +30,8 @@ public struct StartResult: Sendable {
     public var workout: Workout
     /// The open workout with sets that `start` finished first.
     public var finished: WorkoutSummary?
+    /// True when `start --at` found the past session it names unfinished and went back into it.
+    public var resumed = false
 }
 
 /// What `finish` did.

@@ -44,6 +44,16 @@ struct Workouts {
             """).map { Rows.workout($0) }
     }
 
+    /// The live, never finished workout that started at `at` under `name`: the past session
+    /// a `start --at` with the same time and name goes back into.
+    func neverFinished(startedAt at: Int64, name: String?) throws -> Workout? {
+        try Row.fetchAll(db, sql: """
+            SELECT \(Rows.workoutColumns) FROM workouts w
+            WHERE w.deleted_at IS NULL AND w.ended_at IS NULL AND w.started_at = ?
+            ORDER BY w.id DESC
+            """, arguments: [at]).map { Rows.workout($0) }.first { $0.name == name }
+    }
+
     /// Refuses a moment after now: a past session is logged at its real time, a future one not at all.
     func requirePast(_ at: Int64) throws {
         guard at <= now else {

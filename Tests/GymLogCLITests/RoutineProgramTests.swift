@@ -75,6 +75,10 @@ import Testing
         #expect(plan.contains("squat  70kg x 10 x5"), "the 5x10 line repeats its own 70kg: \(plan)")
         #expect(!plan.contains("120kg x 9 x5") && !plan.contains("120kg x 10"), "never the AMRAP set: \(plan)")
         #expect(plan.contains("5/3/1 cycle 1 week 2"), "the 5/3/1 line is at week 2: \(plan)")
+        // And each line's last time is its own sets of that session
+        let lastTimes = plan.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("last time") && $0.contains(":") }
+            .map { $0.drop { $0 != ":" } }
+        #expect(lastTimes == [": 90kg x 5; 105kg x 5; 120kg x 9", ": 70kg x 10, 10, 10, 10, 10"], "\(plan)")
     }
 
     /// Item 8: sessions entered later with `start --at` count at their dates.
@@ -93,6 +97,41 @@ import Testing
         let today = await shown(s, "bench")
         #expect(today.contains("cycle 1 week 3"), "\(today)")
         #expect(today.contains("counts 2 sessions of this line, from Mon 10 Nov (line saved Fri 21 Nov)"), "\(today)")
+    }
+
+    /// A back-dated session left unfinished when the REPL closed: `ok` says how to go back
+    /// into it, and the same `start --at` does, with nothing written twice.
+    @Test func theSameStartAtGoesBackIntoAnUnfinishedPastSession() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Bench\nbench 5/3/1 tm 100\n")
+        s.world.advance(minutes: 60)
+        await s.type("start --at 2025-11-10 18:00 bench")
+        for line in ["ok", "ok"] { await s.type(line) }
+        // When the REPL closes and opens again
+        s.repl.context.repl?.pastWorkout = nil
+        // Then `ok` names the unfinished session and the line that goes back into it
+        let refused = await s.type("ok", .failed).err.joined(separator: " ")
+        #expect(refused.contains("'Bench' of Mon 2025-11-10 18:00 was not finished: `start --at \"2025-11-10 18:00\" Bench` goes back into it"),
+                "\(refused)")
+        // And that line goes back into it: the third set follows the two done
+        let back = await s.type("start --at \"2025-11-10 18:00\" Bench").out.joined(separator: "\n")
+        #expect(back.contains("Back in 'Bench' of Mon 2025-11-10 18:00, not yet finished (2 sets)"), "\(back)")
+        #expect(await s.type("ok x8").out.joined().contains("bench #3  85kg x 8"))
+        await s.type("finish")
+        let history = await s.type("history").out.joined(separator: "\n")
+        #expect(history.components(separatedBy: "Bench").count == 2, "one workout: \(history)")
+    }
+
+    /// A line with no load and no history (`hanging leg raise 3x10-15`): `ok bw` once, then
+    /// `ok` repeats bodyweight.
+    @Test func okAtBodyweightOnceThenOkRepeatsIt() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Abs\nhanging leg raise 3x10-15\n")
+        let plan = await s.type("start abs").out.joined(separator: "\n")
+        #expect(plan.contains("`ok bw` at bodyweight"), "\(plan)")
+        await s.type("ok bw x12")
+        #expect(await s.type("ok").out.joined().contains("hanging leg raise #2  bw x 10"))
+        #expect(await s.type("ok x11").out.joined().contains("hanging leg raise #3  bw x 11"))
     }
 
     /// Item 4: a typed weight starts the line; planned reps are the reps planned; `routine show` says why.

@@ -4,7 +4,18 @@ import GymLogStore
 
 /// The REPL's words for working through a routine: `next`, `ok`, `skip`.
 enum PlanText {
-    static let noPlan = "No workout from a routine is open; start one with `start ROUTINE` (`routine list` shows them)."
+    /// No routine workout is open: how to start one, or to go back into the routine session
+    /// left unfinished (the REPL closed during a `start --at` session).
+    static func noPlan(_ context: CLIContext) throws -> UserError {
+        let db = try context.db()
+        if let left = try db.unfinishedWorkout(), let (routine, _) = try db.plan(of: left.id) {
+            var when = localDateTime(millis: left.startedAt, utcOffsetSeconds: left.utcOffsetSeconds)
+            if when.hasSuffix(":00") { when.removeLast(3) }
+            return UserError("No workout from a routine is open. '\(left.name ?? routine.name)' of \(Render.day(left.startedAt, left.utcOffsetSeconds)) "
+                + "was not finished: `start --at \"\(when)\" \(left.name ?? routine.name)` goes back into it, `finish` ends it.")
+        }
+        return UserError("No workout from a routine is open; start one with `start ROUTINE` (`routine list` shows them).")
+    }
     static let allDone = "Every planned set is done; `finish` ends the workout."
 
     /// `Next: bench, set 2 of 3: 102.5kg x 5 @8`, and how to log it; a planned superset's
@@ -19,7 +30,7 @@ enum PlanText {
         if let missing = round.first(where: \.set.needsLoad) {
             lines += round.count > 1
                 ? ["  No weight to suggest yet for \(missing.line.name); type the round with your weights:", "    " + handTyped(round)]
-                : ["  No weight to suggest yet: type `ok WEIGHT` (e.g. `ok 20`) to log it at that weight."]
+                : ["  No weight to suggest yet: type `ok WEIGHT` (e.g. `ok 20`) to log it at that weight, `ok bw` at bodyweight."]
             return lines
         }
         for (line, index, set) in round {
@@ -64,7 +75,7 @@ struct Next: ContextCommand {
                 context.printJSON(.object([("routine", .null), ("done", .int(0)), ("total", .int(0)), ("next", .null), ("round", .array([]))]))
                 return
             }
-            throw UserError(PlanText.noPlan)
+            throw try PlanText.noPlan(context)
         }
         if output.json {
             // `next` is the first set of the round (the only one outside a superset); `round` all of them.
@@ -91,7 +102,7 @@ struct Ok: TextCommand {
     @Argument(help: "Changes to the suggested set, as `+` takes them.") var changes: [String] = []
 
     func run(in context: CLIContext) async throws {
-        guard let (plan, _) = try TodayPlan.current(context, suggestions: .next) else { throw UserError(PlanText.noPlan) }
+        guard let (plan, _) = try TodayPlan.current(context, suggestions: .next) else { throw try PlanText.noPlan(context) }
         let round = plan.nextRound
         guard !round.isEmpty else {
             throw UserError(plan.progress.next == nil ? PlanText.allDone : "The plan has no set to suggest; log the next set by hand.")
@@ -108,7 +119,7 @@ struct Ok: TextCommand {
             throw UserError("\(missing.line.name) has no weight to suggest yet; type the round with your weights, e.g. `\(PlanText.handTyped(round))`.")
         }
         if round[0].set.needsLoad && patch.load == nil {
-            throw UserError("\(round[0].line.name) has no weight to suggest yet; type `ok WEIGHT`, e.g. `ok 20`.")
+            throw UserError("\(round[0].line.name) has no weight to suggest yet; type `ok WEIGHT`, e.g. `ok 20`, or `ok bw` at bodyweight.")
         }
         let parts = round.map { n in
             var values = SetResolver.values(repeating: n.set.values, with: patch, defaultUnit: context.settings.defaultUnit)
@@ -126,7 +137,7 @@ struct Skip: ContextCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(in context: CLIContext) async throws {
-        guard let (plan, workout) = try TodayPlan.current(context, suggestions: .none) else { throw UserError(PlanText.noPlan) }
+        guard let (plan, workout) = try TodayPlan.current(context, suggestions: .none) else { throw try PlanText.noPlan(context) }
         // A planned superset is dropped whole: its exercises are done together or not at all.
         let round = plan.progress.nextRound
         guard !round.isEmpty else { throw UserError(PlanText.allDone) }

@@ -23,7 +23,8 @@ struct Start: TextCommand {
         With --at (\(timePhraseForms)) the open workout is left alone. In the REPL, \
         `start --at yesterday 18:00 Push day` then puts the lines you type into that past \
         workout, a second apart, until `finish` (or `start` without --at); the prompt shows \
-        its date. From the shell, use `gymlog log --at` with the same time.
+        its date. The same `start --at` again goes back into that workout while it is not \
+        finished (after quitting the REPL, say). From the shell, use `gymlog log --at` with the same time.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -64,8 +65,12 @@ struct Start: TextCommand {
         }
         if at != nil {
             if context.surface == .repl { context.repl?.pastWorkout = w }
-            context.print("Started \(w.name.map { "'\($0)'" } ?? "a workout") at \(Render.day(w.startedAt, w.utcOffsetSeconds))"
-                + (context.surface == .repl ? "; the lines you type now go into it, until `finish`." : "; log into it with `gymlog log --at` and the same time."))
+            let what = result.resumed
+                ? "Back in \(w.name.map { "'\($0)'" } ?? "the workout") of \(Render.day(w.startedAt, w.utcOffsetSeconds)), not yet finished "
+                    + "(\(plural(try db.workoutDetail(w.id)?.sets.count ?? 0, "set")))"
+                : "Started \(w.name.map { "'\($0)'" } ?? "a workout") at \(Render.day(w.startedAt, w.utcOffsetSeconds))"
+            context.print(what + (context.surface == .repl ? "; the lines you type now go into it, until `finish`."
+                                                          : "; log into it with `gymlog log --at` and the same time."))
         } else {
             context.repl?.pastWorkout = nil
             if let finished = result.finished {

@@ -24,16 +24,22 @@ public enum LineHistory {
     /// A workout whose sets all went to other lines is no session of this line.
     public static func sessions<Key: Hashable>(ofLine index: Int, in lines: [(exercise: Key, sets: Int)],
                                                from sessions: [PastSession]) -> [PastSession] {
-        let key = lines[index].exercise
-        return sessions.sorted { $0.startedAt < $1.startedAt }.compactMap { session in
-            let counted = session.sets.filter { $0.kind != .warmup }
-            let went = Self.lines(of: Array(repeating: key, count: counted.count), in: lines)
-            let mine = zip(counted, went).filter { $0.1 == index }.map(\.0)
+        sessions.sorted { $0.startedAt < $1.startedAt }.compactMap { session in
+            let mine = Self.sets(session.sets, ofLine: index, in: lines, kind: \.kind)
             guard !mine.isEmpty else { return nil }
             var own = session
             own.sets = mine
             return own
         }
+    }
+
+    /// The sets of one workout of the routine (all of line `index`'s exercise, in the order
+    /// done) that went to line `index`; warm-ups go to no line.
+    public static func sets<Key: Hashable, Set>(_ sets: [Set], ofLine index: Int, in lines: [(exercise: Key, sets: Int)],
+                                                kind: (Set) -> SetKind) -> [Set] {
+        let counted = sets.filter { kind($0) != .warmup }
+        let went = Self.lines(of: Array(repeating: lines[index].exercise, count: counted.count), in: lines)
+        return zip(counted, went).filter { $0.1 == index }.map(\.0)
     }
 
     /// The history a line's rule reads, and what it is, for `routine show` to say.
