@@ -171,7 +171,7 @@ extension Render {
             let repMaxes = records.filter { $0.metric == .repMax }.sorted { $0.reps < $1.reps }
             if !repMaxes.isEmpty {
                 let items = repMaxes.map { (plain: "\($0.reps)RM \(value($0))", styled: "\($0.reps)RM " + style.record(value($0))) }
-                lines.append(contentsOf: wrapItems(items, separator: " · ", style: style, width: width, first: label("rep maxes")))
+                lines.append(contentsOf: wrapItems(items, separator: " · ", style: style, width: width, first: label("exact-rep maxes")))
             }
         }
         return lines

@@ -56,7 +56,7 @@ import Testing
             let value = row(prs, label).prefix { $0 != " " }
             #expect(value.hasSuffix("lb"), "\(label): \(value)")
         }
-        let repMaxes = try #require(prs.split(separator: "\n").first { $0.contains("rep maxes") })
+        let repMaxes = try #require(prs.split(separator: "\n").first { $0.contains("exact-rep maxes") })
         #expect(repMaxes.contains("3RM 231.5lb") && repMaxes.contains("5RM 230lb") && !repMaxes.contains("kg"), "\(repMaxes)")
         // And JSON agrees
         let json = try object(try home.gymlog(["prs", "--json"]).stdout)
