@@ -134,6 +134,16 @@ import Testing
         #expect(await s.type("ok x11").out.joined().contains("hanging leg raise #3  bw x 11"))
     }
 
+    /// `ok` with a change it cannot read says what the parser says about it, and the forms.
+    @Test func okSaysWhatIsWrongWithAChange() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Carry\nfarmer carry 3x40m 32kg\n")
+        await s.type("start carry")
+        let refused = await s.type("ok 36 40m", .failed).err.joined(separator: " ")
+        #expect(refused.contains("`ok 36 40m`: '36' needs a unit before a time or distance, e.g. `36kg 40m`"), "\(refused)")
+        #expect(await s.type("ok 36kg 40m").out.joined().contains("farmer carry #1  36kg 40m"))
+    }
+
     /// Item 4: a typed weight starts the line; planned reps are the reps planned; `routine show` says why.
     @Test func typedValuesAreWhatTheLineStartsFrom() async throws {
         let s = try Session()

@@ -108,7 +108,14 @@ struct Ok: TextCommand {
             throw UserError(plan.progress.next == nil ? PlanText.allDone : "The plan has no set to suggest; log the next set by hand.")
         }
         let text = changes.joined(separator: " ")
-        guard case .success(.repeatLast(let patch)) = EntryParser.parse("+ " + text) else {
+        let patch: SetPatch
+        switch EntryParser.parse("+ " + text) {
+        case .success(.repeatLast(let typed)): patch = typed
+        case .failure(let e):
+            // The parser's own words say what is wrong with the change (`36` needs its unit before `40m`).
+            throw UserError("`ok \(text)`: \(e.message); `ok` takes the changes `+` takes: `ok x4`, `ok 100`, `ok @9`, "
+                + "`ok 100x4`, `ok 45s`, `ok 32kg 40m`.")
+        default:
             throw UserError("`ok \(text)` is not a change `ok` understands; type `ok`, `ok x4`, `ok 100`, `ok @9` or `ok 100x4`.")
         }
         if round.count > 1, patch.load != nil {
