@@ -179,17 +179,21 @@ struct TodayPlan {
     // MARK: Text
 
     /// `Push A: 3 exercises, 9 sets` and a block per line: today's sets, why, last time.
-    func lines(settings: Settings, now: Int64, utcOffset: Int, style: Style = .stdout) -> [String] {
+    /// A line's sets break between sets at `columns` (the terminal's; nil keeps each whole),
+    /// going on under the first set.
+    func lines(settings: Settings, now: Int64, utcOffset: Int, columns: Int? = nil, style: Style = .stdout) -> [String] {
         let total = progress.planned.reduce(0, +)
         var out = ["\(routine.name): \(lines.count) exercise\(lines.count == 1 ? "" : "s"), \(total) set\(total == 1 ? "" : "s")"
             + (routine.unit.map { $0 == settings.defaultUnit ? "" : " (written in \($0.rawValue): weights without a unit are \($0.rawValue))" } ?? "")]
         let names = markedNames
         let width = TerminalText.columns(names)
         for (i, line) in lines.enumerated() {
-            var head = String(format: "%3d  ", i + 1) + TerminalText.pad(names[i], to: width) + "  " + Self.sets(line.suggestion.sets)
-            if progress.skipped.contains(i) { head += "  " + style.dim("(skipped)") }
-            else if progress.done[i] > 0 { head += "  " + style.dim("(\(min(progress.done[i], progress.planned[i]))/\(progress.planned[i]) done)") }
-            out.append(head)
+            let head = String(format: "%3d  ", i + 1) + TerminalText.pad(names[i], to: width) + "  "
+            var sets = Render.collapsedRuns(line.suggestion.sets.map(\.summary))
+            if sets.isEmpty { sets = [""] }
+            if progress.skipped.contains(i) { sets[sets.count - 1] += "  " + style.dim("(skipped)") }
+            else if progress.done[i] > 0 { sets[sets.count - 1] += "  " + style.dim("(\(min(progress.done[i], progress.planned[i]))/\(progress.planned[i]) done)") }
+            out += Render.wrapList(head, sets, width: columns, indent: TerminalText.width(head))
             let indent = String(repeating: " ", count: 5)
             if !line.suggestion.reason.isEmpty { out.append(indent + style.dim(line.suggestion.reason)) }
             if let basis = Self.basisText(line.basis, now: now, utcOffset: utcOffset) { out.append(indent + style.dim(basis)) }

@@ -396,4 +396,19 @@ func seedBench(_ home: TemporaryHome) throws -> [Int64] {
             + reason.split(separator: " "), "\(lines)")
         #expect(Render.wrapped([reason], width: nil) == [reason])
     }
+
+    /// A planned line's sets break between sets, going on under the first set, never inside
+    /// one (`70lb x` / `12`) or back at the line number.
+    @Test func aPlannedLinesSetsBreakBetweenSets() async throws {
+        let s = try ReplTestSession()
+        let file = temporaryFile("routine", extension: "txt")
+        try "# Legs\nsingle leg romanian deadlift 5/3/1 tm 100\n".write(toFile: file, atomically: true, encoding: .utf8)
+        await s.type("routine add --file \(file)")
+        let db = try s.context.db()
+        let plan = try TodayPlan.build(db, settings: Settings(), routine: try db.routine(named: "legs"), workout: nil, now: s.world.now())
+        let lines = plan.lines(settings: Settings(), now: s.world.now(), utcOffset: 3600, columns: 60)
+        #expect(lines[1] == "  1  single leg romanian deadlift  65kg x 5, 75kg x 5,", "\(lines)")
+        #expect(lines[2] == String(repeating: " ", count: 35) + "85kg x 5+", "\(lines)")
+        #expect(plan.lines(settings: Settings(), now: s.world.now(), utcOffset: 3600)[1].hasSuffix("65kg x 5, 75kg x 5, 85kg x 5+"))
+    }
 }

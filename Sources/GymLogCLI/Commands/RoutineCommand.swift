@@ -111,7 +111,8 @@ struct ShowRoutine: ContextCommand {
         let now = context.environment.now()
         let plan = try TodayPlan.build(db, settings: context.settings, routine: stored, workout: nil, now: now)
         if output.json { context.printJSON(JSONShapes.plan(plan)); return }
-        Render.wrapped(plan.lines(settings: context.settings, now: now, utcOffset: context.environment.utcOffset(now)), width: Render.wrapColumns)
+        Render.wrapped(plan.lines(settings: context.settings, now: now, utcOffset: context.environment.utcOffset(now), columns: Render.wrapColumns),
+                       width: Render.wrapColumns)
             .forEach(context.print)
     }
 }

@@ -81,7 +81,8 @@ struct Start: TextCommand {
         if let routine {
             let now = context.environment.now()
             let plan = try TodayPlan.build(db, settings: context.settings, routine: routine, workout: w, now: now)
-            Render.wrapped(plan.lines(settings: context.settings, now: now, utcOffset: context.environment.utcOffset(now)), width: Render.wrapColumns)
+            Render.wrapped(plan.lines(settings: context.settings, now: now, utcOffset: context.environment.utcOffset(now), columns: Render.wrapColumns),
+                           width: Render.wrapColumns)
                 .forEach(context.print)
             PlanText.next(plan, settings: context.settings).forEach(context.print)
         }
