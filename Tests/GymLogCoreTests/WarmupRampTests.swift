@@ -69,6 +69,9 @@ import Testing
             ("Lat Pulldown (Cable)", .cable), ("Leg Press (Machine)", .machine), ("Smith Squat", .machine),
             ("Goblet Squat (Kettlebell)", .kettlebell), ("Curl (EZ Bar)", .otherBar), ("Pull Up (Assisted)", .bodyweight),
             ("squat", nil), ("Bench Press", nil), ("Dubbel", nil),
+            // Machine and cable stations named without the word: never a bar
+            ("leg curl", .machine), ("Seated Leg Curl", .machine), ("lat pull-down", .cable), ("pushdown", .cable),
+            ("face pull", .cable), ("Leg Press", .machine), ("legcurl", nil), ("Barbell Leg Curl", .barbell),
         ]
         for (name, equipment) in cases { #expect(Equipment(exerciseName: name) == equipment, "\(name)") }
         // And only a barbell (or a name that says nothing) ramps from the bar

@@ -24,9 +24,23 @@ public enum Equipment: String, Equatable, Sendable {
             (["cable", "cables"], .cable), (["machine", "smith"], .machine), (["ez", "trap", "hex"], .otherBar),
             (["band", "banded"], .band), (["barbell", "bb"], .barbell),
         ]
-        guard let found = table.first(where: { !$0.0.isDisjoint(with: words) }) else { return nil }
-        self = found.1
+        if let found = table.first(where: { !$0.0.isDisjoint(with: words) }) {
+            self = found.1
+            return
+        }
+        let spaced = " " + name.lowercased().split(whereSeparator: { !$0.isLetter }).joined(separator: " ") + " "
+        guard let station = Self.stations.first(where: { spaced.contains(" \($0.phrase) ") }) else { return nil }
+        self = station.equipment
     }
+
+    /// Names that are done at a machine or a cable station without saying so (`leg curl`,
+    /// `lat pulldown`): never a bar and plates. Only names no barbell lift shares.
+    static let stations: [(phrase: String, equipment: Equipment)] = [
+        ("leg curl", .machine), ("leg extension", .machine), ("leg press", .machine), ("pec deck", .machine),
+        ("hip abduction", .machine), ("hip adduction", .machine), ("abductor", .machine), ("adductor", .machine),
+        ("pulldown", .cable), ("pull down", .cable), ("pushdown", .cable), ("push down", .cable),
+        ("face pull", .cable), ("crossover", .cable),
+    ]
 
     /// The equipment a parenthesised word names, as Strong and Hevy write it (`barbell`,
     /// `dumbbell`, `smith machine`, `ez bar`, `assisted`); nil for a word gymlog does not know.
