@@ -59,7 +59,7 @@ struct TodayPlan {
 
     /// The plan of `routine` for `workout` (nil: a workout starting now).
     static func build(_ db: GymLogDatabase, settings: Settings, routine: StoredRoutine, workout: Workout?,
-                      skipped: Set<Int> = [], now: Int64, suggestions: Suggestions = .all) throws -> TodayPlan {
+                      skipped: SkippedLines = SkippedLines(), now: Int64, suggestions: Suggestions = .all) throws -> TodayPlan {
         let parsed: GymLogCore.Routine
         switch RoutineParser.parse(routine.text, name: routine.name) {
         case .success(let r): parsed = r
@@ -70,21 +70,21 @@ struct TodayPlan {
             Line(planned: planned, exercise: try? db.existingExercise(planned.exerciseName), suggestion: Suggestion(sets: [], reason: ""))
         }
         let keys = lines.map { (exercise: $0.exercise?.id.key ?? "new:" + nameKey($0.planned.exerciseName), sets: $0.planned.sets) }
-        var done: [String] = []
+        var working: [(set: LoggedSet, exercise: Exercise)] = []
         var warmedUp: Set<UUID> = []
         if let workout, let detail = try db.workoutDetail(workout.id) {
             warmedUp = Set(detail.sets.filter { $0.set.values.kind == .warmup }.map(\.exercise.id))
-            let working = detail.sets.filter { $0.set.values.kind != .warmup }
-            done = working.map { $0.exercise.id.key }
-            // A line's last set is its own: a 5x10 line never takes the 5/3/1 line's weight.
-            for (set, line) in zip(working, LineHistory.lines(of: done, in: keys)) {
-                guard let line else { continue }
-                lines[line].lastDone = set.set.values
-                lines[line].lastDoneSuperset = set.set.supersetID
-            }
+            working = detail.sets.filter { $0.set.values.kind != .warmup }
         }
-        let progress = PlanProgress(lines: keys, doneSets: done, skipped: Set(skipped.map { $0 - 1 }),
+        let progress = PlanProgress(lines: keys, doneSets: working.map { $0.exercise.id.key }, skipped: Set(skipped.lines.map { $0 - 1 }),
+                                    doneWhenSkipped: Dictionary(uniqueKeysWithValues: skipped.doneWhenSkipped.compactMap { line, done in done.map { (line - 1, $0) } }),
                                     supersetStarts: parsed.supersetStarts)
+        // A line's last set is its own: a 5x10 line never takes the 5/3/1 line's weight.
+        for (set, line) in zip(working, progress.lineOfDoneSet) {
+            guard let line else { continue }
+            lines[line].lastDone = set.set.values
+            lines[line].lastDoneSuperset = set.set.supersetID
+        }
         let wanted: [Int] = switch suggestions {
         case .all: Array(lines.indices)
         case .next: progress.nextRound.map(\.line)

@@ -36,12 +36,12 @@ enum RoutineSteps {
         return (StoredRoutine(id: id, name: clean, text: text, unit: WeightUnit(rawValue: unit)), !live)
     }
 
-    /// Adds routine lines to the ones the workout skips today.
-    static func skip(lines: [Int], workoutID: UUID, what: String, in w: inout ChangeWriter) throws {
+    /// Adds routine lines (1-based, each with its sets done now) to the ones the workout skips today.
+    static func skip(lines: [(line: Int, done: Int)], workoutID: UUID, what: String, in w: inout ChangeWriter) throws {
         let stored = try String.fetchOne(w.db, sql: "SELECT skipped FROM workouts WHERE id = ?", arguments: [workoutID.key])
-        let skipped = GymLogDatabase.skippedLines(stored).union(lines)
-        _ = try w.write(.workouts, id: workoutID, op: .update,
-                        fields: [("skipped", .text(skipped.sorted().map(String.init).joined(separator: ",")))])
+        var skipped = SkippedLines(parsing: stored)
+        for (line, done) in lines { skipped.skip(line: line, done: done) }
+        _ = try w.write(.workouts, id: workoutID, op: .update, fields: [("skipped", .text(skipped.text))])
         w.describeAction("skipped \(what)", workout: workoutID)
     }
 }

@@ -56,18 +56,18 @@ extension GymLogDatabase {
     }
 
     /// The routine a workout was started from and the routine lines skipped in it.
-    public func plan(of workoutID: UUID) throws -> (routine: StoredRoutine, skipped: Set<Int>)? {
+    public func plan(of workoutID: UUID) throws -> (routine: StoredRoutine, skipped: SkippedLines)? {
         try queue.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.id, r.name, r.body, r.unit, w.skipped FROM workouts w JOIN routines r ON r.id = w.routine_id
                 WHERE w.id = ? AND r.deleted_at IS NULL
                 """, arguments: [workoutID.key]), let routine = Self.routine(row) else { return nil }
-            return (routine, Self.skippedLines(row["skipped"]))
+            return (routine, SkippedLines(parsing: row["skipped"]))
         }
     }
 
     /// Drops routine lines (1-based; a planned superset's together) from the workout's plan for today.
-    public func skipPlanned(lines: [Int], workoutID: UUID, typed: String, what: String) throws {
+    public func skipPlanned(lines: [(line: Int, done: Int)], workoutID: UUID, typed: String, what: String) throws {
         try commit(action: typed) { w in try RoutineSteps.skip(lines: lines, workoutID: workoutID, what: what, in: &w) }
     }
 
@@ -142,10 +142,6 @@ extension GymLogDatabase {
             }
             return sessions
         }
-    }
-
-    static func skippedLines(_ text: String?) -> Set<Int> {
-        Set((text ?? "").split(separator: ",").compactMap { Int($0) })
     }
 
     private static func routine(_ row: Row) -> StoredRoutine? {

@@ -144,6 +144,20 @@ import Testing
         #expect(await s.type("ok 36kg 40m").out.joined().contains("farmer carry #1  36kg 40m"))
     }
 
+    /// `skip` of a 5/3/1 line after one set: the Boring But Big sets that follow are that
+    /// line's, and the prompt's count says so.
+    @Test func setsAfterSkippingTheMainLineGoToTheSupplementalLine() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Press\nohp 5/3/1 tm 60\nohp 5x10 50%\n")
+        await s.type("start press")
+        await s.type("ok")
+        #expect(await s.type("skip").out.first == "Skipped ohp for today (2 planned sets left out).")
+        await s.type("ok")
+        let shown = await s.type("show").out.joined(separator: "\n")
+        #expect(shown.contains("to do: ohp 4 more (30kg x 10 x4)"), "\(shown)")
+        #expect(await s.type("next").out.first == "Next: ohp, set 2 of 5: 30kg x 10")
+    }
+
     /// Item 4: a typed weight starts the line; planned reps are the reps planned; `routine show` says why.
     @Test func typedValuesAreWhatTheLineStartsFrom() async throws {
         let s = try Session()

@@ -150,7 +150,8 @@ struct Skip: ContextCommand {
         guard !round.isEmpty else { throw UserError(PlanText.allDone) }
         let names = round.map { plan.lines[$0.line].name }.joined(separator: " & ")
         let left = round.reduce(0) { $0 + plan.progress.planned[$1.line] - plan.progress.done[$1.line] }
-        try context.db().skipPlanned(lines: round.map { $0.line + 1 }, workoutID: workout.id, typed: context.typedLine ?? "skip",
+        try context.db().skipPlanned(lines: round.map { ($0.line + 1, plan.progress.done[$0.line]) }, workoutID: workout.id,
+                                     typed: context.typedLine ?? "skip",
                                      what: "\(names) (\(left) set\(left == 1 ? "" : "s"))")
         context.print("Skipped \(names) for today (\(left) planned set\(left == 1 ? "" : "s") left out).")
         if let (after, _) = try TodayPlan.current(context, suggestions: .next) { PlanText.next(after, settings: context.settings).forEach(context.print) }

@@ -10,16 +10,26 @@ public struct PlanProgress: Equatable, Sendable {
     /// when it is not in one.
     public var supersetStarts: [Int]
 
+    /// The line (0-based) each done set went to, in the order of `doneSets`; nil for a set of
+    /// an exercise the routine does not plan.
+    public var lineOfDoneSet: [Int?]
+
     /// Counts `doneSets` (the exercise of each working set logged, in order) against `lines`
     /// (the exercise and planned set count of each routine line), each set going to the line
     /// `LineHistory.lines` says; a set of an exercise not in the routine counts for nothing.
+    /// A line skipped after `doneWhenSkipped[line]` of its sets takes no more, so the sets
+    /// after the skip go to the next line of the exercise.
     public init<Key: Hashable>(lines: [(exercise: Key, sets: Int)], doneSets: [Key], skipped: Set<Int>,
-                               supersetStarts: [Int]? = nil) {
+                               doneWhenSkipped: [Int: Int] = [:], supersetStarts: [Int]? = nil) {
         planned = lines.map(\.sets)
         done = Array(repeating: 0, count: lines.count)
         self.skipped = skipped
         self.supersetStarts = supersetStarts ?? Array(lines.indices)
-        for case let line? in LineHistory.lines(of: doneSets, in: lines) { done[line] += 1 }
+        let takes = lines.enumerated().map { i, line in
+            (exercise: line.exercise, sets: skipped.contains(i) ? min(line.sets, doneWhenSkipped[i] ?? line.sets) : line.sets)
+        }
+        lineOfDoneSet = LineHistory.lines(of: doneSets, in: takes)
+        for case let line? in lineOfDoneSet { done[line] += 1 }
     }
 
     /// The next planned set: its routine line (0-based) and which of its sets (0-based).
