@@ -241,8 +241,7 @@ extension Render {
     /// split at the edge of a narrow terminal.
     static func wrapped(_ lines: [String], width: Int?) -> [String] {
         lines.map { line in
-            let indent = line.prefix { $0 == " " }.count
-            return wrap([StyledText(line)], width: width, indent: indent)
+            wrap([StyledText(line)], width: width, indent: TerminalText.leadingBlanks(line))
         }
     }
 

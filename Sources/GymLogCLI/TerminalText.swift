@@ -77,6 +77,23 @@ enum TerminalText {
         return columns
     }
 
+    /// The blank columns `text` starts with, a style's escape sequence before or among them
+    /// taking none: how far in a wrapped line's continuation goes.
+    static func leadingBlanks(_ text: String) -> Int {
+        var columns = 0, inEscape = false
+        for c in text {
+            if inEscape {
+                if let v = c.unicodeScalars.first?.value, v >= 0x40, v <= 0x7E, c != "[" { inEscape = false }
+                continue
+            }
+            if c == "\u{1B}" { inEscape = true; continue }
+            if let scalar = c.unicodeScalars.first, markScalars.contains(scalar) { continue }
+            guard c == " " else { break }
+            columns += 1
+        }
+        return columns
+    }
+
     /// The columns one character (a grapheme cluster, so `e` + U+0301 is one) takes.
     static func width(of c: Character) -> Int {
         guard let first = c.unicodeScalars.first else { return 0 }

@@ -395,6 +395,10 @@ func seedBench(_ home: TemporaryHome) throws -> [Int64] {
         #expect(lines.joined(separator: " ").split(separator: " ") == ["1", "squat", "90kg", "x", "5,", "105kg", "x", "5,", "120kg", "x", "5+"]
             + reason.split(separator: " "), "\(lines)")
         #expect(Render.wrapped([reason], width: nil) == [reason])
+        // A dim line (its escape before its indent) goes on under its own first word too
+        let dim = Style(enabled: true).dim("  vs 'Press day' on Fri 27 Nov: 16 sets (-14), 4269kg (-3841.5kg)")
+        let wrapped = Render.wrapped([dim], width: 60)[0].split(separator: "\n")
+        #expect(wrapped.count == 2 && wrapped[1].hasPrefix("  ") && !wrapped[1].hasPrefix("   "), "\(wrapped)")
     }
 
     /// A planned line's sets break between sets, going on under the first set, never inside
