@@ -45,6 +45,10 @@ struct Style: Sendable {
     func bold(_ text: String) -> String { wrap(text, "1") }
     /// The line of a chart: cyan.
     func plot(_ text: String) -> String { wrap(text, "36") }
+    /// A day you trained in `calendar`: green, reversed, so it reads as a filled square.
+    func trained(_ text: String) -> String { wrap(text, "7;32") }
+    /// Today in `calendar`: underlined.
+    func today(_ text: String) -> String { wrap(text, "4") }
 
     /// `error: message` with the prefix in red, as every command prints failures.
     func errorLine(_ message: String) -> String { error("error:") + " " + message }

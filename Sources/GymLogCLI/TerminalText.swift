@@ -8,7 +8,7 @@ import GymLogCore
 /// know, so an `ESC [ 1 ; 31 m` that came with a name is broken at its Escape like any other.
 enum TerminalText {
     /// The SGR parameters `Style` uses, as `ESC [ <params> m`.
-    static let styleSequences: [[UInt8]] = ["0", "1", "2", "36", "1;31", "1;32"].map { Array("\u{1B}[\($0)m".utf8) }
+    static let styleSequences: [[UInt8]] = ["0", "1", "2", "4", "36", "1;31", "1;32", "7;32"].map { Array("\u{1B}[\($0)m".utf8) }
 
     /// What `Style` puts before each of its sequences: three private-use characters drawn at
     /// random once per process, so no stored, pulled or typed text can carry it. `safe` keeps

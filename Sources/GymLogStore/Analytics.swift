@@ -202,6 +202,22 @@ extension GymLogDatabase {
         }
     }
 
+    /// How many workouts started on each local day: live workouts with at least one live set
+    /// (`calendar`).
+    public func workoutsByDay() throws -> [Int64: Int] {
+        try queue.read { db in
+            var days: [Int64: Int] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT w.started_at, w.utc_offset FROM workouts w
+                WHERE w.deleted_at IS NULL AND EXISTS (SELECT 1 FROM sets s WHERE s.workout_id = w.id AND s.deleted_at IS NULL)
+                """)
+            while let row = try rows.next() {
+                days[LineChart.day(millis: row["started_at"], utcOffsetSeconds: row["utc_offset"]), default: 0] += 1
+            }
+            return days
+        }
+    }
+
     /// The local day of the first working set ever logged, or nil before the first one: weeks
     /// before it are not weeks of rest and must not count in averages.
     public func firstTrainingDay() throws -> Int64? {
@@ -215,9 +231,3 @@ extension GymLogDatabase {
     }
 }
 
-/// The Monday on or before a local day number (1970-01-01 was a Thursday).
-public func mondayOf(_ day: Int64) -> Int64 {
-    let shifted = day + 3
-    let week = shifted >= 0 ? shifted / 7 : (shifted - 6) / 7
-    return week * 7 - 3
-}

@@ -416,3 +416,34 @@ func seedBench(_ home: TemporaryHome) throws -> [Int64] {
         #expect(plan.lines(settings: Settings(), now: s.world.now(), utcOffset: 3600)[1].hasSuffix("65kg x 5, 75kg x 5, 85kg x 5+"))
     }
 }
+
+/// `gymlog calendar` through the real binary (issue 30, item 6).
+@Suite struct CalendarCommandTests {
+    /// Today and the days a week and three weeks before, in the local time the binary uses.
+    @Test func theMonthMarksTrainingDaysAndTheStreakCountsWeeks() throws {
+        let home = try TemporaryHome()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let today = LineChart.day(millis: now, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
+        for back in [21, 7] {
+            #expect(try home.gymlog(["log", "--at", LineChart.dayLabel(today - Int64(back)) + " 12:00", "bench 100x5"]).status == 0)
+        }
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        // The month shown piped marks today with `*`, and the summary counts weeks
+        let run = try home.gymlog(["calendar"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let d = civilFromDays(today)
+        #expect(run.stdout.contains(String(format: "%2d*", d.day)), "\(run.stdout)")
+        #expect(run.stdout.contains("Streak: 2 weeks in a row with a workout (your longest)."), "\(run.stdout)")
+        #expect(run.stdout.split(separator: "\n").allSatisfy { $0.count <= 60 }, "a month fits 60 columns")
+        // And --json gives the days, the workouts and both streaks
+        let json = try JSONSerialization.jsonObject(with: Data(try home.gymlog(["calendar", "--year", "--json"]).stdout.utf8)) as! [String: Any]
+        #expect((json["current_streak"] as? [String: Any])?["weeks"] as? Int == 2)
+        #expect((json["longest_streak"] as? [String: Any])?["from"] as? String == LineChart.dayLabel(mondayOf(today - 7)))
+        let thisYear = [21, 7, 0].filter { civilFromDays(today - Int64($0)).year == d.year }.count
+        #expect(json["workouts"] as? Int == thisYear && json["workouts_this_year"] as? Int == thisYear)
+        #expect((json["days"] as? [[String: Any]])?.count == thisYear)
+        // And a period that is not one is refused as bad input, naming it
+        let bad = try home.gymlog(["calendar", "2026-13"])
+        #expect(bad.status == 64 && bad.stderr.contains("'2026-13' is not a month; give one like `2026-10`."), "\(bad.stderr)")
+    }
+}

@@ -309,3 +309,10 @@ public func instant(day: Int64, minute: Int, utcOffset: (Int64) -> Int) -> Int64
     let guess = local - Int64(utcOffset(local)) * 1000
     return local - Int64(utcOffset(guess)) * 1000
 }
+
+/// The Monday on or before a local day number (1970-01-01 was a Thursday).
+public func mondayOf(_ day: Int64) -> Int64 {
+    let shifted = day + 3
+    let week = shifted >= 0 ? shifted / 7 : (shifted - 6) / 7
+    return week * 7 - 3
+}
