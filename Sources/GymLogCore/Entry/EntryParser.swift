@@ -182,6 +182,7 @@ private struct Group {
     var reps: [Int] = []
     var count = 1
     var rpe: Fixed?
+    var rir: Fixed?
     var duration: Int?
     var distance: Distance?
     /// Where the reps list started, for the one-reps-value rule of `+` lines.
@@ -218,7 +219,7 @@ private struct GroupParser: EntryMeasureRules {
                 throw EntryError("'\(text(span))' goes past \(EntryParser.maxSetsPerLine) sets, the most one line logs; "
                     + "log the rest on another line", at: span)
             }
-            let template = SetSpec(kind: g.kind ?? .working, load: g.load, rpe: g.rpe,
+            let template = SetSpec(kind: g.kind ?? .working, load: g.load, rpe: g.rpe, rir: g.rir,
                                    durationSeconds: g.duration, distance: g.distance)
             if g.reps.isEmpty {
                 for _ in 0..<g.count { sets.append(template) }
@@ -250,7 +251,7 @@ private struct GroupParser: EntryMeasureRules {
             throw EntryError("a `+` line takes one reps value; type e.g. `+ x5`, or `+ x5x3` for three sets",
                              at: span)
         }
-        return SetPatch(kind: g.kind, load: g.load, reps: g.reps.first, rpe: g.rpe,
+        return SetPatch(kind: g.kind, load: g.load, reps: g.reps.first, rpe: g.rpe, rir: g.rir,
                         durationSeconds: g.duration, distance: g.distance, count: g.count)
     }
 
@@ -509,7 +510,7 @@ private struct GroupParser: EntryMeasureRules {
         }
     }
 
-    /// `@8`, `@ 8.5`, and kinds (`d`, `f`, `w`, `drop`, `failure`, `warmup`) after a group.
+    /// `@8`, `@ 8.5`, `rir2`, and kinds (`d`, `f`, `w`, `drop`, `failure`, `warmup`) after a group.
     mutating func parseModifiers(_ g: inout Group) throws(EntryError) {
         while i < tokens.count {
             let t = tokens[i]
@@ -523,7 +524,20 @@ private struct GroupParser: EntryMeasureRules {
                 if g.rpe != nil {
                     throw EntryError("RPE given twice; keep one, e.g. `@8`", at: span)
                 }
+                if g.rir != nil { throw Self.effortTwice(span, text(span)) }
                 g.rpe = value
+                i += 2
+            case .word(.rir):
+                guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
+                    throw EntryError("expected a number after '\(text(t))', e.g. `rir2` or `rir1.5`", at: t.span)
+                }
+                let span = Span(t.start, tokens[i + 1].end)
+                let value = try rir(tokens[i + 1], quoting: span)
+                if g.rir != nil {
+                    throw EntryError("RIR given twice; keep one, e.g. `rir2`", at: span)
+                }
+                if g.rpe != nil { throw Self.effortTwice(span, text(span)) }
+                g.rir = value
                 i += 2
             case .word(.kind(let kind)):
                 try setKind(&g, kind, t)
@@ -536,6 +550,11 @@ private struct GroupParser: EntryMeasureRules {
                 return
             }
         }
+    }
+
+    /// A set says how hard it was one way: an RPE or reps in reserve.
+    static func effortTwice(_ span: Span, _ typed: String) -> EntryError {
+        EntryError("'\(typed)': give RPE (@8) or RIR (rir2), not both", at: span)
     }
 
     func setKind(_ g: inout Group, _ kind: SetKind, _ t: EntryToken) throws(EntryError) {
@@ -564,9 +583,10 @@ private struct GroupParser: EntryMeasureRules {
     func misplaced(at k: Int) -> EntryError {
         let t = tokens[k]
         switch t.kind {
-        case .at:
+        case .at, .word(.rir):
             let end = k + 1 < tokens.count && tokens[k + 1].kind == .number ? tokens[k + 1].end : t.end
-            return EntryError("'\(text(Span(t.start, end)))' must follow a set, e.g. `100x5 @8`", at: Span(t.start, end))
+            let example = t.kind == .at ? "@8" : "rir2"
+            return EntryError("'\(text(Span(t.start, end)))' must follow a set, e.g. `100x5 \(example)`", at: Span(t.start, end))
         case .word(.kind), .word(.w):
             return EntryError("'\(text(t))' must follow a set, e.g. `80x12 \(text(t))`", at: t.span)
         default:
@@ -585,7 +605,7 @@ private struct GroupParser: EntryMeasureRules {
             return EntryError("unexpected '\(typed)'; put a number before it, e.g. `60s` or `2000m`", at: t.span)
         case .word(.rpe):
             return EntryError("unexpected '\(typed)'; write RPE as `@8`", at: t.span)
-        case .word(.kind), .word(.w), .at:
+        case .word(.kind), .word(.w), .word(.rir), .at:
             return misplaced(at: k)
         case .word:
             return EntryError("unexpected '\(typed)'; to add a note type `# \(typed)`", at: t.span)
