@@ -44,11 +44,11 @@ import Testing
         // And a line with both an RPE and an RIR is refused at the caret, logging nothing
         let both = try home.gymlog(["log", "squat 140x3 @8 rir2"])
         #expect(both.status != 0 && both.stderr.contains("give RPE (@8) or RIR (rir2), not both"), "\(both.stderr)")
-        #expect(both.stderr.contains("               ^^^^"), "the caret is under rir2: \(both.stderr)")
+        #expect(both.stderr.contains("  squat 140x3 @8 rir2\n                 ^^^^"), "the caret is under rir2: \(both.stderr)")
         let tooMany = try home.gymlog(["log", "squat 140x3 rir12"])
         #expect(tooMany.status != 0 && tooMany.stderr.contains("'rir12': RIR must be between 0 and 10"), "\(tooMany.stderr)")
         // And the native export holds the two sets, each with its RIR in the `rir` column
-        let rows = try home.gymlog(["export"]).stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rows = try home.gymlog(["export"]).stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let rirColumn = try #require(rows.first?.firstIndex(of: "rir"))
         #expect(rows.count == 3 && rows.dropFirst().allSatisfy { $0[rirColumn] == "2" }, "\(rows)")
     }
