@@ -515,30 +515,8 @@ private struct GroupParser: EntryMeasureRules {
         while i < tokens.count {
             let t = tokens[i]
             switch t.kind {
-            case .at:
-                guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
-                    throw EntryError("expected a number after '@', e.g. `@8` or `@8.5`", at: t.span)
-                }
-                let span = Span(t.start, tokens[i + 1].end)
-                let value = try rpe(tokens[i + 1], quoting: span)
-                if g.rpe != nil {
-                    throw EntryError("RPE given twice; keep one, e.g. `@8`", at: span)
-                }
-                if g.rir != nil { throw Self.effortTwice(span, text(span)) }
-                g.rpe = value
-                i += 2
-            case .word(.rir):
-                guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
-                    throw EntryError("expected a number after '\(text(t))', e.g. `rir2` or `rir1.5`", at: t.span)
-                }
-                let span = Span(t.start, tokens[i + 1].end)
-                let value = try rir(tokens[i + 1], quoting: span)
-                if g.rir != nil {
-                    throw EntryError("RIR given twice; keep one, e.g. `rir2`", at: span)
-                }
-                if g.rpe != nil { throw Self.effortTwice(span, text(span)) }
-                g.rir = value
-                i += 2
+            case .at, .word(.rir):
+                try parseEffort(&g)
             case .word(.kind(let kind)):
                 try setKind(&g, kind, t)
                 i += 1
@@ -552,9 +530,24 @@ private struct GroupParser: EntryMeasureRules {
         }
     }
 
-    /// A set says how hard it was one way: an RPE or reps in reserve.
-    static func effortTwice(_ span: Span, _ typed: String) -> EntryError {
-        EntryError("'\(typed)': give RPE (@8) or RIR (rir2), not both", at: span)
+    /// `@8` (RPE) or `rir2` (reps in reserve) at `tokens[i]`: a set says how hard it was one
+    /// way, once.
+    mutating func parseEffort(_ g: inout Group) throws(EntryError) {
+        let t = tokens[i], isRPE = t.kind == .at
+        guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
+            throw EntryError("expected a number after '\(text(t))', e.g. \(isRPE ? "`@8` or `@8.5`" : "`rir2` or `rir1.5`")",
+                             at: t.span)
+        }
+        let span = Span(t.start, tokens[i + 1].end)
+        let value = isRPE ? try rpe(tokens[i + 1], quoting: span) : try rir(tokens[i + 1], quoting: span)
+        if (isRPE ? g.rpe : g.rir) != nil {
+            throw EntryError("\(isRPE ? "RPE" : "RIR") given twice; keep one, e.g. `\(isRPE ? "@8" : "rir2")`", at: span)
+        }
+        if (isRPE ? g.rir : g.rpe) != nil {
+            throw EntryError("'\(text(span))': give RPE (@8) or RIR (rir2), not both", at: span)
+        }
+        if isRPE { g.rpe = value } else { g.rir = value }
+        i += 2
     }
 
     func setKind(_ g: inout Group, _ kind: SetKind, _ t: EntryToken) throws(EntryError) {
