@@ -9,6 +9,7 @@ enum EntryLanguage {
         (["bench 100x5x3"], "three sets of 5 at 100"),
         (["bench 100x5,5,4"], "three sets at 100: 5, 5 and 4 reps"),
         (["bench 100x5 @8", "bench 100x5 @8.5"], "RPE, from 1 to 10"),
+        (["squat 140x3 rir2", "squat 140x3 rir1.5"], "RIR (reps in reserve), from 0 to 10, instead of RPE"),
         (["bench w60x10"], "a warm-up set: no records, no working volume"),
         (["bench 80x12 d"], "a drop set"),
         (["bench 100x3 f"], "a set taken to failure"),

@@ -145,14 +145,14 @@ enum Render {
     }
 
     /// Working sets in a line a lifter reads at a glance: consecutive sets at one load share
-    /// it (`100kg x 5, 5, 4`), an RPE every one of them has is said once (`@8`), otherwise it
-    /// follows its reps; drop and failure sets are marked; warm-ups are left out; sets
+    /// it (`100kg x 5, 5, 4`), an RPE or RIR every one of them has is said once (`@8`, `rir2`),
+    /// otherwise it follows its reps; drop and failure sets are marked; warm-ups are left out; sets
     /// without reps (times, distances) are listed whole.
     static func compactSets(_ sets: [SetValues]) -> String {
         var groups: [(load: String, sets: [SetValues])] = []
         for v in sets where v.kind != .warmup {
             var bare = v
-            bare.note = nil; bare.rpe = nil; bare.reps = nil; bare.kind = .working
+            bare.note = nil; bare.rpe = nil; bare.rir = nil; bare.reps = nil; bare.kind = .working
             let load = v.reps == nil ? "" : bare.summary
             if v.reps != nil, let last = groups.last, last.load == load, last.sets.last?.reps != nil {
                 groups[groups.count - 1].sets.append(v)
@@ -164,17 +164,17 @@ enum Render {
             guard !group.load.isEmpty else {
                 return group.sets.map { v in var v = v; v.note = nil; return v.summary }.joined(separator: ", ")
             }
-            let rpes = Set(group.sets.map(\.rpe))
-            let shared = rpes.count == 1 ? rpes.first! : nil
+            let efforts = Set(group.sets.map(\.effort))
+            let shared = efforts.count == 1 ? efforts.first! : nil
             let items = group.sets.map { v -> String in
                 var item = "\(v.reps!)"
-                if shared == nil, let rpe = v.rpe { item += " @\(rpe)" }
+                if shared == nil, let effort = v.effort { item += " " + effort }
                 if v.isMissedAttempt { item += " (missed)" } else if v.kind == .drop { item += " (drop)" }
                 else if v.kind == .failure { item += " (failure)" }
                 return item
             }
             let load = group.load.isEmpty ? "" : group.load + " x "
-            return load + items.joined(separator: ", ") + (shared.map { " @\($0)" } ?? "")
+            return load + items.joined(separator: ", ") + (shared.map { " " + $0 } ?? "")
         }.joined(separator: "; ")
     }
 

@@ -9,8 +9,8 @@ public enum SetColumns {
     /// The columns holding a set's values, in the order a write lists them, each with its field.
     public static let values: [(name: String, field: SetField)] = [
         ("kind", .kind), ("weight", .weight), ("weight_unit", .weightUnit), ("bodyweight", .bodyweight),
-        ("reps", .reps), ("rpe", .rpe), ("duration_s", .durationSeconds), ("distance", .distance),
-        ("distance_unit", .distanceUnit), ("note", .note),
+        ("reps", .reps), ("rpe", .rpe), ("rir", .rir), ("duration_s", .durationSeconds),
+        ("distance", .distance), ("distance_unit", .distanceUnit), ("note", .note),
     ]
 
     /// Every synced column of `sets` (all but `id`, `clocks` and `extra`), as a create writes them.

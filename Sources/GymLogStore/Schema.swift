@@ -274,6 +274,15 @@ enum Schema {
             WHERE json_extract(extra, '$.unit') IS NOT NULL;
             """)
         }
+        m.registerMigration("v7-set-rir") { db in
+            try db.execute(sql: """
+            -- Reps in reserve as typed (`rir2`), beside the RPE: a set carries one or the other.
+            ALTER TABLE sets ADD COLUMN rir TEXT;
+            -- A newer client's RIR kept in `extra` by this version's predecessor moves to its column.
+            UPDATE sets SET rir = json_extract(extra, '$.rir'), extra = json_remove(extra, '$.rir')
+            WHERE json_extract(extra, '$.rir') IS NOT NULL;
+            """)
+        }
         return m
     }
 }

@@ -22,6 +22,37 @@ import Testing
         #expect(prs.contains("(225lb x 5,"), "the set holding the record shows as typed")
     }
 
+    /// Issue 26 item 9: reps in reserve, typed instead of an RPE, is kept and shown as typed.
+    @Test func anRIRIsShownAsTypedWhereverTheSetIs() throws {
+        // Given squats logged from the shell with an RIR, then a repeat with one rep fewer
+        let home = try TemporaryHome()
+        let logged = try home.gymlog(["log", "squat 140x3 rir2"])
+        #expect(logged.status == 0 && logged.stdout.contains("140kg x 3 rir2"), "\(logged.stdout)\(logged.stderr)")
+        #expect(try home.gymlog(["log", "+ x2"]).status == 0)
+        // Then `show` prints each set as typed
+        let shown = try home.gymlog(["show"]).stdout
+        #expect(shown.contains("140kg x 3 rir2") && shown.contains("140kg x 2 rir2"), "\(shown)")
+        #expect(!shown.contains("@"), "no RPE is made up: \(shown)")
+        // And `last` in a later workout says the shared RIR once, as it does an RPE
+        #expect(try home.gymlog(["finish"]).status == 0)
+        let last = try home.gymlog(["last", "squat"]).stdout
+        #expect(last.contains("140kg x 3, 2 rir2"), "\(last)")
+        // And `--json` carries it beside `rpe`
+        let json = try JSONSerialization.jsonObject(with: Data(try home.gymlog(["last", "squat", "--json"]).stdout.utf8)) as? [String: Any]
+        let sets = ((json?["last"] as? [String: Any])?["sets"] as? [[String: Any]]) ?? []
+        #expect(sets.map { $0["rir"] as? Double } == [2, 2] && sets.allSatisfy { $0["rpe"] is NSNull }, "\(sets)")
+        // And a line with both an RPE and an RIR is refused at the caret, logging nothing
+        let both = try home.gymlog(["log", "squat 140x3 @8 rir2"])
+        #expect(both.status != 0 && both.stderr.contains("give RPE (@8) or RIR (rir2), not both"), "\(both.stderr)")
+        #expect(both.stderr.contains("  squat 140x3 @8 rir2\n                 ^^^^"), "the caret is under rir2: \(both.stderr)")
+        let tooMany = try home.gymlog(["log", "squat 140x3 rir12"])
+        #expect(tooMany.status != 0 && tooMany.stderr.contains("'rir12': RIR must be between 0 and 10"), "\(tooMany.stderr)")
+        // And the native export holds the two sets, each with its RIR in the `rir` column
+        let rows = try home.gymlog(["export"]).stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rirColumn = try #require(rows.first?.firstIndex(of: "rir"))
+        #expect(rows.count == 3 && rows.dropFirst().allSatisfy { $0[rirColumn] == "2" }, "\(rows)")
+    }
+
     /// Issue 26 item 18: a session-volume record is beaten once, against earlier sessions, and
     /// said again at `finish`; later sets of the same session do not announce it again.
     @Test func aSessionVolumeRecordIsAnnouncedOnceAgainstEarlierSessions() throws {

@@ -132,7 +132,7 @@ import Testing
         for example in EntryLanguage.forms.flatMap(\.examples) {
             #expect(help.stdout.contains(example), "log --help lacks `\(example)`")
         }
-        for word in ["warm-up", "drop", "failure", "note", "bodyweight", "assisted", "timed", "distance", "RPE", "kg or lb"] {
+        for word in ["warm-up", "drop", "failure", "note", "bodyweight", "assisted", "timed", "distance", "RPE", "RIR", "kg or lb"] {
             #expect(help.stdout.contains(word), "log --help lacks \(word)")
         }
     }

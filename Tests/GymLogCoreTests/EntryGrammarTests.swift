@@ -96,7 +96,7 @@ enum Fuzz {
         "bench", "incline db press", "Überkopfdrücken", "pullup", "row", "+", "-", "x", "X", "×", "@", "#", ",",
         ".", ":", "100", "102.5", "0", "5", "999", "1000", "2000", "2000.001", "0.0001", "99999999999999999999",
         "kg", "lbs", "KG", "pounds", "bw", "bwx", "w", "d", "f", "warmup", "drop", "failure", "s", "sec", "min",
-        "m", "km", "mi", "yd", "h", "7:41", "1:02:03", "1:3", "24:00:01", "undo", "rpe", "@8.5", "x5", "x5x3",
+        "m", "km", "mi", "yd", "h", "7:41", "1:02:03", "1:3", "24:00:01", "undo", "rpe", "rir", "rir2", "@8.5", "x5", "x5x3",
         "5,5,4", "100x5", "w60x10", "bw+20kg", "bw-20", "2m30s", "60s", "# note", " ", " ", "\t", "  ",
     ]
 
@@ -251,6 +251,7 @@ struct EntryParserDirectTests {
         ("+102.5x6x2 @9", SetPatch(load: .weight(Fixed(thousandths: 102_500), nil), reps: 6,
                                    rpe: Fixed(9), count: 2)),
         ("+ bw+10 d # last", SetPatch(kind: .drop, load: .bodyweightPlus(Fixed(10), nil), note: "last")),
+        ("+ x4 rir1.5", SetPatch(reps: 4, rir: Fixed(thousandths: 1500))),
         ("+ #", SetPatch()),
     ])
     func patches(_ line: String, _ patch: SetPatch) {

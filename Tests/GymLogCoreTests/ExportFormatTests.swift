@@ -4,7 +4,7 @@ import Testing
 
 /// A fixed set of rows touching every column: all kinds, bodyweight (added, assisted and
 /// plain), kg and lb, timed and distance sets, notes with commas, quotes and newlines, nil
-/// fields, named and unnamed workouts, a finished and an unfinished one, odd offsets, two
+/// fields, an RIR, named and unnamed workouts, a finished and an unfinished one, odd offsets, two
 /// supersets in one workout with a set on its own between them; and bodyweight entries.
 enum ExportFixtures {
     static func id(_ n: Int) -> UUID {
@@ -114,7 +114,7 @@ enum ExportFixtures {
             upperRow(16, bench, "Bench Press", order: 2, SetValues(weight: Weight(Fixed(80), .kg), reps: 7), minute: 8,
                      superset: supersetA, number: 0),
             upperRow(17, pullUp, "Pull-up", order: 2, SetValues(bodyweight: true, reps: 7), minute: 9, superset: supersetA, number: 0),
-            upperRow(18, deadlift, "Deadlift", order: 1, SetValues(weight: Weight(Fixed(140), .kg), reps: 5), minute: 15,
+            upperRow(18, deadlift, "Deadlift", order: 1, SetValues(weight: Weight(Fixed(140), .kg), reps: 5, rir: Fixed(2)), minute: 15,
                      superset: nil, number: nil),
             upperRow(19, squat, "Squat", order: 1, SetValues(weight: Weight(Fixed(100), .kg), reps: 5), minute: 20,
                      superset: supersetB, number: 1),
@@ -189,7 +189,7 @@ struct ExportFormatTests {
 
     @Test("headers are exactly as documented")
     func headers() {
-        #expect(ExportFormat.native.header(unit: .kg).joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases,superset_id")
+        #expect(ExportFormat.native.header(unit: .kg).joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,rir,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases,superset_id")
         #expect(ExportFormat.strong.header(unit: .kg).joined(separator: ";") == "Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration")
         #expect(ExportFormat.hevy.header(unit: .kg).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_kg,reps,distance_km,duration_seconds,rpe")
         #expect(ExportFormat.hevy.header(unit: .lb).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_lbs,reps,distance_miles,duration_seconds,rpe")
@@ -235,10 +235,11 @@ struct ExportFormatTests {
         // And supersets carry their id; a set done on its own has none
         #expect(value(14, "superset_id") == "a1b2c3d4-e5f6-4a7b-8c9d-0000000004a0" && value(17, "superset_id") == value(14, "superset_id"))
         #expect(value(18, "superset_id") == "" && value(1, "superset_id") == "")
+        #expect(value(18, "rir") == "2" && value(18, "rpe") == "" && value(2, "rir") == "")
         #expect(value(19, "superset_id") == "a1b2c3d4-e5f6-4a7b-8c9d-0000000004b0")
         // And bodyweight entries follow the sets: kind, id, weight as typed, time with its offset, nothing else
         #expect(rows[21] == ["a1b2c3d4-e5f6-4a7b-8c9d-000000000900", "", "", "", "", "", "", "", "", "bodyweight_entry", "82.5", "kg",
-                             "", "", "", "", "", "", "", "2026-11-21T07:05:00.000+01:00", "", ""])
+                             "", "", "", "", "", "", "", "", "2026-11-21T07:05:00.000+01:00", "", ""])
         #expect(value(22, "weight") == "181" && value(22, "weight_unit") == "lb" && value(22, "performed_at") == "2026-11-24T06:30:00.125+05:45")
     }
 
@@ -403,7 +404,7 @@ struct ExportFormatTests {
         let workout = Workout(id: ExportFixtures.push, name: "A", startedAt: 1000, endedAt: 2000, utcOffsetSeconds: 3600, note: "n")
         let exercise = Exercise(id: ExportFixtures.bench, name: "Bench Press", kind: .weighted)
         let set = LoggedSet(id: ExportFixtures.id(1), workoutID: workout.id, exerciseID: exercise.id,
-                            values: SetValues(kind: .drop, weight: Weight(Fixed(50), .lb), reps: 12, rpe: Fixed(9), note: "x"),
+                            values: SetValues(kind: .drop, weight: Weight(Fixed(50), .lb), reps: 12, rpe: Fixed(9), rir: Fixed(1), note: "x"),
                             performedAt: 3000, utcOffsetSeconds: 7200)
         let row = ExportRow(set: set, workout: workout, exercise: exercise, setOrder: 3, workingSetNumber: nil)
         // When it is written in the native layout
@@ -413,7 +414,7 @@ struct ExportFormatTests {
         let fields = String(decoding: writer.buffer, as: UTF8.self).dropLast().split(separator: ",", omittingEmptySubsequences: false)
         #expect(fields.count == ExportFormat.native.header(unit: .kg).count)
         #expect(Array(fields[3...5]) == ["1970-01-01T01:00:01.000+01:00", "1970-01-01T01:00:02.000+01:00", "n"])
-        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "", "", "", "x", "1970-01-01T02:00:03.000+02:00", "", ""])
+        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "1", "", "", "", "x", "1970-01-01T02:00:03.000+02:00", "", ""])
     }
 
     @Test("a large export stays correct across buffer flushes")

@@ -73,7 +73,13 @@ import SplitMix
                     v.weight = Weight(fixed(1_000...100_000, step: 500), unit)
                     v.distance = Distance(fixed(1_000...100_000, step: 1000), .m)
                 }
-                if shape != .timed, Int.random(in: 0..<3, using: &rng) == 0 { v.rpe = Fixed(thousandths: Int64.random(in: 12...20, using: &rng) * 500) }
+                if shape != .timed {
+                    switch Int.random(in: 0..<6, using: &rng) {
+                    case 0, 1: v.rpe = Fixed(thousandths: Int64.random(in: 12...20, using: &rng) * 500)
+                    case 2: v.rir = Fixed(thousandths: Int64.random(in: 0...20, using: &rng) * 500)
+                    default: break
+                    }
+                }
                 v.note = pick(notes)
                 // Some sets share a second; two even share a millisecond.
                 at += pick([0, 1, 250, 999, 45_000, 180_000])
@@ -135,12 +141,13 @@ import SplitMix
     }
 
     /// The set values `format` carries for `row` when the configured unit is `unit`: everything
-    /// for native and strong; hevy converts loads to `unit` and distances to km or miles, and
+    /// for native; strong all but RIR, which neither it nor hevy has a column for; hevy converts loads to `unit` and distances to km or miles, and
     /// moves the set's note to the workout's (`notesCarried`). Without a bodyweight column, a
     /// bodyweight set with neither load nor reps (`plank bw 60s`) reads as a plain timed set.
     static func carried(_ row: ExportRow, by format: ExportFormat, unit: WeightUnit) -> SetValues {
         var v = row.set.values
         guard format != .native else { return v }
+        v.rir = nil
         if v.bodyweight && v.weight == nil && v.reps == nil { v.bodyweight = false }
         guard format == .hevy else { return v }
         v.weight = v.weight?.converted(to: unit)
@@ -319,6 +326,40 @@ import SplitMix
         // Then the bytes are the golden file's, supersets and bodyweight entries included
         #expect(file.bodyweights.count == 2 && rows.contains { $0.set.supersetID != nil })
         #expect(Self.export(rows, .native, unit: .kg, bodyweights: file.bodyweights) == bytes)
+    }
+
+    @Test("a native file written before RIR was a column still imports, every set as it was")
+    func aNativeFileWithoutRIRStillImports() throws {
+        // Given the native golden file as gymlog wrote it before `rir` followed `rpe`
+        let url = Self.fixtures.deletingLastPathComponent().appending(path: "import/native-without-rir.csv")
+        let bytes = Array(try #require(FileManager.default.contents(atPath: url.path)))
+        #expect(String(decoding: bytes.prefix(while: { $0 != 13 && $0 != 10 }), as: UTF8.self) == ExportFormat.nativeHeaderWithoutRIR.joined(separator: ","))
+        // When it is read
+        let file = try ImportParser.parse(bytes, options: ImportOptions())
+        // Then every set, superset, alias and bodyweight entry is back, none with an RIR
+        let rows = ExportFixtures.rows.map { row in
+            var row = row
+            row.set.values.rir = nil
+            return row
+        }
+        #expect(file.source == .native)
+        try Self.expectCarried(file, rows, bodyweights: ExportFixtures.bodyweights, .native, unit: .kg, "native-without-rir.csv")
+    }
+
+    @Test("the native RIR column reads back exactly, and a bad one is a bad row naming it")
+    func nativeRIRColumn() throws {
+        // Given native rows with RIR 0, 1.5, none, and one that is not a number
+        var text = ExportFormat.nativeHeader.joined(separator: ",") + "\n"
+        for (n, rir) in [(1, "0"), (2, "1.5"), (3, ""), (4, "two")] {
+            text += "a1b2c3d4-e5f6-4a7b-8c9d-00000000000\(n),a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00.000+01:00,,,"
+                + "a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Squat,\(n),working,140,kg,false,5,,\(rir),,,,,2026-11-21T10:17:00.00\(n)+01:00,,\n"
+        }
+        // When it is read
+        let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
+        // Then the RIRs are as written and the last row is refused, naming the column
+        #expect(file.workouts.flatMap(\.sets).map(\.values.summary) == ["140kg x 5 rir0", "140kg x 5 rir1.5", "140kg x 5"])
+        #expect(file.badRows.map(\.line) == [5])
+        #expect(file.badRows.first?.reason == "rir 'two' is not a number")
     }
 
     @Test func aNativeFileWrittenToTheSecondStillKeepsItsSetsInOrder() throws {

@@ -38,12 +38,12 @@ import SplitMix
         #expect(file.delimiter == ";")
         #expect(ImportParserTests.summaries(file) == [
             "Bankdrücken: warm-up 40kg x 10", "Bankdrücken: warm-up 60kg x 5",
-            "Bankdrücken: 82.5kg x 8 @8", "Bankdrücken: 82.5kg x 7 @9.5",
+            "Bankdrücken: 82.5kg x 8 rir2", "Bankdrücken: 82.5kg x 7 rir0.5",
             "Hack Squats (Machine): warm-up 37.5kg x 9", "Hack Squats (Machine): warm-up 72.5kg x 7",
-            "Hack Squats (Machine): 115kg x 8 @9", "Hack Squats (Machine): 102.5kg x 6 @10",
-            "Leg Extension (Machine): 60kg x 12 @10", "Leg Extension (Machine): drop 45kg x 10 @10",
-            "Leg Extension (Machine): drop 30kg x 9 @10",
-            "Dips (Bodyweight): bw x 12 @9", "Dips (Bodyweight): bw+10kg x 8 @9",
+            "Hack Squats (Machine): 115kg x 8 rir1", "Hack Squats (Machine): 102.5kg x 6 rir0",
+            "Leg Extension (Machine): 60kg x 12 rir0", "Leg Extension (Machine): drop 45kg x 10 rir0",
+            "Leg Extension (Machine): drop 30kg x 9 rir0",
+            "Dips (Bodyweight): bw x 12 rir1", "Dips (Bodyweight): bw+10kg x 8 rir1",
         ])
         #expect(file.workouts.map(\.name) == ["Oberkörper", "Legs · Day 2 · Week 4 · Push-Pull-Legs"])
         #expect(file.workouts[0].note == "Day 1 · Week 2 · Kraft")
@@ -65,6 +65,29 @@ import SplitMix
         #expect(file.badRows.map(\.line) == [7, 8], "\(file.badRows)")
         #expect(file.badRows.first?.reason.contains("'heavy'") == true)
         #expect(file.badRows.last?.reason.contains("column header on line 5") == true)
+    }
+
+    @Test func anRIRIsKeptAsWrittenFrom0To10AndOneOutsideIsABadRowNamingIt() throws {
+        // Given RIRs of 0, 10 (which RPE 10 - RIR could not hold), a half step, one over 10 and one off the steps
+        let text = "\"A\"\n\"2024-01-02 18:00\";1:00 hr\nPlan\n\"1. Squat\"\n#;KG;REPS;RIR\n"
+            + "1;100;5;0\n2;80;12;10\n3;90;8;1,5\n4;90;8;11\n5;90;8;1,3\n"
+        // When it is read
+        let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
+        // Then the RIRs are the sets' own, not an RPE, and the two bad ones are refused with their value
+        #expect(file.workouts.flatMap(\.sets).map(\.values.summary) == ["100kg x 5 rir0", "80kg x 12 rir10", "90kg x 8 rir1.5"])
+        #expect(file.workouts.flatMap(\.sets).allSatisfy { $0.values.rpe == nil })
+        #expect(file.badRows.map(\.line) == [9, 10], "\(file.badRows)")
+        #expect(file.badRows.first?.reason == "RIR '11' is not between 0 and 10")
+        #expect(file.badRows.last?.reason == "RIR 1.3 is not between 0 and 10 in steps of 0.5")
+    }
+
+    @Test func aSetImportedWhenRIRWasKeptAsRPEKeepsItsIdSoItIsNotImportedTwice() {
+        // Given a set as imported before RIR was kept (RIR 2 stored as RPE 8) and as imported now
+        let before = SetValues(weight: Weight(Fixed(100), .kg), reps: 5, rpe: Fixed(8))
+        let now = SetValues(weight: Weight(Fixed(100), .kg), reps: 5, rir: Fixed(2))
+        // Then both derive the same id, so importing the file again finds the first
+        #expect(canonicalValues(now) == canonicalValues(before))
+        #expect(canonicalValues(now) != canonicalValues(SetValues(weight: Weight(Fixed(100), .kg), reps: 5, rir: Fixed(3))))
     }
 
     @Test func aFileOfAnotherShapeIsNotReadAsAlphaProgression() throws {
@@ -107,10 +130,11 @@ import SplitMix
                 grouped += Array(repeating: superset, count: warmups.count + count)
                 for i in 1...count {
                     let load = Fixed(thousandths: Int64.random(in: 8...100, using: &rng) * 2500)
-                    let reps = Int.random(in: 1...15, using: &rng), rir = Int.random(in: 0...4, using: &rng)
-                    lines.append("\(i)\(d)\(written(load))\(d)\(reps)" + (semicolon ? "\(d)\(rir)" : ""))
+                    let reps = Int.random(in: 1...15, using: &rng)
+                    let rir = Fixed(thousandths: Int64.random(in: 0...20, using: &rng) * 500)
+                    lines.append("\(i)\(d)\(written(load))\(d)\(reps)" + (semicolon ? "\(d)\(written(rir))" : ""))
                     let drop = warmups.isEmpty && i > count - min(drops, count - 1)
-                    sets.append("\(shown): \(drop ? "drop " : "")\(load)\(suffix) x \(reps)" + (semicolon ? " @\(10 - rir)" : ""))
+                    sets.append("\(shown): \(drop ? "drop " : "")\(load)\(suffix) x \(reps)" + (semicolon ? " rir\(rir)" : ""))
                 }
                 lines.append("")
             }

@@ -111,6 +111,36 @@ import Testing
         #expect(try a.outboxDepth() == 0 && (try b.outboxDepth()) == 0)
     }
 
+    @Test func aSetsRIRReachesTheOtherDeviceAsTypedAndAnRPEEditReplacesItThere() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("rhea")
+        let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
+        /// The RPE and RIR of each set of `device`'s open workout, as `show --json` gives them.
+        func efforts(_ device: ClientDevice) throws -> [String] {
+            let shown = try JSONSerialization.jsonObject(with: Data(try device.run(["show", "--json"]).stdout.utf8)) as? [String: Any]
+            let sets = ((shown?["workout"] as? [String: Any])?["sets"] as? [[String: Any]]) ?? []
+            return sets.map { "rpe \($0["rpe"].map { "\($0)" } ?? "-") rir \($0["rir"].map { "\($0)" } ?? "-")" }
+        }
+        // Given squats logged on A with an RIR, one of them a half step
+        try a.run(["log", "squat 140x3x2 rir2"])
+        try a.run(["log", "+ rir1.5"])
+        // When A syncs and B pulls
+        try a.sync(); try b.sync()
+        // Then B holds and shows each RIR as typed
+        let pulled = try efforts(b)
+        #expect(pulled == ["rpe <null> rir 2", "rpe <null> rir 2", "rpe <null> rir 1.5"], "\(pulled)")
+        let shown = try b.run(["show"]).stdout
+        #expect(shown.contains("140kg x 3 rir2") && shown.contains("140kg x 3 rir1.5"), "\(shown)")
+        // When B gives the first set an RPE instead, and the devices sync again
+        try b.run(["edit", "1", "@8"])
+        try b.sync(); try a.sync()
+        // Then A has the RPE in its place, and both agree on every set
+        let edited = try efforts(a)
+        #expect(edited == ["rpe 8 rir <null>", "rpe <null> rir 2", "rpe <null> rir 1.5"], "\(edited)")
+        #expect(try efforts(b) == edited)
+        #expect(try a.outboxDepth() == 0 && (try b.outboxDepth()) == 0)
+    }
+
     @Test func twoSyncProcessesAtOnceNeverSayDatabaseIsLocked() throws {
         let server = try ServerInstance()
         let token = try server.addUser("dave")

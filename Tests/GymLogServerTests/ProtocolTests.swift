@@ -194,10 +194,11 @@ struct ProtocolTests {
                 ("kind", .text("bogus")), ("bodyweight", .int(2)), ("workout_id", .int(5)), ("workout_id", .null),
                 ("performed_at", .real(1e20)), ("utc_offset", .int(100_000)), ("duration_s", .int(0)), ("weight_unit", .text("stone")),
                 ("rpe", .text("8.3")), ("exercise_id", .text("not-a-uuid")),
+                ("rir", .text("10.5")), ("rir", .text("-1")), ("rir", .text("1.3")),
             ]
             var events = poison.enumerated().map { i, p in event(Int64(i + 1), "p\(i + 1)", [p.0: (p.1, c)]) }
             let good: [String: (FieldValue, HLC)] = [
-                "reps": (.int(5), c), "weight": (.text("102.5"), c), "rpe": (.text("8.5"), c), "kind": (.text("warmup"), c),
+                "reps": (.int(5), c), "weight": (.text("102.5"), c), "rpe": (.text("8.5"), c), "rir": (.text("0"), c), "kind": (.text("warmup"), c),
                 "bodyweight": (.int(0), c), "workout_id": (.text(UUID().uuidString.lowercased()), c), "performed_at": (.int(1_763_719_000_000), c),
                 "weight_unit": (.text("lb"), c), "x_future_field": (.real(1e30), c), "deleted_at": (.null, c),
             ]

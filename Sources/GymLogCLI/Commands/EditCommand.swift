@@ -13,6 +13,8 @@ struct Edit: TextCommand {
               the last set: 102.5 for 5
           gymlog edit 2 x6 @9
               set 2 of `show`: 6 reps, RPE 9
+          gymlog edit 2 rir1
+              set 2: 1 rep in reserve instead of its RPE
           gymlog edit 3 # paused
               set 3's note
 

@@ -51,7 +51,7 @@ struct Import: ContextCommand {
               blocks; empty set cells are sets not done; bodyweight to the log
           alpha-progression
               Alpha Progression's blocks (comma or semicolon dialect): warm-ups,
-              supersets, drop sets, RIR as RPE 10 - RIR, workout names and durations
+              supersets, drop sets, RIR as written, workout names and durations
           gymbook
               GymBook CSV (English or Italian): sets, warm-ups and cool-downs, reps or
               times, weights or distances, notes, programs; skipped sets left out
@@ -61,7 +61,8 @@ struct Import: ContextCommand {
         Every row is checked before anything is written: a malformed file is refused with the \
         line and the reason, unless --skip-bad-rows is given. A set outside the limits logging \
         keeps is a malformed row: a load over \(SetLimits.maxLoad), reps outside \(SetLimits.performedReps.lowerBound)-\(SetLimits.performedReps.upperBound) (0 only beside a load), an RPE \
-        not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) in steps of \(SetLimits.rpeStep), a time over 24h, a negative load on a set that \
+        not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) or an RIR not \(SetLimits.rir.lowerBound)-\(SetLimits.rir.upperBound), \
+        in steps of \(SetLimits.rpeStep), a time over 24h, a negative load on a set that \
         is not bodyweight, a load with no reps, time or distance. So is a quote that is never \
         closed (the lines after it are read on their own). Dates written with slashes are read \
         day-first or month-first as a day above 12 tells, and refused when none does (pass \

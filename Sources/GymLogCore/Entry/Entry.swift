@@ -61,13 +61,15 @@ public struct TypedMeasures: Equatable, Sendable {
     public var load: LoadSpec?
     public var reps: Int?
     public var rpe: Fixed?
+    /// `rir2`: reps in reserve, typed instead of an RPE.
+    public var rir: Fixed?
     public var durationSeconds: Int?
     public var distance: Distance?
     public var note: String?
 
-    public init(load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
+    public init(load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil, rir: Fixed? = nil,
                 durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil) {
-        self.load = load; self.reps = reps; self.rpe = rpe
+        self.load = load; self.reps = reps; self.rpe = rpe; self.rir = rir
         self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
     }
 }
@@ -79,10 +81,10 @@ public struct SetSpec: Equatable, Sendable {
     public var kind: SetKind
     public var typed: TypedMeasures
 
-    public init(kind: SetKind = .working, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
+    public init(kind: SetKind = .working, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil, rir: Fixed? = nil,
                 durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil) {
         self.kind = kind
-        typed = TypedMeasures(load: load, reps: reps, rpe: rpe, durationSeconds: durationSeconds, distance: distance, note: note)
+        typed = TypedMeasures(load: load, reps: reps, rpe: rpe, rir: rir, durationSeconds: durationSeconds, distance: distance, note: note)
     }
 
     public subscript<T>(dynamicMember measure: WritableKeyPath<TypedMeasures, T>) -> T {
@@ -101,10 +103,10 @@ public struct SetPatch: Equatable, Sendable {
     /// `+ x5x3` or `+ 3`? Only `x` forms: how many copies to log (default 1).
     public var count: Int
 
-    public init(kind: SetKind? = nil, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil,
+    public init(kind: SetKind? = nil, load: LoadSpec? = nil, reps: Int? = nil, rpe: Fixed? = nil, rir: Fixed? = nil,
                 durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil, count: Int = 1) {
         self.kind = kind; self.count = count
-        typed = TypedMeasures(load: load, reps: reps, rpe: rpe, durationSeconds: durationSeconds, distance: distance, note: note)
+        typed = TypedMeasures(load: load, reps: reps, rpe: rpe, rir: rir, durationSeconds: durationSeconds, distance: distance, note: note)
     }
 
     public subscript<T>(dynamicMember measure: WritableKeyPath<TypedMeasures, T>) -> T {

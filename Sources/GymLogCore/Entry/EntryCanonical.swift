@@ -67,6 +67,7 @@ extension TypedMeasures {
         if let load { parts.append(load.canonical) }
         if let reps { parts.append("x\(reps)") }
         if let rpe { parts.append("@\(rpe)") }
+        if let rir { parts.append("rir\(rir)") }
         if let distance { parts.append(distance.description) }
         if let durationSeconds { parts.append("\(durationSeconds)s") }
         if let note { parts.append("#" + canonicalQuoted(note)) }

@@ -13,6 +13,8 @@ enum EntryWord: Equatable {
     case kind(SetKind)
     /// `rpe`: not grammar, but recognised to suggest `@8`.
     case rpe
+    /// `rir`: reps in reserve, before its number (`rir2`, `rir 1.5`).
+    case rir
     case other
 
     init(_ text: Substring) {
@@ -24,6 +26,7 @@ enum EntryWord: Equatable {
         case "f", "failure": self = .kind(.failure)
         case "warmup": self = .kind(.warmup)
         case "rpe": self = .rpe
+        case "rir": self = .rir
         case "s", "sec", "secs", "second", "seconds": self = .timeUnit(1)
         case "min", "mins", "minute", "minutes": self = .timeUnit(60)
         case "h", "hr", "hrs", "hour", "hours": self = .timeUnit(3600)

@@ -182,6 +182,7 @@ private struct Group {
     var reps: [Int] = []
     var count = 1
     var rpe: Fixed?
+    var rir: Fixed?
     var duration: Int?
     var distance: Distance?
     /// Where the reps list started, for the one-reps-value rule of `+` lines.
@@ -218,7 +219,7 @@ private struct GroupParser: EntryMeasureRules {
                 throw EntryError("'\(text(span))' goes past \(EntryParser.maxSetsPerLine) sets, the most one line logs; "
                     + "log the rest on another line", at: span)
             }
-            let template = SetSpec(kind: g.kind ?? .working, load: g.load, rpe: g.rpe,
+            let template = SetSpec(kind: g.kind ?? .working, load: g.load, rpe: g.rpe, rir: g.rir,
                                    durationSeconds: g.duration, distance: g.distance)
             if g.reps.isEmpty {
                 for _ in 0..<g.count { sets.append(template) }
@@ -250,7 +251,7 @@ private struct GroupParser: EntryMeasureRules {
             throw EntryError("a `+` line takes one reps value; type e.g. `+ x5`, or `+ x5x3` for three sets",
                              at: span)
         }
-        return SetPatch(kind: g.kind, load: g.load, reps: g.reps.first, rpe: g.rpe,
+        return SetPatch(kind: g.kind, load: g.load, reps: g.reps.first, rpe: g.rpe, rir: g.rir,
                         durationSeconds: g.duration, distance: g.distance, count: g.count)
     }
 
@@ -509,22 +510,13 @@ private struct GroupParser: EntryMeasureRules {
         }
     }
 
-    /// `@8`, `@ 8.5`, and kinds (`d`, `f`, `w`, `drop`, `failure`, `warmup`) after a group.
+    /// `@8`, `@ 8.5`, `rir2`, and kinds (`d`, `f`, `w`, `drop`, `failure`, `warmup`) after a group.
     mutating func parseModifiers(_ g: inout Group) throws(EntryError) {
         while i < tokens.count {
             let t = tokens[i]
             switch t.kind {
-            case .at:
-                guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
-                    throw EntryError("expected a number after '@', e.g. `@8` or `@8.5`", at: t.span)
-                }
-                let span = Span(t.start, tokens[i + 1].end)
-                let value = try rpe(tokens[i + 1], quoting: span)
-                if g.rpe != nil {
-                    throw EntryError("RPE given twice; keep one, e.g. `@8`", at: span)
-                }
-                g.rpe = value
-                i += 2
+            case .at, .word(.rir):
+                try parseEffort(&g)
             case .word(.kind(let kind)):
                 try setKind(&g, kind, t)
                 i += 1
@@ -536,6 +528,26 @@ private struct GroupParser: EntryMeasureRules {
                 return
             }
         }
+    }
+
+    /// `@8` (RPE) or `rir2` (reps in reserve) at `tokens[i]`: a set says how hard it was one
+    /// way, once.
+    mutating func parseEffort(_ g: inout Group) throws(EntryError) {
+        let t = tokens[i], isRPE = t.kind == .at
+        guard i + 1 < tokens.count, tokens[i + 1].kind == .number else {
+            throw EntryError("expected a number after '\(text(t))', e.g. \(isRPE ? "`@8` or `@8.5`" : "`rir2` or `rir1.5`")",
+                             at: t.span)
+        }
+        let span = Span(t.start, tokens[i + 1].end)
+        let value = isRPE ? try rpe(tokens[i + 1], quoting: span) : try rir(tokens[i + 1], quoting: span)
+        if (isRPE ? g.rpe : g.rir) != nil {
+            throw EntryError("\(isRPE ? "RPE" : "RIR") given twice; keep one, e.g. `\(isRPE ? "@8" : "rir2")`", at: span)
+        }
+        if (isRPE ? g.rir : g.rpe) != nil {
+            throw EntryError("'\(text(span))': give RPE (@8) or RIR (rir2), not both", at: span)
+        }
+        if isRPE { g.rpe = value } else { g.rir = value }
+        i += 2
     }
 
     func setKind(_ g: inout Group, _ kind: SetKind, _ t: EntryToken) throws(EntryError) {
@@ -564,9 +576,10 @@ private struct GroupParser: EntryMeasureRules {
     func misplaced(at k: Int) -> EntryError {
         let t = tokens[k]
         switch t.kind {
-        case .at:
+        case .at, .word(.rir):
             let end = k + 1 < tokens.count && tokens[k + 1].kind == .number ? tokens[k + 1].end : t.end
-            return EntryError("'\(text(Span(t.start, end)))' must follow a set, e.g. `100x5 @8`", at: Span(t.start, end))
+            let example = t.kind == .at ? "@8" : "rir2"
+            return EntryError("'\(text(Span(t.start, end)))' must follow a set, e.g. `100x5 \(example)`", at: Span(t.start, end))
         case .word(.kind), .word(.w):
             return EntryError("'\(text(t))' must follow a set, e.g. `80x12 \(text(t))`", at: t.span)
         default:
@@ -585,7 +598,7 @@ private struct GroupParser: EntryMeasureRules {
             return EntryError("unexpected '\(typed)'; put a number before it, e.g. `60s` or `2000m`", at: t.span)
         case .word(.rpe):
             return EntryError("unexpected '\(typed)'; write RPE as `@8`", at: t.span)
-        case .word(.kind), .word(.w), .at:
+        case .word(.kind), .word(.w), .word(.rir), .at:
             return misplaced(at: k)
         case .word:
             return EntryError("unexpected '\(typed)'; to add a note type `# \(typed)`", at: t.span)

@@ -84,6 +84,15 @@ extension EntryValueRules {
         return Fixed(thousandths: n.thousandths)
     }
 
+    /// The number after `rir` as reps in reserve; `span` is what the error quotes (`rir` and the number).
+    func rir(_ n: EntryToken, quoting span: Span) throws(EntryError) -> Fixed {
+        guard n.decimals <= 3, SetLimits.isValidRIR(Fixed(thousandths: n.thousandths)) else {
+            throw EntryError("'\(text(span))': RIR must be between \(SetLimits.rir.lowerBound) and \(SetLimits.rir.upperBound) "
+                + "in steps of \(SetLimits.rpeStep), e.g. `rir2` or `rir1.5`", at: span)
+        }
+        return Fixed(thousandths: n.thousandths)
+    }
+
     /// `102,5x5`: a comma glued between the digits of a weight is a decimal comma, never a reps list.
     func rejectDecimalComma(at k: Int) throws(EntryError) {
         guard k + 2 < tokens.count, tokens[k].kind == .number, tokens[k + 1].kind == .comma,

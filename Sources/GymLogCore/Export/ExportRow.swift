@@ -103,7 +103,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// has no spelling for. Workout Duration is Strong's `45m`, `1h`, `1h 5m`, `55s` under a
     /// minute, and `0s` for a workout with no end. Strong has no bodyweight column: `bw x8` is
     /// an empty Weight, assistance a negative Weight, and added load a plain Weight. Strong's
-    /// layout has no supersets and no bodyweight log: both are left out.
+    /// layout has no supersets, no bodyweight log and no RIR (RPE is its only effort column):
+    /// all three are left out.
     case strong
     /// The layout of Hevy's workout CSV export, so Hevy (and gymlog) can import the file.
     ///
@@ -114,22 +115,30 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// exercise's sets; `set_type` is normal, warmup, dropset or failure; absent numbers are
     /// empty. Hevy's notes are per exercise, not per set: a set's note goes in its row's
     /// `exercise_notes`. `superset_id` numbers a workout's supersets from 0, as Hevy does, and
-    /// is empty for a set done on its own. Hevy has no bodyweight log: entries are left out.
+    /// is empty for a set done on its own. Hevy has no bodyweight log and no RIR column (its
+    /// `rpe` holds RPE only): both are left out.
     case hevy
 
-    /// The native columns before aliases were exported; such files still import.
-    static let nativeHeaderWithoutAliases: [String] = [
-        "set_id", "workout_id", "workout_name", "workout_started_at", "workout_ended_at", "workout_note",
-        "exercise_id", "exercise", "set_order",
-    ] + setFields.map(\.rawValue) + ["performed_at"]
+    /// The native columns with `fields` as the set's values.
+    static func nativeColumns(_ fields: [SetField]) -> [String] {
+        ["set_id", "workout_id", "workout_name", "workout_started_at", "workout_ended_at", "workout_note",
+         "exercise_id", "exercise", "set_order"]
+            + fields.map(\.rawValue) + ["performed_at", "exercise_aliases", "superset_id"]
+    }
+
+    static let nativeHeader: [String] = nativeColumns(setFields)
+
+    /// The native columns before RIR was kept (no `rir` after `rpe`); such files still import.
+    static let nativeHeaderWithoutRIR: [String] = nativeColumns(setFields.filter { $0 != .rir })
 
     /// The native columns before supersets were exported; such files still import.
-    static let nativeHeaderWithoutSupersets: [String] = nativeHeaderWithoutAliases + ["exercise_aliases"]
+    static let nativeHeaderWithoutSupersets: [String] = nativeHeaderWithoutRIR.dropLast()
 
-    static let nativeHeader: [String] = nativeHeaderWithoutSupersets + ["superset_id"]
+    /// The native columns before aliases were exported; such files still import.
+    static let nativeHeaderWithoutAliases: [String] = nativeHeaderWithoutSupersets.dropLast()
 
     /// Every native header gymlog has written, oldest first.
-    static let nativeHeaders = [nativeHeaderWithoutAliases, nativeHeaderWithoutSupersets, nativeHeader]
+    static let nativeHeaders = [nativeHeaderWithoutAliases, nativeHeaderWithoutSupersets, nativeHeaderWithoutRIR, nativeHeader]
 
     /// The native `kind` of a row that is a bodyweight entry, not a set.
     static let bodyweightEntryKind = "bodyweight_entry"

@@ -15,7 +15,7 @@ import Foundation
 /// What is kept: the title as the workout's name, the plan line as its note, the duration as
 /// its end; warm-ups as warm-up sets before the exercise's sets; the last N sets of an
 /// exercise with `N dropsets` as drop sets; `Superset N` as one superset per workout; RIR as
-/// RPE 10 - RIR; a load written `+35` as bodyweight plus 35. The target line is the plan, not
+/// written (`rir2`); a load written `+35` as bodyweight plus 35. The target line is the plan, not
 /// what was done, and is left out.
 struct AlphaProgressionReader {
     let delimiter: Character
@@ -246,7 +246,7 @@ struct AlphaProgressionReader {
             try a.row(b.line) { a in
                 let (weight, plus) = try load(warmup.load, unit: unit, unitText: warmup.unit, a: &a)
                 let reps = try ImportValue.reps(warmup.reps)
-                try add(kind: .warmup, weight: weight, plus: plus, reps: reps, rpe: nil, seconds: nil, distance: nil,
+                try add(kind: .warmup, weight: weight, plus: plus, reps: reps, rpe: nil, rir: nil, seconds: nil, distance: nil,
                         line: b.line, block: b, workout: workout, into: &a)
             }
         }
@@ -262,12 +262,13 @@ struct AlphaProgressionReader {
                 let f = ImportRow(fields: fields, columns: columns)
                 let (weight, plus) = try load(f[.weight], unit: unit, unitText: "", a: &a)
                 let reps = try ImportValue.reps(f[.reps], column: "REPS")
-                let rpe = try Self.rpe(rir: f[.rir], rpe: f[.rpe], decimalComma: decimalComma)
+                let rpe = try ImportValue.rpe(f[.rpe], decimalComma: decimalComma).get()
+                let rir = try ImportValue.rir(f[.rir], decimalComma: decimalComma).get()
                 let seconds = try ImportValue.seconds(f[.seconds].replacingOccurrences(of: ",", with: "."), column: "TIME")
                 var unused: DistanceUnit?
                 let distance = try ImportValue.distance(f[.distance], unit: columns.distanceUnit() ?? .km, decimalComma: decimalComma,
                                                         assumed: &unused, fallback: .km)
-                try add(kind: i >= firstDrop ? .drop : .working, weight: weight, plus: plus, reps: reps, rpe: rpe, seconds: seconds,
+                try add(kind: i >= firstDrop ? .drop : .working, weight: weight, plus: plus, reps: reps, rpe: rpe, rir: rir, seconds: seconds,
                         distance: distance, line: row.line, block: b, workout: workout, into: &a)
             }
         }
@@ -283,20 +284,10 @@ struct AlphaProgressionReader {
         return (weight, plus)
     }
 
-    /// RPE from a `RIR` column (reps in reserve: RPE 10 - RIR) or an `RPE` one; nil when neither is written.
-    static func rpe(rir: String, rpe: String, decimalComma: Bool) throws -> Fixed? {
-        guard !rir.isEmpty else { return try ImportValue.rpe(rpe, decimalComma: decimalComma).get() }
-        guard let reserve = ImportValue.number(rir, decimalComma: decimalComma) else { throw ImportRowError("RIR '\(rir)' is not a number") }
-        guard reserve <= Fixed(9) else {
-            throw ImportRowError("RIR '\(rir)' is more than 9: gymlog keeps RIR as RPE 10 - RIR, which is 1 at least")
-        }
-        return Fixed(thousandths: 10_000 - reserve.thousandths)
-    }
-
     /// Adds one set of block `b` to its session's workout.
-    func add(kind: SetKind, weight: Weight?, plus: Bool, reps: Int?, rpe: Fixed?, seconds: Int?, distance: Distance?, line: Int, block b: Block,
+    func add(kind: SetKind, weight: Weight?, plus: Bool, reps: Int?, rpe: Fixed?, rir: Fixed?, seconds: Int?, distance: Distance?, line: Int, block b: Block,
              workout: (inout WorkoutAssembler) -> Int, into a: inout WorkoutAssembler) throws {
-        var set = try a.values(kind: kind, weight: weight, reps: reps, rpe: rpe, duration: seconds, distance: distance, note: nil,
+        var set = try a.values(kind: kind, weight: weight, reps: reps, rpe: rpe, rir: rir, duration: seconds, distance: distance, note: nil,
                                loadLeftBlank: plus && weight == nil)
         if plus, weight != nil { set?.values.bodyweight = true }
         let slot = workout(&a)

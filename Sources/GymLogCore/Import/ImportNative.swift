@@ -3,23 +3,26 @@ import Foundation
 /// Reads gymlog's own `export --format native`: every field is kept, ids, aliases, supersets
 /// and bodyweight entries included, so an export imported into an empty database exports
 /// again byte for byte. Files written before aliases were exported (no `exercise_aliases`
-/// column, times to the second) or before supersets were (no `superset_id`) still read.
+/// column, times to the second), before supersets were (no `superset_id`) or before RIR was
+/// kept (no `rir`) still read: each column is found by its name in the file's header.
 struct NativeReader {
     let header: [String]
-    /// Whether the file has the `exercise_aliases` column.
-    let hasAliases: Bool
-    /// Whether the file has the `superset_id` column.
-    let hasSupersets: Bool
+    /// Where each column of the file sits, by name.
+    let positions: [String: Int]
 
     init(header: [String]) throws {
         let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard let version = ExportFormat.nativeHeaders.firstIndex(of: names) else {
+        guard ExportFormat.nativeHeaders.contains(names) else {
             throw UserError("This is not a gymlog native export: its header should be '\(ExportFormat.nativeHeader.joined(separator: ","))'.")
         }
         self.header = header
-        hasAliases = version >= 1
-        hasSupersets = version >= 2
+        positions = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
     }
+
+    /// Whether the file has the `exercise_aliases` column.
+    var hasAliases: Bool { positions["exercise_aliases"] != nil }
+    /// Whether the file has the `superset_id` column.
+    var hasSupersets: Bool { positions["superset_id"] != nil }
 
     /// `2026-11-21T10:15:00+01:00`, `2026-11-21T10:15:00.250+01:00` (or `...Z`) as UTC
     /// milliseconds and the offset written. A fraction finer than milliseconds is refused
@@ -46,14 +49,9 @@ struct NativeReader {
         return (local - Int64(offset) * 1000, offset)
     }
 
-    /// Where `exercise_aliases` and `superset_id` sit (files that have them).
-    static let aliasesColumn = ExportFormat.nativeHeader.firstIndex(of: "exercise_aliases")!
-    static let supersetColumn = ExportFormat.nativeHeader.firstIndex(of: "superset_id")!
-
-    /// Where a set field sits in the native layout (nil: `performed_at`, which follows them).
-    static func column(_ field: SetField?) -> Int {
-        ExportFormat.nativeHeader.firstIndex(of: field?.rawValue ?? "performed_at")!
-    }
+    /// Where a set field sits in the file (nil: `performed_at`, which follows them); nil for a
+    /// field the file is older than (`rir`).
+    func column(_ field: SetField?) -> Int? { positions[field?.rawValue ?? "performed_at"] }
 
     /// One set field as written by the native export, checked strictly: an export that
     /// does not read back exactly is reported, not guessed at. Units are checked when their
@@ -78,7 +76,7 @@ struct NativeReader {
             return text.isEmpty ? .null : .text(text)
         case _ where text.isEmpty:
             return .null
-        case .weight, .rpe, .distance:
+        case .weight, .rpe, .rir, .distance:
             guard let value = field == .weight ? Fixed(parsingSigned: text) : Fixed(parsing: text) else {
                 throw ImportRowError("\(field.rawValue) '\(text)' is not a number")
             }
@@ -91,65 +89,68 @@ struct NativeReader {
         }
     }
 
+    /// The text of column `name` in row `f`; empty when the file is older than the column.
+    func text(_ f: [String], _ name: String) -> String { positions[name].map { f[$0] } ?? "" }
+
+    /// The text of a set field in row `f` (nil: `performed_at`).
+    func text(_ f: [String], _ field: SetField?) -> String { text(f, field?.rawValue ?? "performed_at") }
+
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
         try a.readRows(&cursor, fieldCount: header.count) { a, line, f in
-            func id(_ i: Int, _ name: String) throws -> UUID {
-                guard let id = parseUUID(f[i]) else { throw ImportRowError("\(name) '\(f[i])' is not an id") }
+            func id(_ name: String) throws -> UUID {
+                guard let id = parseUUID(text(f, name)) else { throw ImportRowError("\(name) '\(text(f, name))' is not an id") }
                 return id
             }
-            func time(_ i: Int, _ name: String) throws -> (millis: Int64, offset: Int) {
-                guard let t = Self.instant(f[i]) else {
-                    throw ImportRowError("\(name) '\(f[i])' is not a time like 2026-11-21T10:15:00.250+01:00")
+            func time(_ name: String) throws -> (millis: Int64, offset: Int) {
+                guard let t = Self.instant(text(f, name)) else {
+                    throw ImportRowError("\(name) '\(text(f, name))' is not a time like 2026-11-21T10:15:00.250+01:00")
                 }
                 return t
             }
-            func int(_ i: Int, _ name: String) throws -> Int? {
-                if f[i].isEmpty { return nil }
-                guard let v = Int(f[i]) else { throw ImportRowError("\(name) '\(f[i])' is not a whole number") }
-                return v
-            }
-            if f[Self.column(.kind)] == ExportFormat.bodyweightEntryKind {
-                a.bodyweights.append(try bodyweightEntry(f, id: try id(0, "set_id"), at: try time(Self.column(nil), "performed_at")))
+            if text(f, .kind) == ExportFormat.bodyweightEntryKind {
+                a.bodyweights.append(try bodyweightEntry(f, id: try id("set_id"), at: try time("performed_at")))
                 return
             }
-            let setID = try id(0, "set_id"), workoutID = try id(1, "workout_id"), exerciseID = try id(6, "exercise_id")
-            let started = try time(3, "workout_started_at")
-            let ended = f[4].isEmpty ? nil : try time(4, "workout_ended_at").millis
-            let exerciseName = f[7]
+            let setID = try id("set_id"), workoutID = try id("workout_id"), exerciseID = try id("exercise_id")
+            let started = try time("workout_started_at")
+            let ended = text(f, "workout_ended_at").isEmpty ? nil : try time("workout_ended_at").millis
+            let exerciseName = text(f, "exercise")
             guard !exerciseName.isEmpty else { throw ImportRowError("exercise is empty") }
-            guard try int(8, "set_order") != nil else { throw ImportRowError("set_order is empty") }
+            let order = text(f, "set_order")
+            guard !order.isEmpty else { throw ImportRowError("set_order is empty") }
+            guard Int(order) != nil else { throw ImportRowError("set_order '\(order)' is not a whole number") }
             var read: [SetField: SetFieldValue] = [:]
             for field in SetField.allCases {
-                read[field] = try Self.value(f[Self.column(field)], of: field, weight: read[.weight], distance: read[.distance])
+                read[field] = try Self.value(text(f, field), of: field, weight: read[.weight], distance: read[.distance])
             }
             let values = SetValues(reading: { read[$0] ?? .null })
             try WorkoutAssembler.checkLimits(values)
-            let performed = try time(Self.column(nil), "performed_at")
+            let performed = try time("performed_at")
 
-            let name = f[2].isEmpty ? nil : f[2]
-            let note = f[5].isEmpty ? nil : f[5]
-            let superset = hasSupersets && !f[Self.supersetColumn].isEmpty ? try id(Self.supersetColumn, "superset_id") : nil
+            let name = text(f, "workout_name").isEmpty ? nil : text(f, "workout_name")
+            let note = text(f, "workout_note").isEmpty ? nil : text(f, "workout_note")
+            let superset = text(f, "superset_id").isEmpty ? nil : try id("superset_id")
             let wi = a.workout(key: workoutID.uuidString) { _ in
                 ImportedWorkout(line: line, id: workoutID, name: name, startedAt: started.millis, endedAt: ended,
                                 utcOffsetSeconds: started.offset, note: note)
             }
             let ei = a.exercise(named: exerciseName, id: exerciseID)
-            if hasAliases { a.addAliases(ExportFormat.decodeAliases(f[Self.aliasesColumn]), to: ei) }
+            if hasAliases { a.addAliases(ExportFormat.decodeAliases(text(f, "exercise_aliases")), to: ei) }
             a.add(PendingSet(line: line, id: setID, exercise: ei, values: values, performedAt: performed.millis,
-                             utcOffsetSeconds: performed.offset, exactTime: f[Self.column(nil)].contains("."),
+                             utcOffsetSeconds: performed.offset, exactTime: text(f, nil).contains("."),
                              supersetID: superset), to: wi)
         }
     }
 
     /// A `bodyweight_entry` row: its id, weight and time; the set's columns stay empty.
     func bodyweightEntry(_ f: [String], id: UUID, at: (millis: Int64, offset: Int)) throws -> BodyweightEntry {
-        for (i, name) in header.enumerated() where !f[i].isEmpty
-            && ![0, Self.column(.kind), Self.column(.weight), Self.column(.weightUnit), Self.column(nil)].contains(i) {
+        let filled: Set<String> = ["set_id", SetField.kind.rawValue, SetField.weight.rawValue, SetField.weightUnit.rawValue, "performed_at"]
+        for (i, name) in header.enumerated() where !f[i].isEmpty && !filled.contains(name.trimmingCharacters(in: .whitespaces).lowercased()) {
             throw ImportRowError("a bodyweight_entry row has \(name) '\(f[i])'; only set_id, weight, weight_unit and performed_at are filled")
         }
-        let text = f[Self.column(.weight)], unitText = f[Self.column(.weightUnit)]
-        guard let value = Fixed(parsing: text), value.thousandths > 0 else {
-            throw ImportRowError("bodyweight weight '\(text)' is not a positive number")
+        let weightText = text(f, .weight), unitText = text(f, .weightUnit)
+        guard let value = Fixed(parsing: weightText), value.thousandths > 0 else {
+            throw ImportRowError("bodyweight weight '\(weightText)' is not a positive number")
         }
         guard let unit = WeightUnit(rawValue: unitText) else { throw ImportRowError("weight_unit '\(unitText)' is not kg or lb") }
         return BodyweightEntry(id: id, weight: Weight(value, unit), measuredAt: at.millis, utcOffsetSeconds: at.offset)

@@ -202,6 +202,16 @@ enum ImportValue {
         guard f >= Fixed(1), f <= Fixed(10) else { return .failure(.init("RPE '\(text)' is not between 1 and 10")) }
         return .success(f)
     }
+
+    /// Reps in reserve as written, 0 (a set taken to the last rep) to 10; empty means none.
+    static func rir(_ text: String, decimalComma: Bool = false) -> Result<Fixed?, ImportRowError> {
+        guard !text.isEmpty else { return .success(nil) }
+        guard let f = number(text, decimalComma: decimalComma) else { return .failure(.init("RIR '\(text)' is not a number")) }
+        guard SetLimits.rir.contains(f) else {
+            return .failure(.init("RIR '\(text)' is not between \(SetLimits.rir.lowerBound) and \(SetLimits.rir.upperBound)"))
+        }
+        return .success(f)
+    }
 }
 
 /// The day-month order of dates written with slashes, which a spreadsheet's re-save of an

@@ -402,7 +402,7 @@ struct WorkoutAssembler {
     /// not (Strong's `F,150.0,0.0`); 0 reps beside a time or distance, or beside nothing, are none.
     /// Nil when the row holds no number at all; a row outside `SetLimits` (what logging would
     /// refuse) throws.
-    func values(kind: SetKind, weight: Weight?, reps: Int?, rpe: Fixed?, duration: Int?, distance: Distance?,
+    func values(kind: SetKind, weight: Weight?, reps: Int?, rpe: Fixed?, rir: Fixed? = nil, duration: Int?, distance: Distance?,
                 note: String?, loadLeftBlank: Bool) throws -> RowSet? {
         var reps = reps
         if reps == 0 && (weight == nil || duration != nil || distance != nil) { reps = nil }
@@ -410,7 +410,7 @@ struct WorkoutAssembler {
         // the corpus rule reads as 0, a missed attempt (a load alone is no set of any kind).
         if reps == nil && weight != nil && duration == nil && distance == nil { reps = 0 }
         guard weight != nil || reps != nil || duration != nil || distance != nil else { return nil }
-        var v = SetValues(kind: kind, weight: weight, reps: reps, rpe: rpe, durationSeconds: duration,
+        var v = SetValues(kind: kind, weight: weight, reps: reps, rpe: rpe, rir: rir, durationSeconds: duration,
                           distance: distance, note: note)
         if let w = weight, w.value.thousandths < 0 {
             v.bodyweight = true  // a negative load is an assisted bodyweight set
@@ -446,13 +446,15 @@ public func utcInstant(local: Int64, offsetAt: (Int64) -> Int) -> (millis: Int64
 }
 
 /// The parts of a set that identify it in a derived id (the note is left out, so a note
-/// edited in the other app does not make the set new).
+/// edited in the other app does not make the set new). RIR counts as the RPE 10 - RIR it was
+/// imported as before gymlog kept RIR, so a set imported then keeps its id: importing the same
+/// file again finds it instead of adding it twice.
 func canonicalValues(_ v: SetValues) -> String {
     var s = v.kind.rawValue
     s += "|" + (v.weight.map { "\($0.value)\($0.unit.rawValue)" } ?? "")
     s += v.bodyweight ? "|bw" : "|"
     s += "|" + (v.reps.map(String.init) ?? "")
-    s += "|" + (v.rpe.map { $0.description } ?? "")
+    s += "|" + ((v.rpe ?? v.rir.map { Fixed(thousandths: 10_000 - $0.thousandths) }).map { $0.description } ?? "")
     s += "|" + (v.durationSeconds.map(String.init) ?? "")
     s += "|" + (v.distance.map { "\($0.value)\($0.unit.rawValue)" } ?? "")
     return s

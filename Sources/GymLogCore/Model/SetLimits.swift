@@ -14,8 +14,10 @@ public enum SetLimits {
     public static let performedReps: ClosedRange<Int> = 0...reps.upperBound
     /// The lowest and highest RPE; RPE goes in steps of `rpeStep`.
     public static let rpe: ClosedRange<Fixed> = Fixed(1)...Fixed(10)
-    /// RPE is 8 or 8.5, never 8.3.
+    /// RPE is 8 or 8.5, never 8.3; RIR goes in the same steps (`rir1.5`).
     public static let rpeStep = Fixed(thousandths: 500)
+    /// The fewest and most reps in reserve: 0 is a set taken to the last rep.
+    public static let rir: ClosedRange<Fixed> = Fixed(0)...Fixed(10)
     /// The longest set: a day.
     public static let maxDurationSeconds = 86_400
     /// The longest distance, in the unit it was given in.
@@ -26,6 +28,11 @@ public enum SetLimits {
     /// Whether `value` is a valid RPE.
     public static func isValidRPE(_ value: Fixed) -> Bool {
         rpe.contains(value) && value.thousandths % rpeStep.thousandths == 0
+    }
+
+    /// Whether `value` is a valid RIR.
+    public static func isValidRIR(_ value: Fixed) -> Bool {
+        rir.contains(value) && value.thousandths % rpeStep.thousandths == 0
     }
 
     /// Why `values` is outside the limits, naming the value and the limit; nil when it is inside.
@@ -66,6 +73,9 @@ public enum SetLimits {
         }
         if let e = v.rpe, !isValidRPE(e) {
             return "RPE \(e) is not between \(rpe.lowerBound) and \(rpe.upperBound) in steps of \(rpeStep)"
+        }
+        if let r = v.rir, !isValidRIR(r) {
+            return "RIR \(r) is not between \(rir.lowerBound) and \(rir.upperBound) in steps of \(rpeStep)"
         }
         if let d = v.durationSeconds {
             if d <= 0 { return "duration \(d)s must be more than 0" }

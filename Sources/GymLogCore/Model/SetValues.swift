@@ -15,6 +15,8 @@ public struct SetValues: Equatable, Sendable {
     public var reps: Int?
     /// Rate of perceived exertion as typed (`8`, `8.5`).
     public var rpe: Fixed?
+    /// Reps in reserve as typed (`2`, `1.5`): a lifter's other way of saying how hard a set was.
+    public var rir: Fixed?
     /// Time under load or on the clock, in seconds.
     public var durationSeconds: Int?
     /// Distance as typed, with its unit.
@@ -24,9 +26,10 @@ public struct SetValues: Equatable, Sendable {
 
     /// Values from their parts; every part is optional except the kind.
     public init(kind: SetKind = .working, weight: Weight? = nil, bodyweight: Bool = false, reps: Int? = nil,
-                rpe: Fixed? = nil, durationSeconds: Int? = nil, distance: Distance? = nil, note: String? = nil) {
+                rpe: Fixed? = nil, rir: Fixed? = nil, durationSeconds: Int? = nil, distance: Distance? = nil,
+                note: String? = nil) {
         self.kind = kind; self.weight = weight; self.bodyweight = bodyweight; self.reps = reps
-        self.rpe = rpe; self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
+        self.rpe = rpe; self.rir = rir; self.durationSeconds = durationSeconds; self.distance = distance; self.note = note
     }
 
     /// The kind of exercise a set of this shape belongs to, for a new exercise's first set:
@@ -43,7 +46,18 @@ public struct SetValues: Equatable, Sendable {
     /// record, and no volume.
     public var isMissedAttempt: Bool { reps == 0 }
 
-    /// `100kg x 5 @8`, `bw+20kg x 6`, `60s`, `2000m in 7:41`, `150kg x 0 (missed)`, prefixed by
+    /// How hard the set was, as typed: `@8`, `rir2` (both, `@8 rir2`, only when a set holds
+    /// both, as a merge of two devices' edits can); nil when neither was given.
+    public var effort: String? {
+        switch (rpe, rir) {
+        case (nil, nil): nil
+        case (let rpe?, nil): "@\(rpe)"
+        case (nil, let rir?): "rir\(rir)"
+        case (let rpe?, let rir?): "@\(rpe) rir\(rir)"
+        }
+    }
+
+    /// `100kg x 5 @8`, `315lb x 3 rir2`, `bw+20kg x 6`, `60s`, `2000m in 7:41`, `150kg x 0 (missed)`, prefixed by
     /// the kind when tagged (a missed attempt is a failure by its nature: `(missed)` says it).
     public var summary: String {
         var parts: [String] = []
@@ -64,7 +78,7 @@ public struct SetValues: Equatable, Sendable {
         else if !load.isEmpty { parts.append(load) }
         if let distance { parts.append(distance.description) }
         if let d = durationSeconds { parts.append(distance == nil ? formatDuration(d) : "in \(formatDuration(d))") }
-        if let rpe { parts.append("@\(rpe)") }
+        if let effort { parts.append(effort) }
         var text = parts.joined(separator: " ")
         if let note, !note.isEmpty { text += "  # \(note)" }
         return text
@@ -76,7 +90,7 @@ public struct SetValues: Equatable, Sendable {
 public enum SetField: String, CaseIterable, Sendable {
     case kind, weight
     case weightUnit = "weight_unit"
-    case bodyweight, reps, rpe, distance
+    case bodyweight, reps, rpe, rir, distance
     case distanceUnit = "distance_unit"
     case durationSeconds = "duration_seconds"
     case note
@@ -139,6 +153,7 @@ extension SetValues {
         case .bodyweight: .bool(bodyweight)
         case .reps: reps.map { .int($0) } ?? .null
         case .rpe: rpe.map { .fixed($0) } ?? .null
+        case .rir: rir.map { .fixed($0) } ?? .null
         case .distance: distance.map { .fixed($0.value) } ?? .null
         case .distanceUnit: distance.map { .text($0.unit.rawValue) } ?? .null
         case .durationSeconds: durationSeconds.map { .int($0) } ?? .null
@@ -157,6 +172,7 @@ extension SetValues {
         bodyweight = read(.bodyweight).bool ?? false
         reps = read(.reps).int
         rpe = read(.rpe).fixed(signed: false)
+        rir = read(.rir).fixed(signed: false)
         durationSeconds = read(.durationSeconds).int
         if let value = read(.distance).fixed(signed: false) {
             distance = Distance(value, read(.distanceUnit).text.flatMap(DistanceUnit.init(rawValue:)) ?? .m)

@@ -120,6 +120,7 @@ public enum FieldRules {
             "bodyweight": rule(.integer(0...1), "a set's bodyweight flag"),
             "reps": rule(.integer(Int64(SetLimits.performedReps.lowerBound)...Int64(SetLimits.performedReps.upperBound)), nullable: true, "a set's reps"),
             "rpe": rule(.decimal(SetLimits.rpe, step: SetLimits.rpeStep), nullable: true, "a set's rpe"),
+            "rir": rule(.decimal(SetLimits.rir, step: SetLimits.rpeStep), nullable: true, "a set's rir"),
             "duration_s": rule(.integer(1...Int64(SetLimits.maxDurationSeconds)), nullable: true, "a set's duration_s"),
             "distance": rule(.decimal(Fixed(thousandths: 1)...SetLimits.maxDistance), nullable: true, "a set's distance"),
             "distance_unit": rule(.word(Set(DistanceUnit.allCases.map(\.rawValue))), nullable: true, "a set's distance_unit"),
