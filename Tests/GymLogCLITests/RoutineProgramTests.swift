@@ -158,6 +158,16 @@ import Testing
         #expect(await s.type("next").out.first == "Next: ohp, set 2 of 5: 30kg x 10")
     }
 
+    /// `ok rir2` on a line with a target RPE logs the RIR typed, not the target too.
+    @Test func okWithAnRIRReplacesTheTargetRPE() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Bench\nbench 3x5 100 @8\n")
+        await s.type("start bench")
+        #expect(await s.type("ok").out.joined().contains("bench #1  100kg x 5 @8"))
+        let logged = await s.type("ok rir2").out.joined()
+        #expect(logged.contains("bench #2  100kg x 5 rir2") && !logged.contains("@8"), "\(logged)")
+    }
+
     /// Item 4: a typed weight starts the line; planned reps are the reps planned; `routine show` says why.
     @Test func typedValuesAreWhatTheLineStartsFrom() async throws {
         let s = try Session()

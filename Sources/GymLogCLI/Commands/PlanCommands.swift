@@ -130,7 +130,8 @@ struct Ok: TextCommand {
         }
         let parts = round.map { n in
             var values = SetResolver.values(repeating: n.set.values, with: patch, defaultUnit: context.settings.defaultUnit)
-            values.rpe = patch.rpe ?? n.set.targetRPE
+            // The plan's target RPE is what was done unless the lifter says otherwise, as an RPE or an RIR.
+            values.rpe = patch.rpe ?? (patch.rir == nil ? n.set.targetRPE : nil)
             return (exercise: n.line.name, values: Array(repeating: values, count: max(1, patch.count)))
         }
         try EntryRunner(context: context).log(parts, superset: plan.superset(of: round),
