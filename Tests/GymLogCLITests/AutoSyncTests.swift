@@ -71,7 +71,7 @@ import Testing
         let server = try ServerInstance()
         let home = try loggedIn(server, token: try server.addUser("alice"))
         defer { home.remove() }
-        try "[sync]\nauto = false\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        try home.turnOffAutoSync()
 
         // When a set is logged
         #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
