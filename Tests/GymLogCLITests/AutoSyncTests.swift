@@ -57,6 +57,11 @@ import Testing
         let syncLog = try String(contentsOfFile: phone.root + "/state/gymlog/sync.log", encoding: .utf8)
         #expect(syncLog.contains("synced with \(server.url)") && syncLog.contains("pushed 3"), "\(syncLog)")
 
+        // And a background cycle due to nothing (nothing pending, the last pull fresh) sends nothing
+        let pulls = server.requests(to: "/v2/pull")
+        #expect(try phone.gymlog(["sync", "--background", "--db", phone.database]).status == 0)
+        #expect(server.requests(to: "/v2/pull") == pulls && server.requests(to: "/v1/push") == 1, "\(server.log())")
+
         // And another device that syncs reads it back
         let laptop = try loggedIn(server, token: token)
         defer { laptop.remove() }
@@ -64,6 +69,29 @@ import Testing
         let history = try laptop.gymlog(["history", "bench"])
         #expect(history.stdout.contains("100") && history.stdout.contains("x 5"), "\(history.stdout) \(history.stderr)")
         #expect(try backgroundSyncsEnded(laptop))
+    }
+
+    @Test func aBackgroundSyncThatFindsTheLockHeldLeavesAtOnce() throws {
+        // Given a device whose sync lock another cycle holds
+        let server = try ServerInstance()
+        let home = try loggedIn(server, token: try server.addUser("alice"))
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: (home.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let lock = open(home.database + ".sync-lock", O_RDWR | O_CREAT, 0o600)
+        #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
+
+        // When sets are logged meanwhile
+        for line in ["bench 100x5", "bench 100x5", "squat 140x3"] { #expect(try home.gymlog(["log", line]).status == 0) }
+
+        // Then their background syncs end without waiting for the lock, having sent nothing
+        #expect(try backgroundSyncsEnded(home), "a background sync waits for the lock")
+        #expect(server.requests(to: "/v1/push") == 0, "\(server.log())")
+        flock(lock, LOCK_UN)
+        close(lock)
+
+        // And the next sync sends all of it at once
+        let sync = try home.gymlog(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("pushed 6"), "\(sync.stdout) \(sync.stderr)")
     }
 
     @Test func autoOffSendsNothing() throws {
