@@ -15,6 +15,9 @@ struct Sync: ContextCommand {
           gymlog status
               what is still waiting in the outbox
 
+        Once logged in, every command that changes the log also starts a sync in the \
+        background by itself (`sync.auto`; it writes to $XDG_STATE_HOME/gymlog/sync.log and \
+        `gymlog status`); this one runs now, in the foreground, and says what it did. \
         "pulled" counts changes made on other devices (this device's own changes coming back \
         from the server are not news). Only one sync runs at a time per database; a second one \
         waits a few seconds, then says one is running. Offline, it fails with one line and \
