@@ -107,7 +107,9 @@ extension GymLogDatabase {
                     try db.execute(sql: "UPDATE outbox SET seq = ? WHERE seq = ?", arguments: [lastSeq, seq])
                     count += 1
                 }
-                try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [lastSeq])
+                // Nothing due (nearly always): the commit then writes nothing, so a sync with
+                // nothing to do costs no local write either.
+                if count > 0 { try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [lastSeq]) }
                 return .commit
             }
             return count

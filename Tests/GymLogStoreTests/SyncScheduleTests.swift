@@ -58,4 +58,17 @@ import Testing
         schedule = try db.syncSchedule()
         #expect(schedule.hold(settings, now: world.now()) == nil && !schedule.stopped && schedule.lastError == nil)
     }
+
+    @Test func aCycleWithNothingDueWritesNothingLocally() throws {
+        // Given a database whose outbox holds one pending set and no parked event
+        let db = try temporaryDatabase(world, settings: settings)
+        try log(db, "bench 100x5")
+        let before = try db.queue.read { $0.totalChangesCount }
+
+        // When a cycle looks for parked events to send again
+        #expect(try db.unparkDueEvents() == 0)
+
+        // Then it changed no row (no commit to write, no fsync)
+        #expect(try db.queue.read { $0.totalChangesCount } == before)
+    }
 }
