@@ -14,6 +14,8 @@ public struct Paths: Sendable {
     /// exists, so a mistyped path is not silently a new, empty log.
     public var databaseFromOption = false
     public var syncLock: String { database + ".sync-lock" }
+    /// Where a sync that runs in the background says what it did (`$XDG_STATE_HOME/gymlog/sync.log`).
+    public var syncLog: String { (history as NSString).deletingLastPathComponent + "/sync.log" }
     /// Where the credentials are read and written.
     public var credentialsFile: String { credentials ?? (config as NSString).deletingLastPathComponent + "/credentials.toml" }
 
@@ -169,6 +171,9 @@ public struct CLIContext {
             throw UserError("Cannot open the database at \(paths.database): \(error). Check the path (--db or $GYMLOG_DB) and its permissions.")
         }
     }
+
+    /// The database if this command opened it; nil when it never needed it.
+    var openedDatabase: GymLogDatabase? { opened.database }
 
     /// The database when its file exists, nil when it does not; never creates one.
     public func existingDB() throws -> GymLogDatabase? {

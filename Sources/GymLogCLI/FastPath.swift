@@ -27,6 +27,8 @@ extension Gymlog {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
             return 1
         }
+        // As after every command from the shell (`ContextCommand.run()`).
+        defer { BackgroundSync.afterCommand(context) }
         do {
             return try EntryRunner(context: context).run(words.joined(separator: " ")).exitCode.rawValue
         } catch {

@@ -152,11 +152,16 @@ public protocol ContextCommand: AsyncParsableCommand {
     var global: GlobalOptions { get }
     /// Does the command's work, printing through `context`.
     func run(in context: CLIContext) async throws
+    /// Whether the command, run from the shell, may start a background sync as it ends; false
+    /// only for that background sync itself.
+    var startsBackgroundSync: Bool { get }
 }
 
 extension ContextCommand {
     /// The shell's entry: builds the live context, runs, and turns a `UserError` into one
     /// `error:` line and exit status 1.
+    public var startsBackgroundSync: Bool { true }
+
     public mutating func run() async throws {
         var context: CLIContext
         do { context = try CLIContext.live(db: global.db) } catch {
@@ -164,6 +169,8 @@ extension ContextCommand {
             throw ExitCode.failure
         }
         context.createsDatabase = !((self as? any ExistingDatabaseCommand)?.readsOnly ?? false)
+        // Whatever the command left in the outbox is synced in the background (`BackgroundSync`).
+        defer { if startsBackgroundSync { BackgroundSync.afterCommand(context) } }
         do { try await run(in: context) } catch let e as UserError {
             context.printError(Style.stderr.errorLine(e.message))
             throw ExitCode.failure

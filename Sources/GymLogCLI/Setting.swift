@@ -97,6 +97,10 @@ extension Setting {
             case .failure(let e): throw Refusal(words: " \(e.message); e.g. \(example).")
             }
         },
+        flag("sync.auto", \.autoSync,
+             help: "once logged in, each change is synced in the background by itself (false: only by `gymlog sync`)"),
+        wholeNumber("sync.interval", \.syncIntervalSeconds, of: "seconds", range: 30...(24 * 3600),
+                    help: "seconds between pulls of other devices' changes, and the longest a failed sync waits before it is tried again"),
         Setting("sync.server", shown: quoted("URL"), help: "the sync server", group: .credentials) { value, reading in
             reading.settings.server = value.stringValue
         },

@@ -283,6 +283,17 @@ enum Schema {
             WHERE json_extract(extra, '$.rir') IS NOT NULL;
             """)
         }
+        m.registerMigration("v8-sync-manager") { db in
+            try db.execute(sql: """
+            -- The sync that runs by itself: when a failed cycle may be tried again and the
+            -- delay it waited (doubling up to sync.interval), and whether the last error is
+            -- one no retry fixes (a refused token or key), and whether the user was told.
+            ALTER TABLE sync_state ADD COLUMN next_try_at INTEGER;
+            ALTER TABLE sync_state ADD COLUMN backoff_ms INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE sync_state ADD COLUMN retry_stopped INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE sync_state ADD COLUMN stop_shown INTEGER NOT NULL DEFAULT 0;
+            """)
+        }
         return m
     }
 }

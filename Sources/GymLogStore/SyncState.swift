@@ -107,7 +107,9 @@ extension GymLogDatabase {
                     try db.execute(sql: "UPDATE outbox SET seq = ? WHERE seq = ?", arguments: [lastSeq, seq])
                     count += 1
                 }
-                try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [lastSeq])
+                // Nothing due (nearly always): the commit then writes nothing, so a sync with
+                // nothing to do costs no local write either.
+                if count > 0 { try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [lastSeq]) }
                 return .commit
             }
             return count
@@ -289,21 +291,83 @@ extension GymLogDatabase {
         }
     }
 
-    /// Notes the end of a sync cycle for `gymlog status`.
-    public func recordSyncOutcome(server: String, error: String?) throws {
+    /// Notes how a sync cycle ended, for `gymlog status` and for when the next cycle may
+    /// start by itself: a success forgets any backoff and stop; a failure waits
+    /// `AutoSync.backoff` longer than the last one; a stop is not retried by itself.
+    public func recordSyncOutcome(server: String, _ outcome: SyncOutcome) throws {
         try queue.write { db in
-            if let error {
-                try db.execute(sql: "UPDATE sync_state SET server = ?, last_error = ?", arguments: [server, error])
-            } else {
-                try db.execute(sql: "UPDATE sync_state SET server = ?, last_error = NULL, last_sync_at = ?", arguments: [server, environment.now()])
+            let now = environment.now()
+            switch outcome {
+            case .synced(let rejected):
+                // Rejected events wait out a backoff of their own; the cycle itself went
+                // through, and its pull is fresh.
+                let error = rejected == 0 ? nil : "\(rejected) event(s) rejected"
+                try db.execute(sql: """
+                    UPDATE sync_state SET server = ?, last_error = ?, last_sync_at = ?, next_try_at = NULL, backoff_ms = 0, retry_stopped = 0, stop_shown = 0
+                    """, arguments: [server, error, now])
+            case .failed(let error, let capMs):
+                let previous = try Int64.fetchOne(db, sql: "SELECT backoff_ms FROM sync_state") ?? 0
+                let backoff = AutoSync.backoff(after: previous, capMs: capMs)
+                try db.execute(sql: """
+                    UPDATE sync_state SET server = ?, last_error = ?, next_try_at = ?, backoff_ms = ?, retry_stopped = 0, stop_shown = 0
+                    """, arguments: [server, error, now + backoff, backoff])
+            case .stopped(let error):
+                try db.execute(sql: """
+                    UPDATE sync_state SET server = ?, last_error = ?, next_try_at = NULL, backoff_ms = 0, retry_stopped = 1,
+                        stop_shown = CASE WHEN retry_stopped = 1 AND last_error IS ? THEN stop_shown ELSE 0 END
+                    """, arguments: [server, error, error])
             }
         }
     }
 
-    /// Forgets the last sync error (after `logout`, or a `login` whose token was accepted), so
-    /// `status` does not show a failure that no longer applies.
+    /// Forgets the last sync error, its backoff and any stop (after `logout`, or a `login`
+    /// whose token was accepted), so `status` does not show a failure that no longer applies
+    /// and the sync that runs by itself tries again.
     public func clearSyncError() throws {
-        try queue.write { try $0.execute(sql: "UPDATE sync_state SET last_error = NULL") }
+        try queue.write {
+            try $0.execute(sql: "UPDATE sync_state SET last_error = NULL, next_try_at = NULL, backoff_ms = 0, retry_stopped = 0, stop_shown = 0")
+        }
+    }
+
+    /// What decides whether a sync starts by itself now: one row and one indexed probe, cheap
+    /// enough to read after every command.
+    public func syncSchedule() throws -> SyncSchedule {
+        try queue.read { db in
+            let s = try Row.fetchOne(db, sql: "SELECT last_sync_at, last_error, next_try_at, retry_stopped, stop_shown FROM sync_state")!
+            // Parked events whose backoff has passed are sent by the next cycle too.
+            let pending = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM outbox WHERE seq > 0) OR EXISTS (SELECT 1 FROM outbox WHERE seq < 0 AND next_attempt_at <= ?)
+                """, arguments: [environment.now()]) ?? false
+            return SyncSchedule(pending: pending, lastSyncAt: s["last_sync_at"], lastError: s["last_error"], nextTryAt: s["next_try_at"],
+                                stopped: s["retry_stopped"], stopShown: s["stop_shown"])
+        }
+    }
+
+    /// Notes that the user was told the sync stopped, so it is said once, not after every command.
+    public func markSyncStopShown() throws {
+        try queue.write { try $0.execute(sql: "UPDATE sync_state SET stop_shown = 1 WHERE retry_stopped = 1") }
+    }
+}
+
+/// When the next sync may start by itself (`SyncState.swift`'s `syncSchedule`).
+public struct SyncSchedule: Equatable, Sendable {
+    /// Whether outbox events wait to be pushed.
+    public var pending: Bool
+    /// The last cycle that succeeded (Unix ms), nil before the first.
+    public var lastSyncAt: Int64?
+    public var lastError: String?
+    /// When a failed cycle may be tried again, nil when not backing off.
+    public var nextTryAt: Int64?
+    /// The last error is one no retry fixes (`SyncOutcome.stopped`).
+    public var stopped: Bool
+    /// The user was already told about the stop.
+    public var stopShown: Bool
+
+    /// What holds a cycle back now (`AutoSync.hold`), or nil when one may start.
+    public func hold(_ settings: Settings, now: Int64) -> AutoSync.Hold? {
+        AutoSync.hold(enabled: settings.autoSync, loggedIn: settings.server != nil && settings.token != nil, stopped: stopped,
+                      nextTryAt: nextTryAt, pending: pending, lastSyncAt: lastSyncAt, now: now,
+                      intervalMs: Int64(settings.syncIntervalSeconds) * 1000)
     }
 }
 

@@ -42,6 +42,17 @@ public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, Cust
         }
     }
 
+    /// Whether trying again cannot help until the user acts: the token is refused (401) or
+    /// the account may not do this (403). A sync that runs by itself stops on these instead
+    /// of asking again in a loop; `gymlog login` or a manual sync that succeeds starts it again.
+    public var mustNotRetry: Bool {
+        switch self {
+        case .unauthorized: true
+        case .server(let status, _), .invalidResponse(_, let status, _): status == 403
+        case .unreachable: false
+        }
+    }
+
     /// A 404: the server has no such endpoint (its own `not_found`, or a proxy's page).
     var isNotFound: Bool {
         switch self {

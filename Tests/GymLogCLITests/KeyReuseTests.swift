@@ -12,6 +12,8 @@ import Testing
         let token = try server.addUser("alice")
         let phone = try TemporaryHome(), laptop = try TemporaryHome()
         for device in [phone, laptop] { #expect(try device.gymlog(["login", "--server", server.url, "--token", token]).status == 0) }
+        // The laptop's outbox is forged below, before it syncs: nothing may send it first.
+        try laptop.turnOffAutoSync()
         #expect(try phone.gymlog(["log", "bench 100x5"]).status == 0)
         let phoneKeys = try DatabaseQueue(path: phone.database).read { try String.fetchAll($0, sql: "SELECT idempotency_key FROM outbox") }
         #expect(try phone.gymlog(["sync"]).status == 0)

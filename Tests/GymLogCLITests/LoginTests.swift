@@ -115,6 +115,8 @@ import Testing
         let server = try ServerInstance()
         let token = try server.addUser("alice")
         let home = try TemporaryHome()
+        // (the set below waits for the `gymlog sync` that counts it)
+        try home.turnOffAutoSync()
         // When the lifter logs in with it and syncs
         let login = try home.gymlog(["login", "--server", server.url + "/v1/", "--token", token])
         // Then gymlog says which base it uses, saves that, and syncs

@@ -123,17 +123,8 @@ final class OneAnswerHTTPServer: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(body: String) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard fd >= 0, bound, listen(fd, 1) == 0 else { throw UserError("could not listen on loopback") }
-        url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let (fd, port) = try loopbackListener(backlog: 1)
+        url = "http://127.0.0.1:\(port)"
         Thread.detachNewThread { [self] in
             defer { close(fd); done.signal() }
             let connection = accept(fd, nil, nil)

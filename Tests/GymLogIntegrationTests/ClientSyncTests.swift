@@ -144,7 +144,8 @@ import Testing
     @Test func twoSyncProcessesAtOnceNeverSayDatabaseIsLocked() throws {
         let server = try ServerInstance()
         let token = try server.addUser("dave")
-        let a = try ClientDevice(server: server, token: token)
+        // Two manual syncs race here, not the background ones the logs would start.
+        let a = try ClientDevice(server: server, token: token, autoSync: false)
         for i in 0..<20 { try a.run(["log", "row \(50 + i)x10x5"]) }
         let runs = try a.runConcurrently(["sync"], count: 2)
         for r in runs {
@@ -175,7 +176,8 @@ import Testing
 
     @Test func offlineSyncFailsWithOneLineAndKeepsTheOutbox() throws {
         let server = try ServerInstance()
-        let a = try ClientDevice(server: server, token: try server.addUser("erin"))
+        // The set must still be waiting when the server stops.
+        let a = try ClientDevice(server: server, token: try server.addUser("erin"), autoSync: false)
         try a.run(["log", "bench 100x5"])
         server.stop()
         let run = try a.run(["sync"], expect: 1)
@@ -187,7 +189,8 @@ import Testing
     @Test func aPushSendsEachOutboxPayloadAsStoredAndTheServerReadsTheSameFields() async throws {
         let server = try ServerInstance()
         let token = try server.addUser("grace")
-        let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
+        // A's outbox is read below before it syncs.
+        let a = try ClientDevice(server: server, token: token, autoSync: false), b = try ClientDevice(server: server, token: token)
         try a.run(["log", "bench 102.5x5x2"])
         try a.run(["repl"], stdin: "edit 1 # said \"go\" \\ é 😀 then / rest\n")
         let db = try GymLogDatabase(path: a.database)
@@ -211,7 +214,8 @@ import Testing
     @Test func aPushWhoseAnswerIsLostIsAppliedOnceAndHealedByThePull() async throws {
         let server = try ServerInstance()
         let token = try server.addUser("frank")
-        let a = try ClientDevice(server: server, token: token)
+        // The push below is the first: nothing may send the set before it.
+        let a = try ClientDevice(server: server, token: token, autoSync: false)
         try a.run(["log", "press 60x5x2"])
         let db = try GymLogDatabase(path: a.database)
         let real = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)

@@ -21,7 +21,9 @@ import SplitMix
         let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
         let server = try ServerInstance()
         let token = try server.addUser("crash")
-        let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token)
+        // The syncs killed here are the manual ones, each checked right after it dies: a
+        // background sync started by A's writes would run between them and the checks.
+        let a = try ClientDevice(server: server, token: token, autoSync: false), b = try ClientDevice(server: server, token: token, autoSync: false)
         defer { for d in [a, b] { try? FileManager.default.removeItem(atPath: d.root) } }
         let transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
         var registryA = EventRegistry(), registryB = EventRegistry()

@@ -14,8 +14,10 @@ public struct ClientDevice: Sendable {
     public var database: String { home.database }
 
     /// A fresh home; logged in to `server` when one is given (an offline device otherwise).
-    public init(server: ServerInstance? = nil, token: String = "") throws {
+    /// Without `autoSync`, changes wait in the outbox for `sync()` (`TemporaryHome.turnOffAutoSync`).
+    public init(server: ServerInstance? = nil, token: String = "", autoSync: Bool = true) throws {
         home = try TemporaryHome(prefix: "gymlog-device")
+        if !autoSync { try home.turnOffAutoSync() }
         if let server { try run(["login", "--server", server.url, "--token", token]) }
     }
 

@@ -54,4 +54,10 @@ public struct TemporaryHome: Sendable {
 extension TemporaryHome {
     /// Where `gymlog login` saves the server and token: under `$XDG_DATA_HOME`, apart from the config.
     public var credentials: String { root + "/xdg-data/gymlog/credentials.toml" }
+
+    /// Writes a config with `sync.auto = false`: a command leaves its changes in the outbox
+    /// until `gymlog sync`, for tests that look at or change the outbox between the two.
+    public func turnOffAutoSync() throws {
+        try "[sync]\nauto = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+    }
 }

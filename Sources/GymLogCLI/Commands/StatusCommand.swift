@@ -23,6 +23,10 @@ struct Status: ContextCommand {
             return
         }
         let s = try db.syncState()
+        let schedule = try db.syncSchedule()
+        let hold = schedule.hold(context.settings, now: context.environment.now())
+        // Shown here, the stop need not be told again after the next command (`BackgroundSync`).
+        if hold == .stopped, !schedule.stopShown { try? db.markSyncStopShown() }
         let rest = try context.restTimer()?.timer
         let when = { (ms: Int64) in iso8601(millis: ms, utcOffsetSeconds: context.environment.utcOffset(ms)) }
         if output.json {
@@ -36,6 +40,9 @@ struct Status: ContextCommand {
                 ("oldest_pending_at", at(s.oldestPendingAt)),
                 ("last_sync_at", at(s.lastSyncAt)),
                 ("last_error", .string(s.lastError)),
+                ("auto_sync", .bool(hold != .off && hold != .loggedOut && hold != .stopped)),
+                ("retry_stopped", .bool(schedule.stopped)),
+                ("next_try_at", at(schedule.nextTryAt)),
                 ("rest_seconds", .int(rest?.elapsed)),
                 ("rest_target_seconds", .int(rest?.target)),
                 ("failing", .array(s.failing.map { f in
@@ -54,8 +61,10 @@ struct Status: ContextCommand {
         context.print(style.dim("Database:   ") + "\(context.paths.database) " + style.dim("(device \(s.deviceID))"))
         context.print(style.dim("Server:     ") + (context.settings.server ?? style.dim("none (gymlog login --server URL --token TOKEN)")))
         context.print(style.dim("Outbox:     ") + "\(s.outboxDepth) unsynced change\(s.outboxDepth == 1 ? "" : "s")" + (s.oldestPendingAt.map { ", oldest from \(when($0))" } ?? ""))
+        context.print(style.dim("Auto sync:  ") + Self.autoSyncLine(hold))
         context.print(style.dim("Last sync:  ") + (s.lastSyncAt.map(when) ?? "never"))
         if let e = s.lastError { context.print(style.error("Last error:") + " \(e)") }
+        if case .backingOff(let until) = hold { context.print(style.dim("Next try:   ") + "after \(when(until)), with the next change or `gymlog sync`") }
         for f in s.failing {
             context.print(style.error("Failing:   ") + " event \(f.seq) (\(f.entity)), \(plural(f.attempts, "attempt")): \(f.error)" + (f.nextAttemptAt.map { "; next try after \(when($0))" } ?? ""))
         }
@@ -64,5 +73,16 @@ struct Status: ContextCommand {
             context.print(style.error("Not applied:") + " pulled \(p.entity) \(p.entityID): \(p.reason)")
         }
         if s.parkedCount > s.parked.count { context.print(style.dim("            and \(s.parkedCount - s.parked.count) more not applied")) }
+    }
+
+    /// Whether syncs start by themselves, and if not, why and what turns them back on.
+    static func autoSyncLine(_ hold: AutoSync.Hold?) -> String {
+        switch hold {
+        case .off: "off (sync.auto = false in the config); `gymlog sync` syncs"
+        case .loggedOut: "off until `gymlog login`"
+        case .stopped: "stopped by the last error, not retried until `gymlog login` or a `gymlog sync` that succeeds"
+        case .backingOff: "on, waiting after a failed sync"
+        case .upToDate, nil: "on (each change is synced in the background)"
+        }
     }
 }

@@ -15,6 +15,9 @@ struct Sync: ContextCommand {
           gymlog status
               what is still waiting in the outbox
 
+        Once logged in, every command that changes the log also starts a sync in the \
+        background by itself (`sync.auto`; it writes to $XDG_STATE_HOME/gymlog/sync.log and \
+        `gymlog status`); this one runs now, in the foreground, and says what it did. \
         "pulled" counts changes made on other devices (this device's own changes coming back \
         from the server are not news). Only one sync runs at a time per database; a second one \
         waits a few seconds, then says one is running. Offline, it fails with one line and \
@@ -22,34 +25,34 @@ struct Sync: ContextCommand {
         """
     )
     @OptionGroup var global: GlobalOptions
+    /// The cycle a command starts by itself after a write (`BackgroundSync`): quiet, it
+    /// leaves when another cycle runs or none is due, and says what it did in the sync log.
+    @Flag(help: .private) var background = false
+
+    var startsBackgroundSync: Bool { !background }
 
     func run(in context: CLIContext) async throws {
-        guard let server = context.settings.server, let url = URL(string: server) else {
-            throw UserError("No sync server is set. Log in first: `gymlog login --server URL --token TOKEN`.")
-        }
-        let db = try context.db()
+        if background { return await BackgroundSync.run(context) }
+        var sync = try SyncRun(context)
         let mutex = try SyncMutex(path: context.paths.syncLock)
         defer { withExtendedLifetime(mutex) {} }
-        var engine = SyncEngine(replica: db, transport: try HTTPSyncTransport(baseURL: url, token: context.settings.token, caFile: context.settings.caFile))
         let terminal = isatty(STDERR_FILENO) == 1
         if terminal {
-            engine.onProgress = { p in
+            sync.engine.onProgress = { p in
                 guard p.done >= 500 else { return }
                 FileHandle.standardError.write(Data("\r\(p.phase == "pull" ? "pulling" : "pushing") \(p.done)…\u{1B}[K".utf8))
             }
         }
         let started = Date()
-        let report: SyncReport
-        do {
-            report = try await engine.run()
-        } catch {
-            if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            try? db.recordSyncOutcome(server: server, error: error.localizedDescription)
-            throw UserError("Sync failed: \(error.localizedDescription)")
-        }
+        let result = await sync.cycle()
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        try db.recordSyncOutcome(server: server, error: report.rejected.isEmpty ? nil : "\(report.rejected.count) event(s) rejected")
+        let report: SyncReport
+        switch result {
+        case .success(let r): report = r
+        case .failure(let error): throw UserError("Sync failed: \(error.localizedDescription)")
+        }
         let ms = Int(Date().timeIntervalSince(started) * 1000)
+        let server = sync.server
         var line = "Synced with \(server) in \(ms) ms: pulled \(plural(report.pulledChanges, "change")) (\(plural(report.mergedFields, "field")) merged), pushed \(report.pushed)"
         if report.duplicates > 0 { line += ", \(report.duplicates) already on the server" }
         if !report.rejected.isEmpty { line += ", \(report.rejected.count) failed" }

@@ -31,6 +31,11 @@ public struct Settings: Equatable, Sendable {
     public var showPlates: Bool = false
     /// The rest the REPL counts down to between sets (`rest_seconds`), if any.
     public var restSeconds: Int?
+    /// Whether a write starts a sync by itself once logged in (`sync.auto`).
+    public var autoSync = true
+    /// How often other devices' changes are pulled, and the longest a failed sync waits
+    /// before it is tried again, in seconds (`sync.interval`).
+    public var syncIntervalSeconds = 300
 
     public init(defaultUnit: WeightUnit = .kg, e1rmFormula: E1RMFormula = .epley, idleGapMinutes: Int = 120,
                 server: String? = nil, token: String? = nil) {

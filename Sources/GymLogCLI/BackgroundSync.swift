@@ -1,0 +1,157 @@
+import Foundation
+import GymLogCore
+import GymLogStore
+import GymLogSyncClient
+
+/// One sync cycle with the logged-in server, as `gymlog sync` and the background run it: the
+/// engine's pull -> push -> ack, then how it ended written to the sync state (`SyncOutcome`),
+/// which decides when a cycle may start by itself again. The caller holds the `SyncMutex`.
+struct SyncRun {
+    let server: String
+    let db: GymLogDatabase
+    var engine: SyncEngine
+    /// The longest a failed cycle waits before the next try (`sync.interval`).
+    let intervalMs: Int64
+
+    init(_ context: CLIContext) throws {
+        guard let server = context.settings.server, let url = URL(string: server) else {
+            throw UserError("No sync server is set. Log in first: `gymlog login --server URL --token TOKEN`.")
+        }
+        self.server = server
+        db = try context.db()
+        engine = SyncEngine(replica: db, transport: try HTTPSyncTransport(baseURL: url, token: context.settings.token,
+                                                                          caFile: context.settings.caFile))
+        intervalMs = Int64(context.settings.syncIntervalSeconds) * 1000
+    }
+
+    /// Runs the cycle and records its outcome; the error is the cycle's own.
+    func cycle() async -> Result<SyncReport, any Error> {
+        do {
+            let report = try await engine.run()
+            try db.recordSyncOutcome(server: server, .synced(rejected: report.rejected.count))
+            return .success(report)
+        } catch {
+            let message = error.localizedDescription
+            let retry = (error as? SyncTransportError)?.mustNotRetry == true
+            try? db.recordSyncOutcome(server: server, retry ? .stopped(message) : .failed(message, capMs: intervalMs))
+            return .failure(error)
+        }
+    }
+}
+
+/// The sync that runs by itself from the shell. A command that leaves changes in the outbox
+/// starts a detached `gymlog sync --background` as it ends and returns at once: the command
+/// never waits on the network, and a server that is down costs it one spawn.
+enum BackgroundSync {
+    /// Rounds one background process runs at most while changes keep arriving; each round
+    /// sends everything pending, so this only guards against a loop.
+    static let maxRounds = 5
+
+    /// After a shell command: says once that the sync stopped (a refused token), then starts a
+    /// background cycle when the outbox holds changes and nothing holds one back (`AutoSync.hold`).
+    /// Reads the sync state only when the command opened the database.
+    static func afterCommand(_ context: CLIContext) {
+        guard let db = context.openedDatabase, let schedule = try? db.syncSchedule() else { return }
+        let hold = schedule.hold(context.settings, now: context.environment.now())
+        if hold == .stopped, !schedule.stopShown, let error = schedule.lastError {
+            context.printError("Sync by itself is stopped: \(error) Changes stay in the outbox; `gymlog status` shows this again.")
+            try? db.markSyncStopShown()
+        }
+        guard schedule.pending, hold == nil, let executable = Bundle.main.executablePath else { return }
+        _ = DetachedProcess.start(executable, ["sync", "--background", "--db", context.paths.database])
+    }
+
+    /// The background process: quiet, it says what it did in the sync log. It runs a cycle
+    /// while one is due; when another cycle holds the lock it leaves at once, because that
+    /// cycle looks again after releasing it (here, or through `afterCommand` after `gymlog
+    /// sync`) and sends what this one was started for.
+    static func run(_ context: CLIContext) async {
+        guard let sync = try? SyncRun(context) else { return }
+        let log = SyncLog(path: context.paths.syncLog, environment: context.environment)
+        for _ in 0..<maxRounds {
+            let now = context.environment.now()
+            guard let schedule = try? sync.db.syncSchedule(), schedule.hold(context.settings, now: now) == nil,
+                  let mutex = try? SyncMutex(path: context.paths.syncLock, wait: 0) else { return }
+            let result = await sync.cycle()
+            withExtendedLifetime(mutex) {}
+            switch result {
+            case .success(let report):
+                log.append("synced with \(sync.server): pulled \(plural(report.pulledChanges, "change")), pushed \(report.pushed)"
+                    + (report.rejected.isEmpty ? "" : ", \(report.rejected.count) rejected (see `gymlog status`)"))
+            case .failure(let error):
+                let next = try? sync.db.syncSchedule().nextTryAt
+                log.append("failed: \(error.localizedDescription)" + (next.map { " Next try after \(log.time($0))." } ?? " Not retried by itself."))
+                return
+            }
+        }
+    }
+}
+
+/// The background sync's log, `$XDG_STATE_HOME/gymlog/sync.log`: one timestamped line per
+/// cycle. Past 1 MiB it moves to `sync.log.1` (one older generation), so it never grows unbounded.
+struct SyncLog {
+    let path: String
+    let environment: Environment
+    static let limit = 1 << 20
+
+    /// `time` as the log shows it, local ISO 8601.
+    func time(_ ms: Int64) -> String { iso8601(millis: ms, utcOffsetSeconds: environment.utcOffset(ms)) }
+
+    func append(_ message: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size > Self.limit {
+            _ = rename(path, path + ".1")
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let line = Array("\(time(environment.now())) \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+}
+
+/// A process started to outlive this one.
+enum DetachedProcess {
+    /// glibc's `POSIX_SPAWN_SETSID` (<spawn.h>), which Swift's Glibc module leaves out.
+    private static let setSessionFlag: Int32 = 0x80
+
+    /// Starts `executable arguments` in a session of its own (no terminal's Ctrl-C or hangup
+    /// reaches it), with /dev/null for its standard input and output and no other descriptor of
+    /// this process (a caller's pipe would otherwise stay open, and whoever reads it wait), and
+    /// does not wait for it. Its exit is collected by whoever inherits it when this process
+    /// ends. Returns its pid, or nil when it could not start.
+    @discardableResult
+    static func start(_ executable: String, _ arguments: [String]) -> pid_t? {
+        closeOnExec()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(setSessionFlag | POSIX_SPAWN_SETSIGMASK))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid = pid_t()
+        let started = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        return started == 0 ? pid : nil
+    }
+
+    /// Marks every descriptor past standard error close-on-exec. glibc's `closefrom` action is
+    /// not visible from Swift; this process is about to end, so the flag costs it nothing.
+    private static func closeOnExec() {
+        guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for fd in fds.compactMap({ Int32($0) }) where fd > STDERR_FILENO {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// How a sync cycle ended, as the sync state keeps it.
+public enum SyncOutcome: Equatable, Sendable {
+    /// Pulled and pushed. Events the server rejected (`rejected`) wait out a backoff of their own.
+    case synced(rejected: Int)
+    /// Failed in a way that may pass (offline, a server down or overloaded): tried again after
+    /// a growing delay, at most `capMs`.
+    case failed(String, capMs: Int64)
+    /// Failed in a way no retry fixes (the token refused or withdrawn, the key refused): not
+    /// tried by itself again until a login or a manual sync succeeds.
+    case stopped(String)
+}
+
+/// The rules of the sync that runs by itself, apart from the processes and the network that
+/// carry them out: when a cycle may start, and how long a failed one waits.
+public enum AutoSync {
+    /// The wait after the first failure; each further failure doubles it, up to the interval.
+    public static let firstBackoffMs: Int64 = 5_000
+
+    /// The wait before the next try after a failure that followed a wait of `previousMs` (0
+    /// after a success): 5 s, 10 s, 20 s, ..., never more than `capMs`.
+    public static func backoff(after previousMs: Int64, capMs: Int64) -> Int64 {
+        min(previousMs <= 0 ? firstBackoffMs : previousMs * 2, max(capMs, firstBackoffMs))
+    }
+
+    /// Why no cycle starts by itself now.
+    public enum Hold: Equatable, Sendable {
+        /// `sync.auto = false`.
+        case off
+        /// No server and token: `gymlog login` first.
+        case loggedOut
+        /// The last error is one a retry cannot fix (`SyncOutcome.stopped`).
+        case stopped
+        /// The last cycle failed; the next try is at this time (Unix ms).
+        case backingOff(until: Int64)
+        /// Nothing waits to be sent and the last pull is fresher than the interval.
+        case upToDate
+    }
+
+    /// What holds a cycle back now, or nil when one may start. `pending` is whether events
+    /// wait to be pushed; without any, a cycle is still due to pull once the last one is
+    /// older than `intervalMs`.
+    public static func hold(enabled: Bool, loggedIn: Bool, stopped: Bool, nextTryAt: Int64?, pending: Bool,
+                            lastSyncAt: Int64?, now: Int64, intervalMs: Int64) -> Hold? {
+        guard loggedIn else { return .loggedOut }
+        guard enabled else { return .off }
+        if stopped { return .stopped }
+        if let nextTryAt, nextTryAt > now { return .backingOff(until: nextTryAt) }
+        if !pending, let lastSyncAt, now - lastSyncAt < intervalMs { return .upToDate }
+        return nil
+    }
+}
