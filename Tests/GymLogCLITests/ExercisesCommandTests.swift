@@ -128,3 +128,24 @@ import Testing
         #expect(try home.gymlog(["exercises", "kind", "hang", "timed"]).stdout == "'Hang' is a timed exercise (timed).\n")
     }
 }
+
+/// `exercises search` through the real binary (issue 30, item 3).
+@Suite struct ExerciseSearchCommandTests {
+    @Test func searchShowsYourOwnThenTheCatalog() throws {
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["log", "front squat 100x5"]).status == 0)
+        let run = try home.gymlog(["exercises", "search", "front", "squat"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Yours:" && lines[1].hasPrefix("  front squat  weighted, 1 set"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("In the catalog (") }, "\(lines)")
+        #expect(lines.contains("  Front Barbell Squat · barbell · quadriceps; also calves, glutes, hamstrings"), "\(lines)")
+        // A muscle the catalog does not name is bad input, and the error lists the ones it does
+        let bad = try home.gymlog(["exercises", "search", "--muscle", "pecs"])
+        #expect(bad.status == 64 && bad.stderr.contains("--muscle pecs is not a muscle the catalog names; use one of abdominals,"), "\(bad.stderr)")
+        // And --json gives every field kept, equipment matched whatever its case
+        let json = try home.gymlog(["exercises", "search", "curl", "--equipment", "E-Z Curl Bar", "--json"])
+        #expect(json.status == 0 && json.stdout.contains("\"equipment\": \"e-z curl bar\"") && json.stdout.contains("\"primary_muscles\": ["),
+                "\(json.stdout.prefix(400))")
+    }
+}

@@ -31,9 +31,11 @@ struct Exercises: ParsableCommand {
                                                 move the sets; keep the name
           gymlog exercises delete Benchpress
               only one with no sets
+          gymlog exercises search press --muscle shoulders
+              the built-in catalog and your own, for routines
         """,
         subcommands: [ListExercises.self, AddExercise.self, AliasExercise.self, RenameExercise.self, KindExercise.self,
-                      RestExercise.self, MergeExercises.self, DeleteExercise.self],
+                      RestExercise.self, MergeExercises.self, DeleteExercise.self, SearchExercises.self],
         defaultSubcommand: ListExercises.self
     )
 }
