@@ -63,8 +63,13 @@ enum TerminalText {
     /// zero-width characters none. Every padded column measures with this, so a table of
     /// names like `Développé couché`, `ベンチプレス` or `💪 Curl` stays aligned.
     static func width(_ text: String) -> Int {
-        // A style's escape sequence (`ESC [ 2 m`) and its mark take no column.
-        var columns = 0, inEscape = false
+        shown(text).reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// The characters of `text` that take columns: a style's escape sequence (`ESC [ 2 m`) and
+    /// its mark take none.
+    static func shown(_ text: String) -> [Character] {
+        var out: [Character] = [], inEscape = false
         for c in text {
             if inEscape {
                 if let v = c.unicodeScalars.first?.value, v >= 0x40, v <= 0x7E, c != "[" { inEscape = false }
@@ -72,27 +77,14 @@ enum TerminalText {
             }
             if c == "\u{1B}" { inEscape = true; continue }
             if let scalar = c.unicodeScalars.first, markScalars.contains(scalar) { continue }
-            columns += width(of: c)
+            out.append(c)
         }
-        return columns
+        return out
     }
 
     /// The blank columns `text` starts with, a style's escape sequence before or among them
     /// taking none: how far in a wrapped line's continuation goes.
-    static func leadingBlanks(_ text: String) -> Int {
-        var columns = 0, inEscape = false
-        for c in text {
-            if inEscape {
-                if let v = c.unicodeScalars.first?.value, v >= 0x40, v <= 0x7E, c != "[" { inEscape = false }
-                continue
-            }
-            if c == "\u{1B}" { inEscape = true; continue }
-            if let scalar = c.unicodeScalars.first, markScalars.contains(scalar) { continue }
-            guard c == " " else { break }
-            columns += 1
-        }
-        return columns
-    }
+    static func leadingBlanks(_ text: String) -> Int { shown(text).prefix { $0 == " " }.count }
 
     /// The columns one character (a grapheme cluster, so `e` + U+0301 is one) takes.
     static func width(of c: Character) -> Int {
