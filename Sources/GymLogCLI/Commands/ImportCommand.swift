@@ -171,7 +171,6 @@ struct Import: ContextCommand {
     /// A dry run prints the same lines: they describe the import, which it runs up to the write.
     static func summary(_ r: ImportReport, _ file: ImportedFile, unitFromFlag: Bool, dateOrderFromFlag: Bool = false,
                         zone: String) -> [String] {
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var lines: [String] = []
         var created = "Imported \(plural(r.workoutsCreated, "workout")), "
             + "\(plural(r.setsCreated, "set")), \(plural(r.exercisesCreated.count, "new exercise"))"
