@@ -53,12 +53,25 @@ enum BackgroundSync {
     static func afterCommand(_ context: CLIContext) {
         guard let db = context.openedDatabase, let schedule = try? db.syncSchedule() else { return }
         let hold = schedule.hold(context.settings, now: context.environment.now())
-        if hold == .stopped, !schedule.stopShown, let error = schedule.lastError {
-            context.printError("Sync by itself is stopped: \(error) Changes stay in the outbox; `gymlog status` shows this again.")
-            try? db.markSyncStopShown()
-        }
-        guard schedule.pending, hold == nil, let executable = Bundle.main.executablePath else { return }
-        _ = DetachedProcess.start(executable, ["sync", "--background", "--db", context.paths.database])
+        tellStopOnce(context, db, schedule, hold)
+        guard schedule.pending, hold == nil else { return }
+        start(context)
+    }
+
+    /// Starts a detached `gymlog sync --background` on the context's database; its pid, or nil
+    /// when it could not start.
+    @discardableResult
+    static func start(_ context: CLIContext) -> pid_t? {
+        guard let executable = Bundle.main.executablePath else { return nil }
+        return DetachedProcess.start(executable, ["sync", "--background", "--db", context.paths.database])
+    }
+
+    /// Says that the sync stopped (a refused token), once: after the command that first meets
+    /// the stop, not after every one.
+    static func tellStopOnce(_ context: CLIContext, _ db: GymLogDatabase, _ schedule: SyncSchedule, _ hold: AutoSync.Hold?) {
+        guard hold == .stopped, !schedule.stopShown, let error = schedule.lastError else { return }
+        context.printError("Sync by itself is stopped: \(error) Changes stay in the outbox; `gymlog status` shows this again.")
+        try? db.markSyncStopShown()
     }
 
     /// The background process: quiet, it says what it did in the sync log. It runs a cycle

@@ -208,6 +208,10 @@ protocol YieldsToExercises: ContextCommand {}
 /// A command whose argument is an exercise: the REPL completes `NAME exercise` for it.
 protocol ExerciseArgumentCommand: ContextCommand {}
 
+/// A command that saves the server and token (`login`, `logout`): the REPL reads its settings
+/// again after it, so the lines that follow sync with what it saved.
+protocol SavesCredentials: ContextCommand {}
+
 /// A command that works on what is already logged: run from the shell on a path with no
 /// database, it creates none and says so. These are the commands that only read, and those
 /// that change or take back what exists (with no database there is nothing to undo, edit,

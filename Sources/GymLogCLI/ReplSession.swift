@@ -15,6 +15,8 @@ final class ReplSession {
     var context: CLIContext
     let state = ReplState()
     private(set) var allSucceeded = true
+    /// The sync by itself, in a terminal; piped input syncs once as the REPL ends (`BackgroundSync`).
+    var sync: ReplSync?
 
     init(context: CLIContext) {
         self.context = context
@@ -55,16 +57,20 @@ final class ReplSession {
         return rows.map { "  " + TerminalText.pad($0.0, to: width) + "  " + $0.1 }
     }
 
-    /// `[Push day · 5 sets] > `, `[10:15 · 1 set] > `, or `gymlog> ` with no open workout.
+    /// `[Push day · 5 sets] > `, `[10:15 · 1 set] > `, or `gymlog> ` with no open workout; then
+    /// the rest timer and the sync's state: `[Push day · 5 sets · rest 1:20/2:00 · ↑2] > `.
     func prompt() -> String {
-        let text = promptText()
-        guard let (timer, lastSet) = try? context.restTimer(), text.hasSuffix("] > ") else { return text }
-        if timer.reached, state.bellRungAfter != lastSet {
-            state.bellRungAfter = lastSet
-            // Once per break: the terminal's bell (or its visual bell).
-            FileHandle.standardOutput.write(Data("\u{07}".utf8))
+        var text = promptText()
+        if let (timer, lastSet) = try? context.restTimer(), text.hasSuffix("] > ") {
+            if timer.reached, state.bellRungAfter != lastSet {
+                state.bellRungAfter = lastSet
+                // Once per break: the terminal's bell (or its visual bell).
+                FileHandle.standardOutput.write(Data("\u{07}".utf8))
+            }
+            text = String(text.dropLast(4)) + " · \(timer.text)] > "
         }
-        return String(text.dropLast(4)) + " · \(timer.text)] > "
+        guard let mark = sync?.promptMark(context) else { return text }
+        return text.hasSuffix("] > ") ? String(text.dropLast(4)) + " · \(mark)] > " : String(text.dropLast(2)) + " \(mark)> "
     }
 
     /// The prompt without the rest timer.
@@ -123,6 +129,7 @@ final class ReplSession {
             outcome = runEntry(line)
         }
         if outcome == .failed { allSucceeded = false }
+        sync?.afterLine(context, finishing: word == Finish._commandName)
         return outcome
     }
 
@@ -181,6 +188,10 @@ final class ReplSession {
             let command = try Gymlog.parseAsRoot(args)
             if let c = command as? any ContextCommand {
                 try await c.run(in: context)
+                // `login` and `logout` saved new credentials: the next lines sync with them.
+                if c is any SavesCredentials {
+                    self.context.settings = try ConfigFile.load(context.paths.config, credentials: context.paths.credentialsFile)
+                }
             } else if var c = command as? any AsyncParsableCommand {
                 try await c.run()
             } else {

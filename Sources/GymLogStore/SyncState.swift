@@ -338,8 +338,11 @@ extension GymLogDatabase {
             let pending = try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM outbox WHERE seq > 0) OR EXISTS (SELECT 1 FROM outbox WHERE seq < 0 AND next_attempt_at <= ?)
                 """, arguments: [environment.now()]) ?? false
+            // Counted up to a cap: the REPL reads this every second, and an import leaves thousands.
+            let waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM outbox LIMIT ?)", arguments: [SyncSchedule.waitingCap]) ?? 0
+            let mark = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM outbox") ?? 0
             return SyncSchedule(pending: pending, lastSyncAt: s["last_sync_at"], lastError: s["last_error"], nextTryAt: s["next_try_at"],
-                                stopped: s["retry_stopped"], stopShown: s["stop_shown"])
+                                stopped: s["retry_stopped"], stopShown: s["stop_shown"], waiting: waiting, outboxMark: mark)
         }
     }
 
@@ -362,6 +365,12 @@ public struct SyncSchedule: Equatable, Sendable {
     public var stopped: Bool
     /// The user was already told about the stop.
     public var stopShown: Bool
+    /// The outbox's events, parked ones included, counted up to `waitingCap`.
+    public var waiting: Int = 0
+    /// The newest outbox event's sequence number (0 when empty): when it moves, something wrote.
+    public var outboxMark: Int64 = 0
+
+    public static let waitingCap = 1000
 
     /// What holds a cycle back now (`AutoSync.hold`), or nil when one may start.
     public func hold(_ settings: Settings, now: Int64) -> AutoSync.Hold? {

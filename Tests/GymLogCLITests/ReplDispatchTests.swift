@@ -20,9 +20,11 @@ import Testing
         let (out, err) = s.output.take()
         #expect(outcome == .ok, "\(err)")
         #expect(server.requests(to: "/v1/capabilities") == 1 && server.requests(to: "/v2/pull") == 1, "\(server.log())")
-        #expect(out == ["Logged in to \(server.url). Run `sync` to sync."])
+        #expect(out == ["Logged in to \(server.url). From now on changes sync by themselves in the background (`sync.auto`); `sync` syncs now."])
         let settings = try ConfigFile.load(s.context.paths.config, credentials: s.context.paths.credentialsFile)
         #expect(settings.server == server.url && settings.token == token)
+        // And the lines after it sync with what it saved (`status`, `sync`, the sync by itself)
+        #expect(s.repl.context.settings.server == server.url && s.repl.context.settings.token == token)
     }
 
     @Test func aLoginToSomethingThatIsNotAGymlogServerSavesNothing() async throws {

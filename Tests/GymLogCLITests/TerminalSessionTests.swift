@@ -291,7 +291,11 @@ struct Tmux {
     /// The REPL in a new pane, once its first prompt shows.
     static func repl(home: TemporaryHome) throws -> Tmux {
         let pane = try Tmux(home: home)
-        do { try pane.waitFor("gymlog>") } catch { pane.close(); throw error }
+        // `gymlog> `, `[10:15 · 1 set] > `, with the sync's state when logged in (`gymlog syncing> `).
+        let prompted = { (screen: String) in
+            screen.split(separator: "\n").last.map { ($0.hasPrefix("gymlog") || $0.hasPrefix("[")) && $0.hasSuffix(">") } == true
+        }
+        do { try pane.waitUntil("the first prompt", prompted) } catch { pane.close(); throw error }
         return pane
     }
 

@@ -35,4 +35,31 @@ import GymLogCore
         #expect(hold(pending: false, lastSyncAt: now - 300_000) == nil)
         #expect(hold(pending: false, lastSyncAt: nil) == nil)
     }
+
+    @Test func anOpenReplStartsOneCycleForARunOfWritesAfterAQuietAndAtOnceAtFinish() {
+        var pacer = SyncPacer()
+        func starts(now: Int64, running: Bool, hold: AutoSync.Hold?) -> Bool { pacer.starts(now: now, running: running, hold: hold) }
+        let t: Int64 = 1_000_000_000
+        // Opening: a due cycle starts at once; nothing else starts while it runs or right after it
+        #expect(starts(now: t, running: false, hold: nil))
+        #expect(!starts(now: t + 500, running: true, hold: nil))
+        #expect(!starts(now: t + 1_000, running: false, hold: nil))
+        // A run of writes a second apart: no cycle until the quiet after the last one
+        for i in 0..<4 { pacer.wrote(now: t + 10_000 + Int64(i) * 1_000) }
+        let lastWrite = t + 13_000
+        #expect(!starts(now: lastWrite + SyncPacer.quietMs - 1, running: false, hold: nil))
+        #expect(starts(now: lastWrite + SyncPacer.quietMs, running: false, hold: nil))
+        // A write while that cycle runs is one more cycle after it, once the quiet has passed
+        pacer.wrote(now: lastWrite + 4_000)
+        #expect(!starts(now: lastWrite + 5_000, running: true, hold: nil))
+        #expect(starts(now: lastWrite + 8_000, running: false, hold: nil))
+        // `finish` starts at once, even right after another start
+        pacer.wrote(now: lastWrite + 8_100, atOnce: true)
+        #expect(starts(now: lastWrite + 8_100, running: false, hold: nil))
+        // Whatever holds a cycle back (offline backoff, a refused token, nothing due) wins
+        pacer.wrote(now: lastWrite + 20_000, atOnce: true)
+        #expect(!starts(now: lastWrite + 20_000, running: false, hold: .backingOff(until: lastWrite + 25_000)))
+        #expect(!starts(now: lastWrite + 21_000, running: false, hold: .stopped))
+        #expect(starts(now: lastWrite + 25_000, running: false, hold: nil))
+    }
 }

@@ -5,7 +5,7 @@ import GymLogStore
 import GymLogWire
 import GymLogSyncClient
 
-struct Login: ContextCommand {
+struct Login: SavesCredentials {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Check the sync server and your token, then save them in the credentials file (mode 0600).",
@@ -88,7 +88,9 @@ struct Login: ContextCommand {
         }
         try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caFile: caFile)
         try existing?.clearSyncError()
-        context.print("Logged in to \(server). Run `gymlog sync` to sync.")
+        context.print("Logged in to \(server). " + (context.settings.autoSync
+            ? "From now on changes sync by themselves in the background (`sync.auto`); `gymlog sync` syncs now."
+            : "Run `gymlog sync` to sync (`sync.auto` is off)."))
         // The user's lines are theirs to remove: say that they are no longer read.
         if ConfigFile.hasOldSyncLines(context.paths.config) {
             context.print("The [sync] lines in \(context.paths.config) are no longer read (the server and token are now in "

@@ -2,7 +2,7 @@ import ArgumentParser
 import GymLogCore
 import GymLogStore
 
-struct Logout: ContextCommand {
+struct Logout: SavesCredentials {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Forget the sync server and token (local data stays).",

@@ -15,7 +15,9 @@ struct Repl: ContextCommand {
 
         Type `help` inside it for every command; each gymlog command works there without the \
         `gymlog` in front. Ctrl-C clears the line being typed; Ctrl-D on an empty line, or \
-        `quit`, leaves. Piped input is read without prompts, each error names its line \
+        `quit`, leaves. Once logged in, it syncs by itself in the background, and the prompt \
+        shows how: `↑2` (changes waiting), `syncing`, `offline`, `sync stopped` (see `gymlog \
+        status`). Piped input is read without prompts, each error names its line \
         (`line 12: error: ...`), and the exit status is 1 if any line failed.
         """
     )
@@ -27,8 +29,11 @@ struct Repl: ContextCommand {
         let session = ReplSession(context: context)
         if interactive {
             context.print("gymlog: log a set like `bench 100x5`; `help` lists commands, `quit` leaves.")
-            // The prompt counts the rest live while the line is empty.
-            livePromptSource = { session.prompt() }
+            // Syncs by itself, and the prompt counts the rest and shows the sync live while the line is empty.
+            let sync = ReplSync()
+            session.sync = sync
+            sync.tick(session.context)
+            livePromptSource = { sync.tick(session.context); return session.prompt() }
             // A command's question (`delete --workout`) is answered at the same terminal.
             session.context.ask = { ReadlineReader.answer(TerminalText.safe($0)) }
         }

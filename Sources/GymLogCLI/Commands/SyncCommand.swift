@@ -16,7 +16,8 @@ struct Sync: ContextCommand {
               what is still waiting in the outbox
 
         Once logged in, every command that changes the log also starts a sync in the \
-        background by itself (`sync.auto`; it writes to $XDG_STATE_HOME/gymlog/sync.log and \
+        background by itself, and an open REPL syncs a few seconds after a change and every \
+        `sync.interval` (`sync.auto`; it writes to $XDG_STATE_HOME/gymlog/sync.log and \
         `gymlog status`); this one runs now, in the foreground, and says what it did. \
         "pulled" counts changes made on other devices (this device's own changes coming back \
         from the server are not news). Only one sync runs at a time per database; a second one \

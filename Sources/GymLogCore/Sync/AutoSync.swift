@@ -49,3 +49,37 @@ public enum AutoSync {
         return nil
     }
 }
+
+/// When an open REPL starts a background cycle. The sync state decides whether one is due
+/// (`AutoSync.hold`: changes waiting, or the last pull older than the interval, and no
+/// backoff or stop); this paces the starts: a few seconds of quiet after a write, so a run of
+/// `+` lines makes one cycle, and at most one start per quiet period, so a cycle that ends with
+/// work left (another process held the lock) is not restarted in a loop.
+public struct SyncPacer: Sendable {
+    /// The quiet after a write before its cycle starts, and the least time between two starts.
+    public static let quietMs: Int64 = 3_000
+
+    /// No cycle starts before this time (the quiet after the last write).
+    public private(set) var notBefore: Int64?
+    private var lastStartAt: Int64?
+
+    public init() {}
+
+    /// A line wrote something: its cycle starts after the quiet, or at once (`finish`, the
+    /// end of a workout, which a lifter expects on the server before leaving the gym).
+    public mutating func wrote(now: Int64, atOnce: Bool = false) {
+        notBefore = atOnce ? now : now + Self.quietMs
+        if atOnce { lastStartAt = nil }
+    }
+
+    /// Whether a cycle starts now, given whether one runs and what holds one back; when it
+    /// does, the start is noted. Triggers that came while a cycle ran are this one call after it.
+    public mutating func starts(now: Int64, running: Bool, hold: AutoSync.Hold?) -> Bool {
+        guard !running, hold == nil else { return false }
+        if let notBefore, now < notBefore { return false }
+        if let lastStartAt, now - lastStartAt < Self.quietMs { return false }
+        lastStartAt = now
+        notBefore = nil
+        return true
+    }
+}
