@@ -157,10 +157,52 @@ import Testing
         try pane.waitFor("Sync by itself is stopped")
         pane.enter("+")
         try pane.waitFor("bench #3")
+        try pane.waitUntil("the prompt after bench #3") { $0.split(separator: "\n").last?.contains("3 sets") == true }
         #expect(pane.screen().components(separatedBy: "Sync by itself is stopped").count == 2, "\(pane.screen())")
         // And it is not tried again in a loop
         Thread.sleep(forTimeInterval: 4)
         #expect(server.requests(to: "/v2/pull") == pulls, "\(server.log())")
         #expect(prompt(pane).contains("sync stopped"), "\(pane.screen())")
+    }
+
+    @Test(.tmux)
+    func twoReplsAndShellCommandsOnOneDatabaseSendEverySetOnce() throws {
+        // Given one database open in two REPLs (two terminals) of a logged-in device
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let home = try loggedIn(server, token: token)
+        defer { home.remove() }
+        let other = try loggedIn(server, token: token)
+        defer { other.remove() }
+        let first = try Tmux.repl(home: home)
+        defer { first.close() }
+        let second = try Tmux(home: other, arguments: ["--db", home.database])
+        defer { second.close() }
+
+        // When both log sets while one-shot commands log from a shell, all at once
+        for round in 1...4 {
+            first.enter("bench 100x\(round)")
+            second.enter("squat 140x\(round)")
+            #expect(try home.gymlog(["log", "row 80x\(round)"]).status == 0)
+            Thread.sleep(forTimeInterval: 0.7)
+        }
+        try first.waitFor("bench #4")
+        try second.waitFor("squat #4")
+
+        // Then the outbox empties by itself, with nothing typed and no `sync`
+        #expect(try eventually(60) {
+            let status = try home.gymlog(["status", "--json"])
+            return status.stdout.contains("\"outbox_depth\": 0,") && !prompt(first).contains("syncing") && !prompt(second).contains("syncing")
+        }, "\(first.screen())\n\(second.screen())\n\(server.log())")
+        // And another device gets each of the twelve sets exactly once
+        let laptop = try loggedIn(server, token: token)
+        defer { laptop.remove() }
+        #expect(try laptop.gymlog(["sync"]).status == 0)
+        let history = try laptop.gymlog(["history", "--json"])
+        let workouts = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])["workouts"] as? [[String: Any]]
+        let logged = (workouts ?? []).flatMap { ($0["sets"] as? [[String: Any]]) ?? [] }
+            .map { "\($0["exercise"] ?? "") \($0["weight"] ?? "")x\($0["reps"] ?? "")" }.sorted()
+        let typed = (1...4).flatMap { ["bench 100x\($0)", "squat 140x\($0)", "row 80x\($0)"] }.sorted()
+        #expect(logged == typed, "\(history.stdout)")
     }
 }
