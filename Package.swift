@@ -59,7 +59,7 @@ let package = Package(
             name: "GymLogStore",
             dependencies: ["GymLogCore", "GymLogWire", grdb]
         ),
-        .target(name: "GymLogWire", dependencies: ["GymLogCore"]),
+        .target(name: "GymLogWire", dependencies: ["GymLogCore", crypto]),
         .target(
             name: "GymLogSyncClient",
             dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", asyncHTTPClient, nioCore, nioConcurrency, nioSSL]

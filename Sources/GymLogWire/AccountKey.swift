@@ -1,0 +1,182 @@
+import Crypto
+import Foundation
+
+/// The key of an end-to-end encrypted account: 256 random bits made on the account's first
+/// device, never sent; every device that syncs the account holds the same one. The server
+/// only ever sees values sealed with it (`seal`) and a verifier (`verifier`) that lets it
+/// refuse a device holding another key before anything of that device is stored.
+public struct AccountKey: Equatable, Sendable {
+    public let bytes: [UInt8]
+
+    public static let byteCount = 32
+
+    /// A new key from the system's secure random source.
+    public static func random() -> AccountKey {
+        AccountKey(validated: SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+    }
+
+    private init(validated bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The key these 32 bytes are; nil for any other length.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount else { return nil }
+        self.bytes = bytes
+    }
+
+    /// The key a recovery phrase spells (`RecoveryPhrase.decode`).
+    public init(phrase: String) throws(RecoveryPhrase.Problem) {
+        self.init(validated: try RecoveryPhrase.decode(phrase))
+    }
+
+    /// The 24 words that spell this key, for the lifter to write down.
+    public var phrase: [String] { RecoveryPhrase.encode(bytes) }
+
+    /// A key for one purpose, derived with HKDF-SHA256, so the sealing key, the verifier and
+    /// the keyed ids never share bits a leak of one would give away.
+    private func derived(_ purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: Data("gymlog account key".utf8),
+                               info: Data(purpose.utf8), outputByteCount: 32)
+    }
+
+    /// What the server keeps to recognise the key without learning it: an HMAC of a fixed
+    /// label under a derived key (hex). Safe to store because the key is random, not a password
+    /// a server could guess offline.
+    public var verifier: String {
+        hex(HMAC<SHA256>.authenticationCode(for: Data("gymlog verifier v1".utf8), using: derived("verifier")))
+    }
+
+    /// An id derived from content that would otherwise reveal it (an exercise's name, an
+    /// imported row), keyed so the server cannot test guesses against it: the first 16 bytes
+    /// of an HMAC, as a UUID of version 8 (custom) and RFC 4122 variant.
+    public func keyedID(_ content: String) -> UUID {
+        var b = Array(HMAC<SHA256>.authenticationCode(for: Data(content.utf8), using: derived("ids")).prefix(16))
+        b[6] = (b[6] & 0x0F) | 0x80
+        b[8] = (b[8] & 0x3F) | 0x80
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    /// Where a sealed value belongs. Bound to the value as associated data, so a server that
+    /// moves a value to another account, row or field gets one no device will open.
+    public struct Place: Equatable, Sendable {
+        public var account: String
+        public var entity: String
+        public var rowID: String
+        public var field: String
+
+        public init(account: String, entity: String, rowID: String, field: String) {
+            self.account = account; self.entity = entity; self.rowID = rowID; self.field = field
+        }
+
+        /// Each part length-prefixed, so no two places give the same bytes.
+        var associatedData: Data {
+            var data = Data("gymlog sealed v1".utf8)
+            for part in [account, entity, rowID, field] {
+                let utf8 = Array(part.utf8)
+                data.append(contentsOf: withUnsafeBytes(of: UInt32(utf8.count).bigEndian) { Array($0) })
+                data.append(contentsOf: utf8)
+            }
+            return data
+        }
+    }
+
+    /// The prefix of a sealed value on the wire: a version, so the format can change.
+    public static let sealedPrefix = "s1:"
+
+    /// `plaintext` sealed for `place` with ChaCha20-Poly1305 under a derived key and a random
+    /// nonce: `s1:` and the base64 of nonce, ciphertext and tag.
+    public func seal(_ plaintext: Data, for place: Place) -> String {
+        // ChaChaPoly.seal throws only for a nonce or key of the wrong size, which these are not.
+        let box = try! ChaChaPoly.seal(plaintext, using: derived("values"), authenticating: place.associatedData)
+        return Self.sealedPrefix + box.combined.base64EncodedString()
+    }
+
+    /// Why a sealed value did not open.
+    public enum OpenFailure: Error, Equatable, Sendable {
+        /// Not a sealed value of a format this version reads.
+        case notSealed
+        /// Sealed with another key, for another place, or changed on the way.
+        case wrongKeyOrPlace
+    }
+
+    /// The plaintext of a value `seal` made for `place` with this key.
+    public func open(_ sealed: String, for place: Place) throws(OpenFailure) -> Data {
+        guard sealed.hasPrefix(Self.sealedPrefix), let combined = Data(base64Encoded: String(sealed.dropFirst(Self.sealedPrefix.count))),
+              let box = try? ChaChaPoly.SealedBox(combined: combined) else { throw .notSealed }
+        guard let plaintext = try? ChaChaPoly.open(box, using: derived("values"), authenticating: place.associatedData) else {
+            throw .wrongKeyOrPlace
+        }
+        return plaintext
+    }
+}
+
+private func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
+    bytes.map { String(format: "%02x", $0) }.joined()
+}
+
+private func hex(_ code: HashedAuthenticationCode<SHA256>) -> String { hex(Array(code)) }
+
+/// A 256-bit key as 24 words of the BIP39 English list (`RecoveryWords.swift`): the 256 bits,
+/// then the first 8 bits of their SHA-256 as a checksum, read 11 bits to a word. A word may
+/// be typed by its first four letters (they are unique in the list), in any case.
+public enum RecoveryPhrase {
+    public static let wordCount = 24
+
+    /// The words for 32 bytes.
+    public static func encode(_ bytes: [UInt8]) -> [String] {
+        precondition(bytes.count == AccountKey.byteCount)
+        let bits = bytes + [Array(SHA256.hash(data: bytes))[0]]
+        return (0..<wordCount).map { i in
+            var index = 0
+            for bit in (i * 11)..<(i * 11 + 11) { index = index << 1 | Int(bits[bit / 8] >> (7 - bit % 8) & 1) }
+            return String(words[index])
+        }
+    }
+
+    /// Why a phrase was refused, in words a lifter can act on.
+    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        case wordCount(Int)
+        /// The word at this position (1-based) is in no entry of the list.
+        case unknownWord(position: Int, word: String)
+        /// Every word is in the list, but they do not spell a key (a wrong or swapped word).
+        case checksum
+
+        public var description: String {
+            switch self {
+            case .wordCount(let n):
+                "the recovery phrase has \(n) word\(n == 1 ? "" : "s"); it has \(RecoveryPhrase.wordCount). Type all of them, in order, separated by spaces."
+            case .unknownWord(let position, let word):
+                "word \(position), '\(word)', is not a recovery word; check it against what you wrote down (the first four letters are enough)."
+            case .checksum:
+                "the recovery phrase's words are all real words, but they do not spell a key: one is wrong, or two are swapped. Check them against what you wrote down."
+            }
+        }
+    }
+
+    /// The 32 bytes a phrase spells.
+    public static func decode(_ phrase: String) throws(Problem) -> [UInt8] {
+        let typed = phrase.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "-" })
+        guard typed.count == wordCount else { throw .wordCount(typed.count) }
+        var bits: [UInt8] = Array(repeating: 0, count: 33)
+        for (i, word) in typed.enumerated() {
+            guard let index = Self.index(of: word) else { throw .unknownWord(position: i + 1, word: String(word)) }
+            for b in 0..<11 where index >> (10 - b) & 1 == 1 {
+                let bit = i * 11 + b
+                bits[bit / 8] |= 1 << (7 - bit % 8)
+            }
+        }
+        let bytes = Array(bits.prefix(32))
+        guard Array(SHA256.hash(data: bytes))[0] == bits[32] else { throw .checksum }
+        return bytes
+    }
+
+    /// A word's index: the word itself, or its first four letters (or more) when only one
+    /// word of the list starts with them.
+    static func index(of typed: Substring) -> Int? {
+        if let exact = wordIndexes[typed] { return exact }
+        guard typed.count >= 4 else { return nil }
+        let matches = words.indices.filter { words[$0].hasPrefix(typed) }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    private static let wordIndexes: [Substring: Int] = Dictionary(uniqueKeysWithValues: words.enumerated().map { ($1, $0) })
+}

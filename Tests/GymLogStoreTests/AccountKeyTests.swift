@@ -1,0 +1,97 @@
+import Foundation
+import GymLogWire
+import Testing
+
+/// The account key of end-to-end encrypted sync: its recovery phrase, the verifier the server
+/// keeps, keyed ids, and values sealed to their place.
+@Suite struct AccountKeyTests {
+    /// BIP39's published English vectors for 256-bit entropy (also what trezor's `mnemonic` gives).
+    static let vectors: [(hex: String, phrase: String)] = [
+        (String(repeating: "00", count: 32), Array(repeating: "abandon", count: 23).joined(separator: " ") + " art"),
+        (String(repeating: "7f", count: 32),
+         "legal winner thank year wave sausage worth useful legal winner thank year wave sausage worth useful legal winner thank year wave sausage worth title"),
+        (String(repeating: "80", count: 32),
+         "letter advice cage absurd amount doctor acoustic avoid letter advice cage absurd amount doctor acoustic avoid letter advice cage absurd amount doctor acoustic bless"),
+        (String(repeating: "ff", count: 32), Array(repeating: "zoo", count: 23).joined(separator: " ") + " vote"),
+        ("68a79eaca2324873eacc50cb9c6eca8cc68ea5d936f98787c60c7ebc74e6ce7c",
+         "hamster diagram private dutch cause delay private meat slide toddler razor book happy fancy gospel tennis maple dilemma loan word shrug inflict delay length"),
+    ]
+
+    static func bytes(_ hex: String) -> [UInt8] {
+        stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+    }
+
+    @Test func aKeyIsSpelledAsBIP39sWordsAndReadBack() throws {
+        for (hex, phrase) in Self.vectors {
+            let key = try #require(AccountKey(bytes: Self.bytes(hex)))
+            #expect(key.phrase.joined(separator: " ") == phrase)
+            #expect(try AccountKey(phrase: phrase) == key)
+        }
+        // A random key reads back from its words, typed by four letters, in capitals, on several lines
+        let key = AccountKey.random()
+        let typed = key.phrase.enumerated().map { $0.offset % 2 == 0 ? String($0.element.prefix(4)).uppercased() : $0.element }
+            .joined(separator: " ").replacingOccurrences(of: " ", with: "\n", options: [], range: nil)
+        #expect(try AccountKey(phrase: typed) == key)
+        #expect(key != AccountKey.random())
+    }
+
+    @Test func aMistypedPhraseSaysWhatIsWrong() {
+        let words = Self.vectors[4].phrase.split(separator: " ").map(String.init)
+        // One word too few
+        #expect(throws: RecoveryPhrase.Problem.wordCount(23)) { try AccountKey(phrase: words.dropLast().joined(separator: " ")) }
+        // A word not in the list, named by its position
+        var typo = words
+        typo[6] = "privte"
+        #expect(throws: RecoveryPhrase.Problem.unknownWord(position: 7, word: "privte")) { try AccountKey(phrase: typo.joined(separator: " ")) }
+        // Three letters are not enough to name a word
+        var short = words
+        short[0] = "ham"
+        #expect(throws: RecoveryPhrase.Problem.unknownWord(position: 1, word: "ham")) { try AccountKey(phrase: short.joined(separator: " ")) }
+        // Two words swapped: every word is real, the checksum catches it
+        var swapped = words
+        swapped.swapAt(0, 1)
+        #expect(throws: RecoveryPhrase.Problem.checksum) { try AccountKey(phrase: swapped.joined(separator: " ")) }
+        #expect(RecoveryPhrase.Problem.checksum.description.contains("two are swapped"))
+    }
+
+    @Test func aSealedValueOpensOnlyWithItsKeyAtItsPlace() throws {
+        let key = AccountKey.random()
+        let place = AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight")
+        let sealed = key.seal(Data("102.5".utf8), for: place)
+        // The wire form hides the value, and two seals of one value differ (a fresh nonce each)
+        #expect(sealed.hasPrefix("s1:") && !sealed.contains("102.5"))
+        #expect(key.seal(Data("102.5".utf8), for: place) != sealed)
+        #expect(try key.open(sealed, for: place) == Data("102.5".utf8))
+        // Moved to another field, row, entity or account, or opened with another key: refused
+        for moved in [
+            AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "reps"),
+            AccountKey.Place(account: "alice", entity: "sets", rowID: "01a3", field: "weight"),
+            AccountKey.Place(account: "alice", entity: "workouts", rowID: "01a2", field: "weight"),
+            AccountKey.Place(account: "bob", entity: "sets", rowID: "01a2", field: "weight"),
+            // The parts are length-prefixed: moving a character across a boundary is another place
+            AccountKey.Place(account: "alice", entity: "sets0", rowID: "1a2", field: "weight"),
+        ] {
+            #expect(throws: AccountKey.OpenFailure.wrongKeyOrPlace) { try key.open(sealed, for: moved) }
+        }
+        #expect(throws: AccountKey.OpenFailure.wrongKeyOrPlace) { try AccountKey.random().open(sealed, for: place) }
+        // A changed byte, or a plain value, does not open
+        var bytes = Array(Data(base64Encoded: String(sealed.dropFirst(3)))!)
+        bytes[bytes.count / 2] ^= 1
+        #expect(throws: AccountKey.OpenFailure.wrongKeyOrPlace) { try key.open("s1:" + Data(bytes).base64EncodedString(), for: place) }
+        #expect(throws: AccountKey.OpenFailure.notSealed) { try key.open("102.5", for: place) }
+    }
+
+    @Test func theVerifierAndKeyedIDsNameTheKeyWithoutGivingItAway() throws {
+        let key = try #require(AccountKey(bytes: Self.bytes(Self.vectors[4].hex)))
+        let same = try AccountKey(phrase: Self.vectors[4].phrase)
+        let other = AccountKey.random()
+        // The verifier is stable for a key, differs between keys, and holds none of its bytes
+        #expect(key.verifier == same.verifier && key.verifier != other.verifier)
+        #expect(key.verifier.count == 64 && !key.verifier.contains(Self.vectors[4].hex.prefix(8)))
+        // A keyed id is stable for a key and a content, and differs with either
+        #expect(key.keyedID("bench press") == same.keyedID("bench press"))
+        #expect(key.keyedID("bench press") != key.keyedID("squat"))
+        #expect(key.keyedID("bench press") != other.keyedID("bench press"))
+        #expect(key.keyedID("bench press").uuidString.dropFirst(14).first == "8")
+    }
+}
