@@ -101,13 +101,18 @@ enum LoggingSteps {
                                      utcOffsetSeconds: offset, supersetID: superset))
         }
         // Later sets may hold records these beat or tie: recompute from the whole history,
-        // then report the records these sets hold now, against what was held before.
+        // then report the records these sets hold now that they beat. A tie with a later set
+        // passes the record to the earlier one, which is no news: it beat nothing.
         try RecordBook(w).rebuildRecords(exerciseID: exercise.id)
         let held = try RecordBook(w).recordsHeld(by: written.map(\.id))
         let stored = try written.map { set in
-            StoredSet(set: set, order: try Workouts(w).order(of: set), records: (held[set.id] ?? []).filter { !($0.metric == .sessionVolume && sessionHeldHere) }.map {
-                RecordBreak(metric: $0.metric, reps: $0.reps, value: $0.value, previous: before[RecordKey(metric: $0.metric, reps: $0.reps)])
-            })
+            let records = (held[set.id] ?? []).compactMap { record -> RecordBreak? in
+                if record.metric == .sessionVolume && sessionHeldHere { return nil }
+                let previous = before[RecordKey(metric: record.metric, reps: record.reps)]
+                guard previous == nil || record.metric.improves(record.value, on: previous) else { return nil }
+                return RecordBreak(metric: record.metric, reps: record.reps, value: record.value, previous: previous)
+            }
+            return StoredSet(set: set, order: try Workouts(w).order(of: set), records: records)
         }
         w.describeAction(describe(values, of: exercise, created: createdExercise), workout: workout.id)
         return LogResult(exercise: exercise, createdExercise: createdExercise, workout: workout, startedWorkout: existing == nil, sets: stored)

@@ -119,6 +119,21 @@ import Testing
         #expect((#expect(throws: UserError.self) { try resolve(dayText + "#3") })?.message.contains("has 2 workouts, so there is no \(dayText)#3") == true)
     }
 
+    @Test func aBackDatedSetThatTiesALaterRecordIsNoPR() throws {
+        // Given bench 100x5 logged today
+        let world = FakeWorld()
+        let db = try temporaryDatabase(world)
+        try log(db, "bench 100x5", typed: "bench 100x5")
+        // When the same set is filled in for three days ago, then a heavier one
+        let tie = try log(db, "bench 100x5", typed: "bench 100x5", at: local(world, daysAgo: 3, 18, 0))
+        // Then the tie takes the records (it came first) but is announced as beating nothing
+        #expect(tie.sets[0].records == [], "\(tie.sets[0].records)")
+        #expect(try db.records().first { $0.exercise.name == "bench" }?.records.first { $0.metric == .weight }?.set.id == tie.sets[0].set.id)
+        let heavier = try log(db, "bench 105x5", typed: "bench 105x5", at: local(world, daysAgo: 3, 18, 5))
+        // And the heavier one beats the 100kg held
+        #expect(heavier.sets[0].records.first { $0.metric == .weight } == RecordBreak(metric: .weight, reps: 0, value: 105, previous: 100))
+    }
+
     @Test func deletingAWholeWorkoutIsOneUndoAndRecomputesItsRecords() throws {
         // Given bench 100x5 two days ago, and a heavier bench and a row yesterday (holding the records)
         let world = FakeWorld()
