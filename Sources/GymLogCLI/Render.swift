@@ -191,14 +191,14 @@ enum Render {
         return runs.map { $0.count > 1 ? "\($0.text) x\($0.count)" : $0.text }
     }
 
-    /// `prefix` then `items` joined by `, `, broken between items (never inside one, so a set
+    /// `prefix` then `items` joined by `separator` and a space, broken between items (never inside one, so a set
     /// reads whole) at `width` columns, continuation lines `indent` columns in; one line when
     /// `width` is nil (piped output).
-    static func wrapList(_ prefix: String, _ items: [String], width: Int?, indent: Int) -> [String] {
-        guard let width else { return [prefix + items.joined(separator: ", ")] }
+    static func wrapList(_ prefix: String, _ items: [String], separator: String = ",", width: Int?, indent: Int) -> [String] {
+        guard let width else { return [prefix + items.joined(separator: separator + " ")] }
         var lines: [String] = [], line = prefix
         for (i, item) in items.enumerated() {
-            let piece = item + (i < items.count - 1 ? "," : "")
+            let piece = item + (i < items.count - 1 ? separator : "")
             let start = line == prefix || line.allSatisfy { $0 == " " }
             if !start, TerminalText.width(line) + 1 + TerminalText.width(piece) > width {
                 lines.append(line)

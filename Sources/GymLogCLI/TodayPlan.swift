@@ -144,14 +144,20 @@ struct TodayPlan {
     }
 
     /// `bench 1 more (102.5kg x 5 @8); ohp 3 (40kg x 5, 45kg x 5, 50kg x 5+)`: what is left.
-    var undoneText: String? {
-        let parts = progress.undone.map { u -> String in
+    var undoneItems: [String] {
+        progress.undone.map { u -> String in
             let line = lines[u.line]
             let rest = Self.sets(line.suggestion.sets.suffix(u.remaining).map(line.filled))
             let count = progress.done[u.line] > 0 ? "\(u.remaining) more" : "\(u.remaining) set\(u.remaining == 1 ? "" : "s")"
             return "\(line.name) \(count)" + (rest.isEmpty ? "" : " (\(rest))")
         }
-        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// `prefix` and the lines still to do, `; ` between them, broken between lines (never
+    /// inside a set) on a terminal; nil when every planned set is done.
+    func undoneLines(_ prefix: String) -> [String]? {
+        let items = undoneItems
+        return items.isEmpty ? nil : Render.wrapList(prefix, items, separator: ";", width: Render.wrapColumns, indent: TerminalText.width(prefix))
     }
 
     /// One planned set to do next: its line, the line's index and the suggested set.

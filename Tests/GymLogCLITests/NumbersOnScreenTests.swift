@@ -278,4 +278,15 @@ private func row(_ table: String, _ label: String) -> String {
                           "    70kg x 8 @8, 150kg x 0 (missed)"])
         #expect(Render.wrapList("  Squat: ", items, width: nil, indent: 4).count == 1)
     }
+
+    /// `show` and `finish` list a routine's lines still to do the same way, `;` between lines.
+    @Test func theLinesToDoWrapBetweenLinesUnderTheFirst() {
+        let items = ["squat 1 more (120kg x 5+)", "squat 5 sets (70kg x 10 x5)", "leg curl 3 sets (? x 10 (10-12) x3)"]
+        #expect(Render.wrapList("  to do: ", items, separator: ";", width: 60, indent: 9) == [
+            "  to do: squat 1 more (120kg x 5+);",
+            "         squat 5 sets (70kg x 10 x5);",
+            "         leg curl 3 sets (? x 10 (10-12) x3)",
+        ])
+        #expect(Render.wrapList("  to do: ", items, separator: ";", width: nil, indent: 9) == ["  to do: " + items.joined(separator: "; ")])
+    }
 }

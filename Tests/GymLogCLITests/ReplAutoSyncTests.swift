@@ -50,7 +50,7 @@ import Testing
         let pane = try Tmux.repl(home: home)
         defer { pane.close() }
         // (whose first cycle, from opening, pulls nothing and is done)
-        #expect(try eventually(10) { prompt(pane) == "gymlog>" && server.requests(to: "/v2/pull") == 2 }, "\(pane.screen())\n\(server.log())")
+        #expect(eventually(10) { prompt(pane) == "gymlog>" && server.requests(to: "/v2/pull") == 2 }, "\(pane.screen())\n\(server.log())")
 
         // When a run of sets is typed, one right after the other
         pane.enter("bench 100x5")
@@ -59,8 +59,8 @@ import Testing
 
         // Then the prompt shows the changes waiting, until one cycle sends all of them by itself
         try pane.waitFor("2 sets · rest 0:0")
-        #expect(try eventually(10) { prompt(pane).contains("↑4]") }, "\(pane.screen())")
-        #expect(try eventually { server.requests(to: "/v1/push") == 1 && !prompt(pane).contains("↑") && !prompt(pane).contains("syncing") },
+        #expect(eventually(10) { prompt(pane).contains("↑4]") }, "\(pane.screen())")
+        #expect(eventually { server.requests(to: "/v1/push") == 1 && !prompt(pane).contains("↑") && !prompt(pane).contains("syncing") },
                 "\(pane.screen())\n\(server.log())")
         #expect(server.requests(to: "/v1/push") == 1, "the run of lines made more than one cycle: \(server.log())")
         // And the cycle's process was collected, not left a zombie
@@ -98,7 +98,7 @@ import Testing
         defer { pane.close() }
 
         // Then its first cycle pulls the phone's workout, and the prompt shows it without a key pressed
-        #expect(try eventually { prompt(pane).contains("1 set") }, "\(pane.screen())")
+        #expect(eventually { prompt(pane).contains("1 set") }, "\(pane.screen())")
         pane.enter("show")
         try pane.waitFor("squat  140kg x 5")
     }
@@ -120,7 +120,7 @@ import Testing
         try pane.waitFor("bench #1")
 
         // Then the prompt says it is offline with the changes kept, and the REPL is not held up
-        #expect(try eventually(15) { prompt(pane).contains("offline ↑3") }, "\(pane.screen())")
+        #expect(eventually(15) { prompt(pane).contains("offline ↑3") }, "\(pane.screen())")
         pane.enter("+")
         try pane.waitFor("bench #2")
 
@@ -129,7 +129,7 @@ import Testing
         defer { back.stop() }
 
         // Then the open REPL sends everything by itself within its backoff (far less than the interval)
-        #expect(try eventually(40) { back.requests(to: "/v1/push") >= 1 && !prompt(pane).contains("↑") && !prompt(pane).contains("offline") },
+        #expect(eventually(40) { back.requests(to: "/v1/push") >= 1 && !prompt(pane).contains("↑") && !prompt(pane).contains("offline") },
                 "\(pane.screen())\n\(back.log())")
         let status = try home.gymlog(["status"])
         #expect(status.stdout.contains("0 unsynced changes") && !status.stdout.contains("Last error"), "\(status.stdout)")
@@ -149,7 +149,7 @@ import Testing
         // When the REPL opens, its first cycle is refused
         let pane = try Tmux.repl(home: home)
         defer { pane.close() }
-        #expect(try eventually(15) { prompt(pane).contains("sync stopped") }, "\(pane.screen())")
+        #expect(eventually(15) { prompt(pane).contains("sync stopped") }, "\(pane.screen())")
         let pulls = server.requests(to: "/v2/pull")
 
         // Then the next line says so once, with what to do; the one after does not repeat it

@@ -24,7 +24,7 @@ struct Finish: ContextCommand {
 
     func run(in context: CLIContext) async throws {
         // What the plan left undone is read before the workout closes.
-        let undone = which.workout == nil ? try TodayPlan.current(context)?.plan.undoneText : nil
+        let undone = which.workout == nil ? try TodayPlan.current(context)?.plan.undoneLines("  left undone: ") : nil
         let target = try which.target(in: context)
         // Plain `finish` leaves the REPL's past workout, even one that is gone meanwhile.
         if which.workout == nil { context.repl?.pastWorkout = nil }
@@ -38,7 +38,7 @@ struct Finish: ContextCommand {
         switch result {
         case .finished(let summary):
             Render.workoutSummary(summary, settings: context.settings, now: context.environment.now()).forEach(context.print)
-            if let undone { context.print("  left undone: " + undone) }
+            undone?.forEach(context.print)
         case .discarded:
             context.print("Nothing logged; the empty workout was discarded.")
         case .nothingOpen:

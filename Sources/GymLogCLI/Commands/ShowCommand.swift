@@ -28,7 +28,7 @@ struct Show: ContextCommand {
         }
         Render.numberedWorkout(detail, status: context.workoutStatus, style: .stdout).forEach(context.print)
         if let (plan, workout) = try TodayPlan.current(context), workout.id == detail.workout.id {
-            context.print(plan.undoneText.map { "  to do: " + $0 } ?? "  Every planned set of \(plan.routine.name) is done.")
+            (plan.undoneLines("  to do: ") ?? ["  Every planned set of \(plan.routine.name) is done."]).forEach(context.print)
         }
     }
 }
