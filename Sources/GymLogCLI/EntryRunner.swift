@@ -42,15 +42,26 @@ struct EntryRunner {
     }
 
     /// The logged sets, and under the first set of an exercise in a workout what was done
-    /// for it last time. That read runs after the write has committed, off the write path.
+    /// for it last time; in a routine's workout, under the first set of each of its lines,
+    /// that line's last time (Boring But Big's 5x10 shows its own sets, not the 5/3/1 line's).
+    /// Those reads run after the write has committed, off the write path.
     private func printLogged(_ result: LogResult, _ db: GymLogDatabase, past: Bool) throws {
         // A bodyweight set's e1RM is on the total it moved: that day's bodyweight, read after the write.
         let bodyweight = try result.sets.contains(where: { $0.set.values.bodyweight })
             ? result.sets.first.flatMap { try db.bodyweight(at: $0.set.performedAt)?.weight } : nil
         Render.logResult(result, settings: context.settings, past: past, bodyweight: bodyweight).forEach(context.print)
-        guard let first = result.sets.first, first.order == 1,
-              let last = try db.lastSession(of: result.exercise.id, before: first.set.performedAt, excluding: result.workout.id)
-        else { return }
+        guard let first = result.sets.first else { return }
+        let last: LastSession?
+        if let (plan, workout) = try TodayPlan.current(context, suggestions: .none), workout.id == result.workout.id,
+           plan.lines.contains(where: { $0.exercise?.id == result.exercise.id }) {
+            // Only a set that opened one of the exercise's lines shows it.
+            guard let line = plan.lines.firstIndex(where: { $0.firstDone == first.set.id }) else { return }
+            last = try TodayPlan.current(context, suggestions: .line(line))?.plan.lines[line].last
+        } else {
+            guard first.order == 1 else { return }
+            last = try db.lastSession(of: result.exercise.id, before: first.set.performedAt, excluding: result.workout.id)
+        }
+        guard let last else { return }
         let now = context.environment.now()
         context.print("  " + Style.stdout.dim(Render.lastTime(last, now: now, utcOffsetSeconds: context.environment.utcOffset(now))))
     }

@@ -49,10 +49,10 @@ struct PastTime: ParsableArguments {
     }
 
     /// REPL words with `--at`'s value typed unquoted anywhere (`bw 82.5 --at yesterday 07:00`):
-    /// the longest run of up to three words after it that reads as a time becomes one word.
+    /// the longest run of up to four words after it (`2 days ago 18:00`) that reads as a time becomes one word.
     static func joiningTime(_ words: [String]) -> [String] {
         guard let at = words.firstIndex(of: "--at"), at + 1 < words.count else { return words }
-        for count in stride(from: min(3, words.count - at - 1), through: 2, by: -1) {
+        for count in stride(from: min(4, words.count - at - 1), through: 2, by: -1) {
             let phrase = words[(at + 1)...(at + count)].joined(separator: " ")
             if parseTimePhrase(phrase, today: 0) != nil {
                 return Array(words[...at]) + [phrase] + Array(words[(at + count + 1)...])
@@ -61,13 +61,14 @@ struct PastTime: ParsableArguments {
         return words
     }
 
-    /// `--at yesterday 18:00 bench 100x5` typed in the REPL without quotes: `--at`, its time
-    /// (as `joiningTime` reads it), then the rest as the command's text.
+    /// `--at yesterday 18:00 bench 100x5` typed in the REPL without quotes, or with `--at` last
+    /// as in a shell (`start Legs --at "2 days ago 18:00"`): `--at`, its time (as `joiningTime`
+    /// reads it), then the other words as the command's text.
     static func replArguments(_ rest: String) -> [String]? {
-        guard let words = try? shellWords(rest), words.first == "--at", words.count >= 2 else { return nil }
+        guard let words = try? shellWords(rest), let at = words.firstIndex(of: "--at"), at + 1 < words.count else { return nil }
         let joined = joiningTime(words)
-        let text = joined.dropFirst(2).joined(separator: " ")
-        return ["--at", joined[1]] + (text.isEmpty ? [] : ["--", text])
+        let text = (joined[..<at] + joined[(at + 2)...]).joined(separator: " ")
+        return ["--at", joined[at + 1]] + (text.isEmpty ? [] : ["--", text])
     }
 }
 

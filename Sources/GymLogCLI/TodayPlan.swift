@@ -22,6 +22,9 @@ struct TodayPlan {
         /// The superset that set was logged in, if any: `ok` logs the next round of a
         /// planned superset into it, so `show` marks every round A1/A2.
         var lastDoneSuperset: UUID?
+        /// The first working set done for this line in this workout: under it, a logged line
+        /// shows this line's last time.
+        var firstDone: UUID?
 
         /// The name to log it under: the exercise's own, else the routine's spelling.
         var name: String { exercise?.name ?? planned.exerciseName }
@@ -55,6 +58,8 @@ struct TodayPlan {
         case next
         /// None: the prompt needs only the counts.
         case none
+        /// One line: its last time, shown under its first set.
+        case line(Int)
     }
 
     /// The plan of `routine` for `workout` (nil: a workout starting now).
@@ -82,6 +87,7 @@ struct TodayPlan {
         // A line's last set is its own: a 5x10 line never takes the 5/3/1 line's weight.
         for (set, line) in zip(working, progress.lineOfDoneSet) {
             guard let line else { continue }
+            if lines[line].firstDone == nil { lines[line].firstDone = set.set.id }
             lines[line].lastDone = set.set.values
             lines[line].lastDoneSuperset = set.set.supersetID
         }
@@ -89,6 +95,7 @@ struct TodayPlan {
         case .all: Array(lines.indices)
         case .next: progress.nextRound.map(\.line)
         case .none: []
+        case .line(let i): lines.indices.contains(i) ? [i] : []
         }
         let before = workout?.startedAt ?? now + 1
         let since: (lines: [String: Int64], saved: Int64?) = wanted.isEmpty ? ([:], nil) : try db.lineSince(routine.id)

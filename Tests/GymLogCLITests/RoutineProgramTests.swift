@@ -79,6 +79,13 @@ import Testing
         let lastTimes = plan.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("last time") && $0.contains(":") }
             .map { $0.drop { $0 != ":" } }
         #expect(lastTimes == [": 90kg x 5; 105kg x 5; 120kg x 9", ": 70kg x 10, 10, 10, 10, 10"], "\(plan)")
+        // And so is the last time shown under the first set of each line as it is logged, and no other
+        await s.type("start bbb")
+        var echoes: [String] = []
+        for _ in 0..<4 {
+            echoes += await s.type("ok").out.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("last time") }.map { String($0.drop { $0 != ":" }) }
+        }
+        #expect(echoes == [": 90kg x 5; 105kg x 5; 120kg x 9", ": 70kg x 10, 10, 10, 10, 10"])
     }
 
     /// Item 8: sessions entered later with `start --at` count at their dates.

@@ -98,6 +98,16 @@ import Testing
         #expect(await s.type("squat 140x5").out.first == "Started a workout at 05:40.")
     }
 
+    @Test func aTimeTypedAfterTheNameAsInAShellIsTheTimeNotPartOfTheName() async throws {
+        let s = try Session()
+        // `start NAME --at TIME`, quoted or not, as `gymlog start` takes it from a shell
+        let started = await s.type(#"start Push A --at "yesterday 17:00""#).out
+        #expect(started == ["Started 'Push A' at Thu 2025-11-20 17:00; the lines you type now go into it, until `finish`."], "\(started)")
+        await s.type("finish")
+        let logged = await s.type("log bench 100x5 --at 2 days ago 18:00").out
+        #expect(logged.first == "Started a past workout on Wed 2025-11-19 18:00.", "\(logged)")
+    }
+
     /// A routine written once, started on three days (`--at`), progresses by its rules.
     @Test func aRoutineStartedOnThreeDaysProgressesByItsRules() async throws {
         let s = try Session()
