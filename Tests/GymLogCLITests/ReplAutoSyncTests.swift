@@ -205,4 +205,29 @@ import Testing
         let typed = (1...4).flatMap { ["bench 100x\($0)", "squat 140x\($0)", "row 80x\($0)"] }.sorted()
         #expect(logged == typed, "\(history.stdout)")
     }
+
+    @Test(.tmux)
+    func anIdleReplBringsInAnotherDevicesSetWithinTheInterval() throws {
+        // Given a laptop's REPL open and idle, pulling every 30 s (the shortest interval)
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let laptop = try loggedIn(server, token: token)
+        defer { laptop.remove() }
+        try "[sync]\ninterval = 30\n".write(toFile: laptop.config, atomically: true, encoding: .utf8)
+        let pane = try Tmux.repl(home: laptop)
+        defer { pane.close() }
+        #expect(eventually(10) { prompt(pane) == "gymlog>" && server.requests(to: "/v2/pull") == 2 }, "\(pane.screen())\n\(server.log())")
+
+        // When a phone logs a set and syncs, and nothing is typed on the laptop
+        let phone = try loggedIn(server, token: token)
+        defer { phone.remove() }
+        try phone.turnOffAutoSync()
+        #expect(try phone.gymlog(["log", "row 80x8"]).status == 0)
+        #expect(try phone.gymlog(["sync"]).status == 0)
+
+        // Then the laptop's prompt shows the phone's open workout within one interval, unasked
+        #expect(eventually(45) { prompt(pane).contains("1 set") }, "\(pane.screen())\n\(server.log())")
+        pane.enter("show")
+        try pane.waitFor("row  80kg x 8")
+    }
 }
