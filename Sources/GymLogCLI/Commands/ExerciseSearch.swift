@@ -32,23 +32,18 @@ struct SearchExercises: ContextCommand {
         if words.isEmpty && muscle == nil && equipment == nil {
             throw ValidationError("Give words to search for, --muscle or --equipment, e.g. `gymlog exercises search squat`.")
         }
-        if let muscle, Self.known(muscle, in: ExerciseCatalog.muscles) == nil {
+        if let muscle, ExerciseCatalog.known(muscle, in: ExerciseCatalog.muscles) == nil {
             throw ValidationError("--muscle \(muscle) is not a muscle the catalog names; use one of \(ExerciseCatalog.muscles.joined(separator: ", ")).")
         }
-        if let equipment, Self.known(equipment, in: ExerciseCatalog.equipment) == nil {
+        if let equipment, ExerciseCatalog.known(equipment, in: ExerciseCatalog.equipment) == nil {
             throw ValidationError("--equipment \(equipment) is not equipment the catalog names; use one of "
                 + "\(ExerciseCatalog.equipment.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: ", ")).")
         }
     }
 
-    /// `value` as the catalog spells it, case aside (`Dumbbell` -> `dumbbell`).
-    static func known(_ value: String, in names: [String]) -> String? {
-        names.first { $0.compare(value, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame }
-    }
-
     func run(in context: CLIContext) async throws {
-        let muscle = self.muscle.flatMap { Self.known($0, in: ExerciseCatalog.muscles) }
-        let equipment = self.equipment.flatMap { Self.known($0, in: ExerciseCatalog.equipment) }
+        let muscle = self.muscle.flatMap { ExerciseCatalog.known($0, in: ExerciseCatalog.muscles) }
+        let equipment = self.equipment.flatMap { ExerciseCatalog.known($0, in: ExerciseCatalog.equipment) }
         let found = ExerciseCatalog.search(words, muscle: muscle, equipment: equipment)
         // Your own exercises by name only: which muscles they train is the catalog's to say.
         let wanted = words.flatMap { matchWords($0) }
