@@ -97,6 +97,17 @@ extension Setting {
             case .failure(let e): throw Refusal(words: " \(e.message); e.g. \(example).")
             }
         },
+        Setting("stats.secondary_weight", shown: "\(Settings().secondaryMuscleWeight)",
+                help: "what a working set counts for each secondary muscle in `stats --by muscle` (a primary muscle's counts 1)") { value, reading throws(Refusal) in
+            guard let weight = exactNumber(value), weight.thousandths >= 0, weight <= Fixed(1) else {
+                throw Refusal(words: " must be a number from 0 to 1 with at most 3 decimals, e.g. stats.secondary_weight = 0.5.")
+            }
+            reading.settings.secondaryMuscleWeight = weight
+        },
+        wholeNumber("stats.muscle_sets_low", \.muscleSetsLow, of: "sets", range: 0...100,
+                    help: "`stats --by muscle` marks a muscle trained fewer sets than this in a week"),
+        wholeNumber("stats.muscle_sets_high", \.muscleSetsHigh, of: "sets", range: 1...200,
+                    help: "and one trained more sets than this"),
         flag("sync.auto", \.autoSync,
              help: "once logged in, each change is synced in the background by itself (false: only by `gymlog sync`)"),
         wholeNumber("sync.interval", \.syncIntervalSeconds, of: "seconds", range: 30...(24 * 3600),

@@ -8,10 +8,10 @@ extension Exercises {
     /// The stored catalog fields of exercise rows, selected as `catalog_id, primary_muscles,
     /// secondary_muscles, equipment` (with `prefix`).
     static func linkFields(_ row: Row, prefix: String = "") -> ExerciseLinkFields {
-        ExerciseLinkFields(catalogID: row[prefix + "catalog_id"],
-                           primaryMuscles: ExerciseLinkFields.muscles(row[prefix + "primary_muscles"]),
-                           secondaryMuscles: ExerciseLinkFields.muscles(row[prefix + "secondary_muscles"]),
-                           equipment: row[prefix + "equipment"])
+        ExerciseLinkFields(catalogID: row[prefix + "catalog_id"] as String?,
+                           primaryMuscles: ExerciseLinkFields.muscles(row[prefix + "primary_muscles"] as String?),
+                           secondaryMuscles: ExerciseLinkFields.muscles(row[prefix + "secondary_muscles"] as String?),
+                           equipment: row[prefix + "equipment"] as String?)
     }
 
     /// See `GymLogDatabase.linkExercise`; a nil entry unlinks.

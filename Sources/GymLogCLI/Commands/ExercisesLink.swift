@@ -60,7 +60,8 @@ struct MusclesExercise: ContextCommand {
           (`exercises search --help` lists them). Your description wins
           over any link; `exercises link` or `unlink` clears it.
 
-          gymlog exercises muscles "Landmine Press" --primary shoulders --secondary chest,triceps --equipment barbell
+          gymlog exercises muscles Landmine --primary shoulders --secondary triceps
+          gymlog exercises muscles Landmine --primary shoulders --equipment barbell
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The exercise.") var name: [String]

@@ -70,9 +70,10 @@ public struct ExerciseLink: Equatable, Sendable {
     private init(source: Source, entry: CatalogEntry?, primary: [String] = [], secondary: [String] = [], equipment: String? = nil) {
         self.source = source
         self.entry = entry
-        primaryMuscles = entry?.primaryMuscles ?? primary
+        let primaries = entry?.primaryMuscles ?? primary
+        primaryMuscles = primaries
         // The catalog lists a muscle as both now and then (`All Fours Quad Stretch`): primary wins.
-        secondaryMuscles = (entry?.secondaryMuscles ?? secondary).filter { !primaryMuscles.contains($0) }
+        secondaryMuscles = (entry?.secondaryMuscles ?? secondary).filter { !primaries.contains($0) }
         self.equipment = entry?.equipment ?? equipment
     }
 }
@@ -122,5 +123,15 @@ extension ExerciseLinkFields {
             return list.filter { seen.insert($0).inserted }
         }
         return ExerciseLinkFields(catalogID: nil, primaryMuscles: once(primaries), secondaryMuscles: once(secondaries), equipment: kit)
+    }
+}
+
+extension ExerciseLink {
+    /// What one working set of the exercise counts for each muscle in `stats --by muscle`: 1
+    /// for a primary muscle, `secondaryWeight` for a secondary one (half, by convention). Empty
+    /// for an exercise that is not linked: its sets are never guessed onto a muscle.
+    public func muscleShares(secondaryWeight: Double) -> [(muscle: String, share: Double)] {
+        guard isLinked else { return [] }
+        return primaryMuscles.map { ($0, 1) } + (secondaryWeight > 0 ? secondaryMuscles.map { ($0, secondaryWeight) } : [])
     }
 }

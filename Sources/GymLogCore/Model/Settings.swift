@@ -36,6 +36,13 @@ public struct Settings: Equatable, Sendable {
     /// How often other devices' changes are pulled, and the longest a failed sync waits
     /// before it is tried again, in seconds (`sync.interval`).
     public var syncIntervalSeconds = 300
+    /// What one working set counts for a secondary muscle in `stats --by muscle`
+    /// (`stats.secondary_weight`); a primary muscle's counts 1. Half, the common convention.
+    public var secondaryMuscleWeight = Fixed(thousandths: 500)
+    /// The weekly sets per muscle `stats --by muscle` marks below (`stats.muscle_sets_low`)
+    /// and above (`stats.muscle_sets_high`): 10 to 20, the usual range for growth.
+    public var muscleSetsLow = 10
+    public var muscleSetsHigh = 20
 
     public init(defaultUnit: WeightUnit = .kg, e1rmFormula: E1RMFormula = .epley, idleGapMinutes: Int = 120,
                 server: String? = nil, token: String? = nil) {
