@@ -60,6 +60,18 @@ extension GymLogDatabase {
         try queue.read { db in try exerciseLinks(db) }
     }
 
+    /// What one exercise trains and is done with; nil when there is no such exercise.
+    public func exerciseLink(_ id: UUID) throws -> ExerciseLink? {
+        try queue.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT name, catalog_id, primary_muscles, secondary_muscles, equipment FROM exercises WHERE id = ?
+                """, arguments: [id.key]) else { return nil }
+            let aliases = try String.fetchAll(db, sql: "SELECT alias FROM aliases WHERE exercise_id = ? AND deleted_at IS NULL ORDER BY alias",
+                                              arguments: [id.key])
+            return ExerciseLink(name: row["name"], aliases: aliases, fields: Exercises.linkFields(row))
+        }
+    }
+
     func exerciseLinks(_ db: Database) throws -> [UUID: ExerciseLink] {
         let aliases = try liveAliases(db)
         var links: [UUID: ExerciseLink] = [:]

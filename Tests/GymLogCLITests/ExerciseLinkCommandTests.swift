@@ -82,4 +82,18 @@ import Testing
         let fullGroups = try #require(((full["weekly"] as? [[String: Any]])?.last?["groups"]) as? [[String: Any]])
         #expect((fullGroups.first { $0["name"] as? String == "glutes" }?["sets"] as? NSNumber)?.doubleValue == 3)
     }
+
+    @Test func aLinkedMachineLiftWarmsUpWithoutTheBar() throws {
+        // Given a hack squat, whose name says nothing of a machine but whose link does
+        let home = try TemporaryHome()
+        #expect(try home.gymlog(["log", "hack squat 100x8"]).status == 0)
+        // When it is warmed up
+        let json = try object(try home.gymlog(["warmup", "hack squat", "100", "--json"]).stdout)
+        // Then the ramp starts from no bar (the name alone read it as a barbell lift)
+        #expect(json["bar"] is NSNull, "\(json)")
+        // And unlinked by hand, the name's rule is back: the bar
+        #expect(try home.gymlog(["exercises", "unlink", "hack squat"]).status == 0)
+        let barbell = try object(try home.gymlog(["warmup", "hack squat", "100", "--json"]).stdout)
+        #expect(barbell["bar"] as? Int == 20, "\(barbell)")
+    }
 }

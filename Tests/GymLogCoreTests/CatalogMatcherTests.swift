@@ -86,3 +86,26 @@ import Testing
         #expect(throws: UserError.self) { try ExerciseLinkFields.custom(primary: ["chest"], secondary: [], equipment: "spoon") }
     }
 }
+
+/// Equipment from the link (issue 30, item 5): the catalog's word wins over the name's silence.
+@Suite struct LinkedEquipmentTests {
+    private func linked(_ name: String) -> Equipment? {
+        Equipment.of(exerciseName: name, link: ExerciseLink(name: name, fields: ExerciseLinkFields()))
+    }
+
+    @Test func aLinkedMachineOrKettlebellLiftIsNeverABarbell() {
+        // The name alone says nothing, which reads as a barbell
+        #expect(Equipment(exerciseName: "Hack Squat") == nil && Equipment(exerciseName: "Goblet Squat") == nil)
+        // The link knows better
+        #expect(linked("Hack Squat") == .machine && linked("Goblet Squat") == .kettlebell && linked("Face Pull") == .cable)
+        #expect(linked("Pull Up") == .bodyweight && linked("EZ Bar Curl") == .otherBar)
+        // A barbell lift stays one, and an unlinked name keeps the name's rule (stations included)
+        #expect(linked("squat") == .barbell && linked("Bench Press (Barbell)") == .barbell)
+        #expect(linked("Seated Leg Curl Thing") == .machine && linked("Zercher Thing") == nil)
+        // Equipment the catalog names vaguely (`other`: the trap bar deadlift) leaves it to the name
+        #expect(linked("Deadlift (Trap bar)") == .otherBar)
+        // A lifter's own equipment counts like a link's
+        let custom = ExerciseLink(name: "Zercher Thing", fields: ExerciseLinkFields(primaryMuscles: ["quadriceps"], equipment: "machine"))
+        #expect(Equipment.of(exerciseName: "Zercher Thing", link: custom) == .machine)
+    }
+}

@@ -1,10 +1,9 @@
 import Foundation
 
-/// What an exercise is done with, as far as its name says (`Curl (Dumbbell)`, `incline db
-/// press`). A bar and plates belong to barbell exercises only: the plates shown beside a
-/// planned set and the warm-up ramp from the empty bar. Until exercises link to a catalog
-/// entry, the name is all there is, so a name that says nothing is read as a barbell lift, as
-/// before (`squat`, `bench`).
+/// What an exercise is done with: its catalog link's equipment (`Equipment.of`), else what its
+/// name says (`Curl (Dumbbell)`, `incline db press`). A bar and plates belong to barbell
+/// exercises only: the plates shown beside a planned set and the warm-up ramp from the empty
+/// bar. A name that links to nothing and says nothing is read as a barbell lift, as before.
 public enum Equipment: String, Equatable, Sendable {
     case barbell, dumbbell, kettlebell, cable, machine, band, bodyweight
     /// An EZ or trap bar: plates, but a bar whose weight gymlog does not know.
@@ -33,8 +32,32 @@ public enum Equipment: String, Equatable, Sendable {
         self = station.equipment
     }
 
+    /// What an exercise is done with: the equipment of its catalog link when the catalog names
+    /// one gymlog knows (`Hack Squat` is a machine, `Goblet Squat` a kettlebell), else what its
+    /// name says; nil, as for the name alone, is a barbell.
+    public static func of(exerciseName name: String, link: ExerciseLink?) -> Equipment? {
+        link?.equipment.flatMap(Equipment.init(catalogEquipment:)) ?? Equipment(exerciseName: name)
+    }
+
+    /// The equipment the catalog names (`kettlebells`, `e-z curl bar`, `body only`); nil for
+    /// what says nothing about a bar (`other`, `medicine ball`, `foam roll`).
+    init?(catalogEquipment: String) {
+        switch catalogEquipment {
+        case "barbell": self = .barbell
+        case "dumbbell": self = .dumbbell
+        case "kettlebells": self = .kettlebell
+        case "cable": self = .cable
+        case "machine": self = .machine
+        case "bands": self = .band
+        case "body only": self = .bodyweight
+        case "e-z curl bar": self = .otherBar
+        default: return nil
+        }
+    }
+
     /// Names that are done at a machine or a cable station without saying so (`leg curl`,
-    /// `lat pulldown`): never a bar and plates. Only names no barbell lift shares.
+    /// `lat pulldown`): never a bar and plates. Only names no barbell lift shares; read only for
+    /// an exercise whose link names no equipment.
     static let stations: [(phrase: String, equipment: Equipment)] = [
         ("leg curl", .machine), ("leg extension", .machine), ("leg press", .machine), ("pec deck", .machine),
         ("hip abduction", .machine), ("hip adduction", .machine), ("abductor", .machine), ("adductor", .machine),
