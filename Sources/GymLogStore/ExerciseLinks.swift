@@ -14,13 +14,19 @@ extension Exercises {
                            equipment: row[prefix + "equipment"] as String?)
     }
 
-    /// See `GymLogDatabase.linkExercise`; a nil entry unlinks.
-    static func link(_ name: String, to entry: CatalogEntry?, in w: inout ChangeWriter) throws -> Exercise {
+    /// See `GymLogDatabase.linkExercise`: `catalogID` as `ExerciseLinkFields.catalogID` means
+    /// it (nil: from the name, "": never); a description of the lifter's own goes.
+    static func link(_ name: String, to catalogID: String?, in w: inout ChangeWriter) throws -> Exercise {
         let exercise = try existing(name, in: w)
         try w.write(.exercises, id: exercise.id, op: .update, fields: [
-            ("catalog_id", .text(entry?.id ?? "")), ("primary_muscles", .null), ("secondary_muscles", .null), ("equipment", .null),
+            ("catalog_id", catalogID.map { .text($0) } ?? .null), ("primary_muscles", .null), ("secondary_muscles", .null), ("equipment", .null),
         ])
-        w.describeAction(entry.map { "linked '\(exercise.name)' to \($0.name)" } ?? "unlinked '\(exercise.name)'", workout: nil)
+        let done = switch catalogID {
+        case nil: "linked '\(exercise.name)' from its name"
+        case "": "unlinked '\(exercise.name)'"
+        case let id?: "linked '\(exercise.name)' to \(ExerciseCatalog.entry(id: id)?.name ?? id)"
+        }
+        w.describeAction(done, workout: nil)
         return exercise
     }
 
@@ -41,12 +47,18 @@ extension GymLogDatabase {
     /// Links an exercise to a catalog entry by hand; it stays linked to it whatever its name
     /// becomes, and a description of its own (`describeExercise`) is cleared. Synced; one `undo`.
     public func linkExercise(_ name: String, to entry: CatalogEntry, typed: String) throws -> Exercise {
-        try commit(action: typed) { w in try Exercises.link(name, to: entry, in: &w) }
+        try commit(action: typed) { w in try Exercises.link(name, to: entry.id, in: &w) }
+    }
+
+    /// Links an exercise from its name again, as a new one is (undoing `linkExercise`,
+    /// `unlinkExercise` and `describeExercise` for good). Synced; one `undo`.
+    public func linkExerciseByName(_ name: String, typed: String) throws -> Exercise {
+        try commit(action: typed) { w in try Exercises.link(name, to: nil, in: &w) }
     }
 
     /// Unlinks an exercise for good: it is never linked from its name again, until linked by hand.
     public func unlinkExercise(_ name: String, typed: String) throws -> Exercise {
-        try commit(action: typed) { w in try Exercises.link(name, to: nil, in: &w) }
+        try commit(action: typed) { w in try Exercises.link(name, to: "", in: &w) }
     }
 
     /// Gives an exercise muscles and equipment of its own (`ExerciseLinkFields.custom`), which

@@ -95,5 +95,11 @@ import Testing
         #expect(try home.gymlog(["exercises", "unlink", "hack squat"]).status == 0)
         let barbell = try object(try home.gymlog(["warmup", "hack squat", "100", "--json"]).stdout)
         #expect(barbell["bar"] as? Int == 20, "\(barbell)")
+        // And linked from its name again, the machine is back
+        let auto = try home.gymlog(["exercises", "link", "hack squat", "--auto"])
+        #expect(auto.status == 0 && auto.stdout == "'hack squat' is linked from its name: Hack Squat · machine · quadriceps; also calves, glutes, hamstrings.\n",
+                "\(auto.stdout)\(auto.stderr)")
+        #expect(try object(try home.gymlog(["warmup", "hack squat", "100", "--json"]).stdout)["bar"] is NSNull)
+        #expect(try home.gymlog(["exercises", "link", "hack squat"]).status == 64)
     }
 }

@@ -14,13 +14,30 @@ struct LinkExercise: ContextCommand {
 
           gymlog exercises link "Hip Thrust (Machine)" Barbell Hip Thrust
           gymlog exercises link squat Barbell_Full_Squat
+          gymlog exercises link squat --auto
+              from its name again, as when it was new
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The exercise (quote a name with spaces).") var name: String
-    @Argument(help: "The catalog entry: its name or id, as `exercises search` lists them.") var entry: [String]
+    @Argument(help: "The catalog entry: its name or id, as `exercises search` lists them.") var entry: [String] = []
+    @Flag(help: "Link it from its name again, as a new exercise is.") var auto = false
+
+    func validate() throws {
+        if entry.isEmpty == !auto {
+            throw ValidationError(auto ? "--auto links '\(name)' from its name; leave out the entry, or --auto."
+                : "Name the catalog entry after the exercise, e.g. `gymlog exercises link \"\(name)\" Barbell Squat`, or --auto.")
+        }
+    }
 
     func run(in context: CLIContext) async throws {
         let typed = entry.joined(separator: " ")
+        if auto {
+            let db = try context.db()
+            let e = try db.linkExerciseByName(name, typed: context.typedLine ?? "exercises link \(name) --auto")
+            let link = try db.exerciseLink(e.id)
+            context.print("'\(e.name)' is linked from its name: " + (link?.entry.map(CatalogText.line) ?? "no catalog entry matches it well, so it stays unlinked") + ".")
+            return
+        }
         guard let found = ExerciseCatalog.entry(named: typed) else {
             let near = ExerciseCatalog.search(entry).prefix(3).map { "'\($0.name)'" }
             throw UserError("'\(typed)' is not an entry of the catalog; "
