@@ -24,6 +24,10 @@ import Testing
         #expect(link["source"] as? String == "automatic" && link["catalog_id"] as? String == "Barbell_Squat")
         #expect(link["primary_muscles"] as? [String] == ["quadriceps"])
         #expect((json["records"] as? [[String: Any]])?.isEmpty == false && json["set_count"] as? Int == 3)
+        // And a search by muscle lists your own exercises that train it, by their links
+        let search = try home.gymlog(["exercises", "search", "--muscle", "quadriceps"])
+        #expect(search.stdout.hasPrefix("Yours:\n  squat  weighted, 3 sets\nIn the catalog ("), "\(search.stdout.prefix(200))")
+        #expect(try home.gymlog(["exercises", "search", "--muscle", "biceps"]).stdout.hasPrefix("In the catalog ("))
     }
 
     @Test func linkUnlinkAndMusclesAreSyncedChangesThatUndoTakesBack() throws {

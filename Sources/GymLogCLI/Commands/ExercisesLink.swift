@@ -73,12 +73,14 @@ struct MusclesExercise: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "muscles", abstract: "Describe an exercise's muscles and equipment yourself, for one the catalog lacks.",
         discussion: """
-          Muscles and equipment are named as the catalog names them
-          (`exercises search --help` lists them). Your description wins
-          over any link; `exercises link` or `unlink` clears it.
+          Your description wins over any link; `exercises link` or
+          `unlink` clears it.
 
           gymlog exercises muscles Landmine --primary shoulders --secondary triceps
           gymlog exercises muscles Landmine --primary shoulders --equipment barbell
+
+        Muscles, as the catalog names them: \(ExerciseCatalog.muscles.joined(separator: ", ")). \
+        Equipment: \(ExerciseCatalog.equipment.joined(separator: ", ")).
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The exercise.") var name: [String]
