@@ -81,6 +81,10 @@ extension Setting {
         plates(.kg, help: "its plates: weight x how many per side"),
         bar(.lb, help: "the same for loads in lb"),
         plates(.lb, help: ""),
+        ownBar(.kg, "ez", \.ezBar, help: "the EZ curl bar's weight in kg, for exercises done with one"),
+        ownBar(.lb, "ez", \.ezBar, help: "the same in lb"),
+        ownBar(.kg, "trap", \.trapBar, help: "the trap (hex) bar's weight in kg"),
+        ownBar(.lb, "trap", \.trapBar, help: "the same in lb"),
         step(.kg, "round", what: "the step planned loads round to", example: "2.5",
              help: "planned loads and barbell warm-ups in kg round to this step (unset: to what the plates make)") { $0.kilogramRoundTo = $1 },
         step(.lb, "round", what: "the step planned loads round to", example: "5", help: "the same in lb") { $0.poundRoundTo = $1 },
@@ -213,6 +217,19 @@ extension Setting {
                     + "with at most 3 decimals, e.g. \(key) = \(PlateInventory.standard(unit).bar).")
             }
             reading.bars[unit] = bar
+        }
+    }
+
+    /// `plates.kg_ez_bar`: another bar's weight in `unit` (the plates are the barbell's).
+    static func ownBar(_ unit: WeightUnit, _ name: String, _ path: WritableKeyPath<Settings, [WeightUnit: Fixed]> & Sendable,
+                       help: String) -> Setting {
+        let key = "plates.\(unit.rawValue)_\(name)_bar", standard = Settings()[keyPath: path][unit] ?? Fixed(0)
+        return Setting(key, shown: "\(standard)", help: help) { value, reading throws(Refusal) in
+            guard let bar = exactNumber(value), bar.thousandths >= 0, bar <= PlateInventory.Limits.heaviestItem else {
+                throw Refusal(words: " must be the bar's weight in \(unit.rawValue), a number from 0 to \(PlateInventory.Limits.heaviestItem) "
+                    + "with at most 3 decimals, e.g. \(key) = \(standard).")
+            }
+            reading.settings[keyPath: path][unit] = bar
         }
     }
 

@@ -242,8 +242,9 @@ struct TodayPlan {
 
     /// `plates: 20kg bar + per side: 25 15 1.25` for a barbell load the plates make.
     static func plates(_ set: SuggestedSet?, _ equipment: Equipment?, settings: Settings) -> String? {
-        guard equipment?.usesBarAndPlates ?? true, let set, !set.bodyweight, let w = set.weight, w.value >= settings.plates(w.unit).bar,
-              let loading = PlateCalculator.loading(for: w.value, with: settings.plates(w.unit)) else { return nil }
+        guard equipment?.usesBarAndPlates ?? true, let set, !set.bodyweight, let w = set.weight,
+              w.value >= settings.plates(w.unit, for: equipment).bar,
+              let loading = PlateCalculator.loading(for: w.value, with: settings.plates(w.unit, for: equipment)) else { return nil }
         return "plates: " + PlateText.loading(loading, w.unit)
     }
 }

@@ -106,4 +106,15 @@ import Testing
         #expect(try object(try home.gymlog(["warmup", "hack squat", "100", "--json"]).stdout)["bar"] is NSNull)
         #expect(try home.gymlog(["exercises", "link", "hack squat"]).status == 64)
     }
+
+    @Test func anEZBarCurlRampsFromTheEZBarOfTheConfig() throws {
+        // Given an EZ bar of 7.5 kg in the config
+        let home = try TemporaryHome()
+        try "[plates]\nkg_ez_bar = 7.5\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        // When an EZ bar curl is warmed up
+        let json = try object(try home.gymlog(["warmup", "EZ Bar Curl", "40", "--json"]).stdout)
+        // Then the ramp starts from that bar, with the plates
+        #expect((json["bar"] as? NSNumber)?.doubleValue == 7.5, "\(json)")
+        #expect(try home.gymlog(["warmup", "Deadlift (Trap Bar)", "140", "--json"]).stdout.contains("\"bar\": 25"))
+    }
 }

@@ -98,14 +98,25 @@ import Testing
         #expect(Equipment(exerciseName: "Hack Squat") == nil && Equipment(exerciseName: "Goblet Squat") == nil)
         // The link knows better
         #expect(linked("Hack Squat") == .machine && linked("Goblet Squat") == .kettlebell && linked("Face Pull") == .cable)
-        #expect(linked("Pull Up") == .bodyweight && linked("EZ Bar Curl") == .otherBar)
+        #expect(linked("Pull Up") == .bodyweight && linked("EZ Bar Curl") == .ezBar)
         // A barbell lift stays one, and an unlinked name keeps the name's rule (stations included)
         #expect(linked("squat") == .barbell && linked("Bench Press (Barbell)") == .barbell)
         #expect(linked("Seated Leg Curl Thing") == .machine && linked("Zercher Thing") == nil)
         // Equipment the catalog names vaguely (`other`: the trap bar deadlift) leaves it to the name
-        #expect(linked("Deadlift (Trap bar)") == .otherBar)
+        #expect(linked("Deadlift (Trap bar)") == .trapBar)
         // A lifter's own equipment counts like a link's
         let custom = ExerciseLink(name: "Zercher Thing", fields: ExerciseLinkFields(primaryMuscles: ["quadriceps"], equipment: "machine"))
         #expect(Equipment.of(exerciseName: "Zercher Thing", link: custom) == .machine)
+    }
+
+    @Test func anEZOrTrapBarRampsFromItsOwnBar() {
+        var settings = Settings()
+        settings.ezBar[.kg] = Fixed(8)
+        #expect(WarmupLoads.of(.ezBar, unit: .kg, settings: settings).bar == Fixed(8))
+        #expect(WarmupLoads.of(.trapBar, unit: .lb, settings: settings).bar == Fixed(55))
+        #expect(WarmupLoads.of(.barbell, unit: .kg, settings: settings).bar == Fixed(20) && WarmupLoads.of(nil, unit: .kg, settings: settings).bar == Fixed(20))
+        let sets = WarmupRamp.sets(to: Fixed(40), steps: WarmupRamp.defaultSteps, loads: WarmupLoads.of(.ezBar, unit: .kg, settings: settings))
+        #expect(sets.first?.weight == Fixed(8) && sets.first?.isBarOnly == true, "\(sets)")
+        #expect(settings.plates(.kg, for: .trapBar).plates == settings.plates(.kg).plates, "the barbell's plates")
     }
 }

@@ -6,8 +6,10 @@ import Foundation
 /// bar. A name that links to nothing and says nothing is read as a barbell lift, as before.
 public enum Equipment: String, Equatable, Sendable {
     case barbell, dumbbell, kettlebell, cable, machine, band, bodyweight
-    /// An EZ or trap bar: plates, but a bar whose weight gymlog does not know.
-    case otherBar = "other bar"
+    /// An EZ curl bar: plates on a bar of its own weight (`[plates] kg_ez_bar`).
+    case ezBar = "ez bar"
+    /// A trap (hex) bar: plates on a bar of its own weight (`[plates] kg_trap_bar`).
+    case trapBar = "trap bar"
 
     /// The equipment `name` names: its last parenthesised word (`(Dumbbell)`, as Strong and
     /// Hevy write it), else a word of it (`db`, `cable`, `smith`); nil when it names none.
@@ -20,7 +22,7 @@ public enum Equipment: String, Equatable, Sendable {
         let words = Set(name.lowercased().split(whereSeparator: { !$0.isLetter }))
         let table: [(Set<Substring>, Equipment)] = [
             (["db", "dumbbell", "dumbbells"], .dumbbell), (["kb", "kettlebell", "kettlebells"], .kettlebell),
-            (["cable", "cables"], .cable), (["machine", "smith"], .machine), (["ez", "trap", "hex"], .otherBar),
+            (["cable", "cables"], .cable), (["machine", "smith"], .machine), (["ez"], .ezBar), (["trap", "hex"], .trapBar),
             (["band", "banded"], .band), (["barbell", "bb"], .barbell),
         ]
         if let found = table.first(where: { !$0.0.isDisjoint(with: words) }) {
@@ -50,7 +52,7 @@ public enum Equipment: String, Equatable, Sendable {
         case "machine": self = .machine
         case "bands": self = .band
         case "body only": self = .bodyweight
-        case "e-z curl bar": self = .otherBar
+        case "e-z curl bar": self = .ezBar
         default: return nil
         }
     }
@@ -75,15 +77,17 @@ public enum Equipment: String, Equatable, Sendable {
         case "kettlebell", "kettlebells": self = .kettlebell
         case "cable": self = .cable
         case "machine", "smith machine", "plate loaded", "machine plates": self = .machine
-        case "ez bar", "ez-bar", "trap bar", "hex bar": self = .otherBar
+        case "ez bar", "ez-bar": self = .ezBar
+        case "trap bar", "hex bar": self = .trapBar
         case "band", "resistance band": self = .band
         case "bodyweight", "weighted", "assisted": self = .bodyweight
         default: return nil
         }
     }
 
-    /// Whether loads are made with the configured bar and plates (`[plates]`).
-    public var usesBarAndPlates: Bool { self == .barbell }
+    /// Whether loads are made with a bar and the configured plates (`[plates]`): a barbell,
+    /// an EZ bar or a trap bar, each with its own bar (`Settings.plates(_:for:)`).
+    public var usesBarAndPlates: Bool { self == .barbell || self == .ezBar || self == .trapBar }
 
     /// Whether loads go up by the step between dumbbells (`[plates] kg_dumbbell_step`).
     public var isDumbbells: Bool { self == .dumbbell || self == .kettlebell }

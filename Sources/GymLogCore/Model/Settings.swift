@@ -20,6 +20,10 @@ public struct Settings: Equatable, Sendable {
     public var kilogramRoundTo: Fixed?
     /// The same for pounds (`[plates] lb_round`, e.g. 5).
     public var poundRoundTo: Fixed?
+    /// The EZ curl bar's and the trap bar's own weights, by unit (`[plates] kg_ez_bar`,
+    /// `lb_ez_bar`, `kg_trap_bar`, `lb_trap_bar`): common bars, until the lifter weighs theirs.
+    public var ezBar: [WeightUnit: Fixed] = [.kg: Fixed(10), .lb: Fixed(25)]
+    public var trapBar: [WeightUnit: Fixed] = [.kg: Fixed(25), .lb: Fixed(55)]
     /// The step between the dumbbells loads in kilograms go up by (`[plates] kg_dumbbell_step`):
     /// dumbbell warm-ups round to it.
     public var kilogramDumbbellStep = Fixed(thousandths: 2500)
@@ -72,5 +76,17 @@ public struct Settings: Equatable, Sendable {
         case .kg: kilogramPlates
         case .lb: poundPlates
         }
+    }
+
+    /// The bar and plates for loads in `unit` of an exercise done with `equipment`: the EZ or
+    /// trap bar's own weight with the plates, else the barbell's (nil equipment: a barbell).
+    public func plates(_ unit: WeightUnit, for equipment: Equipment?) -> PlateInventory {
+        var inventory = plates(unit)
+        switch equipment {
+        case .ezBar?: inventory.bar = ezBar[unit] ?? inventory.bar
+        case .trapBar?: inventory.bar = trapBar[unit] ?? inventory.bar
+        default: break
+        }
+        return inventory
     }
 }
