@@ -132,6 +132,19 @@ enum JSONShapes {
             ("aliases", .array(s.aliases.map { .string($0) })),
             ("set_count", .int(s.setCount)),
             ("last_performed_at", .time(s.lastPerformedAt, s.lastPerformedOffset)),
+            ("link", link(s.link)),
+        ])
+    }
+
+    /// What an exercise trains: where that comes from (`automatic`, `by hand`, `custom`,
+    /// `unlinked by hand`, `unlinked`), the catalog entry if linked, muscles and equipment.
+    static func link(_ l: ExerciseLink) -> JSON {
+        .object([
+            ("source", .string(l.source.rawValue)),
+            ("catalog_id", .string(l.entry?.id)), ("catalog_name", .string(l.entry?.name)),
+            ("primary_muscles", .array(l.primaryMuscles.map { .string($0) })),
+            ("secondary_muscles", .array(l.secondaryMuscles.map { .string($0) })),
+            ("equipment", .string(l.equipment)),
         ])
     }
 

@@ -81,6 +81,10 @@ extension Setting {
         plates(.kg, help: "its plates: weight x how many per side"),
         bar(.lb, help: "the same for loads in lb"),
         plates(.lb, help: ""),
+        ownBar(.kg, "ez", \.ezBar, help: "the EZ curl bar's weight in kg, for exercises done with one"),
+        ownBar(.lb, "ez", \.ezBar, help: "the same in lb"),
+        ownBar(.kg, "trap", \.trapBar, help: "the trap (hex) bar's weight in kg"),
+        ownBar(.lb, "trap", \.trapBar, help: "the same in lb"),
         step(.kg, "round", what: "the step planned loads round to", example: "2.5",
              help: "planned loads and barbell warm-ups in kg round to this step (unset: to what the plates make)") { $0.kilogramRoundTo = $1 },
         step(.lb, "round", what: "the step planned loads round to", example: "5", help: "the same in lb") { $0.poundRoundTo = $1 },
@@ -97,6 +101,17 @@ extension Setting {
             case .failure(let e): throw Refusal(words: " \(e.message); e.g. \(example).")
             }
         },
+        Setting("stats.secondary_weight", shown: "\(Settings().secondaryMuscleWeight)",
+                help: "what a working set counts for each secondary muscle in `stats --by muscle` (a primary muscle's counts 1)") { value, reading throws(Refusal) in
+            guard let weight = exactNumber(value), weight.thousandths >= 0, weight <= Fixed(1) else {
+                throw Refusal(words: " must be a number from 0 to 1 with at most 3 decimals, e.g. stats.secondary_weight = 0.5.")
+            }
+            reading.settings.secondaryMuscleWeight = weight
+        },
+        wholeNumber("stats.muscle_sets_low", \.muscleSetsLow, of: "sets", range: 0...100,
+                    help: "`stats --by muscle` marks a muscle trained fewer sets than this in a week"),
+        wholeNumber("stats.muscle_sets_high", \.muscleSetsHigh, of: "sets", range: 1...200,
+                    help: "and one trained more sets than this"),
         flag("sync.auto", \.autoSync,
              help: "once logged in, each change is synced in the background by itself (false: only by `gymlog sync`)"),
         wholeNumber("sync.interval", \.syncIntervalSeconds, of: "seconds", range: 30...(24 * 3600),
@@ -202,6 +217,19 @@ extension Setting {
                     + "with at most 3 decimals, e.g. \(key) = \(PlateInventory.standard(unit).bar).")
             }
             reading.bars[unit] = bar
+        }
+    }
+
+    /// `plates.kg_ez_bar`: another bar's weight in `unit` (the plates are the barbell's).
+    static func ownBar(_ unit: WeightUnit, _ name: String, _ path: WritableKeyPath<Settings, [WeightUnit: Fixed]> & Sendable,
+                       help: String) -> Setting {
+        let key = "plates.\(unit.rawValue)_\(name)_bar", standard = Settings()[keyPath: path][unit] ?? Fixed(0)
+        return Setting(key, shown: "\(standard)", help: help) { value, reading throws(Refusal) in
+            guard let bar = exactNumber(value), bar.thousandths >= 0, bar <= PlateInventory.Limits.heaviestItem else {
+                throw Refusal(words: " must be the bar's weight in \(unit.rawValue), a number from 0 to \(PlateInventory.Limits.heaviestItem) "
+                    + "with at most 3 decimals, e.g. \(key) = \(standard).")
+            }
+            reading.settings[keyPath: path][unit] = bar
         }
     }
 

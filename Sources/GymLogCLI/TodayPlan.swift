@@ -28,8 +28,10 @@ struct TodayPlan {
 
         /// The name to log it under: the exercise's own, else the routine's spelling.
         var name: String { exercise?.name ?? planned.exerciseName }
-        /// What the line's exercise is done with, as its name says (plates only for a barbell).
-        var equipment: Equipment? { Equipment(exerciseName: name) ?? Equipment(exerciseName: planned.exerciseName) }
+        /// The exercise's catalog link, read for the lines whose suggestion is shown.
+        var link: ExerciseLink?
+        /// What the line's exercise is done with, as its link or name says (plates only for a barbell).
+        var equipment: Equipment? { Equipment.of(exerciseName: name, link: link) ?? Equipment(exerciseName: planned.exerciseName) }
 
         /// A suggested set of this line, a missing load taken from the set just done (a weight,
         /// or bodyweight with what was added: `ok bw` once, then `ok` repeats it).
@@ -97,6 +99,7 @@ struct TodayPlan {
         case .none: []
         case .line(let i): lines.indices.contains(i) ? [i] : []
         }
+        for i in wanted { lines[i].link = try lines[i].exercise.flatMap { try db.exerciseLink($0.id) } }
         let before = workout?.startedAt ?? now + 1
         let since: (lines: [String: Int64], saved: Int64?) = wanted.isEmpty ? ([:], nil) : try db.lineSince(routine.id)
         let rounding = PlateRounding(settings: settings)
@@ -252,8 +255,9 @@ struct TodayPlan {
 
     /// `plates: 20kg bar + per side: 25 15 1.25` for a barbell load the plates make.
     static func plates(_ set: SuggestedSet?, _ equipment: Equipment?, settings: Settings) -> String? {
-        guard equipment?.usesBarAndPlates ?? true, let set, !set.bodyweight, let w = set.weight, w.value >= settings.plates(w.unit).bar,
-              let loading = PlateCalculator.loading(for: w.value, with: settings.plates(w.unit)) else { return nil }
+        guard equipment?.usesBarAndPlates ?? true, let set, !set.bodyweight, let w = set.weight,
+              w.value >= settings.plates(w.unit, for: equipment).bar,
+              let loading = PlateCalculator.loading(for: w.value, with: settings.plates(w.unit, for: equipment)) else { return nil }
         return "plates: " + PlateText.loading(loading, w.unit)
     }
 }

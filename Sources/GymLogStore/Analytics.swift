@@ -22,16 +22,26 @@ public struct ProgressPoint: Equatable, Sendable {
 /// How `weeklyStats` groups a week's sets.
 public enum StatsGrouping: String, CaseIterable, Sendable {
     case exercise, muscle
+
+    /// By muscle, the group of exercises linked to no catalog entry and described by no one.
+    public static let unlinked = "unlinked"
+    /// By muscle, the group of distance work and the catalog's cardio entries: sets of a run
+    /// are not sets for the legs.
+    public static let cardio = "cardio"
 }
 
-/// Frequency and working volume of one exercise or muscle group in one week.
+/// Frequency and working volume of one exercise or muscle in one week.
 public struct GroupStats: Equatable, Sendable {
+    /// The exercise's name; by muscle, the muscle as the catalog names it, or
+    /// `StatsGrouping.unlinked` and `StatsGrouping.cardio`.
     public var name: String
     /// Workouts that contained at least one working set of the group.
     public var workouts: Int
-    /// Working sets (warm-ups excluded; drop and failure sets count).
-    public var sets: Int
-    /// Sum of weight x reps over working sets, in kilograms (bodyweight and timed sets add nothing).
+    /// Working sets (warm-ups excluded; drop and failure sets count). By muscle, a set counts
+    /// 1 for each primary muscle and `Settings.secondaryMuscleWeight` for each secondary one.
+    public var sets: Double
+    /// Sum of weight x reps over working sets, in kilograms (bodyweight and timed sets add
+    /// nothing), shared among muscles as the sets are.
     public var volumeKg: Double
 }
 
@@ -46,49 +56,8 @@ public struct WeekStats: Equatable, Sendable {
     public var groups: [GroupStats]
     /// Bodyweight sets with no `bw` entry on or before them: their volume is their added load only.
     public var setsWithoutBodyweight = 0
-}
-
-/// A small built-in table from exercise names to muscle groups, for `gymlog stats --by muscle`.
-///
-/// Exercises carry no muscle group of their own yet, so the name decides: the first rule
-/// whose words all occur in the name wins (`leg curl` is legs before `curl` is arms).
-/// Distance exercises are cardio; anything unmatched is "other", never a guess from one loose
-/// word (`Hip Raise` and `Incline Walk` are other, not shoulders and chest).
-public enum MuscleGroup {
-    /// Rules in the order they are tried: words that must all appear, and the group.
-    public static let rules: [(words: [String], group: String)] = [
-        (["leg", "raise"], "core"), (["hanging"], "core"), (["pallof"], "core"),
-        (["leg", "curl"], "legs"), (["nordic"], "legs"), (["leg", "extension"], "legs"), (["leg", "press"], "legs"),
-        (["hip", "thrust"], "legs"), (["calf"], "legs"), (["squat"], "legs"), (["lunge"], "legs"),
-        (["split"], "legs"), (["rdl"], "legs"), (["romanian"], "legs"), (["glute"], "legs"),
-        // Arms before the chest and shoulder words their names also hold (`Incline Curl`,
-        // `Overhead Triceps Extension`, `Bench Dip`).
-        (["tricep"], "arms"), (["triceps"], "arms"), (["pushdown"], "arms"), (["skull"], "arms"),
-        (["skullcrusher"], "arms"), (["skullcrushers"], "arms"), (["bench", "dip"], "arms"),
-        (["curl"], "arms"), (["bicep"], "arms"), (["biceps"], "arms"),
-        (["upright", "row"], "shoulders"),
-        (["deadlift"], "back"), (["row"], "back"), (["pullup"], "back"), (["pull", "up"], "back"),
-        (["chinup"], "back"), (["chin"], "back"), (["pulldown"], "back"), (["lat"], "back"), (["shrug"], "back"),
-        (["face", "pull"], "shoulders"), (["lateral"], "shoulders"), (["front", "raise"], "shoulders"),
-        (["rear", "delt"], "shoulders"), (["delt"], "shoulders"),
-        (["ohp"], "shoulders"), (["overhead"], "shoulders"), (["military"], "shoulders"),
-        (["shoulder"], "shoulders"), (["arnold"], "shoulders"),
-        (["bench"], "chest"), (["incline", "press"], "chest"), (["decline", "press"], "chest"), (["floor", "press"], "chest"),
-        (["chest"], "chest"), (["fly"], "chest"), (["flye"], "chest"),
-        (["pec"], "chest"), (["pushup"], "chest"), (["push", "up"], "chest"), (["dip"], "chest"), (["dips"], "chest"),
-        (["plank"], "core"), (["crunch"], "core"), (["situp"], "core"), (["sit", "up"], "core"),
-        (["ab"], "core"), (["abs"], "core"), (["core"], "core"),
-        (["run"], "cardio"), (["bike"], "cardio"), (["cycle"], "cardio"), (["swim"], "cardio"),
-        (["press"], "shoulders"),
-    ]
-
-    /// The muscle group of an exercise, or "other".
-    public static func of(name: String, kind: ExerciseKind) -> String {
-        if kind == .distance { return "cardio" }
-        let words = Set(name.lowercased().replacingOccurrences(of: "-", with: "")
-            .split(whereSeparator: { !$0.isLetter }).map(String.init))
-        return rules.first { rule in rule.words.allSatisfy(words.contains) }?.group ?? "other"
-    }
+    /// By muscle, the exercises of the `unlinked` group, by name.
+    public var unlinkedExercises: [String] = []
 }
 
 extension GymLogDatabase {
@@ -138,11 +107,14 @@ extension GymLogDatabase {
         let firstMonday = lastMonday - Int64(weeks - 1) * 7
         // Offsets span at most ±18 h, so a day of margin either side finds every candidate.
         let from = (firstMonday - 1) * 86_400_000, to = (lastMonday + 8) * 86_400_000
-        struct Tally { var workouts = Set<String>(); var sets = 0; var volume = 0.0; var withoutBodyweight = 0 }
+        struct Tally { var workouts = Set<String>(); var sets = 0.0; var volume = 0.0; var withoutBodyweight = 0 }
         var weekly = [Tally](repeating: Tally(), count: weeks)
         var groups = [[String: Tally]](repeating: [:], count: weeks)
+        var unlinked = [Set<String>](repeating: [], count: weeks)
+        let secondaryWeight = settings.secondaryMuscleWeight.doubleValue
         try queue.read { db in
             let bodyweights = try Self.bodyweightTimeline(db, until: to)
+            let links = grouping == .muscle ? try exerciseLinks(db) : [:]
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT \(Rows.setColumns), e.name AS e_name, e.kind AS e_kind
                 FROM sets s JOIN workouts w ON w.id = s.workout_id JOIN exercises e ON e.id = s.exercise_id
@@ -157,22 +129,37 @@ extension GymLogDatabase {
                 guard index >= 0, index < weeks else { continue }
                 let p = exerciseColumns(row)
                 let name: String = row[p[0]]
-                let key = grouping == .exercise ? name : MuscleGroup.of(name: name, kind: ExerciseKind(rawValue: row[p[1]]) ?? .weighted)
+                var shares: [(muscle: String, share: Double)] = [(name, 1)]
+                if grouping == .muscle {
+                    let link = links[set.exerciseID]
+                    if ExerciseKind(rawValue: row[p[1]]) == .distance || link?.entry?.category == "cardio" {
+                        shares = [(StatsGrouping.cardio, 1)]
+                    } else {
+                        shares = link?.muscleShares(secondaryWeight: secondaryWeight) ?? []
+                        if shares.isEmpty {
+                            shares = [(StatsGrouping.unlinked, 1)]
+                            unlinked[index].insert(name)
+                        }
+                    }
+                }
                 let workout = set.workoutID.key
                 let bodyweight = set.values.bodyweight ? bodyweights.weight(at: set.performedAt) : nil
                 if set.values.bodyweight, bodyweight == nil, set.reps != nil { weekly[index].withoutBodyweight += 1 }
                 let volume = workingVolume(of: set, bodyweight: bodyweight)
                 weekly[index].workouts.insert(workout); weekly[index].sets += 1; weekly[index].volume += volume
-                groups[index][key, default: Tally()].workouts.insert(workout)
-                groups[index][key]!.sets += 1
-                groups[index][key]!.volume += volume
+                for (key, share) in shares {
+                    groups[index][key, default: Tally()].workouts.insert(workout)
+                    groups[index][key]!.sets += share
+                    groups[index][key]!.volume += volume * share
+                }
             }
         }
         return (0..<weeks).map { i in
             let list = groups[i].map { GroupStats(name: $0.key, workouts: $0.value.workouts.count, sets: $0.value.sets, volumeKg: $0.value.volume) }
                 .sorted { ($1.sets, $1.volumeKg, $0.name) < ($0.sets, $0.volumeKg, $1.name) }
-            return WeekStats(startDay: firstMonday + Int64(i) * 7, workouts: weekly[i].workouts.count, sets: weekly[i].sets,
-                             volumeKg: weekly[i].volume, groups: list, setsWithoutBodyweight: weekly[i].withoutBodyweight)
+            return WeekStats(startDay: firstMonday + Int64(i) * 7, workouts: weekly[i].workouts.count, sets: Int(weekly[i].sets),
+                             volumeKg: weekly[i].volume, groups: list, setsWithoutBodyweight: weekly[i].withoutBodyweight,
+                             unlinkedExercises: unlinked[i].sorted { $0.localizedStandardCompare($1) == .orderedAscending })
         }
     }
 }

@@ -30,6 +30,11 @@ public struct ExerciseSummary: Equatable, Sendable {
     public var lastPerformedAt: Int64?
     /// The UTC offset the last set was logged at (for showing its local date).
     public var lastPerformedOffset: Int = 0
+    /// What it trains and is done with, and where that comes from.
+    public var link: ExerciseLink
+    /// The first set's time and UTC offset (`exercises info`); nil with no sets.
+    public var firstPerformedAt: Int64?
+    public var firstPerformedOffset: Int = 0
 }
 
 /// What was done for one exercise in one earlier workout: what "last time" shows.
@@ -217,21 +222,27 @@ extension GymLogDatabase {
         try queue.read { db in
             let aliases = try liveAliases(db)
             return try Row.fetchAll(db, sql: """
-                SELECT e.id, e.name, e.kind,
+                SELECT e.id, e.name, e.kind, e.catalog_id, e.primary_muscles, e.secondary_muscles, e.equipment,
                   (SELECT COUNT(*) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL) AS set_count,
                   (SELECT MAX(performed_at) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL) AS last_performed_at,
                   (SELECT utc_offset FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL
-                   ORDER BY performed_at DESC LIMIT 1) AS last_offset
+                   ORDER BY performed_at DESC LIMIT 1) AS last_offset,
+                  (SELECT MIN(performed_at) FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL) AS first_performed_at,
+                  (SELECT utc_offset FROM sets WHERE exercise_id = e.id AND deleted_at IS NULL
+                   ORDER BY performed_at LIMIT 1) AS first_offset
                 FROM exercises e WHERE e.deleted_at IS NULL ORDER BY e.name COLLATE NOCASE
                 """).map { row in
-                ExerciseSummary(exercise: Rows.exercise(row), aliases: aliases[row["id"]] ?? [], setCount: row["set_count"],
-                               lastPerformedAt: row["last_performed_at"], lastPerformedOffset: row["last_offset"] ?? 0)
+                let exercise = Rows.exercise(row), names = aliases[row["id"]] ?? []
+                return ExerciseSummary(exercise: exercise, aliases: names, setCount: row["set_count"],
+                               lastPerformedAt: row["last_performed_at"], lastPerformedOffset: row["last_offset"] ?? 0,
+                               link: ExerciseLink(name: exercise.name, aliases: names, fields: Exercises.linkFields(row)),
+                               firstPerformedAt: row["first_performed_at"], firstPerformedOffset: row["first_offset"] ?? 0)
             }
         }
     }
 
     /// Every live alias by the stored id of its exercise, each exercise's in alphabetical order.
-    private func liveAliases(_ db: Database) throws -> [String: [String]] {
+    func liveAliases(_ db: Database) throws -> [String: [String]] {
         var aliases: [String: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT exercise_id, alias FROM aliases WHERE deleted_at IS NULL ORDER BY alias") {
             aliases[row["exercise_id"], default: []].append(row["alias"])

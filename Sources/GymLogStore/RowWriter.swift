@@ -8,7 +8,7 @@ import GymLogWire
 /// newer client's data is kept, not dropped.
 enum RowWriter {
     static let columns: [EntityKind: Set<String>] = [
-        .exercises: ["name", "kind", "deleted_at", "rest_seconds"],
+        .exercises: ["name", "kind", "deleted_at", "rest_seconds", "catalog_id", "primary_muscles", "secondary_muscles", "equipment"],
         .aliases: ["alias", "exercise_id", "deleted_at"],
         .workouts: ["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at", "routine_id", "skipped"],
         .sets: Set(SetColumns.synced),

@@ -294,6 +294,23 @@ enum Schema {
             ALTER TABLE sync_state ADD COLUMN stop_shown INTEGER NOT NULL DEFAULT 0;
             """)
         }
+        m.registerMigration("v9-exercise-link") { db in
+            try db.execute(sql: """
+            -- The catalog entry an exercise links to: null finds it from the name, '' never
+            -- links it (`exercises unlink`), else the catalog id set by hand (`exercises link`).
+            ALTER TABLE exercises ADD COLUMN catalog_id TEXT;
+            -- A lifter's own description (`exercises muscles`), muscles comma-separated as the
+            -- catalog names them; primary muscles win over any link.
+            ALTER TABLE exercises ADD COLUMN primary_muscles TEXT;
+            ALTER TABLE exercises ADD COLUMN secondary_muscles TEXT;
+            ALTER TABLE exercises ADD COLUMN equipment TEXT;
+            -- A newer client's fields kept in `extra` by this version's predecessor move to their columns.
+            \(["catalog_id", "primary_muscles", "secondary_muscles", "equipment"].map { field in
+                "UPDATE exercises SET \(field) = json_extract(extra, '$.\(field)'), extra = json_remove(extra, '$.\(field)') "
+                    + "WHERE json_extract(extra, '$.\(field)') IS NOT NULL;"
+            }.joined(separator: "\n"))
+            """)
+        }
         return m
     }
 }

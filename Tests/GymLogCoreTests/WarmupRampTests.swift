@@ -67,7 +67,7 @@ import Testing
         let cases: [(String, Equipment?)] = [
             ("Squat (Barbell)", .barbell), ("Curl (Dumbbell)", .dumbbell), ("incline db press", .dumbbell),
             ("Lat Pulldown (Cable)", .cable), ("Leg Press (Machine)", .machine), ("Smith Squat", .machine),
-            ("Goblet Squat (Kettlebell)", .kettlebell), ("Curl (EZ Bar)", .otherBar), ("Pull Up (Assisted)", .bodyweight),
+            ("Goblet Squat (Kettlebell)", .kettlebell), ("Curl (EZ Bar)", .ezBar), ("Deadlift (Trap Bar)", .trapBar), ("Pull Up (Assisted)", .bodyweight),
             ("squat", nil), ("Bench Press", nil), ("Dubbel", nil),
             // Machine and cable stations named without the word: never a bar
             ("leg curl", .machine), ("Seated Leg Curl", .machine), ("lat pull-down", .cable), ("pushdown", .cable),

@@ -21,7 +21,7 @@ struct SearchExercises: ContextCommand {
     @Argument(help: "Words every name found holds.") var words: [String] = []
     @Option(help: ArgumentHelp("Only exercises training this muscle (primary or secondary).", valueName: "muscle"))
     var muscle: String?
-    @Option(help: ArgumentHelp("Only catalog exercises done with this equipment.", valueName: "equipment"))
+    @Option(help: ArgumentHelp("Only exercises done with this equipment.", valueName: "equipment"))
     var equipment: String?
     @OptionGroup var output: JSONFlag
 
@@ -32,32 +32,27 @@ struct SearchExercises: ContextCommand {
         if words.isEmpty && muscle == nil && equipment == nil {
             throw ValidationError("Give words to search for, --muscle or --equipment, e.g. `gymlog exercises search squat`.")
         }
-        if let muscle, Self.known(muscle, in: ExerciseCatalog.muscles) == nil {
+        if let muscle, ExerciseCatalog.known(muscle, in: ExerciseCatalog.muscles) == nil {
             throw ValidationError("--muscle \(muscle) is not a muscle the catalog names; use one of \(ExerciseCatalog.muscles.joined(separator: ", ")).")
         }
-        if let equipment, Self.known(equipment, in: ExerciseCatalog.equipment) == nil {
+        if let equipment, ExerciseCatalog.known(equipment, in: ExerciseCatalog.equipment) == nil {
             throw ValidationError("--equipment \(equipment) is not equipment the catalog names; use one of "
                 + "\(ExerciseCatalog.equipment.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: ", ")).")
         }
     }
 
-    /// `value` as the catalog spells it, case aside (`Dumbbell` -> `dumbbell`).
-    static func known(_ value: String, in names: [String]) -> String? {
-        names.first { $0.compare(value, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame }
-    }
-
     func run(in context: CLIContext) async throws {
-        let muscle = self.muscle.flatMap { Self.known($0, in: ExerciseCatalog.muscles) }
-        let equipment = self.equipment.flatMap { Self.known($0, in: ExerciseCatalog.equipment) }
+        let muscle = self.muscle.flatMap { ExerciseCatalog.known($0, in: ExerciseCatalog.muscles) }
+        let equipment = self.equipment.flatMap { ExerciseCatalog.known($0, in: ExerciseCatalog.equipment) }
         let found = ExerciseCatalog.search(words, muscle: muscle, equipment: equipment)
-        // Your own exercises by name only: which muscles they train is the catalog's to say.
+        // Your own exercises by their names, and by the muscles and equipment of their links.
         let wanted = words.flatMap { matchWords($0) }
-        let yours = muscle == nil && equipment == nil && !wanted.isEmpty
-            ? try context.db().exerciseSummaries().filter { s in
-                let name = matchWords(s.exercise.name)
-                return wanted.allSatisfy { word in name.contains { $0.hasPrefix(word) } }
-            }
-            : []
+        let yours = try context.db().exerciseSummaries().filter { s in
+            let name = matchWords(s.exercise.name)
+            return wanted.allSatisfy { word in name.contains { $0.hasPrefix(word) } }
+                && muscle.map { (s.link.primaryMuscles + s.link.secondaryMuscles).contains($0) } ?? true
+                && equipment.map { s.link.equipment == $0 } ?? true
+        }
         if output.json {
             context.printJSON(.object([
                 ("yours", .array(yours.map { .object([("id", .string($0.exercise.id.key)), ("name", .string($0.exercise.name)),

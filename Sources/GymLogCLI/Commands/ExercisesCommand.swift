@@ -5,7 +5,7 @@ import GymLogStore
 struct Exercises: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "exercises",
-        abstract: "List exercises, add, alias, rename, merge or delete one, or change its kind.",
+        abstract: "List exercises, add, alias, rename, merge or delete one, change its kind, or link it to the catalog.",
         discussion: """
           Every exercise has one kind, set by its first set or by `add --kind`:
           weighted (`100x5`), bodyweight (`bw x8`, `bw+10x5`, `bw-20x8`),
@@ -33,9 +33,22 @@ struct Exercises: ParsableCommand {
               only one with no sets
           gymlog exercises search press --muscle shoulders
               the built-in catalog and your own, for routines
+          gymlog exercises info squat
+              muscles, equipment, link, your numbers
+          gymlog exercises link "Hip Thrust (Machine)" Barbell Hip Thrust
+              choose the catalog entry by hand
+          gymlog exercises unlink "Around The World"
+              never link it from its name
+          gymlog exercises muscles Landmine --primary shoulders --secondary triceps
+              describe one the catalog lacks
+
+          An exercise links by itself to the catalog entry its name
+          matches well (`bench`, `Bench Press (Barbell)`, `Barbell Bench
+          Press`); a name that matches none well stays unlinked.
         """,
         subcommands: [ListExercises.self, AddExercise.self, AliasExercise.self, RenameExercise.self, KindExercise.self,
-                      RestExercise.self, MergeExercises.self, DeleteExercise.self, SearchExercises.self],
+                      RestExercise.self, MergeExercises.self, DeleteExercise.self, SearchExercises.self, InfoExercise.self,
+                      LinkExercise.self, UnlinkExercise.self, MusclesExercise.self],
         defaultSubcommand: ListExercises.self
     )
 }

@@ -8,7 +8,7 @@ extension StatsGrouping: ExpressibleByArgument {}
 struct Stats: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Weekly training: workouts, working sets and volume per week, by exercise or muscle group.",
+        abstract: "Weekly training: workouts, working sets and volume per week, by exercise or muscle.",
         discussion: """
           gymlog stats
               the last 8 weeks, by exercise
@@ -22,13 +22,22 @@ struct Stats: ContextCommand {
         your default unit, a bodyweight set's on that day's bodyweight plus its \
         added load (without a `bw` entry on or before it, its added load only, and stats \
         says how many such sets there are; timed and distance sets count as sets but add no \
-        volume). Muscle groups come from a small built-in table of exercise names \
-        (bench -> chest, squat -> legs, ...); names it does not know are "other".
+        volume).
+
+        By muscle, each exercise's muscles come from its catalog link \
+        (`gymlog exercises info NAME`): a working set counts 1 for each \
+        primary muscle and half a set for each secondary one (the common \
+        convention; `stats.secondary_weight` in the config changes it), and \
+        a muscle's week is marked when under 10 or over 20 sets (the usual \
+        range for growth; `stats.muscle_sets_low` and `_high`). Sets of \
+        exercises linked to nothing are counted as "unlinked" and named, \
+        never guessed from their names (`gymlog exercises link` links one); \
+        distance work is "cardio".
         """
     )
     @OptionGroup var global: GlobalOptions
     @Option(help: "How many weeks to show, ending with this one.") var weeks: Int = 8
-    @Option(help: "exercise or muscle (a built-in table from exercise names to muscle groups).")
+    @Option(help: "exercise or muscle (from each exercise's link to the exercise catalog).")
     var by: StatsGrouping = .exercise
     @OptionGroup var output: JSONFlag
 
@@ -42,6 +51,7 @@ struct Stats: ContextCommand {
         let db = try context.db()
         let stats = try db.weeklyStats(weeks: weeks, today: today, by: by)
         let settings = context.settings
+        let range = { (g: GroupStats) in MuscleSetRange.of(g, by: by, settings: settings) }
         // Weeks before the first workout ever are not weeks of rest: they are not shown and
         // do not count in the average.
         let firstWeek = try db.firstTrainingDay().map(mondayOf)
@@ -53,22 +63,23 @@ struct Stats: ContextCommand {
 
         if output.json {
             let volume = { (kg: Double) in JSON.double(Render.loadValue(kilograms: kg, settings)) }
+            func group(_ g: GroupStats) -> JSON {
+                var fields: [(String, JSON)] = [("name", .string(g.name)), ("workouts", .int(g.workouts)),
+                                                ("sets", .double(g.sets)), ("volume", volume(g.volumeKg))]
+                if by == .muscle { fields.append(("range", .string(range(g)?.rawValue))) }
+                return .object(fields)
+            }
+            func week(_ w: WeekStats) -> JSON {
+                var fields: [(String, JSON)] = [("week_start", .string(LineChart.dayLabel(w.startDay))), ("workouts", .int(w.workouts)),
+                                                ("sets", .int(w.sets)), ("volume", volume(w.volumeKg)), ("groups", .array(w.groups.map(group)))]
+                if by == .muscle { fields.append(("unlinked_exercises", .array(w.unlinkedExercises.map { .string($0) }))) }
+                return .object(fields)
+            }
             context.printJSON(.object([
                 ("weeks", .int(weeks)),
                 ("by", .string(by.rawValue)),
                 ("unit", .string(settings.defaultUnit.rawValue)),
-                ("weekly", .array(stats.map { w in
-                    .object([
-                        ("week_start", .string(LineChart.dayLabel(w.startDay))),
-                        ("workouts", .int(w.workouts)),
-                        ("sets", .int(w.sets)),
-                        ("volume", volume(w.volumeKg)),
-                        ("groups", .array(w.groups.map { g in
-                            .object([("name", .string(g.name)), ("workouts", .int(g.workouts)), ("sets", .int(g.sets)),
-                                     ("volume", volume(g.volumeKg))])
-                        })),
-                    ])
-                })),
+                ("weekly", .array(stats.map(week))),
                 ("sets_without_bodyweight", .int(withoutBodyweight)),
                 ("average", trained.isEmpty ? .null : .object([
                     ("weeks", .int(trained.count)),
@@ -104,10 +115,16 @@ struct Stats: ContextCommand {
         for w in trained {
             context.print(style.bold(row(LineChart.dayLabel(w.startDay), String(w.workouts), String(w.sets), volume(w.volumeKg))))
             for g in w.groups {
-                context.print(row("  " + g.name, String(g.workouts), String(g.sets), volume(g.volumeKg)))
+                let mark = range(g).flatMap { $0 == .within ? nil : $0 == .under ? "  under \(settings.muscleSetsLow)" : "  over \(settings.muscleSetsHigh)" }
+                context.print(row("  " + g.name, String(g.workouts), Render.number(g.sets), volume(g.volumeKg)) + (mark.map(style.dim) ?? ""))
             }
         }
         context.print(style.dim(row("Weekly average", Render.number(Double(totalWorkouts) / n), Render.number(Double(totalSets) / n), volume(totalVolume / n))))
+        let unlinked = Set(trained.flatMap(\.unlinkedExercises)).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        if !unlinked.isEmpty {
+            context.print(style.dim("Unlinked, so on no muscle: \(unlinked.joined(separator: ", ")). Link one with "
+                + "`gymlog exercises link NAME ENTRY` (`gymlog exercises search WORDS` finds the entry)."))
+        }
         if withoutBodyweight > 0 {
             let one = withoutBodyweight == 1
             context.print(style.dim("\(plural(withoutBodyweight, "bodyweight set")) \(one ? "counts only its" : "count only their") added load: "
@@ -116,6 +133,17 @@ struct Stats: ContextCommand {
         if totalSets == 0 {
             context.print("No working sets in these weeks. Log some with `gymlog log \"bench 100x5\"`, or look further back with --weeks.")
         }
+    }
+}
+
+/// Where a muscle's weekly sets stand against the range `stats --by muscle` marks.
+enum MuscleSetRange: String {
+    case under, within, over
+
+    /// Where a group's sets stand, by muscle; nil by exercise and for `unlinked` and `cardio`.
+    static func of(_ g: GroupStats, by grouping: StatsGrouping, settings: Settings) -> MuscleSetRange? {
+        guard grouping == .muscle, g.name != StatsGrouping.unlinked, g.name != StatsGrouping.cardio else { return nil }
+        return g.sets < Double(settings.muscleSetsLow) ? .under : g.sets > Double(settings.muscleSetsHigh) ? .over : .within
     }
 }
 

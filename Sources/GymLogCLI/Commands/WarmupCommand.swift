@@ -82,9 +82,13 @@ struct Warmup: ContextCommand, YieldsToExercises, ExerciseArgumentCommand {
         let unit = request.load.unit ?? settings.defaultUnit
         // Reading never creates a database: the exercise's own name is shown when it exists, and
         // its equipment decides the bar (a dumbbell ramp steps by the dumbbells, from no bar).
-        let known = try? context.existingDB()?.existingExercise(request.exercise)
+        let db = try? context.existingDB()
+        let known = try? db?.existingExercise(request.exercise)
         let name = known?.name ?? request.exercise
-        let loads = WarmupLoads.of(Equipment(exerciseName: name) ?? Equipment(exerciseName: request.exercise), unit: unit, settings: settings)
+        // A new name links as it would once logged.
+        let link = known.flatMap { try? db?.exerciseLink($0.id) } ?? ExerciseLink(name: name, fields: ExerciseLinkFields())
+        let loads = WarmupLoads.of(Equipment.of(exerciseName: name, link: link) ?? Equipment(exerciseName: request.exercise),
+                                   unit: unit, settings: settings)
         let weight = PlateText.load(working, unit)
         if let bar = loads.bar, working < bar {
             throw UserError("\(weight) is lighter than the \(bar)\(unit.rawValue) bar, so there is nothing to warm up to; "

@@ -1,14 +1,15 @@
 import Foundation
 
-/// What an exercise is done with, as far as its name says (`Curl (Dumbbell)`, `incline db
-/// press`). A bar and plates belong to barbell exercises only: the plates shown beside a
-/// planned set and the warm-up ramp from the empty bar. Until exercises link to a catalog
-/// entry, the name is all there is, so a name that says nothing is read as a barbell lift, as
-/// before (`squat`, `bench`).
+/// What an exercise is done with: its catalog link's equipment (`Equipment.of`), else what its
+/// name says (`Curl (Dumbbell)`, `incline db press`). A bar and plates belong to barbell
+/// exercises only: the plates shown beside a planned set and the warm-up ramp from the empty
+/// bar. A name that links to nothing and says nothing is read as a barbell lift, as before.
 public enum Equipment: String, Equatable, Sendable {
     case barbell, dumbbell, kettlebell, cable, machine, band, bodyweight
-    /// An EZ or trap bar: plates, but a bar whose weight gymlog does not know.
-    case otherBar = "other bar"
+    /// An EZ curl bar: plates on a bar of its own weight (`[plates] kg_ez_bar`).
+    case ezBar = "ez bar"
+    /// A trap (hex) bar: plates on a bar of its own weight (`[plates] kg_trap_bar`).
+    case trapBar = "trap bar"
 
     /// The equipment `name` names: its last parenthesised word (`(Dumbbell)`, as Strong and
     /// Hevy write it), else a word of it (`db`, `cable`, `smith`); nil when it names none.
@@ -21,7 +22,7 @@ public enum Equipment: String, Equatable, Sendable {
         let words = Set(name.lowercased().split(whereSeparator: { !$0.isLetter }))
         let table: [(Set<Substring>, Equipment)] = [
             (["db", "dumbbell", "dumbbells"], .dumbbell), (["kb", "kettlebell", "kettlebells"], .kettlebell),
-            (["cable", "cables"], .cable), (["machine", "smith"], .machine), (["ez", "trap", "hex"], .otherBar),
+            (["cable", "cables"], .cable), (["machine", "smith"], .machine), (["ez"], .ezBar), (["trap", "hex"], .trapBar),
             (["band", "banded"], .band), (["barbell", "bb"], .barbell),
         ]
         if let found = table.first(where: { !$0.0.isDisjoint(with: words) }) {
@@ -33,8 +34,32 @@ public enum Equipment: String, Equatable, Sendable {
         self = station.equipment
     }
 
+    /// What an exercise is done with: the equipment of its catalog link when the catalog names
+    /// one gymlog knows (`Hack Squat` is a machine, `Goblet Squat` a kettlebell), else what its
+    /// name says; nil, as for the name alone, is a barbell.
+    public static func of(exerciseName name: String, link: ExerciseLink?) -> Equipment? {
+        link?.equipment.flatMap(Equipment.init(catalogEquipment:)) ?? Equipment(exerciseName: name)
+    }
+
+    /// The equipment the catalog names (`kettlebells`, `e-z curl bar`, `body only`); nil for
+    /// what says nothing about a bar (`other`, `medicine ball`, `foam roll`).
+    init?(catalogEquipment: String) {
+        switch catalogEquipment {
+        case "barbell": self = .barbell
+        case "dumbbell": self = .dumbbell
+        case "kettlebells": self = .kettlebell
+        case "cable": self = .cable
+        case "machine": self = .machine
+        case "bands": self = .band
+        case "body only": self = .bodyweight
+        case "e-z curl bar": self = .ezBar
+        default: return nil
+        }
+    }
+
     /// Names that are done at a machine or a cable station without saying so (`leg curl`,
-    /// `lat pulldown`): never a bar and plates. Only names no barbell lift shares.
+    /// `lat pulldown`): never a bar and plates. Only names no barbell lift shares; read only for
+    /// an exercise whose link names no equipment.
     static let stations: [(phrase: String, equipment: Equipment)] = [
         ("leg curl", .machine), ("leg extension", .machine), ("leg press", .machine), ("pec deck", .machine),
         ("hip abduction", .machine), ("hip adduction", .machine), ("abductor", .machine), ("adductor", .machine),
@@ -52,15 +77,17 @@ public enum Equipment: String, Equatable, Sendable {
         case "kettlebell", "kettlebells": self = .kettlebell
         case "cable": self = .cable
         case "machine", "smith machine", "plate loaded", "machine plates": self = .machine
-        case "ez bar", "ez-bar", "trap bar", "hex bar": self = .otherBar
+        case "ez bar", "ez-bar": self = .ezBar
+        case "trap bar", "hex bar": self = .trapBar
         case "band", "resistance band": self = .band
         case "bodyweight", "weighted", "assisted": self = .bodyweight
         default: return nil
         }
     }
 
-    /// Whether loads are made with the configured bar and plates (`[plates]`).
-    public var usesBarAndPlates: Bool { self == .barbell }
+    /// Whether loads are made with a bar and the configured plates (`[plates]`): a barbell,
+    /// an EZ bar or a trap bar, each with its own bar (`Settings.plates(_:for:)`).
+    public var usesBarAndPlates: Bool { self == .barbell || self == .ezBar || self == .trapBar }
 
     /// Whether loads go up by the step between dumbbells (`[plates] kg_dumbbell_step`).
     public var isDumbbells: Bool { self == .dumbbell || self == .kettlebell }

@@ -20,6 +20,10 @@ public struct Settings: Equatable, Sendable {
     public var kilogramRoundTo: Fixed?
     /// The same for pounds (`[plates] lb_round`, e.g. 5).
     public var poundRoundTo: Fixed?
+    /// The EZ curl bar's and the trap bar's own weights, by unit (`[plates] kg_ez_bar`,
+    /// `lb_ez_bar`, `kg_trap_bar`, `lb_trap_bar`): common bars, until the lifter weighs theirs.
+    public var ezBar: [WeightUnit: Fixed] = [.kg: Fixed(10), .lb: Fixed(25)]
+    public var trapBar: [WeightUnit: Fixed] = [.kg: Fixed(25), .lb: Fixed(55)]
     /// The step between the dumbbells loads in kilograms go up by (`[plates] kg_dumbbell_step`):
     /// dumbbell warm-ups round to it.
     public var kilogramDumbbellStep = Fixed(thousandths: 2500)
@@ -36,6 +40,13 @@ public struct Settings: Equatable, Sendable {
     /// How often other devices' changes are pulled, and the longest a failed sync waits
     /// before it is tried again, in seconds (`sync.interval`).
     public var syncIntervalSeconds = 300
+    /// What one working set counts for a secondary muscle in `stats --by muscle`
+    /// (`stats.secondary_weight`); a primary muscle's counts 1. Half, the common convention.
+    public var secondaryMuscleWeight = Fixed(thousandths: 500)
+    /// The weekly sets per muscle `stats --by muscle` marks below (`stats.muscle_sets_low`)
+    /// and above (`stats.muscle_sets_high`): 10 to 20, the usual range for growth.
+    public var muscleSetsLow = 10
+    public var muscleSetsHigh = 20
 
     public init(defaultUnit: WeightUnit = .kg, e1rmFormula: E1RMFormula = .epley, idleGapMinutes: Int = 120,
                 server: String? = nil, token: String? = nil) {
@@ -65,5 +76,17 @@ public struct Settings: Equatable, Sendable {
         case .kg: kilogramPlates
         case .lb: poundPlates
         }
+    }
+
+    /// The bar and plates for loads in `unit` of an exercise done with `equipment`: the EZ or
+    /// trap bar's own weight with the plates, else the barbell's (nil equipment: a barbell).
+    public func plates(_ unit: WeightUnit, for equipment: Equipment?) -> PlateInventory {
+        var inventory = plates(unit)
+        switch equipment {
+        case .ezBar?: inventory.bar = ezBar[unit] ?? inventory.bar
+        case .trapBar?: inventory.bar = trapBar[unit] ?? inventory.bar
+        default: break
+        }
+        return inventory
     }
 }

@@ -33,9 +33,12 @@ public enum WarmupLoads: Equatable, Sendable {
     /// Dumbbells, a kettlebell, a stack: no bar; each step is rounded to a multiple of the step.
     case steps(Fixed)
 
-    /// The loads for an exercise of `equipment` in `unit` (nil equipment: a barbell, as before).
+    /// The loads for an exercise of `equipment` in `unit` (nil equipment: a barbell, as before;
+    /// an EZ or trap bar ramps from its own bar).
     public static func of(_ equipment: Equipment?, unit: WeightUnit, settings: Settings) -> WarmupLoads {
-        guard let equipment, !equipment.usesBarAndPlates else { return .plates(settings.plates(unit), roundTo: settings.roundTo(unit)) }
+        guard let equipment, !equipment.usesBarAndPlates else {
+            return .plates(settings.plates(unit, for: equipment), roundTo: settings.roundTo(unit))
+        }
         return .steps(equipment.isDumbbells ? settings.dumbbellStep(unit) : settings.roundTo(unit) ?? StepRounding.standard.step(unit))
     }
 

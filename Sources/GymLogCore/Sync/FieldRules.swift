@@ -97,6 +97,11 @@ public enum FieldRules {
             // "" is an exercise whose kind is not known yet (a create before its first set).
             "kind": rule(.word(Set(ExerciseKind.allCases.map(\.rawValue) + [""])), "an exercise's kind"),
             "rest_seconds": rule(.integer(0...Int64(PlannedExercise.maxRestSeconds)), nullable: true, "an exercise's rest_seconds"),
+            // Text, not words: a newer catalog may name ids, muscles or equipment this one does not.
+            "catalog_id": rule(.text, nullable: true, "an exercise's catalog_id"),
+            "primary_muscles": rule(.text, nullable: true, "an exercise's primary_muscles"),
+            "secondary_muscles": rule(.text, nullable: true, "an exercise's secondary_muscles"),
+            "equipment": rule(.text, nullable: true, "an exercise's equipment"),
         ],
         EntityKind.aliases.rawValue: [
             "alias": rule(.text, "an alias"),

@@ -1,0 +1,122 @@
+import Testing
+@testable import GymLogCore
+
+/// The matcher that links an exercise to the catalog from its name (issue 30, item 2): every
+/// spelling of a lift finds its entry, and a name that matches none well finds nothing.
+@Suite struct CatalogMatcherTests {
+    private func id(_ name: String, aliases: [String] = []) -> String? { CatalogMatcher.entry(name: name, aliases: aliases)?.id }
+
+    @Test(arguments: ["bench", "Bench Press (Barbell)", "Barbell Bench Press", "Bench Press, Barbell", "Bench Press", "BENCH", "bp"])
+    func everySpellingOfTheBenchPressIsTheFlatBarbellBench(name: String) {
+        #expect(id(name) == "Barbell_Bench_Press_-_Medium_Grip")
+    }
+
+    @Test func theSquatIsTheBarbellBackSquatNamingTheQuadriceps() throws {
+        for name in ["squat", "Squat (Barbell)", "Barbell Squat", "Squat, Barbell", "Barbell Back Squat", "back squat"] {
+            let entry = try #require(CatalogMatcher.entry(name: name), "\(name)")
+            #expect(entry.id == "Barbell_Squat" && entry.primaryMuscles == ["quadriceps"] && entry.equipment == "barbell", "\(name)")
+        }
+    }
+
+    @Test func theShorthandsLiftersTypeFindTheirLifts() {
+        #expect(id("ohp") == "Standing_Military_Press")
+        #expect(id("rdl") == "Romanian_Deadlift")
+        #expect(id("deadlift") == "Barbell_Deadlift")
+        #expect(id("db bench press") == "Dumbbell_Bench_Press")
+        #expect(id("Pull-up") == "Pullups" && id("pullups") == "Pullups" && id("Pull Up") == "Pullups")
+    }
+
+    @Test func aSkullcrusherWithDumbbellsIsADumbbellTricepsEntryNeverAChestOne() throws {
+        let entry = try #require(CatalogMatcher.entry(name: "Skullcrusher (Dumbbell)"))
+        #expect(entry.equipment == "dumbbell" && entry.primaryMuscles == ["triceps"], "\(entry)")
+    }
+
+    @Test func theWordsAndTheEquipmentDecideWhenNoTableKnowsTheName() {
+        #expect(id("Hammer Curl (Dumbbell)") == "Hammer_Curls")
+        #expect(id("Shrug (Cable)") == "Cable_Shrugs")
+        #expect(id("Face Pull") == "Face_Pull")
+        #expect(id("Squat (Smith Machine)") == "Smith_Machine_Squat")
+        #expect(id("Goblet Squat (Kettlebell)") == "Goblet_Squat")
+        // The equipment must be the entry's: a dumbbell deadlift is not the barbell one
+        #expect(id("Deadlift (Dumbbell)") == nil)
+        #expect(id("Shrug (Kettlebell)") == nil)
+    }
+
+    @Test(arguments: ["Curl", "Row (Cable)", "Chest Fly", "Leg Curl", "Incline Walk", "Hip Raise", "Triceps Extension",
+                      "Squat (Machine)", "Running", "Adductor", "Lateral Raise (Machine)", "Benchh", "Hip Thrust (Machine)",
+                      "Dumbbell Barbell Curl", "Shrug", "Bench Press (Kettlebell)", "Stretching"])
+    func aNameThatMatchesNothingWellStaysUnlinked(name: String) {
+        #expect(id(name) == nil, "\(name) -> \(id(name) ?? "")")
+    }
+
+    @Test func anAliasLinksANameThatSaysNothingWhenTheAliasesAgree() {
+        #expect(id("Heavy day main lift", aliases: ["bench"]) == "Barbell_Bench_Press_-_Medium_Grip")
+        #expect(id("Heavy day main lift", aliases: ["bench", "squat"]) == nil, "aliases that disagree link nothing")
+        #expect(id("Squat (Barbell)", aliases: ["bench"]) == "Barbell_Squat", "the name comes first")
+    }
+
+    @Test func everyEntryTheTablesNameIsInTheCatalog() {
+        let ids = Set(ExerciseCatalog.entries.map(\.id))
+        let missing = CatalogMatcher.appNames.values.filter { !ids.contains($0) }
+        #expect(missing.isEmpty, "\(missing)")
+        let unread = CatalogMatcher.shorthands.filter { CatalogMatcher.catalogID($0.key) == nil }
+        #expect(unread.isEmpty, "shorthands that link nothing: \(unread)")
+    }
+
+    @Test func aLinkByHandACustomDescriptionAndAnUnlinkWinOverTheName() throws {
+        let auto = ExerciseLink(name: "squat", fields: ExerciseLinkFields())
+        #expect(auto.source == .automatic && auto.primaryMuscles == ["quadriceps"])
+        let byHand = ExerciseLink(name: "squat", fields: ExerciseLinkFields(catalogID: "Front_Barbell_Squat"))
+        #expect(byHand.source == .byHand && byHand.entry?.id == "Front_Barbell_Squat")
+        let unlinked = ExerciseLink(name: "squat", fields: ExerciseLinkFields(catalogID: ""))
+        #expect(unlinked.source == .unlinkedByHand && unlinked.primaryMuscles.isEmpty && !unlinked.isLinked)
+        let custom = ExerciseLink(name: "squat", fields: try .custom(primary: ["Glutes"], secondary: ["hamstrings", "glutes"], equipment: "Bands"))
+        #expect(custom.source == .custom && custom.primaryMuscles == ["glutes"] && custom.secondaryMuscles == ["hamstrings"])
+        #expect(custom.equipment == "bands")
+    }
+
+    @Test func aMuscleOrEquipmentTheCatalogDoesNotNameIsRefusedNamingIt() {
+        #expect(throws: UserError.self) { try ExerciseLinkFields.custom(primary: [], secondary: [], equipment: nil) }
+        do {
+            _ = try ExerciseLinkFields.custom(primary: ["chest", "pecs"], secondary: [], equipment: nil)
+            Issue.record("pecs was accepted")
+        } catch let error as UserError {
+            #expect(error.message.contains("'pecs'") && error.message.contains("chest, forearms"), "\(error.message)")
+        } catch { Issue.record("\(error)") }
+        #expect(throws: UserError.self) { try ExerciseLinkFields.custom(primary: ["chest"], secondary: [], equipment: "spoon") }
+    }
+}
+
+/// Equipment from the link (issue 30, item 5): the catalog's word wins over the name's silence.
+@Suite struct LinkedEquipmentTests {
+    private func linked(_ name: String) -> Equipment? {
+        Equipment.of(exerciseName: name, link: ExerciseLink(name: name, fields: ExerciseLinkFields()))
+    }
+
+    @Test func aLinkedMachineOrKettlebellLiftIsNeverABarbell() {
+        // The name alone says nothing, which reads as a barbell
+        #expect(Equipment(exerciseName: "Hack Squat") == nil && Equipment(exerciseName: "Goblet Squat") == nil)
+        // The link knows better
+        #expect(linked("Hack Squat") == .machine && linked("Goblet Squat") == .kettlebell && linked("Face Pull") == .cable)
+        #expect(linked("Pull Up") == .bodyweight && linked("EZ Bar Curl") == .ezBar)
+        // A barbell lift stays one, and an unlinked name keeps the name's rule (stations included)
+        #expect(linked("squat") == .barbell && linked("Bench Press (Barbell)") == .barbell)
+        #expect(linked("Seated Leg Curl Thing") == .machine && linked("Zercher Thing") == nil)
+        // Equipment the catalog names vaguely (`other`: the trap bar deadlift) leaves it to the name
+        #expect(linked("Deadlift (Trap bar)") == .trapBar)
+        // A lifter's own equipment counts like a link's
+        let custom = ExerciseLink(name: "Zercher Thing", fields: ExerciseLinkFields(primaryMuscles: ["quadriceps"], equipment: "machine"))
+        #expect(Equipment.of(exerciseName: "Zercher Thing", link: custom) == .machine)
+    }
+
+    @Test func anEZOrTrapBarRampsFromItsOwnBar() {
+        var settings = Settings()
+        settings.ezBar[.kg] = Fixed(8)
+        #expect(WarmupLoads.of(.ezBar, unit: .kg, settings: settings).bar == Fixed(8))
+        #expect(WarmupLoads.of(.trapBar, unit: .lb, settings: settings).bar == Fixed(55))
+        #expect(WarmupLoads.of(.barbell, unit: .kg, settings: settings).bar == Fixed(20) && WarmupLoads.of(nil, unit: .kg, settings: settings).bar == Fixed(20))
+        let sets = WarmupRamp.sets(to: Fixed(40), steps: WarmupRamp.defaultSteps, loads: WarmupLoads.of(.ezBar, unit: .kg, settings: settings))
+        #expect(sets.first?.weight == Fixed(8) && sets.first?.isBarOnly == true, "\(sets)")
+        #expect(settings.plates(.kg, for: .trapBar).plates == settings.plates(.kg).plates, "the barbell's plates")
+    }
+}
