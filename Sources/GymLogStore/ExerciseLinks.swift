@@ -30,6 +30,20 @@ extension Exercises {
         return exercise
     }
 
+    /// Gives an exercise the catalog fields an import file stores for it, unless it has its own
+    /// already (the lifter's choice on this device wins).
+    static func importLink(_ fields: ExerciseLinkFields, to exerciseID: UUID, in w: inout ChangeWriter) throws {
+        guard !fields.isFromName, let row = try Row.fetchOne(w.db, sql: """
+            SELECT catalog_id, primary_muscles, secondary_muscles, equipment FROM exercises WHERE id = ?
+            """, arguments: [exerciseID.key]), linkFields(row).isFromName else { return }
+        try w.write(.exercises, id: exerciseID, op: .update, fields: [
+            ("catalog_id", fields.catalogID.map { .text($0) } ?? .null),
+            ("primary_muscles", ExerciseLinkFields.stored(fields.primaryMuscles).map { .text($0) } ?? .null),
+            ("secondary_muscles", ExerciseLinkFields.stored(fields.secondaryMuscles).map { .text($0) } ?? .null),
+            ("equipment", fields.equipment.map { .text($0) } ?? .null),
+        ])
+    }
+
     /// See `GymLogDatabase.describeExercise`.
     static func describe(_ name: String, as fields: ExerciseLinkFields, in w: inout ChangeWriter) throws -> Exercise {
         let exercise = try existing(name, in: w)

@@ -212,6 +212,7 @@ enum Importer {
             state.report.exercisesMatched += 1
             state.resolved[index] = found
             try importAliases(of: wanted, to: found, state: &state, in: &w)
+            if !state.dryRun { try Exercises.importLink(wanted.link, to: found, in: &w) }
             return found
         }
         if state.dryRun {
@@ -234,6 +235,7 @@ enum Importer {
         state.created.append((index, wanted.name))
         state.resolved[index] = created.id
         try importAliases(of: wanted, to: created.id, state: &state, in: &w)
+        try Exercises.importLink(wanted.link, to: created.id, in: &w)
         return created.id
     }
 

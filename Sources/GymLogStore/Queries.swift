@@ -250,6 +250,19 @@ extension GymLogDatabase {
         return aliases
     }
 
+    /// The catalog fields stored for exercises (linked or described by hand, or unlinked), by
+    /// stored id; an exercise linked from its name has none.
+    func storedLinkFields(_ db: Database) throws -> [String: ExerciseLinkFields] {
+        var links: [String: ExerciseLinkFields] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, catalog_id, primary_muscles, secondary_muscles, equipment FROM exercises
+            WHERE catalog_id IS NOT NULL OR primary_muscles IS NOT NULL OR secondary_muscles IS NOT NULL OR equipment IS NOT NULL
+            """) {
+            links[row["id"]] = Exercises.linkFields(row)
+        }
+        return links
+    }
+
     /// All exercise names and aliases, for tab completion.
     public func exerciseNames() throws -> [String] {
         try queue.read { db in
@@ -263,8 +276,9 @@ extension GymLogDatabase {
     public func forEachExportRow(_ filter: ExportFilter, _ body: (ExportRow) throws -> Void) throws {
         let query = filter.query
         try queue.read { db in
-            // Aliases are few; reading them first keeps the set cursor a plain join.
+            // Aliases and links set by hand are few; reading them first keeps the set cursor a plain join.
             let aliases = try liveAliases(db)
+            let links = try storedLinkFields(db)
             let cursor = try Row.fetchCursor(db, sql: query.sql, arguments: query.arguments)
             var decodeSet = SetDecoder(), decodeWorkout = WorkoutDecoder()
             var exerciseName = ColumnPositions(["e_name"])
@@ -273,7 +287,7 @@ extension GymLogDatabase {
                 let set = decodeSet(row)
                 let exercise = Exercise(id: set.exerciseID, name: row[exerciseName(row)[0]], kind: .weighted)
                 try body(numbering.row(set, workout: decodeWorkout(row), exercise: exercise,
-                                       aliases: aliases[set.exerciseID.key] ?? []))
+                                       aliases: aliases[set.exerciseID.key] ?? [], link: links[set.exerciseID.key] ?? ExerciseLinkFields()))
             }
         }
     }

@@ -25,15 +25,24 @@ enum ExportFixtures {
     static func row(_ n: Int, workout: Workout, _ exercise: UUID, _ name: String, order: Int, working: Int?,
                     _ values: SetValues, performedAt: Int64, offset: Int, superset: UUID? = nil,
                     supersetNumber: Int? = nil) -> ExportRow {
-        ExportRow(set: LoggedSet(id: id(n), workoutID: workout.id, exerciseID: exercise, values: values,
-                                 performedAt: performedAt, utcOffsetSeconds: offset, supersetID: superset),
-                  workout: workout, exercise: Exercise(id: exercise, name: name, kind: .weighted),
-                  setOrder: order, workingSetNumber: working, exerciseAliases: aliases[exercise] ?? [],
-                  supersetNumber: supersetNumber)
+        var row = ExportRow(set: LoggedSet(id: id(n), workoutID: workout.id, exerciseID: exercise, values: values,
+                                           performedAt: performedAt, utcOffsetSeconds: offset, supersetID: superset),
+                            workout: workout, exercise: Exercise(id: exercise, name: name, kind: .weighted),
+                            setOrder: order, workingSetNumber: working, exerciseAliases: aliases[exercise] ?? [],
+                            supersetNumber: supersetNumber)
+        row.exerciseLink = links[exercise] ?? ExerciseLinkFields()
+        return row
     }
 
     /// Aliases, one holding the separator and a quote, so the field's quoting is covered.
     static let aliases: [UUID: [String]] = [bench: ["bp", "flat \"bench\"; barbell"], pullUp: ["chin"]]
+
+    /// Catalog links set by hand: an entry, one unlinked, and a lifter's own muscles.
+    static let links: [UUID: ExerciseLinkFields] = [
+        bench: ExerciseLinkFields(catalogID: "Barbell_Bench_Press_-_Medium_Grip"),
+        dip: ExerciseLinkFields(catalogID: ""),
+        pullUp: ExerciseLinkFields(primaryMuscles: ["lats"], secondaryMuscles: ["biceps", "middle back"], equipment: "body only"),
+    ]
 
     /// The rows, each workout's first marked as the store's numbering marks it.
     static var rows: [ExportRow] {
@@ -189,7 +198,7 @@ struct ExportFormatTests {
 
     @Test("headers are exactly as documented")
     func headers() {
-        #expect(ExportFormat.native.header(unit: .kg).joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,rir,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases,superset_id")
+        #expect(ExportFormat.native.header(unit: .kg).joined(separator: ",") == "set_id,workout_id,workout_name,workout_started_at,workout_ended_at,workout_note,exercise_id,exercise,set_order,kind,weight,weight_unit,bodyweight,reps,rpe,rir,distance,distance_unit,duration_seconds,note,performed_at,exercise_aliases,superset_id,exercise_link")
         #expect(ExportFormat.strong.header(unit: .kg).joined(separator: ";") == "Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration")
         #expect(ExportFormat.hevy.header(unit: .kg).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_kg,reps,distance_km,duration_seconds,rpe")
         #expect(ExportFormat.hevy.header(unit: .lb).joined(separator: ",") == "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_lbs,reps,distance_miles,duration_seconds,rpe")
@@ -239,7 +248,12 @@ struct ExportFormatTests {
         #expect(value(19, "superset_id") == "a1b2c3d4-e5f6-4a7b-8c9d-0000000004b0")
         // And bodyweight entries follow the sets: kind, id, weight as typed, time with its offset, nothing else
         #expect(rows[21] == ["a1b2c3d4-e5f6-4a7b-8c9d-000000000900", "", "", "", "", "", "", "", "", "bodyweight_entry", "82.5", "kg",
-                             "", "", "", "", "", "", "", "", "2026-11-21T07:05:00.000+01:00", "", ""])
+                             "", "", "", "", "", "", "", "", "2026-11-21T07:05:00.000+01:00", "", "", ""])
+        // And catalog links set by hand are on each row of their exercise: an entry, unlinked, muscles of one's own
+        #expect(value(1, "exercise_link") == "catalog=Barbell_Bench_Press_-_Medium_Grip")
+        #expect(rows.filter { $0[7] == "Dip" }.allSatisfy { $0[23] == "catalog=" })
+        #expect(rows.filter { $0[7] == "Pull-up" }.allSatisfy { $0[23] == "primary=lats;secondary=biceps,middle back;equipment=body only" })
+        #expect(value(7, "exercise") == "Squat" && value(7, "exercise_link") == "")
         #expect(value(22, "weight") == "181" && value(22, "weight_unit") == "lb" && value(22, "performed_at") == "2026-11-24T06:30:00.125+05:45")
     }
 
@@ -414,7 +428,7 @@ struct ExportFormatTests {
         let fields = String(decoding: writer.buffer, as: UTF8.self).dropLast().split(separator: ",", omittingEmptySubsequences: false)
         #expect(fields.count == ExportFormat.native.header(unit: .kg).count)
         #expect(Array(fields[3...5]) == ["1970-01-01T01:00:01.000+01:00", "1970-01-01T01:00:02.000+01:00", "n"])
-        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "1", "", "", "", "x", "1970-01-01T02:00:03.000+02:00", "", ""])
+        #expect(Array(fields[8...]) == ["3", "drop", "50", "lb", "false", "12", "9", "1", "", "", "", "x", "1970-01-01T02:00:03.000+02:00", "", "", ""])
     }
 
     @Test("a large export stays correct across buffer flushes")

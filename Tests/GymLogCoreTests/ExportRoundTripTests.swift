@@ -269,7 +269,7 @@ import SplitMix
                 rows.append(numbering.row(
                     LoggedSet(id: s.id, workoutID: w.id, exerciseID: id, values: s.values,
                               performedAt: s.performedAt, utcOffsetSeconds: s.utcOffsetSeconds, supersetID: s.supersetID),
-                    workout: workout, exercise: Exercise(id: id, name: e.name, kind: .weighted), aliases: e.aliases))
+                    workout: workout, exercise: Exercise(id: id, name: e.name, kind: .weighted), aliases: e.aliases, link: e.link))
             }
         }
         return rows
@@ -352,7 +352,7 @@ import SplitMix
         var text = ExportFormat.nativeHeader.joined(separator: ",") + "\n"
         for (n, rir) in [(1, "0"), (2, "1.5"), (3, ""), (4, "two")] {
             text += "a1b2c3d4-e5f6-4a7b-8c9d-00000000000\(n),a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00.000+01:00,,,"
-                + "a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Squat,\(n),working,140,kg,false,5,,\(rir),,,,,2026-11-21T10:17:00.00\(n)+01:00,,\n"
+                + "a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Squat,\(n),working,140,kg,false,5,,\(rir),,,,,2026-11-21T10:17:00.00\(n)+01:00,,,\n"
         }
         // When it is read
         let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())

@@ -232,8 +232,9 @@ import Testing
             #expect(w.startedAt == row.workout.startedAt)
             #expect(w.endedAt == row.workout.endedAt)
             #expect(w.utcOffsetSeconds == row.workout.utcOffsetSeconds / 60 * 60)
-            #expect(file.exercises[s.exercise] == ImportedExercise(name: row.exercise.name, id: row.exercise.id,
-                                                                   aliases: row.exerciseAliases))
+            var exercise = ImportedExercise(name: row.exercise.name, id: row.exercise.id, aliases: row.exerciseAliases)
+            exercise.link = row.exerciseLink
+            #expect(file.exercises[s.exercise] == exercise)
             #expect(s.values == row.set.values)
             #expect(s.performedAt == row.set.performedAt)
             #expect(s.utcOffsetSeconds == row.set.utcOffsetSeconds / 60 * 60)
@@ -286,14 +287,14 @@ import Testing
         // Given bodyweight entry rows: one good, one with a workout, one with no unit, one with a bad superset id on a set
         let id = "a1b2c3d4-e5f6-4a7b-8c9d-0000000009"
         func entry(_ n: String, workout: String = "", weight: String = "82.5", unit: String = "kg") -> String {
-            "\(id)0\(n),\(workout),,,,,,,,bodyweight_entry,\(weight),\(unit),,,,,,,,,2026-11-21T07:05:00.000+01:00,,\n"
+            "\(id)0\(n),\(workout),,,,,,,,bodyweight_entry,\(weight),\(unit),,,,,,,,,2026-11-21T07:05:00.000+01:00,,,\n"
         }
         var text = ExportFormat.nativeHeader.joined(separator: ",") + "\n"
         text += entry("1")
         text += entry("2", workout: "a1b2c3d4-e5f6-4a7b-8c9d-000000000100")
         text += entry("3", unit: "")
         text += entry("4", weight: "-3")
-        text += "a1b2c3d4-e5f6-4a7b-8c9d-000000000001,a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00.000+01:00,,,a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Bench,1,working,100,kg,false,5,,,,,,,2026-11-21T10:17:00.000+01:00,,AB\n"
+        text += "a1b2c3d4-e5f6-4a7b-8c9d-000000000001,a1b2c3d4-e5f6-4a7b-8c9d-000000000100,,2026-11-21T10:15:00.000+01:00,,,a1b2c3d4-e5f6-4a7b-8c9d-000000000010,Bench,1,working,100,kg,false,5,,,,,,,2026-11-21T10:17:00.000+01:00,,AB,\n"
         // When it is read
         let file = try ImportParser.parse(Array(text.utf8), options: ImportOptions())
         // Then the good entry is read exactly, and each bad row names its field

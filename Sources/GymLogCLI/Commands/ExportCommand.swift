@@ -17,7 +17,8 @@ struct Export: ContextCommand {
 
         Sets are listed workout by workout, in the order they were done. The native layout \
         keeps everything gymlog stores: ids, times to the millisecond with their UTC offsets, \
-        units, each exercise's aliases, supersets (`superset_id`), and bodyweight entries (rows \
+        units, each exercise's aliases and catalog link set by hand (`exercise_link`), supersets \
+        (`superset_id`), and bodyweight entries (rows \
         of kind `bodyweight_entry` after the sets; none with --exercise); `gymlog import` reads \
         it back exactly. The strong layout is Strong's own, as Strong writes it: \
         `;`-separated, `Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit; \

@@ -26,6 +26,46 @@ public struct ExerciseLinkFields: Equatable, Sendable {
     public static func stored(_ muscles: [String]) -> String? {
         muscles.isEmpty ? nil : muscles.joined(separator: ",")
     }
+
+    /// Whether nothing is stored: the exercise is linked from its name.
+    public var isFromName: Bool { self == ExerciseLinkFields() }
+
+    /// The native export's `exercise_link` cell: the stored fields as `key=value` pairs joined by
+    /// `;` (`catalog=Barbell_Squat`, `catalog=` for unlinked by hand, `primary=chest,triceps;
+    /// secondary=shoulders;equipment=dumbbell`); empty when linked from the name. Catalog ids,
+    /// muscles and equipment never hold `;` or `=`.
+    public var exportText: String {
+        var pairs: [String] = []
+        if let catalogID { pairs.append("catalog=" + catalogID) }
+        if let primary = Self.stored(primaryMuscles) { pairs.append("primary=" + primary) }
+        if let secondary = Self.stored(secondaryMuscles) { pairs.append("secondary=" + secondary) }
+        if let equipment { pairs.append("equipment=" + equipment) }
+        return pairs.joined(separator: ";")
+    }
+
+    /// The fields an `exercise_link` cell holds (`exportText`), muscles and equipment checked
+    /// against the catalog; a refusal naming what does not read.
+    public init(exportText text: String) throws {
+        self.init()
+        guard !text.isEmpty else { return }
+        var custom: (primary: [String], secondary: [String], equipment: String?) = ([], [], nil)
+        for pair in text.split(separator: ";", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 else { throw UserError("exercise_link '\(text)': '\(pair)' is not key=value") }
+            switch parts[0] {
+            case "catalog": catalogID = parts[1]
+            case "primary": custom.primary = Self.muscles(parts[1])
+            case "secondary": custom.secondary = Self.muscles(parts[1])
+            case "equipment": custom.equipment = parts[1]
+            default: throw UserError("exercise_link '\(text)': '\(parts[0])' is not catalog, primary, secondary or equipment")
+            }
+        }
+        guard !custom.primary.isEmpty || !custom.secondary.isEmpty || custom.equipment != nil else { return }
+        let checked = try Self.custom(primary: custom.primary, secondary: custom.secondary, equipment: custom.equipment)
+        primaryMuscles = checked.primaryMuscles
+        secondaryMuscles = checked.secondaryMuscles
+        equipment = checked.equipment
+    }
 }
 
 /// What an exercise trains and is done with, and where that comes from.

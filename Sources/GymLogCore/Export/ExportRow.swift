@@ -21,6 +21,8 @@ public struct ExportRow: Sendable, Equatable {
     /// 0-based position of the set's superset among this workout's supersets, in the order
     /// first met (Hevy's `superset_id`); nil for a set done on its own.
     public var supersetNumber: Int?
+    /// The exercise's catalog fields as stored (`exercise_link`); empty when linked from its name.
+    public var exerciseLink = ExerciseLinkFields()
 
     /// A row from stored values; the caller numbers the set within its exercise and workout
     /// (`ExportNumbering`).
@@ -68,10 +70,13 @@ public struct ExportNumbering: Sendable {
     }
 
     /// The export row of `set`, numbered.
-    public mutating func row(_ set: LoggedSet, workout: Workout, exercise: Exercise, aliases: [String] = []) -> ExportRow {
+    public mutating func row(_ set: LoggedSet, workout: Workout, exercise: Exercise, aliases: [String] = [],
+                             link: ExerciseLinkFields = ExerciseLinkFields()) -> ExportRow {
         let n = number(set)
-        return ExportRow(set: set, workout: workout, exercise: exercise, setOrder: n.setOrder, workingSetNumber: n.workingSetNumber,
-                         exerciseAliases: aliases, supersetNumber: n.supersetNumber, firstOfWorkout: n.firstOfWorkout)
+        var row = ExportRow(set: set, workout: workout, exercise: exercise, setOrder: n.setOrder, workingSetNumber: n.workingSetNumber,
+                            exerciseAliases: aliases, supersetNumber: n.supersetNumber, firstOfWorkout: n.firstOfWorkout)
+        row.exerciseLink = link
+        return row
     }
 }
 
@@ -119,17 +124,20 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// `rpe` holds RPE only): both are left out.
     case hevy
 
-    /// The native columns with `fields` as the set's values.
-    static func nativeColumns(_ fields: [SetField]) -> [String] {
+    /// The native columns with `fields` as the set's values, and the exercise's catalog link last.
+    static func nativeColumns(_ fields: [SetField], link: Bool = true) -> [String] {
         ["set_id", "workout_id", "workout_name", "workout_started_at", "workout_ended_at", "workout_note",
          "exercise_id", "exercise", "set_order"]
-            + fields.map(\.rawValue) + ["performed_at", "exercise_aliases", "superset_id"]
+            + fields.map(\.rawValue) + ["performed_at", "exercise_aliases", "superset_id"] + (link ? ["exercise_link"] : [])
     }
 
     static let nativeHeader: [String] = nativeColumns(setFields)
 
+    /// The native columns before catalog links were exported; such files still import.
+    static let nativeHeaderWithoutLinks: [String] = nativeColumns(setFields, link: false)
+
     /// The native columns before RIR was kept (no `rir` after `rpe`); such files still import.
-    static let nativeHeaderWithoutRIR: [String] = nativeColumns(setFields.filter { $0 != .rir })
+    static let nativeHeaderWithoutRIR: [String] = nativeColumns(setFields.filter { $0 != .rir }, link: false)
 
     /// The native columns before supersets were exported; such files still import.
     static let nativeHeaderWithoutSupersets: [String] = nativeHeaderWithoutRIR.dropLast()
@@ -138,7 +146,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     static let nativeHeaderWithoutAliases: [String] = nativeHeaderWithoutSupersets.dropLast()
 
     /// Every native header gymlog has written, oldest first.
-    static let nativeHeaders = [nativeHeaderWithoutAliases, nativeHeaderWithoutSupersets, nativeHeaderWithoutRIR, nativeHeader]
+    static let nativeHeaders = [nativeHeaderWithoutAliases, nativeHeaderWithoutSupersets, nativeHeaderWithoutRIR, nativeHeaderWithoutLinks,
+                                nativeHeader]
 
     /// The native `kind` of a row that is a bodyweight entry, not a set.
     static let bodyweightEntryKind = "bodyweight_entry"
@@ -234,6 +243,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         writer.fieldISO8601(millis: entry.measuredAt, utcOffsetSeconds: entry.utcOffsetSeconds, milliseconds: true)
         writer.emptyField()  // exercise_aliases
         writer.emptyField()  // superset_id
+        writer.emptyField()  // exercise_link
         writer.endRow()
     }
 
@@ -268,6 +278,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         w.fieldISO8601(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds, milliseconds: true)
         w.field(encodeAliases(row.exerciseAliases))
         if let superset = set.supersetID { w.fieldUUID(superset) } else { w.emptyField() }
+        w.field(row.exerciseLink.exportText)
         w.endRow()
     }
 

@@ -68,6 +68,8 @@ public struct ImportedExercise: Equatable, Sendable {
     public var id: UUID?
     /// Its other names (native files only), each once, in the order first met.
     public var aliases: [String]
+    /// Its catalog fields as the file stores them (native files only; none: linked from its name).
+    public var link = ExerciseLinkFields()
     public init(name: String, id: UUID? = nil, aliases: [String] = []) { self.name = name; self.id = id; self.aliases = aliases }
 }
 

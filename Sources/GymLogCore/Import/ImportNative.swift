@@ -136,6 +136,11 @@ struct NativeReader {
             }
             let ei = a.exercise(named: exerciseName, id: exerciseID)
             if hasAliases { a.addAliases(ExportFormat.decodeAliases(text(f, "exercise_aliases")), to: ei) }
+            if positions["exercise_link"] != nil {
+                do { a.setLink(try ExerciseLinkFields(exportText: text(f, "exercise_link")), of: ei) } catch let e as UserError {
+                    throw ImportRowError(e.message)
+                }
+            }
             a.add(PendingSet(line: line, id: setID, exercise: ei, values: values, performedAt: performed.millis,
                              utcOffsetSeconds: performed.offset, exactTime: text(f, nil).contains("."),
                              supersetID: superset), to: wi)

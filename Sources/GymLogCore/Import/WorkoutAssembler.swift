@@ -295,6 +295,11 @@ struct WorkoutAssembler {
         for alias in aliases where !exercises[index].aliases.contains(alias) { exercises[index].aliases.append(alias) }
     }
 
+    /// Sets an exercise's catalog fields as the file stores them (every row of it says the same).
+    mutating func setLink(_ link: ExerciseLinkFields, of index: Int) {
+        if !link.isFromName { exercises[index].link = link }
+    }
+
     /// Adds a line to a workout's note once (exercise notes repeat on every row in some apps).
     mutating func addNote(_ text: String, to slot: Int) {
         guard case .assemble = mode else { return }
