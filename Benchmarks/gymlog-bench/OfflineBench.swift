@@ -24,7 +24,7 @@ struct OfflineCommand: AsyncParsableCommand {
 /// Where a variant's `gymlog log` sends its background sync.
 private enum OfflineServer: CaseIterable {
     /// No `gymlog login`: no credentials, so no background sync (the baseline).
-    case none
+    case noServer
     /// A loopback port bound by nobody listening: every connection is refused at once.
     case refused
     /// A loopback port that accepts connections (the kernel completes them) and never answers.
@@ -32,7 +32,7 @@ private enum OfflineServer: CaseIterable {
 
     var name: String {
         switch self {
-        case .none: "no server configured"
+        case .noServer: "no server configured"
         case .refused: "server down (connection refused)"
         case .hanging: "server that accepts and never answers"
         }
@@ -69,7 +69,7 @@ func offlineCommand(_ options: OfflineCommand) throws {
         let home = dir + "/\(server)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let port: UInt16? = switch server {
-        case .none: nil
+        case .noServer: nil
         case .refused: refused.port
         case .hanging: hanging.port
         }
@@ -90,7 +90,7 @@ func offlineCommand(_ options: OfflineCommand) throws {
         for k in 0..<variants.count {
             let i = (round + k) % variants.count
             let v = variants[i]
-            if v.server != .none, FileManager.default.fileExists(atPath: v.database) {
+            if v.server != .noServer, FileManager.default.fileExists(atPath: v.database) {
                 // Forget the last failure, so this run starts a background sync instead of
                 // backing off: the dearer case, measured every time.
                 try GymLogDatabase(path: v.database).clearSyncError()
@@ -108,8 +108,8 @@ func offlineCommand(_ options: OfflineCommand) throws {
     }
 
     // The measurement is what it says only if every logged-in run started one background sync.
-    for v in variants where v.backgroundSyncs != (v.server == .none ? 0 : runs) {
-        throw BenchError("\(v.server.name): \(v.backgroundSyncs) background syncs for \(runs) runs; expected \(v.server == .none ? 0 : runs)")
+    for v in variants where v.backgroundSyncs != (v.server == .noServer ? 0 : runs) {
+        throw BenchError("\(v.server.name): \(v.backgroundSyncs) background syncs for \(runs) runs; expected \(v.server == .noServer ? 0 : runs)")
     }
 
     let stats = variants.map { Stats($0.samples) }
@@ -127,7 +127,7 @@ func offlineCommand(_ options: OfflineCommand) throws {
     for (v, s) in zip(variants, stats) {
         var line = "\(v.server.name): median \(fmt(s.median, 2)), p90 \(fmt(s.percentile(90), 2)), p99 \(fmt(s.p99, 2)), "
             + "mean \(fmt(s.mean, 2)), max \(fmt(s.max, 2)) ms"
-        if v.server != .none {
+        if v.server != .noServer {
             let logLines = ((try? String(contentsOfFile: v.syncLog, encoding: .utf8)) ?? "").split(separator: "\n")
             line += "; \(v.backgroundSyncs) background syncs started, one per run"
             line += v.server == .refused
