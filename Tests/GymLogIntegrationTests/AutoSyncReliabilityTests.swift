@@ -50,6 +50,25 @@ import Testing
         #expect(try backgroundSyncsEnded(b.database))
     }
 
+    @Test func commandsFromSeveralShellsAtOnceOnANewDatabaseAllSucceed() throws {
+        // Given a device logged in whose database does not exist yet (a new laptop)
+        let server = try ServerInstance()
+        let token = try server.addUser("first")
+        for attempt in 0..<3 {
+            let a = try ClientDevice(server: server, token: token)
+            defer { a.home.remove() }
+
+            // When its first commands come from three shells at the same moment, so each
+            // process finds the schema missing and makes it
+            let runs = try runLanes(a, (0..<3).map { shell in [["log", "bench \(100 + shell)x5"]] })
+
+            // Then each of them succeeds and logs its set
+            for run in runs { #expect(run.status == 0, "attempt \(attempt): \(run.stderr)") }
+            #expect(try a.allSets().count == 3, "attempt \(attempt)")
+            #expect(try backgroundSyncsEnded(a.database))
+        }
+    }
+
     @Test func aBackgroundCycleKilledAtAnyPointLosesAndDuplicatesNothing() async throws {
         let knobs = CrashKnobs()
         var rng = SplitMix64(seed: knobs.seed)
