@@ -141,9 +141,7 @@ func offlineCommand(_ options: OfflineCommand) throws {
                    + "has its own database, growing by one set a run alike.")
 
     let report = Report(machine: .current(), quick: quick, rows: rows, details: details)
-    print(report.table())
-    print("")
-    details.forEach { print("- " + $0) }
+    report.show()
     let outPath = options.report.out ?? "BENCHMARKS.md"
     try OfflineSection(report: report, runs: runs).write(to: outPath)
     log("wrote \(outPath)")

@@ -72,7 +72,6 @@ import Testing
     @Test func aBackgroundCycleKilledAtAnyPointLosesAndDuplicatesNothing() async throws {
         let knobs = CrashKnobs()
         var rng = SplitMix64(seed: knobs.seed)
-        let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
         // Given a device with sync by itself on, and a second device that edits A's sets
         let server = try ServerInstance()
         let token = try server.addUser("killed")
@@ -96,9 +95,9 @@ import Testing
         }
 
         let wantedKills = 12 * knobs.scale
-        var counts = (rounds: 0, kills: 0, finished: 0, killsAfterPartialPush: 0, killsBeforeAck: 0)
-        var lastAcked: Int64 = 0
-        var cycleSeconds = 0.5
+        var counts = (rounds: 0, kills: 0, finished: 0)
+        var afterKill = KilledSyncCheck()
+        var timing = KillTiming()
         while counts.kills < wantedKills && counts.rounds < wantedKills * 3 && problems.isEmpty {
             counts.rounds += 1
             // A imports a few hundred sets now and then, and logs lines with an edit and an undo
@@ -118,37 +117,15 @@ import Testing
 
             // When the background cycle (the process a writing command starts) is killed at a
             // random moment: a quarter of them while it starts, the others across a cycle's span
-            let delay = Int.random(in: 0..<4, using: &rng) == 0
-                ? Double.random(in: 0...0.1, using: &rng) : Double.random(in: 0.05...max(0.1, cycleSeconds), using: &rng)
-            let started = Date()
-            let run = try killedRun(a, ["sync", "--background", "--db", a.database], input: "", after: delay)
-            let where_ = "round \(counts.rounds), killed after \(Int(delay * 1000)) ms (\(run.killed ? "killed" : "finished first")), \(context)"
-            if run.killed {
-                counts.kills += 1
-                cycleSeconds = min(4, cycleSeconds * 1.2)
-            } else {
-                counts.finished += 1
-                cycleSeconds = max(0.2, (cycleSeconds + Date().timeIntervalSince(started)) / 2)
-            }
+            let (run, delay) = try timing.run(a, ["sync", "--background", "--db", a.database], using: &rng)
+            let where_ = "round \(counts.rounds), killed after \(Int(delay * 1000)) ms (\(run.killed ? "killed" : "finished first")), \(knobs.replay)"
+            if run.killed { counts.kills += 1 } else { counts.finished += 1 }
 
             // Then the file is intact, what is still pending is exactly A's unacknowledged
             // events, acked_seq never goes back, the server acknowledged no less than A deleted
             // and nothing A did not write, and the lock is free
-            let s = try #require(try ClientDatabaseDump.read(a.database, rows: .checkedAgainst(watermark: registry.clock(ofSeq: lastAcked))))
-            var list = s.integrityProblems + registry.pendingViolations(s)
-            list += WritePipelineInvariant.violations(s, acknowledgedThrough: registry.clock(ofSeq: s.ackedSeq), synced: true)
-            if s.ackedSeq < lastAcked { list.append("acked_seq went back from \(lastAcked) to \(s.ackedSeq)") }
-            if run.killed && s.ackedSeq > lastAcked && s.ackedSeq < s.lastSeq { counts.killsAfterPartialPush += 1 }
-            lastAcked = s.ackedSeq
-            let serverAck = try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq
-            // Killed after the server applied a push and before A recorded its acknowledgement:
-            // the next cycle sends those events again, and the server must know them.
-            if run.killed && serverAck > s.ackedSeq { counts.killsBeforeAck += 1 }
-            if serverAck < s.ackedSeq || serverAck > s.lastSeq {
-                list.append("the server's last_applied_seq \(serverAck) is outside A's acked \(s.ackedSeq) ... last \(s.lastSeq)")
-            }
-            if !syncLockIsFree(a) { list.append("the sync lock is still held after the process died") }
-            problems += list.map { "\(where_): \($0)" }
+            let checked = try #require(try await afterKill.check(a, registry: registry, transport: transport, killed: run.killed))
+            problems += checked.problems.map { "\(where_): \($0)" }
         }
 
         // When A's next writing command runs with nothing held back, and B syncs
@@ -162,10 +139,10 @@ import Testing
         problems += rowDifferences(sa, sb, "A", "B")
         let expectedSets = registry.createdIDs(of: "sets").count + 1 + counts.rounds / 4  // A's, the last line, B's
         if sa.rows["sets"]?.count != expectedSets { problems.append("A holds \(sa.rows["sets"]?.count ?? 0) sets; \(expectedSets) were created") }
-        #expect(problems.isEmpty, "\(context):\n\(problems.prefix(12).joined(separator: "\n"))")
-        #expect(counts.kills >= wantedKills, "only \(counts.kills) of \(counts.rounds) background cycles were still running when killed, \(context)")
+        #expect(problems.isEmpty, "\(knobs.replay):\n\(problems.prefix(12).joined(separator: "\n"))")
+        #expect(counts.kills >= wantedKills, "only \(counts.kills) of \(counts.rounds) background cycles were still running when killed, \(knobs.replay)")
         print("reliability: auto-sync-killed seed=\(knobs.seed) scale=\(knobs.scale) kills=\(counts.kills) "
-              + "kills_after_partial_push=\(counts.killsAfterPartialPush) kills_between_push_and_ack=\(counts.killsBeforeAck) cycles_finished_before_kill=\(counts.finished) "
+              + "kills_after_partial_push=\(afterKill.killsAfterPartialPush) kills_between_push_and_ack=\(afterKill.killsBetweenPushAndAck) cycles_finished_before_kill=\(counts.finished) "
               + "sets=\(expectedSets) outcome=\(problems.isEmpty ? "ok" : "failed")")
     }
 
