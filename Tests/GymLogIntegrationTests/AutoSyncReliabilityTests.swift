@@ -101,8 +101,8 @@ import Testing
         while counts.kills < wantedKills && counts.rounds < wantedKills * 3 && problems.isEmpty {
             counts.rounds += 1
             // A imports a few hundred sets now and then, and logs lines with an edit and an undo
-            // every round (updates and tombstones pending too); B edits and deletes, so A's
-            // cycles pull remote writes as well.
+            // every round (updates and tombstones pending too); B logs two sets, edits and deletes
+            // (its current workout may be its own or A's), so A's cycles pull remote writes as well.
             if counts.rounds % 3 == 1 {
                 let file = a.root + "/chunk\(counts.rounds).csv"
                 try strongCSV(chunk: counts.rounds, sets: 600, rng: &rng).write(toFile: file, atomically: true, encoding: .utf8)
@@ -111,7 +111,7 @@ import Testing
             try writeOnA(["repl"], stdin: "bench 100x5 # k\(counts.rounds)\n+ x4\nedit 102.5\nsquat 140x5x3\nundo\n")
             if counts.rounds % 4 == 0 {
                 try b.sync()
-                try b.run(["repl"], stdin: "row 60x10 # b\(counts.rounds)\nedit 1 x7\ndelete 2\n")
+                try b.run(["repl"], stdin: "row 60x10 # b\(counts.rounds)\n+\nedit 1 x7\ndelete 2\n")
                 try b.sync()
             }
 
@@ -137,7 +137,7 @@ import Testing
         problems += try await convergence(a, server: server, token: token)
         let sa = try #require(try ClientDatabaseDump.read(a.database)), sb = try #require(try ClientDatabaseDump.read(b.database))
         problems += rowDifferences(sa, sb, "A", "B")
-        let expectedSets = registry.createdIDs(of: "sets").count + 1 + counts.rounds / 4  // A's, the last line, B's
+        let expectedSets = registry.createdIDs(of: "sets").count + 1 + 2 * (counts.rounds / 4)  // A's, the last line, B's
         if sa.rows["sets"]?.count != expectedSets { problems.append("A holds \(sa.rows["sets"]?.count ?? 0) sets; \(expectedSets) were created") }
         #expect(problems.isEmpty, "\(knobs.replay):\n\(problems.prefix(12).joined(separator: "\n"))")
         #expect(counts.kills >= wantedKills, "only \(counts.kills) of \(counts.rounds) background cycles were still running when killed, \(knobs.replay)")
