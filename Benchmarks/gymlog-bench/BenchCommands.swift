@@ -180,9 +180,7 @@ func runCommand(_ options: RunCommand) throws {
                    + (p.shell.map { "; sqlite3 median \(fmt($0.median, 2)), p99 \(fmt($0.p99, 2)), mean \(fmt($0.mean, 2))" } ?? "") + ".")
 
     let report = Report(machine: .current(), quick: quick, rows: rows, details: details)
-    print(report.table())
-    print("")
-    details.forEach { print("- " + $0) }
+    report.show()
     try report.write(to: outPath)
     log("wrote \(outPath)")
 }

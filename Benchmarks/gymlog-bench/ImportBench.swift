@@ -308,9 +308,7 @@ func importBenchCommand(_ options: ImportCommand) throws {
             + "and rebuilds the records of every exercise at the end; the baseline writes rows it already holds.",
     ]
     let report = Report(machine: .current(), quick: quick, rows: rows, details: details)
-    print(report.table())
-    print("")
-    details.forEach { print("- " + $0) }
+    report.show()
     try ImportSection(report: report, sets: total, large: largeTotal, runs: runs).write(to: outPath)
     log("wrote the import section of \(outPath)")
 }

@@ -231,6 +231,8 @@ func childEnvironment(directory: String) -> [String] {
     env["GYMLOG_CONFIG"] = directory + "/no-such-config.toml"
     env["GYMLOG_DB"] = nil
     env["XDG_STATE_HOME"] = directory + "/state"
+    // No credentials: a logged-in user's would make every `gymlog log` start a sync of the bench's database.
+    env["XDG_DATA_HOME"] = directory + "/data"
     return env.map { "\($0.key)=\($0.value)" }
 }
 

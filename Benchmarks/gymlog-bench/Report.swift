@@ -20,6 +20,13 @@ struct Report {
             .joined(separator: "\n")
     }
 
+    /// Prints the table, then the details, for whoever ran the benchmark.
+    func show() {
+        print(table())
+        print("")
+        details.forEach { print("- " + $0) }
+    }
+
     /// The generated part of BENCHMARKS.md.
     func markdown() -> String {
         var out = "## Results\n\n"

@@ -434,9 +434,7 @@ func syncCommand(_ options: SyncCommand) async throws {
                    + "push batch or pull page, one prepared INSERT per field row.")
 
     let report = Report(machine: .current(), quick: quick, rows: rows, details: details)
-    print(report.table())
-    print("")
-    details.forEach { print("- " + $0) }
+    report.show()
     try SyncSection(report: report, plan: plan).write(to: outPath)
     log("wrote \(outPath)")
 }

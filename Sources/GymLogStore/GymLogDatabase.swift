@@ -71,9 +71,10 @@ public final class GymLogDatabase: @unchecked Sendable {
         self.settings = settings
         let now = environment.now()
         let newDevice = environment.newID().key
-        if try queue.read({ try !Schema.migrator.hasCompletedMigrations($0) }) {
-            if isReadOnly { throw DatabaseReadOnly(path: path, needsUpgrade: true) }
-            try Schema.migrator.migrate(queue)
+        if isReadOnly {
+            if try queue.read({ try !Schema.migrator.hasCompletedMigrations($0) }) { throw DatabaseReadOnly(path: path, needsUpgrade: true) }
+        } else if (try? queue.read({ try Schema.migrator.hasCompletedMigrations($0) })) != true {
+            try Self.migrate(queue)
         }
         if isReadOnly, let existing = try queue.read({ try String.fetchOne($0, sql: "SELECT device_id FROM device") }) {
             self.deviceID = existing
@@ -89,6 +90,24 @@ public final class GymLogDatabase: @unchecked Sendable {
                 return .commit
             }
             return try String.fetchOne(db, sql: "SELECT device_id FROM device")!
+        }
+    }
+
+    /// Runs the pending migrations. Another process opening the same new or older file at the
+    /// same moment (a second shell, a background sync) may apply one between the migrator's
+    /// reading of what is applied and its own transaction, which then fails on a table or
+    /// column that exists: read again and go on from there. Every such failure means the other
+    /// process applied a migration, so this ends within one try per migration. (A look at what
+    /// is applied may itself meet the other process half way, "no such table: grdb_migrations":
+    /// it counts as not done.)
+    private static func migrate(_ queue: DatabaseQueue) throws {
+        for attempt in 0... {
+            do {
+                return try Schema.migrator.migrate(queue)
+            } catch {
+                if (try? queue.read({ try Schema.migrator.hasCompletedMigrations($0) })) == true { return }
+                if attempt >= Schema.migrator.migrations.count { throw error }
+            }
         }
     }
 

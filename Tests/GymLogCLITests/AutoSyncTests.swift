@@ -5,24 +5,6 @@ import Testing
 /// The sync that runs by itself from the shell: the real `gymlog` against a real
 /// `gymlog-server` on loopback, with nobody typing `gymlog sync` on the device that writes.
 @Suite struct AutoSyncTests {
-    /// The pids of processes whose command line names `database`: the background syncs of that
-    /// database (started with `--db` it). posix_spawn returns only once the child has exec'd,
-    /// so right after the command that started one returns, it is here.
-    private func backgroundSyncs(_ database: String) throws -> [String] {
-        let run = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "--", "--db \(database)"])
-        return run.stdout.split(separator: "\n").map(String.init)
-    }
-
-    /// Waits until no background sync of `home` runs (at most a minute) and says whether none does.
-    private func backgroundSyncsEnded(_ home: TemporaryHome) throws -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if try backgroundSyncs(home.database).isEmpty { return true }
-            usleep(100_000)
-        }
-        return false
-    }
-
     /// Waits until the server logged `count` requests to `path` (its log line may follow the
     /// answer by a moment), at most ten seconds, and returns how many it logged.
     private func requests(_ server: ServerInstance, to path: String, reaching count: Int) -> Int {
@@ -50,7 +32,7 @@ import Testing
         #expect(log.status == 0, "\(log.stderr)")
 
         // Then a background sync sends it and ends, leaving no process behind
-        #expect(try backgroundSyncsEnded(phone), "a background sync is still running")
+        #expect(try backgroundSyncsEnded(phone.database), "a background sync is still running")
         let status = try phone.gymlog(["status"])
         #expect(status.stdout.contains("0 unsynced changes") && status.stdout.contains("Auto sync:  on"), "\(status.stdout)")
         #expect(requests(server, to: "/v1/push", reaching: 1) == 1, "\(server.log())")
@@ -68,7 +50,7 @@ import Testing
         #expect(try laptop.gymlog(["sync"]).status == 0)
         let history = try laptop.gymlog(["history", "bench"])
         #expect(history.stdout.contains("100") && history.stdout.contains("x 5"), "\(history.stdout) \(history.stderr)")
-        #expect(try backgroundSyncsEnded(laptop))
+        #expect(try backgroundSyncsEnded(laptop.database))
     }
 
     @Test func aBackgroundSyncThatFindsTheLockHeldLeavesAtOnce() throws {
@@ -84,7 +66,7 @@ import Testing
         for line in ["bench 100x5", "bench 100x5", "squat 140x3"] { #expect(try home.gymlog(["log", line]).status == 0) }
 
         // Then their background syncs end without waiting for the lock, having sent nothing
-        #expect(try backgroundSyncsEnded(home), "a background sync waits for the lock")
+        #expect(try backgroundSyncsEnded(home.database), "a background sync waits for the lock")
         #expect(server.requests(to: "/v1/push") == 0, "\(server.log())")
         flock(lock, LOCK_UN)
         close(lock)
@@ -105,7 +87,7 @@ import Testing
         #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
 
         // Then no background sync started, nothing was pushed, and status says auto sync is off
-        #expect(try backgroundSyncs(home.database).isEmpty)
+        #expect(try backgroundSyncs(of: home.database).isEmpty)
         #expect(server.requests(to: "/v1/push") == 0, "\(server.log())")
         let status = try home.gymlog(["status"])
         #expect(status.stdout.contains("3 unsynced changes") && status.stdout.contains("Auto sync:  off (sync.auto = false"), "\(status.stdout)")
@@ -124,11 +106,11 @@ import Testing
 
         // Then the command is done while its background sync still waits for the server
         #expect(log.status == 0 && log.stderr.isEmpty, "\(log.stderr)")
-        #expect(try !backgroundSyncs(home.database).isEmpty, "no background sync was started")
+        #expect(try !backgroundSyncs(of: home.database).isEmpty, "no background sync was started")
 
         // And when the server goes away, the background sync ends and status shows the error and the next try
         listener.close()
-        #expect(try backgroundSyncsEnded(home))
+        #expect(try backgroundSyncsEnded(home.database))
         let status = try home.gymlog(["status"])
         #expect(status.stdout.contains("Last error: cannot reach the sync server") && status.stdout.contains("Next try:   after"), "\(status.stdout)")
         #expect(status.stdout.contains("3 unsynced changes"), "\(status.stdout)")
@@ -147,17 +129,17 @@ import Testing
         // When a set is logged, its background sync is refused
         let pullsBefore = server.requests(to: "/v2/pull")
         #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
-        #expect(try backgroundSyncsEnded(home))
+        #expect(try backgroundSyncsEnded(home.database))
         let refused = requests(server, to: "/v2/pull", reaching: pullsBefore + 1)
         #expect(refused == pullsBefore + 1, "\(server.log())")
 
         // Then the next command says so once, with what to do, and starts no sync; the one after is quiet
         let second = try home.gymlog(["log", "bench 100x5"])
         #expect(second.status == 0 && second.stderr.contains("Sync by itself is stopped") && second.stderr.contains("gymlog login"), "\(second.stderr)")
-        #expect(try backgroundSyncs(home.database).isEmpty)
+        #expect(try backgroundSyncs(of: home.database).isEmpty)
         let third = try home.gymlog(["log", "bench 100x5"])
         #expect(third.status == 0 && third.stderr.isEmpty, "\(third.stderr)")
-        #expect(try backgroundSyncs(home.database).isEmpty)
+        #expect(try backgroundSyncs(of: home.database).isEmpty)
         #expect(server.requests(to: "/v2/pull") == refused, "the refused token was tried again: \(server.log())")
         // And status keeps showing it
         let status = try home.gymlog(["status"])
@@ -167,7 +149,7 @@ import Testing
         // And after a login with the new token the kept changes go up by themselves
         #expect(try home.gymlog(["login", "--server", server.url, "--token", newToken]).status == 0)
         #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
-        #expect(try backgroundSyncsEnded(home))
+        #expect(try backgroundSyncsEnded(home.database))
         let after = try home.gymlog(["status"])
         #expect(after.stdout.contains("0 unsynced changes") && !after.stdout.contains("Last error"), "\(after.stdout)")
     }

@@ -18,7 +18,7 @@ import SplitMix
     @Test func sigkillAtRandomMomentsWhileSyncingThenSyncResumesAndConverges() async throws {
         let knobs = CrashKnobs()
         var rng = SplitMix64(seed: knobs.seed)
-        let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
+        let context = knobs.replay
         let server = try ServerInstance()
         let token = try server.addUser("crash")
         // The syncs killed here are the manual ones, each checked right after it dies: a
@@ -28,9 +28,9 @@ import SplitMix
         let transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
         var registryA = EventRegistry(), registryB = EventRegistry()
         let wantedKills = 20 * knobs.scale
-        var counts = (kills: 0, completed: 0, attempts: 0, chunks: 0, importedSets: 0, bRounds: 0, maxOutbox: 0, killsAfterPartialPush: 0, importKills: 0)
+        var counts = (kills: 0, completed: 0, attempts: 0, chunks: 0, importedSets: 0, bRounds: 0, maxOutbox: 0, importKills: 0)
         var failures = 0
-        var lastAcked: Int64 = 0
+        var afterKill = KilledSyncCheck()
 
         // A's writes: a generated Strong export (3000 sets, then 1000 a time), then a few REPL
         // lines (edits and an undo, so updates and tombstones are pending too); two refills in
@@ -52,7 +52,7 @@ import SplitMix
                     let run = try killedRun(a, ["import", file], input: "", after: delay)
                     if run.killed { counts.importKills += 1 }
                     var list: [String] = []
-                    if let s = try ClientDatabaseDump.read(a.database, rows: .checkedAgainst(watermark: registryA.clock(ofSeq: lastAcked))) {
+                    if let s = try ClientDatabaseDump.read(a.database, rows: .checkedAgainst(watermark: registryA.clock(ofSeq: afterKill.lastAcked))) {
                         list = s.integrityProblems + WritePipelineInvariant.violations(s, acknowledgedThrough: registryA.clock(ofSeq: s.ackedSeq), synced: true)
                     }
                     let added = try a.setCount() - before
@@ -94,8 +94,7 @@ import SplitMix
         if let s = try ClientDatabaseDump.read(a.database) {
             problems(s.integrityProblems + WritePipelineInvariant.violations(s, acknowledgedThrough: nil, synced: false), "before any sync")
         }
-        // How long an uninterrupted sync took lately: kills are spread over that span.
-        var syncSeconds = 1.0
+        var timing = KillTiming()
         var pending = try a.outboxDepth()
         while counts.kills < wantedKills && counts.attempts < wantedKills * 3 && failures < 3 {
             counts.attempts += 1
@@ -104,38 +103,22 @@ import SplitMix
             counts.maxOutbox = max(counts.maxOutbox, pending)
 
             // When a sync is killed at a random moment (a quarter of them while starting up)
-            let delay = Int.random(in: 0..<4, using: &rng) == 0 ? Double.random(in: 0...0.1, using: &rng) : Double.random(in: 0.05...max(0.1, syncSeconds * 0.6), using: &rng)
-            let started = Date()
-            let run = try killedRun(a, ["sync"], input: "", after: delay)
+            let (run, delay) = try timing.run(a, ["sync"], using: &rng)
             let where_ = "sync attempt \(counts.attempts) (\(Int(delay * 1000)) ms, \(run.killed ? "killed" : "finished first"))"
             if run.killed {
                 counts.kills += 1
-                syncSeconds = min(4, syncSeconds * 1.2)
             } else {
                 counts.completed += 1
-                syncSeconds = max(0.3, (syncSeconds + Date().timeIntervalSince(started)) / 2)
                 if run.status != 0 { problems(["exit \(run.status): \(run.stderr)"], where_) }
             }
 
             // Then the file is intact, the sync lock is free, what is still pending is exactly
             // A's unacknowledged events, and the server never acknowledged less than A deleted.
-            // (acked_seq only grows, so the last one seen bounds the rows the check needs from below)
-            guard let s = try ClientDatabaseDump.read(a.database, rows: .checkedAgainst(watermark: registryA.clock(ofSeq: lastAcked))) else {
+            guard let checked = try await afterKill.check(a, registry: registryA, transport: transport, killed: run.killed) else {
                 problems(["the database is gone"], where_); break
             }
-            pending = s.outbox.count
-            var list = s.integrityProblems
-            list += WritePipelineInvariant.violations(s, acknowledgedThrough: registryA.clock(ofSeq: s.ackedSeq), synced: true)
-            list += registryA.pendingViolations(s)
-            if s.ackedSeq < lastAcked { list.append("acked_seq went back from \(lastAcked) to \(s.ackedSeq)") }
-            if run.killed && s.ackedSeq > lastAcked && s.ackedSeq < s.lastSeq { counts.killsAfterPartialPush += 1 }
-            lastAcked = s.ackedSeq
-            let serverAck = try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq
-            if serverAck < s.ackedSeq || serverAck > s.lastSeq {
-                list.append("the server's last_applied_seq \(serverAck) is outside A's acked \(s.ackedSeq) ... last \(s.lastSeq)")
-            }
-            if !syncLockIsFree(a) { list.append("the sync lock is still held after the process died") }
-            problems(list, where_)
+            pending = checked.pending
+            problems(checked.problems, where_)
         }
 
         // When every device syncs twice with no new writes
@@ -172,7 +155,7 @@ import SplitMix
 
         #expect(counts.kills >= wantedKills, "only \(counts.kills) of \(counts.attempts) syncs were still running when killed, \(context)")
         print("reliability: crash-while-syncing seed=\(knobs.seed) scale=\(knobs.scale) kills=\(counts.kills) "
-              + "kills_after_partial_push=\(counts.killsAfterPartialPush) import_kills=\(counts.importKills) syncs_finished_before_kill=\(counts.completed) imported_sets=\(counts.importedSets) max_outbox=\(counts.maxOutbox) "
+              + "kills_after_partial_push=\(afterKill.killsAfterPartialPush) kills_between_push_and_ack=\(afterKill.killsBetweenPushAndAck) import_kills=\(counts.importKills) syncs_finished_before_kill=\(counts.completed) imported_sets=\(counts.importedSets) max_outbox=\(counts.maxOutbox) "
               + "second_device_rounds=\(counts.bRounds) sets_everywhere=\(expectedSets) final_sync=\(outcome) "
               + "outcome=\(failures == 0 && outcome == "converged" ? "ok" : "failed")")
     }

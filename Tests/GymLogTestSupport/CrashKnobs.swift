@@ -14,4 +14,7 @@ public struct CrashKnobs: Sendable {
         // A write to the stdin of a process the test just killed must fail, not kill the runner.
         signal(SIGPIPE, SIG_IGN)
     }
+
+    /// The knobs as a failure names them, with how to replay the run.
+    public var replay: String { "seed=\(seed) scale=\(scale) (rerun with GYMLOG_RELIABILITY_SEED=\(seed))" }
 }

@@ -20,8 +20,8 @@ struct Sync: ContextCommand {
         `sync.interval` (`sync.auto`; it writes to $XDG_STATE_HOME/gymlog/sync.log and \
         `gymlog status`); this one runs now, in the foreground, and says what it did. \
         "pulled" counts changes made on other devices (this device's own changes coming back \
-        from the server are not news). Only one sync runs at a time per database; a second one \
-        waits a few seconds, then says one is running. Offline, it fails with one line and \
+        from the server are not news). Only one sync runs at a time per database; this one \
+        waits for one already running (up to two minutes), then runs. Offline, it fails with one line and \
         leaves the outbox untouched. On a new device it creates the database and fills it.
         """
     )
@@ -35,7 +35,9 @@ struct Sync: ContextCommand {
     func run(in context: CLIContext) async throws {
         if background { return await BackgroundSync.run(context) }
         var sync = try SyncRun(context)
-        let mutex = try SyncMutex(path: context.paths.syncLock)
+        let mutex = try SyncMutex(path: context.paths.syncLock, wait: SyncMutex.manualWait) {
+            context.printError("Waiting for the sync already running for this database (one started in the background by a command, or another `gymlog sync`) to finish…")
+        }
         defer { withExtendedLifetime(mutex) {} }
         let terminal = isatty(STDERR_FILENO) == 1
         if terminal {
