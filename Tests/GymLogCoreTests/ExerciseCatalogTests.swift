@@ -28,4 +28,12 @@ import Testing
         #expect(hamstrings.allSatisfy { $0.muscles.contains("hamstrings") })
         #expect(ExerciseCatalog.search(["zzzz"]).isEmpty)
     }
+
+    /// The muscles and equipment are written out (help texts name them at every start); they
+    /// must be exactly those the vendored entries use, sorted.
+    @Test func theWrittenOutVocabularyIsTheCatalogs() {
+        #expect(ExerciseCatalog.muscles == Array(Set(ExerciseCatalog.entries.flatMap(\.muscles))).sorted())
+        #expect(ExerciseCatalog.equipment == Array(Set(ExerciseCatalog.entries.compactMap(\.equipment))).sorted())
+        #expect(ExerciseCatalog.count == ExerciseCatalog.entries.count)
+    }
 }

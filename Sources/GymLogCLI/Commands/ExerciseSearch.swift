@@ -13,7 +13,7 @@ struct SearchExercises: ContextCommand {
           gymlog exercises search press --muscle shoulders --equipment dumbbell
           gymlog exercises search --muscle hamstrings --json
 
-        The catalog is free-exercise-db (public domain, \(ExerciseCatalog.entries.count) exercises) \
+        The catalog is free-exercise-db (public domain, \(ExerciseCatalog.count) exercises) \
         and ships inside gymlog. A word matches the start of a word of a name, ignoring case, \
         accents and punctuation (`pull` finds Pullups).
         """)

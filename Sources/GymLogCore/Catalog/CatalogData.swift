@@ -877,3 +877,7 @@ Zercher_Squats	Zercher Squats	barbell	quadriceps	calves,glutes,hamstrings	push	c
 Zottman_Curl	Zottman Curl	dumbbell	biceps	forearms	pull	isolation	strength	intermediate
 Zottman_Preacher_Curl	Zottman Preacher Curl	dumbbell	biceps	forearms	pull	isolation	strength	intermediate
 """#
+
+/// How many lines `catalogText` holds, for help texts, which are built at every start: counting
+/// the lines there would read the whole text each time.
+let catalogEntryCount = 873

@@ -41,14 +41,26 @@ public enum ExerciseCatalog {
     /// Every entry, in the catalog's id order.
     public static let entries: [CatalogEntry] = catalogText.split(separator: "\n").compactMap(CatalogEntry.init(line:))
 
+    /// How many entries there are, without parsing them (help texts say it at every start).
+    public static let count = catalogEntryCount
+
     /// The entry with catalog id `id`.
     public static func entry(id: String) -> CatalogEntry? { entries.first { $0.id == id } }
 
-    /// The muscles the catalog names, sorted.
-    public static var muscles: [String] { Array(Set(entries.flatMap(\.muscles))).sorted() }
+    /// The muscles the catalog names, sorted. Written out, not gathered from `entries`: help
+    /// texts name them, and ArgumentParser builds every command's help text in every process,
+    /// so gathering them parsed the whole catalog at each start (16 ms of `gymlog log`'s CPU).
+    /// `ExerciseCatalogTests` checks the list against the entries.
+    public static let muscles = [
+        "abdominals", "abductors", "adductors", "biceps", "calves", "chest", "forearms", "glutes", "hamstrings", "lats",
+        "lower back", "middle back", "neck", "quadriceps", "shoulders", "traps", "triceps",
+    ]
 
-    /// The equipment the catalog names, sorted.
-    public static var equipment: [String] { Array(Set(entries.compactMap(\.equipment))).sorted() }
+    /// The equipment the catalog names, sorted (written out, as `muscles` is).
+    public static let equipment = [
+        "bands", "barbell", "body only", "cable", "dumbbell", "e-z curl bar", "exercise ball", "foam roll", "kettlebells",
+        "machine", "medicine ball", "other",
+    ]
 
     /// The entries with a word starting with each word of `words` (case, accents and
     /// punctuation aside: `pull` finds `Pullups`), that train `muscle` (primary or secondary)
