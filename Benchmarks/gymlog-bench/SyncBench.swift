@@ -20,8 +20,11 @@ struct SyncBenchPlan {
     var pullLimit = 5000
     var noopRuns = 20
     var latencyRounds = 50
+    /// Sets pushed and pulled by s6 and s7 (encryption), per variant and round.
+    var sealedSets = 2000
 
-    static let quick = SyncBenchPlan(pushEvents: 5000, pushBatch: 1000, pullChanges: 25_000, pullLimit: 5000, noopRuns: 20, latencyRounds: 20)
+    static let quick = SyncBenchPlan(pushEvents: 5000, pushBatch: 1000, pullChanges: 25_000, pullLimit: 5000, noopRuns: 20, latencyRounds: 20,
+                                     sealedSets: 500)
 }
 
 /// Set-create events as a device's outbox holds them: the 15 columns of a `sets` row, each
@@ -178,6 +181,7 @@ func syncCommand(_ options: SyncCommand) async throws {
     let pushToken = try addServerUser(binary: serverBinary, database: serverDB, name: "pusher", directory: dir, environment: environment)
     let warmToken = try addServerUser(binary: serverBinary, database: serverDB, name: "warmup", directory: dir, environment: environment)
     let devicesToken = try addServerUser(binary: serverBinary, database: serverDB, name: "devices", directory: dir, environment: environment)
+    let sealedAccounts = try SealedBenchAccounts(binary: serverBinary, database: serverDB, directory: dir, environment: environment)
     // Baseline files: the server's schema made by the server itself (its migrations via `user add`).
     let rawPushDB = dir + "/raw-push.sqlite", rawPullDB = dir + "/raw-pull.sqlite"
     _ = try addServerUser(binary: serverBinary, database: rawPushDB, name: "raw", directory: dir, environment: environment)
@@ -419,10 +423,16 @@ func syncCommand(_ options: SyncCommand) async throws {
                    + "B sync \(fmt(Stats(bTimes).median, 2)); whole round p99 \(fmt(lat.p99, 2)), max \(fmt(lat.max, 2)). "
                    + "Both devices end with \(setsOnA) sets.")
 
+    // 6 and 7: push and pull with end-to-end encryption against the same without.
+    log("(6, 7) push and pull, encrypted and not…")
+    let sealedRows = try await sealedSyncRows(serverURL: url, accounts: sealedAccounts, sets: plan.sealedSets, directory: dir)
+    rows += sealedRows.rows
+    details += sealedRows.details
+
     // 5. The server's peak memory over everything above.
     let hwm = server.peakRSSKiB() ?? 0
     let hwmMiB = Double(hwm) / 1024
-    rows.append(ResultRow(id: "s5", what: "server peak memory (VmHWM after s1–s4)", figure: "\(fmt(hwmMiB, 1)) MiB",
+    rows.append(ResultRow(id: "s5", what: "server peak memory (VmHWM after s1–s4, s6, s7)", figure: "\(fmt(hwmMiB, 1)) MiB",
                           baseline: "\(fmt(Double(startupRSS) / 1024, 1)) MiB (RSS at start)", ratio: "—", target: "< 150 MB",
                           pass: hwm > 0 && Double(hwm) * 1024 < 150_000_000))
     let serverBytes = ((try? FileManager.default.attributesOfItem(atPath: serverDB)[.size]) as? Int) ?? 0

@@ -2,6 +2,7 @@ import Foundation
 import GymLogCore
 import GymLogStore
 import GymLogSyncClient
+import GymLogWire
 
 /// One sync cycle with the logged-in server, as `gymlog sync` and the background run it: the
 /// engine's pull -> push -> ack, then how it ended written to the sync state (`SyncOutcome`),
@@ -19,8 +20,11 @@ struct SyncRun {
         }
         self.server = server
         db = try context.db()
-        engine = SyncEngine(replica: db, transport: try HTTPSyncTransport(baseURL: url, token: context.settings.token,
-                                                                          caFile: context.settings.caFile))
+        var transport = try HTTPSyncTransport(baseURL: url, token: context.settings.token, caFile: context.settings.caFile)
+        let seal = try context.settings.valueSeal()
+        transport.keyVerifier = seal?.key.verifier
+        engine = SyncEngine(replica: db, transport: transport)
+        engine.seal = seal
         intervalMs = Int64(context.settings.syncIntervalSeconds) * 1000
     }
 

@@ -13,6 +13,10 @@ public enum ConfigFile {
     /// (written there by gymlog before the credentials moved out); once it exists they are ignored.
     public static func load(_ path: String, credentials: String? = nil) throws -> Settings {
         let config = try read(path)
+        if let line = config.lines["sync.key"] {
+            throw UserError("\(path), line \(line): the account key does not belong in the config file, which may be shared or "
+                + "backed up in the clear; delete the line. `gymlog login` keeps the key in the credentials file (mode 0600).")
+        }
         var settings = try settings(from: config.values, path: path, lines: config.lines)
         guard let credentials, FileManager.default.fileExists(atPath: credentials) else { return settings }
         let saved = try read(credentials)
@@ -23,6 +27,7 @@ public enum ConfigFile {
         let fromLogin = try self.settings(from: Dictionary(uniqueKeysWithValues: saved.values.map { (syncPrefix + $0.key, $0.value) }), path: credentials,
                                           lines: Dictionary(uniqueKeysWithValues: saved.lines.map { (syncPrefix + $0.key, $0.value) }))
         settings.server = fromLogin.server; settings.token = fromLogin.token; settings.caFile = fromLogin.caFile
+        settings.account = fromLogin.account; settings.accountKey = fromLogin.accountKey
         return settings
     }
 
@@ -61,11 +66,14 @@ public enum ConfigFile {
     /// server and token, so an older config's `[sync]` lines do not log the user back in).
     /// Written to a temporary file with mode 0600 and renamed, so a crash never leaves half a
     /// file and the token is never readable by others. The user's config is never touched.
-    public static func saveCredentials(_ path: String, server: String?, token: String?, caFile: String?) throws {
+    public static func saveCredentials(_ path: String, server: String?, token: String?, caFile: String?,
+                                       account: String?, key: String?) throws {
         var entries: [(key: String, value: TOMLValue)] = []
         if let server { entries.append(("server", .string(server))) }
         if let token { entries.append(("token", .string(token))) }
         if let caFile { entries.append(("ca_file", .string(caFile))) }
+        if let account { entries.append(("account", .string(account))) }
+        if let key { entries.append(("key", .string(key))) }
         // A bare file name lives in the current directory.
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty {

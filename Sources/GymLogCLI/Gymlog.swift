@@ -47,7 +47,7 @@ public struct Gymlog: AsyncParsableCommand {
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
         subcommands: [Repl.self, Log.self, Undo.self, Redo.self, Start.self, Finish.self, Note.self,
                       Show.self, Edit.self, Delete.self, History.self, Last.self, PRs.self, ChartCommand.self, Stats.self, CalendarCommand.self,
-                      Plates.self, Warmup.self, RoutineCommand.self, Next.self, Ok.self, Skip.self, Rest.self, Bodyweight.self, Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self],
+                      Plates.self, Warmup.self, RoutineCommand.self, Next.self, Ok.self, Skip.self, Rest.self, Bodyweight.self, Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self, Key.self],
         defaultSubcommand: Repl.self
     )
 

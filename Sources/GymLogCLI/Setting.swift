@@ -122,6 +122,15 @@ extension Setting {
         Setting("sync.token", shown: quoted("glt_..."), help: "the account's token", group: .credentials) { value, reading in
             reading.settings.token = value.stringValue
         },
+        Setting("sync.account", shown: quoted("NAME"), help: "the account's user name on the server", group: .credentials) { value, reading in
+            reading.settings.account = value.stringValue
+        },
+        Setting("sync.key", shown: quoted("24 words"), help: "the recovery phrase of the account's key, when its history is encrypted end to end (credentials file only)",
+                group: .credentials) { value, reading throws(Refusal) in
+            // Its words are checked where the key is used (`Settings.valueSeal`), which names the fix.
+            guard let phrase = value.stringValue else { throw Refusal(words: " must be the quoted recovery phrase `gymlog key` shows.") }
+            reading.settings.accountKey = phrase
+        },
         Setting("sync.ca_file", shown: quoted("FILE"), help: "certificates trusted besides the system's", group: .credentials) { value, reading throws(Refusal) in
             guard let file = value.stringValue, file.hasPrefix("/") else {
                 throw Refusal(words: " must be the quoted absolute path of a PEM file, e.g. sync.ca_file = \"/etc/gymlog/server-ca.pem\".")

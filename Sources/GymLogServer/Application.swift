@@ -111,11 +111,14 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case healthz, readyz, metrics, capabilities, register, push, pull
     /// Protocol v2's compact pull; v2 keeps every other endpoint of v1.
     case compactPull
+    /// `GET /v1/account` and `PUT /v1/account/key`: end-to-end encryption's key verifier.
+    case account, accountKey
 
     public var method: HTTPRequest.Method {
         switch self {
-        case .healthz, .readyz, .metrics, .capabilities, .pull, .compactPull: .get
+        case .healthz, .readyz, .metrics, .capabilities, .pull, .compactPull, .account: .get
         case .register, .push: .post
+        case .accountKey: .put
         }
     }
 
@@ -129,6 +132,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .push: "/v1/push"
         case .pull: "/v1/pull"
         case .compactPull: "/v2/pull"
+        case .account: "/v1/account"
+        case .accountKey: "/v1/account/key"
         }
     }
 }
@@ -203,6 +208,8 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
             case .capabilities: return jsonResponse(routes.capabilities)
             case .register: return try await routes.register(request, context: context)
             case .push: return try await routes.push(request, context: context)
+            case .account: return try await routes.account(request, context: context)
+            case .accountKey: return try await routes.setAccountKey(request, context: context)
             case .pull, .compactPull:
                 let started = ContinuousClock.now
                 let response = try await routes.pull(request, context: context, version: endpoint == .pull ? .v1 : .v2)

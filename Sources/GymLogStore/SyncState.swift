@@ -23,8 +23,11 @@ public struct RemoteChange: Equatable, Sendable {
     public var entity: String
     public var entityID: String
     public var fields: [FieldChange]
-    public init(entity: String, entityID: String, fields: [FieldChange]) {
-        self.entity = entity; self.entityID = entityID; self.fields = fields
+    /// Why the change cannot be applied before its fields are even read (a sealed value that
+    /// does not open with this device's key): it is parked with this reason, fields unread.
+    public var refusal: String?
+    public init(entity: String, entityID: String, fields: [FieldChange], refusal: String? = nil) {
+        self.entity = entity; self.entityID = entityID; self.fields = fields; self.refusal = refusal
     }
 }
 
@@ -165,6 +168,13 @@ extension GymLogDatabase {
                 // A change parked before for this row comes back with this one: the two
                 // together may be whole (a later change fixes a value, or brings a field).
                 let parked = anyParked ? try ParkedChanges.take(entity, id: change.entityID, in: w.db) : []
+                if let refusal = change.refusal {
+                    // Its fields cannot be read, so they are not kept; what was parked stays.
+                    try ParkedChanges.park(entity, id: change.entityID, fields: parked, reason: refusal, at: w.now, in: w.db)
+                    anyParked = true
+                    stats.parked += 1
+                    continue
+                }
                 let fields = ParkedChanges.merged(parked, change.fields)
                 if let reason = PulledChangeRules.problem(entity, fields, rowExists: stored != nil) {
                     try ParkedChanges.park(entity, id: change.entityID, fields: fields, reason: reason, at: w.now, in: w.db)

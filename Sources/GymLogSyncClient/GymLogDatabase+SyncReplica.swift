@@ -11,9 +11,10 @@ extension GymLogDatabase: SyncReplica {
         return (s.epoch, s.cursor, s.ackedSeq)
     }
 
-    public func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int) {
-        let stats = try applyPulled(changes.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.changes) },
-                                    epoch: epoch, cursor: cursor)
+    public func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int) {
+        let remote = changes.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.changes) }
+            + refused.map { RemoteChange(entity: $0.change.entity, entityID: $0.change.entityID, fields: [], refusal: $0.reason) }
+        let stats = try applyPulled(remote, epoch: epoch, cursor: cursor)
         return (stats.fieldsWritten, stats.fieldsKept, stats.parked)
     }
 

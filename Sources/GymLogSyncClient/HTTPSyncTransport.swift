@@ -36,6 +36,9 @@ public struct HTTPSyncTransport: SyncTransport {
     public let token: String?
     /// Seconds before a request counts as unreachable.
     public let timeout: TimeInterval
+    /// The account key's verifier (`AccountKey.verifier`), sent with every request when the
+    /// account is encrypted: the server refuses a device holding another key.
+    public var keyVerifier: String?
     private let exchange: HTTPExchange
     /// The version pulls use: the newest at first, v1 for the rest of this transport's life
     /// once the server answers that it has no `/v2/pull` (a server from before v2).
@@ -97,13 +100,37 @@ public struct HTTPSyncTransport: SyncTransport {
     /// nothing on the server). Throws `SyncTransportError`; `.invalidResponse` also when the
     /// server speaks another protocol version.
     public func checkLogin(deviceID: String) async throws {
+        try await checkServer()
+        try await checkToken(deviceID: deviceID)
+    }
+
+    /// The first half of `checkLogin`: the server answers as a gymlog server of this protocol.
+    public func checkServer() async throws {
         let capabilities = try await self.capabilities()
         guard capabilities.protocolVersion == syncProtocolVersion else {
             throw SyncTransportError.invalidResponse(server: serverName, status: 200,
                 reason: "it speaks sync protocol \(capabilities.protocolVersion), this gymlog speaks \(syncProtocolVersion); update the older of the two")
         }
+    }
+
+    /// The second half: the token (and the key's verifier, when set) are accepted for a
+    /// one-change pull.
+    public func checkToken(deviceID: String) async throws {
         guard token != nil else { return }
         let _: PullResponse = try await pull(cursor: .start, limit: 1, deviceID: deviceID, ackedSeq: nil)
+    }
+
+    /// `GET /v1/account`: the user name, and whether the history is encrypted or empty. Nil
+    /// from a server from before end-to-end encryption (no such endpoint): it keeps every
+    /// account in the clear.
+    public func account() async throws -> AccountInfo? {
+        do { return try await send("GET", "v1/account") } catch let error as SyncTransportError where error.isNotFound { return nil }
+    }
+
+    /// `PUT /v1/account/key`: the account's history is sealed with the key `verifier` names
+    /// from now on (`key_exists` when it has another key).
+    public func setAccountKey(verifier: String) async throws -> AccountKeyResponse {
+        try await send("PUT", "v1/account/key", body: try JSONEncoder().encode(AccountKeyRequest(verifier: verifier)))
     }
 
     /// Creates an account on a server started with `--open-registration`; the token is shown only once.
@@ -126,6 +153,7 @@ public struct HTTPSyncTransport: SyncTransport {
         }
         var request = HTTPExchangeRequest(method: method, url: url, headers: [("Accept", "application/json")], body: body, timeout: timeout)
         if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
+        if let keyVerifier { request.headers.append((accountKeyHeader, keyVerifier)) }
         if body != nil { request.headers.append(("Content-Type", "application/json")) }
         let (status, data) = try await exchange(request)
         if (200..<300).contains(status) {

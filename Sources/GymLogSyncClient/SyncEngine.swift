@@ -9,8 +9,8 @@ public protocol SyncReplica: Sendable {
     /// The server epoch and cursor position last applied, and the highest acknowledged seq.
     func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64)
     /// Applies one pulled page and its cursor in one local transaction; changes that break the
-    /// rules of a local write are parked, not applied.
-    func apply(_ changes: [PullChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int)
+    /// rules of a local write are parked, not applied, and so are the `refused` ones.
+    func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int)
     func pending(after seq: Int64, limit: Int) throws -> [PushEvent]
     /// Gives rejected events whose backoff has passed new sequence numbers; returns how many.
     @discardableResult func unparkDueEvents() throws -> Int
@@ -24,6 +24,13 @@ public protocol SyncReplica: Sendable {
     /// clock was far ahead and has been fixed); clocks at or before `limit` are left as they
     /// are. Returns how many events changed.
     func restampClocks(after limit: Int64) throws -> Int
+}
+
+/// A pulled change this device cannot read (a sealed value that does not open), and why.
+public struct RefusedChange: Sendable {
+    public var change: PullChange
+    public var reason: String
+    public init(change: PullChange, reason: String) { self.change = change; self.reason = reason }
 }
 
 /// What one cycle did.
@@ -77,6 +84,10 @@ public struct SyncEngine: Sendable {
     public var pushBatch = 1000
     public var pullLimit = 1000
     public var onProgress: (@Sendable (SyncProgress) -> Void)?
+    /// The account's key, when its history is encrypted end to end: values are sealed as
+    /// they are pushed and opened as they are pulled; the outbox and the database hold them
+    /// in the clear.
+    public var seal: ValueSeal?
 
     /// How far inside the server's clock limit the device clock must be before pending
     /// writes are re-stamped after `clock_ahead` (network delay fits well inside a minute).
@@ -131,7 +142,8 @@ public struct SyncEngine: Sendable {
             // An empty page that moves nothing needs no local transaction (and no fsync): a
             // no-op sync then writes nothing at all.
             if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch {
-                let stats = try replica.apply(page.changes, epoch: page.epoch, cursor: pageCursor)
+                let (changes, refused) = opened(page.changes)
+                let stats = try replica.apply(changes, refused: refused, epoch: page.epoch, cursor: pageCursor)
                 report.pulledChanges += Self.othersChanges(page.changes, deviceID: replica.deviceID)
                 report.mergedFields += stats.written
                 report.keptFields += stats.kept
@@ -157,7 +169,8 @@ public struct SyncEngine: Sendable {
             guard !events.isEmpty else { break }
             let response: PushResponse
             do {
-                response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: events, epoch: position.epoch))
+                let sent = try seal.map { seal in try events.map(seal.sealed) } ?? events
+                response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: sent, epoch: position.epoch))
             } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
                 // The server refuses clocks far in its future. If this device's wall clock is
                 // now within what the server accepts, it was further ahead when the pending
@@ -202,6 +215,22 @@ public struct SyncEngine: Sendable {
             guard response.lastAppliedSeq >= events.last!.seq else { break }
             after = response.lastAppliedSeq
         }
+    }
+
+    /// The pulled changes opened with the account key (all of them as they are without one),
+    /// and the ones that did not open, with why.
+    func opened(_ changes: [PullChange]) -> (opened: [PullChange], refused: [RefusedChange]) {
+        guard let seal else { return (changes, []) }
+        var opened: [PullChange] = [], refused: [RefusedChange] = []
+        opened.reserveCapacity(changes.count)
+        for change in changes {
+            switch seal.opened(change) {
+            case .success(let change): opened.append(change)
+            case .failure(let problem):
+                refused.append(RefusedChange(change: change, reason: "field \(problem.field): \(problem.reason)"))
+            }
+        }
+        return (opened, refused)
     }
 
     /// How many of `changes` another device made: the server sends a device's own writes back

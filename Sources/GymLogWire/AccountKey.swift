@@ -82,12 +82,39 @@ public struct AccountKey: Equatable, Sendable {
     /// The prefix of a sealed value on the wire: a version, so the format can change.
     public static let sealedPrefix = "s1:"
 
-    /// `plaintext` sealed for `place` with ChaCha20-Poly1305 under a derived key and a random
-    /// nonce: `s1:` and the base64 of nonce, ciphertext and tag.
-    public func seal(_ plaintext: Data, for place: Place) -> String {
-        // ChaChaPoly.seal throws only for a nonce or key of the wrong size, which these are not.
-        let box = try! ChaChaPoly.seal(plaintext, using: derived("values"), authenticating: place.associatedData)
+    /// `plaintext` sealed for `place` with ChaCha20-Poly1305 under a derived key: `s1:` and
+    /// the base64 of nonce, ciphertext and tag.
+    ///
+    /// The nonce is an HMAC of `occasion` (the event's idempotency key), the place and the
+    /// plaintext, not random: an event re-sent after a lost answer must carry the same bytes,
+    /// or the server would refuse it as another event under a used key. Two different
+    /// plaintexts (or places, or occasions) get different nonces, so a nonce never repeats
+    /// under one key with other content (the synthetic-IV construction); the only thing
+    /// determinism shows is that one event was sent twice, which the key already shows.
+    public func seal(_ plaintext: Data, for place: Place, occasion: String) -> String {
+        var input = Data(occasion.utf8)
+        input.append(place.associatedData)
+        input.append(plaintext)
+        let nonceBytes = Array(HMAC<SHA256>.authenticationCode(for: input, using: derived("nonces")).prefix(12))
+        // Neither throws: the nonce is 12 bytes and the key 32, the sizes ChaChaPoly takes.
+        let box = try! ChaChaPoly.seal(plaintext, using: derived("values"), nonce: try! ChaChaPoly.Nonce(data: nonceBytes),
+                                       authenticating: place.associatedData)
         return Self.sealedPrefix + box.combined.base64EncodedString()
+    }
+
+    /// Whether `text` has the shape of a sealed value (`s1:` and base64), without opening it:
+    /// what a server that cannot open values checks of an encrypted account's push.
+    public static func looksSealed(_ text: String) -> Bool {
+        let u = text.utf8
+        guard u.count >= sealedPrefix.utf8.count + 40, u.starts(with: sealedPrefix.utf8) else { return false }
+        return u.dropFirst(sealedPrefix.utf8.count).allSatisfy {
+            ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 47 || $0 == 61
+        }
+    }
+
+    /// The length of the sealed form of `plaintextBytes` bytes, for the server's size limit.
+    public static func sealedLength(ofPlaintextBytes plaintextBytes: Int) -> Int {
+        sealedPrefix.utf8.count + (12 + plaintextBytes + 16 + 2) / 3 * 4
     }
 
     /// Why a sealed value did not open.

@@ -15,7 +15,7 @@ import Testing
 
     private func loggedIn(_ server: ServerInstance, token: String) throws -> TemporaryHome {
         let home = try TemporaryHome()
-        let login = try home.gymlog(["login", "--server", server.url, "--token", token])
+        let login = try home.login(server, token: token)
         #expect(login.status == 0, "\(login.stderr)")
         return home
     }

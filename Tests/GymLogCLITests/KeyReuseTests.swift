@@ -11,7 +11,7 @@ import Testing
         let server = try ServerInstance()
         let token = try server.addUser("alice")
         let phone = try TemporaryHome(), laptop = try TemporaryHome()
-        for device in [phone, laptop] { #expect(try device.gymlog(["login", "--server", server.url, "--token", token]).status == 0) }
+        for device in [phone, laptop] { #expect(try device.login(server, token: token).status == 0) }
         // The laptop's outbox is forged below, before it syncs: nothing may send it first.
         try laptop.turnOffAutoSync()
         #expect(try phone.gymlog(["log", "bench 100x5"]).status == 0)

@@ -46,7 +46,9 @@ import Testing
         #expect(wrongScheme.status == 1 && wrongScheme.stderr.contains("if it speaks HTTPS, try \(server.url)"), "\(wrongScheme.stderr)")
         // Then with --ca-file both log in (saving the file in the config) and a set crosses over HTTPS
         for device in [phone, laptop] {
-            let login = try device.gymlog(["login", "--server", server.url, "--token", token, "--ca-file", dir + "/cert.pem"])
+            // The first device makes the account's key; the second gives its recovery phrase
+            let phrase = try phone.accountKeyPhrase().map { $0 + "\n" } ?? ""
+            let login = try device.gymlog(["login", "--server", server.url, "--token", token, "--ca-file", dir + "/cert.pem"], stdin: phrase)
             #expect(login.status == 0, "\(login.stderr)")
             #expect(try String(contentsOfFile: device.credentials, encoding: .utf8).contains("ca_file = \"\(dir)/cert.pem\""))
         }
@@ -136,7 +138,8 @@ import Testing
         let token = try server.addUser("alice")
         let phone = try TemporaryHome(), laptop = try TemporaryHome()
         for device in [phone, laptop] {
-            let login = try device.gymlog(["login", "--server", server.url, "--token", token])
+            let phrase = try phone.accountKeyPhrase().map { $0 + "\n" } ?? ""
+            let login = try device.gymlog(["login", "--server", server.url, "--token", token], stdin: phrase)
             #expect(login.status == 0 && login.stdout.contains("Logged in to \(server.url)"), "\(login.stderr)")
         }
         // When the phone logs two sets and syncs twice

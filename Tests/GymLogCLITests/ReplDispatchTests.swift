@@ -20,9 +20,15 @@ import Testing
         let (out, err) = s.output.take()
         #expect(outcome == .ok, "\(err)")
         #expect(server.requests(to: "/v1/capabilities") == 1 && server.requests(to: "/v2/pull") == 1, "\(server.log())")
-        #expect(out == ["Logged in to \(server.url). From now on changes sync by themselves in the background (`sync.auto`); `sync` syncs now."])
+        // A new account: its key is made here (nobody to ask for a phrase), shown once as 24 words
+        #expect(server.requests(to: "/v1/account/key") == 1 && server.requests(to: "/v1/account") == 2, "\(server.log())")
+        #expect(out.first?.hasPrefix("Your history is encrypted end to end with a new key") == true, "\(out)")
+        #expect(out.dropFirst().prefix(6).allSatisfy { $0.hasPrefix(" ") && $0.contains(". ") } && out.count == 8, "\(out)")
+        #expect(out.last == "Logged in to \(server.url). Your history is encrypted end to end. From now on changes sync by themselves in the background (`sync.auto`); `sync` syncs now.")
         let settings = try ConfigFile.load(s.context.paths.config, credentials: s.context.paths.credentialsFile)
-        #expect(settings.server == server.url && settings.token == token)
+        #expect(settings.server == server.url && settings.token == token && settings.account == "alice")
+        let phrase = try #require(settings.accountKey)
+        #expect(phrase.split(separator: " ").count == 24 && out.dropFirst().prefix(6).joined().contains(phrase.split(separator: " ")[5]))
         // And the lines after it sync with what it saved (`status`, `sync`, the sync by itself)
         #expect(s.repl.context.settings.server == server.url && s.repl.context.settings.token == token)
     }

@@ -117,9 +117,16 @@ extension TerminalSessionTests {
         defer { pane.close() }
         try pane.waitFor("(from `gymlog-server user add`; not shown):")
         pane.enter(token)
+        // A new account: Enter makes its key, and its recovery phrase is shown once
+        try pane.waitFor("(press Enter to make a new key")
+        pane.enter("")
         try pane.waitFor("Logged in to \(server.url).")
         #expect(!pane.screen().contains(token), "\(pane.screen())")
-        #expect(try String(contentsOfFile: home.credentials, encoding: .utf8).contains(token))
+        let saved = try String(contentsOfFile: home.credentials, encoding: .utf8)
+        #expect(saved.contains(token))
+        let phrase = try #require(saved.split(separator: "\n").first { $0.hasPrefix("key = ") }).split(separator: "\"")[1]
+        #expect(pane.screen().contains(" 1. " + phrase.split(separator: " ")[0]) && pane.screen().contains("24. " + phrase.split(separator: " ")[23]),
+                "\(pane.screen())")
     }
 
     /// On a narrow terminal a long line breaks between words, never inside a word or a number.

@@ -77,7 +77,7 @@ import Testing
         let token = try server.addUser("killed")
         let a = try ClientDevice(server: server, token: token), b = try ClientDevice(server: server, token: token, autoSync: false)
         defer { for d in [a, b] { d.home.remove() } }
-        let transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        let transport = try a.serverTransport(server, token: token)
         var registry = EventRegistry()
         var problems: [String] = []
         try FileManager.default.createDirectory(atPath: (a.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -308,8 +308,8 @@ private func convergence(_ device: ClientDevice, server: ServerInstance, token: 
     list += WritePipelineInvariant.violations(s, acknowledgedThrough: s.lastClock, synced: true)
     if !s.outbox.isEmpty { list.append("\(s.outbox.count) events still in the outbox") }
     if s.ackedSeq != s.lastSeq { list.append("acked_seq \(s.ackedSeq) != last_seq \(s.lastSeq)") }
-    let transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
-    let pulled = try await pullEverything(transport, deviceID: s.deviceID!)
+    let transport = try device.serverTransport(server, token: token)
+    let pulled = try await pullEverything(transport, deviceID: s.deviceID!, seal: try device.home.valueSeal())
     list += serverDifferences(server: pulled.pages, client: s)
     let ack = try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq
     if ack != s.lastSeq { list.append("the server's last_applied_seq is \(ack), the device's last seq \(s.lastSeq)") }

@@ -218,13 +218,21 @@ import Testing
         let a = try ClientDevice(server: server, token: token, autoSync: false)
         try a.run(["log", "press 60x5x2"])
         let db = try GymLogDatabase(path: a.database)
-        let real = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        // (sealing with the account's key, as the device does)
+        let seal = ValueSeal(key: try AccountKey(phrase: try #require(try a.home.accountKeyPhrase())), account: "frank")
+        var real = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        real.keyVerifier = seal.key.verifier
+        func engine(_ transport: any SyncTransport) -> SyncEngine {
+            var engine = SyncEngine(replica: db, transport: transport)
+            engine.seal = seal
+            return engine
+        }
         // When the server commits the push but the answer never arrives
         let lossy = DropPushAnswer(inner: real)
-        await #expect(throws: (any Error).self) { try await SyncEngine(replica: db, transport: lossy).run() }
+        await #expect(throws: (any Error).self) { try await engine(lossy).run() }
         #expect(try a.outboxDepth() == 4, "nothing acknowledged yet")
         // Then the next cycle learns the ack from its pull, deletes the events and pushes nothing twice
-        let report = try await SyncEngine(replica: db, transport: real).run()
+        let report = try await engine(real).run()
         #expect(report.pushed == 0)
         #expect(try a.outboxDepth() == 0)
         let b = try ClientDevice(server: server, token: token)

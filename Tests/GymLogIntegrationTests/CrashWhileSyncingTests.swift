@@ -25,7 +25,7 @@ import SplitMix
         // background sync started by A's writes would run between them and the checks.
         let a = try ClientDevice(server: server, token: token, autoSync: false), b = try ClientDevice(server: server, token: token, autoSync: false)
         defer { for d in [a, b] { try? FileManager.default.removeItem(atPath: d.root) } }
-        let transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        let transport = try a.serverTransport(server, token: token)
         var registryA = EventRegistry(), registryB = EventRegistry()
         let wantedKills = 20 * knobs.scale
         var counts = (kills: 0, completed: 0, attempts: 0, chunks: 0, importedSets: 0, bRounds: 0, maxOutbox: 0, importKills: 0)
@@ -139,7 +139,7 @@ import SplitMix
             if s.rowsWithoutClocks > 0 { list.append("\(name) holds \(s.rowsWithoutClocks) placeholder rows no sync filled") }
         }
         list += rowDifferences(sa, sb, "A", "B")
-        let pulled = try await pullEverything(transport, deviceID: sa.deviceID!)
+        let pulled = try await pullEverything(transport, deviceID: sa.deviceID!, seal: try a.home.valueSeal())
         list += serverDifferences(server: pulled.pages, client: sa)
         for (name, s) in [("A", sa), ("B", sb)] {
             let ack = try await transport.pull(cursor: SyncCursor(epoch: nil, position: 0), limit: 1, deviceID: s.deviceID!).lastAppliedSeq
@@ -183,12 +183,14 @@ func strongCSV(chunk: Int, sets: Int, rng: inout SplitMix64) -> String {
     return out
 }
 
-/// Every page the server has for the user, from the start.
-func pullEverything(_ transport: HTTPSyncTransport, deviceID: String) async throws -> (pages: [PullResponse], cursor: String) {
+/// Every page the server has for the user, from the start; with `seal`, its values opened (a
+/// value that does not open stays sealed, so a comparison shows it).
+func pullEverything(_ transport: HTTPSyncTransport, deviceID: String, seal: ValueSeal? = nil) async throws -> (pages: [PullResponse], cursor: String) {
     var pages: [PullResponse] = []
     var cursor = SyncCursor(epoch: nil, position: 0)
     for _ in 0..<10_000 {
-        let page = try await transport.pull(cursor: cursor, limit: 1000, deviceID: deviceID)
+        var page = try await transport.pull(cursor: cursor, limit: 1000, deviceID: deviceID)
+        if let seal { page.changes = page.changes.map { (try? seal.opened($0).get()) ?? $0 } }
         pages.append(page)
         cursor = SyncCursor(page.cursor) ?? cursor
         if !page.hasMore { break }

@@ -185,6 +185,10 @@ struct HostileServerTests {
         let server = try HostileHTTPServer { request, connection in
             if request.hasPrefix("GET /v1/capabilities") {
                 connection.write(HostileHTTPServer.json(#"{"protocol_version":\#(syncProtocolVersion),"max_body_bytes":1048576,"max_push_events":1000,"max_pull_limit":1000,"registration_open":false,"max_clock_ahead_ms":600000}"#))
+            } else if request.hasPrefix("GET /v1/account") {
+                // A server from before end-to-end encryption: every account in the clear.
+                let body = #"{"error":{"code":"not_found","message":"no such endpoint"}}"#
+                connection.write("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
             } else if request.contains("limit=1 ") || request.contains("limit=1&") {
                 connection.write(HostileHTTPServer.emptyPage(cursor: "e1:0", hasMore: false))
             } else {

@@ -19,9 +19,9 @@ import Testing
 
         init(server: String, withoutV2: Bool) { self.server = server; self.withoutV2 = withoutV2 }
 
-        func transport(token: String, version: SyncProtocol = .newest) -> HTTPSyncTransport {
+        func transport(token: String, version: SyncProtocol = .newest, seal: ValueSeal?) -> HTTPSyncTransport {
             let real = HTTPSyncTransport.networkExchange(client: NetworkClients.systemTrust, server: server)
-            return HTTPSyncTransport(baseURL: URL(string: server)!, token: token, protocolVersion: version) { request in
+            var transport = HTTPSyncTransport(baseURL: URL(string: server)!, token: token, protocolVersion: version) { request in
                 self.paths.withLockedValue { $0.append(request.url.path) }
                 if self.withoutV2, request.url.path.hasPrefix("/v2/") {
                     let body = #"{"error":{"code":"not_found","message":"there is no GET \#(request.url.path) endpoint; see openapi.yaml for the API."}}"#
@@ -29,16 +29,20 @@ import Testing
                 }
                 return try await real(request)
             }
+            transport.keyVerifier = seal?.key.verifier
+            return transport
         }
 
         var pulls: [String] { paths.withLockedValue { $0.filter { $0.hasSuffix("/pull") } } }
     }
 
-    /// A device's database synced once with `transport`, pages of `limit`.
-    private func syncedCopy(_ transport: HTTPSyncTransport, limit: Int) async throws -> (device: ClientDevice, report: SyncReport) {
+    /// A device's database synced once with `transport`, pages of `limit`, opening values
+    /// with `seal` (both versions carry them sealed).
+    private func syncedCopy(_ transport: HTTPSyncTransport, seal: ValueSeal?, limit: Int) async throws -> (device: ClientDevice, report: SyncReport) {
         let device = try ClientDevice()
         let db = try GymLogDatabase(path: device.database)
         var engine = SyncEngine(replica: db, transport: transport)
+        engine.seal = seal
         engine.pullLimit = limit
         return (device, try await engine.run())
     }
@@ -52,13 +56,19 @@ import Testing
         try a.sync()
 
         let exchange = RecordingExchange(server: server.url, withoutV2: false)
-        let v1 = try await syncedCopy(exchange.transport(token: token, version: .v1), limit: 50)
+        let seal = try #require(try a.home.valueSeal())
+        let v1 = try await syncedCopy(exchange.transport(token: token, version: .v1, seal: seal), seal: seal, limit: 50)
         let v1Pulls = exchange.pulls
-        let v2 = try await syncedCopy(exchange.transport(token: token), limit: 50)
+        let v2 = try await syncedCopy(exchange.transport(token: token, seal: seal), seal: seal, limit: 50)
         let v2Pulls = Array(exchange.pulls.dropFirst(v1Pulls.count))
 
         #expect(try v1.device.allSets() == a.allSets())
         #expect(try v2.device.allSets() == a.allSets())
+        #expect(v1.report.parkedChanges == 0 && v2.report.parkedChanges == 0)
+        // Both versions carried the values sealed: without the key they do not open
+        let bare = try await pullEverything(exchange.transport(token: token, version: .v1, seal: seal), deviceID: "observer")
+        let values = bare.pages.flatMap(\.changes).flatMap { $0.fields.values.map(\.v) }
+        #expect(!values.isEmpty && values.allSatisfy { if case .text(let t) = $0 { AccountKey.looksSealed(t) } else { false } })
         #expect(try a.allSets().count == 40)
         #expect(Set(v1Pulls) == ["/v1/pull"] && Set(v2Pulls) == ["/v2/pull"])
         // 40 sets and their workout and exercise, each written by one event: one v2 page holds
@@ -75,8 +85,9 @@ import Testing
         try a.sync()
 
         let old = RecordingExchange(server: server.url, withoutV2: true)
-        let transport = old.transport(token: token)
-        let copy = try await syncedCopy(transport, limit: 1000)
+        let seal = try a.home.valueSeal()
+        let transport = old.transport(token: token, seal: seal)
+        let copy = try await syncedCopy(transport, seal: seal, limit: 1000)
         #expect(try copy.device.allSets() == a.allSets())
         #expect(transport.pullProtocol == .v1)
         // One v2 try, then v1 for the rest of the transport's life.

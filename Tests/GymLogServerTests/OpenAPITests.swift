@@ -98,10 +98,35 @@ struct OpenAPITests {
         func rawPush(_ json: String, json isJSON: Bool = true) -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
             { client, token, _ in try await client.execute(uri: "/v1/push", method: .post, headers: authHeaders(token, json: isJSON), body: body(json)) }
         }
-        func pullQuery(_ query: String, auth: Bool = true, path: String = "/v1/pull") -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
+        @Sendable func pullQuery(_ query: String, auth: Bool = true, path: String = "/v1/pull") -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
             { client, token, _ in try await client.execute(uri: "\(path)?\(query)", method: .get, headers: auth ? authHeaders(token, json: false) : [:]) }
         }
+        let verifier = String(repeating: "ab", count: 32)
+        @Sendable func setKey(_ json: String, auth: Bool = true) -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
+            { client, token, _ in
+                try await client.execute(uri: "/v1/account/key", method: .put, headers: auth ? authHeaders(token, json: true) : [.contentType: "application/json"],
+                                         body: body(json))
+            }
+        }
+        // An encrypted account's pull without its key.
+        @Sendable func pullWithoutKey(_ path: String) -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
+            { client, token, device in
+                _ = try await setKey("{\"verifier\":\"\(verifier)\"}")(client, token, device)
+                return try await pullQuery("device_id=d", path: path)(client, token, device)
+            }
+        }
         return [
+            "GET /v1/account 200": Provocation { client, token, _ in try await client.execute(uri: "/v1/account", method: .get, headers: authHeaders(token, json: false)) },
+            "GET /v1/account 401": Provocation { client, _, _ in try await client.execute(uri: "/v1/account", method: .get) },
+            "PUT /v1/account/key 200": Provocation(run: setKey("{\"verifier\":\"\(verifier)\"}")),
+            "PUT /v1/account/key 400": Provocation(run: setKey(#"{"verifier":"not hex"}"#)),
+            "PUT /v1/account/key 401": Provocation(run: setKey("{\"verifier\":\"\(verifier)\"}", auth: false)),
+            "PUT /v1/account/key 409": Provocation { client, token, device in
+                _ = try await setKey("{\"verifier\":\"\(verifier)\"}")(client, token, device)
+                return try await setKey("{\"verifier\":\"\(String(repeating: "cd", count: 32))\"}")(client, token, device)
+            },
+            "GET /v1/pull 403": Provocation(run: pullWithoutKey("/v1/pull")),
+            "GET /v2/pull 403": Provocation(run: pullWithoutKey("/v2/pull")),
             "GET /healthz 200": Provocation { client, _, _ in try await client.execute(uri: "/healthz", method: .get) },
             "GET /readyz 200": Provocation { client, _, _ in try await client.execute(uri: "/readyz", method: .get) },
             "GET /readyz 503": Provocation(storage: { NotReadyStorage($0) }) { client, _, _ in try await client.execute(uri: "/readyz", method: .get) },
@@ -246,6 +271,10 @@ extension ForwardingStorage {
     }
     func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await base.startNewHistoryGeneration(user: user, now: now, perHour: perHour)
+    }
+    func hasHistory(user: AuthenticatedUser) async throws -> Bool { try await base.hasHistory(user: user) }
+    func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
+        try await base.setKeyVerifier(user: user, verifier: verifier)
     }
 }
 

@@ -57,10 +57,17 @@ import Testing
     @Test func aSealedValueOpensOnlyWithItsKeyAtItsPlace() throws {
         let key = AccountKey.random()
         let place = AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight")
-        let sealed = key.seal(Data("102.5".utf8), for: place)
-        // The wire form hides the value, and two seals of one value differ (a fresh nonce each)
-        #expect(sealed.hasPrefix("s1:") && !sealed.contains("102.5"))
-        #expect(key.seal(Data("102.5".utf8), for: place) != sealed)
+        let sealed = key.seal(Data("102.5".utf8), for: place, occasion: "key-1")
+        // The wire form hides the value and has the shape a server checks
+        #expect(sealed.hasPrefix("s1:") && !sealed.contains("102.5") && AccountKey.looksSealed(sealed))
+        #expect(!AccountKey.looksSealed("102.5") && !AccountKey.looksSealed("s1:short"))
+        #expect(sealed.utf8.count == AccountKey.sealedLength(ofPlaintextBytes: 5))
+        // One event re-sent is the same bytes (the server would refuse other content under its
+        // key); another event, value or place gets another nonce
+        #expect(key.seal(Data("102.5".utf8), for: place, occasion: "key-1") == sealed)
+        let nonce = { (s: String) in Data(base64Encoded: String(s.dropFirst(3)))!.prefix(12) }
+        #expect(nonce(key.seal(Data("102.5".utf8), for: place, occasion: "key-2")) != nonce(sealed))
+        #expect(nonce(key.seal(Data("102.0".utf8), for: place, occasion: "key-1")) != nonce(sealed))
         #expect(try key.open(sealed, for: place) == Data("102.5".utf8))
         // Moved to another field, row, entity or account, or opened with another key: refused
         for moved in [

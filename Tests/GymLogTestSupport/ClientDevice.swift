@@ -15,10 +15,15 @@ public struct ClientDevice: Sendable {
 
     /// A fresh home; logged in to `server` when one is given (an offline device otherwise).
     /// Without `autoSync`, changes wait in the outbox for `sync()` (`TemporaryHome.turnOffAutoSync`).
+    /// The first device of an account makes its key at login (end-to-end encryption is on
+    /// for every new account); the next devices give its recovery phrase, as a lifter would.
     public init(server: ServerInstance? = nil, token: String = "", autoSync: Bool = true) throws {
         home = try TemporaryHome(prefix: "gymlog-device")
         if !autoSync { try home.turnOffAutoSync() }
-        if let server { try run(["login", "--server", server.url, "--token", token]) }
+        if let server {
+            let login = try home.login(server, token: token)
+            if login.status != 0 { Issue.record("gymlog login exited \(login.status): \(login.stderr)") }
+        }
     }
 
     /// Runs `gymlog args`, recording an issue when it does not exit with `expect`.

@@ -1,4 +1,6 @@
 import Foundation
+import GymLogWire
+import Synchronization
 
 /// A fresh folder under the system's temporary directory, named `prefix-UUID`.
 public func temporaryDirectory(_ prefix: String) throws -> String {
@@ -54,6 +56,38 @@ public struct TemporaryHome: Sendable {
 extension TemporaryHome {
     /// Where `gymlog login` saves the server and token: under `$XDG_DATA_HOME`, apart from the config.
     public var credentials: String { root + "/xdg-data/gymlog/credentials.toml" }
+
+    /// `gymlog login --server URL --token TOKEN`, as a lifter does it: the account's first
+    /// home makes its key (end-to-end encryption is on for every new account), and each
+    /// later one gives the recovery phrase the first saved.
+    public func login(_ server: ServerInstance, token: String) throws -> ProcessResult {
+        let account = server.url + " " + token
+        let known = Self.phrases.withLock { $0[account] }
+        let result = try gymlog(["login", "--server", server.url, "--token", token], stdin: known.map { $0 + "\n" } ?? "")
+        if known == nil, let made = try accountKeyPhrase() { Self.phrases.withLock { $0[account] = made } }
+        return result
+    }
+
+    /// The recovery phrase of each account a home logged in to, by server and token.
+    private static let phrases = Mutex<[String: String]>([:])
+
+    /// The recovery phrase `gymlog login` saved in the credentials file (the account's key),
+    /// if any.
+    public func accountKeyPhrase() throws -> String? { credential("key") }
+
+    /// The sealing of the account this home is logged in to, when it is encrypted: what a
+    /// test that reads the server directly opens values with.
+    public func valueSeal() throws -> ValueSeal? {
+        guard let phrase = credential("key"), let account = credential("account") else { return nil }
+        return ValueSeal(key: try AccountKey(phrase: phrase), account: account)
+    }
+
+    /// A string value of the credentials file (`key = "..."`), if set.
+    private func credential(_ name: String) -> String? {
+        guard let text = try? String(contentsOfFile: credentials, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("\(name) = \"") }) else { return nil }
+        return String(line.dropFirst("\(name) = \"".count).dropLast())
+    }
 
     /// Writes a config with `sync.auto = false`: a command leaves its changes in the outbox
     /// until `gymlog sync`, for tests that look at or change the outbox between the two.

@@ -22,6 +22,13 @@ struct Login: SavesCredentials {
 
         The server is asked first: nothing is saved when it cannot be reached, is not a gymlog \
         server, or refuses the token.
+
+        End-to-end encryption: the first device of a new account makes the account's key (press \
+        Enter when asked for a recovery phrase, or give an empty line after the token on a \
+        pipe) and shows its recovery phrase once; `gymlog key` shows it again. Every other \
+        device gives that phrase when asked (not shown on a terminal; the line after the token \
+        on a pipe). A phrase that is not the account's key is refused and nothing is saved. An \
+        account made before encryption stays in the clear until `gymlog key enable`.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -75,6 +82,8 @@ struct Login: SavesCredentials {
         }
         // A relative --ca-file is saved as the absolute path it names now.
         let caFile = self.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? context.settings.caFile
+        let info: AccountInfo?
+        let key: AccountKey?
         do {
             if let name = register {
                 try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caFile: caFile).checkLogin(deviceID: deviceID)
@@ -82,19 +91,75 @@ struct Login: SavesCredentials {
                 token = response.token
                 context.print("Registered '\(response.user)'. Your token (also saved in the credentials file): \(response.token)")
             }
-            try await HTTPSyncTransport(baseURL: url, token: token, timeout: 15, caFile: caFile).checkLogin(deviceID: deviceID)
+            var transport = try HTTPSyncTransport(baseURL: url, token: token, timeout: 15, caFile: caFile)
+            try await transport.checkServer()
+            info = try await transport.account()
+            key = try await accountKey(of: info, transport: transport, in: context)
+            transport.keyVerifier = key?.verifier
+            try await transport.checkToken(deviceID: deviceID)
         } catch let error as SyncTransportError {
             throw UserError(Self.explain(error, server: server))
         }
-        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caFile: caFile)
+        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caFile: caFile,
+                                       account: info?.user, key: key?.phrase.joined(separator: " "))
         try existing?.clearSyncError()
-        context.print("Logged in to \(server). " + (context.settings.autoSync
+        if let info, key == nil {
+            context.print("The account \(info.user)'s history is kept in the clear on the server (it was made before end-to-end "
+                + "encryption); `gymlog key enable` encrypts it.")
+        }
+        context.print("Logged in to \(server). " + (key == nil ? "" : "Your history is encrypted end to end. ") + (context.settings.autoSync
             ? "From now on changes sync by themselves in the background (`sync.auto`); `gymlog sync` syncs now."
             : "Run `gymlog sync` to sync (`sync.auto` is off)."))
         // The user's lines are theirs to remove: say that they are no longer read.
         if ConfigFile.hasOldSyncLines(context.paths.config) {
             context.print("The [sync] lines in \(context.paths.config) are no longer read (the server and token are now in "
                 + "\(context.paths.credentialsFile)); you can delete them.")
+        }
+    }
+
+    /// The key this device seals the account's values with: the account's own for an
+    /// encrypted account (the one saved here before, or the recovery phrase asked for); a new
+    /// one, or the phrase given, made the key of an empty account (shown once when new); nil
+    /// for an account kept in the clear, or a server from before end-to-end encryption.
+    func accountKey(of info: AccountInfo?, transport: HTTPSyncTransport, in context: CLIContext) async throws -> AccountKey? {
+        guard let info else { return nil }
+        if info.encrypted {
+            // Logging in again to the same account (a new token, after `logout`) needs no phrase.
+            if context.settings.account == info.user, let saved = try? context.settings.valueSeal()?.key {
+                var check = transport
+                check.keyVerifier = saved.verifier
+                if (try? await check.checkToken(deviceID: "login-check")) != nil { return saved }
+            }
+            let typed = context.readSecret?("Recovery phrase of \(info.user)'s encrypted history (24 words; `gymlog key` shows them "
+                + "on a device that syncs; not shown): ")?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard !typed.isEmpty else {
+                throw UserError("The account \(info.user)'s history is encrypted end to end, and no recovery phrase was given, so nothing "
+                    + "was saved. Run `gymlog key` on a device that syncs and give its 24 words when asked (on a pipe: the line after the token).")
+            }
+            return try Self.key(typed)
+        }
+        guard info.empty else { return nil }
+        let typed = context.readSecret?("Recovery phrase (press Enter to make a new key: your history is encrypted end to end "
+            + "with it; not shown): ")?.trimmingCharacters(in: .whitespaces) ?? ""
+        let key = typed.isEmpty ? AccountKey.random() : try Self.key(typed)
+        do {
+            _ = try await transport.setAccountKey(verifier: key.verifier)
+        } catch let error as SyncTransportError where error.code == "key_exists" {
+            throw UserError("Another device made this account's key meanwhile, so nothing was saved. Run `gymlog key` there and "
+                + "log in again here with its recovery phrase.")
+        }
+        if typed.isEmpty {
+            context.print("Your history is encrypted end to end with a new key that only your devices hold. Write down its recovery "
+                + "phrase: a new device needs it, and nobody can recover your history without it (`gymlog key` shows it again):")
+            for line in AccountKeyText.phraseLines(key) { context.print(line) }
+        }
+        return key
+    }
+
+    /// The key a typed recovery phrase spells, or what is wrong with it.
+    static func key(_ typed: String) throws -> AccountKey {
+        do { return try AccountKey(phrase: typed) } catch {
+            throw UserError("That recovery phrase is not readable: \(error) Nothing was saved.")
         }
     }
 

@@ -36,6 +36,7 @@ struct Status: ContextCommand {
                 ("database_exists", .bool(true)),
                 ("device_id", .string(s.deviceID)),
                 ("server", .string(context.settings.server)),
+                ("encrypted", context.settings.server == nil ? .null : .bool(context.settings.accountKey != nil)),
                 ("outbox_depth", .int(s.outboxDepth)),
                 ("oldest_pending_at", at(s.oldestPendingAt)),
                 ("last_sync_at", at(s.lastSyncAt)),
@@ -60,6 +61,11 @@ struct Status: ContextCommand {
         let style = Style.stdout
         context.print(style.dim("Database:   ") + "\(context.paths.database) " + style.dim("(device \(s.deviceID))"))
         context.print(style.dim("Server:     ") + (context.settings.server ?? style.dim("none (gymlog login --server URL --token TOKEN)")))
+        if context.settings.server != nil {
+            context.print(style.dim("Encryption: ") + (context.settings.accountKey != nil
+                ? "end to end (`gymlog key` shows the recovery phrase)"
+                : "none: the server keeps this account's history in the clear (`gymlog key enable`)"))
+        }
         context.print(style.dim("Outbox:     ") + "\(s.outboxDepth) unsynced change\(s.outboxDepth == 1 ? "" : "s")" + (s.oldestPendingAt.map { ", oldest from \(when($0))" } ?? ""))
         context.print(style.dim("Auto sync:  ") + Self.autoSyncLine(hold))
         context.print(style.dim("Last sync:  ") + (s.lastSyncAt.map(when) ?? "never"))

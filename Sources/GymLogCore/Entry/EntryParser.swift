@@ -360,8 +360,8 @@ private struct GroupParser: EntryMeasureRules {
         case .junk where !next.spaced:
             throw unexpected(at: i + 1)
         case .word(.other) where !next.spaced:
-            throw EntryError("unknown unit '\(text(next))'; use kg or lb for weights, s or min for times, "
-                + "m, km, mi or yd for distances", at: next.span)
+            throw EntryError("'\(text(Span(n.start, next.end)))': unknown unit '\(text(next))'; use kg or lb for weights "
+                + "(e.g. `\(text(n))kg`), s or min for times, m, km, mi or yd for distances", at: Span(n.start, next.end))
         default:
             if mode == .patch {
                 g.load = .weight(try weight(n), nil)

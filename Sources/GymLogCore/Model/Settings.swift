@@ -8,6 +8,12 @@ public struct Settings: Equatable, Sendable {
     /// The sync server, saved by `gymlog login`.
     public var server: String?
     public var token: String?
+    /// The account's user name on the server, saved by `gymlog login` (every sealed value is
+    /// bound to it).
+    public var account: String?
+    /// The recovery phrase of the account key when the account's history is encrypted end
+    /// to end, saved by `gymlog login` in the credentials file, never in the config.
+    public var accountKey: String?
     /// A PEM file of certificates trusted besides the system's, for a sync server whose TLS
     /// certificate is of its own making (`[sync] ca_file`).
     public var caFile: String?

@@ -6,6 +6,10 @@ import GymLogWire
 /// client never writes a value the server refuses.
 public let maxValueBytes = maxTextFieldBytes
 
+/// The longest sealed value of an encrypted account: the sealed form of the JSON of the
+/// longest text, every byte of it escaped to two (a note of newlines).
+public let maxSealedValueBytes = AccountKey.sealedLength(ofPlaintextBytes: 2 * maxValueBytes + 2)
+
 /// The pure push checks: names, sizes, clocks. No I/O; `now` comes in.
 enum PushValidation {
     /// `^[a-z_]{1,32}$`
@@ -72,8 +76,10 @@ enum PushValidation {
         }
     }
 
-    /// Checks one event; a failure rejects only this event.
-    static func validate(_ e: IncomingEvent) -> PushItem {
+    /// Checks one event; a failure rejects only this event. An encrypted account's (`sealed`)
+    /// values are opaque here: each must be a sealed value within the size limit, and the
+    /// value rules move to the receiving devices (`PulledChangeRules`).
+    static func validate(_ e: IncomingEvent, sealed: Bool = false) -> PushItem {
         func reject(_ code: String, _ message: String) -> PushItem {
             .rejected(seq: e.seq, error: ErrorDetail(code: code, message: message))
         }
@@ -103,6 +109,16 @@ enum PushValidation {
             }
             guard let text = field.clock, let hlc = clock(text) else {
                 return reject("invalid_clock", "event \(e.seq) field \"\(name)\" has clock \(quoted(field.clock)); a clock looks like 001763719000000-00000-<device id>.")
+            }
+            if sealed {
+                guard case .text(let s)? = field.value, AccountKey.looksSealed(s) else {
+                    return reject("not_sealed", "event \(e.seq) field \"\(name)\" holds a value in the clear, but this account's history is encrypted end to end; every value must be sealed with the account key (update gymlog on that device).")
+                }
+                guard s.utf8.count <= maxSealedValueBytes else {
+                    return reject("value_too_large", "event \(e.seq) field \"\(name)\" holds a sealed value of \(s.utf8.count) bytes; a sealed value may hold at most \(maxSealedValueBytes) bytes.")
+                }
+                fields.append(ValidField(name: name, value: .text(s), clock: hlc, clockText: text))
+                continue
             }
             if let text = field.inexactNumber {
                 let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text

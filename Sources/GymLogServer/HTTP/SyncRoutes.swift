@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 import GymLogWire
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
@@ -63,6 +64,36 @@ struct SyncRoutes: Sendable {
         }
     }
 
+    // MARK: account
+
+    /// `GET /v1/account`: who the token belongs to, whether the history is encrypted, and
+    /// whether there is any yet. Needs no key: a device asks it before it has one.
+    func account(_ request: Request, context: ServerContext) async throws -> Response {
+        let user = try await authenticate(request, checkingKey: false)
+        return jsonResponse(AccountInfo(user: user.name, encrypted: user.keyVerifier != nil, empty: !(try await storage.hasHistory(user: user))))
+    }
+
+    /// `PUT /v1/account/key`: the account's history is sealed with the key this verifier
+    /// names from now on. Only once: an account that has a key keeps it (the same verifier
+    /// again is answered as done), so no device can make a second key.
+    func setAccountKey(_ request: Request, context: ServerContext) async throws -> Response {
+        let user = try await authenticate(request, checkingKey: false)
+        let body: AccountKeyRequest = try decode(try await readJSONBody(request, limit: 4096))
+        guard body.verifier.utf8.count == 64, body.verifier.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
+            throw APIError(.badRequest, "invalid_verifier", "verifier must be 64 lowercase hex digits (the account key's verifier).")
+        }
+        switch try await storage.setKeyVerifier(user: user, verifier: body.verifier) {
+        case .set(let dropped):
+            context.logger.notice("account key set", metadata: ["user": "\(user.name)", "dropped_history": "\(dropped)"])
+            return jsonResponse(AccountKeyResponse(droppedHistory: dropped))
+        case .alreadySet(same: true):
+            return jsonResponse(AccountKeyResponse(droppedHistory: false))
+        case .alreadySet(same: false):
+            throw APIError(.conflict, "key_exists",
+                           "this account's history is already encrypted with another key; run `gymlog key` on a device that syncs and log in again with its recovery phrase.")
+        }
+    }
+
     // MARK: push
 
     func push(_ request: Request, context: ServerContext) async throws -> Response {
@@ -112,7 +143,8 @@ struct SyncRoutes: Sendable {
             }
             previous = event.seq
         }
-        let items = push.events.map(PushValidation.validate)
+        let sealed = user.keyVerifier != nil
+        let items = push.events.map { PushValidation.validate($0, sealed: sealed) }
         // Only fields that would be stored can poison the merge; a rejected event's clock cannot.
         var top = Int64.min
         for case .valid(let event) in items { for field in event.fields where field.clock.millis > top { top = field.clock.millis } }
@@ -233,14 +265,34 @@ struct SyncRoutes: Sendable {
         return Int(text)
     }
 
-    func authenticate(_ request: Request) async throws -> AuthenticatedUser {
+    /// The user the bearer token belongs to; with `checkingKey`, also the key check: an
+    /// encrypted account's pushes and pulls must carry its key's verifier (`Gymlog-Key`), and
+    /// a plaintext account's none, so a device with another key (or none) is refused before
+    /// anything of it is read or stored.
+    func authenticate(_ request: Request, checkingKey: Bool = true) async throws -> AuthenticatedUser {
         guard let header = request.headers[.authorization], header.count > 7,
               header.prefix(7).lowercased() == "bearer " else { throw APIError.unauthorized }
         let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty, token.utf8.count <= 256,
               let user = try await storage.userForTokenHash(Tokens.hash(token)) else { throw APIError.unauthorized }
-        return user
+        guard checkingKey else { return user }
+        let sent = request.headers[Self.keyHeader]
+        switch (user.keyVerifier, sent) {
+        case (nil, nil): return user
+        case (let verifier?, let sent?) where sent == verifier: return user
+        case (_?, nil):
+            throw APIError(.forbidden, "key_required",
+                           "this account's history is encrypted end to end, and this device has no key for it; run `gymlog key` on a device that syncs, then `gymlog login` again here and give its recovery phrase.")
+        case (_?, _?):
+            throw APIError(.forbidden, "wrong_key",
+                           "this device's key is not the account's key; run `gymlog key` on a device that syncs and log in again with it. Nothing of this device was stored.")
+        case (nil, _?):
+            throw APIError(.forbidden, "not_encrypted",
+                           "this device holds a key, but the server keeps this account's history in the clear (a server restored from a backup made before the key); run `gymlog key enable` to encrypt it again.")
+        }
     }
+
+    static let keyHeader = HTTPField.Name(accountKeyHeader)!
 }
 
 /// The database's epoch, read on first use (after the storage's services started) and kept:

@@ -39,6 +39,18 @@ public struct AuthenticatedUser: Hashable, Sendable {
     /// How many times this user's history was found rolled back (a restore from an older
     /// backup) and restarted; part of the epoch the user's devices see.
     public var historyGeneration: Int64 = 0
+    /// The verifier of the account key (`AccountKey.verifier`) when the user's history is
+    /// encrypted end to end: every push and pull must carry it, and every value is sealed.
+    public var keyVerifier: String? = nil
+}
+
+/// What `SyncStorage.setKeyVerifier` did.
+public enum KeyVerifierOutcome: Equatable, Sendable {
+    /// The verifier is the account's now; `droppedHistory` when plaintext history was deleted
+    /// with it (a new history generation, so every device re-sends its rows sealed).
+    case set(droppedHistory: Bool)
+    /// The account already had a verifier: the same one, or another key's.
+    case alreadySet(same: Bool)
 }
 
 /// One field of a validated event.
@@ -159,6 +171,14 @@ public protocol SyncStorage: Sendable {
     /// the hour-long window that holds `now` (Unix ms): the count is the user's, in the store,
     /// so every instance and a restart share it (`ServerConfig.maxHistoryGenerationsPerHour`).
     func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64?
+    /// Whether the user holds any field rows (`GET /v1/account`: the first device of an empty
+    /// account makes its key).
+    func hasHistory(user: AuthenticatedUser) async throws -> Bool
+    /// Makes `verifier` the account's key verifier when it has none, in one transaction with
+    /// dropping the plaintext history the server held (its fields and idempotency keys, and a
+    /// new history generation, outside the rollback limit) when there is some. An account
+    /// that has a verifier keeps it: there is no second key.
+    func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome
     /// Returns when the database answers a trivial read and a write transaction it rolls back
     /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.
     func checkReadiness() async throws

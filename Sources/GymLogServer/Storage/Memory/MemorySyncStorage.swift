@@ -99,7 +99,8 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
         committed.users.first { $0.tokenHash == hash && $0.record.revokedAt == nil }.map {
-            AuthenticatedUser(id: $0.record.id, name: $0.record.name, tokenHash: hash, historyGeneration: $0.historyGeneration)
+            AuthenticatedUser(id: $0.record.id, name: $0.record.name, tokenHash: hash, historyGeneration: $0.historyGeneration,
+                              keyVerifier: $0.keyVerifier)
         }
     }
 
@@ -121,6 +122,25 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
             state.users[index].historyGeneration += 1
             state.appliedKeys[user.id] = nil
             return (state.users[index].historyGeneration, true)
+        }
+    }
+
+    public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
+        !(committed.fields[user.id] ?? [:]).isEmpty
+    }
+
+    public func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
+        try await write { state in
+            guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { throw StorageError.tokenWithdrawn }
+            if let existing = state.users[index].keyVerifier { return (.alreadySet(same: existing == verifier), false) }
+            state.users[index].keyVerifier = verifier
+            let dropped = !(state.fields[user.id] ?? [:]).isEmpty
+            if dropped {
+                state.fields[user.id] = nil
+                state.appliedKeys[user.id] = nil
+                state.users[index].historyGeneration += 1
+            }
+            return (.set(droppedHistory: dropped), true)
         }
     }
 
@@ -193,6 +213,7 @@ private struct MemoryUser {
     var historyGeneration: Int64 = 0
     var generationWindowStart: Int64 = 0
     var generationsInWindow = 0
+    var keyVerifier: String?
 }
 
 private struct DeviceKey: Hashable {

@@ -105,6 +105,11 @@ enum PostgresSchema {
             "ALTER TABLE users ADD COLUMN generation_window_start BIGINT NOT NULL DEFAULT 0",
             "ALTER TABLE users ADD COLUMN generations_in_window INTEGER NOT NULL DEFAULT 0",
         ]),
+        PostgresMigration(version: 6, name: "server-v6-account-key", steps: [
+            // The verifier of an end-to-end encrypted account's key (AccountKey.verifier);
+            // NULL for an account whose history is in the clear.
+            "ALTER TABLE users ADD COLUMN key_verifier TEXT",
+        ]),
     ]
 
     /// Applies the missing migrations on `connection`; throws a `ServerSetupError` naming the

@@ -299,9 +299,9 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
         try await reachable {
             try await self.prepare()
-            let rows = try await self.client.query("SELECT id, name, history_generation FROM users WHERE token_hash = \(hash) AND revoked_at IS NULL", logger: self.logger)
-            for try await (id, name, generation) in rows.decode((Int64, String, Int64).self) {
-                return AuthenticatedUser(id: id, name: name, tokenHash: hash, historyGeneration: generation)
+            let rows = try await self.client.query("SELECT id, name, history_generation, key_verifier FROM users WHERE token_hash = \(hash) AND revoked_at IS NULL", logger: self.logger)
+            for try await (id, name, generation, verifier) in rows.decode((Int64, String, Int64, String?).self) {
+                return AuthenticatedUser(id: id, name: name, tokenHash: hash, historyGeneration: generation, keyVerifier: verifier)
             }
             return nil
         }
@@ -316,6 +316,51 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                 """, logger: self.logger)
             for try await allowed in rows.decode(Bool.self) { return allowed }
             return false
+        }
+    }
+
+    public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
+        try await reachable {
+            try await self.prepare()
+            let rows = try await self.client.query("SELECT EXISTS (SELECT 1 FROM fields WHERE user_id = \(user.id))", logger: self.logger)
+            for try await exists in rows.decode(Bool.self) { return exists }
+            return false
+        }
+    }
+
+    public func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
+        try await reachable {
+            try await self.prepare()
+            let logger = self.logger
+            return try await self.client.withConnection { connection in
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    // The row lock a push's write takes; push_version makes a push that read
+                    // before this start over (and find the account encrypted).
+                    var existing: String??
+                    for try await verifier in try await connection.query("SELECT key_verifier FROM users WHERE id = \(user.id) FOR UPDATE",
+                                                                          logger: logger).decode(String?.self) { existing = .some(verifier) }
+                    guard let existing else { throw StorageError.tokenWithdrawn }
+                    if let existing {
+                        try await connection.query("ROLLBACK", logger: logger)
+                        return .alreadySet(same: existing == verifier)
+                    }
+                    var dropped = false
+                    for try await _ in try await connection.query("DELETE FROM fields WHERE user_id = \(user.id) RETURNING 1",
+                                                                  logger: logger).decode(Int.self) { dropped = true }
+                    if dropped { try await connection.query("DELETE FROM applied_keys WHERE user_id = \(user.id)", logger: logger) }
+                    let bump: Int64 = dropped ? 1 : 0
+                    try await connection.query("""
+                        UPDATE users SET key_verifier = \(verifier), push_version = push_version + 1,
+                            history_generation = history_generation + \(bump) WHERE id = \(user.id)
+                        """, logger: logger)
+                    try await connection.query("COMMIT", logger: logger)
+                    return .set(droppedHistory: dropped)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
         }
     }
 

@@ -213,6 +213,11 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
                 ALTER TABLE users ADD COLUMN generations_in_window INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        m.registerMigration("server-v6-account-key") { db in
+            // The verifier of an end-to-end encrypted account's key (AccountKey.verifier);
+            // NULL for an account whose history is in the clear.
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN key_verifier TEXT")
+        }
         return m
     }
 
@@ -379,8 +384,8 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
         try await corruption.watch { try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, history_generation FROM users WHERE token_hash = ? AND revoked_at IS NULL"),
-                             arguments: [hash]).map { AuthenticatedUser(id: $0[0], name: $0[1], tokenHash: hash, historyGeneration: $0[2]) }
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, history_generation, key_verifier FROM users WHERE token_hash = ? AND revoked_at IS NULL"),
+                             arguments: [hash]).map { AuthenticatedUser(id: $0[0], name: $0[1], tokenHash: hash, historyGeneration: $0[2], keyVerifier: $0[3]) }
         } }
     }
 
@@ -399,6 +404,27 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             guard db.changesCount > 0 else { return nil }
             try db.execute(sql: "DELETE FROM applied_keys WHERE user_id = ?", arguments: [user.id])
             return try Int64.fetchOne(db, sql: "SELECT history_generation FROM users WHERE id = ?", arguments: [user.id]) ?? 0
+        } }
+    }
+
+    public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
+        try await corruption.watch { try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM fields WHERE user_id = ?)", arguments: [user.id]) ?? false
+        } }
+    }
+
+    public func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
+        try await write { try await pool.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT key_verifier FROM users WHERE id = ?", arguments: [user.id]) else {
+                throw StorageError.tokenWithdrawn
+            }
+            if let existing = row[0] as String? { return .alreadySet(same: existing == verifier) }
+            try db.execute(sql: "UPDATE users SET key_verifier = ? WHERE id = ?", arguments: [verifier, user.id])
+            try db.execute(sql: "DELETE FROM fields WHERE user_id = ?", arguments: [user.id])
+            guard db.changesCount > 0 else { return .set(droppedHistory: false) }
+            try db.execute(sql: "DELETE FROM applied_keys WHERE user_id = ?", arguments: [user.id])
+            try db.execute(sql: "UPDATE users SET history_generation = history_generation + 1 WHERE id = ?", arguments: [user.id])
+            return .set(droppedHistory: true)
         } }
     }
 

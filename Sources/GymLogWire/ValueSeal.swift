@@ -1,0 +1,100 @@
+import Foundation
+import GymLogCore
+
+/// End-to-end encryption applied to the protocol: every field value of a pushed event sealed
+/// on the way out, every pulled value opened on the way in. Entities, row ids, field names
+/// and clocks stay in the clear, so the server merges, pages and acknowledges as it does for
+/// a plaintext account. The outbox keeps plaintext (logging a set seals nothing); sealing
+/// happens when an event is sent.
+public struct ValueSeal: Sendable {
+    public let key: AccountKey
+    /// The account's user name on the server: part of every value's place, so a value cannot
+    /// be moved from one account to another that shares the key.
+    public let account: String
+
+    public init(key: AccountKey, account: String) { self.key = key; self.account = account }
+
+    /// `event` with each value (null included: that a field was cleared is the lifter's
+    /// business too) replaced by its sealed form, a string.
+    public func sealed(_ event: PushEvent) throws -> PushEvent {
+        var sealed = event
+        let fields = try decodePayload(event.fields.json).map { field in
+            var plaintext = ""
+            appendJSON(field.value, to: &plaintext)
+            let place = AccountKey.Place(account: account, entity: event.entity, rowID: event.entityID, field: field.name)
+            return FieldChange(field.name, .text(key.seal(Data(plaintext.utf8), for: place, occasion: event.idempotencyKey)), field.clock)
+        }
+        sealed.fields = EventFields(json: encodePayload(fields))
+        return sealed
+    }
+
+    /// Why a pulled change did not open: the field and what was wrong, for `gymlog status`.
+    public struct Unopened: Error, Equatable, Sendable {
+        public var field: String
+        public var reason: String
+    }
+
+    /// `change` with its values opened, or which field did not open and why.
+    public func opened(_ change: PullChange) -> Result<PullChange, Unopened> {
+        var opened = change
+        for (name, field) in change.fields {
+            guard case .text(let text) = field.v else {
+                return .failure(Unopened(field: name, reason: "its value is not sealed, though this account is encrypted (a server that changed it, or a device that skipped the key)"))
+            }
+            let place = AccountKey.Place(account: account, entity: change.entity, rowID: change.entityID, field: name)
+            let plaintext: Data
+            do { plaintext = try key.open(text, for: place) } catch {
+                return .failure(Unopened(field: name, reason: error == .notSealed
+                    ? "its value is not sealed, though this account is encrypted (a server that changed it, or a device that skipped the key)"
+                    : "its value does not open with this device's key (sealed with another key, for another place, or changed on the server)"))
+            }
+            guard let value = Self.fieldValue(json: plaintext) else {
+                return .failure(Unopened(field: name, reason: "its value opened but is not a JSON value gymlog writes"))
+            }
+            opened.fields[name] = WireField(v: value, c: field.c)
+        }
+        return .success(opened)
+    }
+
+    /// One JSON value (null, a number, a string), as `appendJSON` writes it.
+    static func fieldValue(json: Data) -> FieldValue? {
+        // Wrapped in an array: a bare number or string at the top is refused by some decoders.
+        var wrapped = Data("[".utf8)
+        wrapped.append(json)
+        wrapped.append(contentsOf: Array("]".utf8))
+        return (try? JSONDecoder().decode([FieldValue].self, from: wrapped)).flatMap { $0.count == 1 ? $0[0] : nil }
+    }
+}
+
+/// The request header that carries the account key's verifier (`AccountKey.verifier`) on
+/// every push and pull of an encrypted account: the server refuses a device holding another
+/// key before anything of it is stored.
+public let accountKeyHeader = "Gymlog-Key"
+
+/// `GET /v1/account`: who the token belongs to and whether its history is encrypted.
+public struct AccountInfo: Codable, Hashable, Sendable {
+    public var user: String
+    /// The server holds a key verifier: every value is sealed, and a device needs the key.
+    public var encrypted: Bool
+    /// The account holds no history yet: the first device may make its key.
+    public var empty: Bool
+
+    public init(user: String, encrypted: Bool, empty: Bool) { self.user = user; self.encrypted = encrypted; self.empty = empty }
+}
+
+/// `PUT /v1/account/key` body: the verifier of the key the account's history is sealed with
+/// from now on.
+public struct AccountKeyRequest: Codable, Hashable, Sendable {
+    public var verifier: String
+    public init(verifier: String) { self.verifier = verifier }
+}
+
+/// `PUT /v1/account/key` answer.
+public struct AccountKeyResponse: Codable, Hashable, Sendable {
+    /// The plaintext history the server held was dropped (a new history generation: every
+    /// device re-sends its rows, sealed).
+    public var droppedHistory: Bool
+    public init(droppedHistory: Bool) { self.droppedHistory = droppedHistory }
+
+    public enum CodingKeys: String, CodingKey { case droppedHistory = "dropped_history" }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import GymLogCore
+import GymLogWire
+import GymLogSyncClient
+import GymLogTestSupport
+import Testing
+
+/// End-to-end encryption (issue 29) with the real `gymlog` and `gymlog-server` on a loopback
+/// port: the server keeps nothing readable, a device with the key gets everything, and a
+/// device with another key is refused before anything of it is stored.
+@Suite(.serialized) struct EncryptedSyncTests {
+    /// The server's SQLite file and its WAL, as bytes.
+    private func serverFiles(_ server: ServerInstance) -> Data {
+        let path = String(server.database.dropFirst("sqlite:".count))
+        var bytes = Data()
+        for file in [path, path + "-wal"] { bytes.append((try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()) }
+        return bytes
+    }
+
+    @Test func theServerKeepsNothingReadableAndASecondDeviceWithTheKeyGetsEverything() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        // Given the account's first device (which makes the key) and a second one given its phrase
+        let a = try ClientDevice(server: server, token: token, autoSync: false)
+        let phrase = try #require(try a.home.accountKeyPhrase())
+        #expect(phrase.split(separator: " ").count == 24)
+        let b = try ClientDevice(server: server, token: token, autoSync: false)
+        #expect(try b.home.accountKeyPhrase() == phrase)
+
+        // When A logs sets of an exercise with a telling name, a note and exact numbers, and syncs
+        try a.run(["log", "Zercher Quokka Squat 123.45x7 # grindy quokkanote"])
+        try a.run(["log", "Zercher Quokka Squat 98.75x11"])
+        try a.run(["bw", "81.35"])
+        try a.sync()
+
+        // Then the server's files hold none of it: not the name, the note or the numbers
+        let stored = serverFiles(server)
+        #expect(stored.count > 10_000)
+        for secret in ["Quokka", "quokka", "quokkanote", "grindy", "123.45", "98.75", "81.35"] {
+            #expect(stored.range(of: Data(secret.utf8)) == nil, "the server's database holds \(secret) in the clear")
+        }
+        // (and what it holds are sealed values)
+        #expect(stored.range(of: Data(AccountKey.sealedPrefix.utf8)) != nil)
+
+        // And the second device gets everything, exactly
+        try b.sync()
+        #expect(try b.liveSets() == (try a.liveSets()))
+        let shown = try b.run(["show"]).stdout
+        #expect(shown.contains("Zercher Quokka Squat") && shown.contains("123.45") && shown.contains("grindy quokkanote"), "\(shown)")
+        #expect(try b.run(["bw"]).stdout.contains("81.35"))
+        // And an edit on B comes back to A, sealed on the way
+        try b.run(["edit", "1", "125x7"])
+        try b.sync(); try a.sync()
+        #expect(try a.liveSets().first?.weight == "125")
+        #expect(serverFiles(server).range(of: Data("Quokka".utf8)) == nil)
+        #expect(try a.outboxDepth() == 0 && (try b.outboxDepth()) == 0)
+    }
+
+    @Test func aDeviceWithAnotherKeyIsRefusedAtLoginAndSyncAndNothingOfItIsStored() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("bob")
+        let a = try ClientDevice(server: server, token: token, autoSync: false)
+        try a.run(["log", "bench 100x5"])
+        try a.sync()
+        let before = try serverRows(server)
+        #expect(!before.isEmpty)
+
+        // When a second device logs in with a phrase that spells another key
+        let other = AccountKey.random().phrase.joined(separator: " ")
+        let c = try ClientDevice(autoSync: false)
+        try c.run(["log", "deadlift 180x5"])
+        let login = try c.run(["login", "--server", server.url, "--token", token], stdin: other + "\n", expect: 1)
+        // Then it is refused with what to do, and nothing is saved
+        #expect(login.stderr.contains("this device's key is not the account's key; run `gymlog key` on a device that syncs"), "\(login.stderr)")
+        #expect(login.stderr.contains("Nothing was saved"))
+        #expect(try c.home.accountKeyPhrase() == nil)
+        #expect(!((try? String(contentsOfFile: c.home.credentials, encoding: .utf8)) ?? "").contains(token))
+        // A typo in the phrase is named
+        var words = try #require(try a.home.accountKeyPhrase()).split(separator: " ").map(String.init)
+        words[3] = "quokka"
+        let typo = try c.run(["login", "--server", server.url, "--token", token], stdin: words.joined(separator: " ") + "\n", expect: 1)
+        #expect(typo.stderr.contains("word 4, 'quokka', is not a recovery word"), "\(typo.stderr)")
+        // And no phrase at all is refused too: a device never makes a second key for the account
+        let none = try c.run(["login", "--server", server.url, "--token", token], expect: 1)
+        #expect(none.stderr.contains("encrypted end to end, and no recovery phrase was given"), "\(none.stderr)")
+
+        // When a device that synced holds a wrong key (a credentials file copied from elsewhere)
+        let credentials = try String(contentsOfFile: a.home.credentials, encoding: .utf8)
+        let phrase = try #require(try a.home.accountKeyPhrase())
+        try credentials.replacingOccurrences(of: phrase, with: other).write(toFile: a.home.credentials, atomically: true, encoding: .utf8)
+        try a.run(["log", "bench 102.5x5"])
+        let sync = try a.run(["sync"], expect: 1)
+        // Then its sync is refused with the same words, and its change waits in the outbox
+        #expect(sync.stderr.contains("this device's key is not the account's key"), "\(sync.stderr)")
+        #expect(try a.outboxDepth() == 1)
+        #expect(try a.run(["status"]).stdout.contains("this device's key is not the account's key"))
+        // And the server stored nothing of either device: the rows are the same as before
+        #expect(try serverRows(server) == before)
+        #expect(server.log().contains("status=403"))
+    }
+
+    @Test func anAccountMadeBeforeEncryptionKeepsWorkingAndKeyEnableSealsItsHistory() async throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("carol")
+        // Given an account whose history the server keeps in the clear (pushed by an older client)
+        let transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        let clock = HLC(millis: 1_763_719_000_000, counter: 0, node: "old-device")
+        let workout = "0193a1b2-0000-7000-8000-000000000001", exercise = "0193a1b2-0000-7000-8000-000000000002"
+        _ = try await transport.push(PushRequest(deviceID: "old-device", events: [
+                PushEvent(seq: 1, idempotencyKey: "k1", entity: "exercises", entityID: exercise, op: "create",
+                          fields: ["name": WireField(v: .text("Plain Pendlay Row"), c: clock), "kind": WireField(v: .text("weighted"), c: clock)]),
+                PushEvent(seq: 2, idempotencyKey: "k2", entity: "workouts", entityID: workout, op: "create",
+                          fields: ["started_at": WireField(v: .int(1_763_719_000_000), c: clock), "utc_offset": WireField(v: .int(0), c: clock)]),
+            ]))
+        // When a device logs in: it is told the history is in the clear, and syncs it as before
+        let d = try ClientDevice(autoSync: false)
+        let login = try d.run(["login", "--server", server.url, "--token", token])
+        #expect(login.stdout.contains("kept in the clear on the server") && login.stdout.contains("`gymlog key enable`"), "\(login.stdout)")
+        #expect(try d.home.accountKeyPhrase() == nil)
+        try d.sync()
+        #expect(try d.run(["exercises"]).stdout.contains("Plain Pendlay Row"))
+        #expect(try d.run(["status"]).stdout.contains("Encryption: none"))
+        #expect(try d.run(["key"], expect: 1).stderr.contains("`gymlog key enable` encrypts it"))
+
+        // When it encrypts the account
+        let enable = try d.run(["key", "enable"])
+        #expect(enable.stdout.contains("is now encrypted end to end"), "\(enable.stdout)")
+        let phrase = try #require(try d.home.accountKeyPhrase())
+        #expect(enable.stdout.contains(" 1. " + phrase.split(separator: " ")[0]))
+        // Then the old device's plaintext push is refused, and so is a plaintext pull
+        let refused = await #expect(throws: SyncTransportError.self) {
+            _ = try await transport.pull(cursor: .start, limit: 10, deviceID: "old-device")
+        }
+        #expect(refused?.code == "key_required")
+        // And after the device's next sync the server holds the history again, sealed only
+        try d.sync()
+        var sealed = transport
+        sealed.keyVerifier = try AccountKey(phrase: phrase).verifier
+        let pulled = try await sealed.pull(cursor: .start, limit: 100, deviceID: "old-device")
+        let values = pulled.changes.flatMap { $0.fields.values.map(\.v) }
+        #expect(!values.isEmpty && values.allSatisfy { if case .text(let t) = $0 { AccountKey.looksSealed(t) } else { false } }, "\(values)")
+        #expect(pulled.changes.contains { $0.entityID == exercise })
+        #expect(try d.outboxDepth() == 0)
+        #expect(try d.run(["key"]).stdout.contains(phrase.split(separator: " ")[23]))
+        #expect(try d.run(["status"]).stdout.contains("Encryption: end to end"))
+    }
+
+    @Test func aValueTheServerMovesDoesNotOpenAndIsParkedNotApplied() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("dora")
+        let a = try ClientDevice(server: server, token: token, autoSync: false)
+        try a.run(["log", "bench 100x5 # light"])
+        try a.sync()
+        // When the server (or whoever holds its file) moves the note's sealed value into the reps field
+        let queue = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))
+        try queue.write { db in
+            try db.execute(sql: """
+                UPDATE fields SET value = (SELECT value FROM fields WHERE entity = 'sets' AND field = 'note')
+                WHERE entity = 'sets' AND field = 'reps'
+                """)
+        }
+        // Then a new device with the key does not apply that set: status says why, the rest came in
+        let b = try ClientDevice(server: server, token: token, autoSync: false)
+        try b.sync()
+        let status = try b.run(["status"]).stdout
+        #expect(status.contains("Not applied") && status.contains("does not open with this device's key"), "\(status)")
+        #expect(try b.liveSets().isEmpty)
+        #expect(try b.exerciseCount() == 1)
+    }
+
+    /// The `fields` rows of the server's database: entity, id, field, clock (values are sealed).
+    private func serverRows(_ server: ServerInstance) throws -> [String] {
+        let queue = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))
+        return try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT entity || ' ' || entity_id || ' ' || field || ' ' || clock FROM fields ORDER BY 1")
+        }
+    }
+}
