@@ -85,12 +85,14 @@ public struct AccountKey: Equatable, Sendable {
     /// `plaintext` sealed for `place` with ChaCha20-Poly1305 under a derived key: `s1:` and
     /// the base64 of nonce, ciphertext and tag.
     ///
-    /// The nonce is an HMAC of `occasion` (the event's idempotency key), the place and the
-    /// plaintext, not random: an event re-sent after a lost answer must carry the same bytes,
-    /// or the server would refuse it as another event under a used key. Two different
-    /// plaintexts (or places, or occasions) get different nonces, so a nonce never repeats
-    /// under one key with other content (the synthetic-IV construction); the only thing
-    /// determinism shows is that one event was sent twice, which the key already shows.
+    /// The nonce is an HMAC of `occasion` (the write's clock), the place and the plaintext,
+    /// not random: an event re-sent after a lost answer must carry the same bytes, or the
+    /// server would refuse it as another event under a used key, and a write re-sent after a
+    /// rebase should not look like a new value. Two different plaintexts (or places, or
+    /// occasions) get different nonces, so a nonce never repeats under one key with other
+    /// content (the synthetic-IV construction); equal values written at different times do
+    /// not look equal. All determinism shows is that one write was sent twice, which its
+    /// clock shows anyway.
     public func seal(_ plaintext: Data, for place: Place, occasion: String) -> String {
         var input = Data(occasion.utf8)
         input.append(place.associatedData)

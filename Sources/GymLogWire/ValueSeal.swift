@@ -22,7 +22,9 @@ public struct ValueSeal: Sendable {
             var plaintext = ""
             appendJSON(field.value, to: &plaintext)
             let place = AccountKey.Place(account: account, entity: event.entity, rowID: event.entityID, field: field.name)
-            return FieldChange(field.name, .text(key.seal(Data(plaintext.utf8), for: place, occasion: event.idempotencyKey)), field.clock)
+            // The write's clock names the occasion: one write is always the same bytes, re-sent
+            // under its key after a lost answer or under a new key after a rebase.
+            return FieldChange(field.name, .text(key.seal(Data(plaintext.utf8), for: place, occasion: field.clock.description)), field.clock)
         }
         sealed.fields = EventFields(json: encodePayload(fields))
         return sealed

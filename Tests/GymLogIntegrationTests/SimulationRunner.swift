@@ -28,6 +28,10 @@ extension Sim {
         var stashCrossesRestores = false
         /// Routines and bodyweights in the operation mix too (off: the mix recorded seeds ran with).
         var planEntities = false
+        /// The account encrypted end to end: every device seals what it pushes and opens what
+        /// it pulls; the oracle checks the server's sealed values against the sealed pushes, and
+        /// the devices' plaintext against the server's values opened.
+        var encrypted = false
     }
 
     /// The counts a run reports (RELIABILITY.md copies them).
@@ -51,6 +55,8 @@ extension Sim {
         let store: any Store
         var config: ServerConfig
         var token = ""
+        /// The account's key, when `options.encrypted`.
+        let seal: ValueSeal?
         var devices: [Device] = []
         var counts = Counts()
         var ops = OpStats()
@@ -72,16 +78,28 @@ extension Sim {
             // The server must accept the skewed clocks this run draws (they are the point);
             // refusing a clock far ahead is ProtocolTests.clockFarAheadRejectsTheWholeRequest.
             config.maxClockAheadSeconds = options.serverMaxClockAheadSeconds ?? Int(options.maxSkewMs / 1000) + 86_400
+            seal = options.encrypted ? ValueSeal(key: AccountKey.random(), account: "lifter") : nil
             token = try await addUser()
             for i in 0..<options.devices {
                 devices.append(try Device(index: i, directory: directory, seed: random.next(), clock: clock, skewMs: randomSkew()))
             }
         }
 
+        /// The account (again, after a wipe), encrypted with the run's key when asked.
         private func addUser() async throws -> String {
             let token = Tokens.generate()
             _ = try await store.storage.createUser(name: "lifter", tokenHash: Tokens.hash(token), now: clock.now())
+            if let seal, let user = try await store.storage.userForTokenHash(Tokens.hash(token)) {
+                _ = try await store.storage.setKeyVerifier(user: user, verifier: seal.key.verifier)
+            }
             return token
+        }
+
+        /// A transport to the simulated server carrying the account key's verifier, if any.
+        private func transport(port: Int, actor: Int) -> HTTPSyncTransport {
+            var transport = network.transport(port: port, token: token, actor: actor)
+            transport.keyVerifier = seal?.key.verifier
+            return transport
         }
 
         private func randomSkew() -> Int64 {
@@ -201,7 +219,8 @@ extension Sim {
 
         func sync(_ device: Device, port: Int, actor: Int, pushBatch: Int = 1000, pullLimit: Int = 1000, faultsExpected: Bool) async {
             let replica = CountingReplica(inner: device.replica, rebases: rebases)
-            var engine = SyncEngine(replica: replica, transport: network.transport(port: port, token: token, actor: actor))
+            var engine = SyncEngine(replica: replica, transport: transport(port: port, actor: actor))
+            engine.seal = seal
             engine.pushBatch = pushBatch
             engine.pullLimit = pullLimit
             counts.syncs += 1
@@ -261,7 +280,8 @@ extension Sim {
         }
 
         private func serverState(port: Int, version: SyncProtocol) async throws -> [String: [String: WireField]] {
-            let transport = HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: token, protocolVersion: version)
+            var transport = HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: token, protocolVersion: version)
+            transport.keyVerifier = seal?.key.verifier
             var state: [String: [String: WireField]] = [:]
             var cursor = SyncCursor.start
             while true {
@@ -276,12 +296,20 @@ extension Sim {
         }
 
         private func check(server: [String: [String: WireField]]) async throws {
-            // Guarantee 5, convergence: every device holds exactly the server's rows, field for field.
+            // Guarantee 5, convergence: every device holds exactly the server's rows, field for
+            // field (opened, when sealed: a value that does not open stays sealed and differs).
+            let opened = seal.map { seal in
+                Dictionary(uniqueKeysWithValues: server.map { key, fields in
+                    let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
+                    let change = PullChange(entity: parts[0], entityID: parts[1], fields: fields)
+                    return (key, ((try? seal.opened(change).get()) ?? change).fields)
+                })
+            } ?? server
             for device in devices {
                 if try device.integrity() != "ok" { fail("device \(device.index): integrity_check failed") }
                 let local = try device.state()
-                for key in Set(local.keys).union(server.keys) {
-                    let l = local[key] ?? [:], s = server[key] ?? [:]
+                for key in Set(local.keys).union(opened.keys) {
+                    let l = local[key] ?? [:], s = opened[key] ?? [:]
                     guard l != s else { continue }
                     for field in Set(l.keys).union(s.keys) where l[field] != s[field] {
                         fail("device \(device.index) differs from the server at \(key).\(field): device \(describe(l[field])), server \(describe(s[field]))")

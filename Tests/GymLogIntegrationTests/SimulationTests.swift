@@ -33,6 +33,13 @@ import Testing
                                                                     serverMaxClockAheadSeconds: 86_400, planEntities: true))
     }
 
+    /// Issue 29: the same storm with the account encrypted end to end (values sealed on the
+    /// wire and on the server, faults, restores and wipes included).
+    @Test(arguments: Backend.all) func encryptedFaultsAndServerRestores(_ backend: Backend) async throws {
+        try await simulate("encrypted-\(backend.rawValue)", Sim.Options(backend: backend, devices: 3, rounds: 120 * Sim.scale,
+                                                                       faultRate: 0.05, serverLives: true, planEntities: true, encrypted: true))
+    }
+
     /// RELIABILITY.md, known limits: delayed copies of requests that cross a server restore
     /// still lose acknowledged writes (CI seed 123632983783011 on PostgreSQL: a stale copy
     /// arriving before any device proves the rollback carries the current epoch). The storm
