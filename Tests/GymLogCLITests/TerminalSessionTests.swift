@@ -118,7 +118,7 @@ extension TerminalSessionTests {
         try pane.waitFor("(from `gymlog-server user add`; not shown):")
         pane.enter(token)
         // A new account: Enter makes its key, and its recovery phrase is shown once
-        try pane.waitFor("(press Enter to make a new key")
+        try pane.waitFor("Recovery phrase (Enter makes a new key; not shown):")
         pane.enter("")
         try pane.waitFor("Logged in to \(server.url).")
         #expect(!pane.screen().contains(token), "\(pane.screen())")

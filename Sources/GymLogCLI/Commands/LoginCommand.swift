@@ -130,8 +130,8 @@ struct Login: SavesCredentials {
                 check.keyVerifier = saved.verifier
                 if (try? await check.checkToken(deviceID: "login-check")) != nil { return saved }
             }
-            let typed = context.readSecret?("Recovery phrase of \(info.user)'s encrypted history (24 words; `gymlog key` shows them "
-                + "on a device that syncs; not shown): ")?.trimmingCharacters(in: .whitespaces) ?? ""
+            let typed = context.readSecret?("Recovery phrase of \(info.user)'s history (24 words; not shown): ")?
+                .trimmingCharacters(in: .whitespaces) ?? ""
             guard !typed.isEmpty else {
                 throw UserError("The account \(info.user)'s history is encrypted end to end, and no recovery phrase was given, so nothing "
                     + "was saved. Run `gymlog key` on a device that syncs and give its 24 words when asked (on a pipe: the line after the token).")
@@ -139,8 +139,7 @@ struct Login: SavesCredentials {
             return try Self.key(typed)
         }
         guard info.empty else { return nil }
-        let typed = context.readSecret?("Recovery phrase (press Enter to make a new key: your history is encrypted end to end "
-            + "with it; not shown): ")?.trimmingCharacters(in: .whitespaces) ?? ""
+        let typed = context.readSecret?("Recovery phrase (Enter makes a new key; not shown): ")?.trimmingCharacters(in: .whitespaces) ?? ""
         let key = typed.isEmpty ? AccountKey.random() : try Self.key(typed)
         do {
             _ = try await transport.setAccountKey(verifier: key.verifier)
