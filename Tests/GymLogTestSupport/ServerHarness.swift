@@ -95,9 +95,11 @@ public func event(_ seq: Int64, _ entityID: String, entity: String = "sets", op:
 
 public let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 
-public func authHeaders(_ token: String, json: Bool = true) -> HTTPFields {
+public func authHeaders(_ token: String, json: Bool = true, key: String? = nil) -> HTTPFields {
     var h: HTTPFields = [.authorization: "Bearer \(token)"]
     if json { h[.contentType] = "application/json" }
+    // The account key's verifier, for an account encrypted end to end.
+    if let key { h[HTTPFields.Element.Name(accountKeyHeader)!] = key }
     return h
 }
 
