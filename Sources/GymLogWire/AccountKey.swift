@@ -7,6 +7,15 @@ import Foundation
 /// refuse a device holding another key before anything of that device is stored.
 public struct AccountKey: Equatable, Sendable {
     public let bytes: [UInt8]
+    /// The sub-keys that seal values and make their nonces, derived once: a push seals every
+    /// field of every event, and an HKDF per field cost more than the sealing.
+    /// (Bytes, not `SymmetricKey`, which is not `Sendable`; making one of 32 bytes is cheap.)
+    private let valuesKeyBytes: [UInt8]
+    private let noncesKeyBytes: [UInt8]
+    private var valuesKey: SymmetricKey { SymmetricKey(data: valuesKeyBytes) }
+    private var noncesKey: SymmetricKey { SymmetricKey(data: noncesKeyBytes) }
+
+    public static func == (a: AccountKey, b: AccountKey) -> Bool { a.bytes == b.bytes }
 
     public static let byteCount = 32
 
@@ -15,12 +24,16 @@ public struct AccountKey: Equatable, Sendable {
         AccountKey(validated: SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
     }
 
-    private init(validated bytes: [UInt8]) { self.bytes = bytes }
+    private init(validated bytes: [UInt8]) {
+        self.bytes = bytes
+        valuesKeyBytes = Self.derived("values", from: bytes).withUnsafeBytes { Array($0) }
+        noncesKeyBytes = Self.derived("nonces", from: bytes).withUnsafeBytes { Array($0) }
+    }
 
     /// The key these 32 bytes are; nil for any other length.
     public init?(bytes: [UInt8]) {
         guard bytes.count == Self.byteCount else { return nil }
-        self.bytes = bytes
+        self.init(validated: bytes)
     }
 
     /// The key a recovery phrase spells (`RecoveryPhrase.decode`).
@@ -33,7 +46,9 @@ public struct AccountKey: Equatable, Sendable {
 
     /// A key for one purpose, derived with HKDF-SHA256, so the sealing key, the verifier and
     /// the keyed ids never share bits a leak of one would give away.
-    private func derived(_ purpose: String) -> SymmetricKey {
+    private func derived(_ purpose: String) -> SymmetricKey { Self.derived(purpose, from: bytes) }
+
+    private static func derived(_ purpose: String, from bytes: [UInt8]) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: Data("gymlog account key".utf8),
                                info: Data(purpose.utf8), outputByteCount: 32)
     }
@@ -97,9 +112,9 @@ public struct AccountKey: Equatable, Sendable {
         var input = Data(occasion.utf8)
         input.append(place.associatedData)
         input.append(plaintext)
-        let nonceBytes = Array(HMAC<SHA256>.authenticationCode(for: input, using: derived("nonces")).prefix(12))
+        let nonceBytes = Array(HMAC<SHA256>.authenticationCode(for: input, using: noncesKey).prefix(12))
         // Neither throws: the nonce is 12 bytes and the key 32, the sizes ChaChaPoly takes.
-        let box = try! ChaChaPoly.seal(plaintext, using: derived("values"), nonce: try! ChaChaPoly.Nonce(data: nonceBytes),
+        let box = try! ChaChaPoly.seal(plaintext, using: valuesKey, nonce: try! ChaChaPoly.Nonce(data: nonceBytes),
                                        authenticating: place.associatedData)
         return Self.sealedPrefix + box.combined.base64EncodedString()
     }
@@ -131,7 +146,7 @@ public struct AccountKey: Equatable, Sendable {
     public func open(_ sealed: String, for place: Place) throws(OpenFailure) -> Data {
         guard sealed.hasPrefix(Self.sealedPrefix), let combined = Data(base64Encoded: String(sealed.dropFirst(Self.sealedPrefix.count))),
               let box = try? ChaChaPoly.SealedBox(combined: combined) else { throw .notSealed }
-        guard let plaintext = try? ChaChaPoly.open(box, using: derived("values"), authenticating: place.associatedData) else {
+        guard let plaintext = try? ChaChaPoly.open(box, using: valuesKey, authenticating: place.associatedData) else {
             throw .wrongKeyOrPlace
         }
         return plaintext

@@ -58,8 +58,20 @@ public struct ValueSeal: Sendable {
         return .success(opened)
     }
 
-    /// One JSON value (null, a number, a string), as `appendJSON` writes it.
+    /// One JSON value (null, a number, a string), as `appendJSON` writes it, read as a pulled
+    /// value is (`FieldValue`'s decoding). The common shapes are read directly; anything else
+    /// (a decimal, an escaped string) goes through the same decoder as an unsealed pull.
     static func fieldValue(json: Data) -> FieldValue? {
+        let bytes = Array(json)
+        if bytes == Array("null".utf8) { return .null }
+        if let first = bytes.first, first == UInt8(ascii: "\""), bytes.count >= 2, bytes.last == UInt8(ascii: "\""),
+           !bytes.contains(UInt8(ascii: "\\")), !bytes.dropFirst().dropLast().contains(UInt8(ascii: "\"")) {
+            return .text(String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self))
+        }
+        if !bytes.isEmpty, bytes.count <= 19, bytes.enumerated().allSatisfy({ $1 >= 48 && $1 <= 57 || ($0 == 0 && $1 == UInt8(ascii: "-") && bytes.count > 1) }),
+           let int = Int64(String(decoding: bytes, as: UTF8.self)) {
+            return .int(int)
+        }
         // Wrapped in an array: a bare number or string at the top is refused by some decoders.
         var wrapped = Data("[".utf8)
         wrapped.append(json)

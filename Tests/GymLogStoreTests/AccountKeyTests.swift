@@ -1,4 +1,5 @@
 import Foundation
+import GymLogCore
 import GymLogWire
 import Testing
 
@@ -100,5 +101,29 @@ import Testing
         #expect(key.keyedID("bench press") != key.keyedID("squat"))
         #expect(key.keyedID("bench press") != other.keyedID("bench press"))
         #expect(key.keyedID("bench press").uuidString.dropFirst(14).first == "8")
+    }
+
+    /// A value sealed and opened reads back exactly as the same value pulled unsealed does:
+    /// the opening's direct readers of common shapes agree with the decoder they stand in for.
+    @Test func aSealedEventOpensToWhatAnUnsealedPullReads() throws {
+        let seal = ValueSeal(key: AccountKey.random(), account: "alice")
+        let clock = HLC(millis: 1_763_719_000_000, counter: 3, node: "dev")
+        let values: [FieldValue] = [
+            .null, .int(0), .int(-5), .int(Int64.max), .int(Int64.min), .real(100), .real(0.1), .real(-2.5), .real(1e20),
+            .text(""), .text("heavy"), .text("said \"go\" \\ é 😀"), .text("line\nbreak"), .text("12"), .text("null"),
+        ]
+        var fields: [String: WireField] = [:]
+        for (i, value) in values.enumerated() { fields["f\(i)"] = WireField(v: value, c: clock) }
+        let event = PushEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "row", op: "create", fields: EventFields(fields))
+        let sealed = try seal.sealed(event)
+        #expect(!sealed.fields.json.contains("heavy") && !sealed.fields.json.contains("100"))
+        let change = PullChange(entity: "sets", entityID: "row", fields: try sealed.fields.decoded())
+        let opened = try seal.opened(change).get()
+        // What an unsealed pull of the same event reads (the wire's own decoder)
+        #expect(opened.fields == (try event.fields.decoded()))
+        // And a value moved to another row does not open, naming the field
+        let moved = PullChange(entity: "sets", entityID: "other", fields: change.fields)
+        guard case .failure(let problem) = seal.opened(moved) else { Issue.record("a moved value opened"); return }
+        #expect(problem.reason.contains("does not open with this device's key"))
     }
 }
