@@ -16,17 +16,42 @@ public struct ValueSeal: Sendable {
 
     /// `event` with each value (null included: that a field was cleared is the lifter's
     /// business too) replaced by its sealed form, a string.
+    ///
+    /// The plaintext sealed is each value's JSON text exactly as the outbox payload holds it
+    /// (`appendJSON`'s), cut out by the strict reader rather than decoded and written again:
+    /// a push seals every field of every event, and decoding cost more than the sealing.
     public func sealed(_ event: PushEvent) throws -> PushEvent {
-        var sealed = event
-        let fields = try decodePayload(event.fields.json).map { field in
-            var plaintext = ""
-            appendJSON(field.value, to: &plaintext)
-            let place = AccountKey.Place(account: account, entity: event.entity, rowID: event.entityID, field: field.name)
-            // The write's clock names the occasion: one write is always the same bytes, re-sent
-            // under its key after a lost answer or under a new key after a rebase.
-            return FieldChange(field.name, .text(key.seal(Data(plaintext.utf8), for: place, occasion: field.clock.description)), field.clock)
+        var out = "{"
+        out.reserveCapacity(event.fields.json.utf8.count * 2)
+        let payload = Array(event.fields.json.utf8)
+        try payload.withUnsafeBufferPointer { bytes in
+            var reader = JSONReader(bytes)
+            try reader.document { r in
+                try r.object { r, name in
+                    guard let name else { throw PayloadError("a field name of event \(event.seq) is not readable text") }
+                    var value: Range<Int>?, clock: String?
+                    try r.object { r, member in
+                        switch member {
+                        case "v": let start = r.i; try r.skipValue(); value = start..<r.i
+                        case "c": clock = try r.string()
+                        default: try r.skipValue()
+                        }
+                    }
+                    guard let value, let clock else { throw PayloadError("field \(name) of event \(event.seq) has no value or no clock") }
+                    let place = AccountKey.Place(account: account, entity: event.entity, rowID: event.entityID, field: name)
+                    // The write's clock names the occasion: one write is always the same bytes,
+                    // re-sent under its key after a lost answer or under a new key after a rebase.
+                    let sealedValue = key.seal(Data(UnsafeBufferPointer(rebasing: bytes[value])), for: place, occasion: clock)
+                    if out.utf8.count > 1 { out += "," }
+                    appendJSONString(name, to: &out)
+                    out += ":{\"v\":\"" + sealedValue + "\",\"c\":"
+                    appendJSONString(clock, to: &out)
+                    out += "}"
+                }
+            }
         }
-        sealed.fields = EventFields(json: encodePayload(fields))
+        var sealed = event
+        sealed.fields = EventFields(json: out + "}")
         return sealed
     }
 
