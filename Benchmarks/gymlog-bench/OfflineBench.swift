@@ -182,14 +182,15 @@ private func settleBackgroundSyncs(of database: String, kill shouldKill: Bool) t
     return found.count
 }
 
-/// The pids whose command line is `… sync --background --db DATABASE` (a zombie's is empty).
+/// The pids whose command line ends `… sync --background --db DATABASE`: the sync, or the small
+/// shell that waits for the command's end and then becomes it (a zombie's command line is empty).
 private func backgroundSyncs(of database: String) -> [pid_t] {
     let wanted = ["sync", "--background", "--db", database]
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     return entries.compactMap { entry in
         guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
         let argv = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        return Array(argv.dropFirst()) == wanted ? pid : nil
+        return argv.count > wanted.count && Array(argv.suffix(wanted.count)) == wanted ? pid : nil
     }
 }
 

@@ -2,11 +2,16 @@ import Foundation
 import GymLogCore
 
 extension Gymlog {
-    /// Runs `gymlog log [--db PATH] WORDS...` without building the ArgumentParser command
-    /// tree, which costs a third of a one-shot log's start-up (reflection over every
-    /// command). Anything else, including `--help` or an unknown flag, returns nil and goes
-    /// through the full parser, so behaviour and errors stay the same.
+    /// Runs `gymlog log [--db PATH] WORDS...` and `gymlog --version` without building the
+    /// ArgumentParser command tree, which costs a third of a one-shot log's start-up
+    /// (reflection over every command). Anything else, including `--help` or an unknown flag,
+    /// returns nil and goes through the full parser, so behaviour and errors stay the same.
     public static func runFastPath(_ arguments: [String]) -> Int32? {
+        // What ArgumentParser prints for the version flag (`-V` is gymlog's spelling of it).
+        if arguments == ["--version"] || arguments == ["-V"] {
+            Swift.print(gymlogVersion)
+            return 0
+        }
         guard arguments.first == "log" else { return nil }
         var db: String?
         var words: [String] = []
@@ -35,5 +40,27 @@ extension Gymlog {
             context.printError(Style.stderr.errorLine((UserError.storage(error, database: context.paths.database)?.message) ?? error.localizedDescription))
             return 1
         }
+    }
+}
+
+extension Gymlog {
+    /// The verbs typed between sets besides `log`, parsed as themselves rather than through the
+    /// whole tree, whose completion-script check reflects over every command at each start (40 %
+    /// of the instructions of a `gymlog status`). What they accept and print stays the same:
+    /// anything that does not parse as the command alone (`--help`, a mistake) goes through the
+    /// full parser, which answers as it always does.
+    static let hotCommands: [any ContextCommand.Type] = [Finish.self, Status.self, Rest.self]
+
+    /// Runs `arguments` when they name a hot verb and parse as that command alone, and says
+    /// whether it did; an error it ends with exits the process as the full parser's would.
+    static func runHotCommand(_ arguments: [String]) async -> Bool {
+        guard let word = arguments.first, let command = hotCommands.first(where: { $0._commandName == word }) else { return false }
+        return await runAlone(command, arguments)
+    }
+
+    private static func runAlone<Command: ContextCommand>(_: Command.Type, _ arguments: [String]) async -> Bool {
+        guard var command = (try? Command.parseAsRoot(Array(arguments.dropFirst()))) as? Command else { return false }
+        do { try await command.run() } catch { exitAfter(error, arguments) }
+        return true
     }
 }

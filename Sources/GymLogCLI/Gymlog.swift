@@ -70,6 +70,7 @@ public struct Gymlog: AsyncParsableCommand {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(message)) + "\n").utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
+        if await runHotCommand(arguments) { return }
         await asyncMain(Gymlog.self, arguments)
     }
 
@@ -137,13 +138,19 @@ private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type, _ arguments: [S
             try command.run()
         }
     } catch {
-        guard Root.exitCode(for: error) == .validationFailure else { Root.exit(withError: error) }
-        let hint = Root.fullMessage(for: error).split(separator: "\n").filter { $0.hasPrefix("Help:") }.map { "  " + $0 }
-        let help = "  See `" + (["gymlog"] + Gymlog.commandPath(arguments) + ["--help"]).joined(separator: " ") + "`."
-        let lines = [Style.stderr.errorLine(Root.message(for: error))] + hint + [help]
-        FileHandle.standardError.write(Data((lines.map(TerminalText.safe).joined(separator: "\n") + "\n").utf8))
-        Foundation.exit(ExitCode.validationFailure.rawValue)
+        exitAfter(error, arguments)
     }
+}
+
+/// Ends the process for an error a command of `arguments` threw, as ArgumentParser would,
+/// except that input it cannot read gets one `error:` line and where to look (`asyncMain`).
+func exitAfter(_ error: any Error, _ arguments: [String]) -> Never {
+    guard Gymlog.exitCode(for: error) == .validationFailure else { Gymlog.exit(withError: error) }
+    let hint = Gymlog.fullMessage(for: error).split(separator: "\n").filter { $0.hasPrefix("Help:") }.map { "  " + $0 }
+    let help = "  See `" + (["gymlog"] + Gymlog.commandPath(arguments) + ["--help"]).joined(separator: " ") + "`."
+    let lines = [Style.stderr.errorLine(Gymlog.message(for: error))] + hint + [help]
+    FileHandle.standardError.write(Data((lines.map(TerminalText.safe).joined(separator: "\n") + "\n").utf8))
+    Foundation.exit(ExitCode.validationFailure.rawValue)
 }
 
 /// A command that runs against a `CLIContext`, so the REPL and tests can run it too.
