@@ -83,7 +83,12 @@ let package = Package(
             // address (no PIE) the loader has no 130,000 relocations to apply, nor their pages to
             // copy, and without exporting its own 38,000 symbols the runtime's start-up `dladdr`
             // has none to scan. The price: the executable's own code is not at a random address.
-            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
+            // lld, not gold: gold's non-PIE link of a build with the shared Swift runtime (debug,
+            // or release without --static-swift-stdlib) makes the loader warn on every run that
+            // the runtime's protected functions are referenced directly.
+            linkerSettings: [
+                .unsafeFlags(["-use-ld=lld", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
+            ]
         ),
         .executableTarget(
             name: "gymlog-server",

@@ -79,17 +79,9 @@ private func describeMillis(_ s: Stats) -> String {
 
 /// (v): `gymlog --version` against `sqlite3 --version`, interleaved.
 func measureVersion(directory: String, gymlog: String, sqlite3: String?, runs: Int, warmup: Int = 3) throws -> ProcessResult {
-    let env = childEnvironment(directory: directory)
-    var gymlogSamples: [Double] = [], shellSamples: [Double] = []
-    for round in 0..<(warmup + runs) {
-        let g = try spawnAndWait([gymlog, "--version"], environment: env, stderrPath: directory + "/child.stderr")
-        let s = try sqlite3.map { try spawnAndWait([$0, "--version"], environment: env, stderrPath: directory + "/child.stderr") }
-        if round >= warmup {
-            gymlogSamples.append(Double(g.wallNanos) / 1e6)
-            if let s { shellSamples.append(Double(s.wallNanos) / 1e6) }
-        }
-    }
-    return ProcessResult(gymlog: Stats(gymlogSamples), shell: sqlite3 == nil ? nil : Stats(shellSamples))
+    let env = childEnvironment(directory: directory), stderrPath = directory + "/child.stderr"
+    return try interleaved(runs: runs, warmup: warmup, gymlog: { try spawnAndWait([gymlog, "--version"], environment: env, stderrPath: stderrPath) },
+                           shell: sqlite3.map { sqlite3 in { try spawnAndWait([sqlite3, "--version"], environment: env, stderrPath: stderrPath) } })
 }
 
 /// A fresh folder on tmpfs (/dev/shm), where fsync costs nothing; nil where there is none.

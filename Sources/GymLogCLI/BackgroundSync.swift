@@ -158,12 +158,19 @@ enum DetachedProcess {
         spawn(executable, arguments, gate: nil)
     }
 
+    /// How much a gated process yields the CPU (`nice`): it is background work, and as it
+    /// begins the command's shell is getting its prompt back.
+    static let gatedNiceness: Int32 = 10
+
     /// Like `start`, but `executable` begins only once `gate`, the read end of a pipe, reads
     /// end of file: once every holder of the pipe's write end has closed it or ended. Until
-    /// then a small shell waits on the gate (`gateScript`), costing no CPU.
+    /// then a small shell waits on the gate (`gateScript`), costing no CPU; then it runs at
+    /// `gatedNiceness`.
     @discardableResult
     static func start(_ executable: String, _ arguments: [String], gate: Int32) -> pid_t? {
-        spawn("/bin/sh", ["-c", gateScript, "gymlog-after-exit", executable] + arguments, gate: gate)
+        guard let pid = spawn("/bin/sh", ["-c", gateScript, "gymlog-after-exit", executable] + arguments, gate: gate) else { return nil }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), gatedNiceness)
+        return pid
     }
 
     /// Like `start`, but `executable` begins only once this process has ended: the gate's

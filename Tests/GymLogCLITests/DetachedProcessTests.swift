@@ -31,6 +31,9 @@ import Testing
         // Then it waits on the gate, and has not begun
         #expect(eventually(within: 20) { readsAPipe(pid) }, "the process did not wait on its gate")
         #expect(!FileManager.default.fileExists(atPath: mark), "the process began while its gate was open")
+        // And it will run as background work, yielding the CPU to what the user runs next
+        errno = 0
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid)) == DetachedProcess.gatedNiceness && errno == 0)
 
         // When the gate closes, as it does when the command that holds it ends
         close(ends[1])
