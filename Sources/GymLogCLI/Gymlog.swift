@@ -64,13 +64,14 @@ public struct Gymlog: AsyncParsableCommand {
             Foundation.exit(0)
         }
         arguments = commandFirst(arguments)
+        // Before the unknown-command check, which reads every command's configuration.
+        if await runHotCommand(arguments) { return }
         // Without this, a mistyped command falls to the default subcommand (the REPL), which
         // refuses the extra word with the REPL's usage.
         if let message = unknownCommandMessage(arguments) {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(message)) + "\n").utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        if await runHotCommand(arguments) { return }
         await asyncMain(Gymlog.self, arguments)
     }
 
