@@ -115,8 +115,8 @@ struct StartupSection: MarkedSection {
             these and rewrites only this section.
 
             ```sh
+            swift build -c release --product gymlog-bench
             swift build -c release --static-swift-stdlib --product gymlog
-            swift build -c release --static-swift-stdlib --product gymlog-bench
             .build/release/gymlog-bench startup            # 50 runs of each; under a minute
             .build/release/gymlog-bench startup --quick    # 15 runs
             ```
