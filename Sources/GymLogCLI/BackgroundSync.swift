@@ -169,9 +169,16 @@ enum DetachedProcess {
     @discardableResult
     static func start(_ executable: String, _ arguments: [String], gate: Int32) -> pid_t? {
         guard let pid = spawn("/bin/sh", ["-c", gateScript, "gymlog-after-exit", executable] + arguments, gate: gate) else { return nil }
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), gatedNiceness)
+        _ = setpriority(processPriority, id_t(pid), gatedNiceness)
         return pid
     }
+
+    /// `PRIO_PROCESS`, as `setpriority` takes it here.
+    #if canImport(Glibc)
+    static let processPriority = __priority_which_t(PRIO_PROCESS.rawValue)
+    #else
+    static let processPriority = PRIO_PROCESS
+    #endif
 
     /// Like `start`, but `executable` begins only once this process has ended: the gate's
     /// write end is left open (close-on-exec, so no child inherits it) and the kernel closes

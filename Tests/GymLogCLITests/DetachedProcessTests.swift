@@ -33,7 +33,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: mark), "the process began while its gate was open")
         // And it will run as background work, yielding the CPU to what the user runs next
         errno = 0
-        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid)) == DetachedProcess.gatedNiceness && errno == 0)
+        #expect(getpriority(DetachedProcess.processPriority, id_t(pid)) == DetachedProcess.gatedNiceness && errno == 0)
 
         // When the gate closes, as it does when the command that holds it ends
         close(ends[1])
