@@ -76,7 +76,20 @@ let package = Package(
                 logging, crypto, grdb, postgresNIO, prometheus,
             ]
         ),
-        .executableTarget(name: "gymlog", dependencies: ["GymLogCLI"]),
+        .executableTarget(
+            name: "gymlog",
+            dependencies: ["GymLogCLI"],
+            // A one-shot command starts like a C tool (issue 31, BENCHMARKS.md): linked at a fixed
+            // address (no PIE) the loader has no 130,000 relocations to apply, nor their pages to
+            // copy, and without exporting its own 38,000 symbols the runtime's start-up `dladdr`
+            // has none to scan. The price: the executable's own code is not at a random address.
+            // lld, not gold: gold's non-PIE link of a build with the shared Swift runtime (debug,
+            // or release without --static-swift-stdlib) makes the loader warn on every run that
+            // the runtime's protected functions are referenced directly.
+            linkerSettings: [
+                .unsafeFlags(["-use-ld=lld", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
+            ]
+        ),
         .executableTarget(
             name: "gymlog-server",
             dependencies: ["GymLogServer", argumentParser]

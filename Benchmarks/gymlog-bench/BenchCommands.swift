@@ -146,38 +146,26 @@ func runCommand(_ options: RunCommand) throws {
                    + "\(describe(r.lastTime)); one routine line (`linear +2.5`: 40 past sessions read, then the rule) \(describe(r.planLine)).")
 
     // The same without fsync (tmpfs): what the store's own CPU work costs next to the raw C API.
-    if access("/dev/shm", W_OK) == 0 {
-        var shmTemplate = Array("/dev/shm/gymlog-bench.XXXXXX".utf8CString)
-        if let made = mkdtemp(&shmTemplate) {
-            let shm = String(cString: made)
-            defer { try? FileManager.default.removeItem(atPath: shm) }
-            for (suffix, perWorkout) in [("", nil), ("*", 25)] as [(String, Int?)] {
-                let mode = perWorkout.map { ", \($0)-set workouts" } ?? ""
-                log("(a'\(suffix)) logging on tmpfs\(mode), \(calls) interleaved calls each…")
-                let t = try measureLogging(directory: shm, historyPath: nil, iterations: calls, setsPerWorkout: perWorkout)
-                // Issue 15: the store's own CPU work at most twice the raw C API's, whatever the workout's size.
-                let ratio = t.empty.median / t.raw.median
-                rows.append(ResultRow(id: "a'" + suffix, what: "log one set on tmpfs (no fsync)\(mode), median",
-                                      figure: "\(fmt(t.empty.median, 0)) µs", baseline: "\(fmt(t.raw.median, 0)) µs (raw C API)",
-                                      ratio: "\(fmt(ratio, 2))×", target: "≤ 2×", pass: ratio <= 2))
-                details.append("Logging on tmpfs (/dev/shm, fsync is free)\(mode.isEmpty ? ", one growing workout" : mode), "
-                               + "\(calls) calls each (µs): raw C API \(describe(t.raw)); domain \(describe(t.empty)).")
-            }
+    if let shm = try TmpfsDirectory() {
+        defer { shm.remove() }
+        for (suffix, perWorkout) in [("", nil), ("*", 25)] as [(String, Int?)] {
+            let mode = perWorkout.map { ", \($0)-set workouts" } ?? ""
+            log("(a'\(suffix)) logging on tmpfs\(mode), \(calls) interleaved calls each…")
+            let t = try measureLogging(directory: shm.path, historyPath: nil, iterations: calls, setsPerWorkout: perWorkout)
+            // Issue 15: the store's own CPU work at most twice the raw C API's, whatever the workout's size.
+            let ratio = t.empty.median / t.raw.median
+            rows.append(ResultRow(id: "a'" + suffix, what: "log one set on tmpfs (no fsync)\(mode), median",
+                                  figure: "\(fmt(t.empty.median, 0)) µs", baseline: "\(fmt(t.raw.median, 0)) µs (raw C API)",
+                                  ratio: "\(fmt(ratio, 2))×", target: "≤ 2×", pass: ratio <= 2))
+            details.append("Logging on tmpfs (/dev/shm, fsync is free)\(mode.isEmpty ? ", one growing workout" : mode), "
+                           + "\(calls) calls each (µs): raw C API \(describe(t.raw)); domain \(describe(t.empty)).")
         }
     }
 
-    // The target is for gymlog as the README installs it: the static build.
-    let linking = linksSwiftRuntimeDynamically(gymlog) ? "dynamic build" : "static build"
-    if linking == "dynamic build" {
-        log("warning: \(gymlog) links the Swift runtime dynamically; (c) is meant for the static build: swift build -c release --static-swift-stdlib --product gymlog")
-    }
-    log("(c) one-shot process (\(linking)), \(processRuns) runs each…")
-    let p = try measureProcesses(directory: dir, gymlog: gymlog, sqlite3: sqlite3, runs: processRuns)
-    rows.append(versusShell(id: "c", what: "`gymlog log \"bench 100x5\"` process (\(linking)), median", unit: "ms", gymlog: p.gymlog.median,
-                            shell: p.shell?.median, shellName: "sqlite3 shell", maxRatio: 3))
-    details.append("One-shot process, \(linking), \(processRuns) runs each (ms): gymlog median \(fmt(p.gymlog.median, 2)), p99 "
-                   + "\(fmt(p.gymlog.p99, 2)), mean \(fmt(p.gymlog.mean, 2))"
-                   + (p.shell.map { "; sqlite3 median \(fmt($0.median, 2)), p99 \(fmt($0.p99, 2)), mean \(fmt($0.mean, 2))" } ?? "") + ".")
+    // (c), (c') and (v): the one-shot process (StartupBench.swift).
+    let startup = try measureStartup(directory: dir, gymlog: gymlog, sqlite3: sqlite3, runs: processRuns)
+    rows += startup.rows
+    details += startup.details
 
     let report = Report(machine: .current(), quick: quick, rows: rows, details: details)
     report.show()
@@ -186,13 +174,13 @@ func runCommand(_ options: RunCommand) throws {
 }
 
 /// A row that compares a gymlog median with the sqlite3 shell's (nil when sqlite3 is not installed).
-private func versusShell(id: String, what: String, unit: String, gymlog: Double, shell: Double?, shellName: String,
-                         maxRatio: Int) -> ResultRow {
-    let figure = "\(fmt(gymlog, 2)) \(unit)", target = "≤ \(maxRatio)×"
+func versusShell(id: String, what: String, unit: String, gymlog: Double, shell: Double?, shellName: String,
+                 maxRatio: Double) -> ResultRow {
+    let figure = "\(fmt(gymlog, 2)) \(unit)", target = "≤ \(String(format: "%g", maxRatio))×"
     guard let shell else {
         return ResultRow(id: id, what: what, figure: figure, baseline: "sqlite3 not installed", ratio: "—", target: target, pass: nil)
     }
     let ratio = gymlog / shell
     return ResultRow(id: id, what: what, figure: figure, baseline: "\(fmt(shell, 2)) \(unit) (\(shellName))",
-                     ratio: "\(fmt(ratio, 2))×", target: target, pass: ratio <= Double(maxRatio))
+                     ratio: "\(fmt(ratio, 2))×", target: target, pass: ratio <= maxRatio)
 }

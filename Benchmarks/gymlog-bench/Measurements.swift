@@ -258,22 +258,28 @@ func measureProcesses(directory: String, gymlog: String, sqlite3: String?, runs:
         }
     }
 
-    var gymlogSamples: [Double] = [], shellSamples: [Double] = []
     var seq: Int64 = 0
+    return try interleaved(runs: runs, warmup: warmup, gymlog: { try spawnAndWait(gymlogArgv, environment: env, stderrPath: stderrPath) },
+                           shell: sqlite3.map { sqlite3 in {
+                               seq += 1
+                               let script = RawLogger.shellScript(workoutID: workoutID, exerciseID: exerciseID, seq: seq, rng: &rng, device: device)
+                               return try spawnAndWait([sqlite3, shellDB, script], environment: env, stderrPath: stderrPath)
+                           } })
+}
+
+/// Runs `gymlog` and then `shell` (when there is one), round after round, and returns their
+/// wall times in milliseconds, the first `warmup` rounds discarded.
+func interleaved(runs: Int, warmup: Int, gymlog: () throws -> ChildRun, shell: (() throws -> ChildRun)?) throws -> ProcessResult {
+    var gymlogSamples: [Double] = [], shellSamples: [Double] = []
     for round in 0..<(warmup + runs) {
-        let g = try spawnAndWait(gymlogArgv, environment: env, stderrPath: stderrPath)
-        var s: ChildRun?
-        if let sqlite3 {
-            seq += 1
-            let script = RawLogger.shellScript(workoutID: workoutID, exerciseID: exerciseID, seq: seq, rng: &rng, device: device)
-            s = try spawnAndWait([sqlite3, shellDB, script], environment: env, stderrPath: stderrPath)
-        }
+        let g = try gymlog()
+        let s = try shell?()
         if round >= warmup {
             gymlogSamples.append(Double(g.wallNanos) / 1e6)
             if let s { shellSamples.append(Double(s.wallNanos) / 1e6) }
         }
     }
-    return ProcessResult(gymlog: Stats(gymlogSamples), shell: sqlite3 == nil ? nil : Stats(shellSamples))
+    return ProcessResult(gymlog: Stats(gymlogSamples), shell: shell == nil ? nil : Stats(shellSamples))
 }
 
 /// (d): `gymlog export` against `sqlite3 -csv` running the same query, on the big history.

@@ -95,11 +95,20 @@ func offlineCommand(_ options: OfflineCommand) throws {
                 // backing off: the dearer case, measured every time.
                 try GymLogDatabase(path: v.database).clearSyncError()
             }
+            let failures = syncLogFailures(v.syncLog)
             let run = try spawnAndWait([gymlog, "log", "--db", v.database, "bench 100x5"], environment: v.environment,
                                        stderrPath: dir + "/child.stderr")
             // Outside the timed part: the background sync the command left behind ends (it
             // fails at once when refused; a hanging one is killed), so none runs during the next.
-            let started = try settleBackgroundSyncs(of: v.database, kill: v.server == .hanging)
+            // A refused one begins only as the command ends and may be over before it is looked
+            // for, so it is counted by the failure it logs.
+            var started = try settleBackgroundSyncs(of: v.database, kill: v.server == .hanging)
+            if v.server == .refused {
+                let deadline = Date().addingTimeInterval(60)
+                while syncLogFailures(v.syncLog) == failures, Date() < deadline { usleep(2_000) }
+                _ = try settleBackgroundSyncs(of: v.database, kill: false)
+                started = syncLogFailures(v.syncLog) - failures
+            }
             if round >= warmup {
                 variants[i].samples.append(Double(run.wallNanos) / 1e6)
                 variants[i].backgroundSyncs += started
@@ -131,7 +140,7 @@ func offlineCommand(_ options: OfflineCommand) throws {
             let logLines = ((try? String(contentsOfFile: v.syncLog, encoding: .utf8)) ?? "").split(separator: "\n")
             line += "; \(v.backgroundSyncs) background syncs started, one per run"
             line += v.server == .refused
-                ? " (the sync log holds \(logLines.filter { $0.contains("failed:") }.count) failures, warm-up included, e.g. “\(logLines.last.map { String($0.drop { $0 != " " }.dropFirst()) } ?? "")”)"
+                ? " (counted by the failures the sync log holds: \(logLines.filter { $0.contains("failed:") }.count), warm-up included, e.g. “\(logLines.last.map { String($0.drop { $0 != " " }.dropFirst()) } ?? "")”)"
                 : " (each killed once its command had returned; the log holds \(logLines.count) lines)"
         }
         details.append(line + ".")
@@ -167,6 +176,11 @@ private func loopbackSocket(listening: Bool) throws -> (fd: Int32, port: UInt16)
     return (fd, UInt16(bigEndian: address.sin_port))
 }
 
+/// The failures the sync log at `path` holds (one line each).
+private func syncLogFailures(_ path: String) -> Int {
+    ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("failed:") }.count
+}
+
 /// Waits until no `gymlog sync --background --db DATABASE` runs (SIGKILLing them first when
 /// `kill`), at most a minute, and returns how many there were. The background sync runs in a
 /// session of its own and is no child of ours, so it is found by its command line; posix_spawn
@@ -182,14 +196,15 @@ private func settleBackgroundSyncs(of database: String, kill shouldKill: Bool) t
     return found.count
 }
 
-/// The pids whose command line is `… sync --background --db DATABASE` (a zombie's is empty).
+/// The pids whose command line ends `… sync --background --db DATABASE`: the sync, or the small
+/// shell that waits for the command's end and then becomes it (a zombie's command line is empty).
 private func backgroundSyncs(of database: String) -> [pid_t] {
     let wanted = ["sync", "--background", "--db", database]
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     return entries.compactMap { entry in
         guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
         let argv = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        return Array(argv.dropFirst()) == wanted ? pid : nil
+        return argv.count > wanted.count && Array(argv.suffix(wanted.count)) == wanted ? pid : nil
     }
 }
 

@@ -45,7 +45,7 @@ struct SyncRun {
 
 /// The sync that runs by itself from the shell. A command that leaves changes in the outbox
 /// starts a detached `gymlog sync --background` as it ends and returns at once: the command
-/// never waits on the network, and a server that is down costs it one spawn.
+/// never waits on the network, and a server that is down costs it one spawn of a small shell.
 enum BackgroundSync {
     /// Rounds one background process runs at most while changes keep arriving; each round
     /// sends everything pending, so this only guards against a loop.
@@ -59,15 +59,20 @@ enum BackgroundSync {
         let hold = schedule.hold(context.settings, now: context.environment.now())
         tellStopOnce(context, db, schedule, hold)
         guard schedule.pending, hold == nil else { return }
-        start(context)
+        // Begun only once this command has ended: the sync's own start-up (a large binary's
+        // page faults, the Swift runtime, its threads) took the command's CPU on a busy
+        // machine, 7 ms of a 15 ms `gymlog log` (BENCHMARKS.md, issue 28).
+        start(context, afterExit: true)
     }
 
-    /// Starts a detached `gymlog sync --background` on the context's database; its pid, or nil
-    /// when it could not start.
+    /// Starts a detached `gymlog sync --background` on the context's database, at once (the
+    /// REPL, which collects it) or once this process has ended (`afterExit`, a shell command);
+    /// its pid, or nil when it could not start.
     @discardableResult
-    static func start(_ context: CLIContext) -> pid_t? {
-        guard let executable = Bundle.main.executablePath else { return nil }
-        return DetachedProcess.start(executable, ["sync", "--background", "--db", context.paths.database])
+    static func start(_ context: CLIContext, afterExit: Bool = false) -> pid_t? {
+        guard let executable = DetachedProcess.currentExecutable() else { return nil }
+        let arguments = ["sync", "--background", "--db", context.paths.database]
+        return afterExit ? DetachedProcess.startAfterExit(executable, arguments) : DetachedProcess.start(executable, arguments)
     }
 
     /// Says that the sync stopped (a refused token), once: after the command that first meets
@@ -134,6 +139,19 @@ enum DetachedProcess {
     /// glibc's `POSIX_SPAWN_SETSID` (<spawn.h>), which Swift's Glibc module leaves out.
     private static let setSessionFlag: Int32 = 0x80
 
+    /// The shell that holds a gated process back: it reads its descriptor 3 until end of file,
+    /// then becomes the process (same pid, descriptor 3 closed). `$0` names it in `ps`.
+    private static let gateScript = #"read _ <&3; exec 3<&- "$@""#
+
+    /// This process's executable file: /proc/self/exe where there is one (Bundle's URL costs a
+    /// one-shot command 2 % of its instructions), else what Bundle says.
+    static func currentExecutable() -> String? {
+        var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &path, path.count - 1)
+        guard length > 0 else { return Bundle.main.executablePath }
+        return String(decoding: path.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Starts `executable arguments` in a session of its own (no terminal's Ctrl-C or hangup
     /// reaches it), with /dev/null for its standard input and output and no other descriptor of
     /// this process (a caller's pipe would otherwise stay open, and whoever reads it wait), and
@@ -141,6 +159,44 @@ enum DetachedProcess {
     /// ends. Returns its pid, or nil when it could not start.
     @discardableResult
     static func start(_ executable: String, _ arguments: [String]) -> pid_t? {
+        spawn(executable, arguments, gate: nil)
+    }
+
+    /// How much a gated process yields the CPU (`nice`): it is background work, and as it
+    /// begins the command's shell is getting its prompt back.
+    static let gatedNiceness: Int32 = 10
+
+    /// Like `start`, but `executable` begins only once `gate`, the read end of a pipe, reads
+    /// end of file: once every holder of the pipe's write end has closed it or ended. Until
+    /// then a small shell waits on the gate (`gateScript`), costing no CPU; then it runs at
+    /// `gatedNiceness`.
+    @discardableResult
+    static func start(_ executable: String, _ arguments: [String], gate: Int32) -> pid_t? {
+        guard let pid = spawn("/bin/sh", ["-c", gateScript, "gymlog-after-exit", executable] + arguments, gate: gate) else { return nil }
+        _ = setpriority(processPriority, id_t(pid), gatedNiceness)
+        return pid
+    }
+
+    /// `PRIO_PROCESS`, as `setpriority` takes it here.
+    #if canImport(Glibc)
+    static let processPriority = __priority_which_t(PRIO_PROCESS.rawValue)
+    #else
+    static let processPriority = PRIO_PROCESS
+    #endif
+
+    /// Like `start`, but `executable` begins only once this process has ended: the gate's
+    /// write end is left open (close-on-exec, so no child inherits it) and the kernel closes
+    /// it when this process ends, however it ends.
+    @discardableResult
+    static func startAfterExit(_ executable: String, _ arguments: [String]) -> pid_t? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return start(executable, arguments) }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }
+        return start(executable, arguments, gate: ends[0])
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String], gate: Int32?) -> pid_t? {
         closeOnExec()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -148,6 +204,8 @@ enum DetachedProcess {
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0)
         }
+        // dup2 clears close-on-exec on the copy, also when the gate already is descriptor 3.
+        if let gate { posix_spawn_file_actions_adddup2(&actions, gate, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -64,6 +64,8 @@ public struct Gymlog: AsyncParsableCommand {
             Foundation.exit(0)
         }
         arguments = commandFirst(arguments)
+        // Before the unknown-command check, which reads every command's configuration.
+        if await runHotCommand(arguments) { return }
         // Without this, a mistyped command falls to the default subcommand (the REPL), which
         // refuses the extra word with the REPL's usage.
         if let message = unknownCommandMessage(arguments) {
@@ -137,13 +139,19 @@ private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type, _ arguments: [S
             try command.run()
         }
     } catch {
-        guard Root.exitCode(for: error) == .validationFailure else { Root.exit(withError: error) }
-        let hint = Root.fullMessage(for: error).split(separator: "\n").filter { $0.hasPrefix("Help:") }.map { "  " + $0 }
-        let help = "  See `" + (["gymlog"] + Gymlog.commandPath(arguments) + ["--help"]).joined(separator: " ") + "`."
-        let lines = [Style.stderr.errorLine(Root.message(for: error))] + hint + [help]
-        FileHandle.standardError.write(Data((lines.map(TerminalText.safe).joined(separator: "\n") + "\n").utf8))
-        Foundation.exit(ExitCode.validationFailure.rawValue)
+        exitAfter(error, arguments)
     }
+}
+
+/// Ends the process for an error a command of `arguments` threw, as ArgumentParser would,
+/// except that input it cannot read gets one `error:` line and where to look (`asyncMain`).
+func exitAfter(_ error: any Error, _ arguments: [String]) -> Never {
+    guard Gymlog.exitCode(for: error) == .validationFailure else { Gymlog.exit(withError: error) }
+    let hint = Gymlog.fullMessage(for: error).split(separator: "\n").filter { $0.hasPrefix("Help:") }.map { "  " + $0 }
+    let help = "  See `" + (["gymlog"] + Gymlog.commandPath(arguments) + ["--help"]).joined(separator: " ") + "`."
+    let lines = [Style.stderr.errorLine(Gymlog.message(for: error))] + hint + [help]
+    FileHandle.standardError.write(Data((lines.map(TerminalText.safe).joined(separator: "\n") + "\n").utf8))
+    Foundation.exit(ExitCode.validationFailure.rawValue)
 }
 
 /// A command that runs against a `CLIContext`, so the REPL and tests can run it too.

@@ -6,8 +6,15 @@ import GymLogStore
 enum Render {
     /// A number with at most one decimal (`116.7`, `100`).
     static func number(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(format: "%.1f", rounded)
+        let tenths = (value * 10).rounded()
+        // Written out rather than `String(format:)`, whose variadic arguments cost a one-shot
+        // `gymlog log` a twentieth of its instructions (runtime conformance lookups, issue 31).
+        guard tenths.isFinite, abs(tenths) < 1e15 else {
+            let rounded = tenths / 10
+            return rounded == rounded.rounded() ? String(Int64(rounded)) : String(format: "%.1f", rounded)
+        }
+        let whole = Int64(tenths)
+        return whole % 10 == 0 ? String(whole / 10) : (whole < 0 ? "-" : "") + "\(abs(whole) / 10).\(abs(whole) % 10)"
     }
 
     /// `past`: the line was logged at an earlier time (`--at`), so a workout it started is dated.

@@ -169,8 +169,14 @@ struct TOMLLineParser {
     /// What is left of the line, trimmed, for messages.
     var rest: String { trimmed(bytes[min(index, bytes.count)...]) }
 
+    /// Trimmed of what Foundation's `.whitespaces` holds (Unicode Zs and tab), without
+    /// Foundation: the first use of its character sets cost a one-shot command reading a
+    /// two-line file more than the whole parse (issue 31).
     func trimmed(_ slice: ArraySlice<UInt8>) -> String {
-        String(decoding: slice, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let scalars = String(decoding: slice, as: UTF8.self).unicodeScalars
+        func isSpace(_ s: Unicode.Scalar) -> Bool { s == "\t" || s.properties.generalCategory == .spaceSeparator }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[first...last])
     }
 
     func error(_ message: String) -> TOMLError { TOMLError(line: line, message) }

@@ -1,8 +1,9 @@
 import GymLogCLI
 import Foundation
 
-// `gymlog log ...` is the hot one-shot command (shortcuts, scripts): it skips the full
-// argument parser when it can. Everything else goes through ArgumentParser's async main.
+// `gymlog log ...` and `gymlog --version` skip the argument parser when they can, without
+// starting Swift concurrency (FastPath.swift); `runCommandLine` reads `status`, `rest` and
+// `finish` by hand too, and sends everything else through ArgumentParser's async main.
 if let status = Gymlog.runFastPath(Array(CommandLine.arguments.dropFirst())) {
     exit(status)
 }

@@ -7,6 +7,20 @@ import Testing
 
 /// One unit on one screen; records, stats and charts that do not mislead; PR lines that wrap.
 @Suite struct NumbersOnScreenTests {
+    @Test func aNumberShowsAtMostOneDecimalAsPrintfRoundsIt() {
+        // Given values around every rounding edge, negative ones and zero's sign included
+        // (Render.number writes them out itself: `String(format:)` cost a start-up, issue 31)
+        let values: [Double] = [0, -0.0, 0.04, 0.05, 0.95, -0.04, -0.05, -0.5, -12.34, 1, 9.95, 99.96, 116.66, 142.5,
+                                1e6 + 0.25, -1e6 - 0.75, 2.675, 1.25e12]
+        for v in values + (0..<2000).map { Double($0) * 0.0137 - 13 } {
+            // Then each shows as printf's one decimal, the ".0" of a whole number dropped
+            let tenths = (v * 10).rounded() / 10
+            let printf = String(format: "%.1f", tenths)
+            let expected = tenths == tenths.rounded() ? String(Int64(tenths)) : printf
+            #expect(Render.number(v) == expected, "\(v)")
+        }
+    }
+
     // MARK: one unit on one screen
 
     @Test func everyComputedValueIsInTheConfiguredUnitAndTheSetAsTyped() throws {

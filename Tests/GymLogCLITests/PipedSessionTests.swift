@@ -103,6 +103,35 @@ func fixture(_ path: String) -> URL {
 }
 
 @Suite struct FastPathTests {
+    @Test func theHotVerbsReadByHandAreReadWithEveryOptionTheyHave() {
+        // Given the verbs the fast path reads by hand, and what it reads of each
+        let read: [(any ContextCommand.Type, [String])] = [
+            (Status.self, ["--db", "--json"]), (Rest.self, ["--db", "<target>", "--json"]), (Finish.self, ["--db", "--workout"]),
+        ]
+        for (command, words) in read {
+            // Then the parser knows no other option or argument for it (a new one must be read
+            // by `Gymlog.hotCommand` too, or the verb left to the parser)
+            let usage = Gymlog.usageString(for: command, includeHidden: true).split(separator: " ")
+                .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }
+            let known = usage.enumerated().filter { i, word in
+                word.hasPrefix("--") || (word.hasPrefix("<") && !(i > 0 && usage[i - 1].hasPrefix("--")))
+            }.map(\.element)
+            #expect(known == words, "\(usage)")
+        }
+        // And what they read becomes the command the parser would have made
+        let status = Gymlog.hotCommand(["status", "--json", "--db=x.sqlite"]) as? Status
+        #expect(status?.global.db == "x.sqlite" && status?.output.json == true)
+        let rest = Gymlog.hotCommand(["rest", "2:30", "--db", "x.sqlite"]) as? Rest
+        #expect(rest?.target == "2:30" && rest?.global.db == "x.sqlite" && rest?.output.json == false)
+        let finish = Gymlog.hotCommand(["finish", "--workout", "-2"]) as? Finish
+        #expect(finish?.which.workout == "-2" && finish?.global.db == nil)
+        // And anything else is left to the parser
+        for arguments in [["status", "--help"], ["status", "extra"], ["rest", "1", "2"], ["finish", "--json"], ["finish", "--workout"],
+                          ["status", "--db", "a", "--db", "b"], ["rest", "-h"], ["status", "--bogus"]] {
+            #expect(Gymlog.hotCommand(arguments) == nil, "\(arguments)")
+        }
+    }
+
     @Test func theFastPathBehavesLikeTheFullParser() throws {
         let home = try TemporaryHome()
         // (--db makes a database only in a folder that exists)
