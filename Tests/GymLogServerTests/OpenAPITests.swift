@@ -102,10 +102,11 @@ struct OpenAPITests {
             { client, token, _ in try await client.execute(uri: "\(path)?\(query)", method: .get, headers: auth ? authHeaders(token, json: false) : [:]) }
         }
         let verifier = String(repeating: "ab", count: 32)
-        @Sendable func setKey(_ json: String, auth: Bool = true) -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
+        @Sendable func setKey(_ json: String, auth: Bool = true, type: String = "application/json") -> @Sendable (any TestClientProtocol, String, Device) async throws -> TestResponse {
             { client, token, _ in
-                try await client.execute(uri: "/v1/account/key", method: .put, headers: auth ? authHeaders(token, json: true) : [.contentType: "application/json"],
-                                         body: body(json))
+                var headers: HTTPFields = [.contentType: type]
+                if auth { headers[.authorization] = "Bearer \(token)" }
+                return try await client.execute(uri: "/v1/account/key", method: .put, headers: headers, body: body(json))
             }
         }
         // An encrypted account's pull without its key.
@@ -121,6 +122,8 @@ struct OpenAPITests {
             "PUT /v1/account/key 200": Provocation(run: setKey("{\"verifier\":\"\(verifier)\"}")),
             "PUT /v1/account/key 400": Provocation(run: setKey(#"{"verifier":"not hex"}"#)),
             "PUT /v1/account/key 401": Provocation(run: setKey("{\"verifier\":\"\(verifier)\"}", auth: false)),
+            "PUT /v1/account/key 413": Provocation(run: setKey("{\"verifier\":\"\(String(repeating: "a", count: 5000))\"}")),
+            "PUT /v1/account/key 415": Provocation(run: setKey("{\"verifier\":\"\(verifier)\"}", type: "text/plain")),
             "PUT /v1/account/key 409": Provocation { client, token, device in
                 _ = try await setKey("{\"verifier\":\"\(verifier)\"}")(client, token, device)
                 return try await setKey("{\"verifier\":\"\(String(repeating: "cd", count: 32))\"}")(client, token, device)
