@@ -20,6 +20,8 @@ public struct ChangeWriter {
     let deviceID: String
     let fault: (@Sendable (WritePhase) throws -> Void)?
     let formulaChecked: FlagBox
+    /// How ids derived from content are stored (keyed when the account is encrypted).
+    let idKeying: IDKeying
     private(set) var clock: HLC
     private(set) var seq: Int64
     private var touched = false
@@ -29,10 +31,10 @@ public struct ChangeWriter {
     /// writes that are no action of this device's user (sync, import, undo and redo themselves).
     var journal: ActionJournal?
 
-    init(db: Database, now: Int64, environment: Environment, settings: Settings,
+    init(db: Database, now: Int64, environment: Environment, settings: Settings, idKeying: IDKeying,
          fault: (@Sendable (WritePhase) throws -> Void)?, formulaChecked: FlagBox = FlagBox()) throws {
         self.db = db; self.now = now; self.environment = environment; self.settings = settings; self.fault = fault
-        self.formulaChecked = formulaChecked
+        self.idKeying = idKeying; self.formulaChecked = formulaChecked
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT device_id, last_clock, last_seq FROM device"))!
         var columns = ColumnPositions(["device_id", "last_clock", "last_seq"])
         let p = columns(row)
@@ -40,6 +42,10 @@ public struct ChangeWriter {
         self.clock = HLC(row[p[1]] as String) ?? .zero
         self.seq = row[p[2]]
     }
+
+    /// The id of the row derived from `key` in `namespace` (an exercise's name): the same on
+    /// every device of the account, so rows two devices make offline converge.
+    public func derivedID(namespace: String, key: String) -> UUID { idKeying.derived(namespace: namespace, key: key) }
 
     /// THE write of the pipeline: stamps `fields` with a fresh clock, upserts the row, and
     /// appends the matching outbox event with the next gapless sequence number.

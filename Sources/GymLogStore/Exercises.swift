@@ -155,7 +155,7 @@ enum Exercises {
     /// Writes (or re-points, or brings back) the alias of this name: its id derives from the
     /// name, so two devices adding the same alias write one row.
     static func writeAlias(_ alias: String, for exerciseID: UUID, in w: inout ChangeWriter) throws {
-        try w.write(.aliases, id: derivedID(namespace: "alias", key: nameKey(alias)), op: .create, fields: [
+        try w.write(.aliases, id: w.derivedID(namespace: "alias", key: nameKey(alias)), op: .create, fields: [
             ("alias", .text(alias)), ("exercise_id", .text(exerciseID.key)), (tombstoneField, .null),
         ])
     }
@@ -174,7 +174,7 @@ enum Exercises {
     /// A new exercise of `kind`; nil stores no kind yet (shown as weighted until a set of
     /// another shape sets it).
     static func create(name: String, kind: ExerciseKind?, in w: inout ChangeWriter) throws -> Exercise {
-        var id = derivedID(namespace: "exercise", key: nameKey(name))
+        var id = w.derivedID(namespace: "exercise", key: nameKey(name))
         // The name-derived id is taken by an exercise since renamed: this is a new one.
         if let existing = try Row.fetchOne(w.db, sql: "SELECT name FROM exercises WHERE id = ?", arguments: [id.key]),
            nameKey(existing[0]) != nameKey(name) {
@@ -226,7 +226,7 @@ enum Exercises {
         let old = exercise.name
         try w.write(.exercises, id: exercise.id, op: .update, fields: [("name", .text(clean))])
         // The new name no longer needs an alias of the same spelling.
-        let newAlias = derivedID(namespace: "alias", key: nameKey(clean))
+        let newAlias = w.derivedID(namespace: "alias", key: nameKey(clean))
         if try Exercises.liveAliasExists(newAlias, in: w) {
             try w.write(.aliases, id: newAlias, op: .delete, fields: [(tombstoneField, .int(w.now))])
         }

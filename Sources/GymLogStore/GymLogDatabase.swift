@@ -38,6 +38,8 @@ public final class GymLogDatabase: @unchecked Sendable {
     public let isReadOnly: Bool
     public let environment: Environment
     public let settings: Settings
+    /// How ids derived from content are stored: keyed when the settings hold an account key.
+    let idKeying: IDKeying
     /// Set once this process has checked that the records match the configured formula.
     let recordsFormulaChecked = FlagBox()
     /// Tests set this to fail a write between its row and its outbox event.
@@ -69,6 +71,7 @@ public final class GymLogDatabase: @unchecked Sendable {
         self.path = path
         self.environment = environment
         self.settings = settings
+        self.idKeying = IDKeying(accountKeyPhrase: settings.accountKey)
         let now = environment.now()
         let newDevice = environment.newID().key
         if isReadOnly {
@@ -152,7 +155,7 @@ public final class GymLogDatabase: @unchecked Sendable {
             if recordsFormulaChecked.isSet { checkedHere.set() }
             try db.inTransaction(.immediate) {
                 var writer = try ChangeWriter(db: db, now: environment.now(), environment: environment,
-                                              settings: settings, fault: faultInjector, formulaChecked: checkedHere)
+                                              settings: settings, idKeying: idKeying, fault: faultInjector, formulaChecked: checkedHere)
                 result = try body(&writer)
                 try writer.finish()
                 return .commit

@@ -55,11 +55,15 @@ extension GymLogDatabase {
     public func importFile(_ file: ImportedFile, dryRun: Bool = false, batchSize: Int = 2000,
                            progress: ((_ setsDone: Int, _ setsTotal: Int) -> Void)? = nil,
                            workouts: (_ each: (ImportedWorkout) throws -> Void) throws -> Void) throws -> ImportReport {
+        // The ids the file's rows get here (keyed for an encrypted account), before any is looked up.
+        let keying = idKeying
+        let file = keying.isKeyed ? file.mappingIDs(keying.stored) : file
+        func stored(_ workout: ImportedWorkout) -> ImportedWorkout { keying.isKeyed ? workout.mappingIDs(keying.stored) : workout }
         var state = ImportState(file: file, dryRun: dryRun)
         if dryRun {
             try queue.read { db in
-                var w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
-                try workouts { try Importer.importWorkout($0, state: &state, in: &w) }
+                var w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, idKeying: idKeying, fault: nil)
+                try workouts { try Importer.importWorkout(stored($0), state: &state, in: &w) }
                 try Importer.importBodyweights(file.bodyweights, state: &state, in: &w)
             }
             return state.finished()
@@ -76,7 +80,8 @@ extension GymLogDatabase {
             batch.removeAll(keepingCapacity: true)
             batchSets = 0
         }
-        try workouts { workout in
+        try workouts { read in
+            let workout = stored(read)
             if !batch.isEmpty && batchSets + workout.sets.count > batchSize { try flush() }
             batch.append(workout)
             batchSets += workout.sets.count

@@ -95,7 +95,7 @@ extension GymLogDatabase {
 
     /// Runs read-only `ChangeWriter` helpers outside a write (they never write when only read).
     func inReadOnlyWriter<T>(_ db: Database, _ body: (ChangeWriter) throws -> T) throws -> T {
-        let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
+        let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, idKeying: idKeying, fault: nil)
         return try body(w)
     }
 
@@ -201,7 +201,7 @@ extension GymLogDatabase {
             // A changed e1RM formula rebuilds the records before they are shown.
             if try String.fetchOne(db, sql: "SELECT formula FROM records_meta") != settings.e1rmFormula.rawValue {
                 try db.inTransaction(.immediate) {
-                    let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, fault: nil)
+                    let w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, idKeying: idKeying, fault: nil)
                     try RecordBook(w).ensureRecordsFormula()
                     return .commit
                 }

@@ -9,7 +9,7 @@ enum RoutineSteps {
     static func save(name: String, text: String, lines: [String], in w: inout ChangeWriter) throws -> (routine: StoredRoutine, created: Bool) {
         let clean = displayName(forNew: name)
         guard !clean.isEmpty else { throw UserError("A routine needs a name, e.g. `gymlog routine add \"Push A\"`.") }
-        let id = derivedID(namespace: "routine", key: nameKey(clean))
+        let id = w.derivedID(namespace: "routine", key: nameKey(clean))
         let stored = try Row.fetchOne(w.db, sql: "SELECT name, body, line_since, unit, deleted_at FROM routines WHERE id = ?", arguments: [id.key])
         let live = stored.map { ($0["deleted_at"] as Int64?) == nil } ?? false
         let old = GymLogDatabase.lineSince(live ? stored?["line_since"] : nil)

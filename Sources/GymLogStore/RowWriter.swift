@@ -16,6 +16,32 @@ enum RowWriter {
         .bodyweights: ["measured_at", "utc_offset", "weight", "weight_unit", "deleted_at"],
     ]
 
+    /// Calls `body` with each row of `entity` that `filter` selects (SQL over the table's
+    /// columns, `?` bound to `arguments`), in rowid order: its id and every field it holds a
+    /// clock for, with that clock (columns, then the `extra` fields of newer clients). What
+    /// re-sends a row whole. Rows without a clocked field are skipped.
+    static func forEachRow(_ db: Database, _ entity: EntityKind, where filter: String = "1", arguments: StatementArguments = [],
+                           _ body: (_ id: String, _ fields: [FieldChange]) throws -> Void) throws {
+        let columns = Self.columns[entity]!.sorted()
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, clocks, extra, \(columns.joined(separator: ", ")) FROM \(entity.rawValue) WHERE \(filter) ORDER BY rowid",
+                                       arguments: arguments)
+        var positions = ColumnPositions(["id", "clocks", "extra"] + columns)
+        while let row = try rows.next() {
+            let p = positions(row)
+            let clocks = (try? JSONDecoder().decode([String: String].self, from: Data((row[p[1]] as String).utf8))) ?? [:]
+            var fields: [FieldChange] = []
+            for (i, name) in columns.enumerated() {
+                guard let clock = clocks[name].flatMap(HLC.init) else { continue }
+                fields.append(FieldChange(name, FieldValue(row[p[3 + i]] as DatabaseValue), clock))
+            }
+            if let extra = row[p[2]] as String?, let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(extra.utf8)) {
+                for (name, value) in object { if let clock = clocks[name].flatMap(HLC.init) { fields.append(FieldChange(name, value, clock)) } }
+            }
+            guard !fields.isEmpty else { continue }
+            try body(row[p[0]], fields)
+        }
+    }
+
     /// Writes `changes` to row `id`. A create carries every column and inserts (or revives a
     /// row with the same derived id); other changes update the fields they name, and insert
     /// a partial row only when the row is not there yet (a change that arrived first).

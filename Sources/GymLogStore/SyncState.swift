@@ -221,25 +221,11 @@ extension GymLogDatabase {
                 let now = environment.now()
                 // Parents before children, as `EntityKind` lists them.
                 for entity in EntityKind.allCases {
-                    let columns = RowWriter.columns[entity]!.sorted()
-                    let rows = try Row.fetchCursor(db, sql: "SELECT id, clocks, extra, \(columns.joined(separator: ", ")) FROM \(entity.rawValue) ORDER BY rowid")
-                    var positions = ColumnPositions(["id", "clocks", "extra"] + columns)
-                    while let row = try rows.next() {
-                        let p = positions(row)
-                        let clocks = (try? JSONDecoder().decode([String: String].self, from: Data((row[p[1]] as String).utf8))) ?? [:]
-                        var fields: [FieldChange] = []
-                        for (i, name) in columns.enumerated() {
-                            guard let clock = clocks[name].flatMap(HLC.init) else { continue }
-                            fields.append(FieldChange(name, FieldValue(row[p[3 + i]] as DatabaseValue), clock))
-                        }
-                        if let extra = row[p[2]] as String?, let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(extra.utf8)) {
-                            for (name, value) in object { if let clock = clocks[name].flatMap(HLC.init) { fields.append(FieldChange(name, value, clock)) } }
-                        }
-                        guard !fields.isEmpty else { continue }
+                    try RowWriter.forEachRow(db, entity) { id, fields in
                         seq += 1
                         try db.execute(sql: """
                             INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at) VALUES (?, ?, ?, 'update', ?, ?, ?)
-                            """, arguments: [seq, entity.rawValue, row[p[0]] as String, encodePayload(fields), environment.newID().key, now])
+                            """, arguments: [seq, entity.rawValue, id, encodePayload(fields), environment.newID().key, now])
                     }
                 }
                 try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [seq])

@@ -24,6 +24,9 @@ public protocol SyncReplica: Sendable {
     /// clock was far ahead and has been fixed); clocks at or before `limit` are left as they
     /// are. Returns how many events changed.
     func restampClocks(after limit: Int64) throws -> Int
+    /// Keys every plain content-derived id the database holds with `key` when a pending event
+    /// names one (`GymLogDatabase.keyDerivedIDs`); returns how many rows changed id.
+    func keyPlainDerivedIDs(with key: AccountKey) throws -> Int
 }
 
 /// A pulled change this device cannot read (a sealed value that does not open), and why.
@@ -111,6 +114,10 @@ public struct SyncEngine: Sendable {
 
     /// One pull -> push -> ack cycle, counted into `report`.
     private func cycle(_ report: inout SyncReport) async throws {
+        // An encrypted account never sees a plain derived id (it would let the server test a
+        // guessed exercise name): rows made before the key are keyed before the pull merges
+        // the keyed rows of other devices into them, and again before the push.
+        if let seal { try replica.keyPlainDerivedIDs(with: seal.key) }
         var position = try replica.syncPosition()
         var cursor = SyncCursor(epoch: position.epoch, position: position.cursor)
         var serverAck: Int64 = 0
@@ -162,6 +169,7 @@ public struct SyncEngine: Sendable {
 
         // Push.
         try replica.unparkDueEvents()
+        if let seal { try replica.keyPlainDerivedIDs(with: seal.key) }
         var after = max(serverAck, position.ackedSeq)
         var restampedThisCycle = false
         while true {

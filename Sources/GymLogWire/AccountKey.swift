@@ -12,8 +12,10 @@ public struct AccountKey: Equatable, Sendable {
     /// (Bytes, not `SymmetricKey`, which is not `Sendable`; making one of 32 bytes is cheap.)
     private let valuesKeyBytes: [UInt8]
     private let noncesKeyBytes: [UInt8]
+    private let idsKeyBytes: [UInt8]
     private var valuesKey: SymmetricKey { SymmetricKey(data: valuesKeyBytes) }
     private var noncesKey: SymmetricKey { SymmetricKey(data: noncesKeyBytes) }
+    private var idsKey: SymmetricKey { SymmetricKey(data: idsKeyBytes) }
 
     public static func == (a: AccountKey, b: AccountKey) -> Bool { a.bytes == b.bytes }
 
@@ -28,6 +30,7 @@ public struct AccountKey: Equatable, Sendable {
         self.bytes = bytes
         valuesKeyBytes = Self.derived("values", from: bytes).withUnsafeBytes { Array($0) }
         noncesKeyBytes = Self.derived("nonces", from: bytes).withUnsafeBytes { Array($0) }
+        idsKeyBytes = Self.derived("ids", from: bytes).withUnsafeBytes { Array($0) }
     }
 
     /// The key these 32 bytes are; nil for any other length.
@@ -60,11 +63,15 @@ public struct AccountKey: Equatable, Sendable {
         hex(HMAC<SHA256>.authenticationCode(for: Data("gymlog verifier v1".utf8), using: derived("verifier")))
     }
 
-    /// An id derived from content that would otherwise reveal it (an exercise's name, an
-    /// imported row), keyed so the server cannot test guesses against it: the first 16 bytes
-    /// of an HMAC, as a UUID of version 8 (custom) and RFC 4122 variant.
-    public func keyedID(_ content: String) -> UUID {
-        var b = Array(HMAC<SHA256>.authenticationCode(for: Data(content.utf8), using: derived("ids")).prefix(16))
+    /// The keyed form of a content-derived id (`derivedID`: an exercise's name, an imported
+    /// row), so the server cannot test guesses against it: the first 16 bytes of an HMAC of
+    /// the plain derived id under a derived key, as a UUID of version 8 (custom) and RFC 4122
+    /// variant. A function of the plain id rather than of the content, so a database's
+    /// existing derived ids can be keyed without knowing what they were derived from, and two
+    /// devices keying the same name get the same id.
+    public func keyedID(_ derived: UUID) -> UUID {
+        let code = withUnsafeBytes(of: derived.uuid) { HMAC<SHA256>.authenticationCode(for: $0, using: idsKey) }
+        var b = Array(code.prefix(16))
         b[6] = (b[6] & 0x0F) | 0x80
         b[8] = (b[8] & 0x3F) | 0x80
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))

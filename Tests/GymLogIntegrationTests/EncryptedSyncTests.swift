@@ -118,8 +118,11 @@ import Testing
         let login = try d.run(["login", "--server", server.url, "--token", token])
         #expect(login.stdout.contains("kept in the clear on the server") && login.stdout.contains("`gymlog key enable`"), "\(login.stdout)")
         #expect(try d.home.accountKeyPhrase() == nil)
+        try d.run(["log", "Quokka Curl 20x10"])
         try d.sync()
         #expect(try d.run(["exercises"]).stdout.contains("Plain Pendlay Row"))
+        let curl = derivedID(namespace: "exercise", key: nameKey("Quokka Curl")).key
+        #expect(try serverRows(server).contains { $0.contains(curl) })
         #expect(try d.run(["status"]).stdout.contains("Encryption: none"))
         #expect(try d.run(["key"], expect: 1).stderr.contains("`gymlog key enable` encrypts it"))
 
@@ -141,6 +144,8 @@ import Testing
         let values = pulled.changes.flatMap { $0.fields.values.map(\.v) }
         #expect(!values.isEmpty && values.allSatisfy { if case .text(let t) = $0 { AccountKey.looksSealed(t) } else { false } }, "\(values)")
         #expect(pulled.changes.contains { $0.entityID == exercise })
+        // (the name-derived id the server held in the clear is now keyed: it cannot test a guessed name against it)
+        #expect(!pulled.changes.contains { $0.entityID == curl } && pulled.changes.allSatisfy { !(parseUUID($0.entityID)?.isDerived ?? true) })
         #expect(try d.outboxDepth() == 0)
         #expect(try d.run(["key"]).stdout.contains(phrase.split(separator: " ")[23]))
         #expect(try d.run(["status"]).stdout.contains("Encryption: end to end"))
@@ -167,6 +172,29 @@ import Testing
         #expect(status.contains("Not applied") && status.contains("does not open with this device's key"), "\(status)")
         #expect(try b.liveSets().isEmpty)
         #expect(try b.exerciseCount() == 1)
+    }
+
+    @Test func oneNameMadeOnTwoDevicesBeforeTheyShareTheKeyIsOneExerciseUnderAKeyedID() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("erin")
+        // Given a device that logged before it ever logged in, and the account's first device, both naming one exercise
+        let b = try ClientDevice(autoSync: false)
+        try b.run(["log", "Zercher Quokka Squat 60x8"])
+        let a = try ClientDevice(server: server, token: token, autoSync: false)
+        try a.run(["log", "Zercher Quokka Squat 100x5"])
+        try a.sync()
+        // When the first device logs in with the account's phrase, and both sync
+        let login = try b.home.login(server, token: token)
+        #expect(login.status == 0, "\(login.stderr)")
+        try b.sync(); try a.sync()
+        // Then both hold one exercise of that name, with both sets
+        #expect(try a.exerciseCount() == 1 && (try b.exerciseCount()) == 1)
+        #expect(try a.liveSets().count == 2 && (try b.liveSets()) == (try a.liveSets()))
+        // And the server holds no id it could derive from a guessed name: every name-derived id is keyed
+        let plain = derivedID(namespace: "exercise", key: nameKey("Zercher Quokka Squat")).key
+        #expect(serverFiles(server).range(of: Data(plain.utf8)) == nil)
+        let ids = try serverRows(server).map { $0.split(separator: " ")[1] }
+        #expect(!ids.isEmpty && ids.allSatisfy { $0.dropFirst(14).first != "5" }, "\(ids)")
     }
 
     /// The `fields` rows of the server's database: entity, id, field, clock (values are sealed).

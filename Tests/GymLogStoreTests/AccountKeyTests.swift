@@ -96,11 +96,13 @@ import Testing
         // The verifier is stable for a key, differs between keys, and holds none of its bytes
         #expect(key.verifier == same.verifier && key.verifier != other.verifier)
         #expect(key.verifier.count == 64 && !key.verifier.contains(Self.vectors[4].hex.prefix(8)))
-        // A keyed id is stable for a key and a content, and differs with either
-        #expect(key.keyedID("bench press") == same.keyedID("bench press"))
-        #expect(key.keyedID("bench press") != key.keyedID("squat"))
-        #expect(key.keyedID("bench press") != other.keyedID("bench press"))
-        #expect(key.keyedID("bench press").uuidString.dropFirst(14).first == "8")
+        // A keyed id is stable for a key and a derived id, differs with either, and is no longer a derived id
+        let bench = derivedID(namespace: "exercise", key: "bench press"), squat = derivedID(namespace: "exercise", key: "squat")
+        #expect(key.keyedID(bench) == same.keyedID(bench))
+        #expect(key.keyedID(bench) != key.keyedID(squat))
+        #expect(key.keyedID(bench) != other.keyedID(bench))
+        #expect(key.keyedID(bench).uuidString.dropFirst(14).first == "8")
+        #expect(bench.isDerived && !key.keyedID(bench).isDerived && !UUID.timeOrdered(millis: 1_763_719_000_000).isDerived)
     }
 
     /// A value sealed and opened reads back exactly as the same value pulled unsealed does:

@@ -86,6 +86,8 @@ struct EnableKey: ContextCommand {
         // Saved before anything else can fail: the server now refuses this device without it.
         try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caFile: context.settings.caFile,
                                        account: info.user, key: key.phrase.joined(separator: " "))
+        // The ids derived from names and imported rows are keyed before the history is re-sent.
+        try context.existingDB()?.keyDerivedIDs(with: key)
         context.print("The account \(info.user) is now encrypted end to end. Write down its recovery phrase; a new device needs it, "
             + "and nobody can recover your history without it:")
         for line in AccountKeyText.phraseLines(key) { context.print(line) }

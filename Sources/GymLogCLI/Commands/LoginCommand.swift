@@ -103,6 +103,9 @@ struct Login: SavesCredentials {
         try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caFile: caFile,
                                        account: info?.user, key: key?.phrase.joined(separator: " "))
         try existing?.clearSyncError()
+        // What this device made before it held the key (exercises named, files imported) gets
+        // keyed ids before anything of it is sent.
+        if let key { try existing?.keyDerivedIDs(with: key) }
         if let info, key == nil {
             context.print("The account \(info.user)'s history is kept in the clear on the server (it was made before end-to-end "
                 + "encryption); `gymlog key enable` encrypts it.")

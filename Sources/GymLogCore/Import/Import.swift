@@ -120,6 +120,21 @@ public struct ImportedWorkout: Equatable, Sendable {
     }
 }
 
+extension ImportedWorkout {
+    /// The workout with every id it carries (its own, its sets' and their supersets') passed
+    /// through `map`: how a database stores the ids an import derives (keyed, for an account
+    /// encrypted end to end).
+    public func mappingIDs(_ map: (UUID) -> UUID) -> ImportedWorkout {
+        var mapped = self
+        mapped.workout.id = map(workout.id)
+        for i in mapped.sets.indices {
+            mapped.sets[i].id = map(sets[i].id)
+            mapped.sets[i].supersetID = sets[i].supersetID.map(map)
+        }
+        return mapped
+    }
+}
+
 /// A row that was not imported, with the line it starts on and why.
 public struct ImportProblem: Equatable, Sendable, CustomStringConvertible {
     public var line: Int
@@ -194,6 +209,17 @@ public struct ImportedFile: Sendable {
     /// Each exercise's place when the exercises are ordered by their first set, oldest workout
     /// first: the order the summary names new exercises in, whatever order they are written in.
     public var exerciseRanks: [Int] = []
+}
+
+extension ImportedFile {
+    /// The file with every id it carries passed through `map` (see `ImportedWorkout.mappingIDs`).
+    public func mappingIDs(_ map: (UUID) -> UUID) -> ImportedFile {
+        var mapped = self
+        mapped.workouts = workouts.map { $0.mappingIDs(map) }
+        for i in mapped.exercises.indices { mapped.exercises[i].id = exercises[i].id.map(map) }
+        for i in mapped.bodyweights.indices { mapped.bodyweights[i].id = map(bodyweights[i].id) }
+        return mapped
+    }
 }
 
 extension ImportSource {

@@ -42,6 +42,11 @@ public enum FieldRules {
         return table[entity]?[field]
     }
 
+    /// The fields of `entity` that hold another row's id (`Rule.Shape.id`), by name.
+    public static func idFields(of entity: String) -> [String] {
+        (table[entity] ?? [:]).compactMap { name, rule in if case .id = rule.shape { name } else { nil } }.sorted()
+    }
+
     /// Why `value` cannot be `field` of `entity`, naming what it should be; nil when it can
     /// (or when the pair is unknown).
     public static func problem(entity: String, field: String, value: FieldValue) -> String? {

@@ -72,6 +72,12 @@ public func derivedID(namespace: String, key: String) -> UUID {
                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
 }
 
+extension UUID {
+    /// Whether this id is one `derivedID` made (its version nibble is 5; gymlog's random ids
+    /// are version 7, its keyed ids version 8): an id a server could test guesses against.
+    public var isDerived: Bool { uuid.6 >> 4 == 5 }
+}
+
 /// Parses the 36-character UUID text form (either case) without Foundation's sscanf path;
 /// reading rows back (export streams millions) parses several ids per row.
 public func parseUUID(_ text: String) -> UUID? {
