@@ -303,6 +303,8 @@ struct RequestLogMiddleware: RouterMiddleware {
             // before the write (`user revoke` racing a slow body): it no longer works, and the
             // store wrote nothing.
             apiError = .unauthorized
+        case StorageError.keyChanged:
+            apiError = .keyRequired
         case is CancellationError:
             // The shutdown grace ran out while this request was still going (see `runUntilSignalled`).
             apiError = APIError(.serviceUnavailable, "shutting_down", "the server stopped before this request was done; nothing more of it was applied. Try again shortly.")

@@ -59,6 +59,8 @@ public struct SyncReport: Equatable, Sendable {
 public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomStringConvertible {
     /// A pull answered "more to come" with a cursor at or before the one asked from.
     case cursorDidNotAdvance(from: Int64, to: Int64)
+    /// An event for an encrypted account still names a plain derived id after keying.
+    case plainDerivedID
 
     public var errorDescription: String? { description }
 
@@ -67,6 +69,9 @@ public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomS
         case .cursorDidNotAdvance(let from, let to):
             "the sync server said more changes follow but did not move its cursor forward (\(to) after \(from)), "
                 + "so pulling stopped. A gymlog-server never does this: check what answers at the server's URL; local changes stay in the outbox."
+        case .plainDerivedID:
+            "a change waiting to be sent names an exercise, routine or imported row by an id the server could guess, and keying it "
+                + "did not help, so nothing was sent (the changes stay in the outbox). Please report this with `gymlog status --json`."
         }
     }
 }
@@ -112,12 +117,25 @@ public struct SyncEngine: Sendable {
         return report
     }
 
+    /// Whether `event` names a plain content-derived id, as its row or in an id field (read
+    /// from the payload as `encodePayload` writes it): an encrypted account must never get one,
+    /// since the server could test a guessed name against it (`GymLogDatabase.keyDerivedIDs`).
+    static func namesPlainDerivedID(_ event: PushEvent) -> Bool {
+        if parseUUID(event.entityID)?.isDerived == true { return true }
+        let json = event.fields.json
+        for name in FieldRules.idFields(of: event.entity) {
+            guard let found = json.range(of: "\"\(name)\":{\"v\":\"") else { continue }
+            if parseUUID(String(json[found.upperBound...].prefix(36)))?.isDerived == true { return true }
+        }
+        return false
+    }
+
     /// One pull -> push -> ack cycle, counted into `report`.
     private func cycle(_ report: inout SyncReport) async throws {
         // An encrypted account never sees a plain derived id (it would let the server test a
         // guessed exercise name): rows made before the key are keyed before the pull merges
         // the keyed rows of other devices into them, and again before the push.
-        if let seal { try replica.keyPlainDerivedIDs(with: seal.key) }
+        if let seal { _ = try replica.keyPlainDerivedIDs(with: seal.key) }
         var position = try replica.syncPosition()
         var cursor = SyncCursor(epoch: position.epoch, position: position.cursor)
         var serverAck: Int64 = 0
@@ -169,12 +187,20 @@ public struct SyncEngine: Sendable {
 
         // Push.
         try replica.unparkDueEvents()
-        if let seal { try replica.keyPlainDerivedIDs(with: seal.key) }
+        var keyedThisCycle = false
         var after = max(serverAck, position.ackedSeq)
         var restampedThisCycle = false
         while true {
             let events = try replica.pending(after: after, limit: pushBatch)
             guard !events.isEmpty else { break }
+            if let seal, events.contains(where: Self.namesPlainDerivedID) {
+                // A write made since this cycle's keying (one racing the sync) named a plain
+                // derived id: key it, then read the events again. Never sent as it is.
+                guard !keyedThisCycle else { throw SyncEngineError.plainDerivedID }
+                _ = try replica.keyPlainDerivedIDs(with: seal.key)
+                keyedThisCycle = true
+                continue
+            }
             let response: PushResponse
             do {
                 let sent = try seal.map { seal in try events.map(seal.sealed) } ?? events

@@ -81,7 +81,10 @@ extension Sim {
             seal = options.encrypted ? ValueSeal(key: AccountKey.random(), account: "lifter") : nil
             token = try await addUser()
             for i in 0..<options.devices {
-                devices.append(try Device(index: i, directory: directory, seed: random.next(), clock: clock, skewMs: randomSkew()))
+                // Half the devices of an encrypted run key ids as they make them, as the CLI does;
+                // the others leave it to the sync engine, as a log made before the key does.
+                devices.append(try Device(index: i, directory: directory, seed: random.next(), clock: clock, skewMs: randomSkew(),
+                                          accountKey: i % 2 == 1 ? seal?.key : nil))
             }
         }
 

@@ -111,7 +111,10 @@ extension Sim {
         var random: SplitMix64
         var stats = OpStats()
 
-        init(index: Int, directory: URL, seed: UInt64, clock: FakeClock, skewMs: Int64) throws {
+        /// `accountKey`: the account's key in the device's settings, as the CLI's are once
+        /// logged in to an encrypted account (ids derived from names are keyed as they are
+        /// made); without it, they are keyed by the sync engine before they are sent.
+        init(index: Int, directory: URL, seed: UInt64, clock: FakeClock, skewMs: Int64, accountKey: AccountKey?) throws {
             self.index = index
             self.path = directory.appendingPathComponent("device-\(index).sqlite").path
             let skew = Box(skewMs)
@@ -122,7 +125,9 @@ extension Sim {
                 now: { clock.now() + skew.get },
                 utcOffset: { _ in 3600 },
                 newID: { ids.with { $0.uuid(millis: clock.now() + skew.get) } })
-            db = try GymLogDatabase(path: path, environment: env)
+            var settings = Settings()
+            if let accountKey { settings.account = "lifter"; settings.accountKey = accountKey.phrase.joined(separator: " ") }
+            db = try GymLogDatabase(path: path, environment: env, settings: settings)
         }
 
         var deviceID: String { db.deviceID }

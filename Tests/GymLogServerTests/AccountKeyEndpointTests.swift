@@ -73,4 +73,29 @@ struct AccountKeyEndpointTests {
             }
         }
     }
+
+    /// A push authenticated in the clear whose write runs after another device set the key
+    /// (`key enable` racing a slow push) would put plaintext into an encrypted account: the
+    /// store checks the key again inside the write and stores nothing (answered 403 `key_required`).
+    @Test(arguments: Backend.conformance) func aPushCheckedBeforeTheKeyWasSetStoresNothing(_ backend: Backend) async throws {
+        try await Harness.with(backend) { h in
+            let token = try await h.addUser("lifter")
+            let authenticated = try #require(try await h.storage.userForTokenHash(Tokens.hash(token)))
+            #expect(authenticated.keyVerifier == nil)
+            let verifier = AccountKey.random().verifier
+            #expect(try await h.storage.setKeyVerifier(user: authenticated, verifier: verifier) == .set(droppedHistory: false))
+            let plaintext = Script.event(1, "set-1", node: "dev", millis: 10, [("reps", .int(5)), ("note", .text("heavy"))])
+            let refused = await #expect(throws: StorageError.self) {
+                _ = try await h.storage.push(user: authenticated, deviceID: "dev", items: [plaintext], now: testNow)
+            }
+            #expect(refused == .keyChanged)
+            #expect(try await !h.storage.hasHistory(user: authenticated))
+            // And the same device, authenticated again with the key, pushes as before
+            let now = try #require(try await h.storage.userForTokenHash(Tokens.hash(token)))
+            #expect(now.keyVerifier == verifier)
+            let outcome = try await h.storage.push(user: now, deviceID: "dev", items: [plaintext], now: testNow)
+            guard case .completed(let lastApplied, _, _) = outcome else { Issue.record("\(outcome)"); return }
+            #expect(lastApplied == 1)
+        }
+    }
 }

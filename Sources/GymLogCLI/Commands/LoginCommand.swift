@@ -177,7 +177,9 @@ struct Login: SavesCredentials {
             return "\(server) does not answer as a gymlog sync server (HTTP \(status): \(reason.prefix(120))). "
                 + "Nothing was saved; check the URL (the server's base URL, e.g. http://127.0.0.1:8080)."
         case .server(let status, let body):
-            return "The server at \(server) refused (HTTP \(status)): \(body.error.message) Nothing was saved."
+            // A refused key's message already says the server stored nothing; here, nothing was saved either.
+            let message = body.error.message.replacingOccurrences(of: " Nothing of this device was stored.", with: "")
+            return "The server at \(server) refused (HTTP \(status)): \(message) Nothing was saved."
         }
     }
 }

@@ -43,8 +43,10 @@ public enum FieldRules {
     }
 
     /// The fields of `entity` that hold another row's id (`Rule.Shape.id`), by name.
-    public static func idFields(of entity: String) -> [String] {
-        (table[entity] ?? [:]).compactMap { name, rule in if case .id = rule.shape { name } else { nil } }.sorted()
+    public static func idFields(of entity: String) -> [String] { idFieldsByEntity[entity] ?? [] }
+
+    private static let idFieldsByEntity: [String: [String]] = table.mapValues { fields in
+        fields.compactMap { name, rule in if case .id = rule.shape { name } else { nil } }.sorted()
     }
 
     /// Why `value` cannot be `field` of `entity`, naming what it should be; nil when it can

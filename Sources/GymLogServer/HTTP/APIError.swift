@@ -29,6 +29,11 @@ public struct APIError: Error, HTTPResponseError, Equatable {
         "the token is missing, unknown or revoked; send `Authorization: Bearer <token>` with a token from `gymlog-server user add`.",
         headers: [.wwwAuthenticate: #"Bearer realm="gymlog""#])
 
+    /// 403 `key_required`: the account is encrypted end to end and the request came without
+    /// its key (at authentication, or a key set while a push ran: `StorageError.keyChanged`).
+    static let keyRequired = APIError(.forbidden, "key_required",
+        "this account's history is encrypted end to end, and this device has no key for it; run `gymlog key` on a device that syncs, then `gymlog login` again here and give its recovery phrase.")
+
     /// 503 `not_ready`: the database cannot serve (unreachable, read-only, corrupt, its disk
     /// full), with `Retry-After`, on every route and on `/readyz`. `problem` never names a
     /// path or a URL: the store logs those.

@@ -281,8 +281,7 @@ struct SyncRoutes: Sendable {
         case (nil, nil): return user
         case (let verifier?, let sent?) where sent == verifier: return user
         case (_?, nil):
-            throw APIError(.forbidden, "key_required",
-                           "this account's history is encrypted end to end, and this device has no key for it; run `gymlog key` on a device that syncs, then `gymlog login` again here and give its recovery phrase.")
+            throw APIError.keyRequired
         case (_?, _?):
             throw APIError(.forbidden, "wrong_key",
                            "this device's key is not the account's key; run `gymlog key` on a device that syncs and log in again with it. Nothing of this device was stored.")

@@ -119,6 +119,10 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
     /// The token that authenticated a request no longer belongs to a live user (revoked,
     /// rotated, or its user deleted) when its write ran; nothing was written. Answered 401.
     case tokenWithdrawn
+    /// The account's key changed (`gymlog key enable` on another device) after the request
+    /// was authenticated and before its write: a push checked against no key would store
+    /// values in the clear in an encrypted account. Nothing was written. Answered 403 `key_required`.
+    case keyChanged
 
     public var errorDescription: String? {
         switch self {
@@ -127,6 +131,7 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
         case .userRevoked(let name): "the user \"\(name)\" is revoked; `gymlog-server user activate \(name)` lets it in again with a new token."
         case .notReady(let problem): problem
         case .tokenWithdrawn: "the token was revoked or replaced, or its user deleted, before the request's write; nothing was written."
+        case .keyChanged: "the account's key was set while the request ran, before its write; nothing was written."
         }
     }
 }

@@ -148,7 +148,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
     public func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (MemorySyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await write { state in
-            let transaction = MemorySyncTransaction(user: user.id, tokenHash: user.tokenHash, state: state)
+            let transaction = MemorySyncTransaction(user: user.id, tokenHash: user.tokenHash, keyVerifier: user.keyVerifier, state: state)
             let (result, commit) = try await body(transaction)
             state = transaction.state
             return (result, commit)
@@ -171,19 +171,24 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
     let user: Int64
     /// The hash of the token that authenticated the push (`AuthenticatedUser.tokenHash`).
     let tokenHash: String
+    /// The key verifier the push was authenticated against (`AuthenticatedUser.keyVerifier`).
+    let keyVerifier: String?
     fileprivate var state: MemoryState
 
-    fileprivate init(user: Int64, tokenHash: String, state: MemoryState) {
+    fileprivate init(user: Int64, tokenHash: String, keyVerifier: String?, state: MemoryState) {
         self.user = user
         self.tokenHash = tokenHash
+        self.keyVerifier = keyVerifier
         self.state = state
     }
 
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
         // Revoked, rotated or deleted meanwhile: the token no longer writes.
-        guard state.users.contains(where: { $0.record.id == user && $0.tokenHash == tokenHash && $0.record.revokedAt == nil }) else {
+        guard let live = state.users.first(where: { $0.record.id == user && $0.tokenHash == tokenHash && $0.record.revokedAt == nil }) else {
             throw StorageError.tokenWithdrawn
         }
+        // A key set meanwhile (`key enable`) refuses a push checked against none.
+        guard live.keyVerifier == keyVerifier else { throw StorageError.keyChanged }
         var read = PushState(lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
                              head: state.changeCounter[user] ?? 0)
         let recorded = state.appliedKeys[user] ?? [:]

@@ -42,10 +42,10 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
         let rows = try await statements.execute(PushRead(user: id, tokenHash: user.tokenHash, device: device, keys: plan.keys,
                                                          entities: plan.rows.map(\.entity), ids: plan.rows.map(\.entityID)))
         var state = PushState(lastAppliedSeq: 0, head: 0)
-        var found = false
+        var found = false, verifier: String?
         for try await (kind, a, b, t1, t2, t3, t4) in rows {
             switch kind {
-            case 0: found = true; state.head = a ?? 0; version = b ?? 0
+            case 0: found = true; state.head = a ?? 0; version = b ?? 0; verifier = t1
             case 1: state.lastAppliedSeq = a ?? 0
             case 2: if let key = t1 { state.recordedKeys.updateValue(t2, forKey: key) }
             default:
@@ -56,6 +56,9 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
         }
         // Revoked, rotated or deleted meanwhile: the token no longer writes.
         guard found else { throw StorageError.tokenWithdrawn }
+        // A key set meanwhile (`key enable`, which bumps push_version, so an optimistic push that
+        // read before it reads again) refuses a push checked against none.
+        guard verifier == user.keyVerifier else { throw StorageError.keyChanged }
         return state
     }
 
@@ -120,10 +123,11 @@ struct PostgresStatements: Sendable {
 
 /// The push's read (`PostgresSyncTransaction.readPushState`): one statement, so one snapshot.
 struct PushRead: PostgresPreparedStatement {
-    static let name = "gymlog_push_read_v2"
-    // The user's row only while it holds the token hash, live (`StorageError.tokenWithdrawn`).
+    static let name = "gymlog_push_read_v3"
+    // The user's row only while it holds the token hash, live (`StorageError.tokenWithdrawn`),
+    // with its key verifier (`StorageError.keyChanged`).
     static let sql = """
-        SELECT 0, u.change_seq, u.push_version, NULL::text, NULL::text, NULL::text, NULL::text FROM users u
+        SELECT 0, u.change_seq, u.push_version, u.key_verifier, NULL::text, NULL::text, NULL::text FROM users u
         WHERE u.id = $1 AND u.token_hash = $6 AND u.revoked_at IS NULL
         UNION ALL
         SELECT 1, d.last_applied_seq, NULL, NULL, NULL, NULL, NULL FROM devices d WHERE d.user_id = $1 AND d.device_id = $2

@@ -443,7 +443,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         try await write {
             try await pool.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
             do {
-                let (result, commit) = try await body(SQLiteSyncTransaction(pool: pool, user: user.id, tokenHash: user.tokenHash))
+                let (result, commit) = try await body(SQLiteSyncTransaction(pool: pool, user: user.id, tokenHash: user.tokenHash, keyVerifier: user.keyVerifier))
                 try await Self.finish(pool, commit ? "COMMIT" : "ROLLBACK")
                 return result
             } catch {

@@ -15,20 +15,25 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
     let user: Int64
     /// The hash of the token that authenticated the push (`AuthenticatedUser.tokenHash`).
     let tokenHash: String
+    /// The key verifier the push was authenticated against (`AuthenticatedUser.keyVerifier`).
+    let keyVerifier: String?
 
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
-        let (user, tokenHash) = (self.user, self.tokenHash)
+        let (user, tokenHash, keyVerifier) = (self.user, self.tokenHash, self.keyVerifier)
         return try await pool.writeWithoutTransaction { db in
             let lastApplied = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
                 arguments: [user, device]) ?? 0
             // The token still this user's, live, inside BEGIN IMMEDIATE: a revoke, a rotation or a
             // delete (another process's included) commits before this, or waits until the push ends.
-            guard let head = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ? AND token_hash = ? AND revoked_at IS NULL"),
+            // So is the account's key: one set meanwhile (`key enable`) refuses a push checked against none.
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT change_seq, key_verifier FROM users WHERE id = ? AND token_hash = ? AND revoked_at IS NULL"),
                 arguments: [user, tokenHash]) else {
                 throw StorageError.tokenWithdrawn
             }
+            guard row[1] as String? == keyVerifier else { throw StorageError.keyChanged }
+            let head: Int64 = row[0]
             var state = PushState(lastAppliedSeq: lastApplied, head: head)
             try Self.eachChunk(of: plan.keys, sql: { "SELECT idempotency_key, digest FROM applied_keys WHERE user_id = ? AND idempotency_key IN (\($0))" },
                                db, bind: { select in select.bind(1, user); return 2 }, bindEach: { select, index, key in select.bind(index, key) }) { row in
