@@ -147,6 +147,10 @@ import Testing
         // (the name-derived id the server held in the clear is now keyed: it cannot test a guessed name against it)
         #expect(!pulled.changes.contains { $0.entityID == curl } && pulled.changes.allSatisfy { !(parseUUID($0.entityID)?.isDerived ?? true) })
         #expect(try d.outboxDepth() == 0)
+        // And the server's files keep nothing of the history it held in the clear
+        for secret in ["Plain Pendlay Row", "Quokka Curl", "quokka curl"] {
+            #expect(serverFiles(server).range(of: Data(secret.utf8)) == nil, "the server's database still holds \(secret)")
+        }
         #expect(try d.run(["key"]).stdout.contains(phrase.split(separator: " ")[23]))
         #expect(try d.run(["status"]).stdout.contains("Encryption: end to end"))
     }

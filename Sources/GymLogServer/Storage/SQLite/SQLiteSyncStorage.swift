@@ -414,18 +414,31 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     }
 
     public func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
-        try await write { try await pool.write { db in
+        let outcome = try await write { try await pool.write { db -> KeyVerifierOutcome in
             guard let row = try Row.fetchOne(db, sql: "SELECT key_verifier FROM users WHERE id = ?", arguments: [user.id]) else {
                 throw StorageError.tokenWithdrawn
             }
             if let existing = row[0] as String? { return .alreadySet(same: existing == verifier) }
             try db.execute(sql: "UPDATE users SET key_verifier = ? WHERE id = ?", arguments: [verifier, user.id])
+            // The plaintext is overwritten with zeros as it is deleted, not left in free pages
+            // for whoever reads the file later (this connection only, for this statement).
+            let secureDelete = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
+            try db.execute(sql: "PRAGMA secure_delete = ON")
             try db.execute(sql: "DELETE FROM fields WHERE user_id = ?", arguments: [user.id])
-            guard db.changesCount > 0 else { return .set(droppedHistory: false) }
+            let dropped = db.changesCount > 0
+            try db.execute(sql: "PRAGMA secure_delete = \(secureDelete)")
+            guard dropped else { return .set(droppedHistory: false) }
             try db.execute(sql: "DELETE FROM applied_keys WHERE user_id = ?", arguments: [user.id])
             try db.execute(sql: "UPDATE users SET history_generation = history_generation + 1 WHERE id = ?", arguments: [user.id])
             return .set(droppedHistory: true)
         } }
+        if outcome == .set(droppedHistory: true) {
+            // The WAL still holds the pages the plaintext was pushed in: copy the zeroed pages
+            // into the file and empty the WAL. Best effort: a reader holding an old snapshot
+            // keeps its frames until later checkpoints overwrite them.
+            try? await pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+        return outcome
     }
 
     /// Bumps the generation unless the user's window (an hour from its first generation)
