@@ -201,6 +201,24 @@ import Testing
         #expect(!ids.isEmpty && ids.allSatisfy { $0.dropFirst(14).first != "5" }, "\(ids)")
     }
 
+    @Test func aLogMadeBeforeTheFirstLoginIsSentByItselfKeyed() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("finn")
+        // Given a device with sync by itself on that logged a set before it ever logged in
+        let d = try ClientDevice()
+        try d.run(["log", "Zercher Quokka Squat 60x8"])
+        #expect(try d.outboxDepth() > 0)
+        // When it logs in, making the account's key, and nothing else is typed
+        try #require(try d.home.login(server, token: token).status == 0)
+        // Then its history reaches the server by itself, sealed, under keyed ids
+        #expect(eventually(within: 30) { (try? d.outboxDepth()) == 0 })
+        let rows = try serverRows(server)
+        #expect(rows.contains { $0.hasPrefix("sets ") } && rows.contains { $0.hasPrefix("exercises ") }, "\(rows)")
+        let plain = derivedID(namespace: "exercise", key: nameKey("Zercher Quokka Squat")).key
+        #expect(!rows.contains { $0.contains(plain) } && serverFiles(server).range(of: Data("Quokka".utf8)) == nil)
+        #expect(try backgroundSyncsEnded(d.database))
+    }
+
     /// The `fields` rows of the server's database: entity, id, field, clock (values are sealed).
     private func serverRows(_ server: ServerInstance) throws -> [String] {
         let queue = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))

@@ -113,6 +113,11 @@ struct Login: SavesCredentials {
         context.print("Logged in to \(server). " + (key == nil ? "" : "Your history is encrypted end to end. ") + (context.settings.autoSync
             ? "From now on changes sync by themselves in the background (`sync.auto`); `gymlog sync` syncs now."
             : "Run `gymlog sync` to sync (`sync.auto` is off)."))
+        // What this device logged before it was logged in goes up now, in the background, as
+        // after a write (this command's own check ran with the settings from before the login).
+        if context.settings.autoSync, let existing, (try? existing.syncSchedule().pending) == true {
+            BackgroundSync.start(context, afterExit: true)
+        }
         // The user's lines are theirs to remove: say that they are no longer read.
         if ConfigFile.hasOldSyncLines(context.paths.config) {
             context.print("The [sync] lines in \(context.paths.config) are no longer read (the server and token are now in "
