@@ -134,15 +134,13 @@ public struct AccountKey: Equatable, Sendable {
     /// `seal` on bytes, for associated data already made (`Place.associatedData`), the sealed
     /// value appended to `out`: `ValueSeal` seals every value of an event into one string.
     func appendSealed(_ plaintext: UnsafeRawBufferPointer, associatedData: [UInt8], occasion: String, to out: inout String) {
-        // The nonce: HMAC of occasion, place and plaintext, one after the other. A copy of the
-        // prepared HMAC: its key states are made once per key, not once per value.
-        var mac = sealing.nonces
+        // The nonce: HMAC of occasion, place and plaintext, one after the other.
         var occasion = occasion
-        occasion.withUTF8 { mac.update(data: UnsafeRawBufferPointer($0)) }
-        associatedData.withUnsafeBytes { mac.update(data: $0) }
-        mac.update(data: plaintext)
+        let code = occasion.withUTF8 { occasion in
+            associatedData.withUnsafeBytes { sealing.nonces.code(UnsafeRawBufferPointer(occasion), $0, plaintext) }
+        }
         // Neither throws: the nonce is 12 bytes and the key 32, the sizes ChaChaPoly takes.
-        let nonce = mac.finalize().withUnsafeBytes { try! ChaChaPoly.Nonce(data: UnsafeRawBufferPointer(rebasing: $0.prefix(12))) }
+        let nonce = code.withUnsafeBytes { try! ChaChaPoly.Nonce(data: UnsafeRawBufferPointer(rebasing: $0.prefix(12))) }
         let box = try! ChaChaPoly.seal(plaintext, using: sealing.values, nonce: nonce, authenticating: associatedData)
         box.combined.withUnsafeBytes { combined in
             // `s1:` and the base64 written into one string; Foundation's encoder makes a
@@ -195,20 +193,47 @@ public struct AccountKey: Equatable, Sendable {
     }
 }
 
-/// The sub-keys of `seal` and `open` in the forms swift-crypto computes with: the values' key
-/// and the nonces' HMAC with its key states already made.
+/// The sub-keys of `seal` and `open` in the forms swift-crypto computes with: the values' key,
+/// and the nonces' HMAC with its key states already hashed.
 ///
-/// `@unchecked Sendable` because swift-crypto does not mark `SymmetricKey` or `HMAC` `Sendable`,
-/// though both are values: nothing here changes after `init`. `seal` updates a copy of
-/// `nonces`, and a copy's first update copies the hash state (swift-crypto's hashers are
-/// copy-on-write), so the prepared one is only ever read, from any thread.
+/// `@unchecked Sendable` because swift-crypto does not mark `SymmetricKey` or `SHA256`
+/// `Sendable`, though both are values: nothing here changes after `init`. `NonceMAC.code`
+/// updates copies of the prepared hashers, and a copy's first update copies the hash state
+/// (swift-crypto's hashers are copy-on-write), so the prepared ones are only ever read, from
+/// any thread.
 private final class SealingKeys: @unchecked Sendable {
     let values: SymmetricKey
-    let nonces: HMAC<SHA256>
+    let nonces: NonceMAC
 
     init(values: SymmetricKey, nonces: SymmetricKey) {
         self.values = values
-        self.nonces = HMAC<SHA256>(key: nonces)
+        self.nonces = NonceMAC(key: nonces)
+    }
+}
+
+/// HMAC-SHA256 (RFC 2104) under one key, its inner and outer key blocks hashed once. What
+/// `HMAC<SHA256>` computes (`AccountKeyTests` pins the nonces against another implementation's
+/// HMAC), over `SHA256`'s concrete methods: `HMAC` takes its data through generic
+/// `DataProtocol` calls, and their metadata look-ups cost more than hashing a value's few bytes.
+private struct NonceMAC {
+    private var inner = SHA256(), outer = SHA256()
+
+    /// `key` is at most one SHA-256 block (64 bytes); the derived keys are 32.
+    init(key: SymmetricKey) {
+        var block = [UInt8](repeating: 0, count: 64)
+        key.withUnsafeBytes { precondition($0.count <= 64); block.replaceSubrange(0..<$0.count, with: $0) }
+        block.map { $0 ^ 0x36 }.withUnsafeBytes { inner.update(bufferPointer: $0) }
+        block.map { $0 ^ 0x5C }.withUnsafeBytes { outer.update(bufferPointer: $0) }
+    }
+
+    /// The HMAC of the three parts one after the other.
+    func code(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ c: UnsafeRawBufferPointer) -> SHA256Digest {
+        var inner = self.inner, outer = self.outer
+        inner.update(bufferPointer: a)
+        inner.update(bufferPointer: b)
+        inner.update(bufferPointer: c)
+        inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
+        return outer.finalize()
     }
 }
 
