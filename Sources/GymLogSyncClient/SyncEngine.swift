@@ -169,7 +169,7 @@ public struct SyncEngine: Sendable {
             guard !events.isEmpty else { break }
             let response: PushResponse
             do {
-                let sent = try seal.map { seal in try events.map(seal.sealed) } ?? events
+                let sent = if let seal { try await seal.sealed(events) } else { events }
                 response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: sent, epoch: position.epoch))
             } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
                 // The server refuses clocks far in its future. If this device's wall clock is

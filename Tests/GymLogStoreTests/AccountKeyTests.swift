@@ -117,6 +117,21 @@ import Testing
             + #""reps":{"v":"s1:s+o7YM/51+EC1zvp+in+gFJhx16SjKf5gqnyT0Q=","c":"\#(clock)"}}"#)
     }
 
+    /// A push batch is sealed split over the cores: the same events, in the same order, as
+    /// each sealed alone.
+    @Test func aBatchSealsToEachEventSealedAloneInOrder() async throws {
+        let seal = ValueSeal(key: AccountKey.random(), account: "alice")
+        // More events than one core seals alone (a hundred per part), an odd number of them
+        let events = (1...1003).map { i in
+            let clock = "001763719000000-\(String(format: "%05d", i % 100_000))-dev"
+            return PushEvent(seq: Int64(i), idempotencyKey: "k\(i)", entity: "sets", entityID: "row\(i)", op: "create",
+                             fields: EventFields(json: #"{"reps":{"v":\#(i),"c":"\#(clock)"}}"#))
+        }
+        for batch in [events, Array(events.prefix(3)), []] {
+            #expect(try await seal.sealed(batch) == (try batch.map(seal.sealed)))
+        }
+    }
+
     @Test func theVerifierAndKeyedIDsNameTheKeyWithoutGivingItAway() throws {
         let key = try #require(AccountKey(bytes: Self.bytes(Self.vectors[4].hex)))
         let same = try AccountKey(phrase: Self.vectors[4].phrase)
