@@ -142,7 +142,7 @@ public struct SyncEngine: Sendable {
             // An empty page that moves nothing needs no local transaction (and no fsync): a
             // no-op sync then writes nothing at all.
             if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch {
-                let (changes, refused) = opened(page.changes)
+                let (changes, refused) = await opened(page.changes)
                 let stats = try replica.apply(changes, refused: refused, epoch: page.epoch, cursor: pageCursor)
                 report.pulledChanges += Self.othersChanges(page.changes, deviceID: replica.deviceID)
                 report.mergedFields += stats.written
@@ -219,12 +219,12 @@ public struct SyncEngine: Sendable {
 
     /// The pulled changes opened with the account key (all of them as they are without one),
     /// and the ones that did not open, with why.
-    func opened(_ changes: [PullChange]) -> (opened: [PullChange], refused: [RefusedChange]) {
+    func opened(_ changes: [PullChange]) async -> (opened: [PullChange], refused: [RefusedChange]) {
         guard let seal else { return (changes, []) }
         var opened: [PullChange] = [], refused: [RefusedChange] = []
         opened.reserveCapacity(changes.count)
-        for change in changes {
-            switch seal.opened(change) {
+        for (change, result) in zip(changes, await seal.opened(changes)) {
+            switch result {
             case .success(let change): opened.append(change)
             case .failure(let problem):
                 refused.append(RefusedChange(change: change, reason: "field \(problem.field): \(problem.reason)"))

@@ -18,22 +18,29 @@ public struct ValueSeal: Sendable {
     /// cores: a push batch of a thousand set events is 15,000 values, each its own HMAC and
     /// ChaCha20-Poly1305, and the work is independent per event. A few events are sealed here.
     public func sealed(_ events: [PushEvent]) async throws -> [PushEvent] {
-        let parts = min(ProcessInfo.processInfo.activeProcessorCount, events.count / Self.eventsPerPart)
-        guard parts > 1 else { return try events.map(sealed) }
-        let size = (events.count + parts - 1) / parts
-        return try await withThrowingTaskGroup(of: (Int, [PushEvent]).self) { group in
-            for start in stride(from: 0, to: events.count, by: size) {
-                let part = events[start..<min(start + size, events.count)]
-                group.addTask { (start, try part.map(sealed)) }
-            }
-            var sealedParts: [(start: Int, events: [PushEvent])] = []
-            for try await part in group { sealedParts.append(part) }
-            return sealedParts.sorted { $0.start < $1.start }.flatMap(\.events)
-        }
+        try await Self.inParts(events, sealed)
     }
 
-    /// Fewer events than this per core are sealed on one: a task costs more than sealing a few.
+    /// Fewer events (or pulled changes) than this per core are sealed (or opened) on one: a task
+    /// costs more than a few.
     static let eventsPerPart = 100
+
+    /// `items` transformed by `transform`, in order, split over the processor's cores when
+    /// there are enough of them: sealing a push batch and opening a pull page.
+    private static func inParts<T: Sendable, R: Sendable>(_ items: [T], _ transform: @escaping @Sendable (T) throws -> R) async throws -> [R] {
+        let parts = min(ProcessInfo.processInfo.activeProcessorCount, items.count / eventsPerPart)
+        guard parts > 1 else { return try items.map(transform) }
+        let size = (items.count + parts - 1) / parts
+        return try await withThrowingTaskGroup(of: (Int, [R]).self) { group in
+            for start in stride(from: 0, to: items.count, by: size) {
+                let part = items[start..<min(start + size, items.count)]
+                group.addTask { (start, try part.map(transform)) }
+            }
+            var done: [(start: Int, results: [R])] = []
+            for try await part in group { done.append(part) }
+            return done.sorted { $0.start < $1.start }.flatMap(\.results)
+        }
+    }
 
     /// `event` with each value (null included: that a field was cleared is the lifter's
     /// business too) replaced by its sealed form, a string.
@@ -116,6 +123,13 @@ public struct ValueSeal: Sendable {
         var opened = change
         opened.fields = fields
         return .success(opened)
+    }
+
+    /// Each of `changes` opened (`opened(_:)`), in order, a pull page split over the
+    /// processor's cores as a push batch is for sealing.
+    public func opened(_ changes: [PullChange]) async -> [Result<PullChange, Unopened>] {
+        // `opened(_:)` returns its failures as values, so no part throws.
+        (try? await Self.inParts(changes, opened)) ?? changes.map(opened)
     }
 
     /// One JSON value (null, a number, a string), as `appendJSON` writes it, read as a pulled
