@@ -167,7 +167,7 @@ public struct SyncEngine: Sendable {
             // An empty page that moves nothing needs no local transaction (and no fsync): a
             // no-op sync then writes nothing at all.
             if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch {
-                let (changes, refused) = opened(page.changes)
+                let (changes, refused) = await opened(page.changes)
                 let stats = try replica.apply(changes, refused: refused, epoch: page.epoch, cursor: pageCursor)
                 report.pulledChanges += Self.othersChanges(page.changes, deviceID: replica.deviceID)
                 report.mergedFields += stats.written
@@ -203,7 +203,7 @@ public struct SyncEngine: Sendable {
             }
             let response: PushResponse
             do {
-                let sent = try seal.map { seal in try events.map(seal.sealed) } ?? events
+                let sent = if let seal { try await seal.sealed(events) } else { events }
                 response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: sent, epoch: position.epoch))
             } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
                 // The server refuses clocks far in its future. If this device's wall clock is
@@ -253,12 +253,12 @@ public struct SyncEngine: Sendable {
 
     /// The pulled changes opened with the account key (all of them as they are without one),
     /// and the ones that did not open, with why.
-    func opened(_ changes: [PullChange]) -> (opened: [PullChange], refused: [RefusedChange]) {
+    func opened(_ changes: [PullChange]) async -> (opened: [PullChange], refused: [RefusedChange]) {
         guard let seal else { return (changes, []) }
         var opened: [PullChange] = [], refused: [RefusedChange] = []
         opened.reserveCapacity(changes.count)
-        for change in changes {
-            switch seal.opened(change) {
+        for (change, result) in zip(changes, await seal.opened(changes)) {
+            switch result {
             case .success(let change): opened.append(change)
             case .failure(let problem):
                 refused.append(RefusedChange(change: change, reason: "field \(problem.field): \(problem.reason)"))

@@ -7,14 +7,12 @@ import Foundation
 /// refuse a device holding another key before anything of that device is stored.
 public struct AccountKey: Equatable, Sendable {
     public let bytes: [UInt8]
-    /// The sub-keys that seal values and make their nonces, derived once: a push seals every
-    /// field of every event, and an HKDF per field cost more than the sealing.
-    /// (Bytes, not `SymmetricKey`, which is not `Sendable`; making one of 32 bytes is cheap.)
-    private let valuesKeyBytes: [UInt8]
-    private let noncesKeyBytes: [UInt8]
+    /// The sub-keys that seal values and make their nonces, derived and made ready once: a push
+    /// seals every field of every event, and an HKDF, a `SymmetricKey` or an HMAC key schedule
+    /// per field cost more than the sealing.
+    private let sealing: SealingKeys
+    /// The sub-key of keyed ids (bytes, not `SymmetricKey`, which is not `Sendable`).
     private let idsKeyBytes: [UInt8]
-    private var valuesKey: SymmetricKey { SymmetricKey(data: valuesKeyBytes) }
-    private var noncesKey: SymmetricKey { SymmetricKey(data: noncesKeyBytes) }
     private var idsKey: SymmetricKey { SymmetricKey(data: idsKeyBytes) }
 
     public static func == (a: AccountKey, b: AccountKey) -> Bool { a.bytes == b.bytes }
@@ -28,8 +26,7 @@ public struct AccountKey: Equatable, Sendable {
 
     private init(validated bytes: [UInt8]) {
         self.bytes = bytes
-        valuesKeyBytes = Self.derived("values", from: bytes).withUnsafeBytes { Array($0) }
-        noncesKeyBytes = Self.derived("nonces", from: bytes).withUnsafeBytes { Array($0) }
+        sealing = SealingKeys(values: Self.derived("values", from: bytes), nonces: Self.derived("nonces", from: bytes))
         idsKeyBytes = Self.derived("ids", from: bytes).withUnsafeBytes { Array($0) }
     }
 
@@ -90,15 +87,36 @@ public struct AccountKey: Equatable, Sendable {
         }
 
         /// Each part length-prefixed, so no two places give the same bytes.
-        var associatedData: Data {
-            var data = Data("gymlog sealed v1".utf8)
-            for part in [account, entity, rowID, field] {
-                let utf8 = Array(part.utf8)
-                data.append(contentsOf: withUnsafeBytes(of: UInt32(utf8.count).bigEndian) { Array($0) })
-                data.append(contentsOf: utf8)
-            }
+        var associatedData: [UInt8] {
+            var data = Self.associatedData(account: account, entity: entity, rowID: rowID)
+            Self.appendPart(field, to: &data)
             return data
         }
+
+        /// The associated data of a place up to its field: the same for every field of an
+        /// event, so `ValueSeal` makes it once per event and adds each field's name
+        /// (`appendPart`) in the same buffer.
+        static func associatedData(account: String, entity: String, rowID: String) -> [UInt8] {
+            var data: [UInt8] = []
+            data.reserveCapacity(label.count + 16 + account.utf8.count + entity.utf8.count + rowID.utf8.count + 32)
+            data += label
+            appendPart(account, to: &data)
+            appendPart(entity, to: &data)
+            appendPart(rowID, to: &data)
+            return data
+        }
+
+        /// One part: its UTF-8 length as 4 bytes big-endian, then its UTF-8.
+        static func appendPart(_ part: String, to data: inout [UInt8]) {
+            let count = UInt32(part.utf8.count)
+            data.append(UInt8(count >> 24))
+            data.append(UInt8(count >> 16 & 0xFF))
+            data.append(UInt8(count >> 8 & 0xFF))
+            data.append(UInt8(count & 0xFF))
+            data += part.utf8
+        }
+
+        private static let label = Array("gymlog sealed v1".utf8)
     }
 
     /// The prefix of a sealed value on the wire: a version, so the format can change.
@@ -116,14 +134,32 @@ public struct AccountKey: Equatable, Sendable {
     /// not look equal. All determinism shows is that one write was sent twice, which its
     /// clock shows anyway.
     public func seal(_ plaintext: Data, for place: Place, occasion: String) -> String {
-        var input = Data(occasion.utf8)
-        input.append(place.associatedData)
-        input.append(plaintext)
-        let nonceBytes = Array(HMAC<SHA256>.authenticationCode(for: input, using: noncesKey).prefix(12))
+        var out = ""
+        plaintext.withUnsafeBytes { appendSealed($0, associatedData: place.associatedData, occasion: occasion, to: &out) }
+        return out
+    }
+
+    /// `seal` on bytes, for associated data already made (`Place.associatedData`), the sealed
+    /// value appended to `out`: `ValueSeal` seals every value of an event into one string.
+    func appendSealed(_ plaintext: UnsafeRawBufferPointer, associatedData: [UInt8], occasion: String, to out: inout String) {
+        // The nonce: HMAC of occasion, place and plaintext, one after the other.
+        var occasion = occasion
+        let code = occasion.withUTF8 { occasion in
+            associatedData.withUnsafeBytes { sealing.nonces.code(UnsafeRawBufferPointer(occasion), $0, plaintext) }
+        }
         // Neither throws: the nonce is 12 bytes and the key 32, the sizes ChaChaPoly takes.
-        let box = try! ChaChaPoly.seal(plaintext, using: valuesKey, nonce: try! ChaChaPoly.Nonce(data: nonceBytes),
-                                       authenticating: place.associatedData)
-        return Self.sealedPrefix + box.combined.base64EncodedString()
+        let nonce = code.withUnsafeBytes { try! ChaChaPoly.Nonce(data: UnsafeRawBufferPointer(rebasing: $0.prefix(12))) }
+        let box = try! ChaChaPoly.seal(plaintext, using: sealing.values, nonce: nonce, authenticating: associatedData)
+        box.combined.withUnsafeBytes { combined in
+            // `s1:` and the base64 written into one string; Foundation's encoder makes a
+            // string of its own per value, then it is copied once more.
+            let base64 = (combined.count + 2) / 3 * 4
+            out += String(unsafeUninitializedCapacity: Self.sealedPrefix.utf8.count + base64) { buffer in
+                var i = 0
+                for byte in Self.sealedPrefix.utf8 { buffer[i] = byte; i += 1 }
+                return i + writeBase64(combined, to: UnsafeMutableBufferPointer(rebasing: buffer[i...]))
+            }
+        }
     }
 
     /// Whether `text` has the shape of a sealed value (`s1:` and base64), without opening it:
@@ -151,12 +187,85 @@ public struct AccountKey: Equatable, Sendable {
 
     /// The plaintext of a value `seal` made for `place` with this key.
     public func open(_ sealed: String, for place: Place) throws(OpenFailure) -> Data {
+        try open(sealed, associatedData: place.associatedData)
+    }
+
+    /// `open` for associated data already made (`Place.associatedData`).
+    func open(_ sealed: String, associatedData: [UInt8]) throws(OpenFailure) -> Data {
         guard sealed.hasPrefix(Self.sealedPrefix), let combined = Data(base64Encoded: String(sealed.dropFirst(Self.sealedPrefix.count))),
               let box = try? ChaChaPoly.SealedBox(combined: combined) else { throw .notSealed }
-        guard let plaintext = try? ChaChaPoly.open(box, using: valuesKey, authenticating: place.associatedData) else {
+        guard let plaintext = try? ChaChaPoly.open(box, using: sealing.values, authenticating: associatedData) else {
             throw .wrongKeyOrPlace
         }
         return plaintext
+    }
+}
+
+/// The sub-keys of `seal` and `open` in the forms swift-crypto computes with: the values' key,
+/// and the nonces' HMAC with its key states already hashed.
+///
+/// `@unchecked Sendable` because swift-crypto does not mark `SymmetricKey` or `SHA256`
+/// `Sendable`, though both are values: nothing here changes after `init`. `NonceMAC.code`
+/// updates copies of the prepared hashers, and a copy's first update copies the hash state
+/// (swift-crypto's hashers are copy-on-write), so the prepared ones are only ever read, from
+/// any thread.
+private final class SealingKeys: @unchecked Sendable {
+    let values: SymmetricKey
+    let nonces: NonceMAC
+
+    init(values: SymmetricKey, nonces: SymmetricKey) {
+        self.values = values
+        self.nonces = NonceMAC(key: nonces)
+    }
+}
+
+/// HMAC-SHA256 (RFC 2104) under one key, its inner and outer key blocks hashed once. What
+/// `HMAC<SHA256>` computes (`AccountKeyTests` pins the nonces against another implementation's
+/// HMAC), over `SHA256`'s concrete methods: `HMAC` takes its data through generic
+/// `DataProtocol` calls, and their metadata look-ups cost more than hashing a value's few bytes.
+private struct NonceMAC {
+    private var inner = SHA256(), outer = SHA256()
+
+    /// `key` is at most one SHA-256 block (64 bytes); the derived keys are 32.
+    init(key: SymmetricKey) {
+        var block = [UInt8](repeating: 0, count: 64)
+        key.withUnsafeBytes { precondition($0.count <= 64); block.replaceSubrange(0..<$0.count, with: $0) }
+        block.map { $0 ^ 0x36 }.withUnsafeBytes { inner.update(bufferPointer: $0) }
+        block.map { $0 ^ 0x5C }.withUnsafeBytes { outer.update(bufferPointer: $0) }
+    }
+
+    /// The HMAC of the three parts one after the other.
+    func code(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ c: UnsafeRawBufferPointer) -> SHA256Digest {
+        var inner = self.inner, outer = self.outer
+        inner.update(bufferPointer: a)
+        inner.update(bufferPointer: b)
+        inner.update(bufferPointer: c)
+        inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
+        return outer.finalize()
+    }
+}
+
+/// Writes `bytes` as standard base64 with padding (what `Data.base64EncodedString()` writes)
+/// into `out`, which holds at least `(bytes.count + 2) / 3 * 4` bytes; returns how many it wrote.
+func writeBase64(_ bytes: UnsafeRawBufferPointer, to out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    return alphabet.withUTF8Buffer { table in
+        var i = 0, o = 0
+        while i + 3 <= bytes.count {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out[o] = table[Int(n >> 18)]; out[o + 1] = table[Int(n >> 12 & 63)]
+            out[o + 2] = table[Int(n >> 6 & 63)]; out[o + 3] = table[Int(n & 63)]
+            i += 3; o += 4
+        }
+        let rest = bytes.count - i
+        if rest > 0 {
+            let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+            out[o] = table[Int(n >> 18)]; out[o + 1] = table[Int(n >> 12 & 63)]
+            out[o + 2] = rest == 2 ? table[Int(n >> 6 & 63)] : UInt8(ascii: "=")
+            out[o + 3] = UInt8(ascii: "=")
+            o += 4
+        }
+        return o
     }
 }
 

@@ -57,9 +57,13 @@ extension FieldValue: Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null; return }
+        // A string first: every value of an encrypted account is one (sealed), and most of a
+        // plaintext row's are (ids, kinds, decimals kept as text). Each try of the wrong type
+        // costs a thrown DecodingError; the order changes nothing else, as JSONDecoder never
+        // reads a number as a string or a string as a number.
+        if let s = try? c.decode(String.self) { self = .text(s); return }
         if let i = try? c.decode(Int64.self) { self = .int(i); return }
         if let d = try? c.decode(Double.self) { self = .real(d); return }
-        if let s = try? c.decode(String.self) { self = .text(s); return }
         throw DecodingError.dataCorruptedError(in: c, debugDescription: "a field value must be null, a number or a string")
     }
 

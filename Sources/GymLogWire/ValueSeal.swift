@@ -14,6 +14,34 @@ public struct ValueSeal: Sendable {
 
     public init(key: AccountKey, account: String) { self.key = key; self.account = account }
 
+    /// `events` sealed (`sealed(_:)` each), in order, the batch split over the processor's
+    /// cores: a push batch of a thousand set events is 15,000 values, each its own HMAC and
+    /// ChaCha20-Poly1305, and the work is independent per event. A few events are sealed here.
+    public func sealed(_ events: [PushEvent]) async throws -> [PushEvent] {
+        try await Self.inParts(events, sealed)
+    }
+
+    /// Fewer events (or pulled changes) than this per core are sealed (or opened) on one: a task
+    /// costs more than a few.
+    static let eventsPerPart = 100
+
+    /// `items` transformed by `transform`, in order, split over the processor's cores when
+    /// there are enough of them: sealing a push batch and opening a pull page.
+    private static func inParts<T: Sendable, R: Sendable>(_ items: [T], _ transform: @escaping @Sendable (T) throws -> R) async throws -> [R] {
+        let parts = min(ProcessInfo.processInfo.activeProcessorCount, items.count / eventsPerPart)
+        guard parts > 1 else { return try items.map(transform) }
+        let size = (items.count + parts - 1) / parts
+        return try await withThrowingTaskGroup(of: (Int, [R]).self) { group in
+            for start in stride(from: 0, to: items.count, by: size) {
+                let part = items[start..<min(start + size, items.count)]
+                group.addTask { (start, try part.map(transform)) }
+            }
+            var done: [(start: Int, results: [R])] = []
+            for try await part in group { done.append(part) }
+            return done.sorted { $0.start < $1.start }.flatMap(\.results)
+        }
+    }
+
     /// `event` with each value (null included: that a field was cleared is the lifter's
     /// business too) replaced by its sealed form, a string.
     ///
@@ -22,9 +50,13 @@ public struct ValueSeal: Sendable {
     /// a push seals every field of every event, and decoding cost more than the sealing.
     public func sealed(_ event: PushEvent) throws -> PushEvent {
         var out = "{"
-        out.reserveCapacity(event.fields.json.utf8.count * 2)
-        let payload = Array(event.fields.json.utf8)
-        try payload.withUnsafeBufferPointer { bytes in
+        out.reserveCapacity(event.fields.json.utf8.count * 2 + 64)
+        // The place's bytes up to the field are the event's: made once, each field's name
+        // added in the same buffer.
+        var associatedData = AccountKey.Place.associatedData(account: account, entity: event.entity, rowID: event.entityID)
+        let eventPart = associatedData.count
+        var payload = event.fields.json
+        try payload.withUTF8 { bytes in
             var reader = JSONReader(bytes)
             try reader.document { r in
                 try r.object { r, name in
@@ -38,13 +70,16 @@ public struct ValueSeal: Sendable {
                         }
                     }
                     guard let value, let clock else { throw PayloadError("field \(name) of event \(event.seq) has no value or no clock") }
-                    let place = AccountKey.Place(account: account, entity: event.entity, rowID: event.entityID, field: name)
-                    // The write's clock names the occasion: one write is always the same bytes,
-                    // re-sent under its key after a lost answer or under a new key after a rebase.
-                    let sealedValue = key.seal(Data(UnsafeBufferPointer(rebasing: bytes[value])), for: place, occasion: clock)
+                    associatedData.removeSubrange(eventPart...)
+                    AccountKey.Place.appendPart(name, to: &associatedData)
                     if out.utf8.count > 1 { out += "," }
                     appendJSONString(name, to: &out)
-                    out += ":{\"v\":\"" + sealedValue + "\",\"c\":"
+                    out += ":{\"v\":\""
+                    // The write's clock names the occasion: one write is always the same bytes,
+                    // re-sent under its key after a lost answer or under a new key after a rebase.
+                    key.appendSealed(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[value])), associatedData: associatedData,
+                                     occasion: clock, to: &out)
+                    out += "\",\"c\":"
                     appendJSONString(clock, to: &out)
                     out += "}"
                 }
@@ -63,35 +98,49 @@ public struct ValueSeal: Sendable {
 
     /// `change` with its values opened, or which field did not open and why.
     public func opened(_ change: PullChange) -> Result<PullChange, Unopened> {
-        var opened = change
+        // As in `sealed`: the change's part of the place made once, each field's name added.
+        var associatedData = AccountKey.Place.associatedData(account: account, entity: change.entity, rowID: change.entityID)
+        let changePart = associatedData.count
+        var fields: [String: WireField] = [:]
+        fields.reserveCapacity(change.fields.count)
         for (name, field) in change.fields {
             guard case .text(let text) = field.v else {
                 return .failure(Unopened(field: name, reason: "its value is not sealed, though this account is encrypted (a server that changed it, or a device that skipped the key)"))
             }
-            let place = AccountKey.Place(account: account, entity: change.entity, rowID: change.entityID, field: name)
+            associatedData.removeSubrange(changePart...)
+            AccountKey.Place.appendPart(name, to: &associatedData)
             let plaintext: Data
-            do { plaintext = try key.open(text, for: place) } catch {
+            do { plaintext = try key.open(text, associatedData: associatedData) } catch {
                 return .failure(Unopened(field: name, reason: error == .notSealed
                     ? "its value is not sealed, though this account is encrypted (a server that changed it, or a device that skipped the key)"
                     : "its value does not open with this device's key (sealed with another key, for another place, or changed on the server)"))
             }
-            guard let value = Self.fieldValue(json: plaintext) else {
+            guard let value = plaintext.withUnsafeBytes({ Self.fieldValue(json: $0) }) else {
                 return .failure(Unopened(field: name, reason: "its value opened but is not a JSON value gymlog writes"))
             }
-            opened.fields[name] = WireField(v: value, c: field.c)
+            fields[name] = WireField(v: value, c: field.c)
         }
+        var opened = change
+        opened.fields = fields
         return .success(opened)
+    }
+
+    /// Each of `changes` opened (`opened(_:)`), in order, a pull page split over the
+    /// processor's cores as a push batch is for sealing.
+    public func opened(_ changes: [PullChange]) async -> [Result<PullChange, Unopened>] {
+        // `opened(_:)` returns its failures as values, so no part throws.
+        (try? await Self.inParts(changes, opened)) ?? changes.map(opened)
     }
 
     /// One JSON value (null, a number, a string), as `appendJSON` writes it, read as a pulled
     /// value is (`FieldValue`'s decoding). The common shapes are read directly; anything else
     /// (a decimal, an escaped string) goes through the same decoder as an unsealed pull.
-    static func fieldValue(json: Data) -> FieldValue? {
-        let bytes = Array(json)
-        if bytes == Array("null".utf8) { return .null }
-        if let first = bytes.first, first == UInt8(ascii: "\""), bytes.count >= 2, bytes.last == UInt8(ascii: "\""),
-           !bytes.contains(UInt8(ascii: "\\")), !bytes.dropFirst().dropLast().contains(UInt8(ascii: "\"")) {
-            return .text(String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self))
+    static func fieldValue(json bytes: UnsafeRawBufferPointer) -> FieldValue? {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        if bytes.elementsEqual("null".utf8) { return .null }
+        if bytes.count >= 2, bytes.first == quote, bytes.last == quote {
+            let inner = UnsafeRawBufferPointer(rebasing: bytes.dropFirst().dropLast())
+            if !inner.contains(where: { $0 == quote || $0 == backslash }) { return .text(String(decoding: inner, as: UTF8.self)) }
         }
         if !bytes.isEmpty, bytes.count <= 19, bytes.enumerated().allSatisfy({ $1 >= 48 && $1 <= 57 || ($0 == 0 && $1 == UInt8(ascii: "-") && bytes.count > 1) }),
            let int = Int64(String(decoding: bytes, as: UTF8.self)) {
@@ -99,7 +148,7 @@ public struct ValueSeal: Sendable {
         }
         // Wrapped in an array: a bare number or string at the top is refused by some decoders.
         var wrapped = Data("[".utf8)
-        wrapped.append(json)
+        wrapped.append(contentsOf: bytes)
         wrapped.append(contentsOf: Array("]".utf8))
         return (try? JSONDecoder().decode([FieldValue].self, from: wrapped)).flatMap { $0.count == 1 ? $0[0] : nil }
     }

@@ -89,6 +89,49 @@ import Testing
         #expect(throws: AccountKey.OpenFailure.notSealed) { try key.open("102.5", for: place) }
     }
 
+    /// The wire form pinned byte for byte: every device, and every version of gymlog, must seal
+    /// one write to the same bytes (the server's idempotency digest compares them) and open what
+    /// the others sealed. The expected strings come from an independent implementation (Python's
+    /// `cryptography`: HKDF-SHA256, HMAC-SHA256, ChaCha20-Poly1305) of the construction in
+    /// DESIGN.md, for the key 00 01 02 ... 1f.
+    @Test func sealingMatchesAnIndependentImplementation() throws {
+        let key = try #require(AccountKey(bytes: Array(0..<32)))
+        let cases: [(plaintext: String, place: AccountKey.Place, occasion: String, sealed: String)] = [
+            ("102.5", AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight"), "001763719000000-00000-dev",
+             "s1:XjINGSzMs1F+ZjK9D3qCt+p/UFT9k7qxPC9QIZkKUYCq"),
+            (#""felt strong, \"easy\" é""#, AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "note"),
+             "001763719000000-00001-dev", "s1:43gY9Hi+XZT96R0AlxTgE1nJSTtbRUg+lMqXHPkAYvucFNr5iC3LiOx6OY4GVP248LYoPC4K"),
+            ("null", AccountKey.Place(account: "böb", entity: "sets", rowID: "01a2", field: "superset_id"), "o",
+             "s1:GVk1WmOT+KVKHbVG3NgShKyUjSo3SeppfmGbe7MVabs="),
+        ]
+        for c in cases {
+            #expect(key.seal(Data(c.plaintext.utf8), for: c.place, occasion: c.occasion) == c.sealed)
+            #expect(try key.open(c.sealed, for: c.place) == Data(c.plaintext.utf8))
+        }
+        // A whole event: each value's JSON text sealed at its field, names and clocks as they were
+        let clock = "001763719000000-00003-dev"
+        let event = PushEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "row1", op: "create",
+                              fields: EventFields(json: #"{"note":{"v":"felt \"ok\"","c":"\#(clock)"},"reps":{"v":5,"c":"\#(clock)"}}"#))
+        #expect(try ValueSeal(key: key, account: "alice").sealed(event).fields.json
+            == #"{"note":{"v":"s1:+9I5E/mzVOsSiKZ93HbbQK0BKWvTAN0BpDYEzL7kPea7TtbxbPoh2hQ=","c":"\#(clock)"},"#
+            + #""reps":{"v":"s1:s+o7YM/51+EC1zvp+in+gFJhx16SjKf5gqnyT0Q=","c":"\#(clock)"}}"#)
+    }
+
+    /// A push batch is sealed split over the cores: the same events, in the same order, as
+    /// each sealed alone.
+    @Test func aBatchSealsToEachEventSealedAloneInOrder() async throws {
+        let seal = ValueSeal(key: AccountKey.random(), account: "alice")
+        // More events than one core seals alone (a hundred per part), an odd number of them
+        let events = (1...1003).map { i in
+            let clock = "001763719000000-\(String(format: "%05d", i % 100_000))-dev"
+            return PushEvent(seq: Int64(i), idempotencyKey: "k\(i)", entity: "sets", entityID: "row\(i)", op: "create",
+                             fields: EventFields(json: #"{"reps":{"v":\#(i),"c":"\#(clock)"}}"#))
+        }
+        for batch in [events, Array(events.prefix(3)), []] {
+            #expect(try await seal.sealed(batch) == (try batch.map(seal.sealed)))
+        }
+    }
+
     @Test func theVerifierAndKeyedIDsNameTheKeyWithoutGivingItAway() throws {
         let key = try #require(AccountKey(bytes: Self.bytes(Self.vectors[4].hex)))
         let same = try AccountKey(phrase: Self.vectors[4].phrase)
