@@ -39,23 +39,28 @@ func sealedSyncRows(serverURL: URL, accounts: SealedBenchAccounts, sets: Int, di
             let name = sealed ? "sealed\(round)" : "plain\(round)"
             var transport = HTTPSyncTransport(baseURL: serverURL, token: token)
             var seal: ValueSeal?
+            // A device logged in to an encrypted account holds its key in its settings, so the
+            // ids it derives are keyed as they are made (`IDKeying`), as with the CLI.
+            var settings = Settings()
             if sealed {
                 let key = AccountKey.random()
                 _ = try await transport.setAccountKey(verifier: key.verifier)
                 transport.keyVerifier = key.verifier
                 seal = ValueSeal(key: key, account: name)
+                settings.account = name
+                settings.accountKey = key.phrase.joined(separator: " ")
             }
             func engine(_ db: GymLogDatabase) -> SyncEngine {
                 var engine = SyncEngine(replica: db, transport: transport)
                 engine.seal = seal
                 return engine
             }
-            let writer = try GymLogDatabase(path: "\(directory)/\(name)-a.sqlite")
+            let writer = try GymLogDatabase(path: "\(directory)/\(name)-a.sqlite", settings: settings)
             for _ in 0..<(sets / specs.count) { _ = try writer.logSets(exercise: benchMention, specs: specs) }
             let t0 = monotonicNanos()
             let pushed = try await engine(writer).run()
             let t1 = monotonicNanos()
-            let reader = try GymLogDatabase(path: "\(directory)/\(name)-b.sqlite")
+            let reader = try GymLogDatabase(path: "\(directory)/\(name)-b.sqlite", settings: settings)
             let pulled = try await engine(reader).run()
             let t2 = monotonicNanos()
             let onReader = try reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets") ?? 0 }
