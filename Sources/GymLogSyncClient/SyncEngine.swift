@@ -121,13 +121,24 @@ public struct SyncEngine: Sendable {
     /// from the payload as `encodePayload` writes it): an encrypted account must never get one,
     /// since the server could test a guessed name against it (`GymLogDatabase.keyDerivedIDs`).
     static func namesPlainDerivedID(_ event: PushEvent) -> Bool {
-        if parseUUID(event.entityID)?.isDerived == true { return true }
-        let json = event.fields.json
-        for name in FieldRules.idFields(of: event.entity) {
-            guard let found = json.range(of: "\"\(name)\":{\"v\":\"") else { continue }
-            if parseUUID(String(json[found.upperBound...].prefix(36)))?.isDerived == true { return true }
+        if looksDerived(event.entityID.utf8) { return true }
+        let idFields = FieldRules.idFields(of: event.entity)
+        guard !idFields.isEmpty else { return false }
+        // Bytes and the standard library's search, not Foundation's `range(of:)`: this runs for
+        // every event of an encrypted push, and Foundation's bridged search cost a fifth of it.
+        let json = Array(event.fields.json.utf8)
+        for name in idFields {
+            guard let start = json.firstRange(of: Array("\"\(name)\":{\"v\":\"".utf8))?.upperBound,
+                  start + 36 <= json.count else { continue }
+            if looksDerived(json[start..<start + 36]) { return true }
         }
         return false
+    }
+
+    /// Whether these 36 bytes are the text of a derived id (version 5), read cheaply first.
+    private static func looksDerived<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {
+        guard text.count == 36, text[text.index(text.startIndex, offsetBy: 14)] == UInt8(ascii: "5") else { return false }
+        return parseUUID(String(decoding: text, as: UTF8.self))?.isDerived == true
     }
 
     /// One pull -> push -> ack cycle, counted into `report`.
