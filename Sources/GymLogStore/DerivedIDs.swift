@@ -42,21 +42,6 @@ final class IDKeying: @unchecked Sendable {
 }
 
 extension GymLogDatabase {
-    /// Whether an event waiting to be sent names a plain derived id (UUID version 5), as its
-    /// row or in its fields: made before this device held the account's key (logged before
-    /// the first login, or before `gymlog key enable`), or read from a file that carried one.
-    /// A sync to an encrypted account runs `keyDerivedIDs` first, then.
-    ///
-    /// A pattern over the text, not a parse: a note that happens to hold such an id only
-    /// costs a rewrite that finds nothing to change.
-    public func hasPlainDerivedIDsPending() throws -> Bool {
-        try queue.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM outbox WHERE entity_id GLOB ?1 OR payload GLOB '*' || ?1 || '*')
-                """, arguments: [Self.derivedIDPattern]) ?? false
-        }
-    }
-
     /// The text of a version-5 UUID, as a GLOB pattern.
     static let derivedIDPattern = Array(repeating: "[0-9a-f]", count: 8).joined() + "-" + Array(repeating: "[0-9a-f]", count: 4).joined()
         + "-5" + Array(repeating: "[0-9a-f]", count: 3).joined() + "-[89ab]" + Array(repeating: "[0-9a-f]", count: 3).joined()

@@ -18,11 +18,6 @@ extension GymLogDatabase: SyncReplica {
         return (stats.fieldsWritten, stats.fieldsKept, stats.parked)
     }
 
-    public func keyPlainDerivedIDs(with key: AccountKey) throws -> Int {
-        guard try hasPlainDerivedIDsPending() else { return 0 }
-        return try keyDerivedIDs(with: key)
-    }
-
     /// The stored payloads go out as they are: each is already the wire's `fields` object.
     public func pending(after seq: Int64, limit: Int) throws -> [PushEvent] {
         try pendingEvents(after: seq, limit: limit).map {

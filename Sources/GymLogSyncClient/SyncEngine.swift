@@ -24,9 +24,9 @@ public protocol SyncReplica: Sendable {
     /// clock was far ahead and has been fixed); clocks at or before `limit` are left as they
     /// are. Returns how many events changed.
     func restampClocks(after limit: Int64) throws -> Int
-    /// Keys every plain content-derived id the database holds with `key` when a pending event
-    /// names one (`GymLogDatabase.keyDerivedIDs`); returns how many rows changed id.
-    func keyPlainDerivedIDs(with key: AccountKey) throws -> Int
+    /// Keys every plain content-derived id the database holds with `key`
+    /// (`GymLogDatabase.keyDerivedIDs`); returns how many rows changed id.
+    func keyDerivedIDs(with key: AccountKey) throws -> Int
 }
 
 /// A pulled change this device cannot read (a sealed value that does not open), and why.
@@ -143,10 +143,6 @@ public struct SyncEngine: Sendable {
 
     /// One pull -> push -> ack cycle, counted into `report`.
     private func cycle(_ report: inout SyncReport) async throws {
-        // An encrypted account never sees a plain derived id (it would let the server test a
-        // guessed exercise name): rows made before the key are keyed before the pull merges
-        // the keyed rows of other devices into them, and again before the push.
-        if let seal { _ = try replica.keyPlainDerivedIDs(with: seal.key) }
         var position = try replica.syncPosition()
         var cursor = SyncCursor(epoch: position.epoch, position: position.cursor)
         var serverAck: Int64 = 0
@@ -205,10 +201,13 @@ public struct SyncEngine: Sendable {
             let events = try replica.pending(after: after, limit: pushBatch)
             guard !events.isEmpty else { break }
             if let seal, events.contains(where: Self.namesPlainDerivedID) {
-                // A write made since this cycle's keying (one racing the sync) named a plain
-                // derived id: key it, then read the events again. Never sent as it is.
+                // An encrypted account never gets a plain derived id (it would let the server
+                // test a guessed exercise name). Login and `key enable` key what the device made
+                // before the key, and a device holding it keys ids as it makes them; this is
+                // for what else wrote one (an older gymlog, a write racing the login): key the
+                // database, folding plain rows into keyed rows pulled meanwhile, and read again.
                 guard !keyedThisCycle else { throw SyncEngineError.plainDerivedID }
-                _ = try replica.keyPlainDerivedIDs(with: seal.key)
+                _ = try replica.keyDerivedIDs(with: seal.key)
                 keyedThisCycle = true
                 continue
             }

@@ -409,6 +409,6 @@ extension Sim {
         }
         var wallClock: Int64 { inner.wallClock }
         func restampClocks(after limit: Int64) throws -> Int { try inner.restampClocks(after: limit) }
-        func keyPlainDerivedIDs(with key: AccountKey) throws -> Int { try inner.keyPlainDerivedIDs(with: key) }
+        func keyDerivedIDs(with key: AccountKey) throws -> Int { try inner.keyDerivedIDs(with: key) }
     }
 }
