@@ -120,20 +120,44 @@ public struct SyncEngine: Sendable {
     /// Whether `event` names a plain content-derived id, as its row or in an id field (read
     /// from the payload as `encodePayload` writes it): an encrypted account must never get one,
     /// since the server could test a guessed name against it (`GymLogDatabase.keyDerivedIDs`).
-    static func namesPlainDerivedID(_ event: PushEvent) -> Bool {
+    public static func namesPlainDerivedID(_ event: PushEvent) -> Bool {
         if looksDerived(event.entityID.utf8) { return true }
-        let idFields = FieldRules.idFields(of: event.entity)
-        guard !idFields.isEmpty else { return false }
-        // Bytes and the standard library's search, not Foundation's `range(of:)`: this runs for
-        // every event of an encrypted push, and Foundation's bridged search cost a fifth of it.
-        let json = Array(event.fields.json.utf8)
-        for name in idFields {
-            guard let start = json.firstRange(of: Array("\"\(name)\":{\"v\":\"".utf8))?.upperBound,
-                  start + 36 <= json.count else { continue }
-            if looksDerived(json[start..<start + 36]) { return true }
+        guard let needles = idFieldNeedles[event.entity] else { return false }
+        // A plain byte search over the payload: this runs for every event of an encrypted push,
+        // and Foundation's `range(of:)` (then the standard library's generic search) cost
+        // more than sealing the event.
+        var json = event.fields.json
+        return json.withUTF8 { bytes in
+            for needle in needles {
+                guard let start = firstEnd(of: needle, in: bytes), start + 36 <= bytes.count else { continue }
+                if looksDerived(UnsafeBufferPointer(rebasing: bytes[start..<start + 36])) { return true }
+            }
+            return false
         }
-        return false
     }
+
+    /// Where the first occurrence of `needle` in `bytes` ends, if any.
+    private static func firstEnd(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = needle.first, bytes.count >= needle.count else { return nil }
+        var i = 0
+        let last = bytes.count - needle.count
+        while i <= last {
+            if bytes[i] == first {
+                var j = 1
+                while j < needle.count && bytes[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i + needle.count }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// For each entity with id fields, the bytes that precede such a field's value in a
+    /// payload as `encodePayload` writes it (`"exercise_id":{"v":"`).
+    private static let idFieldNeedles: [String: [[UInt8]]] = Dictionary(uniqueKeysWithValues: EntityKind.allCases.compactMap { entity in
+        let fields = FieldRules.idFields(of: entity.rawValue)
+        return fields.isEmpty ? nil : (entity.rawValue, fields.map { Array("\"\($0)\":{\"v\":\"".utf8) })
+    })
 
     /// Whether these 36 bytes are the text of a derived id (version 5), read cheaply first.
     private static func looksDerived<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {

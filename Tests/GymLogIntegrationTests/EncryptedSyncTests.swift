@@ -219,6 +219,27 @@ import Testing
         #expect(try backgroundSyncsEnded(d.database))
     }
 
+    /// What the push loop refuses to seal as it is: a plain derived id as the row's id or in an
+    /// id field, not a note that happens to spell one, nor a random or keyed id.
+    @Test func anEventNamingAPlainDerivedIDIsFoundByItsIDFieldsOnly() {
+        let plain = derivedID(namespace: "exercise", key: "bench press").key
+        let keyed = AccountKey.random().keyedID(derivedID(namespace: "exercise", key: "bench press")).key
+        let random = UUID.timeOrdered(millis: 1_763_719_000_000).key
+        let clock = HLC(millis: 1_763_719_000_000, counter: 0, node: "dev")
+        func set(id: String, exercise: String, note: String) -> PushEvent {
+            let fields = [FieldChange("exercise_id", .text(exercise), clock), FieldChange("note", .text(note), clock),
+                          FieldChange("workout_id", .text(random), clock)]
+            return PushEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: id, op: "create", fields: EventFields(json: encodePayload(fields)))
+        }
+        #expect(SyncEngine.namesPlainDerivedID(set(id: random, exercise: plain, note: "")))
+        #expect(SyncEngine.namesPlainDerivedID(set(id: plain, exercise: random, note: "")))
+        #expect(!SyncEngine.namesPlainDerivedID(set(id: random, exercise: keyed, note: plain)))
+        #expect(!SyncEngine.namesPlainDerivedID(set(id: random, exercise: random, note: "")))
+        let exercise = PushEvent(seq: 1, idempotencyKey: "k", entity: "exercises", entityID: plain, op: "create",
+                                 fields: EventFields(json: encodePayload([FieldChange("name", .text("bench press"), clock)])))
+        #expect(SyncEngine.namesPlainDerivedID(exercise))
+    }
+
     /// The `fields` rows of the server's database: entity, id, field, clock (values are sealed).
     private func serverRows(_ server: ServerInstance) throws -> [String] {
         let queue = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))
