@@ -121,11 +121,13 @@ extension GymLogDatabase {
 
     /// `fields` of a row of `entity` with the ids they refer to keyed.
     private static func keyingIDFields(_ fields: [FieldChange], of entity: String, _ key: AccountKey) -> [FieldChange] {
-        let idFields = Set(FieldRules.idFields(of: entity))
-        return fields.map { f in
-            guard idFields.contains(f.name), let text = f.value.text, let id = parseUUID(text), id.isDerived else { return f }
-            return FieldChange(f.name, .text(key.keyedID(id).key), f.clock)
-        }
+        fields.map { FieldChange($0.name, keyedIDValue($0.value, field: $0.name, of: entity, key), $0.clock) }
+    }
+
+    /// `value` of `field` of `entity`, keyed when the field holds a plain derived id.
+    private static func keyedIDValue(_ value: FieldValue, field: String, of entity: String, _ key: AccountKey) -> FieldValue {
+        guard FieldRules.idFields(of: entity).contains(field), let text = value.text, let id = parseUUID(text), id.isDerived else { return value }
+        return .text(key.keyedID(id).key)
     }
 
     /// Keys the row id and the payload of every row of `table` (the outbox, parked changes:
@@ -163,10 +165,6 @@ extension GymLogDatabase {
 
     /// The `(name, value)` pairs of a journalled write with the ids they refer to keyed.
     private static func keyingIDFields(_ fields: [(String, FieldValue)], of entity: String, _ key: AccountKey) -> [(String, FieldValue)] {
-        let idFields = Set(FieldRules.idFields(of: entity))
-        return fields.map { name, value in
-            guard idFields.contains(name), let text = value.text, let id = parseUUID(text), id.isDerived else { return (name, value) }
-            return (name, .text(key.keyedID(id).key))
-        }
+        fields.map { ($0.0, keyedIDValue($0.1, field: $0.0, of: entity, key)) }
     }
 }
