@@ -218,7 +218,10 @@ public struct SyncEngine: Sendable {
 
         // Push.
         try replica.unparkDueEvents()
-        var keyedThisCycle = false
+        // Whether the database was keyed for the batch about to be read: keying that leaves
+        // a plain id in that same batch would loop. A later batch may bring a write made while
+        // this cycle ran (an older gymlog, a write racing the login), keyed again in turn.
+        var keyedForThisBatch = false
         var after = max(serverAck, position.ackedSeq)
         var restampedThisCycle = false
         while true {
@@ -230,9 +233,9 @@ public struct SyncEngine: Sendable {
                 // before the key, and a device holding it keys ids as it makes them; this is
                 // for what else wrote one (an older gymlog, a write racing the login): key the
                 // database, folding plain rows into keyed rows pulled meanwhile, and read again.
-                guard !keyedThisCycle else { throw SyncEngineError.plainDerivedID }
+                guard !keyedForThisBatch else { throw SyncEngineError.plainDerivedID }
                 _ = try replica.keyDerivedIDs(with: seal.key)
-                keyedThisCycle = true
+                keyedForThisBatch = true
                 continue
             }
             let response: PushResponse
@@ -267,6 +270,7 @@ public struct SyncEngine: Sendable {
                 throw error
             }
             report.roundTrips += 1
+            keyedForThisBatch = false
             var rejected: [Int64: String] = [:]
             for r in response.results {
                 switch r.status {
