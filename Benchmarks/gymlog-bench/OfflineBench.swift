@@ -185,13 +185,27 @@ private func syncLogFailures(_ path: String) -> Int {
 /// `kill`), at most a minute, and returns how many there were. The background sync runs in a
 /// session of its own and is no child of ours, so it is found by its command line; posix_spawn
 /// returns once the child has exec'd, so it is there when the command that started it has ended.
+///
+/// A process in the middle of an exec has no command line (from the switch to its new memory
+/// until its arguments are laid out there), and the gate shell becomes the sync by an exec
+/// just as the command returns: so an empty look is taken again for up to 100 ms before it
+/// counts as none, and the end is seen twice, 20 ms apart.
 private func settleBackgroundSyncs(of database: String, kill shouldKill: Bool) throws -> Int {
-    let found = backgroundSyncs(of: database)
+    var found = backgroundSyncs(of: database)
+    let looked = Date()
+    while found.isEmpty && Date().timeIntervalSince(looked) < 0.1 {
+        usleep(1_000)
+        found = backgroundSyncs(of: database)
+    }
     if shouldKill { for pid in found { kill(pid, SIGKILL) } }
     let deadline = Date().addingTimeInterval(60)
-    while !backgroundSyncs(of: database).isEmpty {
+    var emptyBefore = false
+    while true {
+        let empty = backgroundSyncs(of: database).isEmpty
+        if empty && emptyBefore { break }
+        emptyBefore = empty
         guard Date() < deadline else { throw BenchError("a background sync of \(database) still runs after a minute") }
-        usleep(2_000)
+        usleep(empty ? 20_000 : 2_000)
     }
     return found.count
 }

@@ -13,11 +13,19 @@ public func backgroundSyncs(of database: String) throws -> [pid_t] {
 }
 
 /// Waits until no background sync of `database` runs, at most `seconds`, and says whether none does.
+///
+/// "None" must be seen twice, 100 ms apart: a process in the middle of an exec has no command
+/// line (from the switch to its new memory until its arguments are laid out there), and the
+/// gate shell becomes the sync by an exec just as the command that started it returns, which
+/// is when this is first asked. One empty look could be that moment.
 public func backgroundSyncsEnded(_ database: String, within seconds: TimeInterval = 60) throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
+    var emptyBefore = false
     while Date() < deadline {
-        if try backgroundSyncs(of: database).isEmpty { return true }
-        usleep(50_000)
+        let empty = try backgroundSyncs(of: database).isEmpty
+        if empty && emptyBefore { return true }
+        emptyBefore = empty
+        usleep(empty ? 100_000 : 50_000)
     }
     return false
 }
