@@ -318,9 +318,11 @@ private func errorProblems(line raw: String, err: [String]) -> [String] {
     guard let (line, word) = replWord(raw) else { return ["a blank or comment line failed"] }
     guard let first = err.first else { return ["rejected without any message on stderr"] }
     var problems: [String] = []
-    let prefix = first.hasPrefix("error: ") ? "error: " : first.hasPrefix("Error: ") ? "Error: " : nil
+    // Compared as bytes: `hasPrefix` compares characters, and a name that begins with a
+    // combining mark (a fuzzed U+FE0F) joins the space before it into one character.
+    let prefix = ["error: ", "Error: "].first { first.utf8.starts(with: $0.utf8) }
     guard let prefix else { return ["the first stderr line does not start with `error:`: \(first.prefix(200).debugDescription)"] }
-    let message = String(first.dropFirst(prefix.count))
+    let message = String(decoding: first.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
     if message.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("empty error message") }
     for noise in ["Optional(", "SQLite error", "GRDB", "Swift.", "Error Domain", "couldn’t be completed", "could not be completed", "(null)"]
     where message.contains(noise) {
