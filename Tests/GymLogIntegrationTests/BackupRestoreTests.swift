@@ -14,7 +14,7 @@ import Testing
         defer { try? queue.close() }
         return try queue.read { db in
             var lines: [String] = []
-            for table in ["meta", "users", "devices", "applied_keys", "fields"] {
+            for table in ["meta", "users", "devices", "applied_keys", "records"] {
                 lines += try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map { "\(table) \($0.description)" }.sorted()
             }
             return lines

@@ -167,8 +167,7 @@ import Testing
         let queue = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))
         try queue.write { db in
             try db.execute(sql: """
-                UPDATE fields SET value = (SELECT value FROM fields WHERE entity = 'sets' AND field = 'note')
-                WHERE entity = 'sets' AND field = 'reps'
+                UPDATE records SET fields = json_set(fields, '$.reps.v', json_extract(fields, '$.note.v')) WHERE entity = 'sets'
                 """)
         }
         // Then a new device with the key does not apply that set: status says why, the rest came in
@@ -275,11 +274,14 @@ import Testing
         }
     }
 
-    /// The `fields` rows of the server's database: entity, id, field, clock (values are sealed).
+    /// The fields of the server's records: entity, id, field, clock (values are sealed).
     private func serverRows(_ server: ServerInstance) throws -> [String] {
         let queue = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))
         return try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT entity || ' ' || entity_id || ' ' || field || ' ' || clock FROM fields ORDER BY 1")
+            try String.fetchAll(db, sql: """
+                SELECT r.entity || ' ' || r.entity_id || ' ' || f.key || ' ' || json_extract(f.value, '$.c')
+                FROM records r, json_each(r.fields) f ORDER BY 1
+                """)
         }
     }
 }

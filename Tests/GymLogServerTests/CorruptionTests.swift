@@ -24,7 +24,7 @@ struct CorruptionTests {
     }
 
     enum Damage: String, CaseIterable, Sendable {
-        case fieldsPage, metaPage, header
+        case recordsPage, metaPage, header
     }
 
     @Test(arguments: Damage.allCases) func aCorruptDatabaseIsRefusedAtStartNamingTheFileAndTheWayOut(_ damage: Damage) async throws {
@@ -32,7 +32,7 @@ struct CorruptionTests {
         let path = try await Self.databaseWithRows()
         defer { Self.remove(path) }
         switch damage {
-        case .fieldsPage: try DamagedDatabase.overwriteRootPage(of: "fields", in: path)
+        case .recordsPage: try DamagedDatabase.overwriteRootPage(of: "records", in: path)
         case .metaPage: try DamagedDatabase.overwriteRootPage(of: "meta", in: path)
         case .header: try DamagedDatabase.overwriteHeader(of: path)
         }
@@ -50,7 +50,7 @@ struct CorruptionTests {
         let token = "glt_corrupt"
         let path = try await Self.databaseWithRows(token: token)
         defer { Self.remove(path) }
-        try DamagedDatabase.overwriteRootPage(of: "fields", in: path)
+        try DamagedDatabase.overwriteRootPage(of: "records", in: path)
         let server = try ServerInstance(database: "sqlite:" + path, extraArguments: ["--integrity-check-seconds", "0"])
         let port = try #require(Int(server.url.split(separator: ":").last ?? ""))
         func request(_ method: String, _ target: String, body: String = "") async throws -> HostileRawHTTP.Response {

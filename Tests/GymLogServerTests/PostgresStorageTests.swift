@@ -115,12 +115,12 @@ struct PostgresStorageTests {
                 _ = try await storage.push(user: user, deviceID: "dev", items: items, now: testNow)
             }
             // Then the planner knows roughly how many rows there are (unanalyzed, it guesses from pages)
-            let estimate = try await PostgresAdmin.int64(location, "SELECT reltuples::int8 FROM pg_class WHERE relname = 'fields'") ?? -1
-            #expect(estimate >= 6000, "fields estimated at \(estimate) rows of 12000")
+            let estimate = try await PostgresAdmin.int64(location, "SELECT reltuples::int8 FROM pg_class WHERE relname = 'records'") ?? -1
+            #expect(estimate >= 6000, "records estimated at \(estimate) rows of 12000")
             // And a late pull page is read through the index, without a sort of the user's rows
             let plan = try await PostgresAdmin.strings(location, """
-                EXPLAIN SELECT * FROM fields WHERE user_id = \(record.id) AND change_seq > 11000
-                ORDER BY change_seq, entity, entity_id, field LIMIT 1000
+                EXPLAIN SELECT * FROM records WHERE user_id = \(record.id) AND change_seq > 11000
+                ORDER BY change_seq LIMIT 1000
                 """).joined(separator: "\n")
             #expect(plan.contains("Index") && !plan.contains("Seq Scan"), "\(plan)")
             await storage.shutdown()
@@ -348,12 +348,12 @@ struct PostgresStorageTests {
             // Then every event applied, each new row took its own counter value: 1...300, no gap
             let events = devices * batches * perBatch
             #expect(results.count == events + devices && results.allSatisfy { $0.status == .applied })
-            let snapshot = try await one.changes(user: user.id, device: "dev0", after: 0, rowLimit: 10_000)
-            let own = snapshot.rows.filter { $0.entityID != "shared" }
+            let snapshot = try await one.changes(user: user.id, device: "dev0", after: 0, recordLimit: 10_000)
+            let own = snapshot.records.filter { $0.entityID != "shared" }
             #expect(own.map(\.changeSeq).sorted() == Array(1...Int64(events)))
             // And the shared field holds the newest clock's value, under a later counter value
-            let shared = snapshot.rows.filter { $0.entityID == "shared" }
-            #expect(shared.map(\.value) == [.text("dev5")] && (shared.first?.changeSeq ?? 0) > Int64(events))
+            let shared = snapshot.records.filter { $0.entityID == "shared" }
+            #expect(shared.flatMap { $0.fields.map(\.value) } == [.text("dev5")] && (shared.first?.changeSeq ?? 0) > Int64(events))
             #expect(snapshot.head == shared.first?.changeSeq && snapshot.head <= Int64(events + devices))
             #expect(one.userLocks.count == 0 && two.userLocks.count == 0)
             await one.shutdown(); await two.shutdown()

@@ -34,8 +34,8 @@ struct ReadinessTests {
         // Given a closed server database holding a few pages of rows
         let path = try await CorruptionTests.databaseWithRows()
         defer { CorruptionTests.remove(path) }
-        // When the fields table's root page is overwritten with garbage
-        try DamagedDatabase.overwriteRootPage(of: "fields", in: path)
+        // When the records table's root page is overwritten with garbage
+        try DamagedDatabase.overwriteRootPage(of: "records", in: path)
         // Then /readyz answers 503 not_ready naming the file and the way out
         let storage = try SQLiteSyncStorage(path: path)
         var config = ServerConfig(database: "sqlite:" + path)

@@ -86,7 +86,9 @@ struct StorageConformanceTests {
             // ...then both are applied, but only the winning one advanced the counter.
             #expect(outcome == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 1, status: .applied), PushResult(seq: 2, status: .applied)]))
             let page = try await storage.pull(user: auth, deviceID: "b", after: 1, limit: .fieldRows(100), maxBytes: 1 << 20)
-            #expect(page.rows.map { $0.fields.map(\.name) } == [["note"]] && page.cursor == 2 && page.lastAppliedSeq == 2)
+            // The record comes whole, the losing write nowhere: reps is still a's 5.
+            #expect(page.rows.map { $0.fields.map(\.name) } == [["note", "reps"]] && page.cursor == 2 && page.lastAppliedSeq == 2)
+            #expect(page.rows.first?.fields.last?.value == .int(5))
         }
     }
 
@@ -141,14 +143,17 @@ struct StorageConformanceTests {
             _ = try await storage.push(user: aliceAuth, deviceID: "laptop", items: [Script.item(1, "s2", "note", .text("héllo"), millis: 2)], now: testNow)
             _ = try await storage.push(user: bobAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .null, millis: 3)], now: testNow)
 
-            // Then the list shows each user's devices, latest push, rows and bytes (8 per number, UTF-8 text)
+            // Then the list shows each user's devices, latest push, records and bytes (entity, id
+            // and the record's stored text, in UTF-8)
             let clockBytes = HLC(millis: 0, counter: 0, node: "dev").description.utf8.count
+            func bytes(_ row: String, _ text: (String, String)) -> Int { ("sets" + row + text.0 + text.1).utf8.count + clockBytes }
             let listed = try await storage.listUsers()
             #expect(listed.map(\.name) == ["alice", "bob"])
-            #expect(listed[0].usage == UserUsage(devices: 2, lastPushAt: testNow, fieldRows: 2,
-                                                 storedBytes: Int64(("sets" + "s1" + "reps").utf8.count + clockBytes + 8
-                                                                    + ("sets" + "s2" + "note" + "héllo").utf8.count + clockBytes)))
-            #expect(listed[1].usage == UserUsage(devices: 1, lastPushAt: testNow, fieldRows: 1, storedBytes: Int64(("sets" + "s1" + "reps").utf8.count + clockBytes)))
+            #expect(listed[0].usage == UserUsage(devices: 2, lastPushAt: testNow, records: 2,
+                                                 storedBytes: Int64(bytes("s1", ("{\"reps\":{\"v\":5,\"c\":\"", "\",\"s\":1}}"))
+                                                                    + bytes("s2", ("{\"note\":{\"v\":\"héllo\",\"c\":\"", "\",\"s\":2}}")))))
+            #expect(listed[1].usage == UserUsage(devices: 1, lastPushAt: testNow, records: 1,
+                                                 storedBytes: Int64(bytes("s1", ("{\"reps\":{\"v\":null,\"c\":\"", "\",\"s\":1}}")))))
 
             // When alice's token is rotated, the old hash stops authenticating and the new one works
             _ = try await storage.replaceToken(name: "ALICE", tokenHash: "alice-2", reactivate: false)
@@ -374,15 +379,16 @@ struct SyncRulesTests {
         // digests were kept, row a stored with an older clock
         let plan = SyncRules.readPlan(items)
         #expect(plan.keys == ["old", "dev-4-b", "dev-5-a"] && plan.rows.map(\.entityID) == ["a", "b"])
-        let stored = [RowKey(entity: "sets", entityID: "a"): ["reps": HLC(millis: testNow - 100_000, counter: 0, node: "dev").description]]
+        let stored = Self.stored("a", reps: 1, clock: HLC(millis: testNow - 100_000, counter: 0, node: "dev"), changeSeq: 3)
         let state = PushState(lastAppliedSeq: 2, head: 7, recordedKeys: ["old": nil], stored: stored)
         // When decided, then seq 3 is a duplicate by its key, 4 and 5 apply under counters 8 and 9,
-        // and the writes hold exactly the new keys, the fields, the ack and the counter
+        // and the writes hold exactly the new keys, the two records, the ack and the counter
         guard case .apply(let writes, .completed(let last, let head, let results)) = SyncRules.decide(items, state: state) else {
             Issue.record("expected writes"); return
         }
         #expect(results.map(\.status) == [.duplicate, .applied, .applied])
-        #expect(writes.keys.map(\.key) == ["dev-4-b", "dev-5-a"] && writes.fields.map(\.changeSeq) == [8, 9])
+        #expect(writes.keys.map(\.key) == ["dev-4-b", "dev-5-a"] && writes.records.map(\.changeSeq) == [8, 9])
+        #expect(writes.records.map(\.entityID) == ["b", "a"] && writes.records[1].fields.map(\.value) == [.int(3)])
         #expect(last == 5 && head == 9 && writes.head == 9 && writes.headBefore == 7 && writes.lastAppliedSeq == 5)
         // And with the ack at 1 the same batch is a gap at 3, with nothing to write
         #expect(SyncRules.decide(items, state: PushState(lastAppliedSeq: 1, head: 7)) == .gap(lastAppliedSeq: 1, got: 3))
@@ -393,14 +399,15 @@ struct SyncRulesTests {
                      Script.item(3, "s", "reps", .int(3), millis: 20), Script.item(4, "s", "reps", .int(4), millis: 40, key: "dev-1-s")]
         let keys: Set<String> = ["dev-1-s", "dev-2-s", "dev-3-s"]
         // When merged over a stored clock older than all of them...
-        let stored = [RowKey(entity: "sets", entityID: "s"): ["reps": HLC(millis: testNow - 100_000, counter: 0, node: "dev").description]]
+        let stored = Self.stored("s", reps: 0, clock: HLC(millis: testNow - 100_000, counter: 0, node: "dev"), changeSeq: 5)
         let merge = SyncRules.merge(items, lastAppliedSeq: 0, keys: RecordedKeys(new: keys), stored: stored, head: 7)
         // ...then seq 3 loses to seq 2 in the same batch and takes no counter value, seq 4 reuses
         // seq 1's key with other content (refused, applying nothing), and one write (seq 2's) is
         // stored under counter 9.
         #expect(merge.results.map(\.status) == [.applied, .applied, .applied, .rejected])
         #expect(merge.results[3].error?.code == "key_reused")
-        #expect(merge.writes.map(\.value) == [.int(2)] && merge.writes.map(\.changeSeq) == [9])
+        #expect(merge.writes.count == 1 && merge.writes[0].fields.map(\.value) == [.int(2)])
+        #expect(merge.writes[0].changeSeq == 9 && merge.writes[0].fields.map(\.changeSeq) == [9])
         #expect(merge.head == 9 && merge.lastAppliedSeq == 4)
     }
 
@@ -442,32 +449,44 @@ struct SyncRulesTests {
         let keys: Set<String> = ["dev-1-s", "dev-2-s", "dev-3-s", "dev-4-s"]
         // When merged with nothing stored
         let merge = SyncRules.merge(items, lastAppliedSeq: 0, keys: RecordedKeys(new: keys), stored: [:], head: 0)
-        // Then each field is written once, with its newest value, under the counter of the
-        // event that wrote it last; the losing event takes no counter value
+        // Then the record is written once, each field with its newest value under the counter of
+        // the event that wrote it last; the losing event takes no counter value
         #expect(merge.results.map(\.status) == [.applied, .applied, .applied, .applied])
-        #expect(merge.writes.map(\.field) == ["reps", "weight"])
-        #expect(merge.writes.map(\.value) == [.int(2), .text("100")] && merge.writes.map(\.changeSeq) == [2, 3])
+        #expect(merge.writes.count == 1 && merge.writes[0].changeSeq == 3)
+        let fields = merge.writes.first?.fields ?? []
+        #expect(fields.map(\.name) == ["reps", "weight"])
+        #expect(fields.map(\.value) == [.int(2), .text("100")] && fields.map(\.changeSeq) == [2, 3])
         #expect(merge.head == 3 && merge.lastAppliedSeq == 4)
     }
 
-    @Test func aPageNeverSplitsACounterValueButAlwaysProgresses() {
-        func row(_ seq: Int64, _ field: String) -> ChangeRow {
-            ChangeRow(entity: "sets", entityID: "s\(seq)", field: field, value: .int(seq), clock: "c", changeSeq: seq)
+    @Test func aPageNeverSplitsARecordButAlwaysProgresses() {
+        func record(_ seq: Int64, _ fields: [String]) -> RecordRow {
+            RecordRow(entity: "sets", entityID: "s\(seq)", changeSeq: seq,
+                      fields: fields.map { StoredField(name: $0, value: .int(seq), clock: "c", changeSeq: seq) })
         }
-        let snapshot = ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: [row(1, "a"), row(2, "a"), row(2, "b"), row(2, "c"), row(3, "a")])
-        // A limit of 2 stops before counter 2's three rows...
+        let snapshot = ChangeSnapshot(head: 3, lastAppliedSeq: 0, records: [record(1, ["a"]), record(2, ["a", "b", "c"]), record(3, ["a"])])
+        // A limit of 2 stops before record 2's three fields...
         let first = SyncRules.page(snapshot, after: 0, limit: .fieldRows(2), maxBytes: 1 << 20)
         #expect(first.fieldCount == 1 && first.cursor == 1 && first.hasMore)
         // ...and an empty page takes them whole, beyond the limit.
-        let second = SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: Array(snapshot.rows.dropFirst())), after: 1, limit: .fieldRows(2), maxBytes: 1 << 20)
+        let second = SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, records: Array(snapshot.records.dropFirst())), after: 1, limit: .fieldRows(2), maxBytes: 1 << 20)
         #expect(second.fieldCount == 3 && second.cursor == 2 && second.hasMore)
         // A cursor past the head answers the head (the store lost history).
-        #expect(SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: []), after: 9, limit: .fieldRows(2), maxBytes: 1 << 20).cursor == 3)
+        #expect(SyncRules.page(ChangeSnapshot(head: 3, lastAppliedSeq: 0, records: []), after: 9, limit: .fieldRows(2), maxBytes: 1 << 20).cursor == 3)
     }
 
-    @Test func pullOrderIsBytewise() {
-        let rows = ["b", "B", "a", "Z", "é"].map { ChangeRow(entity: "sets", entityID: $0, field: "f", value: .null, clock: "c", changeSeq: 1) }
-        #expect(rows.sorted(by: ChangeRow.pullOrder).map(\.entityID) == ["B", "Z", "a", "b", "é"])
+    @Test func pullOrderIsTheCounterThenBytewise() {
+        let records = ["b", "B", "a", "Z", "é"].map { RecordRow(entity: "sets", entityID: $0, changeSeq: 1, fields: []) }
+        #expect(records.sorted(by: RecordRow.pullOrder).map(\.entityID) == ["B", "Z", "a", "b", "é"])
+        let fields = ["b", "B", "é", "a"].map { StoredField(name: $0, value: .null, clock: "c", changeSeq: 1) }
+        #expect(fields.sorted(by: RecordRow.fieldOrder).map(\.name) == ["B", "a", "b", "é"])
+    }
+
+    /// What a store holds for row `id`: a record of one field, reps.
+    static func stored(_ id: String, reps: Int64, clock: HLC, changeSeq: Int64) -> [RowKey: RecordRow] {
+        let row = RowKey(entity: "sets", entityID: id)
+        return [row: RecordRow(row: row, changeSeq: changeSeq,
+                               fields: [StoredField(name: "reps", value: .int(reps), clock: clock.description, changeSeq: changeSeq)])]
     }
 
     @Test func epochsCarryTheHistoryGeneration() {

@@ -132,24 +132,27 @@ struct UnitTests {
         #expect(try badClock.expanded().changes[0].fields.isEmpty)
     }
 
-    @Test func aChangeCountedPageStopsAtWholeCounterValues() {
-        // Three events: seq 1 writes two rows of 3 fields, seq 2 one row, seq 3 one row.
-        func rows(_ seq: Int64, _ id: String, _ n: Int) -> [ChangeRow] {
-            (0..<n).map { ChangeRow(entity: "sets", entityID: id, field: "f\($0)", value: .int(1), clock: "00000000000000\(seq)-00000-d", changeSeq: seq) }
+    @Test func aChangeCountedPageStopsAtWholeRecords() {
+        // Record a: fields written by seq 1 and seq 2 (two changes, two clocks); b by seq 3; c by seq 4.
+        func field(_ name: String, _ seq: Int64) -> StoredField {
+            StoredField(name: name, value: .int(seq), clock: "00000000000000\(seq)-00000-d", changeSeq: seq)
         }
-        let all = rows(1, "a", 3) + rows(1, "b", 3) + rows(2, "c", 3) + rows(3, "d", 3)
-        let snapshot = ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: all)
-        // Limit 2 changes: seq 1 is two changes and fills the page.
+        let a = RecordRow(entity: "sets", entityID: "a", changeSeq: 2, fields: [field("f0", 1), field("f1", 2), field("f2", 1)])
+        let b = RecordRow(entity: "sets", entityID: "b", changeSeq: 3, fields: [field("f0", 3)])
+        let c = RecordRow(entity: "sets", entityID: "c", changeSeq: 4, fields: [field("f0", 4), field("f1", 4)])
+        let snapshot = ChangeSnapshot(head: 4, lastAppliedSeq: 0, records: [a, b, c])
+        // Limit 2 changes: record a is two and fills the page.
         let two = SyncRules.page(snapshot, after: 0, limit: .changes(2), maxBytes: 1 << 20)
-        #expect(two.rows.map(\.entityID) == ["a", "b"] && two.cursor == 1 && two.hasMore)
-        // Limit 2 field rows: seq 1 does not fit but fills an empty page whole.
-        #expect(SyncRules.page(snapshot, after: 0, limit: .fieldRows(2), maxBytes: 1 << 20).cursor == 1)
-        #expect(SyncRules.page(snapshot, after: 0, limit: .changes(3), maxBytes: 1 << 20).cursor == 2)
-        // A read the storage's row limit cut inside seq 3 leaves seq 3 for the next page.
-        let cut = ChangeSnapshot(head: 3, lastAppliedSeq: 0, rows: Array(all.prefix(10)))
-        let page = SyncRules.page(cut, after: 0, limit: .changes(10), maxBytes: 1 << 20, readComplete: false)
-        #expect(page.cursor == 2 && page.hasMore && page.fieldCount == 9)
-        #expect(SyncRules.page(cut, after: 0, limit: .changes(10), maxBytes: 1 << 20).cursor == 3)
+        #expect(two.rows.map(\.entityID) == ["a"] && two.cursor == 2 && two.hasMore && two.fieldCount == 3)
+        // Limit 2 field rows: a's three do not fit but fill an empty page whole.
+        #expect(SyncRules.page(snapshot, after: 0, limit: .fieldRows(2), maxBytes: 1 << 20).cursor == 2)
+        #expect(SyncRules.page(snapshot, after: 0, limit: .changes(3), maxBytes: 1 << 20).cursor == 3)
+        let all = SyncRules.page(snapshot, after: 0, limit: .changes(10), maxBytes: 1 << 20)
+        #expect(all.cursor == 4 && !all.hasMore && all.fieldCount == 6)
+        // After cursor 1, record a is still sent whole: its fields of seq 1 were on no page
+        // while it sat at seq 2.
+        let later = SyncRules.page(snapshot, after: 1, limit: .changes(10), maxBytes: 1 << 20)
+        #expect(later.rows.first?.fields.map(\.name) == ["f0", "f1", "f2"] && later.fieldCount == 6 && later.cursor == 4)
     }
 
     @Test func reopeningKeepsTheEpoch() async throws {

@@ -52,7 +52,7 @@ struct WithdrawnTokenTests {
             #expect(!String(decoding: pull.body, as: UTF8.self).contains("s1"), "newbie's pull holds mallory's row")
         }
         let database = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))
-        #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM fields") } == 0)
+        #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM records") } == 0)
     }
 
     /// A database whose users table predates AUTOINCREMENT keeps its users and their ids, and

@@ -31,7 +31,7 @@ struct BackupCommand: ParsableCommand {
                 """)
         case .sqlite(let path):
             let summary = try SQLiteBackup.backup(databasePath: path, to: file, force: force)
-            print("backed up \(path) to \(file): \(summary.users) users, \(summary.fieldRows) field rows, \(summary.bytes) bytes, integrity ok.")
+            print("backed up \(path) to \(file): \(summary.users) users, \(summary.records) records, \(summary.bytes) bytes, integrity ok.")
             print("to put it back: stop the server, then run gymlog-server restore --db sqlite:\(path) \(file)")
         }
     }

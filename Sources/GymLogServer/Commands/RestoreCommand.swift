@@ -31,7 +31,7 @@ struct RestoreCommand: ParsableCommand {
                 """)
         case .sqlite(let path):
             let summary = try SQLiteBackup.restore(from: file, databasePath: path)
-            print("restored \(path) from \(file): \(summary.users) users, \(summary.fieldRows) field rows, epoch \(summary.epoch).")
+            print("restored \(path) from \(file): \(summary.users) users, \(summary.records) records, epoch \(summary.epoch).")
             print("start the server again; devices re-send what they hold that the backup lacks on their next sync.")
         }
     }

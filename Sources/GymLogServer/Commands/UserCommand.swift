@@ -60,10 +60,10 @@ struct UserListCommand: AsyncParsableCommand {
 
 /// `user list`'s table: one line per user under a header, columns padded to their widest cell.
 func userTable(_ users: [UserRecord]) -> String {
-    let header = ["NAME", "CREATED", "REVOKED", "DEVICES", "LAST PUSH", "ROWS", "STORED"]
+    let header = ["NAME", "CREATED", "REVOKED", "DEVICES", "LAST PUSH", "RECORDS", "STORED"]
     let rows = users.map { user in
         [user.name, formatMillis(user.createdAt), user.revokedAt.map(formatMillis) ?? "-", "\(user.usage.devices)",
-         user.usage.lastPushAt.map(formatMillis) ?? "never", "\(user.usage.fieldRows)", formatBytes(user.usage.storedBytes)]
+         user.usage.lastPushAt.map(formatMillis) ?? "never", "\(user.usage.records)", formatBytes(user.usage.storedBytes)]
     }
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
     return ([header] + rows).map { cells in

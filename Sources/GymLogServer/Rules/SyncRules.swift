@@ -74,7 +74,7 @@ public enum SyncRules {
             }
         }
         let decided = merge(items, lastAppliedSeq: state.lastAppliedSeq, keys: keys, stored: state.stored, head: state.head)
-        let writes = PushWrites(keys: newKeys, fields: decided.writes, lastAppliedSeq: decided.lastAppliedSeq,
+        let writes = PushWrites(keys: newKeys, records: decided.writes, lastAppliedSeq: decided.lastAppliedSeq,
                                 head: decided.head, headBefore: state.head)
         return .apply(writes, .completed(lastAppliedSeq: decided.lastAppliedSeq, head: decided.head, results: decided.results))
     }
@@ -99,28 +99,28 @@ public enum SyncRules {
         return .candidates(candidates)
     }
 
-    /// What a gapless batch does: the results, the fields to store and the counters after it.
+    /// What a gapless batch does: the results, the records to store and the counters after it.
     struct Merge: Equatable {
         var results: [PushResult] = []
-        /// Each field's final write of the batch, in the order the fields were first written.
-        var writes: [ChangeRow] = []
+        /// Each record the batch changed, whole, in the order the records were first changed.
+        var writes: [RecordRow] = []
         var lastAppliedSeq: Int64
         var head: Int64
     }
 
-    /// Per-field last-writer-wins, event by event: a later event of the batch sees the earlier
-    /// ones' writes. `keys` says which idempotency keys this batch recorded first and what the
-    /// others carried before; `stored` holds the stored clocks of every row the new ones touch.
+    /// Per-field last-writer-wins, event by event, on whole records: a later event of the
+    /// batch sees the earlier ones' writes. `keys` says which idempotency keys this batch
+    /// recorded first and what the others carried before; `stored` holds the stored record of
+    /// every row the batch touches that has one.
     static func merge(_ items: [PushItem], lastAppliedSeq: Int64, keys: RecordedKeys,
-                      stored: [RowKey: [String: String]], head: Int64) -> Merge {
+                      stored: [RowKey: RecordRow], head: Int64) -> Merge {
         var merge = Merge(lastAppliedSeq: lastAppliedSeq, head: head)
         merge.results.reserveCapacity(items.count)
         var newKeys = keys.new
         // The event of this batch that applied each key, for a later event reusing it.
         var appliedHere: [String: ValidEvent] = [:]
-        // Each row the batch writes, looked up once per event rather than once per field (a
-        // row key hashes a 36-character id, and a push of 1,000 set events has 15,000 fields).
-        var rows: [RowKey: RowEntry] = [:]
+        // Where each record this batch changed sits in `merge.writes`.
+        var written: [RowKey: Int] = [:]
         for item in items {
             let seq = item.seq
             guard seq > merge.lastAppliedSeq else { merge.results.append(PushResult(seq: seq, status: .duplicate)); continue }
@@ -144,72 +144,61 @@ public enum SyncRules {
                 continue
             }
             appliedHere[event.idempotencyKey] = event
+            merge.results.append(PushResult(seq: seq, status: .applied))
             let row = RowKey(entity: event.entity, entityID: event.entityID)
             let changeSeq = merge.head + 1
-            let entry = rows.removeValue(forKey: row)
-            if entry == nil, stored[row] == nil {
+            let index = written[row]
+            guard let record = index.map({ merge.writes[$0] }) ?? stored[row] else {
                 // A row nothing has written yet (the common case: a new set): every field wins,
-                // and an event's field names are unique, so no per-field bookkeeping is needed
-                // unless a later event of the batch touches the row again.
-                let start = merge.writes.count
-                for field in event.fields {
-                    merge.writes.append(ChangeRow(row: row, field: field.name, value: field.value, clock: field.clockText, changeSeq: changeSeq))
-                }
-                rows[row] = .fresh(start..<merge.writes.count)
-                if !event.fields.isEmpty { merge.head = changeSeq }
-                merge.results.append(PushResult(seq: seq, status: .applied))
+                // and an event's field names are unique.
+                guard !event.fields.isEmpty else { continue }
+                let fields = event.fields.map { StoredField(name: $0.name, value: $0.value, clock: $0.clockText, changeSeq: changeSeq) }
+                written[row] = merge.writes.count
+                merge.writes.append(RecordRow(row: row, changeSeq: changeSeq, fields: fields.sorted(by: RecordRow.fieldOrder)))
+                merge.head = changeSeq
                 continue
             }
-            var state: RowState
-            switch entry {
-            case .fresh(let range)?: state = RowState(writes: merge.writes[range], at: range.lowerBound)
-            case .tracked(let tracked)?: state = tracked
-            case nil: state = RowState(clocks: stored[row] ?? [:])
+            guard let changed = apply(event.fields, to: record, changeSeq: changeSeq) else { continue }
+            if let index { merge.writes[index] = changed } else {
+                written[row] = merge.writes.count
+                merge.writes.append(changed)
             }
-            var wrote = false
-            for field in event.fields {
-                guard wins(field, over: state.clocks[field.name]) else { continue }
-                state.clocks[field.name] = field.clockText
-                let write = ChangeRow(row: row, field: field.name, value: field.value, clock: field.clockText, changeSeq: changeSeq)
-                if let index = state.writeIndex[field.name] { merge.writes[index] = write } else {
-                    state.writeIndex[field.name] = merge.writes.count
-                    merge.writes.append(write)
-                }
-                wrote = true
-            }
-            rows[row] = .tracked(state)
-            if wrote { merge.head = changeSeq }
-            merge.results.append(PushResult(seq: seq, status: .applied))
+            merge.head = changeSeq
         }
         return merge
+    }
+
+    /// The record after an event's fields: each one that wins replaces the stored field (or
+    /// joins the record, in field order) under the event's change counter value. Nil when
+    /// none won: the event changed nothing and takes no counter value.
+    static func apply(_ fields: [ValidField], to record: RecordRow, changeSeq: Int64) -> RecordRow? {
+        var record = record
+        var wrote = false
+        for field in fields {
+            let stored = StoredField(name: field.name, value: field.value, clock: field.clockText, changeSeq: changeSeq)
+            // A record has a dozen fields: a binary search of the sorted array beats hashing.
+            var low = 0, high = record.fields.count
+            while low < high {
+                let mid = (low + high) / 2
+                if RecordRow.fieldOrder(record.fields[mid], stored) { low = mid + 1 } else { high = mid }
+            }
+            if low < record.fields.count, record.fields[low].name == field.name {
+                guard wins(field, over: record.fields[low].clock) else { continue }
+                record.fields[low] = stored
+            } else {
+                record.fields.insert(stored, at: low)
+            }
+            wrote = true
+        }
+        guard wrote else { return nil }
+        record.changeSeq = changeSeq
+        return record
     }
 
     /// Whether an incoming field replaces the stored one: strictly newer HLC (stored clocks
     /// are canonical text, checked by `PushValidation.clock` when they were pushed).
     static func wins(_ field: ValidField, over storedClock: String?) -> Bool {
         incomingWins(stored: storedClock.flatMap(PushValidation.clock), incoming: field.clock)
-    }
-
-    /// One row during a merge: written once so far by a row nothing had stored (its writes
-    /// are a contiguous run), or tracked field by field.
-    private enum RowEntry {
-        case fresh(Range<Int>)
-        case tracked(RowState)
-    }
-
-    /// Each field's latest clock (stored, then this batch's winners) and where the field's
-    /// final write sits in `Merge.writes`.
-    private struct RowState {
-        var clocks: [String: String]
-        var writeIndex: [String: Int] = [:]
-
-        init(clocks: [String: String]) { self.clocks = clocks }
-
-        /// The state after a fresh row's first event, from its run of writes.
-        init(writes: ArraySlice<ChangeRow>, at start: Int) {
-            clocks = Dictionary(uniqueKeysWithValues: writes.map { ($0.field, $0.clock) })
-            writeIndex = Dictionary(uniqueKeysWithValues: writes.enumerated().map { ($1.field, start + $0) })
-        }
     }
 
     // MARK: Idempotency keys
@@ -246,35 +235,26 @@ public enum SyncRules {
 
     // MARK: Pull
 
-    /// How many rows a pull reads for a page of `limit`. For field rows: one event writes at
-    /// most `maxEventFields` rows under one counter value, so this always reaches past the
-    /// page's last complete group. For changes, a guess of 16 fields a change (a set row has
-    /// about 10) up to `maxChangeRowsRead`: a read that ends first cuts the page short at
-    /// its last whole counter value (`page`'s `readComplete`), never wrong, only smaller.
-    public static func rowsToRead(limit: PullLimit) -> Int {
-        switch limit {
-        case .fieldRows(let n): n + maxEventFields + 1
-        case .changes(let n): min(n * 16, maxChangeRowsRead) + maxEventFields + 1
-        }
+    /// How many records a pull reads for a page of `limit`: every record read after a cursor
+    /// brings at least one field and one change (the field its last event wrote), so `limit`
+    /// records always fill the page, and a record is one row: a read never ends inside one.
+    public static func recordsToRead(limit: PullLimit) -> Int {
+        max(limit.count, 1)
     }
 
-    /// The most field rows one change-counted pull reads: about 4 MiB of answer, the default
-    /// `maxPullBytes`, at the smallest field's estimate.
-    static let maxChangeRowsRead = 65_536
-
-    /// Cuts a page from a snapshot: at most `limit` field rows or changes and about
-    /// `maxBytes` of JSON, one change counter value never split (a value bigger than the page
-    /// still fills an empty one, so paging always progresses). `readComplete` says the
-    /// snapshot holds every row after `after` up to the storage's row limit's end: when it
-    /// does not, the last counter value may be cut and waits for the next page.
-    public static func page(_ snapshot: ChangeSnapshot, after: Int64, limit: PullLimit, maxBytes: Int, readComplete: Bool = true) -> PullPage {
+    /// Cuts a page from a snapshot: at most `limit` field rows or changes and about `maxBytes`
+    /// of JSON, a record never split (one bigger than the page still fills an empty one, so
+    /// paging always progresses).
+    ///
+    /// A record is sent whole, even the fields written at or before the cursor: a record
+    /// changed again while a device was paging through its history sits at its new counter
+    /// value only, so its older fields were on no page that device read. A field it had
+    /// already is merged again under the same clock, which changes nothing.
+    public static func page(_ snapshot: ChangeSnapshot, after: Int64, limit: PullLimit, maxBytes: Int) -> PullPage {
         var builder = PageBuilder(limit: limit, maxBytes: maxBytes)
-        var stopped = false
-        for row in snapshot.rows {
-            if !builder.accept(seq: row.changeSeq) { stopped = true; break }
-            builder.add(entity: row.entity, entityID: row.entityID, field: PulledField(name: row.field, value: row.value, clock: row.clock))
+        for record in snapshot.records {
+            guard builder.add(record) else { break }
         }
-        if !stopped && !readComplete { builder.dropPending() }
         return builder.finish(after: after, head: snapshot.head, lastAppliedSeq: snapshot.lastAppliedSeq)
     }
 

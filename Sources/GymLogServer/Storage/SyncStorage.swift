@@ -21,9 +21,9 @@ public struct UserUsage: Hashable, Sendable {
     public var devices: Int = 0
     /// Unix milliseconds of the user's latest push (a pull writes nothing, so it does not count).
     public var lastPushAt: Int64?
-    /// Field rows of the merged state.
-    public var fieldRows: Int64 = 0
-    /// The bytes of those rows' names, ids, clocks and values (8 per number), the same on every backend.
+    /// Records (rows of the merged state: sets, workouts, exercises, …).
+    public var records: Int64 = 0
+    /// The bytes of those records' entities, ids and stored texts (`RecordText`), the same on every backend.
     public var storedBytes: Int64 = 0
 }
 
@@ -163,8 +163,8 @@ public protocol SyncStorage: Sendable {
     func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool
     /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction.
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome
-    /// Field rows with change counter > `after`, at most `limit` field rows or changes (one
-    /// counter value is never split) and about `maxBytes` of JSON.
+    /// The fields written after change counter `after`, at most `limit` field rows or changes
+    /// (a record is never split) and about `maxBytes` of JSON.
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage
     /// Starts a new history generation for the user, after a device proved the server's
     /// history is older than what it had acknowledged (see `SyncRoutes.pull`). Returns the
@@ -176,7 +176,7 @@ public protocol SyncStorage: Sendable {
     /// the hour-long window that holds `now` (Unix ms): the count is the user's, in the store,
     /// so every instance and a restart share it (`ServerConfig.maxHistoryGenerationsPerHour`).
     func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64?
-    /// Whether the user holds any field rows (`GET /v1/account`: the first device of an empty
+    /// Whether the user holds any records (`GET /v1/account`: the first device of an empty
     /// account makes its key).
     func hasHistory(user: AuthenticatedUser) async throws -> Bool
     /// Makes `verifier` the account's key verifier when it has none, in one transaction with

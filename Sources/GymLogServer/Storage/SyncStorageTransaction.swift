@@ -13,49 +13,65 @@ public struct RowKey: Hashable, Sendable {
     }
 }
 
-/// One stored field row of a user's merged state: what the push rules write (replacing what the
-/// store holds for that field) and what a pull reads back.
-public struct ChangeRow: Hashable, Sendable {
-    public var row: RowKey
-    public var field: String
+/// One field of a stored record: its value, its winning clock's canonical text, and the
+/// user's change counter value of the event that wrote it.
+public struct StoredField: Hashable, Sendable {
+    public var name: String
     public var value: FieldValue
-    /// The winning clock's canonical text.
     public var clock: String
-    /// The user's change counter value of the event that wrote it.
     public var changeSeq: Int64
+
+    public init(name: String, value: FieldValue, clock: String, changeSeq: Int64) {
+        self.name = name; self.value = value; self.clock = clock; self.changeSeq = changeSeq
+    }
+}
+
+/// One record of a user's merged state, stored as ONE row: what the push rules write
+/// (the whole record after the merge) and what a pull reads back. Its `changeSeq` is the
+/// change counter value of the last event that wrote any of its fields; an event writes one
+/// record, so no two records of a user share one, and a pull reads records in that order.
+public struct RecordRow: Hashable, Sendable {
+    public var row: RowKey
+    public var changeSeq: Int64
+    /// Sorted by name, compared bytewise (`RecordRow.fieldOrder`); names are unique.
+    public var fields: [StoredField]
 
     public var entity: String { row.entity }
     public var entityID: String { row.entityID }
 
-    public init(row: RowKey, field: String, value: FieldValue, clock: String, changeSeq: Int64) {
-        self.row = row; self.field = field; self.value = value; self.clock = clock; self.changeSeq = changeSeq
+    public init(row: RowKey, changeSeq: Int64, fields: [StoredField]) {
+        self.row = row; self.changeSeq = changeSeq; self.fields = fields
     }
 
-    public init(entity: String, entityID: String, field: String, value: FieldValue, clock: String, changeSeq: Int64) {
-        self.init(row: RowKey(entity: entity, entityID: entityID), field: field, value: value, clock: clock, changeSeq: changeSeq)
+    public init(entity: String, entityID: String, changeSeq: Int64, fields: [StoredField]) {
+        self.init(row: RowKey(entity: entity, entityID: entityID), changeSeq: changeSeq, fields: fields)
     }
 }
 
 /// What a pull reads from ONE snapshot of the store: the user's change counter, the device's
-/// acknowledged seq, and the first field rows after a cursor in `ChangeRow.pullOrder`.
+/// acknowledged seq, and the first records after a cursor in `RecordRow.pullOrder`.
 public struct ChangeSnapshot: Hashable, Sendable {
     public var head: Int64
     public var lastAppliedSeq: Int64
-    public var rows: [ChangeRow]
+    public var records: [RecordRow]
 
-    public init(head: Int64, lastAppliedSeq: Int64, rows: [ChangeRow]) {
-        self.head = head; self.lastAppliedSeq = lastAppliedSeq; self.rows = rows
+    public init(head: Int64, lastAppliedSeq: Int64, records: [RecordRow]) {
+        self.head = head; self.lastAppliedSeq = lastAppliedSeq; self.records = records
     }
 }
 
-extension ChangeRow {
-    /// The one pull order of every backend: change counter, then entity, entity id and field
-    /// compared bytewise (SQLite's BINARY, PostgreSQL's COLLATE "C").
-    public static func pullOrder(_ a: ChangeRow, _ b: ChangeRow) -> Bool {
+extension RecordRow {
+    /// The one pull order of every backend: the change counter, unique per record of a user
+    /// (entity and id, bytewise, only order a hand-made snapshot in tests).
+    public static func pullOrder(_ a: RecordRow, _ b: RecordRow) -> Bool {
         if a.changeSeq != b.changeSeq { return a.changeSeq < b.changeSeq }
         if a.entity != b.entity { return a.entity.utf8.lexicographicallyPrecedes(b.entity.utf8) }
-        if a.entityID != b.entityID { return a.entityID.utf8.lexicographicallyPrecedes(b.entityID.utf8) }
-        return a.field.utf8.lexicographicallyPrecedes(b.field.utf8)
+        return a.entityID.utf8.lexicographicallyPrecedes(b.entityID.utf8)
+    }
+
+    /// The order of a record's fields: by name, bytewise (SQLite's BINARY, PostgreSQL's COLLATE "C").
+    public static func fieldOrder(_ a: StoredField, _ b: StoredField) -> Bool {
+        a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
     }
 }
 
@@ -98,10 +114,10 @@ public struct PushState: Hashable, Sendable {
     /// Each of the plan's keys the user already recorded, with the digest stored beside it
     /// (nil for a key recorded before digests were kept: it counts as the same content).
     public var recordedKeys: [String: String?]
-    /// The stored clock text of every field of the plan's rows, by row and field name.
-    public var stored: [RowKey: [String: String]]
+    /// The stored record of each of the plan's rows that has one.
+    public var stored: [RowKey: RecordRow]
 
-    public init(lastAppliedSeq: Int64, head: Int64, recordedKeys: [String: String?] = [:], stored: [RowKey: [String: String]] = [:]) {
+    public init(lastAppliedSeq: Int64, head: Int64, recordedKeys: [String: String?] = [:], stored: [RowKey: RecordRow] = [:]) {
         self.lastAppliedSeq = lastAppliedSeq; self.head = head; self.recordedKeys = recordedKeys; self.stored = stored
     }
 }
@@ -110,8 +126,9 @@ public struct PushState: Hashable, Sendable {
 public struct PushWrites: Hashable, Sendable {
     /// Idempotency keys recorded for the first time, each with its event's digest.
     public var keys: [IdempotencyKey]
-    /// Each field's final write (one per field), replacing value, clock and change counter.
-    public var fields: [ChangeRow]
+    /// Each record the batch changed, whole, as it stands after the batch (one per row),
+    /// replacing the stored one.
+    public var records: [RecordRow]
     /// The device's last applied seq afterwards.
     public var lastAppliedSeq: Int64
     /// The user's change counter afterwards.
@@ -138,12 +155,12 @@ public enum PushDecision: Hashable, Sendable {
 /// statements, the write checking that nothing of the user changed since the read.
 public protocol SyncStorageTransaction {
     /// Reads from ONE snapshot the device's last applied seq, the user's change counter, which
-    /// of `plan.keys` the user recorded before (and their digests), and the stored clocks of
-    /// every field of `plan.rows`. Throws `StorageError.tokenWithdrawn` when the user's row no
+    /// of `plan.keys` the user recorded before (and their digests), and the stored record of
+    /// each of `plan.rows`. Throws `StorageError.tokenWithdrawn` when the user's row no
     /// longer holds the token hash that authenticated the push, live (the one check of a
     /// token inside the write; an optimistic store checks it again in `writePush`).
     func readPushState(device: String, plan: PushReadPlan) async throws -> PushState
-    /// Stores `writes`: records the keys, writes the fields, sets the device's last applied seq
+    /// Stores `writes`: records the keys, writes the records, sets the device's last applied seq
     /// (and when it was last seen) and the user's change counter, all or nothing. Returns
     /// false, having written nothing, when the user's data changed since `readPushState`
     /// (only an optimistic store can see that; a locking one always answers true).
@@ -158,8 +175,8 @@ public protocol SyncRulesStorage: SyncStorage {
     /// rolls back otherwise or when it throws.
     func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (Transaction) async throws -> (result: R, commit: Bool)) async throws -> R
     /// From one snapshot: the user's change counter, the device's last applied seq, and at
-    /// most `rowLimit` field rows with change counter > `after`, in `ChangeRow.pullOrder`.
-    func changes(user: Int64, device: String, after: Int64, rowLimit: Int) async throws -> ChangeSnapshot
+    /// most `recordLimit` records with change counter > `after`, in `RecordRow.pullOrder`.
+    func changes(user: Int64, device: String, after: Int64, recordLimit: Int) async throws -> ChangeSnapshot
 }
 
 extension SyncRulesStorage {
@@ -182,8 +199,7 @@ extension SyncRulesStorage {
 
     /// `SyncRules.page` over one snapshot of the store.
     public func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
-        let rowLimit = SyncRules.rowsToRead(limit: limit)
-        let snapshot = try await changes(user: user.id, device: deviceID, after: after, rowLimit: rowLimit)
-        return SyncRules.page(snapshot, after: after, limit: limit, maxBytes: maxBytes, readComplete: snapshot.rows.count < rowLimit)
+        let snapshot = try await changes(user: user.id, device: deviceID, after: after, recordLimit: SyncRules.recordsToRead(limit: limit))
+        return SyncRules.page(snapshot, after: after, limit: limit, maxBytes: maxBytes)
     }
 }

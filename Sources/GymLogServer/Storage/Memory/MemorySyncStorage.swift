@@ -60,9 +60,9 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
             var record = user.record
             let id = record.id
             let seen = state.devices.filter { $0.key.user == id }.map(\.value.lastSeenAt)
-            let fields = state.fields[id] ?? [:]
-            record.usage = UserUsage(devices: seen.count, lastPushAt: seen.max(), fieldRows: Int64(fields.count),
-                                     storedBytes: fields.reduce(0) { $0 + $1.value.storedBytes(of: $1.key) })
+            let records = state.records[id] ?? [:]
+            record.usage = UserUsage(devices: seen.count, lastPushAt: seen.max(), records: Int64(records.count),
+                                     storedBytes: records.values.reduce(0) { $0 + $1.storedBytes })
             return record
         }
     }
@@ -92,7 +92,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
             state.changeCounter[id] = nil
             state.devices = state.devices.filter { $0.key.user != id }
             state.appliedKeys[id] = nil
-            state.fields[id] = nil
+            state.records[id] = nil
             return (user.record, true)
         }
     }
@@ -126,7 +126,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
     }
 
     public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
-        !(committed.fields[user.id] ?? [:]).isEmpty
+        !(committed.records[user.id] ?? [:]).isEmpty
     }
 
     public func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
@@ -134,9 +134,9 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
             guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { throw StorageError.tokenWithdrawn }
             if let existing = state.users[index].keyVerifier { return (.alreadySet(same: existing == verifier), false) }
             state.users[index].keyVerifier = verifier
-            let dropped = !(state.fields[user.id] ?? [:]).isEmpty
+            let dropped = !(state.records[user.id] ?? [:]).isEmpty
             if dropped {
-                state.fields[user.id] = nil
+                state.records[user.id] = nil
                 state.appliedKeys[user.id] = nil
                 state.users[index].historyGeneration += 1
             }
@@ -155,14 +155,11 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         }
     }
 
-    public func changes(user: Int64, device: String, after: Int64, rowLimit: Int) async throws -> ChangeSnapshot {
+    public func changes(user: Int64, device: String, after: Int64, recordLimit: Int) async throws -> ChangeSnapshot {
         let state = committed
-        let rows = (state.fields[user] ?? [:]).compactMap { key, stored -> ChangeRow? in
-            guard stored.changeSeq > after else { return nil }
-            return ChangeRow(row: key.row, field: key.field, value: stored.value, clock: stored.clock, changeSeq: stored.changeSeq)
-        }.sorted(by: ChangeRow.pullOrder)
+        let records = (state.records[user] ?? [:]).values.filter { $0.changeSeq > after }.sorted(by: RecordRow.pullOrder)
         return ChangeSnapshot(head: state.changeCounter[user] ?? 0, lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
-                              rows: Array(rows.prefix(rowLimit)))
+                              records: Array(records.prefix(recordLimit)))
     }
 }
 
@@ -193,19 +190,14 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
                              head: state.changeCounter[user] ?? 0)
         let recorded = state.appliedKeys[user] ?? [:]
         for key in plan.keys { if let digest = recorded[key] { read.recordedKeys.updateValue(digest, forKey: key) } }
-        let wanted = Set(plan.rows)
-        for (key, field) in state.fields[user] ?? [:] where wanted.contains(key.row) {
-            read.stored[key.row, default: [:]][key.field] = field.clock
-        }
+        let records = state.records[user] ?? [:]
+        for row in plan.rows { read.stored[row] = records[row] }
         return read
     }
 
     public func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool {
         for key in writes.keys { state.appliedKeys[user, default: [:]][key.key] = key.digest }
-        for write in writes.fields {
-            state.fields[user, default: [:]][MemoryFieldKey(row: write.row, field: write.field)] =
-                MemoryField(value: write.value, clock: write.clock, changeSeq: write.changeSeq)
-        }
+        for record in writes.records { state.records[user, default: [:]][record.row] = record }
         state.devices[DeviceKey(user: user, device: device)] = MemoryDevice(lastAppliedSeq: writes.lastAppliedSeq, lastSeenAt: now)
         state.changeCounter[user] = writes.head
         return true
@@ -231,25 +223,10 @@ private struct MemoryDevice {
     var lastSeenAt: Int64
 }
 
-private struct MemoryFieldKey: Hashable {
-    var row: RowKey
-    var field: String
-}
-
-private struct MemoryField {
-    var value: FieldValue
-    var clock: String
-    var changeSeq: Int64
-
-    /// `UserUsage.storedBytes` of this row: names, id, clock and value, a number counting 8.
-    func storedBytes(of key: MemoryFieldKey) -> Int64 {
-        let value: Int
-        switch self.value {
-        case .null: value = 0
-        case .int, .real: value = 8
-        case .text(let text): value = text.utf8.count
-        }
-        return Int64(key.row.entity.utf8.count + key.row.entityID.utf8.count + key.field.utf8.count + clock.utf8.count + value)
+extension RecordRow {
+    /// `UserUsage.storedBytes` of this record: its entity, id and stored text, as the SQL stores keep them.
+    var storedBytes: Int64 {
+        Int64(entity.utf8.count + entityID.utf8.count + RecordText.encode(fields).utf8.count)
     }
 }
 
@@ -261,7 +238,7 @@ private struct MemoryState {
     var devices: [DeviceKey: MemoryDevice] = [:]
     /// Per user, each idempotency key and the digest of what it carried.
     var appliedKeys: [Int64: [String: String]] = [:]
-    var fields: [Int64: [MemoryFieldKey: MemoryField]] = [:]
+    var records: [Int64: [RowKey: RecordRow]] = [:]
 }
 
 extension MemoryState {

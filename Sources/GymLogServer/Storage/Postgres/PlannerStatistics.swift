@@ -3,8 +3,8 @@ import Foundation
 /// Keeps PostgreSQL's planner statistics in step with bulk writes, so query plans stay
 /// index-driven on a fresh or freshly restored database instead of waiting for autovacuum.
 ///
-/// Before `fields` is analyzed the planner guesses its size (a few hundred rows where a first
-/// full sync writes 160,000), and each pull page then scans and sorts every later row of the
+/// Before `records` is analyzed the planner guesses its size (a few hundred rows where a first
+/// full sync writes 20,000), and each pull page then scans and sorts every later row of the
 /// user, and each push sorts the user's whole table (issue 15, measured in BENCHMARKS.md).
 /// `serve` analyzes at start (a restore brings no statistics); after that, a commit that brings
 /// the rows written since the last ANALYZE to half the table's size then (at least 1,000) runs
@@ -18,7 +18,7 @@ final class PlannerStatistics: @unchecked Sendable {
     private var analyzing = false
 
     /// The tables ANALYZE covers: everything a push or a pull plans over.
-    static let tables = "users, devices, applied_keys, fields"
+    static let tables = "users, devices, applied_keys, records"
 
     /// Notes `rows` written by a committed transaction; true when this caller should run
     /// ANALYZE now (then `analyzed(rows:)` when it is done).
@@ -31,7 +31,7 @@ final class PlannerStatistics: @unchecked Sendable {
         }
     }
 
-    /// ANALYZE finished (or failed: `rows` nil keeps the old estimate) with `rows` in `fields`.
+    /// ANALYZE finished (or failed: `rows` nil keeps the old estimate) with `rows` in `records`.
     func analyzed(rows: Int?) {
         lock.withLock {
             analyzing = false

@@ -218,21 +218,20 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     public func listUsers() async throws -> [UserRecord] {
         try await prepare()
         var users: [UserRecord] = []
-        // The same byte count as the SQLite store: names, id, clock and text values in UTF-8, 8 per number.
+        // The same byte count as the SQLite store: entity, id and the record's text in UTF-8.
         let rows = try await client.query("""
             SELECT u.id, u.name, u.created_at, u.revoked_at, COALESCE(d.devices, 0), d.last_push, COALESCE(f.rows, 0), COALESCE(f.bytes, 0)
             FROM users u
             LEFT JOIN (SELECT user_id, count(*) AS devices, max(last_seen_at) AS last_push FROM devices GROUP BY user_id) d ON d.user_id = u.id
             LEFT JOIN (SELECT user_id, count(*) AS rows,
-                              sum(octet_length(entity) + octet_length(entity_id) + octet_length(field) + octet_length(clock)
-                                  + COALESCE(octet_length(value_text), CASE WHEN value_int IS NULL AND value_real IS NULL THEN 0 ELSE 8 END))::bigint AS bytes
-                       FROM fields GROUP BY user_id) f ON f.user_id = u.id
+                              sum(octet_length(entity) + octet_length(entity_id) + octet_length(fields))::bigint AS bytes
+                       FROM records GROUP BY user_id) f ON f.user_id = u.id
             ORDER BY u.id
             """, logger: logger)
-        for try await (id, name, created, revoked, devices, lastPush, fieldRows, bytes) in rows.decode(
+        for try await (id, name, created, revoked, devices, lastPush, records, bytes) in rows.decode(
             (Int64, String, Int64, Int64?, Int64, Int64?, Int64, Int64).self) {
             users.append(UserRecord(id: id, name: name, createdAt: created, revokedAt: revoked,
-                                    usage: UserUsage(devices: Int(devices), lastPushAt: lastPush, fieldRows: fieldRows, storedBytes: bytes)))
+                                    usage: UserUsage(devices: Int(devices), lastPushAt: lastPush, records: records, storedBytes: bytes)))
         }
         return users
     }
@@ -275,7 +274,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                 let user = try await Self.user(in: try await connection.query("""
                     SELECT id, name, created_at, revoked_at FROM users WHERE lower(name) = lower(\(name)) FOR UPDATE
                     """, logger: logger), named: name)
-                try await connection.query("DELETE FROM fields WHERE user_id = \(user.id)", logger: logger)
+                try await connection.query("DELETE FROM records WHERE user_id = \(user.id)", logger: logger)
                 try await connection.query("DELETE FROM applied_keys WHERE user_id = \(user.id)", logger: logger)
                 try await connection.query("DELETE FROM devices WHERE user_id = \(user.id)", logger: logger)
                 try await connection.query("DELETE FROM users WHERE id = \(user.id)", logger: logger)
@@ -322,7 +321,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
         try await reachable {
             try await self.prepare()
-            let rows = try await self.client.query("SELECT EXISTS (SELECT 1 FROM fields WHERE user_id = \(user.id))", logger: self.logger)
+            let rows = try await self.client.query("SELECT EXISTS (SELECT 1 FROM records WHERE user_id = \(user.id))", logger: self.logger)
             for try await exists in rows.decode(Bool.self) { return exists }
             return false
         }
@@ -346,7 +345,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                         return .alreadySet(same: existing == verifier)
                     }
                     var dropped = false
-                    for try await _ in try await connection.query("DELETE FROM fields WHERE user_id = \(user.id) RETURNING 1",
+                    for try await _ in try await connection.query("DELETE FROM records WHERE user_id = \(user.id) RETURNING 1",
                                                                   logger: logger).decode(Int.self) { dropped = true }
                     if dropped { try await connection.query("DELETE FROM applied_keys WHERE user_id = \(user.id)", logger: logger) }
                     let bump: Int64 = dropped ? 1 : 0
@@ -464,7 +463,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         do {
             try await connection.query("ANALYZE \(unescaped: PlannerStatistics.tables)", logger: logger)
             var rows: Int?
-            for try await tuples in try await connection.query("SELECT reltuples::int8 FROM pg_class WHERE oid = 'fields'::regclass",
+            for try await tuples in try await connection.query("SELECT reltuples::int8 FROM pg_class WHERE oid = 'records'::regclass",
                                                                logger: logger).decode(Int64.self) { rows = Int(max(0, tuples)) }
             statistics.analyzed(rows: rows)
         } catch {
@@ -473,10 +472,10 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    public func changes(user: Int64, device: String, after: Int64, rowLimit: Int) async throws -> ChangeSnapshot {
+    public func changes(user: Int64, device: String, after: Int64, recordLimit: Int) async throws -> ChangeSnapshot {
         try await reachable {
             try await self.prepare()
-            return try await Self.changes(self.client, logger: self.logger, user: user, device: device, after: after, rowLimit: rowLimit)
+            return try await Self.changes(self.client, logger: self.logger, user: user, device: device, after: after, recordLimit: recordLimit)
         }
     }
 }

@@ -23,7 +23,7 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
     let lockFirst: Bool
     // The user's push_version the read saw, for the write's compare-and-swap.
     private var version: Int64 = 0
-    /// Field rows this push wrote, for `PlannerStatistics`.
+    /// Records this push wrote, for `PlannerStatistics`.
     private(set) var written = 0
 
     init(statements: PostgresStatements, user: AuthenticatedUser, lockFirst: Bool) {
@@ -43,14 +43,15 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
                                                          entities: plan.rows.map(\.entity), ids: plan.rows.map(\.entityID)))
         var state = PushState(lastAppliedSeq: 0, head: 0)
         var found = false, verifier: String?
-        for try await (kind, a, b, t1, t2, t3, t4) in rows {
+        for try await (kind, a, b, t1, t2, t3) in rows {
             switch kind {
             case 0: found = true; state.head = a ?? 0; version = b ?? 0; verifier = t1
             case 1: state.lastAppliedSeq = a ?? 0
             case 2: if let key = t1 { state.recordedKeys.updateValue(t2, forKey: key) }
             default:
-                if let entity = t1, let entityID = t2, let field = t3, let clock = t4 {
-                    state.stored[RowKey(entity: entity, entityID: entityID), default: [:]][field] = clock
+                if let entity = t1, let entityID = t2, let fields = t3, let changeSeq = a {
+                    let row = RowKey(entity: entity, entityID: entityID)
+                    state.stored[row] = RecordRow(row: row, changeSeq: changeSeq, fields: try RecordText.decode(fields))
                 }
             }
         }
@@ -63,28 +64,15 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
     }
 
     public func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool {
-        var entities: [String] = [], ids: [String] = [], names: [String] = [], kinds: [String] = []
-        var ints: [Int64] = [], reals: [Double] = [], texts: [String] = [], clocks: [String] = [], seqs: [Int64] = []
-        for write in writes.fields {
-            entities.append(write.row.entity); ids.append(write.row.entityID); names.append(write.field)
-            clocks.append(write.clock); seqs.append(write.changeSeq)
-            // A value keeps its type in one of three columns; all three NULL is JSON null.
-            var kind = "n", int: Int64 = 0, real = 0.0, text = ""
-            switch write.value {
-            case .null: break
-            case .int(let i): kind = "i"; int = i
-            case .real(let d): kind = "r"; real = d
-            case .text(let s): kind = "t"; text = s
-            }
-            kinds.append(kind); ints.append(int); reals.append(real); texts.append(text)
-        }
+        let records = writes.records
         let rows = try await statements.execute(PushWrite(
             head: writes.head, user: user.id, tokenHash: user.tokenHash, version: version, keys: writes.keys.map(\.key), digests: writes.keys.map(\.digest),
-            entities: entities, ids: ids, names: names, kinds: kinds, ints: ints, reals: reals, texts: texts, clocks: clocks, seqs: seqs,
+            entities: records.map(\.entity), ids: records.map(\.entityID), seqs: records.map(\.changeSeq),
+            texts: records.map { RecordText.encode($0.fields) },
             device: device, lastAppliedSeq: writes.lastAppliedSeq, now: now, headBefore: writes.headBefore))
         var matched = false
         for try await count in rows { matched = count == 1 }
-        if matched { written = writes.fields.count }
+        if matched { written = records.count }
         // Not matched: another push won, or the token was withdrawn since the read; the read
         // of the next attempt tells them apart.
         return matched
@@ -123,23 +111,23 @@ struct PostgresStatements: Sendable {
 
 /// The push's read (`PostgresSyncTransaction.readPushState`): one statement, so one snapshot.
 struct PushRead: PostgresPreparedStatement {
-    static let name = "gymlog_push_read_v3"
+    static let name = "gymlog_push_read_v4"
     // The user's row only while it holds the token hash, live (`StorageError.tokenWithdrawn`),
     // with its key verifier (`StorageError.keyChanged`).
     static let sql = """
-        SELECT 0, u.change_seq, u.push_version, u.key_verifier, NULL::text, NULL::text, NULL::text FROM users u
+        SELECT 0, u.change_seq, u.push_version, u.key_verifier, NULL::text, NULL::text FROM users u
         WHERE u.id = $1 AND u.token_hash = $6 AND u.revoked_at IS NULL
         UNION ALL
-        SELECT 1, d.last_applied_seq, NULL, NULL, NULL, NULL, NULL FROM devices d WHERE d.user_id = $1 AND d.device_id = $2
+        SELECT 1, d.last_applied_seq, NULL, NULL, NULL, NULL FROM devices d WHERE d.user_id = $1 AND d.device_id = $2
         UNION ALL
-        SELECT 2, NULL, NULL, k.idempotency_key, k.digest, NULL, NULL FROM applied_keys k
+        SELECT 2, NULL, NULL, k.idempotency_key, k.digest, NULL FROM applied_keys k
         WHERE k.user_id = $1 AND k.idempotency_key = ANY($3::text[])
         UNION ALL
-        SELECT 3, NULL, NULL, f.entity, f.entity_id, f.field, f.clock FROM fields f
-        JOIN unnest($4::text[], $5::text[]) AS t(entity, entity_id) ON f.entity = t.entity AND f.entity_id = t.entity_id
-        WHERE f.user_id = $1
+        SELECT 3, r.change_seq, NULL, r.entity, r.entity_id, r.fields FROM records r
+        JOIN unnest($4::text[], $5::text[]) AS t(entity, entity_id) ON r.entity = t.entity AND r.entity_id = t.entity_id
+        WHERE r.user_id = $1
         """
-    typealias Row = (Int32, Int64?, Int64?, String?, String?, String?, String?)
+    typealias Row = (Int32, Int64?, Int64?, String?, String?, String?)
 
     var user: Int64
     var tokenHash: String
@@ -169,29 +157,24 @@ struct PushRead: PostgresPreparedStatement {
 /// nothing is written when it matched nothing. A key conflict (which the compare-and-swap
 /// rules out) fails the whole statement rather than pass unnoticed.
 struct PushWrite: PostgresPreparedStatement {
-    static let name = "gymlog_push_write_v3"
+    static let name = "gymlog_push_write_v4"
     static let sql = """
         WITH cas AS (
             UPDATE users SET change_seq = $1, push_version = push_version + 1
-            WHERE id = (SELECT id FROM users WHERE id = $2 AND push_version = $3 AND change_seq = $18
-                        AND token_hash = $19 AND revoked_at IS NULL FOR NO KEY UPDATE SKIP LOCKED)
+            WHERE id = (SELECT id FROM users WHERE id = $2 AND push_version = $3 AND change_seq = $13
+                        AND token_hash = $14 AND revoked_at IS NULL FOR NO KEY UPDATE SKIP LOCKED)
             RETURNING id
         ), new_keys AS (
             INSERT INTO applied_keys (user_id, idempotency_key, digest)
             SELECT cas.id, t.k, t.d FROM cas, unnest($4::text[], $5::text[]) AS t(k, d)
-        ), new_fields AS (
-            INSERT INTO fields (user_id, entity, entity_id, field, value_int, value_real, value_text, clock, change_seq)
-            SELECT cas.id, t.entity, t.entity_id, t.field,
-                   CASE WHEN t.kind = 'i' THEN t.i END, CASE WHEN t.kind = 'r' THEN t.r END, CASE WHEN t.kind = 't' THEN t.t END,
-                   t.clock, t.seq
-            FROM cas, unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::int8[], $11::float8[], $12::text[], $13::text[], $14::int8[])
-                 AS t(entity, entity_id, field, kind, i, r, t, clock, seq)
-            ON CONFLICT (user_id, entity, entity_id, field) DO UPDATE SET
-                value_int = excluded.value_int, value_real = excluded.value_real, value_text = excluded.value_text,
-                clock = excluded.clock, change_seq = excluded.change_seq
+        ), new_records AS (
+            INSERT INTO records (user_id, entity, entity_id, change_seq, fields)
+            SELECT cas.id, t.entity, t.entity_id, t.seq, t.fields
+            FROM cas, unnest($6::text[], $7::text[], $8::int8[], $9::text[]) AS t(entity, entity_id, seq, fields)
+            ON CONFLICT (user_id, entity, entity_id) DO UPDATE SET change_seq = excluded.change_seq, fields = excluded.fields
         ), device AS (
             INSERT INTO devices (user_id, device_id, last_applied_seq, last_seen_at)
-            SELECT cas.id, $15, $16, $17 FROM cas
+            SELECT cas.id, $10, $11, $12 FROM cas
             ON CONFLICT (user_id, device_id) DO UPDATE SET last_applied_seq = excluded.last_applied_seq, last_seen_at = excluded.last_seen_at
         )
         SELECT count(*) FROM cas
@@ -200,19 +183,18 @@ struct PushWrite: PostgresPreparedStatement {
 
     var head: Int64, user: Int64, tokenHash: String, version: Int64
     var keys: [String], digests: [String]
-    var entities: [String], ids: [String], names: [String], kinds: [String]
-    var ints: [Int64], reals: [Double], texts: [String], clocks: [String], seqs: [Int64]
+    /// Each changed record's row and its whole text (`RecordText`).
+    var entities: [String], ids: [String], seqs: [Int64], texts: [String]
     var device: String, lastAppliedSeq: Int64, now: Int64
     /// The change counter the read saw: checked too, so a push of a server from before
     /// `push_version` (a rolling upgrade) that bumped the counter is not overwritten.
     var headBefore: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 19)
+        var bindings = PostgresBindings(capacity: 14)
         bindings.append(head); bindings.append(user); bindings.append(version)
         bindings.append(keys); bindings.append(digests)
-        bindings.append(entities); bindings.append(ids); bindings.append(names); bindings.append(kinds)
-        bindings.append(ints); bindings.append(reals); bindings.append(texts); bindings.append(clocks); bindings.append(seqs)
+        bindings.append(entities); bindings.append(ids); bindings.append(seqs); bindings.append(texts)
         bindings.append(device); bindings.append(lastAppliedSeq); bindings.append(now); bindings.append(headBefore)
         bindings.append(tokenHash)
         return bindings
@@ -229,33 +211,30 @@ final class StatementCounter: Sendable {
 }
 
 extension PostgresSyncStorage {
-    /// One statement, so the head, the ack and the rows come from one snapshot. The device's
+    /// One statement, so the head, the ack and the records come from one snapshot. The device's
     /// row is joined once: as a subquery in the select list it was run again for every row of
     /// the page (a scan of `devices` each, 30 million rows read per load benchmark run). Not a prepared
     /// statement: prepared (the subquery still in it), the load benchmark's pull p50 went from
     /// 48 to 142 ms; planned per call, each plan knows the cursor and the limit.
     static func changes(_ client: PostgresClient, logger: Logger, user: Int64, device: String, after: Int64,
-                        rowLimit: Int) async throws -> ChangeSnapshot {
+                        recordLimit: Int) async throws -> ChangeSnapshot {
         let rows = try await client.query("""
-            SELECT u.change_seq, COALESCE(d.last_applied_seq, 0),
-                   f.entity, f.entity_id, f.field, f.value_int, f.value_real, f.value_text, f.clock, f.change_seq
+            SELECT u.change_seq, COALESCE(d.last_applied_seq, 0), r.entity, r.entity_id, r.change_seq, r.fields
             FROM users u
             LEFT JOIN devices d ON d.user_id = u.id AND d.device_id = \(device)
             LEFT JOIN LATERAL (
-                SELECT * FROM fields WHERE user_id = u.id AND change_seq > \(after)
-                ORDER BY change_seq, entity, entity_id, field LIMIT \(Int64(rowLimit))
-            ) f ON true
+                SELECT entity, entity_id, change_seq, fields FROM records WHERE user_id = u.id AND change_seq > \(after)
+                ORDER BY change_seq LIMIT \(Int64(recordLimit))
+            ) r ON true
             WHERE u.id = \(user)
-            ORDER BY f.change_seq, f.entity, f.entity_id, f.field
+            ORDER BY r.change_seq
             """, logger: logger)
-        var snapshot = ChangeSnapshot(head: 0, lastAppliedSeq: 0, rows: [])
-        for try await (head, ack, entity, entityID, field, int, real, text, clock, seq) in rows.decode(
-            (Int64, Int64, String?, String?, String?, Int64?, Double?, String?, String?, Int64?).self) {
+        var snapshot = ChangeSnapshot(head: 0, lastAppliedSeq: 0, records: [])
+        for try await (head, ack, entity, entityID, seq, fields) in rows.decode((Int64, Int64, String?, String?, Int64?, String?).self) {
             snapshot.head = head
             snapshot.lastAppliedSeq = ack
-            guard let entity, let entityID, let field, let clock, let seq else { continue }
-            let value: FieldValue = int.map(FieldValue.int) ?? real.map(FieldValue.real) ?? text.map(FieldValue.text) ?? .null
-            snapshot.rows.append(ChangeRow(entity: entity, entityID: entityID, field: field, value: value, clock: clock, changeSeq: seq))
+            guard let entity, let entityID, let seq, let fields else { continue }
+            snapshot.records.append(RecordRow(entity: entity, entityID: entityID, changeSeq: seq, fields: try RecordText.decode(fields)))
         }
         return snapshot
     }

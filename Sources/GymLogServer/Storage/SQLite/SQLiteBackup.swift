@@ -11,13 +11,16 @@ import GRDB
 /// into place, so the destination is never half written.
 public enum SQLiteBackup {
     /// The tables every gymlog server database has (migration server-v1).
-    static let requiredTables: Set<String> = ["meta", "users", "devices", "applied_keys", "fields"]
+    static let requiredTables: Set<String> = ["meta", "users", "devices", "applied_keys"]
+    /// The merged state's table: `records` since `server-v7-record-rows`, `fields` in a backup
+    /// made before it (restored as it is; the server migrates it when it opens it).
+    static let stateTables = ["records", "fields"]
 
     /// What a backup or a restore copied.
     public struct Summary: Equatable, Sendable {
         public var epoch: String
         public var users: Int
-        public var fieldRows: Int
+        public var records: Int
         public var bytes: Int64
     }
 
@@ -125,7 +128,7 @@ public enum SQLiteBackup {
                 }
                 return Summary(epoch: epoch,
                                users: try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0,
-                               fieldRows: try Int.fetchOne(db, sql: "SELECT count(*) FROM fields") ?? 0,
+                               records: try recordCount(db),
                                bytes: ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0)
             }
         } catch let error as ServerSetupError {
@@ -137,11 +140,18 @@ public enum SQLiteBackup {
 
     private static func requireServerTables(_ db: Database, path: String, role: String) throws {
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-        let missing = requiredTables.subtracting(tables)
+        var missing = requiredTables.subtracting(tables)
+        if !stateTables.contains(where: tables.contains) { missing.insert(stateTables[0]) }
         guard missing.isEmpty else {
             let subject = role == "--db" ? "the --db database \(path)" : role
             throw ServerSetupError("\(subject) is not a gymlog server database (no \(missing.sorted().joined(separator: ", ")) table); check the path.")
         }
+    }
+
+    /// The records a database holds; for one from before `server-v7-record-rows`, its distinct rows.
+    private static func recordCount(_ db: Database) throws -> Int {
+        if try db.tableExists("records") { return try Int.fetchOne(db, sql: "SELECT count(*) FROM records") ?? 0 }
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT DISTINCT user_id, entity, entity_id FROM fields)") ?? 0
     }
 
     private static func readerConfiguration() -> Configuration {

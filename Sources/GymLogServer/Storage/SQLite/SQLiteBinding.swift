@@ -63,24 +63,10 @@ func columnText(_ statement: SQLiteStatement, _ index: Int32) -> String {
     return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
 }
 
-/// A text column read row after row, keeping the previous row's string when the bytes repeat:
-/// a record's field rows share its id and (nearly always) its clock, both too long for
-/// Swift's inline small strings, so a pull page allocates them once a record, not once a field.
-struct RepeatingTextColumn {
-    let index: Int32
-    private var last = ""
-
-    init(_ index: Int32) { self.index = index }
-
-    mutating func read(_ statement: SQLiteStatement) -> String {
-        guard let bytes = sqlite3_column_text(statement, index) else { last = ""; return last }
-        let count = Int(sqlite3_column_bytes(statement, index))
-        guard count > 0 else { last = ""; return last }
-        let same = last.utf8.count == count
-            && last.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes, count) == 0 } == true
-        if !same { last = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) }
-        return last
-    }
+/// A column's bytes in the current row (valid until the statement steps again).
+func columnBytes(_ statement: SQLiteStatement, _ index: Int32) -> UnsafeBufferPointer<UInt8> {
+    guard let bytes = sqlite3_column_text(statement, index) else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index)))
 }
 
 extension FieldValue {

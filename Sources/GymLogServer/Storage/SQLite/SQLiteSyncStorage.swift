@@ -218,6 +218,25 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             // NULL for an account whose history is in the clear.
             try db.execute(sql: "ALTER TABLE users ADD COLUMN key_verifier TEXT")
         }
+        m.registerMigration("server-v7-record-rows") { db in
+            // One row per record instead of one per field: a pull page reads 1,000 rows, not
+            // 8,000, and a push writes one row per record it changes (DESIGN.md "One row per
+            // record"). A rowid table: a record's text (about 300 bytes) is too long for a
+            // WITHOUT ROWID table's b-tree to stay shallow.
+            try db.execute(sql: """
+                CREATE TABLE records (
+                    user_id INTEGER NOT NULL REFERENCES users(id),
+                    entity TEXT NOT NULL,
+                    entity_id TEXT NOT NULL,
+                    change_seq INTEGER NOT NULL,
+                    fields TEXT NOT NULL,
+                    UNIQUE (user_id, entity, entity_id)
+                );
+                CREATE INDEX records_by_change ON records(user_id, change_seq);
+                """)
+            try migrateFieldRowsToRecords(db)
+            try db.execute(sql: "DROP TABLE fields")
+        }
         return m
     }
 
@@ -329,19 +348,18 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
 
     public func listUsers() async throws -> [UserRecord] {
         try await corruption.watch { try await pool.read { db in
-            // One pass over each user's devices and fields: an admin command, not a request path.
+            // One pass over each user's devices and records: an admin command, not a request path.
             try Row.fetchAll(db, sql: """
                 SELECT u.id, u.name, u.created_at, u.revoked_at, d.devices, d.last_push, f.rows, f.bytes
                 FROM users u
                 LEFT JOIN (SELECT user_id, count(*) AS devices, max(last_seen_at) AS last_push FROM devices GROUP BY user_id) d ON d.user_id = u.id
                 LEFT JOIN (SELECT user_id, count(*) AS rows, sum(length(CAST(entity AS BLOB)) + length(CAST(entity_id AS BLOB))
-                               + length(CAST(field AS BLOB)) + length(CAST(clock AS BLOB))
-                               + CASE typeof(value) WHEN 'text' THEN length(CAST(value AS BLOB)) WHEN 'null' THEN 0 ELSE 8 END) AS bytes
-                           FROM fields GROUP BY user_id) f ON f.user_id = u.id
+                               + length(CAST(fields AS BLOB))) AS bytes
+                           FROM records GROUP BY user_id) f ON f.user_id = u.id
                 ORDER BY u.id
                 """).map {
                 UserRecord(id: $0[0], name: $0[1], createdAt: $0[2], revokedAt: $0[3],
-                           usage: UserUsage(devices: $0[4] ?? 0, lastPushAt: $0[5], fieldRows: $0[6] ?? 0, storedBytes: $0[7] ?? 0))
+                           usage: UserUsage(devices: $0[4] ?? 0, lastPushAt: $0[5], records: $0[6] ?? 0, storedBytes: $0[7] ?? 0))
             }
         } }
     }
@@ -366,7 +384,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         try await write { try await pool.write { db in
             let user = try Self.user(named: name, db)
             // Children first: the foreign keys are enforced.
-            for table in ["fields", "applied_keys", "devices"] {
+            for table in ["records", "applied_keys", "devices"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [user.id])
             }
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id])
@@ -409,7 +427,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
 
     public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
         try await corruption.watch { try await pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM fields WHERE user_id = ?)", arguments: [user.id]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM records WHERE user_id = ?)", arguments: [user.id]) ?? false
         } }
     }
 
@@ -424,7 +442,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             // for whoever reads the file later (this connection only, for this statement).
             let secureDelete = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
             try db.execute(sql: "PRAGMA secure_delete = ON")
-            try db.execute(sql: "DELETE FROM fields WHERE user_id = ?", arguments: [user.id])
+            try db.execute(sql: "DELETE FROM records WHERE user_id = ?", arguments: [user.id])
             let dropped = db.changesCount > 0
             try db.execute(sql: "PRAGMA secure_delete = \(secureDelete)")
             guard dropped else { return .set(droppedHistory: false) }
@@ -474,28 +492,56 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         } }.value
     }
 
-    public func changes(user: Int64, device: String, after: Int64, rowLimit: Int) async throws -> ChangeSnapshot {
+    public func changes(user: Int64, device: String, after: Int64, recordLimit: Int) async throws -> ChangeSnapshot {
         try await corruption.watch { try await pool.read { db in
             let lastApplied = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
                 arguments: [user, device]) ?? 0
             let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM users WHERE id = ?"), arguments: [user]) ?? 0
-            // The index fields_by_change holds (user_id, change_seq) and then the primary key,
-            // so this order is read straight from it, without sorting.
+            // records_by_change gives this order without sorting; each record is one row.
             let select = try db.cachedStatement(sql: """
-                SELECT entity, entity_id, field, value, clock, change_seq FROM fields
-                WHERE user_id = ? AND change_seq > ? ORDER BY change_seq, entity, entity_id, field LIMIT ?
+                SELECT entity, entity_id, change_seq, fields FROM records
+                WHERE user_id = ? AND change_seq > ? ORDER BY change_seq LIMIT ?
                 """)
             defer { select.clearBindings() }
-            select.bind(1, user); select.bind(2, after); select.bind(3, Int64(rowLimit))
-            var changes: [ChangeRow] = []
-            var entityID = RepeatingTextColumn(1), clock = RepeatingTextColumn(4)
+            select.bind(1, user); select.bind(2, after); select.bind(3, Int64(recordLimit))
+            var records: [RecordRow] = []
+            records.reserveCapacity(min(recordLimit, 4096))
             try select.eachRow(db) { row in
-                changes.append(ChangeRow(entity: columnText(row, 0), entityID: entityID.read(row), field: columnText(row, 2),
-                                         value: FieldValue(column: 3, of: row), clock: clock.read(row),
-                                         changeSeq: sqlite3_column_int64(row, 5)))
+                records.append(RecordRow(entity: columnText(row, 0), entityID: columnText(row, 1), changeSeq: sqlite3_column_int64(row, 2),
+                                         fields: try RecordText.decode(bytes: columnBytes(row, 3))))
             }
-            return ChangeSnapshot(head: head, lastAppliedSeq: lastApplied, rows: changes)
+            return ChangeSnapshot(head: head, lastAppliedSeq: lastApplied, records: records)
         } }
     }
+
+}
+
+/// Folds the field rows of a database from before `server-v7-record-rows` into records, one
+/// user and record at a time in key order (so one record's fields are adjacent), written by
+/// the same `RecordText` a push writes.
+private func migrateFieldRowsToRecords(_ db: Database) throws {
+    let insert = try db.makeStatement(sql: "INSERT INTO records (user_id, entity, entity_id, change_seq, fields) VALUES (?, ?, ?, ?, ?)")
+    var current: (user: Int64, row: RowKey)?
+    var fields: [StoredField] = []
+    func flush() throws {
+        guard let current, !fields.isEmpty else { return }
+        insert.bind(1, current.user); insert.bind(2, current.row.entity); insert.bind(3, current.row.entityID)
+        insert.bind(4, fields.map(\.changeSeq).max()!)
+        insert.bind(5, RecordText.encode(fields.sorted(by: RecordRow.fieldOrder)))
+        try insert.stepDone(db)
+        fields.removeAll(keepingCapacity: true)
+    }
+    let select = try db.makeStatement(sql: "SELECT user_id, entity, entity_id, field, value, clock, change_seq FROM fields ORDER BY user_id, entity, entity_id")
+    try select.eachRow(db) { row in
+        let user = sqlite3_column_int64(row, 0)
+        let key = RowKey(entity: columnText(row, 1), entityID: columnText(row, 2))
+        if current?.user != user || current?.row != key {
+            try flush()
+            current = (user, key)
+        }
+        fields.append(StoredField(name: columnText(row, 3), value: FieldValue(column: 4, of: row), clock: columnText(row, 5),
+                                  changeSeq: sqlite3_column_int64(row, 6)))
+    }
+    try flush()
 }

@@ -40,7 +40,7 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
                 let digest: String? = sqlite3_column_type(row, 1) == SQLITE_NULL ? nil : columnText(row, 1)
                 state.recordedKeys.updateValue(digest, forKey: columnText(row, 0))
             }
-            state.stored = try Self.storedClocks(plan.rows, user: user, db)
+            state.stored = try Self.storedRecords(plan.rows, user: user, db)
             return state
         }
     }
@@ -56,16 +56,14 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
                 try insert.stepDone(db)
             }
             let write = try db.cachedStatement(sql: """
-                INSERT INTO fields (user_id, entity, entity_id, field, value, clock, change_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (user_id, entity, entity_id, field) DO UPDATE
-                SET value = excluded.value, clock = excluded.clock, change_seq = excluded.change_seq
+                INSERT INTO records (user_id, entity, entity_id, change_seq, fields) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, entity, entity_id) DO UPDATE SET change_seq = excluded.change_seq, fields = excluded.fields
                 """)
             defer { write.clearBindings() }
             write.bind(1, user)
-            for field in writes.fields {
-                write.bind(2, field.row.entity); write.bind(3, field.row.entityID); write.bind(4, field.field)
-                write.bind(5, field.value); write.bind(6, field.clock); write.bind(7, field.changeSeq)
+            for record in writes.records {
+                write.bind(2, record.entity); write.bind(3, record.entityID); write.bind(4, record.changeSeq)
+                write.bind(5, RecordText.encode(record.fields))
                 try write.stepDone(db)
             }
             try db.cachedStatement(sql: """
@@ -79,16 +77,17 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
         return true
     }
 
-    // The stored clocks of these rows: one statement per entity and chunk of ids rather than
+    // The stored records of these rows: one statement per entity and chunk of ids rather than
     // one per row: a push of 1,000 new sets would otherwise run 1,000 lookups that find
     // nothing, each paying the statement's own overhead (10 % of push throughput).
-    private static func storedClocks(_ rows: [RowKey], user: Int64, _ db: Database) throws -> [RowKey: [String: String]] {
-        var stored: [RowKey: [String: String]] = [:]
+    private static func storedRecords(_ rows: [RowKey], user: Int64, _ db: Database) throws -> [RowKey: RecordRow] {
+        var stored: [RowKey: RecordRow] = [:]
         for (entity, keys) in Dictionary(grouping: rows, by: \.entity) {
-            try eachChunk(of: keys.map(\.entityID), sql: { "SELECT entity_id, field, clock FROM fields WHERE user_id = ? AND entity = ? AND entity_id IN (\($0))" },
+            try eachChunk(of: keys.map(\.entityID), sql: { "SELECT entity_id, change_seq, fields FROM records WHERE user_id = ? AND entity = ? AND entity_id IN (\($0))" },
                           db, bind: { select in select.bind(1, user); select.bind(2, entity); return 3 },
                           bindEach: { select, index, id in select.bind(index, id) }) { statement in
-                stored[RowKey(entity: entity, entityID: columnText(statement, 0)), default: [:]][columnText(statement, 1)] = columnText(statement, 2)
+                let row = RowKey(entity: entity, entityID: columnText(statement, 0))
+                stored[row] = RecordRow(row: row, changeSeq: sqlite3_column_int64(statement, 1), fields: try RecordText.decode(bytes: columnBytes(statement, 2)))
             }
         }
         return stored
