@@ -108,11 +108,11 @@ public struct SyncEngine: Sendable {
     public func run() async throws -> SyncReport {
         var report = SyncReport()
         do {
-            try await cycle(&report)
+            try await cycle(&report, pushFirst: true)
         } catch let error as SyncTransportError where error.code == "epoch_changed" {
-            // The server's history moved on between this cycle's pull and its push (another
-            // device proved a rollback): pull again, which rebases, then push.
-            try await cycle(&report)
+            // The server's history moved on since this device's last pull (another device
+            // proved a rollback, or the server was replaced): pull first, which rebases, then push.
+            try await cycle(&report, pushFirst: false)
         }
         return report
     }
@@ -166,11 +166,27 @@ public struct SyncEngine: Sendable {
     }
 
     /// One pull -> push -> ack cycle, counted into `report`.
-    private func cycle(_ report: inout SyncReport) async throws {
+    ///
+    /// With `pushFirst`, a device that has pulled before and has changes to send pushes them
+    /// first: when every push answer shows its writes started from this device's cursor
+    /// (`PushResponse.previousCursor`), nothing else happened on the server since the last
+    /// pull, so the cursor moves to the new head and the pull (of this device's own writes)
+    /// is skipped: one round trip instead of two. Otherwise the pull follows, as in a
+    /// pull-first cycle; merging is per field and by clock, so the order changes no result.
+    private func cycle(_ report: inout SyncReport, pushFirst: Bool) async throws {
         var position = try replica.syncPosition()
+        var rebasedThisCycle = false
+        if pushFirst, let epoch = position.epoch, try !replica.pending(after: position.ackedSeq, limit: 1).isEmpty {
+            let seen = try await pushOutbox(&report, after: position.ackedSeq, epoch: epoch, cursor: position.cursor,
+                                            rebasedThisCycle: &rebasedThisCycle)
+            if let head = seen {
+                _ = try replica.apply([], refused: [], epoch: epoch, cursor: head)
+                return
+            }
+            position = try replica.syncPosition()
+        }
         var cursor = SyncCursor(epoch: position.epoch, position: position.cursor)
         var serverAck: Int64 = 0
-        var rebasedThisCycle = false
 
         // Pull.
         while true {
@@ -216,13 +232,27 @@ public struct SyncEngine: Sendable {
         // A push answer lost in flight is healed by the ack every pull carries.
         if serverAck > position.ackedSeq { try replica.acknowledge(lastAppliedSeq: serverAck, rejected: [:]) }
 
-        // Push.
+        // Pushed right after the pull: when nothing came between, the cursor moves past this
+        // device's own writes, so the next cycle need not pull them back either.
+        let head = try await pushOutbox(&report, after: max(serverAck, position.ackedSeq), epoch: position.epoch,
+                                        cursor: position.cursor, rebasedThisCycle: &rebasedThisCycle)
+        if let epoch = position.epoch, let head { _ = try replica.apply([], refused: [], epoch: epoch, cursor: head) }
+    }
+
+    /// Pushes the outbox after seq `start` in batches, acknowledging each answer. Returns the
+    /// head this device has now seen all of, when `cursor` (its pull position) is given, at
+    /// least one batch was answered, and each answer's writes started where the previous one
+    /// (or `cursor`) ended; nil otherwise.
+    private func pushOutbox(_ report: inout SyncReport, after start: Int64, epoch: String?, cursor: Int64?,
+                            rebasedThisCycle: inout Bool) async throws -> Int64? {
         try replica.unparkDueEvents()
+        var seen = cursor
+        var answered = false
         // Whether the database was keyed for the batch about to be read: keying that leaves
         // a plain id in that same batch would loop. A later batch may bring a write made while
         // this cycle ran (an older gymlog, a write racing the login), keyed again in turn.
         var keyedForThisBatch = false
-        var after = max(serverAck, position.ackedSeq)
+        var after = start
         var restampedThisCycle = false
         while true {
             let events = try replica.pending(after: after, limit: pushBatch)
@@ -241,7 +271,7 @@ public struct SyncEngine: Sendable {
             let response: PushResponse
             do {
                 let sent = if let seal { try await seal.sealed(events) } else { events }
-                response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: sent, epoch: position.epoch))
+                response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: sent, epoch: epoch))
             } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
                 // The server refuses clocks far in its future. If this device's wall clock is
                 // now within what the server accepts, it was further ahead when the pending
@@ -261,9 +291,10 @@ public struct SyncEngine: Sendable {
             } catch let error as SyncTransportError where error.code == "sequence_gap" && !rebasedThisCycle {
                 // The server lost events it had acknowledged (restored backup): re-send all.
                 if case .server(_, let body) = error, let last = body.lastAppliedSeq {
-                    try replica.rebase(epoch: position.epoch ?? "", nextSeq: last + 1)
+                    try replica.rebase(epoch: epoch ?? "", nextSeq: last + 1)
                     rebasedThisCycle = true
                     report.rebased = true
+                    seen = nil
                     after = last
                     continue
                 }
@@ -271,6 +302,14 @@ public struct SyncEngine: Sendable {
             }
             report.roundTrips += 1
             keyedForThisBatch = false
+            answered = true
+            // Nothing but this batch's writes since `seen`: the head is seen too.
+            if let known = seen, let previous = response.previousCursor.flatMap(SyncCursor.init), previous.epoch == epoch,
+               previous.position == known, let head = SyncCursor(response.cursor), head.epoch == epoch {
+                seen = head.position
+            } else {
+                seen = nil
+            }
             var rejected: [Int64: String] = [:]
             for r in response.results {
                 switch r.status {
@@ -287,6 +326,7 @@ public struct SyncEngine: Sendable {
             guard response.lastAppliedSeq >= events.last!.seq else { break }
             after = response.lastAppliedSeq
         }
+        return answered ? seen : nil
     }
 
     /// The pulled changes opened with the account key (all of them as they are without one),

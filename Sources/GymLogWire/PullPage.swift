@@ -172,8 +172,10 @@ extension PushResponse {
     /// nil otherwise, so answers with error messages still go through JSONEncoder.
     public func handWrittenJSON() -> String? {
         func plain(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c } }
-        guard plain(cursor), plain(epoch), results.allSatisfy({ $0.error == nil }) else { return nil }
-        var out = "{\"cursor\":\"" + cursor + "\",\"epoch\":\"" + epoch + "\",\"last_applied_seq\":" + String(lastAppliedSeq) + ",\"results\":["
+        guard plain(cursor), plain(epoch), previousCursor.map(plain) ?? true, results.allSatisfy({ $0.error == nil }) else { return nil }
+        var out = "{\"cursor\":\"" + cursor + "\",\"epoch\":\"" + epoch + "\",\"last_applied_seq\":" + String(lastAppliedSeq)
+        if let previousCursor { out += ",\"previous_cursor\":\"" + previousCursor + "\"" }
+        out += ",\"results\":["
         out.reserveCapacity(out.utf8.count + results.count * 40 + 2)
         for (i, result) in results.enumerated() {
             if i > 0 { out += "," }

@@ -205,14 +205,20 @@ public struct PushResponse: Codable, Hashable, Sendable {
     public var cursor: String
     /// One result per event processed, in request order.
     public var results: [PushResult]
+    /// The head this push's writes started from (`<epoch>:<n>`; absent from servers before it):
+    /// the writes took every counter value after it up to `cursor`, so a device whose pull
+    /// cursor is this one has seen everything up to `cursor` and need not pull its own writes back.
+    public var previousCursor: String?
 
-    public init(epoch: String, lastAppliedSeq: Int64, cursor: String, results: [PushResult]) {
+    public init(epoch: String, lastAppliedSeq: Int64, cursor: String, results: [PushResult], previousCursor: String? = nil) {
         self.epoch = epoch; self.lastAppliedSeq = lastAppliedSeq; self.cursor = cursor; self.results = results
+        self.previousCursor = previousCursor
     }
 
     public enum CodingKeys: String, CodingKey {
         case epoch, cursor, results
         case lastAppliedSeq = "last_applied_seq"
+        case previousCursor = "previous_cursor"
     }
 }
 

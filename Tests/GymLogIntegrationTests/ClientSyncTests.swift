@@ -211,7 +211,39 @@ import Testing
         #expect(try b.allSets().first?.note == "said \"go\" \\ é 😀 then / rest")
     }
 
-    @Test func aPushWhoseAnswerIsLostIsAppliedOnceAndHealedByThePull() async throws {
+    @Test func aCycleWithNothingNewOnTheServerPushesWithoutPullingItsOwnWritesBack() async throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("hana")
+        let a = try ClientDevice(server: server, token: token, autoSync: false), b = try ClientDevice(server: server, token: token, autoSync: false)
+        try a.run(["log", "squat 100x5"])
+        try a.sync(); try b.sync()
+        let db = try GymLogDatabase(path: a.database)
+        let seal = ValueSeal(key: try AccountKey(phrase: try #require(try a.home.accountKeyPhrase())), account: "hana")
+        var transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        transport.keyVerifier = seal.key.verifier
+        var engine = SyncEngine(replica: db, transport: transport)
+        engine.seal = seal
+        // Given A pulled everything, when it logs a set and syncs with nothing new on the server
+        try a.run(["log", "squat 105x5"])
+        let alone = try await engine.run()
+        // Then one round trip: the push's answer shows its writes started at A's cursor
+        #expect(alone.roundTrips == 1 && alone.pushed >= 1 && alone.pulledChanges == 0, "\(alone)")
+        #expect(try a.outboxDepth() == 0)
+        // And A's cursor is the head, where B's full pull ends
+        try b.sync()
+        #expect(try db.syncPosition().cursor == GymLogDatabase(path: b.database).syncPosition().cursor)
+        #expect(try db.syncPosition().cursor > 0)
+        // When B logged meanwhile, A's next push is followed by the pull that brings B's set
+        try b.run(["log", "bench 80x8"])
+        try b.sync()
+        try a.run(["log", "squat 110x3"])
+        let shared = try await engine.run()
+        #expect(shared.roundTrips == 2 && shared.pulledChanges >= 1, "\(shared)")
+        try b.sync()
+        #expect(try a.allSets() == b.allSets() && a.allSets().count == 4)
+    }
+
+    @Test func aPushWhoseAnswerIsLostIsAppliedOnce() async throws {
         let server = try ServerInstance()
         let token = try server.addUser("frank")
         // The push below is the first: nothing may send the set before it.
@@ -231,9 +263,10 @@ import Testing
         let lossy = DropPushAnswer(inner: real)
         await #expect(throws: (any Error).self) { try await engine(lossy).run() }
         #expect(try a.outboxDepth() == 4, "nothing acknowledged yet")
-        // Then the next cycle learns the ack from its pull, deletes the events and pushes nothing twice
+        // Then the next cycle sends them again, the server answers that it has them, and the
+        // device deletes them: nothing applied twice
         let report = try await engine(real).run()
-        #expect(report.pushed == 0)
+        #expect(report.pushed == 0 && report.duplicates == 4)
         #expect(try a.outboxDepth() == 0)
         let b = try ClientDevice(server: server, token: token)
         try b.sync()

@@ -94,7 +94,7 @@ struct AccountKeyEndpointTests {
             let now = try #require(try await h.storage.userForTokenHash(Tokens.hash(token)))
             #expect(now.keyVerifier == verifier)
             let outcome = try await h.storage.push(user: now, deviceID: "dev", items: [plaintext], now: testNow)
-            guard case .completed(let lastApplied, _, _) = outcome else { Issue.record("\(outcome)"); return }
+            guard case .completed(let lastApplied, _, _, _) = outcome else { Issue.record("\(outcome)"); return }
             #expect(lastApplied == 1)
         }
     }

@@ -254,7 +254,7 @@ struct PostgresStorageTests {
                             let event = ValidEvent(seq: seq, idempotencyKey: "d\(d)-\(seq)", entity: "sets", entityID: "d\(d)-\(seq)",
                                                    fields: [ValidField(name: "reps", value: .int(seq), clock: clock, clockText: clock.description)])
                             let storage = (d + Int(seq)) % 2 == 0 ? one : two
-                            guard case .completed(let last, let head, _) = try await storage.push(user: auth, deviceID: "dev\(d)", items: [.valid(event)], now: testNow) else {
+                            guard case .completed(let last, let head, _, _) = try await storage.push(user: auth, deviceID: "dev\(d)", items: [.valid(event)], now: testNow) else {
                                 Issue.record("unexpected gap"); return heads
                             }
                             #expect(last == seq)
@@ -296,7 +296,7 @@ struct PostgresStorageTests {
             let (gap, gapOutcome) = try await statements { try await storage.push(user: user, deviceID: "a", items: [Script.item(400, "y", "reps", .int(1), millis: 1)], now: testNow) }
             // Then the first two took two statements each, the gap one, and the rules still held
             #expect(fresh == 2 && mixed == 2 && gap == 1, "\(fresh), \(mixed), \(gap) statements")
-            guard case .completed(let last, let head, let results) = outcome else { Issue.record("\(outcome)"); return }
+            guard case .completed(let last, let head, let results, _) = outcome else { Issue.record("\(outcome)"); return }
             #expect(last == 301 && head == 300)
             #expect(results.prefix(100).allSatisfy { $0.status == .duplicate } && results[100..<200].allSatisfy { $0.status == .applied })
             #expect(results.last?.error?.code == "key_reused")
@@ -334,7 +334,7 @@ struct PostgresStorageTests {
                                     }
                                 let storage = (d + b) % 2 == 0 ? one : two
                                 let outcome = try await storage.push(user: user, deviceID: "dev\(d)", items: items, now: testNow)
-                                guard case .completed(let last, _, let results) = outcome else { Issue.record("\(outcome)"); return all }
+                                guard case .completed(let last, _, let results, _) = outcome else { Issue.record("\(outcome)"); return all }
                                 #expect(last == items.last?.seq)
                                 all += results
                             }
@@ -387,12 +387,12 @@ struct PostgresStorageTests {
             let bobOutcome = try? await bobPush.value
             deadline.cancel()
             // Then bob's push completed while alice's lock was held
-            guard case .completed(1, 1, _)? = bobOutcome else { Issue.record("bob's push did not complete: \(String(describing: bobOutcome))"); return }
+            guard case .completed(1, 1, _, _)? = bobOutcome else { Issue.record("bob's push did not complete: \(String(describing: bobOutcome))"); return }
             // And alice's completes once the lock is released
             try await connection.query("ROLLBACK", logger: PostgresAdmin.logger)
             try await connection.close()
             let aliceOutcome = try await waiting.value
-            guard case .completed(1, 1, _) = aliceOutcome else { Issue.record("\(aliceOutcome)"); return }
+            guard case .completed(1, 1, _, _) = aliceOutcome else { Issue.record("\(aliceOutcome)"); return }
             await storage.shutdown()
         }
     }

@@ -104,7 +104,7 @@ import Testing
             Script.item(3, "s1", "weight", .real(65), millis: 50, node: "phone"),
             Script.item(4, "s1", "reps", .int(5), millis: 15, node: "phone"),
         ], now: testNow)
-        guard case .completed(let last, let head, let results) = outcome else { Issue.record("\(outcome)"); return }
+        guard case .completed(let last, let head, let results, _) = outcome else { Issue.record("\(outcome)"); return }
         #expect(last == 4 && head == 5 && results.map(\.status) == [.applied, .applied])
         // Then every device converges on one state: the newer weight, the laptop's reps, the rest as it was
         let after = try await storage.pull(user: user, deviceID: "laptop", after: 0, limit: .changes(1000), maxBytes: 1 << 20)

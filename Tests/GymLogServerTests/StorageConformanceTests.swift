@@ -41,7 +41,7 @@ struct StorageConformanceTests {
             let second = (1...rows).map { Script.item(Int64($0), "r\($0)", "reps", .int(2), millis: $0 % 2 == 0 ? 10 : 30, node: "b") }
             let outcome = try await storage.push(user: auth, deviceID: "b", items: second, now: testNow)
             // Then only the odd rows changed: every stored clock was found, in every chunk
-            guard case .completed(_, let head, _) = outcome else { Issue.record("\(outcome)"); return }
+            guard case .completed(_, let head, _, _) = outcome else { Issue.record("\(outcome)"); return }
             #expect(head == Int64(rows + (rows + 1) / 2))
             var values: [String: FieldValue] = [:]
             var after: Int64 = 0
@@ -69,7 +69,7 @@ struct StorageConformanceTests {
             let page = try await storage.pull(user: auth, deviceID: "dev", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
             #expect(page.rows.isEmpty && page.lastAppliedSeq == 0 && page.cursor == 0)
             let retry = try await storage.push(user: auth, deviceID: "dev", items: Array(items.prefix(2)), now: testNow)
-            guard case .completed(let last, let head, let results) = retry else { Issue.record("\(retry)"); return }
+            guard case .completed(let last, let head, let results, _) = retry else { Issue.record("\(retry)"); return }
             #expect(last == 2 && head == 2 && results.allSatisfy { $0.status == .applied })
         }
     }
@@ -84,7 +84,7 @@ struct StorageConformanceTests {
                 Script.item(2, "s1", "note", .text("x"), millis: 200, node: "b"),
             ], now: testNow)
             // ...then both are applied, but only the winning one advanced the counter.
-            #expect(outcome == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 1, status: .applied), PushResult(seq: 2, status: .applied)]))
+            #expect(outcome == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 1, status: .applied), PushResult(seq: 2, status: .applied)], headBefore: 1))
             let page = try await storage.pull(user: auth, deviceID: "b", after: 1, limit: .fieldRows(100), maxBytes: 1 << 20)
             // The record comes whole, the losing write nowhere: reps is still a's 5.
             #expect(page.rows.map { $0.fields.map(\.name) } == [["note", "reps"]] && page.cursor == 2 && page.lastAppliedSeq == 2)
@@ -106,7 +106,7 @@ struct StorageConformanceTests {
             ], now: testNow)
             // Then the first is refused as key_reused, the second is a duplicate, and within one
             // batch the same holds; every seq is consumed
-            guard case .completed(let last, let head, let results) = outcome else { Issue.record("\(outcome)"); return }
+            guard case .completed(let last, let head, let results, _) = outcome else { Issue.record("\(outcome)"); return }
             #expect(results.map(\.status) == [.rejected, .duplicate, .applied, .rejected])
             #expect(results[0].error?.code == "key_reused" && results[3].error?.code == "key_reused")
             #expect(last == 4 && head == 2)
@@ -128,9 +128,9 @@ struct StorageConformanceTests {
             #expect(try await storage.startNewHistoryGeneration(user: aliceAuth, now: testNow, perHour: 3) == 1)
             // Then her past keys are gone: k applies again, as new; bob's k is still known
             let again = try await storage.push(user: aliceAuth, deviceID: "a", items: [Script.item(2, "s1", "reps", .int(6), millis: 20, key: "k")], now: testNow)
-            #expect(again == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 2, status: .applied)]))
+            #expect(again == .completed(lastAppliedSeq: 2, head: 2, results: [PushResult(seq: 2, status: .applied)], headBefore: 1))
             let bobAgain = try await storage.push(user: bobAuth, deviceID: "a", items: [Script.item(2, "s1", "reps", .int(6), millis: 20, key: "k")], now: testNow)
-            guard case .completed(_, _, let results) = bobAgain else { Issue.record("\(bobAgain)"); return }
+            guard case .completed(_, _, let results, _) = bobAgain else { Issue.record("\(bobAgain)"); return }
             #expect(results.map(\.status) == [.rejected] && results.first?.error?.code == "key_reused")
         }
     }
@@ -187,7 +187,7 @@ struct StorageConformanceTests {
             let empty = try await storage.pull(user: againAuth, deviceID: "phone", after: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
             #expect(empty.fieldCount == 0 && empty.lastAppliedSeq == 0 && empty.cursor == 0)
             let repushed = try await storage.push(user: againAuth, deviceID: "phone", items: [Script.item(1, "s1", "reps", .int(5), millis: 1)], now: testNow)
-            #expect(repushed == .completed(lastAppliedSeq: 1, head: 1, results: [PushResult(seq: 1, status: .applied)]))
+            #expect(repushed == .completed(lastAppliedSeq: 1, head: 1, results: [PushResult(seq: 1, status: .applied)], headBefore: 0))
         }
     }
 
@@ -205,7 +205,7 @@ struct StorageConformanceTests {
             // And the new token writes
             let second = try #require(try await storage.userForTokenHash("alice-2"))
             let pushed = try await storage.push(user: second, deviceID: "a", items: [Script.item(1, "s1", "reps", .int(6), millis: 2)], now: testNow)
-            #expect(pushed == .completed(lastAppliedSeq: 1, head: 1, results: [PushResult(seq: 1, status: .applied)]))
+            #expect(pushed == .completed(lastAppliedSeq: 1, head: 1, results: [PushResult(seq: 1, status: .applied)], headBefore: 0))
             // When she is revoked, her push authenticated before writes nothing either
             _ = try await storage.revokeUser(name: "alice", now: testNow)
             await #expect(throws: StorageError.tokenWithdrawn) {
@@ -383,7 +383,7 @@ struct SyncRulesTests {
         let state = PushState(lastAppliedSeq: 2, head: 7, recordedKeys: ["old": nil], stored: stored)
         // When decided, then seq 3 is a duplicate by its key, 4 and 5 apply under counters 8 and 9,
         // and the writes hold exactly the new keys, the two records, the ack and the counter
-        guard case .apply(let writes, .completed(let last, let head, let results)) = SyncRules.decide(items, state: state) else {
+        guard case .apply(let writes, .completed(let last, let head, let results, _)) = SyncRules.decide(items, state: state) else {
             Issue.record("expected writes"); return
         }
         #expect(results.map(\.status) == [.duplicate, .applied, .applied])

@@ -162,11 +162,12 @@ struct SyncRoutes: Sendable {
             "store": "\(ContinuousClock.now - validated)",
         ])
         switch outcome {
-        case .completed(let lastApplied, let head, let results):
+        case .completed(let lastApplied, let head, let results, let headBefore):
             let rejected = results.count { $0.status == .rejected }
             if rejected > 0 { context.logger.notice("push rejected events", metadata: ["rejected": "\(rejected)", "user": "\(user.name)"]) }
             metrics.pushed(results, duration: ContinuousClock.now - started)
-            let response = PushResponse(epoch: epoch, lastAppliedSeq: lastApplied, cursor: "\(epoch):\(head)", results: results)
+            let response = PushResponse(epoch: epoch, lastAppliedSeq: lastApplied, cursor: "\(epoch):\(head)", results: results,
+                                        previousCursor: "\(epoch):\(headBefore)")
             if let bytes = response.handWrittenJSON() { return jsonResponse(bytes: bytes.utf8) }
             return jsonResponse(response)
         case .sequenceGap(let lastApplied, let got):

@@ -76,7 +76,8 @@ public enum SyncRules {
         let decided = merge(items, lastAppliedSeq: state.lastAppliedSeq, keys: keys, stored: state.stored, head: state.head)
         let writes = PushWrites(keys: newKeys, records: decided.writes, lastAppliedSeq: decided.lastAppliedSeq,
                                 head: decided.head, headBefore: state.head)
-        return .apply(writes, .completed(lastAppliedSeq: decided.lastAppliedSeq, head: decided.head, results: decided.results))
+        return .apply(writes, .completed(lastAppliedSeq: decided.lastAppliedSeq, head: decided.head, results: decided.results,
+                                         headBefore: state.head))
     }
 
     /// The outcome of checking a batch's sequence numbers.

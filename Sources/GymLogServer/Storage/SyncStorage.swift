@@ -86,8 +86,10 @@ public enum PushItem: Hashable, Sendable {
 
 /// What a push did. Protocol outcomes are values; storage failures are thrown errors.
 public enum PushOutcome: Hashable, Sendable {
-    /// Every event was processed; `head` is the user's change counter afterwards.
-    case completed(lastAppliedSeq: Int64, head: Int64, results: [PushResult])
+    /// Every event was processed; `head` is the user's change counter afterwards, `headBefore`
+    /// the counter this push's writes started from (they took `headBefore + 1 ... head`, none
+    /// of them another device's).
+    case completed(lastAppliedSeq: Int64, head: Int64, results: [PushResult], headBefore: Int64)
     /// An event skipped a sequence number; nothing of the request was committed.
     case sequenceGap(lastAppliedSeq: Int64, got: Int64)
 }
