@@ -43,9 +43,23 @@ extension PulledRow {
     }
 }
 
+/// One record of a pull page as the server stores it: its row and its stored text (`RecordText`).
+public struct PulledRecord: Hashable, Sendable {
+    public var entity: String
+    public var entityID: String
+    /// The change counter value of the last event that wrote the record.
+    public var changeSeq: Int64
+    public var text: String
+
+    public init(entity: String, entityID: String, changeSeq: Int64, text: String) {
+        self.entity = entity; self.entityID = entityID; self.changeSeq = changeSeq; self.text = text
+    }
+}
+
 /// One page of a user's change stream.
 public struct PullPage: Hashable, Sendable {
-    public var rows: [PulledRow]
+    /// The records, whole, in pull order, as stored (their texts checked by `RecordText.counts`).
+    public var records: [PulledRecord]
     /// The change counter to resume after.
     public var cursor: Int64
     public var hasMore: Bool
@@ -54,8 +68,26 @@ public struct PullPage: Hashable, Sendable {
     /// Field rows in the page.
     public var fieldCount: Int
 
+    public init(records: [PulledRecord], cursor: Int64, hasMore: Bool, lastAppliedSeq: Int64, fieldCount: Int) {
+        self.records = records; self.cursor = cursor; self.hasMore = hasMore; self.lastAppliedSeq = lastAppliedSeq; self.fieldCount = fieldCount
+    }
+
+    /// A page of decoded rows (tests, and answers with no records).
     public init(rows: [PulledRow], cursor: Int64, hasMore: Bool, lastAppliedSeq: Int64, fieldCount: Int) {
-        self.rows = rows; self.cursor = cursor; self.hasMore = hasMore; self.lastAppliedSeq = lastAppliedSeq; self.fieldCount = fieldCount
+        let records = rows.map { row in
+            PulledRecord(entity: row.entity, entityID: row.entityID, changeSeq: 0,
+                         text: RecordText.encode(row.fields.map { StoredField(name: $0.name, value: $0.value, clock: $0.clock, changeSeq: 0) }
+                                                     .sorted(by: StoredField.nameOrder)))
+        }
+        self.init(records: records, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: fieldCount)
+    }
+
+    /// The records decoded: each field with its value and clock, in name order (a v1 page, and tests).
+    public var rows: [PulledRow] {
+        records.map { record in
+            PulledRow(entity: record.entity, entityID: record.entityID,
+                      fields: ((try? RecordText.decode(record.text)) ?? []).map { PulledField(name: $0.name, value: $0.value, clock: $0.clock) })
+        }
     }
 }
 
@@ -64,26 +96,63 @@ public struct PullPage: Hashable, Sendable {
 /// `epochChanged` marks the empty page that tells a device to start over.
 extension PullPage {
     public func json(epoch: String, epochChanged: Bool = false, version: SyncProtocol) -> String {
-        var out = "{\"epoch\":"
-        out.reserveCapacity(128 + fieldCount * (version == .v1 ? 96 : 40))
-        appendJSONString(epoch, to: &out)
-        out += ",\"changes\":["
+        String(decoding: jsonBytes(epoch: epoch, epochChanged: epochChanged, version: version), as: UTF8.self)
+    }
+
+    /// The answer's bytes. A v2 page copies each change's fields as stored (`RecordText`); a
+    /// v1 page decodes its records and writes every field with its clock.
+    public func jsonBytes(epoch: String, epochChanged: Bool = false, version: SyncProtocol) -> [UInt8] {
+        var out = JSONBytes()
+        out.bytes.reserveCapacity(256 + records.reduce(0) { $0 + $1.text.utf8.count + 96 })
+        out.append("{\"epoch\":")
+        out.appendString(epoch)
+        out.append(",\"changes\":[")
         switch version {
-        case .v1: appendFieldChanges(rows, to: &out)
+        case .v1:
+            var text = ""
+            appendFieldChanges(rows, to: &text)
+            out.bytes += text.utf8
         case .v2:
-            let devices = appendCompactChanges(rows, to: &out)
-            out += "],\"devices\":["
+            let devices = appendCompactChanges(records, to: &out)
+            out.append("],\"devices\":[")
             for (i, device) in devices.enumerated() {
-                if i > 0 { out += "," }
-                appendJSONString(device, to: &out)
+                if i > 0 { out.append(",") }
+                out.appendString(device)
             }
         }
-        out += "],\"cursor\":"
-        appendJSONString("\(epoch):\(cursor)", to: &out)
-        out += ",\"has_more\":\(hasMore),\"last_applied_seq\":\(lastAppliedSeq)"
-        if epochChanged { out += ",\"epoch_changed\":true" }
-        out += "}"
-        return out
+        out.append("],\"cursor\":")
+        out.appendString("\(epoch):\(cursor)")
+        out.append(",\"has_more\":")
+        out.append(hasMore ? "true" : "false")
+        out.append(",\"last_applied_seq\":")
+        out.bytes += String(lastAppliedSeq).utf8
+        if epochChanged { out.append(",\"epoch_changed\":true") }
+        out.append("}")
+        return out.bytes
+    }
+}
+
+/// An answer written as bytes.
+struct JSONBytes {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ literal: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    mutating func append(_ raw: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: raw) }
+
+    /// A JSON string literal; most (ids, names, clocks) need no escape and are copied whole.
+    mutating func appendString(_ s: String) {
+        if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 }) {
+            var text = ""
+            appendJSONString(s, to: &text)
+            bytes += text.utf8
+        } else {
+            bytes.append(UInt8(ascii: "\""))
+            bytes += s.utf8
+            bytes.append(UInt8(ascii: "\""))
+        }
     }
 }
 
@@ -124,43 +193,51 @@ private func appendFieldObject(_ fields: [PulledField], to out: inout String, me
     out += "}"
 }
 
-/// v2: one object per row and clock, the clock's time part once and its device as an index
-/// into the returned table (a 36-character device id per field was most of a v1 page).
-private func appendCompactChanges(_ rows: [PulledRow], to out: inout String) -> [String] {
+/// v2: one object per record and change, the clock's time part once and its device as an
+/// index into the returned table (a 36-character device id per field was most of a v1 page).
+/// The fields are the stored change's `f` object, copied: no value is decoded or re-escaped.
+/// A record whose text does not read (the page builder checked them all) is left out.
+private func appendCompactChanges(_ records: [PulledRecord], to out: inout JSONBytes) -> [String] {
     var devices: [String] = []
-    var deviceIndex: [Substring: Int] = [:]
+    var deviceIndex: [String: Int] = [:]
     // Most changes of a page come from the device of the change before.
-    var lastDevice: (name: Substring, index: Int)?
+    var lastDevice: [UInt8] = [], lastIndex = -1
     var first = true
-    for row in rows {
-        for change in row.changes {
-            // Stored clocks are canonical (`HLC.description`): 15 digits, '-', 5 digits, '-', device.
-            let clock = change.clock
-            let split = clock.utf8.count > 22 ? clock.index(clock.startIndex, offsetBy: 21) : clock.endIndex
-            let device = split < clock.endIndex ? clock[clock.index(after: split)...] : ""
-            let index: Int
-            if let last = lastDevice, last.name == device { index = last.index }
-            else if let known = deviceIndex[device] { index = known } else {
-                index = devices.count
-                deviceIndex[device] = index
-                devices.append(String(device))
+    for record in records {
+        var text = record.text
+        text.withUTF8 { bytes in
+            try? RecordText.eachChange(bytes) { change in
+                // Stored clocks are canonical (`HLC.description`): 15 digits, '-', 5 digits, '-', device.
+                let clock = change.clock
+                let canonical = clock.count > 22 && !clock.contains(UInt8(ascii: "\\"))
+                let device = canonical ? UnsafeBufferPointer(rebasing: clock[22...]) : UnsafeBufferPointer(rebasing: clock[clock.count...])
+                let index: Int
+                if lastIndex >= 0, lastDevice.elementsEqual(device) { index = lastIndex } else {
+                    let name = String(decoding: device, as: UTF8.self)
+                    if let known = deviceIndex[name] { index = known } else {
+                        index = devices.count
+                        deviceIndex[name] = index
+                        devices.append(name)
+                    }
+                    lastDevice = Array(device)
+                    lastIndex = index
+                }
+                if !first { out.append(",") }
+                first = false
+                out.append("{\"entity\":")
+                out.appendString(record.entity)
+                out.append(",\"entity_id\":")
+                out.appendString(record.entityID)
+                out.append(",\"clock\":\"")
+                // A canonical clock's time part is digits and '-': nothing to escape. Another
+                // clock is written whole, as stored (its escapes kept), with device "".
+                out.append(canonical ? UnsafeBufferPointer(rebasing: clock[..<21]) : clock)
+                out.append("\",\"device\":")
+                out.bytes += String(index).utf8
+                out.append(",\"fields\":")
+                out.append(change.fields)
+                out.append("}")
             }
-            lastDevice = (device, index)
-            if !first { out += "," }
-            first = false
-            appendRowStart(row, to: &out)
-            out += ",\"clock\":"
-            if split < clock.endIndex {
-                // A canonical clock's time part is digits and '-': nothing to escape.
-                out += "\""
-                out += clock[..<split]
-                out += "\""
-            } else {
-                appendJSONString(clock, to: &out)
-            }
-            out += ",\"device\":\(index),\"fields\":"
-            appendFieldObject(change.fields, to: &out) { field, out in appendJSON(field.value, to: &out) }
-            out += "}"
         }
     }
     return devices

@@ -167,7 +167,7 @@ import Testing
         let queue = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))
         try queue.write { db in
             try db.execute(sql: """
-                UPDATE records SET fields = json_set(fields, '$.reps.v', json_extract(fields, '$.note.v')) WHERE entity = 'sets'
+                UPDATE records SET fields = json_set(fields, '$[0].f.reps', json_extract(fields, '$[0].f.note')) WHERE entity = 'sets'
                 """)
         }
         // Then a new device with the key does not apply that set: status says why, the rest came in
@@ -279,8 +279,8 @@ import Testing
         let queue = try DatabaseQueue(path: String(server.database.dropFirst("sqlite:".count)))
         return try queue.read { db in
             try String.fetchAll(db, sql: """
-                SELECT r.entity || ' ' || r.entity_id || ' ' || f.key || ' ' || json_extract(f.value, '$.c')
-                FROM records r, json_each(r.fields) f ORDER BY 1
+                SELECT r.entity || ' ' || r.entity_id || ' ' || f.key || ' ' || json_extract(c.value, '$.c')
+                FROM records r, json_each(r.fields) c, json_each(c.value, '$.f') f ORDER BY 1
                 """)
         }
     }

@@ -353,7 +353,7 @@ struct PostgresStorageTests {
             #expect(own.map(\.changeSeq).sorted() == Array(1...Int64(events)))
             // And the shared field holds the newest clock's value, under a later counter value
             let shared = snapshot.records.filter { $0.entityID == "shared" }
-            #expect(shared.flatMap { $0.fields.map(\.value) } == [.text("dev5")] && (shared.first?.changeSeq ?? 0) > Int64(events))
+            #expect(try shared.flatMap { try RecordText.decode($0.text).map(\.value) } == [.text("dev5")] && (shared.first?.changeSeq ?? 0) > Int64(events))
             #expect(snapshot.head == shared.first?.changeSeq && snapshot.head <= Int64(events + devices))
             #expect(one.userLocks.count == 0 && two.userLocks.count == 0)
             await one.shutdown(); await two.shutdown()

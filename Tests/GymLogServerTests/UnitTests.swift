@@ -132,7 +132,26 @@ struct UnitTests {
         #expect(try badClock.expanded().changes[0].fields.isEmpty)
     }
 
-    @Test func aChangeCountedPageStopsAtWholeRecords() {
+    @Test func aRecordsTextKeepsEveryValueTypeAndClockAndGroupsItsChanges() throws {
+        let c1 = HLC(millis: 1, counter: 0, node: "a").description, c2 = HLC(millis: 2, counter: 1, node: "b").description
+        let fields = [
+            StoredField(name: "a", value: .real(2), clock: c1, changeSeq: 3), StoredField(name: "b", value: .int(-7), clock: c2, changeSeq: 5),
+            StoredField(name: "c", value: .text("q\"\\\n é 💪\u{7f}"), clock: c1, changeSeq: 3), StoredField(name: "d", value: .null, clock: c2, changeSeq: 5),
+            StoredField(name: "e", value: .real(1e20), clock: c1, changeSeq: 3), StoredField(name: "f", value: .int(Int64.min), clock: c1, changeSeq: 4),
+        ]
+        let text = RecordText.encode(fields)
+        // One change per clock and counter value, in the order of their first field; values bare
+        #expect(text.hasPrefix("[{\"c\":\"\(c1)\",\"s\":3,\"f\":{\"a\":2.0,\"c\":\"q\\\"\\\\\\n"), "\(text)")
+        #expect(try RecordText.counts(text) == (changes: 3, fields: 6))
+        #expect(try RecordText.decode(text) == fields)
+        // What no store writes is refused, naming where
+        for bad in ["", "{}", "[{\"c\":\"x\",\"s\":1}]", "[{\"c\":\"x\",\"s\":1,\"f\":{\"a\":1}}", "[{\"c\":\"x\",\"s\":1,\"f\":{\"a\":\"\u{1}\"}}]",
+                    "[{\"c\":\"x\",\"s\":1,\"f\":{\"a\":99999999999999999999}}]", "[{\"c\":\"x\",\"s\":1,\"f\":{\"a\":1}}] "] {
+            #expect(throws: RecordText.Unreadable.self, "\(bad)") { _ = try RecordText.decode(bad) }
+        }
+    }
+
+    @Test func aChangeCountedPageStopsAtWholeRecords() throws {
         // Record a: fields written by seq 1 and seq 2 (two changes, two clocks); b by seq 3; c by seq 4.
         func field(_ name: String, _ seq: Int64) -> StoredField {
             StoredField(name: name, value: .int(seq), clock: "00000000000000\(seq)-00000-d", changeSeq: seq)
@@ -140,18 +159,18 @@ struct UnitTests {
         let a = RecordRow(entity: "sets", entityID: "a", changeSeq: 2, fields: [field("f0", 1), field("f1", 2), field("f2", 1)])
         let b = RecordRow(entity: "sets", entityID: "b", changeSeq: 3, fields: [field("f0", 3)])
         let c = RecordRow(entity: "sets", entityID: "c", changeSeq: 4, fields: [field("f0", 4), field("f1", 4)])
-        let snapshot = ChangeSnapshot(head: 4, lastAppliedSeq: 0, records: [a, b, c])
+        let snapshot = ChangeSnapshot(head: 4, lastAppliedSeq: 0, records: [a, b, c].map(\.pulled))
         // Limit 2 changes: record a is two and fills the page.
-        let two = SyncRules.page(snapshot, after: 0, limit: .changes(2), maxBytes: 1 << 20)
+        let two = try SyncRules.page(snapshot, after: 0, limit: .changes(2), maxBytes: 1 << 20)
         #expect(two.rows.map(\.entityID) == ["a"] && two.cursor == 2 && two.hasMore && two.fieldCount == 3)
         // Limit 2 field rows: a's three do not fit but fill an empty page whole.
-        #expect(SyncRules.page(snapshot, after: 0, limit: .fieldRows(2), maxBytes: 1 << 20).cursor == 2)
-        #expect(SyncRules.page(snapshot, after: 0, limit: .changes(3), maxBytes: 1 << 20).cursor == 3)
-        let all = SyncRules.page(snapshot, after: 0, limit: .changes(10), maxBytes: 1 << 20)
+        #expect(try SyncRules.page(snapshot, after: 0, limit: .fieldRows(2), maxBytes: 1 << 20).cursor == 2)
+        #expect(try SyncRules.page(snapshot, after: 0, limit: .changes(3), maxBytes: 1 << 20).cursor == 3)
+        let all = try SyncRules.page(snapshot, after: 0, limit: .changes(10), maxBytes: 1 << 20)
         #expect(all.cursor == 4 && !all.hasMore && all.fieldCount == 6)
         // After cursor 1, record a is still sent whole: its fields of seq 1 were on no page
         // while it sat at seq 2.
-        let later = SyncRules.page(snapshot, after: 1, limit: .changes(10), maxBytes: 1 << 20)
+        let later = try SyncRules.page(snapshot, after: 1, limit: .changes(10), maxBytes: 1 << 20)
         #expect(later.rows.first?.fields.map(\.name) == ["f0", "f1", "f2"] && later.fieldCount == 6 && later.cursor == 4)
     }
 

@@ -7,7 +7,7 @@ import GymLogWire
 struct PageBuilder {
     let limit: PullLimit
     let maxBytes: Int
-    private(set) var rows: [PulledRow] = []
+    private(set) var records: [PulledRecord] = []
     /// Field rows in the page.
     private var count = 0
     /// What `limit` counts, in the page.
@@ -19,21 +19,23 @@ struct PageBuilder {
     init(limit: PullLimit, maxBytes: Int) { self.limit = limit; self.maxBytes = maxBytes }
 
     /// Adds `record`, or ends the page when it would overflow it and the page holds something
-    /// already: false then, and the record waits for the next page.
-    mutating func add(_ record: RecordRow) -> Bool {
-        let pulled = record.fields.map { PulledField(name: $0.name, value: $0.value, clock: $0.clock) }
+    /// already: false then, and the record waits for the next page. Throws when its stored
+    /// text does not read.
+    mutating func add(_ record: PulledRecord) throws -> Bool {
+        let (changes, fields) = try RecordText.counts(record.text)
         let recordUnits: Int
         switch limit {
-        case .fieldRows: recordUnits = pulled.count
-        case .changes: recordUnits = PulledRow.changeClocks(pulled).count
+        case .fieldRows: recordUnits = fields
+        case .changes: recordUnits = changes
         }
-        let recordBytes = pulled.reduce(record.entity.utf8.count + record.entityID.utf8.count) { $0 + estimatedBytes($1) }
+        // The stored text is about what the page writes for it (v2), plus the row's names.
+        let recordBytes = record.text.utf8.count + (record.entity.utf8.count + record.entityID.utf8.count + 48) * changes
         if count > 0 && (units + recordUnits > limit.count || bytes + recordBytes > maxBytes) {
             stoppedEarly = true
             return false
         }
-        rows.append(PulledRow(entity: record.entity, entityID: record.entityID, fields: pulled))
-        count += pulled.count
+        records.append(record)
+        count += fields
         units += recordUnits
         bytes += recordBytes
         lastSeq = record.changeSeq
@@ -45,15 +47,6 @@ struct PageBuilder {
         // backwards tells the client the server lost history (restored from a backup).
         let cursor = lastSeq ?? min(after, head)
         let hasMore = stoppedEarly || (lastSeq.map { $0 < head } ?? false)
-        return PullPage(rows: rows, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: count)
-    }
-
-    private func estimatedBytes(_ f: PulledField) -> Int {
-        let value: Int
-        switch f.value {
-        case .text(let s): value = s.utf8.count + 8
-        default: value = 24
-        }
-        return f.name.utf8.count + f.clock.utf8.count + value + 32
+        return PullPage(records: records, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: count)
     }
 }

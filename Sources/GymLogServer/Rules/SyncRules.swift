@@ -155,7 +155,7 @@ public enum SyncRules {
                 guard !event.fields.isEmpty else { continue }
                 let fields = event.fields.map { StoredField(name: $0.name, value: $0.value, clock: $0.clockText, changeSeq: changeSeq) }
                 written[row] = merge.writes.count
-                merge.writes.append(RecordRow(row: row, changeSeq: changeSeq, fields: fields.sorted(by: RecordRow.fieldOrder)))
+                merge.writes.append(RecordRow(row: row, changeSeq: changeSeq, fields: fields.sorted(by: StoredField.nameOrder)))
                 merge.head = changeSeq
                 continue
             }
@@ -181,7 +181,7 @@ public enum SyncRules {
             var low = 0, high = record.fields.count
             while low < high {
                 let mid = (low + high) / 2
-                if RecordRow.fieldOrder(record.fields[mid], stored) { low = mid + 1 } else { high = mid }
+                if StoredField.nameOrder(record.fields[mid], stored) { low = mid + 1 } else { high = mid }
             }
             if low < record.fields.count, record.fields[low].name == field.name {
                 guard wins(field, over: record.fields[low].clock) else { continue }
@@ -251,10 +251,12 @@ public enum SyncRules {
     /// changed again while a device was paging through its history sits at its new counter
     /// value only, so its older fields were on no page that device read. A field it had
     /// already is merged again under the same clock, which changes nothing.
-    public static func page(_ snapshot: ChangeSnapshot, after: Int64, limit: PullLimit, maxBytes: Int) -> PullPage {
+    ///
+    /// Throws `RecordText.Unreadable` when a stored record's text does not read.
+    public static func page(_ snapshot: ChangeSnapshot, after: Int64, limit: PullLimit, maxBytes: Int) throws -> PullPage {
         var builder = PageBuilder(limit: limit, maxBytes: maxBytes)
         for record in snapshot.records {
-            guard builder.add(record) else { break }
+            guard try builder.add(record) else { break }
         }
         return builder.finish(after: after, head: snapshot.head, lastAppliedSeq: snapshot.lastAppliedSeq)
     }

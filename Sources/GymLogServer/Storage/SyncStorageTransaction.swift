@@ -13,19 +13,6 @@ public struct RowKey: Hashable, Sendable {
     }
 }
 
-/// One field of a stored record: its value, its winning clock's canonical text, and the
-/// user's change counter value of the event that wrote it.
-public struct StoredField: Hashable, Sendable {
-    public var name: String
-    public var value: FieldValue
-    public var clock: String
-    public var changeSeq: Int64
-
-    public init(name: String, value: FieldValue, clock: String, changeSeq: Int64) {
-        self.name = name; self.value = value; self.clock = clock; self.changeSeq = changeSeq
-    }
-}
-
 /// One record of a user's merged state, stored as ONE row: what the push rules write
 /// (the whole record after the merge) and what a pull reads back. Its `changeSeq` is the
 /// change counter value of the last event that wrote any of its fields; an event writes one
@@ -33,7 +20,7 @@ public struct StoredField: Hashable, Sendable {
 public struct RecordRow: Hashable, Sendable {
     public var row: RowKey
     public var changeSeq: Int64
-    /// Sorted by name, compared bytewise (`RecordRow.fieldOrder`); names are unique.
+    /// Sorted by name, compared bytewise (`StoredField.nameOrder`); names are unique.
     public var fields: [StoredField]
 
     public var entity: String { row.entity }
@@ -49,13 +36,13 @@ public struct RecordRow: Hashable, Sendable {
 }
 
 /// What a pull reads from ONE snapshot of the store: the user's change counter, the device's
-/// acknowledged seq, and the first records after a cursor in `RecordRow.pullOrder`.
+/// acknowledged seq, and the first records after a cursor, as stored, in `RecordRow.pullOrder`.
 public struct ChangeSnapshot: Hashable, Sendable {
     public var head: Int64
     public var lastAppliedSeq: Int64
-    public var records: [RecordRow]
+    public var records: [PulledRecord]
 
-    public init(head: Int64, lastAppliedSeq: Int64, records: [RecordRow]) {
+    public init(head: Int64, lastAppliedSeq: Int64, records: [PulledRecord]) {
         self.head = head; self.lastAppliedSeq = lastAppliedSeq; self.records = records
     }
 }
@@ -69,9 +56,9 @@ extension RecordRow {
         return a.entityID.utf8.lexicographicallyPrecedes(b.entityID.utf8)
     }
 
-    /// The order of a record's fields: by name, bytewise (SQLite's BINARY, PostgreSQL's COLLATE "C").
-    public static func fieldOrder(_ a: StoredField, _ b: StoredField) -> Bool {
-        a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
+    /// The record as stored and pulled.
+    public var pulled: PulledRecord {
+        PulledRecord(entity: entity, entityID: entityID, changeSeq: changeSeq, text: RecordText.encode(fields))
     }
 }
 
@@ -200,6 +187,17 @@ extension SyncRulesStorage {
     /// `SyncRules.page` over one snapshot of the store.
     public func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         let snapshot = try await changes(user: user.id, device: deviceID, after: after, recordLimit: SyncRules.recordsToRead(limit: limit))
-        return SyncRules.page(snapshot, after: after, limit: limit, maxBytes: maxBytes)
+        do {
+            return try SyncRules.page(snapshot, after: after, limit: limit, maxBytes: maxBytes)
+        } catch let error as RecordText.Unreadable {
+            throw StorageError.unreadable(error)
+        }
+    }
+}
+
+extension StorageError {
+    /// A stored record's text that does not read: the database was changed by hand or is damaged.
+    static func unreadable(_ error: RecordText.Unreadable) -> StorageError {
+        .notReady("a stored record is not readable (\(error.description)); the database was changed by hand or is damaged. Restore it from a backup (`gymlog-server restore`).")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogWire
 
 /// `SyncStorage` in memory: the sync rules over the smallest possible primitives, for fast
 /// tests (the conformance suite runs it beside SQLite and PostgreSQL). Nothing is persisted.
@@ -159,7 +160,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         let state = committed
         let records = (state.records[user] ?? [:]).values.filter { $0.changeSeq > after }.sorted(by: RecordRow.pullOrder)
         return ChangeSnapshot(head: state.changeCounter[user] ?? 0, lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
-                              records: Array(records.prefix(recordLimit)))
+                              records: records.prefix(recordLimit).map(\.pulled))
     }
 }
 

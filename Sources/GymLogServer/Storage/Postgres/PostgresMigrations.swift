@@ -125,20 +125,25 @@ enum PostgresSchema {
                 PRIMARY KEY (user_id, entity, entity_id)
             )
             """,
-            // The field rows of before, folded into records in the same shape `RecordText`
-            // writes (to_json escapes names and text; a float8 prints in its shortest exact
+            // The field rows of before, folded into records in the shape `RecordText` writes:
+            // the fields grouped by clock and counter value, groups in the order of their first
+            // field's name (to_json escapes names and text; a float8 prints in its shortest exact
             // form, given a point when it is integral so it reads back as a real).
             """
             INSERT INTO records (user_id, entity, entity_id, change_seq, fields)
             SELECT user_id, entity, entity_id, max(change_seq),
-                   '{' || string_agg(to_json(field)::text || ':{"v":'
-                       || CASE WHEN value_int IS NOT NULL THEN value_int::text
-                               WHEN value_real = trunc(value_real) AND abs(value_real) < 1e15 THEN to_json(value_real)::text || '.0'
-                               WHEN value_real IS NOT NULL THEN to_json(value_real)::text
-                               WHEN value_text IS NOT NULL THEN to_json(value_text)::text
-                               ELSE 'null' END
-                       || ',"c":' || to_json(clock)::text || ',"s":' || change_seq::text || '}', ',' ORDER BY field) || '}'
-            FROM fields GROUP BY user_id, entity, entity_id
+                   '[' || string_agg('{"c":' || to_json(clock)::text || ',"s":' || change_seq::text || ',"f":' || f || '}', ',' ORDER BY first) || ']'
+            FROM (
+                SELECT user_id, entity, entity_id, clock, change_seq, min(field) AS first,
+                       '{' || string_agg(to_json(field)::text || ':'
+                           || CASE WHEN value_int IS NOT NULL THEN value_int::text
+                                   WHEN value_real = trunc(value_real) AND abs(value_real) < 1e15 THEN to_json(value_real)::text || '.0'
+                                   WHEN value_real IS NOT NULL THEN to_json(value_real)::text
+                                   WHEN value_text IS NOT NULL THEN to_json(value_text)::text
+                                   ELSE 'null' END, ',' ORDER BY field) || '}' AS f
+                FROM fields GROUP BY user_id, entity, entity_id, clock, change_seq
+            ) changes
+            GROUP BY user_id, entity, entity_id
             """,
             "CREATE INDEX records_by_change ON records (user_id, change_seq)",
             "DROP TABLE fields",

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogWire
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
@@ -51,7 +52,11 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
             default:
                 if let entity = t1, let entityID = t2, let fields = t3, let changeSeq = a {
                     let row = RowKey(entity: entity, entityID: entityID)
-                    state.stored[row] = RecordRow(row: row, changeSeq: changeSeq, fields: try RecordText.decode(fields))
+                    do {
+                        state.stored[row] = RecordRow(row: row, changeSeq: changeSeq, fields: try RecordText.decode(fields))
+                    } catch let error as RecordText.Unreadable {
+                        throw StorageError.unreadable(error)
+                    }
                 }
             }
         }
@@ -234,7 +239,7 @@ extension PostgresSyncStorage {
             snapshot.head = head
             snapshot.lastAppliedSeq = ack
             guard let entity, let entityID, let seq, let fields else { continue }
-            snapshot.records.append(RecordRow(entity: entity, entityID: entityID, changeSeq: seq, fields: try RecordText.decode(fields)))
+            snapshot.records.append(PulledRecord(entity: entity, entityID: entityID, changeSeq: seq, text: fields))
         }
         return snapshot
     }

@@ -505,11 +505,11 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
                 """)
             defer { select.clearBindings() }
             select.bind(1, user); select.bind(2, after); select.bind(3, Int64(recordLimit))
-            var records: [RecordRow] = []
+            var records: [PulledRecord] = []
             records.reserveCapacity(min(recordLimit, 4096))
             try select.eachRow(db) { row in
-                records.append(RecordRow(entity: columnText(row, 0), entityID: columnText(row, 1), changeSeq: sqlite3_column_int64(row, 2),
-                                         fields: try RecordText.decode(bytes: columnBytes(row, 3))))
+                records.append(PulledRecord(entity: columnText(row, 0), entityID: columnText(row, 1), changeSeq: sqlite3_column_int64(row, 2),
+                                            text: columnText(row, 3)))
             }
             return ChangeSnapshot(head: head, lastAppliedSeq: lastApplied, records: records)
         } }
@@ -528,7 +528,7 @@ private func migrateFieldRowsToRecords(_ db: Database) throws {
         guard let current, !fields.isEmpty else { return }
         insert.bind(1, current.user); insert.bind(2, current.row.entity); insert.bind(3, current.row.entityID)
         insert.bind(4, fields.map(\.changeSeq).max()!)
-        insert.bind(5, RecordText.encode(fields.sorted(by: RecordRow.fieldOrder)))
+        insert.bind(5, RecordText.encode(fields.sorted(by: StoredField.nameOrder)))
         try insert.stepDone(db)
         fields.removeAll(keepingCapacity: true)
     }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import GymLogCore
+import GymLogWire
 
 /// The push primitives on SQLite, inside the BEGIN IMMEDIATE that `SQLiteSyncStorage.withTransaction`
 /// opened on the writer connection. SQLite's single writer serialises pushes, so the change
@@ -87,7 +88,11 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
                           db, bind: { select in select.bind(1, user); select.bind(2, entity); return 3 },
                           bindEach: { select, index, id in select.bind(index, id) }) { statement in
                 let row = RowKey(entity: entity, entityID: columnText(statement, 0))
-                stored[row] = RecordRow(row: row, changeSeq: sqlite3_column_int64(statement, 1), fields: try RecordText.decode(bytes: columnBytes(statement, 2)))
+                do {
+                    stored[row] = RecordRow(row: row, changeSeq: sqlite3_column_int64(statement, 1), fields: try RecordText.decode(bytes: columnBytes(statement, 2)))
+                } catch let error as RecordText.Unreadable {
+                    throw StorageError.unreadable(error)
+                }
             }
         }
         return stored
