@@ -311,6 +311,12 @@ enum Schema {
             }.joined(separator: "\n"))
             """)
         }
+        m.registerMigration("v10-pulled-through") { db in
+            // Where the last complete pull ended: pulls ask the server only for the changes
+            // of each record after it (`since`), not for the records whole. 0 asks for them
+            // whole, as before, until the next complete pull.
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN pulled_through INTEGER NOT NULL DEFAULT 0")
+        }
         return m
     }
 }

@@ -65,6 +65,12 @@ public struct ApplyStats: Equatable, Sendable {
 }
 
 extension GymLogDatabase {
+    /// Where this device's last complete pull ended (`applyPulled`'s `pulledThrough`; 0 before
+    /// one, and after a rebase): it holds every change the server numbered up to it.
+    public func pulledThrough() throws -> Int64 {
+        try queue.read { try Int64.fetchOne($0, sql: "SELECT pulled_through FROM sync_state") ?? 0 }
+    }
+
     /// The sync bookkeeping for `gymlog status` and the sync cycle.
     public func syncState() throws -> SyncState {
         try queue.read { db in
@@ -151,8 +157,13 @@ extension GymLogDatabase {
     /// goes to the outbox: these changes came from the server, so the commit is not fsynced
     /// (`Durability.recoverable`): a page a power cut rolls back is pulled again from the
     /// rolled-back cursor, and a local write made after it fsyncs it along with itself.
+    ///
+    /// `pulledThrough`, when given, is stored with the cursor: this device now holds every
+    /// change the server numbered up to it (a pull that ended, or a push the server answered
+    /// as the only writes since the cursor), and later pulls ask only for what came after
+    /// it in each record (`since`).
     @discardableResult
-    public func applyPulled(_ changes: [RemoteChange], epoch: String, cursor: Int64) throws -> ApplyStats {
+    public func applyPulled(_ changes: [RemoteChange], epoch: String, cursor: Int64, pulledThrough: Int64? = nil) throws -> ApplyStats {
         try commit(.recoverable) { w in
             var stats = ApplyStats()
             var touchedExercises = Set<UUID>()
@@ -204,7 +215,8 @@ extension GymLogDatabase {
                 }
             }
             for id in touchedExercises { try RecordBook(w).rebuildRecords(exerciseID: id) }
-            try w.db.execute(sql: "UPDATE sync_state SET epoch = ?, cursor = ?", arguments: [epoch, cursor])
+            try w.db.execute(sql: "UPDATE sync_state SET epoch = ?, cursor = ?, pulled_through = coalesce(?, pulled_through)",
+                             arguments: [epoch, cursor, pulledThrough])
             return stats
         }
     }
@@ -229,7 +241,7 @@ extension GymLogDatabase {
                     }
                 }
                 try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [seq])
-                try db.execute(sql: "UPDATE sync_state SET epoch = ?, cursor = 0, acked_seq = ?", arguments: [epoch, nextSeq - 1])
+                try db.execute(sql: "UPDATE sync_state SET epoch = ?, cursor = 0, pulled_through = 0, acked_seq = ?", arguments: [epoch, nextSeq - 1])
                 return .commit
             }
         }

@@ -11,10 +11,11 @@ extension GymLogDatabase: SyncReplica {
         return (s.epoch, s.cursor, s.ackedSeq)
     }
 
-    public func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int) {
+    public func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64,
+                      pulledThrough: Int64?) throws -> (written: Int, kept: Int, parked: Int) {
         let remote = changes.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: $0.changes) }
             + refused.map { RemoteChange(entity: $0.change.entity, entityID: $0.change.entityID, fields: [], refusal: $0.reason) }
-        let stats = try applyPulled(remote, epoch: epoch, cursor: cursor)
+        let stats = try applyPulled(remote, epoch: epoch, cursor: cursor, pulledThrough: pulledThrough)
         return (stats.fieldsWritten, stats.fieldsKept, stats.parked)
     }
 

@@ -73,9 +73,14 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// `limit` counts changes on v2 and field rows on v1.
     public func pull(cursor: SyncCursor, limit: Int? = nil, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
+        try await pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq, since: nil)
+    }
+
+    public func pull(cursor: SyncCursor, limit: Int? = nil, deviceID: String, ackedSeq: Int64?, since: Int64?) async throws -> PullResponse {
         var items = [URLQueryItem(name: "device_id", value: deviceID), URLQueryItem(name: "cursor", value: cursor.description)]
         if let limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
         if let ackedSeq, ackedSeq > 0 { items.append(URLQueryItem(name: "acked_seq", value: String(ackedSeq))) }
+        if let since, since > 0 { items.append(URLQueryItem(name: "since", value: String(since))) }
         if pullProtocol == .v2 {
             do {
                 let page: CompactPullResponse = try await send("GET", "v2/pull", query: items)

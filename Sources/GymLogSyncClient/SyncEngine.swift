@@ -10,7 +10,12 @@ public protocol SyncReplica: Sendable {
     func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64)
     /// Applies one pulled page and its cursor in one local transaction; changes that break the
     /// rules of a local write are parked, not applied, and so are the `refused` ones.
-    func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int)
+    /// `pulledThrough`, when given, is stored with them (see `pulledThrough()`).
+    func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64,
+               pulledThrough: Int64?) throws -> (written: Int, kept: Int, parked: Int)
+    /// Where the last complete pull ended in the current epoch (0 before one): the device holds
+    /// every change the server numbered up to it, so pulls ask for each record's later changes only.
+    func pulledThrough() throws -> Int64
     func pending(after seq: Int64, limit: Int) throws -> [PushEvent]
     /// Gives rejected events whose backoff has passed new sequence numbers; returns how many.
     @discardableResult func unparkDueEvents() throws -> Int
@@ -175,15 +180,18 @@ public struct SyncEngine: Sendable {
     /// pull-first cycle; merging is per field and by clock, so the order changes no result.
     private func cycle(_ report: inout SyncReport, pushFirst: Bool) async throws {
         var position = try replica.syncPosition()
+        var pulledThrough = try replica.pulledThrough()
         var rebasedThisCycle = false
         if pushFirst, let epoch = position.epoch, try !replica.pending(after: position.ackedSeq, limit: 1).isEmpty {
             let seen = try await pushOutbox(&report, after: position.ackedSeq, epoch: epoch, cursor: position.cursor,
                                             rebasedThisCycle: &rebasedThisCycle)
             if let head = seen {
-                _ = try replica.apply([], refused: [], epoch: epoch, cursor: head)
+                // Everything up to the head is held when everything up to the cursor was.
+                _ = try replica.apply([], refused: [], epoch: epoch, cursor: head, pulledThrough: pulledThrough == position.cursor ? head : nil)
                 return
             }
             position = try replica.syncPosition()
+            pulledThrough = try replica.pulledThrough()
         }
         var cursor = SyncCursor(epoch: position.epoch, position: position.cursor)
         var serverAck: Int64 = 0
@@ -191,7 +199,8 @@ public struct SyncEngine: Sendable {
         // Pull.
         while true {
             let page = try await transport.pull(cursor: cursor, limit: pullLimit, deviceID: replica.deviceID,
-                                                ackedSeq: cursor.epoch == nil ? nil : position.ackedSeq)
+                                                ackedSeq: cursor.epoch == nil ? nil : position.ackedSeq,
+                                                since: cursor.epoch == nil ? nil : pulledThrough)
             report.roundTrips += 1
             let pageCursor = SyncCursor(page.cursor)?.position ?? 0
             // The server was wiped (new epoch) or restored from an older backup (its head or
@@ -203,6 +212,7 @@ public struct SyncEngine: Sendable {
                 rebasedThisCycle = true
                 report.rebased = true
                 position = try replica.syncPosition()
+                pulledThrough = 0
                 cursor = SyncCursor(epoch: page.epoch, position: 0)
                 continue
             }
@@ -213,9 +223,12 @@ public struct SyncEngine: Sendable {
             }
             // An empty page that moves nothing needs no local transaction (and no fsync): a
             // no-op sync then writes nothing at all.
-            if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch {
+            // The last page of a pull: everything up to its cursor is held now.
+            let ended = page.hasMore ? nil : pageCursor
+            if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch || (ended != nil && ended != pulledThrough) {
                 let (changes, refused) = await opened(page.changes)
-                let stats = try replica.apply(changes, refused: refused, epoch: page.epoch, cursor: pageCursor)
+                let stats = try replica.apply(changes, refused: refused, epoch: page.epoch, cursor: pageCursor, pulledThrough: ended)
+                if let ended { pulledThrough = ended }
                 report.pulledChanges += Self.othersChanges(page.changes, deviceID: replica.deviceID)
                 report.mergedFields += stats.written
                 report.keptFields += stats.kept
@@ -236,7 +249,9 @@ public struct SyncEngine: Sendable {
         // device's own writes, so the next cycle need not pull them back either.
         let head = try await pushOutbox(&report, after: max(serverAck, position.ackedSeq), epoch: position.epoch,
                                         cursor: position.cursor, rebasedThisCycle: &rebasedThisCycle)
-        if let epoch = position.epoch, let head { _ = try replica.apply([], refused: [], epoch: epoch, cursor: head) }
+        if let epoch = position.epoch, let head {
+            _ = try replica.apply([], refused: [], epoch: epoch, cursor: head, pulledThrough: pulledThrough == position.cursor ? head : nil)
+        }
     }
 
     /// Pushes the outbox after seq `start` in batches, acknowledging each answer. Returns the

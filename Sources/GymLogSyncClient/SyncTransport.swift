@@ -11,11 +11,19 @@ public protocol SyncTransport: Sendable {
     /// `ackedSeq` is the highest seq the server acknowledged to this device: a server that
     /// applied less was restored from an older backup, and answers with a new epoch.
     func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse
+    /// A pull that says where the device's last complete pull ended (`since`): each record
+    /// comes with its changes after it only. A transport that cannot say it pulls whole records.
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?, since: Int64?) async throws -> PullResponse
     /// The server's protocol version and limits.
     func capabilities() async throws -> Capabilities
 }
 
 extension SyncTransport {
+    /// Whole records: always correct, only bigger.
+    public func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?, since: Int64?) async throws -> PullResponse {
+        try await pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq)
+    }
+
     /// A pull that reports no acknowledged seq (a first sync, or an observer).
     public func pull(cursor: SyncCursor, limit: Int?, deviceID: String) async throws -> PullResponse {
         try await pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: nil)

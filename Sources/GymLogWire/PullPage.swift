@@ -67,26 +67,32 @@ public struct PullPage: Hashable, Sendable {
     public var lastAppliedSeq: Int64
     /// Field rows in the page.
     public var fieldCount: Int
+    /// Of each record, only the changes written after this counter value are sent: the
+    /// device has every field written at or before it (`since` of the pull; 0 sends records whole).
+    public var since: Int64
 
-    public init(records: [PulledRecord], cursor: Int64, hasMore: Bool, lastAppliedSeq: Int64, fieldCount: Int) {
+    public init(records: [PulledRecord], cursor: Int64, hasMore: Bool, lastAppliedSeq: Int64, fieldCount: Int, since: Int64 = 0) {
         self.records = records; self.cursor = cursor; self.hasMore = hasMore; self.lastAppliedSeq = lastAppliedSeq; self.fieldCount = fieldCount
+        self.since = since
     }
 
-    /// A page of decoded rows (tests, and answers with no records).
+    /// A page of decoded rows (tests, and answers with no records), each field under counter value 1.
     public init(rows: [PulledRow], cursor: Int64, hasMore: Bool, lastAppliedSeq: Int64, fieldCount: Int) {
         let records = rows.map { row in
-            PulledRecord(entity: row.entity, entityID: row.entityID, changeSeq: 0,
-                         text: RecordText.encode(row.fields.map { StoredField(name: $0.name, value: $0.value, clock: $0.clock, changeSeq: 0) }
+            PulledRecord(entity: row.entity, entityID: row.entityID, changeSeq: 1,
+                         text: RecordText.encode(row.fields.map { StoredField(name: $0.name, value: $0.value, clock: $0.clock, changeSeq: 1) }
                                                      .sorted(by: StoredField.nameOrder)))
         }
         self.init(records: records, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: fieldCount)
     }
 
-    /// The records decoded: each field with its value and clock, in name order (a v1 page, and tests).
+    /// The records decoded: each field the page sends with its value and clock, in name order
+    /// (a v1 page, and tests).
     public var rows: [PulledRow] {
         records.map { record in
             PulledRow(entity: record.entity, entityID: record.entityID,
-                      fields: ((try? RecordText.decode(record.text)) ?? []).map { PulledField(name: $0.name, value: $0.value, clock: $0.clock) })
+                      fields: ((try? RecordText.decode(record.text)) ?? []).filter { $0.changeSeq > since }
+                        .map { PulledField(name: $0.name, value: $0.value, clock: $0.clock) })
         }
     }
 }
@@ -113,7 +119,7 @@ extension PullPage {
             appendFieldChanges(rows, to: &text)
             out.bytes += text.utf8
         case .v2:
-            let devices = appendCompactChanges(records, to: &out)
+            let devices = appendCompactChanges(records, since: since, to: &out)
             out.append("],\"devices\":[")
             for (i, device) in devices.enumerated() {
                 if i > 0 { out.append(",") }
@@ -197,7 +203,7 @@ private func appendFieldObject(_ fields: [PulledField], to out: inout String, me
 /// index into the returned table (a 36-character device id per field was most of a v1 page).
 /// The fields are the stored change's `f` object, copied: no value is decoded or re-escaped.
 /// A record whose text does not read (the page builder checked them all) is left out.
-private func appendCompactChanges(_ records: [PulledRecord], to out: inout JSONBytes) -> [String] {
+private func appendCompactChanges(_ records: [PulledRecord], since: Int64, to out: inout JSONBytes) -> [String] {
     var devices: [String] = []
     var deviceIndex: [String: Int] = [:]
     // Most changes of a page come from the device of the change before.
@@ -207,6 +213,7 @@ private func appendCompactChanges(_ records: [PulledRecord], to out: inout JSONB
         var text = record.text
         text.withUTF8 { bytes in
             try? RecordText.eachChange(bytes) { change in
+                guard change.seq > since else { return }
                 // Stored clocks are canonical (`HLC.description`): 15 digits, '-', 5 digits, '-', device.
                 let clock = change.clock
                 let canonical = clock.count > 22 && !clock.contains(UInt8(ascii: "\\"))

@@ -86,12 +86,16 @@ public enum RecordText {
         return fields
     }
 
-    /// How many changes and fields a stored text holds, checking its shape on the way.
-    public static func counts(_ text: String) throws -> (changes: Int, fields: Int) {
+    /// How many changes and fields a stored text holds after counter value `since` (all of
+    /// them for 0), checking its shape on the way.
+    public static func counts(_ text: String, since: Int64 = 0) throws -> (changes: Int, fields: Int) {
         var text = text
         return try text.withUTF8 { bytes in
             var changes = 0, fields = 0
-            try eachChange(bytes) { changes += 1; fields += $0.fieldCount }
+            try eachChange(bytes) { change in
+                guard change.seq > since else { return }
+                changes += 1; fields += change.fieldCount
+            }
             return (changes, fields)
         }
     }

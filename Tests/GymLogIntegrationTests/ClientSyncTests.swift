@@ -243,6 +243,31 @@ import Testing
         #expect(try a.allSets() == b.allSets() && a.allSets().count == 4)
     }
 
+    @Test func aDeviceThatPulledEverythingGetsOnlyTheEditedFieldsOfARecord() async throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("ines")
+        let a = try ClientDevice(server: server, token: token, autoSync: false), b = try ClientDevice(server: server, token: token, autoSync: false)
+        try a.run(["log", "squat 100x5 @8 # easy"])
+        try a.sync(); try b.sync()
+        // When A edits the set's reps only
+        try a.run(["repl"], stdin: "edit 1 x6\n")
+        try a.sync()
+        // Then B's pull carries that change alone, not the set's other fields
+        let db = try GymLogDatabase(path: b.database)
+        let seal = ValueSeal(key: try AccountKey(phrase: try #require(try b.home.accountKeyPhrase())), account: "ines")
+        var real = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        real.keyVerifier = seal.key.verifier
+        let recording = RecordingPulls(inner: real)
+        var engine = SyncEngine(replica: db, transport: recording)
+        engine.seal = seal
+        let report = try await engine.run()
+        let pulled = recording.changes.get
+        #expect(pulled.count == 1 && pulled.first?.entity == "sets", "\(pulled)")
+        #expect(pulled.first.map { Set($0.fields.keys) }?.isSubset(of: ["reps", "kind", "updated_at"]) == true, "\(pulled)")
+        #expect(report.pulledChanges == 1 && report.mergedFields >= 1, "\(report)")
+        #expect(try b.allSets() == a.allSets() && b.allSets().first?.reps == 6)
+    }
+
     @Test func aPushWhoseAnswerIsLostIsAppliedOnce() async throws {
         let server = try ServerInstance()
         let token = try server.addUser("frank")
@@ -283,6 +308,24 @@ struct DropPushAnswer: SyncTransport {
     }
     func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
         try await inner.pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq)
+    }
+    func capabilities() async throws -> Capabilities { try await inner.capabilities() }
+}
+
+/// A transport that keeps every pulled change (with `since`, as the engine asks).
+final class RecordingPulls: SyncTransport, @unchecked Sendable {
+    // @unchecked: `changes` is a lock-protected box; `inner` is a value never mutated.
+    let inner: HTTPSyncTransport
+    let changes = Sim.Box<[PullChange]>([])
+    init(inner: HTTPSyncTransport) { self.inner = inner }
+    func push(_ request: PushRequest) async throws -> PushResponse { try await inner.push(request) }
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
+        try await pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq, since: nil)
+    }
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?, since: Int64?) async throws -> PullResponse {
+        let page = try await inner.pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq, since: since)
+        changes.with { $0 += page.changes }
+        return page
     }
     func capabilities() async throws -> Capabilities { try await inner.capabilities() }
 }

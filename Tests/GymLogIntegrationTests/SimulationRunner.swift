@@ -395,9 +395,11 @@ extension Sim {
         let rebases: Box<Int>
         var deviceID: String { inner.deviceID }
         func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64) { try inner.syncPosition() }
-        func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64) throws -> (written: Int, kept: Int, parked: Int) {
-            try inner.apply(changes, refused: refused, epoch: epoch, cursor: cursor)
+        func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64,
+                   pulledThrough: Int64?) throws -> (written: Int, kept: Int, parked: Int) {
+            try inner.apply(changes, refused: refused, epoch: epoch, cursor: cursor, pulledThrough: pulledThrough)
         }
+        func pulledThrough() throws -> Int64 { try inner.pulledThrough() }
         func pending(after seq: Int64, limit: Int) throws -> [PushEvent] { try inner.pending(after: seq, limit: limit) }
         func unparkDueEvents() throws -> Int { try inner.unparkDueEvents() }
         func acknowledge(lastAppliedSeq: Int64, rejected: [Int64: String]) throws {

@@ -269,8 +269,8 @@ extension ForwardingStorage {
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         try await base.push(user: user, deviceID: deviceID, items: items, now: now)
     }
-    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
-        try await base.pull(user: user, deviceID: deviceID, after: after, limit: limit, maxBytes: maxBytes)
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
+        try await base.pull(user: user, deviceID: deviceID, after: after, since: since, limit: limit, maxBytes: maxBytes)
     }
     func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await base.startNewHistoryGeneration(user: user, now: now, perHour: perHour)
@@ -291,7 +291,7 @@ struct NotReadyStorage: ForwardingStorage {
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
         throw StorageError.notReady("the test database is corrupt.")
     }
-    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         throw StorageError.notReady("the test database is corrupt.")
     }
 }

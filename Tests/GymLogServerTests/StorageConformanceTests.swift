@@ -92,6 +92,30 @@ struct StorageConformanceTests {
         }
     }
 
+    @Test(arguments: Backend.conformance) func aPullSinceACompletePullSendsEachRecordsLaterChangesOnly(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            let auth = try await storage.newUser("alice")
+            // Given s1 written whole (seq 1), s2 written (seq 2), then s1's reps edited (seq 3)
+            _ = try await storage.push(user: auth, deviceID: "a", items: [
+                Script.event(1, "s1", node: "a", millis: 10, [("reps", .int(5)), ("weight", .real(62.5))]),
+                Script.event(2, "s2", node: "a", millis: 20, [("reps", .int(8))]),
+                Script.item(3, "s1", "reps", .int(6), millis: 30, node: "a"),
+            ], now: testNow)
+            func names(_ page: PullPage) -> [String] { page.rows.flatMap { row in row.fields.map { "\(row.entityID).\($0.name)" } } }
+            // When a device whose last complete pull ended at 1 pulls after 1, since 1: s2 and s1's new reps only
+            let since = try await storage.pull(user: auth, deviceID: "b", after: 1, since: 1, limit: .changes(100), maxBytes: 1 << 20)
+            #expect(names(since) == ["s2.reps", "s1.reps"] && since.fieldCount == 2 && since.cursor == 3)
+            // Without since, or from the start, s1 comes whole (a device paging when s1 moved needs it)
+            let whole = try await storage.pull(user: auth, deviceID: "b", after: 1, limit: .changes(100), maxBytes: 1 << 20)
+            #expect(names(whole) == ["s2.reps", "s1.reps", "s1.weight"] && whole.fieldCount == 3)
+            let v2 = String(decoding: since.jsonBytes(epoch: "e", version: .v2), as: UTF8.self)
+            #expect(!v2.contains("weight") && v2.contains("\"fields\":{\"reps\":6}"), "\(v2)")
+            // A since past the cursor is the cursor
+            let past = try await storage.pull(user: auth, deviceID: "b", after: 1, since: 9, limit: .changes(100), maxBytes: 1 << 20)
+            #expect(names(past) == names(since))
+        }
+    }
+
     @Test(arguments: Backend.conformance) func aKeyReusedWithOtherContentIsRefusedAndTheFirstContentStays(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
             let auth = try await storage.newUser("alice")

@@ -216,6 +216,15 @@ struct SyncRoutes: Sendable {
             }
             ackedSeq = n
         }
+        // Where the device's last complete pull ended, in the cursor's epoch: each record comes
+        // with its changes after it (all of them without it).
+        var since: Int64 = 0
+        if let text = query["since"].map(String.init) {
+            guard let n = Self.wholeNumber(text).map({ Int64($0) }), n >= 0 else {
+                throw APIError(.badRequest, "invalid_since", "since must be a whole number >= 0: the cursor position where this device's last complete pull ended.")
+            }
+            since = n
+        }
         var epoch = try await self.epoch(for: user)
         func startOver(lastAppliedSeq: Int64) -> Response {
             let empty = PullPage(rows: [], cursor: 0, hasMore: false, lastAppliedSeq: lastAppliedSeq, fieldCount: 0)
@@ -225,7 +234,7 @@ struct SyncRoutes: Sendable {
             let page = try await storage.pull(user: user, deviceID: device, after: 0, limit: .fieldRows(1), maxBytes: 0)
             return startOver(lastAppliedSeq: page.lastAppliedSeq)
         }
-        let page = try await storage.pull(user: user, deviceID: device, after: cursor.position,
+        let page = try await storage.pull(user: user, deviceID: device, after: cursor.position, since: cursor.epoch == nil ? 0 : since,
                                           limit: version == .v1 ? .fieldRows(limit) : .changes(limit), maxBytes: config.maxPullBytes)
         // The device knows more history than this database holds: its cursor is past the head,
         // or it was acknowledged events this database never applied. The database was restored
@@ -254,7 +263,7 @@ struct SyncRoutes: Sendable {
             ])
             return startOver(lastAppliedSeq: page.lastAppliedSeq)
         }
-        return jsonResponse(bytes: page.json(epoch: epoch, version: version).utf8)
+        return jsonResponse(bytes: page.jsonBytes(epoch: epoch, version: version))
     }
 
     // MARK: helpers

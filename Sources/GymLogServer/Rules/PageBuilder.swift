@@ -16,19 +16,23 @@ struct PageBuilder {
     private var lastSeq: Int64?
     private(set) var stoppedEarly = false
 
-    init(limit: PullLimit, maxBytes: Int) { self.limit = limit; self.maxBytes = maxBytes }
+    /// Only the changes after this counter value are sent (`PullPage.since`).
+    let since: Int64
+
+    init(limit: PullLimit, maxBytes: Int, since: Int64 = 0) { self.limit = limit; self.maxBytes = maxBytes; self.since = since }
 
     /// Adds `record`, or ends the page when it would overflow it and the page holds something
     /// already: false then, and the record waits for the next page. Throws when its stored
     /// text does not read.
     mutating func add(_ record: PulledRecord) throws -> Bool {
-        let (changes, fields) = try RecordText.counts(record.text)
+        let (changes, fields) = try RecordText.counts(record.text, since: since)
         let recordUnits: Int
         switch limit {
         case .fieldRows: recordUnits = fields
         case .changes: recordUnits = changes
         }
-        // The stored text is about what the page writes for it (v2), plus the row's names.
+        // The stored text is about what the page writes for it (v2), plus the row's names
+        // (more than it writes when changes before `since` are left out).
         let recordBytes = record.text.utf8.count + (record.entity.utf8.count + record.entityID.utf8.count + 48) * changes
         if count > 0 && (units + recordUnits > limit.count || bytes + recordBytes > maxBytes) {
             stoppedEarly = true
@@ -47,6 +51,6 @@ struct PageBuilder {
         // backwards tells the client the server lost history (restored from a backup).
         let cursor = lastSeq ?? min(after, head)
         let hasMore = stoppedEarly || (lastSeq.map { $0 < head } ?? false)
-        return PullPage(records: records, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: count)
+        return PullPage(records: records, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: count, since: since)
     }
 }

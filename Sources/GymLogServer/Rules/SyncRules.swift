@@ -247,14 +247,16 @@ public enum SyncRules {
     /// of JSON, a record never split (one bigger than the page still fills an empty one, so
     /// paging always progresses).
     ///
-    /// A record is sent whole, even the fields written at or before the cursor: a record
-    /// changed again while a device was paging through its history sits at its new counter
-    /// value only, so its older fields were on no page that device read. A field it had
-    /// already is merged again under the same clock, which changes nothing.
+    /// A record is sent with every change written after `since`, not only after the cursor:
+    /// a record changed again while a device was paging through its history sits at its new
+    /// counter value only, so its older changes were on no page that device read. `since` is
+    /// where the device's last complete pull ended (it has every change up to it; 0 when it
+    /// does not say, which sends records whole). A change it had already is merged again under
+    /// the same clock, which changes nothing.
     ///
     /// Throws `RecordText.Unreadable` when a stored record's text does not read.
-    public static func page(_ snapshot: ChangeSnapshot, after: Int64, limit: PullLimit, maxBytes: Int) throws -> PullPage {
-        var builder = PageBuilder(limit: limit, maxBytes: maxBytes)
+    public static func page(_ snapshot: ChangeSnapshot, after: Int64, since: Int64 = 0, limit: PullLimit, maxBytes: Int) throws -> PullPage {
+        var builder = PageBuilder(limit: limit, maxBytes: maxBytes, since: min(since, after))
         for record in snapshot.records {
             guard try builder.add(record) else { break }
         }

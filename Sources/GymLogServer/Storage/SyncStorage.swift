@@ -165,9 +165,10 @@ public protocol SyncStorage: Sendable {
     func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool
     /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction.
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome
-    /// The fields written after change counter `after`, at most `limit` field rows or changes
-    /// (a record is never split) and about `maxBytes` of JSON.
-    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage
+    /// The records written after change counter `after`, each with its changes written after
+    /// `since` (`SyncRules.page`), at most `limit` field rows or changes (a record is never
+    /// split) and about `maxBytes` of JSON.
+    func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage
     /// Starts a new history generation for the user, after a device proved the server's
     /// history is older than what it had acknowledged (see `SyncRoutes.pull`). Returns the
     /// new generation; every device of the user then sees a new epoch and re-sends its state
@@ -206,6 +207,11 @@ public protocol SyncStorage: Sendable {
 }
 
 extension SyncStorage {
+    /// The records written after `after`, whole.
+    public func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
+        try await pull(user: user, deviceID: deviceID, after: after, since: 0, limit: limit, maxBytes: maxBytes)
+    }
+
     /// Not bounded by default.
     public var readinessIsBounded: Bool { false }
     /// Nothing to check by default: PostgreSQL checksums its own pages, memory has none.

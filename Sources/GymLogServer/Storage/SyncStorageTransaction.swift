@@ -185,10 +185,10 @@ extension SyncRulesStorage {
     }
 
     /// `SyncRules.page` over one snapshot of the store.
-    public func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
+    public func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         let snapshot = try await changes(user: user.id, device: deviceID, after: after, recordLimit: SyncRules.recordsToRead(limit: limit))
         do {
-            return try SyncRules.page(snapshot, after: after, limit: limit, maxBytes: maxBytes)
+            return try SyncRules.page(snapshot, after: after, since: since, limit: limit, maxBytes: maxBytes)
         } catch let error as RecordText.Unreadable {
             throw StorageError.unreadable(error)
         }
