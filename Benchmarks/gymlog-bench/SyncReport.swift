@@ -29,14 +29,15 @@ struct SyncSection: MarkedSection {
             - **s1 Push** — set-create events (the 15 columns of a `sets` row, each with its HLC clock,
               built with `PushEvent(…changes:)` and encoded with `PushRequest.jsonBody()` as `HTTPSyncTransport`
               sends them) POSTed to `/v1/push` in batches of 1,000 over one keep-alive connection, timed
-              from the first byte sent to the last byte of the answer. Baseline: the same field rows
-              INSERTed through the raw C API into a file holding the server's own schema (made by
-              `gymlog-server user add`, i.e. the server's migrations), with the server's PRAGMAs, one
-              `BEGIN IMMEDIATE` … `COMMIT` per 1,000 events, interleaved batch by batch with the pushes.
+              from the first byte sent to the last byte of the answer. Baseline: the same records (one
+              row per event, its stored text made before the clock starts) INSERTed through the raw C
+              API into a file holding the server's own schema (made by `gymlog-server user add`, i.e.
+              the server's migrations), with the server's PRAGMAs, one `BEGIN IMMEDIATE` … `COMMIT` per
+              1,000 events, interleaved batch by batch with the pushes.
             - **s2 Pull** — a new device pulls the pusher's changes from `cursor=0` with `limit=5000`.
               A *change* is one field row of the answer (one `{"v","c"}` entry under `changes[].fields`).
-              Baseline: the same rows INSERTed as in s1, one transaction per page, interleaved page by
-              page. `s2'` adds the raw C-API `SELECT` of the same rows (the pull's own query) for scale.
+              Baseline: the same records INSERTed as in s1, one transaction per page, interleaved page by
+              page. `s2'` adds the raw C-API `SELECT` of the same records (the pull's own query) for scale.
               `s2b` pulls the same events again through protocol v2's `/v2/pull`, whose `limit` counts
               records (one set event is one record), with pages holding the same events as s2's; its
               baseline is s2's rate counted in records, so the ratio is v2 against v1 on equal pages.

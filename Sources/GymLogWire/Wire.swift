@@ -222,7 +222,7 @@ public struct PushResponse: Codable, Hashable, Sendable {
     }
 }
 
-/// One changed row in a pull page: the fields whose latest write is newer than the cursor.
+/// One changed row in a pull page: its fields written after the pull's `since` (all of them without it).
 public struct PullChange: Codable, Hashable, Sendable {
     public var entity: String
     public var entityID: String
