@@ -24,25 +24,6 @@ public struct PulledRow: Hashable, Sendable {
     public init(entity: String, entityID: String, fields: [PulledField]) { self.entity = entity; self.entityID = entityID; self.fields = fields }
 }
 
-extension PulledRow {
-    /// The row's fields grouped by clock, in the order each clock first appears: protocol
-    /// v2's changes, each carrying its clock once. One event's fields nearly always share one
-    /// clock; a row re-sent whole after a rebase keeps each field's own.
-    public var changes: [(clock: String, fields: [PulledField])] {
-        let clocks = Self.changeClocks(fields)
-        if clocks.count == 1 { return [(clocks[0], fields)] }
-        return clocks.map { clock in (clock, fields.filter { $0.clock == clock }) }
-    }
-
-    /// The distinct clocks of one row's fields, in the order they first appear: one per
-    /// change. The one place that says what a v2 change is; `PageBuilder` counts with it.
-    @inlinable public static func changeClocks<S: Sequence<PulledField>>(_ fields: S) -> [String] {
-        var clocks: [String] = []
-        for field in fields where !clocks.contains(field.clock) { clocks.append(field.clock) }
-        return clocks
-    }
-}
-
 /// One record of a pull page as the server stores it: its row and its stored text (`RecordText`).
 public struct PulledRecord: Hashable, Sendable {
     public var entity: String
