@@ -50,13 +50,14 @@ import Testing
         #expect(try phone.gymlog(["log", "bench 100x5"]).status == 0)
         #expect(try phone.gymlog(["sync"]).status == 0)
 
-        // Then the list shows her one device, a push time and stored rows, and bob's none
+        // Then the list shows her one device, a push time and her records (the exercise, the
+        // workout, the set), and bob's none
         let list = try admin(server, ["list"])
         #expect(list.status == 0, "\(list.stderr)")
         let lines = list.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(lines.first == ["NAME", "CREATED", "REVOKED", "DEVICES", "LAST", "PUSH", "ROWS", "STORED"], "\(list.stdout)")
+        #expect(lines.first == ["NAME", "CREATED", "REVOKED", "DEVICES", "LAST", "PUSH", "RECORDS", "STORED"], "\(list.stdout)")
         let alice = try #require(lines.first { $0.first == "alice" }), bob = try #require(lines.first { $0.first == "bob" })
-        #expect(alice[2] == "-" && alice[3] == "1" && alice[4] != "never" && (Int(alice[5]) ?? 0) > 5, "\(list.stdout)")
+        #expect(alice[2] == "-" && alice[3] == "1" && alice[4] != "never" && Int(alice[5]) == 3, "\(list.stdout)")
         #expect(bob[3] == "0" && bob[4] == "never" && bob[5] == "0" && bob[6] == "0", "\(list.stdout)")
 
         // When alice is revoked, a rotation is refused with the way out; activation gives her a token that syncs
