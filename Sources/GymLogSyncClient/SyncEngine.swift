@@ -186,8 +186,8 @@ public struct SyncEngine: Sendable {
             let seen = try await pushOutbox(&report, after: position.ackedSeq, epoch: epoch, cursor: position.cursor,
                                             rebasedThisCycle: &rebasedThisCycle)
             if let head = seen {
-                // Everything up to the head is held when everything up to the cursor was.
-                _ = try replica.apply([], refused: [], epoch: epoch, cursor: head, pulledThrough: pulledThrough == position.cursor ? head : nil)
+                _ = try replica.apply([], refused: [], epoch: epoch, cursor: head,
+                                      pulledThrough: Self.heldThrough(head, pulledThrough: pulledThrough, cursor: position.cursor))
                 return
             }
             position = try replica.syncPosition()
@@ -250,8 +250,15 @@ public struct SyncEngine: Sendable {
         let head = try await pushOutbox(&report, after: max(serverAck, position.ackedSeq), epoch: position.epoch,
                                         cursor: position.cursor, rebasedThisCycle: &rebasedThisCycle)
         if let epoch = position.epoch, let head {
-            _ = try replica.apply([], refused: [], epoch: epoch, cursor: head, pulledThrough: pulledThrough == position.cursor ? head : nil)
+            _ = try replica.apply([], refused: [], epoch: epoch, cursor: head,
+                                  pulledThrough: Self.heldThrough(head, pulledThrough: pulledThrough, cursor: position.cursor))
         }
+    }
+
+    /// Where the device holds every change after its cursor moves past its own push to `head`:
+    /// `head` when it held everything up to the cursor, else unknown (nil: `pulled_through` stays).
+    static func heldThrough(_ head: Int64, pulledThrough: Int64, cursor: Int64) -> Int64? {
+        pulledThrough == cursor ? head : nil
     }
 
     /// Pushes the outbox after seq `start` in batches, acknowledging each answer. Returns the

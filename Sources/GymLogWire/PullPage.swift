@@ -131,7 +131,7 @@ struct JSONBytes {
 
     /// A JSON string literal; most (ids, names, clocks) need no escape and are copied whole.
     mutating func appendString(_ s: String) {
-        if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 }) {
+        if jsonStringNeedsEscaping(s) {
             var text = ""
             appendJSONString(s, to: &text)
             bytes += text.utf8

@@ -474,6 +474,9 @@ struct ProtocolTests {
                 #expect(!other.epochChanged && other.epoch == epoch)
                 let bad = try await client.execute(uri: "/v1/pull?device_id=\(a.id)&cursor=0&acked_seq=-1", method: .get, headers: authHeaders(token, json: false))
                 #expect(bad.status == .badRequest && String(buffer: bad.body).contains("invalid_acked_seq"))
+                let badSince = try await client.execute(uri: "/v2/pull?device_id=\(a.id)&cursor=0&since=-3", method: .get, headers: authHeaders(token, json: false))
+                #expect(badSince.status == .badRequest && String(buffer: badSince.body).contains("invalid_since")
+                        && String(buffer: badSince.body).contains("\\\"-3\\\""), "\(String(buffer: badSince.body))")
             }
         }
     }

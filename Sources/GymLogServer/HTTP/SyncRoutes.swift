@@ -221,7 +221,8 @@ struct SyncRoutes: Sendable {
         var since: Int64 = 0
         if let text = query["since"].map(String.init) {
             guard let n = Self.wholeNumber(text).map({ Int64($0) }), n >= 0 else {
-                throw APIError(.badRequest, "invalid_since", "since must be a whole number >= 0: the cursor position where this device's last complete pull ended.")
+                throw APIError(.badRequest, "invalid_since",
+                               "since \"\(text.prefix(100))\" is not a whole number >= 0: send the cursor position where this device's last complete pull ended, or leave it out.")
             }
             since = n
         }
