@@ -57,7 +57,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
             name: "GymLogStore",
-            dependencies: ["GymLogCore", "GymLogWire", grdb]
+            dependencies: ["GymLogCore", "GymLogWire", "CSQLite", grdb]
         ),
         .target(name: "GymLogWire", dependencies: ["GymLogCore", crypto]),
         .target(

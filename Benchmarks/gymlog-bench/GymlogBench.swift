@@ -19,7 +19,7 @@ struct GymlogBench: AsyncParsableCommand {
               .build/release/gymlog-bench generate --db big.sqlite --sets 1000000 --seed 1
             """,
         subcommands: [GenerateCommand.self, RunCommand.self, SyncCommand.self, LoadCommand.self, ImportCommand.self,
-                      OfflineCommand.self, StartupCommand.self, LogLoopCommand.self, ChildRusageCommand.self]
+                      OfflineCommand.self, StartupCommand.self, WriteCommand.self, LogLoopCommand.self, ChildRusageCommand.self]
     )
 }
 

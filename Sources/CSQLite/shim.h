@@ -1,2 +1,3 @@
-// The system SQLite C API, for gymlog-bench's raw baseline and bulk history generator.
+// The system SQLite C API: the store's data-version check (WriterMemory), gymlog-bench's raw
+// baseline and bulk history generator.
 #include <sqlite3.h>

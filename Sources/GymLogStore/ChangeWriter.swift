@@ -24,6 +24,8 @@ public struct ChangeWriter {
     let idKeying: IDKeying
     private(set) var clock: HLC
     private(set) var seq: Int64
+    /// Whether the undo stack may hold undone actions, which a new action clears.
+    var undoneActionsMayExist: Bool
     private var touched = false
     /// Ids `newRowID` made up in this transaction: no row can hold one before its create.
     private var minted: Set<UUID> = []
@@ -31,16 +33,29 @@ public struct ChangeWriter {
     /// writes that are no action of this device's user (sync, import, undo and redo themselves).
     var journal: ActionJournal?
 
+    /// `remembered`: what the last write left, when it still stands for `db` (`WriterMemory`);
+    /// without it the device row is read.
     init(db: Database, now: Int64, environment: Environment, settings: Settings, idKeying: IDKeying,
-         fault: (@Sendable (WritePhase) throws -> Void)?, formulaChecked: FlagBox = FlagBox()) throws {
+         fault: (@Sendable (WritePhase) throws -> Void)?, formulaChecked: FlagBox = FlagBox(), remembered: WriterMemory? = nil) throws {
         self.db = db; self.now = now; self.environment = environment; self.settings = settings; self.fault = fault
         self.idKeying = idKeying; self.formulaChecked = formulaChecked
+        if let remembered {
+            (deviceID, clock, seq) = (remembered.deviceID, remembered.clock, remembered.seq)
+            undoneActionsMayExist = remembered.undoneActionsMayExist
+            return
+        }
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT device_id, last_clock, last_seq FROM device"))!
         var columns = ColumnPositions(["device_id", "last_clock", "last_seq"])
         let p = columns(row)
         self.deviceID = row[p[0]]
         self.clock = HLC(row[p[1]] as String) ?? .zero
         self.seq = row[p[2]]
+        undoneActionsMayExist = true
+    }
+
+    /// What this writer leaves in the database once it commits (its data version filled in then).
+    var memory: WriterMemory {
+        WriterMemory(deviceID: deviceID, clock: clock, seq: seq, undoneActionsMayExist: undoneActionsMayExist, dataVersion: 0)
     }
 
     /// The id of the row derived from `key` in `namespace` (an exercise's name): the same on

@@ -42,6 +42,8 @@ public final class GymLogDatabase: @unchecked Sendable {
     let idKeying: IDKeying
     /// Set once this process has checked that the records match the configured formula.
     let recordsFormulaChecked = FlagBox()
+    /// What the last `commit` left in the device row and the undo stack, for the next one.
+    let writerMemory = WriterMemoryBox()
     /// Tests set this to fail a write between its row and its outbox event.
     public var faultInjector: (@Sendable (WritePhase) throws -> Void)?
 
@@ -153,12 +155,20 @@ public final class GymLogDatabase: @unchecked Sendable {
             // The writer's own flag: it reaches the database's flag only if this commits.
             let checkedHere = FlagBox()
             if recordsFormulaChecked.isSet { checkedHere.set() }
+            let remembered = writerMemory.take()
+            var left: WriterMemory?
             try db.inTransaction(.immediate) {
-                var writer = try ChangeWriter(db: db, now: environment.now(), environment: environment,
-                                              settings: settings, idKeying: idKeying, fault: faultInjector, formulaChecked: checkedHere)
+                var writer = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings,
+                                              idKeying: idKeying, fault: faultInjector, formulaChecked: checkedHere,
+                                              remembered: remembered?.ifCurrent(in: db))
                 result = try body(&writer)
                 try writer.finish()
+                left = writer.memory
                 return .commit
+            }
+            if var left, let version = WriterMemory.dataVersion(db) {
+                left.dataVersion = version
+                writerMemory.keep(left)
             }
             if checkedHere.isSet { recordsFormulaChecked.set() }
             return result!
@@ -173,7 +183,9 @@ public final class GymLogDatabase: @unchecked Sendable {
         try commit { w in
             w.journal = ActionJournal(label: label)
             let result = try body(&w)
-            try w.journal?.save(w.db, now: w.now)
+            if try w.journal?.save(w.db, now: w.now, undoneMayExist: w.undoneActionsMayExist) == true {
+                w.undoneActionsMayExist = false
+            }
             w.journal = nil
             return result
         }

@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import GymLogCore
 
-/// Maintains the derived `records` table: checked incrementally when a set is logged (a
-/// primary-key lookup, never a history scan) and rebuilt for one exercise when a set is
-/// deleted, edited or merged from another device. A service on the caller's transaction:
+/// Maintains the derived `records` table: checked incrementally when a set is logged, here or
+/// (as the newest of its exercise) on another device (a primary-key lookup, never a history
+/// scan), and rebuilt for one exercise when a set is deleted, edited or merged from another
+/// device, or arrives from before the exercise's newest set. A service on the caller's transaction:
 /// it reads and writes `records` only, never a synced row.
 struct RecordBook {
     let db: Database
@@ -127,6 +128,21 @@ struct RecordBook {
         }
         close()
         return best
+    }
+
+    /// Set `id` when it is live and later than every other live set of its exercise: what
+    /// `checkRecords` may take into the records without a rebuild, because with a newest set
+    /// records only rise, a tie stays with the earlier holder and the set ends its workout's
+    /// run, exactly as `rebuildRecords` orders them. Nil for any other set.
+    func newestLiveSet(id: String) throws -> LoggedSet? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.setColumns) FROM sets s WHERE s.id = ? AND s.deleted_at IS NULL"),
+                                         arguments: [id]) else { return nil }
+        var decode = SetDecoder()
+        let set = decode(row)
+        let later = try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM sets WHERE exercise_id = ? AND performed_at >= ? AND id <> ? AND deleted_at IS NULL)
+            """), arguments: [set.exerciseID.key, set.performedAt, id]) ?? true
+        return later ? nil : set
     }
 
     /// The stored record values of one exercise.

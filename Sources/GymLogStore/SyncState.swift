@@ -153,7 +153,9 @@ extension GymLogDatabase {
     /// rules of a local write (`PulledChangeRules`) is parked whole, unapplied, and the rest
     /// of the page goes on; per field, the remote value
     /// is written only when its clock is newer than the stored one; every clock seen is
-    /// folded into the local HLC; touched exercises get their records rebuilt. Nothing here
+    /// folded into the local HLC; a new set logged after every other of its
+    /// exercise moves its records as a local log would, and any other exercise touched gets its
+    /// records rebuilt. Nothing here
     /// goes to the outbox: these changes came from the server, so the commit is not fsynced
     /// (`Durability.recoverable`): a page a power cut rolls back is pulled again from the
     /// rolled-back cursor, and a local write made after it fsyncs it along with itself.
@@ -205,10 +207,18 @@ extension GymLogDatabase {
                    let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [change.entityID]),
                    let id = UUID(uuidString: e) { touchedExercises.insert(id) }
                 try w.ensureParents(of: entity, winners)
-                try RowWriter.upsert(w.db, entity, id: change.entityID, changes: winners, creating: stored == nil && w.isComplete(entity, winners))
+                let creating = stored == nil && w.isComplete(entity, winners)
+                try RowWriter.upsert(w.db, entity, id: change.entityID, changes: winners, creating: creating)
                 stats.fieldsWritten += winners.count
                 stats.rows += 1
-                if entity == .sets {
+                // A set logged elsewhere after every other of its exercise (what another
+                // device sends while its lifter trains) moves the records as a local log does;
+                // anything else the exercise saw in this page rebuilds them once, below.
+                if entity == .sets, creating, let set = try RecordBook(w).newestLiveSet(id: change.entityID),
+                   !touchedExercises.contains(set.exerciseID) {
+                    let session = try Workouts(w).placement(workoutID: set.workoutID, exerciseID: set.exerciseID).volume
+                    _ = try RecordBook(w).checkRecords(set, session: session)
+                } else if entity == .sets {
                     if let e = try String.fetchOne(w.db, sql: "SELECT exercise_id FROM sets WHERE id = ?", arguments: [change.entityID]),
                        let id = UUID(uuidString: e) { touchedExercises.insert(id) }
                     for f in winners where f.name == "exercise_id" { if let t = f.value.text, let id = UUID(uuidString: t) { touchedExercises.insert(id) } }

@@ -25,11 +25,12 @@ struct ActionJournal {
     static let depth: Int64 = 500
 
     /// Stores the action as the newest one and forgets every undone action (a new action
-    /// clears the redo side).
-    func save(_ db: Database, now: Int64) throws {
-        guard !writes.isEmpty else { return }
+    /// clears the redo side; `undoneMayExist` false says there is none). Returns whether it
+    /// stored anything: an action that wrote nothing is not recorded.
+    func save(_ db: Database, now: Int64, undoneMayExist: Bool = true) throws -> Bool {
+        guard !writes.isEmpty else { return false }
         // Cached statements: this runs on every logged line, the hot path of the product.
-        try db.cachedStatement(sql: "DELETE FROM undo_actions WHERE undone = 1").execute()
+        if undoneMayExist { try db.cachedStatement(sql: "DELETE FROM undo_actions WHERE undone = 1").execute() }
         try db.cachedStatement(sql: "INSERT INTO undo_actions (label, summary, workout_id, undone, at, writes) VALUES (?, ?, ?, 0, ?, ?)")
             .execute(arguments: [label, summary, workoutID?.key, now, JournalFields.encode(writes)])
         let action = db.lastInsertedRowID
@@ -38,6 +39,7 @@ struct ActionJournal {
         if action % Self.pruneEvery == 0 {
             try db.cachedStatement(sql: "DELETE FROM undo_actions WHERE id <= ?").execute(arguments: [action - Self.depth])
         }
+        return true
     }
 
     /// How often the oldest actions beyond `depth` are dropped.

@@ -101,6 +101,7 @@ enum UndoStack {
         for id in exercises { try RecordBook(w).rebuildRecords(exerciseID: id) }
         try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
                          arguments: [direction == .undo, w.now, actionID])
+        w.undoneActionsMayExist = true
         return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try Workouts(w).workout(id: $0) }))
     }
 

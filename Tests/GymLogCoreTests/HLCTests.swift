@@ -71,6 +71,9 @@ struct HLCTests {
         #expect(clocks == clocks.sorted())
         #expect(clocks.map { HLC($0.description) } == clocks)
         #expect(HLC(millis: 1_763_719_000_000, counter: 2, node: "dev").description == "001763719000000-00002-dev")
+        #expect(HLC(millis: 0, counter: 0, node: "").description == "000000000000000-00000-")
+        // Wider than the padding: written whole, never cut.
+        #expect(HLC(millis: 1_234_567_890_123_456, counter: 123_456, node: "é").description == "1234567890123456-123456-é")
         #expect(HLC("12-00001-x") == nil && HLC("000000000000001-1-x") == nil)
     }
 }

@@ -179,4 +179,56 @@ import Testing
         #expect(tally.poundThousandths == 0)
         _ = try db.weeklyStats(weeks: 4, today: world.now() / 86_400_000, by: .exercise)
     }
+    /// One set as another device logs it into an existing workout and exercise.
+    func pulledSet(_ set: String, workout: String, exercise: String, weight: String, reps: Int64, performedAt: Int64,
+                   clock: HLC) -> RemoteChange {
+        RemoteChange(entity: "sets", entityID: set, fields: [
+            FieldChange("workout_id", .text(workout), clock), FieldChange("exercise_id", .text(exercise), clock),
+            FieldChange("kind", .text("working"), clock), FieldChange("weight", .text(weight), clock),
+            FieldChange("weight_unit", .text("kg"), clock), FieldChange("bodyweight", .int(0), clock),
+            FieldChange("reps", .int(reps), clock), FieldChange("performed_at", .int(performedAt), clock),
+            FieldChange("utc_offset", .int(3600), clock),
+        ])
+    }
+
+    func recordRows(_ db: GymLogDatabase) throws -> [String] {
+        try db.read { try Row.fetchAll($0, sql: "SELECT metric, reps, value, set_id, workout_id, achieved_at FROM records ORDER BY metric, reps") }
+            .map { $0.description }
+    }
+
+    @Test func pulledSetsMoveTheRecordsExactlyAsARebuildWouldWhetherNewestOrLate() throws {
+        // Given a device that pulls, page by page, what another device logged: two workouts
+        // of one exercise, the later one first
+        let db = try temporaryDatabase(world)
+        let exercise = id(), early = id(), late = id()
+        let t0 = world.now() - 86_400_000
+        var counter = 0
+        func clock() -> HLC { counter += 1; return HLC(millis: world.now(), counter: counter, node: "other-device") }
+        let c = clock()
+        try db.applyPulled([
+            RemoteChange(entity: "exercises", entityID: exercise, fields: [FieldChange("name", .text("Bench"), c), FieldChange("kind", .text("weighted"), c)]),
+            RemoteChange(entity: "workouts", entityID: early, fields: [FieldChange("started_at", .int(t0), c), FieldChange("utc_offset", .int(3600), c)]),
+            RemoteChange(entity: "workouts", entityID: late, fields: [FieldChange("started_at", .int(t0 + 3_600_000), c), FieldChange("utc_offset", .int(3600), c)]),
+        ], epoch: "e", cursor: 1)
+        let first = id(), tie = id(), lateSynced = id(), heavier = id()
+        var holders: [[String]] = []
+        // When the sets arrive: the first one, a tie after it (newest: taken in as a local log
+        // would), a tie logged BEFORE both in the earlier workout that syncs late (older than the
+        // newest: the tie must pass to it, as a rebuild gives records to the set done first),
+        // then a heavier set (newest again)
+        for (n, (set, workout, weight, reps, at)) in [
+            (first, late, "100", Int64(5), t0 + 3_600_000 + 1000), (tie, late, "100", 5, t0 + 3_600_000 + 2000),
+            (lateSynced, early, "100", 5, t0 + 1000), (heavier, late, "110", 3, t0 + 3_600_000 + 3000),
+        ].enumerated() {
+            try db.applyPulled([pulledSet(set, workout: workout, exercise: exercise, weight: weight, reps: reps, performedAt: at, clock: clock())],
+                               epoch: "e", cursor: Int64(2 + n))
+            // Then after every page the records are what a rebuild from every set makes of them
+            let applied = try recordRows(db)
+            try db.commit { w in try RecordBook(w).rebuildRecords(exerciseID: parseUUID(exercise)!) }
+            #expect(try recordRows(db) == applied, "after the page with set \(n + 1)")
+            holders.append(try db.read { try String.fetchAll($0, sql: "SELECT set_id FROM records WHERE metric = 'rep_max' AND reps = 5") })
+        }
+        // And the 100 kg x 5 record went from the first set to the late-synced earlier one
+        #expect(holders.map { $0.first } == [first, first, lateSynced, lateSynced])
+    }
 }

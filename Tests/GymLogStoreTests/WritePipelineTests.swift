@@ -56,6 +56,54 @@ import Testing
         #expect(try db.read { try Int64.fetchAll($0, sql: "SELECT seq FROM outbox ORDER BY seq") } == [1, 2, 3, 4])
     }
 
+    @Test func writesTakingTurnsOnTwoConnectionsKeepOneGaplessSequenceAndRisingClocks() throws {
+        // Given one file open twice, as the REPL and a one-shot `gymlog log` (or a background
+        // sync) hold it: each remembers the device row its last write left (WriterMemory)
+        let world = FakeWorld()
+        let repl = try temporaryDatabase(world)
+        let oneShot = try GymLogDatabase(path: repl.path, environment: world.environment)
+        // When they log in turns, each between the other's writes, then twice in a row each
+        for (i, db) in [repl, oneShot, repl, oneShot, oneShot, repl, repl].enumerated() {
+            try log(db, "bench \(100 + i)x5")
+        }
+        // Then no write reused what the other had changed: one gapless sequence, one clock per
+        // event, rising with it, and the device row holding the last of both
+        let rows = try repl.read { try Row.fetchAll($0, sql: "SELECT seq, payload FROM outbox ORDER BY seq") }
+        #expect(rows.map { $0["seq"] as Int64 } == Array(1...Int64(rows.count)))
+        let clocks = try rows.map { row in try #require(Set(try decodePayload(row["payload"]).map(\.clock)).first) }
+        #expect(clocks == clocks.sorted() && Set(clocks).count == clocks.count)
+        let device = try #require(try repl.read { try Row.fetchOne($0, sql: "SELECT last_seq, last_clock FROM device") })
+        #expect(device["last_seq"] as Int64 == Int64(rows.count))
+        #expect(device["last_clock"] as String == clocks.last?.description)
+    }
+
+    @Test func aWriteOutsideTheWritePipelineMakesTheNextOneReadTheDeviceRowAgain() throws {
+        // Given a database whose last write left its memory of the device row
+        let db = try temporaryDatabase()
+        try log(db, "bench 100x5")
+        // When something else moves the sequence on this very connection (as `rebase` and
+        // unparking do) and the next line is logged
+        try db.queue.write { try $0.execute(sql: "UPDATE device SET last_seq = last_seq + 10") }
+        try log(db, "bench 100x5")
+        // Then that line numbered its event after the moved sequence, not after the memory
+        #expect(try count(db, "SELECT MAX(seq) FROM outbox") == 3 + 10 + 1)
+    }
+
+    @Test func aNewActionAfterUndoClearsTheRedoSideEvenWhenTheLastWriteRemembered() throws {
+        // Given a line, its undo (which leaves an undone action), then a new line
+        let db = try temporaryDatabase()
+        try log(db, "bench 100x5")
+        try log(db, "squat 140x5")
+        _ = try db.undo()
+        #expect(try count(db, "SELECT COUNT(*) FROM undo_actions WHERE undone = 1") == 1)
+        try log(db, "row 60x8")
+        // Then the undone action is gone: nothing to redo, and the lines after it find none
+        #expect(try count(db, "SELECT COUNT(*) FROM undo_actions WHERE undone = 1") == 0)
+        #expect(throws: UserError.self) { try db.redo() }
+        try log(db, "row 60x8")
+        #expect(try count(db, "SELECT COUNT(*) FROM undo_actions") == 3)
+    }
+
     @Test func undoWritesATombstoneAndRedoRestoresWithANewerClock() throws {
         let db = try temporaryDatabase()
         let undone = try log(db, "squat 140x5").sets[0].set

@@ -5,7 +5,11 @@
 /// clocks and most notes do not, and are copied whole. DEL and the C1 controls (lead byte
 /// 0xC2) count too, so no JSON gymlog prints carries a raw control.
 @inlinable public func jsonStringNeedsEscaping(_ s: String) -> Bool {
-    s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 })
+    @inline(__always) func needs(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || b == 0xC2 }
+    // A native string's bytes scanned in place: the generic `contains(where:)` over the view
+    // was 1.7 % of a logged set's CPU (every field name and value of its payload passes here).
+    if let found = s.utf8.withContiguousStorageIfAvailable({ bytes in bytes.contains(where: needs) }) { return found }
+    return s.utf8.contains(where: needs)
 }
 
 /// Appends `s` as a JSON string literal: quotes, backslashes and control characters escaped.
