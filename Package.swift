@@ -111,7 +111,7 @@ let package = Package(
             path: "Tests/GymLogTestSupport"
         ),
         .testTarget(name: "GymLogCoreTests", dependencies: ["GymLogCore", "SplitMix"]),
-        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogTestSupport", "SplitMix"]),
+        .testTarget(name: "GymLogStoreTests", dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogTestSupport", "SplitMix", "CSQLite"]),
         // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",

@@ -70,7 +70,7 @@ extension GymLogDatabase {
         if let since { conditions.append("s.performed_at >= ?"); args.append(since) }
         if let until { conditions.append("s.performed_at < ?"); args.append(until) }
         let formula = settings.e1rmFormula
-        return try queue.read { db in
+        return try read { db in
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT \(Rows.setColumns), w.started_at AS w_started_at, w.utc_offset AS w_utc_offset
                 FROM sets s JOIN workouts w ON w.id = s.workout_id
@@ -112,7 +112,7 @@ extension GymLogDatabase {
         var groups = [[String: Tally]](repeating: [:], count: weeks)
         var unlinked = [Set<String>](repeating: [], count: weeks)
         let secondaryWeight = settings.secondaryMuscleWeight.doubleValue
-        try queue.read { db in
+        try read { db in
             let bodyweights = try Self.bodyweightTimeline(db, until: to)
             let links = grouping == .muscle ? try exerciseLinks(db) : [:]
             let cursor = try Row.fetchCursor(db, sql: """
@@ -177,7 +177,7 @@ extension GymLogDatabase {
     /// The workout a session-volume record belongs to, with its working sets of the exercise;
     /// nil when the workout is gone.
     public func sessionSize(workoutID: UUID, exerciseID: UUID) throws -> SessionSize? {
-        try queue.read { db in
+        try read { db in
             try Row.fetchOne(db, sql: """
                 SELECT w.started_at, w.utc_offset,
                   (SELECT COUNT(*) FROM sets s WHERE s.workout_id = w.id AND s.exercise_id = ? AND s.deleted_at IS NULL
@@ -192,7 +192,7 @@ extension GymLogDatabase {
     /// How many workouts started on each local day: live workouts with at least one live set
     /// (`calendar`).
     public func workoutsByDay() throws -> [Int64: Int] {
-        try queue.read { db in
+        try read { db in
             var days: [Int64: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT w.started_at, w.utc_offset FROM workouts w
@@ -208,7 +208,7 @@ extension GymLogDatabase {
     /// The local day of the first working set ever logged, or nil before the first one: weeks
     /// before it are not weeks of rest and must not count in averages.
     public func firstTrainingDay() throws -> Int64? {
-        try queue.read { db in
+        try read { db in
             try Row.fetchOne(db, sql: """
                 SELECT s.performed_at, s.utc_offset FROM sets s JOIN workouts w ON w.id = s.workout_id
                 WHERE s.deleted_at IS NULL AND w.deleted_at IS NULL AND s.kind != 'warmup'

@@ -29,7 +29,7 @@ extension GymLogDatabase {
 
     /// Bodyweight entries, newest first (all of them when `limit` is nil).
     public func bodyweights(limit: Int? = nil, since: Int64? = nil, until: Int64? = nil) throws -> [BodyweightEntry] {
-        try queue.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, measured_at, utc_offset, weight, weight_unit FROM bodyweights
                 WHERE deleted_at IS NULL AND measured_at >= ? AND measured_at < ?
@@ -42,7 +42,7 @@ extension GymLogDatabase {
     /// millisecond), for the native export. An export of one exercise has none.
     public func forEachExportBodyweight(_ filter: ExportFilter, _ body: (BodyweightEntry) throws -> Void) throws {
         guard filter.exerciseID == nil else { return }
-        try queue.read { db in
+        try read { db in
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT id, measured_at, utc_offset, weight, weight_unit FROM bodyweights
                 WHERE deleted_at IS NULL AND measured_at >= ? AND measured_at < ?
@@ -56,7 +56,7 @@ extension GymLogDatabase {
 
     /// The bodyweight on the day of `at`: the last entry on or before it.
     public func bodyweight(at: Int64) throws -> BodyweightEntry? {
-        try queue.read { db in
+        try read { db in
             try Row.fetchOne(db, sql: """
                 SELECT id, measured_at, utc_offset, weight, weight_unit FROM bodyweights
                 WHERE deleted_at IS NULL AND measured_at <= ? ORDER BY measured_at DESC LIMIT 1

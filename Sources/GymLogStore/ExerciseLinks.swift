@@ -83,12 +83,12 @@ extension GymLogDatabase {
 
     /// What every live exercise trains, by id: its catalog fields read with its name and aliases.
     public func exerciseLinks() throws -> [UUID: ExerciseLink] {
-        try queue.read { db in try exerciseLinks(db) }
+        try read { db in try exerciseLinks(db) }
     }
 
     /// What one exercise trains and is done with; nil when there is no such exercise.
     public func exerciseLink(_ id: UUID) throws -> ExerciseLink? {
-        try queue.read { db in
+        try read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT name, catalog_id, primary_muscles, secondary_muscles, equipment FROM exercises WHERE id = ?
                 """, arguments: [id.key]) else { return nil }

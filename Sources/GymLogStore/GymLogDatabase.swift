@@ -144,7 +144,7 @@ public final class GymLogDatabase: @unchecked Sendable {
 
     /// The applied migration identifiers (the recorded schema version).
     public func schemaVersion() throws -> [String] {
-        try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
+        try read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
     }
 
     /// Runs `body` in one IMMEDIATE transaction with a `ChangeWriter`: every row change and
@@ -191,8 +191,26 @@ public final class GymLogDatabase: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` in one read transaction (one snapshot of the file, whatever other
+    /// processes commit meanwhile). Every read of the store comes through here.
+    ///
+    /// Not GRDB's `queue.read`: that makes the connection read-only with `PRAGMA query_only`
+    /// on and off around each read, and SQLite expires every prepared statement of the
+    /// connection whenever a flag pragma changes, so each write after a read prepared all its
+    /// statements again: in the REPL, re-preparing the set INSERT with its indexes and
+    /// triggers was 39 % of a logged line's instructions. A read that writes all the same (a
+    /// bug) is rolled back and refused instead.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.read(body)
+        try queue.writeWithoutTransaction { db in
+            let changesBefore = db.totalChangesCount
+            var result: T?
+            try db.inTransaction(.deferred) {
+                result = try body(db)
+                guard db.totalChangesCount == changesBefore else { throw ReadThatWrote() }
+                return .commit
+            }
+            return result!
+        }
     }
 
     /// Runs `body` on the writer connection, its commits reaching the disk as `durability` says.
@@ -207,6 +225,11 @@ public final class GymLogDatabase: @unchecked Sendable {
             return try result.get()
         }
     }
+}
+
+/// A body given to `GymLogDatabase.read` changed the database: a bug, rolled back.
+struct ReadThatWrote: Error, CustomStringConvertible {
+    var description: String { "internal error: a read of the log tried to change it; nothing was changed" }
 }
 
 /// How a commit reaches the disk.

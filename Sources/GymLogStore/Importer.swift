@@ -61,7 +61,7 @@ extension GymLogDatabase {
         func stored(_ workout: ImportedWorkout) -> ImportedWorkout { keying.isKeyed ? workout.mappingIDs(keying.stored) : workout }
         var state = ImportState(file: file, dryRun: dryRun)
         if dryRun {
-            try queue.read { db in
+            try read { db in
                 var w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, idKeying: idKeying, fault: nil)
                 try workouts { try Importer.importWorkout(stored($0), state: &state, in: &w) }
                 try Importer.importBodyweights(file.bodyweights, state: &state, in: &w)

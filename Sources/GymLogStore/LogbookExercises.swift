@@ -45,13 +45,13 @@ extension GymLogDatabase {
 
     /// The target rest between sets of an exercise, if it has one.
     public func exerciseRest(_ id: UUID) throws -> Int? {
-        try queue.read { try Int.fetchOne($0, sql: "SELECT rest_seconds FROM exercises WHERE id = ?", arguments: [id.key]) }
+        try read { try Int.fetchOne($0, sql: "SELECT rest_seconds FROM exercises WHERE id = ?", arguments: [id.key]) }
     }
 
     /// What `setExerciseKind` would do, writing nothing: the sets it converts (a refusal
     /// naming every set that has no reading in `kind`, as the change itself would throw).
     public func exerciseKindChange(_ name: String, to kind: ExerciseKind) throws -> KindChange {
-        try queue.read { db in try inReadOnlyWriter(db) { try Exercises.kindChange(name, to: kind, in: $0).change } }
+        try read { db in try inReadOnlyWriter(db) { try Exercises.kindChange(name, to: kind, in: $0).change } }
     }
 
     /// Changes an exercise's kind, converting its sets by `ExerciseKind.converting`
@@ -67,7 +67,7 @@ extension GymLogDatabase {
 
     /// What `mergeExercises` would do, writing nothing: the sets it moves and converts.
     public func exerciseMergePreview(_ fromName: String, into intoName: String) throws -> ExerciseMerge {
-        try queue.read { db in try inReadOnlyWriter(db) { try Exercises.mergePlan(fromName, into: intoName, in: $0).merge } }
+        try read { db in try inReadOnlyWriter(db) { try Exercises.mergePlan(fromName, into: intoName, in: $0).merge } }
     }
 
     /// Moves every set of `from` to `into`, keeps `from`'s name and aliases as aliases of

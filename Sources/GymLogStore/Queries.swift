@@ -77,7 +77,7 @@ extension GymLogDatabase {
     /// The open workout (within the idle gap) and its set count, for the REPL prompt.
     /// `lastSet`: when its last live set was done (nil with none yet), for the rest timer.
     public func openWorkout() throws -> (workout: Workout, setCount: Int, lastSet: Int64?)? {
-        try queue.read { db in
+        try read { db in
             try inReadOnlyWriter(db) { w in
                 guard let open = try Workouts(w).openWorkout() else { return nil }
                 return (open.workout, try Workouts(w).setCount(workoutID: open.workout.id), try Workouts(w).lastSetTime(workoutID: open.workout.id))
@@ -88,7 +88,7 @@ extension GymLogDatabase {
     /// The newest workout never finished when none is open: a past session the REPL was filling
     /// in when it closed, or one that idled out; what `finish` would end.
     public func unfinishedWorkout() throws -> Workout? {
-        try queue.read { db in
+        try read { db in
             try inReadOnlyWriter(db) { w in try Workouts(w).openWorkout() == nil ? Workouts(w).newestNeverFinished() : nil }
         }
     }
@@ -102,7 +102,7 @@ extension GymLogDatabase {
     /// What a name typed in a set line would log under (without creating anything): what a
     /// routine's lines are checked with before it is saved.
     public func resolution(ofExercise name: String) throws -> ExerciseResolution {
-        try queue.read { db in
+        try read { db in
             try inReadOnlyWriter(db) { w in
                 try Exercises.exercise(named: name, in: w).map { .found($0) } ?? Exercises.resolver(in: w).resolve(name)
             }
@@ -111,7 +111,7 @@ extension GymLogDatabase {
 
     /// Resolves a name typed to a read command; unknown or ambiguous names are errors.
     public func existingExercise(_ name: String) throws -> Exercise {
-        try queue.read { db in
+        try read { db in
             try inReadOnlyWriter(db) { try Exercises.existing(name, in: $0) }
         }
     }
@@ -119,7 +119,7 @@ extension GymLogDatabase {
     /// A workout with its sets in logged order: the current one (the open one, else the
     /// latest; nil when there is none), or the one `target` names (an error when it names none).
     public func workoutDetail(_ target: WorkoutTarget = .current) throws -> WorkoutDetail? {
-        try queue.read { db in
+        try read { db in
             try inReadOnlyWriter(db) { w in
                 guard let workout = try Workouts(w).resolveWorkout(target) else { return nil }
                 return try detail(of: workout, w)
@@ -129,7 +129,7 @@ extension GymLogDatabase {
 
     /// The workout with this id and its sets, or nil when it is gone.
     public func workoutDetail(_ id: UUID) throws -> WorkoutDetail? {
-        try queue.read { db in
+        try read { db in
             try inReadOnlyWriter(db) { w in
                 guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ? AND w.deleted_at IS NULL",
                                                  arguments: [id.key]) else { return nil }
@@ -156,7 +156,7 @@ extension GymLogDatabase {
     /// The most recent workout before `before` (other than `excluding`) with a working set of
     /// the exercise, and its sets of that exercise. Two index lookups, whatever the history.
     public func lastSession(of exerciseID: UUID, before: Int64, excluding: UUID? = nil) throws -> LastSession? {
-        try queue.read { db in
+        try read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT \(Rows.workoutColumns) FROM sets s JOIN workouts w ON w.id = s.workout_id
                 WHERE s.exercise_id = ? AND s.deleted_at IS NULL AND s.kind <> 'warmup' AND s.performed_at < ?
@@ -175,7 +175,7 @@ extension GymLogDatabase {
 
     /// The newest workouts first, each with its sets (only those of `exercise` when given).
     public func history(exercise: Exercise? = nil, limit: Int = 10) throws -> [WorkoutDetail] {
-        try queue.read { db in try inReadOnlyWriter(db) { w in
+        try read { db in try inReadOnlyWriter(db) { w in
             let workouts: [Workout]
             var decode = WorkoutDecoder()
             if let exercise {
@@ -219,7 +219,7 @@ extension GymLogDatabase {
 
     /// Every live exercise with its aliases and use.
     public func exerciseSummaries() throws -> [ExerciseSummary] {
-        try queue.read { db in
+        try read { db in
             let aliases = try liveAliases(db)
             return try Row.fetchAll(db, sql: """
                 SELECT e.id, e.name, e.kind, e.catalog_id, e.primary_muscles, e.secondary_muscles, e.equipment,
@@ -265,7 +265,7 @@ extension GymLogDatabase {
 
     /// All exercise names and aliases, for tab completion.
     public func exerciseNames() throws -> [String] {
-        try queue.read { db in
+        try read { db in
             try String.fetchAll(db, sql: """
                 SELECT name FROM exercises WHERE deleted_at IS NULL UNION SELECT alias FROM aliases WHERE deleted_at IS NULL
                 """)
@@ -275,7 +275,7 @@ extension GymLogDatabase {
     /// Streams every live set matching `filter`, oldest first, one row at a time (constant memory).
     public func forEachExportRow(_ filter: ExportFilter, _ body: (ExportRow) throws -> Void) throws {
         let query = filter.query
-        try queue.read { db in
+        try read { db in
             // Aliases and links set by hand are few; reading them first keeps the set cursor a plain join.
             let aliases = try liveAliases(db)
             let links = try storedLinkFields(db)

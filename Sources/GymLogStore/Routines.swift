@@ -17,7 +17,7 @@ extension GymLogDatabase {
 
     /// Every live routine, by name.
     public func routines() throws -> [StoredRoutine] {
-        try queue.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "SELECT id, name, body, unit FROM routines WHERE deleted_at IS NULL ORDER BY name COLLATE NOCASE")
                 .compactMap(Self.routine)
         }
@@ -57,7 +57,7 @@ extension GymLogDatabase {
 
     /// The routine a workout was started from and the routine lines skipped in it.
     public func plan(of workoutID: UUID) throws -> (routine: StoredRoutine, skipped: SkippedLines)? {
-        try queue.read { db in
+        try read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.id, r.name, r.body, r.unit, w.skipped FROM workouts w JOIN routines r ON r.id = w.routine_id
                 WHERE w.id = ? AND r.deleted_at IS NULL
@@ -75,7 +75,7 @@ extension GymLogDatabase {
     /// the text as a whole was last saved (for lines saved before this was kept): a 5/3/1
     /// wave counts the sessions from its line's time.
     public func lineSince(_ id: UUID) throws -> (lines: [String: Int64], saved: Int64?) {
-        try queue.read { db in
+        try read { db in
             let row = try Row.fetchOne(db, sql: "SELECT line_since, json_extract(clocks, '$.body') AS body_clock FROM routines WHERE id = ?",
                                        arguments: [id.key])
             return (Self.lineSince(row?["line_since"]), (row?["body_clock"] as String?).flatMap(HLC.init)?.millis)
@@ -96,7 +96,7 @@ extension GymLogDatabase {
     /// The sessions of an exercise before `before`, oldest first, at most `limit` (the newest
     /// ones): what a progression rule reads.
     public func pastSessions(of exerciseID: UUID, before: Int64, excluding: UUID? = nil, limit: Int = 40) throws -> [PastSession] {
-        try queue.read { db in
+        try read { db in
             let workouts = try Row.fetchAll(db, sql: """
                 SELECT w.id, w.started_at FROM workouts w
                 WHERE w.deleted_at IS NULL AND w.started_at < ? AND w.id <> ? AND EXISTS (SELECT 1 FROM sets s
@@ -120,7 +120,7 @@ extension GymLogDatabase {
     /// its workout was linked to the routine (the clock of its `routine_id`), which a back-dated
     /// workout is after its start.
     public func routineSessions(of exerciseID: UUID, routine: UUID, before: Int64, excluding: UUID? = nil) throws -> [PastSession] {
-        try queue.read { db in
+        try read { db in
             var decode = SetDecoder()
             var sessions: [PastSession] = []
             var current: String?

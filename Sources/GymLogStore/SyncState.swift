@@ -68,12 +68,12 @@ extension GymLogDatabase {
     /// Where this device's last complete pull ended (`applyPulled`'s `pulledThrough`; 0 before
     /// one, and after a rebase): it holds every change the server numbered up to it.
     public func pulledThrough() throws -> Int64 {
-        try queue.read { try Int64.fetchOne($0, sql: "SELECT pulled_through FROM sync_state") ?? 0 }
+        try read { try Int64.fetchOne($0, sql: "SELECT pulled_through FROM sync_state") ?? 0 }
     }
 
     /// The sync bookkeeping for `gymlog status` and the sync cycle.
     public func syncState() throws -> SyncState {
-        try queue.read { db in
+        try read { db in
             let s = try Row.fetchOne(db, sql: "SELECT server, epoch, cursor, acked_seq, last_sync_at, last_error FROM sync_state")!
             let depth = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
             let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(created_at) FROM outbox")
@@ -92,7 +92,7 @@ extension GymLogDatabase {
     /// out a backoff) hold a negative placeholder instead of a sequence number, so what is
     /// pending is always a gapless run the server accepts.
     public func pendingEvents(after seq: Int64, limit: Int) throws -> [PendingEvent] {
-        try queue.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT seq, idempotency_key, entity, entity_id, op, payload FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?
                 """, arguments: [seq, limit]).map { row in
@@ -350,7 +350,7 @@ extension GymLogDatabase {
     /// What decides whether a sync starts by itself now: one row and one indexed probe, cheap
     /// enough to read after every command.
     public func syncSchedule() throws -> SyncSchedule {
-        try queue.read { db in
+        try read { db in
             let s = try Row.fetchOne(db, sql: "SELECT last_sync_at, last_error, next_try_at, retry_stopped, stop_shown FROM sync_state")!
             // Parked events whose backoff has passed are sent by the next cycle too.
             let pending = try Bool.fetchOne(db, sql: """

@@ -40,7 +40,7 @@ extension GymLogDatabase {
 
     /// The short reference of a workout (`2026-11-20`, `2026-11-20#2`), as `history` and `show` print it.
     public func reference(of workout: Workout) throws -> String {
-        try queue.read { db in try inReadOnlyWriter(db) { try Workouts($0).reference(of: workout) } }
+        try read { db in try inReadOnlyWriter(db) { try Workouts($0).reference(of: workout) } }
     }
 }
 

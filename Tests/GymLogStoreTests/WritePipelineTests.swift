@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 import GymLogCore
@@ -102,6 +103,36 @@ import Testing
         #expect(throws: UserError.self) { try db.redo() }
         try log(db, "row 60x8")
         #expect(try count(db, "SELECT COUNT(*) FROM undo_actions") == 3)
+    }
+
+    @Test func readsBetweenWritesLeaveTheWritesPreparedStatementsAsTheyAre() throws {
+        // Given a database that logged a set (its INSERT, with the indexes and triggers it
+        // fires, prepared and cached on the connection)
+        let db = try temporaryDatabase()
+        try log(db, "bench 100x5")
+        // When reads come between the next lines, as the REPL reads its prompt and plan
+        for _ in 0..<3 {
+            _ = try db.openWorkout()
+            _ = try db.records()
+            try log(db, "bench 100x5")
+        }
+        // Then SQLite never had to prepare that INSERT again (a read that switched the
+        // connection to read-only and back would have expired it every time)
+        let reprepared = try db.queue.inDatabase { db in
+            let insert = try db.cachedStatement(sql: RowWriter.insertSQL(.sets, columns: SetColumns.synced, extra: false))
+            return sqlite3_stmt_status(insert.sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+        }
+        #expect(reprepared == 0)
+    }
+
+    @Test func aReadThatWritesIsRefusedAndLeavesNothing() throws {
+        let db = try temporaryDatabase()
+        try log(db, "bench 100x5")
+        let before = try snapshot(db)
+        #expect(throws: ReadThatWrote.self) {
+            try db.read { try $0.execute(sql: "DELETE FROM sets") }
+        }
+        #expect(try snapshot(db) == before)
     }
 
     @Test func undoWritesATombstoneAndRedoRestoresWithANewerClock() throws {
