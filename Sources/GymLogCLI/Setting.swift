@@ -230,9 +230,9 @@ extension Setting {
     }
 
     /// `plates.kg_ez_bar`: another bar's weight in `unit` (the plates are the barbell's).
-    static func ownBar(_ unit: WeightUnit, _ name: String, _ path: WritableKeyPath<Settings, [WeightUnit: Fixed]> & Sendable,
+    static func ownBar(_ unit: WeightUnit, _ name: String, _ path: WritableKeyPath<Settings, PerUnit<Fixed>> & Sendable,
                        help: String) -> Setting {
-        let key = "plates.\(unit.rawValue)_\(name)_bar", standard = Settings()[keyPath: path][unit] ?? Fixed(0)
+        let key = "plates.\(unit.rawValue)_\(name)_bar", standard = Settings()[keyPath: path][unit]
         return Setting(key, shown: "\(standard)", help: help) { value, reading throws(Refusal) in
             guard let bar = exactNumber(value), bar.thousandths >= 0, bar <= PlateInventory.Limits.heaviestItem else {
                 throw Refusal(words: " must be the bar's weight in \(unit.rawValue), a number from 0 to \(PlateInventory.Limits.heaviestItem) "

@@ -27,8 +27,10 @@ public struct ChangeWriter {
     /// Whether the undo stack may hold undone actions, which a new action clears.
     var undoneActionsMayExist: Bool
     private var touched = false
-    /// Ids `newRowID` made up in this transaction: no row can hold one before its create.
-    private var minted: Set<UUID> = []
+    /// Ids `newRowID` made up in this transaction: no row can hold one before its create. An
+    /// array (a logged line mints a few): a `Set<UUID>` cost each one-shot `gymlog log` a
+    /// runtime conformance lookup.
+    private var minted: [UUID] = []
     /// The action being recorded for `undo` (see `GymLogDatabase.commit(action:)`); nil for
     /// writes that are no action of this device's user (sync, import, undo and redo themselves).
     var journal: ActionJournal?
@@ -91,7 +93,7 @@ public struct ChangeWriter {
     /// A new id for a row this transaction creates.
     mutating func newRowID() -> UUID {
         let id = environment.newID()
-        minted.insert(id)
+        minted.append(id)
         return id
     }
 

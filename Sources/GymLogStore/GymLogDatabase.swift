@@ -77,8 +77,8 @@ public final class GymLogDatabase: @unchecked Sendable {
         let now = environment.now()
         let newDevice = environment.newID().key
         if isReadOnly {
-            if try queue.read({ try !Schema.migrator.hasCompletedMigrations($0) }) { throw DatabaseReadOnly(path: path, needsUpgrade: true) }
-        } else if (try? queue.read({ try Schema.migrator.hasCompletedMigrations($0) })) != true {
+            if try queue.read({ try !Schema.isMigrated($0) }) { throw DatabaseReadOnly(path: path, needsUpgrade: true) }
+        } else if (try? queue.read({ try Schema.isMigrated($0) })) != true {
             try Self.migrate(queue)
         }
         if isReadOnly, let existing = try queue.read({ try String.fetchOne($0, sql: "SELECT device_id FROM device") }) {
@@ -110,7 +110,7 @@ public final class GymLogDatabase: @unchecked Sendable {
             do {
                 return try Schema.migrator.migrate(queue)
             } catch {
-                if (try? queue.read({ try Schema.migrator.hasCompletedMigrations($0) })) == true { return }
+                if (try? queue.read({ try Schema.isMigrated($0) })) == true { return }
                 if attempt >= Schema.migrator.migrations.count { throw error }
             }
         }

@@ -23,19 +23,19 @@ struct RecordBook {
         guard set.values.kind.countsForRecords else { return [] }
         try ensureRecordsFormula()
         var (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
+        func stored(_ metric: RecordMetric, _ reps: Int) -> Double? { current.first { $0.key == RecordKey(metric: metric, reps: reps) }?.value }
         var candidates = recordValues(of: set, formula: settings.e1rmFormula)
         // Records kept by a gymlog from before fastest times and paces have a longest
         // distance and no pace: rebuild them once without this set, so it is compared with
         // the times already logged rather than setting its records unannounced.
-        if candidates.contains(where: { $0.metric == .pace }), current[RecordKey(metric: .distance, reps: 0)] != nil,
-           current[RecordKey(metric: .pace, reps: 0)] == nil {
+        if candidates.contains(where: { $0.metric == .pace }), stored(.distance, 0) != nil, stored(.pace, 0) == nil {
             try rebuildRecords(exerciseID: set.exerciseID, excluding: set.id)
             (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
         }
         if workingVolume(of: set) > 0 { candidates.append(RecordValue(.sessionVolume, session.kilograms)) }
         var breaks: [RecordBreak] = []
         for c in candidates {
-            let previous = current[RecordKey(metric: c.metric, reps: c.reps)]
+            let previous = stored(c.metric, c.reps)
             guard c.metric.improves(c.value, on: previous) else { continue }
             try storeRecord(c, set: set)
             // Growing this workout's own session-volume record is not news; crossing the
@@ -46,10 +46,11 @@ struct RecordBook {
         return breaks
     }
 
-    /// The stored records of a set's exercise, and whether its session-volume record is
-    /// the set's own workout.
-    private func storedRecords(of set: LoggedSet) throws -> ([RecordKey: Double], Bool) {
-        var current: [RecordKey: Double] = [:]
+    /// The stored records of a set's exercise (a handful, looked up by scanning: a
+    /// `[RecordKey: Double]` cost each one-shot `gymlog log` a runtime conformance lookup),
+    /// and whether its session-volume record is the set's own workout.
+    private func storedRecords(of set: LoggedSet) throws -> ([(key: RecordKey, value: Double)], Bool) {
+        var current: [(key: RecordKey, value: Double)] = []
         var sessionRecordIsThisWorkout = false
         let workoutKey = set.workoutID.key
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT metric, reps, value, workout_id FROM records WHERE exercise_id = ?"),
@@ -58,7 +59,7 @@ struct RecordBook {
         while let row = try rows.next() {
             let p = columns(row)
             guard let metric = RecordMetric(rawValue: row[p[0]]) else { continue }
-            current[RecordKey(metric: metric, reps: row[p[1]])] = row[p[2]]
+            current.append((RecordKey(metric: metric, reps: row[p[1]]), row[p[2]]))
             if metric == .sessionVolume { sessionRecordIsThisWorkout = row[p[3]] == workoutKey }
         }
         return (current, sessionRecordIsThisWorkout)

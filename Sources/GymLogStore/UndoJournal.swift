@@ -127,7 +127,7 @@ extension ChangeWriter {
     /// The stored values of `fields` in row `id`, or nil when there is no such row.
     /// (Every field a command writes is a column; any other reads as null.)
     func currentValues(_ entity: EntityKind, id: String, fields: [String]) throws -> [(String, FieldValue)]? {
-        let known = RowWriter.columns[entity]!
+        let known = RowWriter.columns(entity)
         let columns = fields.map { known.contains($0) ? $0 : "NULL" }
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(columns.joined(separator: ", ")) FROM \(entity.rawValue) WHERE id = ?

@@ -235,7 +235,7 @@ extension Sim {
             try db.read { db in
                 var out: [String: [String: WireField]] = [:]
                 for entity in EntityKind.allCases {
-                    let columns = RowWriter.columns[entity]!.sorted()
+                    let columns = RowWriter.columns(entity).sorted()
                     for row in try Row.fetchAll(db, sql: "SELECT id, clocks, extra, \(columns.joined(separator: ", ")) FROM \(entity.rawValue)") {
                         let clocks = try JSONDecoder().decode([String: String].self, from: Data((row[1] as String).utf8))
                         var fields: [String: WireField] = [:]

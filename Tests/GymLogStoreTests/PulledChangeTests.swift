@@ -108,7 +108,7 @@ import Testing
                     continue
                 }
                 let entity = EntityKind.allCases.randomElement(using: &rng)!
-                var names = Array(RowWriter.columns[entity]!) + ["future_field"]
+                var names = Array(RowWriter.columns(entity)) + ["future_field"]
                 names.shuffle(using: &rng)
                 let fields = names.prefix(Int.random(in: 1...names.count, using: &rng)).map { name in
                     let value = Int.random(in: 0..<3, using: &rng) == 0 ? FieldValue.text(ids.randomElement(using: &rng)!)

@@ -18,7 +18,7 @@ struct SetColumnsTests {
         // And each field of SetValues has exactly one column
         #expect(SetColumns.values.map(\.field).sorted { $0.rawValue < $1.rawValue }
             == SetField.allCases.sorted { $0.rawValue < $1.rawValue })
-        #expect(RowWriter.columns[.sets] == Set(SetColumns.synced))
+        #expect(RowWriter.columns(.sets) == Set(SetColumns.synced))
     }
 
     @Test("every field written through the pipeline decodes back by name", arguments: [

@@ -28,8 +28,8 @@ public struct Settings: Equatable, Sendable {
     public var poundRoundTo: Fixed?
     /// The EZ curl bar's and the trap bar's own weights, by unit (`[plates] kg_ez_bar`,
     /// `lb_ez_bar`, `kg_trap_bar`, `lb_trap_bar`): common bars, until the lifter weighs theirs.
-    public var ezBar: [WeightUnit: Fixed] = [.kg: Fixed(10), .lb: Fixed(25)]
-    public var trapBar: [WeightUnit: Fixed] = [.kg: Fixed(25), .lb: Fixed(55)]
+    public var ezBar = PerUnit(kg: Fixed(10), lb: Fixed(25))
+    public var trapBar = PerUnit(kg: Fixed(25), lb: Fixed(55))
     /// The step between the dumbbells loads in kilograms go up by (`[plates] kg_dumbbell_step`):
     /// dumbbell warm-ups round to it.
     public var kilogramDumbbellStep = Fixed(thousandths: 2500)
@@ -89,8 +89,8 @@ public struct Settings: Equatable, Sendable {
     public func plates(_ unit: WeightUnit, for equipment: Equipment?) -> PlateInventory {
         var inventory = plates(unit)
         switch equipment {
-        case .ezBar?: inventory.bar = ezBar[unit] ?? inventory.bar
-        case .trapBar?: inventory.bar = trapBar[unit] ?? inventory.bar
+        case .ezBar?: inventory.bar = ezBar[unit]
+        case .trapBar?: inventory.bar = trapBar[unit]
         default: break
         }
         return inventory

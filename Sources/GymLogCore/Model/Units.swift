@@ -164,3 +164,29 @@ public func formatDuration(_ seconds: Int) -> String {
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
 }
+
+/// One value for each weight unit, both always there (a bar's own weight in kg and in lb).
+/// Not a `[WeightUnit: Value]`: a dictionary keyed by a type of our own costs a one-shot
+/// `gymlog` a runtime conformance lookup the first time it is made (about 0.6 M instructions
+/// of a 25 M start-up), and this one was made for every settings value.
+public struct PerUnit<Value: Equatable & Sendable>: Equatable, Sendable {
+    public var kg: Value
+    public var lb: Value
+
+    public init(kg: Value, lb: Value) { self.kg = kg; self.lb = lb }
+
+    public subscript(unit: WeightUnit) -> Value {
+        get {
+            switch unit {
+            case .kg: kg
+            case .lb: lb
+            }
+        }
+        set {
+            switch unit {
+            case .kg: kg = newValue
+            case .lb: lb = newValue
+            }
+        }
+    }
+}

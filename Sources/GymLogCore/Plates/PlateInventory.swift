@@ -10,9 +10,17 @@ public struct PlateInventory: Equatable, Sendable {
     /// `plates` in any order; sizes given twice are added up, and sizes with no plates dropped.
     public init(bar: Fixed, plates: [PlateCount]) {
         self.bar = bar
-        var counts: [Fixed: Int] = [:]
-        for p in plates where p.perSide > 0 { counts[p.weight, default: 0] += p.perSide }
-        self.plates = counts.map { PlateCount($0.key, perSide: $0.value) }.sorted { $0.weight > $1.weight }
+        // Sorted, then runs of one size added up: no `[Fixed: Int]`, whose first use costs every
+        // one-shot `gymlog` a runtime conformance lookup (the settings make two inventories).
+        var merged: [PlateCount] = []
+        for p in plates.filter({ $0.perSide > 0 }).sorted(by: { $0.weight > $1.weight }) {
+            if let last = merged.last, last.weight == p.weight {
+                merged[merged.count - 1] = PlateCount(p.weight, perSide: last.perSide + p.perSide)
+            } else {
+                merged.append(p)
+            }
+        }
+        self.plates = merged
     }
 
     /// A commercial gym's kilogram plates: 20kg bar; per side 6 x 25, then 2 of each smaller size.
