@@ -44,7 +44,8 @@ struct SyncSection: MarkedSection {
             - **s3 No-op sync** — `SyncEngine.run()` with `GymLogDatabase` as the replica and `HTTPSyncTransport`
               when there is nothing to pull or push: round trips from `SyncReport.roundTrips`, and the
               median wall time of 20 runs.
-            - **s4 One set, A to B** — `GymLogDatabase.logSets` on device A, a sync on A (pull, push),
+            - **s4 One set, A to B** — `GymLogDatabase.logSets` on device A, a sync on A (push first,
+              its pull skipped when nothing else reached the server),
               a sync on B (pull): the whole round, median and p99 of 50 rounds after 3 warm-up rounds.
               Two commits on the way wait for an fsync (the logged set on A, the push on the server);
               the pulled pages and the acknowledgement are committed without one (DESIGN.md, "Sync

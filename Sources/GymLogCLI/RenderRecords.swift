@@ -190,14 +190,16 @@ extension Render {
     /// say); nil when standard output is piped, so scripts get one line per set. Read at each
     /// use, so a REPL follows a resized window.
     static var wrapColumns: Int? {
-        wrapWidth(isTerminal: isatty(STDOUT_FILENO) == 1, terminal: terminalSize(), environment: ProcessInfo.processInfo.environment)
+        // Asked for every line printed: the environment is read only when the terminal does not
+        // say its width (building `ProcessInfo`'s whole dictionary was a sixth of a REPL line).
+        wrapWidth(isTerminal: isatty(STDOUT_FILENO) == 1, terminal: terminalSize(), columns: getenv("COLUMNS").map { String(cString: $0) })
     }
 
-    /// The rule above as a pure function.
-    static func wrapWidth(isTerminal: Bool, terminal: Int?, environment: [String: String]) -> Int? {
+    /// The rule above as a pure function: `columns` is `COLUMNS` from the environment.
+    static func wrapWidth(isTerminal: Bool, terminal: Int?, columns: @autoclosure () -> String?) -> Int? {
         guard isTerminal else { return nil }
         if let terminal, terminal > 0 { return terminal }
-        if let text = environment["COLUMNS"], let n = Int(text), n > 0 { return n }
+        if let text = columns(), let n = Int(text), n > 0 { return n }
         return nil
     }
 

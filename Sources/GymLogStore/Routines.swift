@@ -58,10 +58,11 @@ extension GymLogDatabase {
     /// The routine a workout was started from and the routine lines skipped in it.
     public func plan(of workoutID: UUID) throws -> (routine: StoredRoutine, skipped: SkippedLines)? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: """
+            // Cached: the REPL asks this for every line it prints.
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT r.id, r.name, r.body, r.unit, w.skipped FROM workouts w JOIN routines r ON r.id = w.routine_id
                 WHERE w.id = ? AND r.deleted_at IS NULL
-                """, arguments: [workoutID.key]), let routine = Self.routine(row) else { return nil }
+                """), arguments: [workoutID.key]), let routine = Self.routine(row) else { return nil }
             return (routine, SkippedLines(parsing: row["skipped"]))
         }
     }

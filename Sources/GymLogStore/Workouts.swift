@@ -80,7 +80,9 @@ struct Workouts {
     }
 
     func lastSetTime(workoutID: UUID) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT MAX(performed_at) FROM sets WHERE workout_id = ? AND deleted_at IS NULL", arguments: [workoutID.key])
+        // Cached: the REPL's prompt asks it after every line.
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(performed_at) FROM sets WHERE workout_id = ? AND deleted_at IS NULL"),
+                           arguments: [workoutID.key])
     }
 
     func workout(id: UUID) throws -> Workout? {

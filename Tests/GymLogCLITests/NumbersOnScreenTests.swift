@@ -242,9 +242,9 @@ import Testing
     }
 
     @Test func prLinesWrapOnlyOnATerminal() {
-        #expect(Render.wrapWidth(isTerminal: false, terminal: 60, environment: ["COLUMNS": "60"]) == nil)
-        #expect(Render.wrapWidth(isTerminal: true, terminal: 60, environment: ["COLUMNS": "100"]) == 60)
-        #expect(Render.wrapWidth(isTerminal: true, terminal: nil, environment: ["COLUMNS": "100"]) == 100)
+        #expect(Render.wrapWidth(isTerminal: false, terminal: 60, columns: "60") == nil)
+        #expect(Render.wrapWidth(isTerminal: true, terminal: 60, columns: "100") == 60)
+        #expect(Render.wrapWidth(isTerminal: true, terminal: nil, columns: "100") == 100)
         #expect(Render.wrap([StyledText("  a short line")], width: 80, indent: 2) == "  a short line")
     }
 
