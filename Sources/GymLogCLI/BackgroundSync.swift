@@ -99,7 +99,8 @@ enum BackgroundSync {
             switch result {
             case .success(let report):
                 log.append("synced with \(sync.server): pulled \(plural(report.pulledChanges, "change")), pushed \(report.pushed)"
-                    + (report.rejected.isEmpty ? "" : ", \(report.rejected.count) rejected (see `gymlog status`)"))
+                    + (report.rejected.isEmpty ? "" : ", \(report.rejected.count) rejected (see `gymlog status`)")
+                    + (report.newDeviceID.map { "; this database is a copy of another device's and became device \($0) (see `gymlog status`)" } ?? ""))
             case .failure(let error):
                 let next = try? sync.db.syncSchedule().nextTryAt
                 log.append("failed: \(error.localizedDescription)" + (next.map { " Next try after \(log.time($0))." } ?? " Not retried by itself."))

@@ -72,8 +72,10 @@ public struct ChangeWriter {
         if journal != nil {
             // The before-image, read just before the upsert: what `undo` writes back. A row
             // whose id was made up here has none, and logging a set need not ask.
-            let before = op == .create && minted.contains(id) ? nil : try currentValues(entity, id: id.key, fields: fields.map(\.0))
-            journal!.writes.append(JournalWrite(entity: entity, id: id.key, op: op, before: before, after: fields))
+            let compact = op == .create && journal!.compactCreates
+            let before = op == .create && (compact || minted.contains(id)) ? nil : try currentValues(entity, id: id.key, fields: fields.map(\.0))
+            journal!.writes.append(JournalWrite(entity: entity, id: id.key, op: op, before: before,
+                                                after: compact ? [(tombstoneField, .null)] : fields))
         }
         clock = clock.tick(now: now, node: deviceID)
         let changes = fields.map { FieldChange($0.0, $0.1, clock) }
@@ -84,11 +86,18 @@ public struct ChangeWriter {
             INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [seq, entity.rawValue, id.key, op.rawValue,
-                                     encodePayload(changes), environment.newID().key, now])
+                                     encodePayload(changes), Self.idempotencyKey(device: deviceID, seq: seq), now])
         try fault?(.outboxWritten)
         touched = true
         return clock
     }
+
+    /// The idempotency key of this device's event `seq`: made of the two, so a copy of the
+    /// database (a backup restored, a snapshot) that writes under a seq the original already
+    /// sent sends the same key with other content, and the server answers `key_reused`
+    /// instead of taking the change for a replay (`SyncEngine` then makes the copy a device
+    /// of its own).
+    static func idempotencyKey(device: String, seq: Int64) -> String { "\(device)/\(seq)" }
 
     /// A new id for a row this transaction creates.
     mutating func newRowID() -> UUID {

@@ -35,24 +35,27 @@ public struct ImportReport: Equatable, Sendable {
 extension GymLogDatabase {
     /// Writes an imported file whose workouts are all in memory (`ImportParser.parse`); see
     /// `importFile(_:dryRun:batchSize:progress:workouts:)`.
-    public func importFile(_ file: ImportedFile, dryRun: Bool = false, batchSize: Int = 2000,
+    public func importFile(_ file: ImportedFile, dryRun: Bool = false, batchSize: Int = 2000, label: String = "import",
                            progress: ((_ setsDone: Int, _ setsTotal: Int) -> Void)? = nil) throws -> ImportReport {
-        try importFile(file, dryRun: dryRun, batchSize: batchSize, progress: progress) { each in
+        try importFile(file, dryRun: dryRun, batchSize: batchSize, label: label, progress: progress) { each in
             for workout in file.workouts { try each(workout) }
         }
     }
 
     /// Writes the workouts `workouts` hands over one at a time (the second pass over a file
     /// `file` is the first pass's summary of) through the write pipeline (`ChangeWriter.write`,
-    /// so every row gets its outbox event and syncs), in transactions of about `batchSize`
-    /// sets, whole workouts at a time, holding one batch in memory; then the file's bodyweight
-    /// entries, then it rebuilds the records of every exercise that got sets.
+    /// so every row gets its outbox event and syncs), then the file's bodyweight entries, then
+    /// it rebuilds the records of every exercise that got sets: all in ONE transaction, as one
+    /// action named `label` that `undo` reverts whole and `redo` brings back. Killed or failed
+    /// half way, it leaves the history as it was. `progress` is told after about `batchSize`
+    /// sets, whole workouts at a time.
     ///
-    /// Rows whose id is already stored are skipped without writing anything, so importing a
-    /// file twice, or a later export that overlaps an earlier one, adds only what is new. If
-    /// a batch fails, the batches before it stay; running the import again finishes the job.
-    /// With `dryRun` nothing is written and the report says what would be.
-    public func importFile(_ file: ImportedFile, dryRun: Bool = false, batchSize: Int = 2000,
+    /// Rows already held are skipped without writing anything (`Importer.importWorkout`: by id,
+    /// or a set the history holds in a workout started within a minute), so importing a file
+    /// twice, a later export that overlaps an earlier one, or the account's own export in
+    /// another database adds only what is new. With `dryRun` nothing is written and the report
+    /// says what would be.
+    public func importFile(_ file: ImportedFile, dryRun: Bool = false, batchSize: Int = 2000, label: String = "import",
                            progress: ((_ setsDone: Int, _ setsTotal: Int) -> Void)? = nil,
                            workouts: (_ each: (ImportedWorkout) throws -> Void) throws -> Void) throws -> ImportReport {
         // The ids the file's rows get here (keyed for an encrypted account), before any is looked up.
@@ -68,37 +71,32 @@ extension GymLogDatabase {
             }
             return state.finished()
         }
-        var batch: [ImportedWorkout] = [], batchSets = 0, done = 0
-        func flush() throws {
-            guard !batch.isEmpty else { return }
-            try commit { w in
-                for workout in batch { try Importer.importWorkout(workout, state: &state, in: &w) }
+        return try commit(action: label) { w in
+            // The journal of a few hundred thousand created rows holds their ids, not their fields.
+            w.journal?.compactCreates = true
+            var batchSets = 0, done = 0
+            try workouts { read in
+                let workout = stored(read)
+                if batchSets > 0 && batchSets + workout.sets.count > batchSize {
+                    done += batchSets
+                    batchSets = 0
+                    progress?(done, file.setCount)
+                }
+                try Importer.importWorkout(workout, state: &state, in: &w)
+                batchSets += workout.sets.count
             }
-            state.report.transactions += 1
-            done += batchSets
-            progress?(done, file.setCount)
-            batch.removeAll(keepingCapacity: true)
-            batchSets = 0
-        }
-        try workouts { read in
-            let workout = stored(read)
-            if !batch.isEmpty && batchSets + workout.sets.count > batchSize { try flush() }
-            batch.append(workout)
-            batchSets += workout.sets.count
-        }
-        try flush()
-        if !file.bodyweights.isEmpty {
-            try commit { w in try Importer.importBodyweights(file.bodyweights, state: &state, in: &w) }
-            state.report.transactions += 1
-        }
-        if !state.touched.isEmpty {
-            try commit { w in
+            if batchSets > 0 { progress?(done + batchSets, file.setCount) }
+            try Importer.importBodyweights(file.bodyweights, state: &state, in: &w)
+            if !state.touched.isEmpty {
                 try RecordBook(w).ensureRecordsFormula()
                 for id in state.touched.sorted(by: { $0.uuidString < $1.uuidString }) { try RecordBook(w).rebuildRecords(exerciseID: id) }
             }
-            state.report.transactions += 1
+            state.report.transactions = 1
+            let report = state.finished()
+            w.describeAction("the import of \(plural(report.setsCreated, "set"))"
+                + (report.workoutsCreated > 0 ? " in \(plural(report.workoutsCreated, "workout"))" : ""), workout: nil)
+            return report
         }
-        return state.finished()
     }
 }
 
@@ -114,6 +112,8 @@ struct ImportState {
     var readings: [ImportedKind?]
     /// Exercises that got new sets: their records are rebuilt at the end.
     var touched = Set<UUID>()
+    /// The workouts this import made (or would): never taken for one the history held.
+    var createdWorkouts = Set<UUID>()
     /// Dry run: names that would be created, so each is counted once.
     var wouldCreate = Set<String>()
     /// Dry run: workout and set ids that would be written, so an id met twice in one file
@@ -142,12 +142,29 @@ struct ImportState {
 /// The import service: writes an imported file's rows inside the caller's write transaction
 /// (or, in a dry run, only counts them), skipping rows already stored.
 enum Importer {
-    /// Writes one imported workout and its sets, skipping rows that are already stored.
+    /// How far apart two workouts' starts may be and still be one workout in two files (an
+    /// export writes the start to the minute, or moves it to the first set).
+    static let sameWorkoutWithinMs: Int64 = 60_000
+
+    /// Writes one imported workout and its sets, skipping rows that are already stored: by id
+    /// (the same file again), or by content, since a set is the same set whatever file it came
+    /// from. A workout the history holds already (live, started within a minute) takes the
+    /// file's workout's place, and each of the file's sets that it holds, of the same exercise
+    /// with the same performance (`SetValues.isSamePerformance`), in order, is left out: the
+    /// account's own export in another format, or another app's export of the same session,
+    /// adds nothing; a set the file has and the history lacks joins that workout.
     static func importWorkout(_ workout: ImportedWorkout, state: inout ImportState, in w: inout ChangeWriter) throws {
+        var into = workout.id
+        var held = HeldSets()
         if try stored("workouts", workout.id, state: &state, in: w) {
             state.report.workoutsExisting += 1
+        } else if let existing = try heldWorkout(startingNear: workout.workout.startedAt, besides: state.createdWorkouts, in: w) {
+            state.report.workoutsExisting += 1
+            into = existing
+            held = HeldSets(try Workouts(w).liveSets(workoutID: existing))
         } else {
             state.report.workoutsCreated += 1
+            state.createdWorkouts.insert(workout.id)
             if !state.dryRun { try WorkoutSteps.create(workout.workout, in: &w) }
         }
         for set in workout.sets {
@@ -155,18 +172,50 @@ enum Importer {
                 state.report.setsExisting += 1
                 continue
             }
-            state.report.setsCreated += 1
-            guard let exerciseID = try importedExercise(set.exercise, state: &state, in: &w),
-                  !state.dryRun else { continue }
+            let exerciseID = try importedExercise(set.exercise, state: &state, in: &w)
             var values = set.values
             // An exercise has one kind: a file without a bodyweight column (every app but
             // gymlog) is read as the stored exercise's (a plain load on a bodyweight exercise is
             // added load, reps with no load on a loaded one are at a load of 0).
             if state.file.source != .native, let reading = state.readings[set.exercise] { values = values.readingImported(as: reading) }
+            if let exerciseID, held.take(exerciseID, values) {
+                state.report.setsExisting += 1
+                continue
+            }
+            state.report.setsCreated += 1
+            guard let exerciseID, !state.dryRun else { continue }
             try w.write(.sets, id: set.id, op: .create, fields: SetColumns.createFields(
-                workoutID: workout.id, exerciseID: exerciseID, values: values, performedAt: set.performedAt,
+                workoutID: into, exerciseID: exerciseID, values: values, performedAt: set.performedAt,
                 utcOffsetSeconds: set.utcOffsetSeconds, superset: set.supersetID))
             state.touched.insert(exerciseID)
+        }
+    }
+
+    /// The live workout that started within `sameWorkoutWithinMs` of `start`, the nearest,
+    /// leaving out the workouts this import made (two of one file a few seconds apart stay two).
+    private static func heldWorkout(startingNear start: Int64, besides created: Set<UUID>, in w: ChangeWriter) throws -> UUID? {
+        try String.fetchAll(w.db.cachedStatement(sql: """
+            SELECT id FROM workouts WHERE started_at BETWEEN ? AND ? AND deleted_at IS NULL
+            ORDER BY abs(started_at - ?), id
+            """), arguments: [start - sameWorkoutWithinMs, start + sameWorkoutWithinMs, start])
+            .lazy.compactMap(parseUUID).first { !created.contains($0) }
+    }
+
+    /// The live sets of a held workout not yet matched by one of the file's, by exercise, in
+    /// the order they were done.
+    struct HeldSets {
+        private var byExercise: [UUID: [SetValues]] = [:]
+
+        init(_ sets: [LoggedSet] = []) {
+            for set in sets { byExercise[set.exerciseID, default: []].append(set.values) }
+        }
+
+        /// Whether a held set of the exercise records `values`' performance: the first such,
+        /// which is then matched (so a file with one more set than the history adds that one).
+        mutating func take(_ exercise: UUID, _ values: SetValues) -> Bool {
+            guard let index = byExercise[exercise]?.firstIndex(where: { $0.isSamePerformance(as: values) }) else { return false }
+            byExercise[exercise]!.remove(at: index)
+            return true
         }
     }
 

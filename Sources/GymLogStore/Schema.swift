@@ -328,6 +328,11 @@ enum Schema {
             // whole, as before, until the next complete pull.
             try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN pulled_through INTEGER NOT NULL DEFAULT 0")
         }
+        m.registerMigration("v11-copy-notice") { db in
+            // What the database did when it found itself a copy of another device's
+            // (`becomeNewDevice`), until `gymlog status` has said it once.
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN copy_notice TEXT")
+        }
         return m
     }
 }

@@ -82,7 +82,10 @@ extension GymLogDatabase {
                 """).map { (seq: $0["seq"] as Int64, entity: $0["entity"] as String, attempts: $0["attempts"] as Int, error: $0["last_error"] as String,
                         nextAttemptAt: $0["next_attempt_at"] as Int64?) }
             let parked = try ParkedChanges.list(in: db)
-            return SyncState(deviceID: deviceID, server: s["server"], epoch: s["epoch"], cursor: s["cursor"], ackedSeq: s["acked_seq"],
+            // Read, not this handle's `deviceID`: a sync in another process may have made the
+            // database a device of its own since it was opened (`becomeNewDevice`).
+            let device = try String.fetchOne(db, sql: "SELECT device_id FROM device") ?? deviceID
+            return SyncState(deviceID: device, server: s["server"], epoch: s["epoch"], cursor: s["cursor"], ackedSeq: s["acked_seq"],
                              lastSyncAt: s["last_sync_at"], lastError: s["last_error"], outboxDepth: depth, oldestPendingAt: oldest, failing: failing,
                              parkedCount: parked.count, parked: parked.first)
         }
@@ -238,23 +241,68 @@ extension GymLogDatabase {
     public func rebase(epoch: String, nextSeq: Int64) throws {
         try queue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
-                try db.execute(sql: "DELETE FROM outbox")
-                var seq = nextSeq - 1
-                let now = environment.now()
-                // Parents before children, as `EntityKind` lists them.
-                for entity in EntityKind.allCases {
-                    try RowWriter.forEachRow(db, entity) { id, fields in
-                        seq += 1
-                        try db.execute(sql: """
-                            INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at) VALUES (?, ?, ?, 'update', ?, ?, ?)
-                            """, arguments: [seq, entity.rawValue, id, encodePayload(fields), environment.newID().key, now])
-                    }
-                }
-                try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [seq])
+                let device = try String.fetchOne(db, sql: "SELECT device_id FROM device")!
+                try Self.refillOutbox(db, device: device, nextSeq: nextSeq, now: environment.now())
                 try db.execute(sql: "UPDATE sync_state SET epoch = ?, cursor = 0, pulled_through = 0, acked_seq = ?", arguments: [epoch, nextSeq - 1])
                 return .commit
             }
         }
+    }
+
+    /// Makes this database a device of its own, after the server showed that another database
+    /// sends under its device id (`key_reused`, or an acknowledgement past any seq written
+    /// here): it is a copy (a backup restored, a VM snapshot, `cp -a` of a home folder). A new
+    /// device id; every row sent again under it from seq 1, as `rebase` does (whatever an
+    /// older gymlog took for a replay and dropped goes again too); a full pull after; and a
+    /// notice for `gymlog status`. One transaction. Returns the new device id.
+    public func becomeNewDevice() throws -> String {
+        let device = environment.newID().key
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                let former = try String.fetchOne(db, sql: "SELECT device_id FROM device")!
+                try db.execute(sql: "UPDATE device SET device_id = ?", arguments: [device])
+                let sent = try Self.refillOutbox(db, device: device, nextSeq: 1, now: environment.now())
+                let notice = "Another database synced as this device (\(former)): this one is a copy (a backup restored, a snapshot or a copied "
+                    + "folder). It became device \(device) on \(localDateTime(millis: environment.now(), utcOffsetSeconds: environment.utcOffset(environment.now())).prefix(16)) "
+                    + "and sent its \(plural(sent, "row")) again; nothing was lost."
+                try db.execute(sql: "UPDATE sync_state SET cursor = 0, pulled_through = 0, acked_seq = 0, copy_notice = ?", arguments: [notice])
+                return .commit
+            }
+        }
+        return device
+    }
+
+    /// What `becomeNewDevice` did, until `status` has said it once (nil when nothing to say).
+    public func takeCopyNotice() throws -> String? {
+        try queue.write { db in
+            let notice = try String.fetchOne(db, sql: "SELECT copy_notice FROM sync_state")
+            if notice != nil { try db.execute(sql: "UPDATE sync_state SET copy_notice = NULL") }
+            return notice
+        }
+    }
+
+    /// The highest seq this database ever gave an event (`device.last_seq`).
+    public func lastWrittenSeq() throws -> Int64 {
+        try read { try Int64.fetchOne($0, sql: "SELECT last_seq FROM device") ?? 0 }
+    }
+
+    /// Replaces the outbox with one event per row carrying every field with its stored clock,
+    /// numbered from `nextSeq` under `device`'s keys; returns how many.
+    @discardableResult
+    private static func refillOutbox(_ db: Database, device: String, nextSeq: Int64, now: Int64) throws -> Int {
+        try db.execute(sql: "DELETE FROM outbox")
+        var seq = nextSeq - 1
+        // Parents before children, as `EntityKind` lists them.
+        for entity in EntityKind.allCases {
+            try RowWriter.forEachRow(db, entity) { id, fields in
+                seq += 1
+                try db.execute(sql: """
+                    INSERT INTO outbox (seq, entity, entity_id, op, payload, idempotency_key, created_at) VALUES (?, ?, ?, 'update', ?, ?, ?)
+                    """, arguments: [seq, entity.rawValue, id, encodePayload(fields), ChangeWriter.idempotencyKey(device: device, seq: seq), now])
+            }
+        }
+        try db.execute(sql: "UPDATE device SET last_seq = ?", arguments: [seq])
+        return Int(seq - nextSeq + 1)
     }
 
     /// The wall clock this database stamps writes with (Unix milliseconds).

@@ -20,6 +20,10 @@ struct ActionJournal {
     var summary = ""
     var workoutID: UUID?
     var writes: [JournalWrite] = []
+    /// Rows this action creates are journalled as their id and tombstone only (an import):
+    /// `undo` tombstones them and `redo` clears the tombstone, which is all a created row needs,
+    /// so the journal of a large import holds no copy of its values.
+    var compactCreates = false
 
     /// How many actions `undo` can go back.
     static let depth: Int64 = 500

@@ -18,17 +18,19 @@ struct Workouts {
     /// The newest live workout if it is still open, by the one rule of `WorkoutStatus`.
     func openWorkout() throws -> (workout: Workout, lastActivity: Int64)? {
         guard let newest = try newestUnfinishedWorkout() else { return nil }
-        return WorkoutStatus(now: now, idleGapMinutes: settings.idleGapMinutes).isOpen(newest.workout, lastActivity: newest.lastActivity)
-            ? newest : nil
+        return status.isOpen(newest.workout, lastActivity: newest.lastActivity) ? newest : nil
     }
 
-    /// The newest live workout when it was never finished, with the time of its last set.
+    private var status: WorkoutStatus { WorkoutStatus(now: now, idleGapMinutes: settings.idleGapMinutes) }
+
+    /// The newest live workout that could be the current one (`WorkoutStatus.latestCurrentStart`)
+    /// when it was never finished, with the time of its last set.
     func newestUnfinishedWorkout() throws -> (workout: Workout, lastActivity: Int64)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(Rows.workoutColumns),
                    (SELECT MAX(performed_at) FROM sets WHERE workout_id = w.id AND deleted_at IS NULL) AS last_activity
-            FROM workouts w WHERE w.deleted_at IS NULL ORDER BY w.started_at DESC LIMIT 1
-            """)) else { return nil }
+            FROM workouts w WHERE w.deleted_at IS NULL AND w.started_at <= ? ORDER BY w.started_at DESC, w.id DESC LIMIT 1
+            """), arguments: [status.latestCurrentStart]) else { return nil }
         let workout = Rows.workout(row)
         guard workout.endedAt == nil else { return nil }
         var lastActivity = ColumnPositions(["last_activity"])
@@ -39,9 +41,9 @@ struct Workouts {
     /// logged with `--at` after a finished workout is one.
     func newestNeverFinished() throws -> Workout? {
         try Row.fetchOne(db, sql: """
-            SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL AND w.ended_at IS NULL
+            SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL AND w.ended_at IS NULL AND w.started_at <= ?
             ORDER BY w.started_at DESC, w.id DESC LIMIT 1
-            """).map { Rows.workout($0) }
+            """, arguments: [status.latestCurrentStart]).map { Rows.workout($0) }
     }
 
     /// The live, never finished workout that started at `at` under `name`: the past session
@@ -89,9 +91,13 @@ struct Workouts {
         try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.id = ?", arguments: [id.key]).map { Rows.workout($0) }
     }
 
+    /// The workout `show` shows and `edit N` means with none open: the newest that could be
+    /// current, by the same rule as `newestUnfinishedWorkout`, so the two never disagree.
     func latestWorkout() throws -> Workout? {
-        try Row.fetchOne(db, sql: "SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL ORDER BY w.started_at DESC LIMIT 1")
-            .map { Rows.workout($0) }
+        try Row.fetchOne(db, sql: """
+            SELECT \(Rows.workoutColumns) FROM workouts w WHERE w.deleted_at IS NULL AND w.started_at <= ?
+            ORDER BY w.started_at DESC, w.id DESC LIMIT 1
+            """, arguments: [status.latestCurrentStart]).map { Rows.workout($0) }
     }
 
     /// The last round of a superset in a workout: going back from its newest set until an

@@ -6,6 +6,8 @@ import GymLogWire
 /// The client database is the sync engine's replica: the requirements that `GymLogStore`
 /// does not already meet by name are here.
 extension GymLogDatabase: SyncReplica {
+    public func currentDeviceID() throws -> String { try syncState().deviceID }
+
     public func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64) {
         let s = try syncState()
         return (s.epoch, s.cursor, s.ackedSeq)

@@ -5,7 +5,14 @@ import GymLogWire
 /// The client database as the sync engine sees it; `GymLogDatabase` conforms to it, and tests
 /// wrap it or fake it.
 public protocol SyncReplica: Sendable {
-    var deviceID: String { get }
+    /// The device id this database syncs as now (`becomeNewDevice` changes it).
+    func currentDeviceID() throws -> String
+    /// The highest seq this database ever gave an event: the server acknowledging more proves
+    /// another database syncs under this device's id.
+    func lastWrittenSeq() throws -> Int64
+    /// Makes this database a device of its own (a new id, every row sent again from seq 1, a
+    /// full pull after) once it turned out to be a copy of another; returns the new id.
+    func becomeNewDevice() throws -> String
     /// The server epoch and cursor position last applied, and the highest acknowledged seq.
     func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64)
     /// Applies one pulled page and its cursor in one local transaction; changes that break the
@@ -56,6 +63,9 @@ public struct SyncReport: Equatable, Sendable {
     public var rebased = false
     /// Pending writes stamped while the device clock was far ahead were given fresh clocks.
     public var restamped = 0
+    /// The database turned out to be a copy of another device's (a backup restored, a
+    /// snapshot): it became this new device and sent everything again.
+    public var newDeviceID: String?
     public var roundTrips = 0
     public init() {}
 }
@@ -66,6 +76,10 @@ public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomS
     case cursorDidNotAdvance(from: Int64, to: Int64)
     /// An event for an encrypted account still names a plain derived id after keying.
     case plainDerivedID
+    /// The server showed another database syncing under this device's id (`key_reused`, or an
+    /// acknowledgement past any seq written here): this one is a copy. `run` makes it a
+    /// device of its own; raised to the caller only if that happens twice in one run.
+    case copyOfAnotherDevice
 
     public var errorDescription: String? { description }
 
@@ -77,6 +91,9 @@ public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomS
         case .plainDerivedID:
             "a change waiting to be sent names an exercise, routine or imported row by an id the server could guess, and keying it "
                 + "did not help, so nothing was sent (the changes stay in the outbox). Please report this with `gymlog status --json`."
+        case .copyOfAnotherDevice:
+            "the sync server showed another database syncing as this device even after this one took a new device id, so nothing "
+                + "more was sent (the changes stay in the outbox). Please report this with `gymlog status --json`."
         }
     }
 }
@@ -102,6 +119,9 @@ public struct SyncEngine: Sendable {
     /// in the clear.
     public var seal: ValueSeal?
 
+    /// The server's answer to an event whose seq or key already carried other content.
+    static let keyReusedCode = "key_reused"
+
     /// How far inside the server's clock limit the device clock must be before pending
     /// writes are re-stamped after `clock_ahead` (network delay fits well inside a minute).
     static let clockMarginMs: Int64 = 60_000
@@ -112,14 +132,27 @@ public struct SyncEngine: Sendable {
 
     public func run() async throws -> SyncReport {
         var report = SyncReport()
-        do {
-            try await cycle(&report, pushFirst: true)
-        } catch let error as SyncTransportError where error.code == "epoch_changed" {
-            // The server's history moved on since this device's last pull (another device
-            // proved a rollback, or the server was replaced): pull first, which rebases, then push.
-            try await cycle(&report, pushFirst: false)
+        var device = try replica.currentDeviceID()
+        var pushFirst = true
+        var retried = (epoch: false, copy: false)
+        while true {
+            do {
+                try await cycle(&report, pushFirst: pushFirst, device: device)
+                return report
+            } catch let error as SyncTransportError where error.code == "epoch_changed" && !retried.epoch {
+                // The server's history moved on since this device's last pull (another device
+                // proved a rollback, or the server was replaced): pull first, which rebases, then push.
+                retried.epoch = true
+                pushFirst = false
+            } catch SyncEngineError.copyOfAnotherDevice where !retried.copy {
+                // Nothing of this cycle's push was acknowledged: every change is still here,
+                // and goes again under the new id, after a full pull.
+                device = try replica.becomeNewDevice()
+                report.newDeviceID = device
+                retried.copy = true
+                pushFirst = false
+            }
         }
-        return report
     }
 
     /// Whether `event` names a plain content-derived id, as its row or in an id field (read
@@ -178,13 +211,13 @@ public struct SyncEngine: Sendable {
     /// pull, so the cursor moves to the new head and the pull (of this device's own writes)
     /// is skipped: one round trip instead of two. Otherwise the pull follows, as in a
     /// pull-first cycle; merging is per field and by clock, so the order changes no result.
-    private func cycle(_ report: inout SyncReport, pushFirst: Bool) async throws {
+    private func cycle(_ report: inout SyncReport, pushFirst: Bool, device: String) async throws {
         var position = try replica.syncPosition()
         var pulledThrough = try replica.pulledThrough()
         var rebasedThisCycle = false
         if pushFirst, let epoch = position.epoch, try !replica.pending(after: position.ackedSeq, limit: 1).isEmpty {
             let seen = try await pushOutbox(&report, after: position.ackedSeq, epoch: epoch, cursor: position.cursor,
-                                            rebasedThisCycle: &rebasedThisCycle)
+                                            device: device, rebasedThisCycle: &rebasedThisCycle)
             if let head = seen {
                 _ = try replica.apply([], refused: [], epoch: epoch, cursor: head,
                                       pulledThrough: Self.heldThrough(head, pulledThrough: pulledThrough, cursor: position.cursor))
@@ -198,7 +231,7 @@ public struct SyncEngine: Sendable {
 
         // Pull.
         while true {
-            let page = try await transport.pull(cursor: cursor, limit: pullLimit, deviceID: replica.deviceID,
+            let page = try await transport.pull(cursor: cursor, limit: pullLimit, deviceID: device,
                                                 ackedSeq: cursor.epoch == nil ? nil : position.ackedSeq,
                                                 since: cursor.epoch == nil ? nil : pulledThrough)
             report.roundTrips += 1
@@ -229,7 +262,7 @@ public struct SyncEngine: Sendable {
                 let (changes, refused) = await opened(page.changes)
                 let stats = try replica.apply(changes, refused: refused, epoch: page.epoch, cursor: pageCursor, pulledThrough: ended)
                 if let ended { pulledThrough = ended }
-                report.pulledChanges += Self.othersChanges(page.changes, deviceID: replica.deviceID)
+                report.pulledChanges += Self.othersChanges(page.changes, deviceID: device)
                 report.mergedFields += stats.written
                 report.keptFields += stats.kept
                 report.parkedChanges += stats.parked
@@ -242,13 +275,17 @@ public struct SyncEngine: Sendable {
             if !page.hasMore { break }
         }
 
-        // A push answer lost in flight is healed by the ack every pull carries.
-        if serverAck > position.ackedSeq { try replica.acknowledge(lastAppliedSeq: serverAck, rejected: [:]) }
+        // The server acknowledges more than this device sent: a push whose answer was lost, or
+        // another database syncing under this device's id. Past any seq written here, it can
+        // only be the other; otherwise the events go again, and the server answers `duplicate`
+        // for what it holds and `key_reused` for what a copy wrote under the same seq (taking
+        // the ack as it comes would delete a copy's own changes unsent).
+        if serverAck > position.ackedSeq, serverAck > (try replica.lastWrittenSeq()) { throw SyncEngineError.copyOfAnotherDevice }
 
         // Pushed right after the pull: when nothing came between, the cursor moves past this
         // device's own writes, so the next cycle need not pull them back either.
-        let head = try await pushOutbox(&report, after: max(serverAck, position.ackedSeq), epoch: position.epoch,
-                                        cursor: position.cursor, rebasedThisCycle: &rebasedThisCycle)
+        let head = try await pushOutbox(&report, after: position.ackedSeq, epoch: position.epoch,
+                                        cursor: position.cursor, device: device, rebasedThisCycle: &rebasedThisCycle)
         if let epoch = position.epoch, let head {
             _ = try replica.apply([], refused: [], epoch: epoch, cursor: head,
                                   pulledThrough: Self.heldThrough(head, pulledThrough: pulledThrough, cursor: position.cursor))
@@ -266,7 +303,7 @@ public struct SyncEngine: Sendable {
     /// least one batch was answered, and each answer's writes started where the previous one
     /// (or `cursor`) ended; nil otherwise.
     private func pushOutbox(_ report: inout SyncReport, after start: Int64, epoch: String?, cursor: Int64?,
-                            rebasedThisCycle: inout Bool) async throws -> Int64? {
+                            device: String, rebasedThisCycle: inout Bool) async throws -> Int64? {
         try replica.unparkDueEvents()
         var seen = cursor
         var answered = false
@@ -293,7 +330,7 @@ public struct SyncEngine: Sendable {
             let response: PushResponse
             do {
                 let sent = if let seal { try await seal.sealed(events) } else { events }
-                response = try await transport.push(PushRequest(deviceID: replica.deviceID, events: sent, epoch: epoch))
+                response = try await transport.push(PushRequest(deviceID: device, events: sent, epoch: epoch))
             } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
                 // The server refuses clocks far in its future. If this device's wall clock is
                 // now within what the server accepts, it was further ahead when the pending
@@ -331,6 +368,11 @@ public struct SyncEngine: Sendable {
                 seen = head.position
             } else {
                 seen = nil
+            }
+            // A seq this device used was used for other content: this database is a copy. Its
+            // answer is not acknowledged (that would drop the copy's change as a replay).
+            if response.results.contains(where: { $0.status == .rejected && $0.error?.code == SyncEngine.keyReusedCode }) {
+                throw SyncEngineError.copyOfAnotherDevice
             }
             var rejected: [Int64: String] = [:]
             for r in response.results {

@@ -379,7 +379,7 @@ import Testing
         #expect(pipe.status == 1 && pipe.stderr.contains("it is not a regular file (a pipe?)"), "\(pipe.stderr)")
     }
 
-    @Test func largeImportsAreWrittenInBatchesOfWholeWorkouts() throws {
+    @Test func largeImportsAreOneTransactionWithProgressByWholeWorkouts() throws {
         // Given 40 Strong workouts of 5 sets
         var text = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\n"
         for day in 1...40 {
@@ -394,8 +394,9 @@ import Testing
         // When it is imported 12 sets at a time
         var calls: [Int] = []
         let report = try db.importFile(parsed, batchSize: 12, progress: { done, _ in calls.append(done) })
-        // Then every transaction holds whole workouts (10 sets), and records are rebuilt once at the end
-        #expect(report.transactions == 20 + 1)
+        // Then it is one transaction (all or nothing), progress is told by whole workouts (10
+        // sets), and records are rebuilt once at the end
+        #expect(report.transactions == 1)
         #expect(calls == Array(stride(from: 10, through: 200, by: 10)))
         #expect(report.setsCreated == 200 && report.workoutsCreated == 40 && report.exercisesCreated == ["Squat"])
         #expect(try db.read { try Double.fetchOne($0, sql: "SELECT value FROM records WHERE metric = 'weight'") } == 140)

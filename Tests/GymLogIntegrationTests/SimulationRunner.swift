@@ -393,7 +393,9 @@ extension Sim {
     struct CountingReplica: SyncReplica {
         let inner: any SyncReplica
         let rebases: Box<Int>
-        var deviceID: String { inner.deviceID }
+        func currentDeviceID() throws -> String { try inner.currentDeviceID() }
+        func lastWrittenSeq() throws -> Int64 { try inner.lastWrittenSeq() }
+        func becomeNewDevice() throws -> String { try inner.becomeNewDevice() }
         func syncPosition() throws -> (epoch: String?, cursor: Int64, ackedSeq: Int64) { try inner.syncPosition() }
         func apply(_ changes: [PullChange], refused: [RefusedChange], epoch: String, cursor: Int64,
                    pulledThrough: Int64?) throws -> (written: Int, kept: Int, parked: Int) {

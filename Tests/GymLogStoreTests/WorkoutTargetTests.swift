@@ -37,6 +37,35 @@ import Testing
         #expect(try liveSets(db, workout: today.workout.id) == ["bench 100kg x 5"])
     }
 
+    /// Issue 50: a workout dated after now (an import from a clock set wrong, or whose file
+    /// carries later dates; here one set of it, as a sync cut short brings it) took the place
+    /// of the workout the lifter sees: each line started a workout of its own, and `edit 1`
+    /// and `delete 2` addressed the dated one ("There is no set #2: the current workout has 1 set").
+    @Test func aWorkoutDatedAfterNowIsNeverTheCurrentOne() throws {
+        // Given a history holding one set of a workout a year from now
+        let world = FakeWorld()
+        let db = try temporaryDatabase(world)
+        let later = localDateTime(millis: world.now() + 365 * 86_400_000, utcOffsetSeconds: 0).prefix(19)
+        _ = try db.importFile(try ImportParser.parse(Array(("Date,Workout Name,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes\n"
+            + "\(later),Later,Squat,1,150,3,0,0,\n").utf8), options: ImportOptions()))
+        let dated = try #require(try db.read { try String.fetchOne($0, sql: "SELECT id FROM workouts") }.flatMap(parseUUID))
+        // When a set is logged, repeated with `+`, set 1 edited and set 2 deleted, line after line
+        let first = try log(db, "row 60x10")
+        world.advance(minutes: 2)
+        let repeated = try log(db, "+", typed: "+")
+        world.advance(minutes: 2)
+        let edited = try db.editSet(.number(1), patch: SetPatch(reps: 7))
+        let deleted = try db.deleteSet(.number(2))
+        // Then all four address one new workout, the one the prompt shows, and the dated one is untouched
+        #expect(repeated.workout.id == first.workout.id && first.workout.id != dated)
+        #expect(edited.set.summary == "60kg x 7" && edited.set.workoutID == first.workout.id)
+        #expect(deleted.summary == "60kg x 10" && deleted.workoutID == first.workout.id)
+        #expect(try db.openWorkout()?.workout.id == first.workout.id)
+        #expect(try liveSets(db, workout: first.workout.id) == ["row 60kg x 7"])
+        #expect(try liveSets(db, workout: dated) == ["Squat 150kg x 3"])
+        #expect(try count(db, "SELECT COUNT(*) FROM workouts WHERE deleted_at IS NULL") == 2)
+    }
+
     @Test func editDeleteShowAndNoteActOnThePastWorkoutBeingFilledIn() throws {
         // Given today's finished bench and a past Arms workout with two curls
         let world = FakeWorld()

@@ -51,6 +51,16 @@ public struct TemporaryHome: Sendable {
 
     /// Deletes the folder.
     public func remove() { try? FileManager.default.removeItem(atPath: root) }
+
+    /// A copy of the whole home as `cp -a` makes it (a backup restored, a VM snapshot): the
+    /// same database, device id, outbox and credentials, in a folder of its own.
+    public func copied() throws -> TemporaryHome {
+        let copy = try TemporaryHome(prefix: "gymlog-copy")
+        try FileManager.default.removeItem(atPath: copy.root)
+        let run = try ProcessRunner.run(URL(fileURLWithPath: "/bin/cp"), ["-a", root, copy.root])
+        guard run.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cp -a failed: \(run.stderr)"]) }
+        return copy
+    }
 }
 
 extension TemporaryHome {

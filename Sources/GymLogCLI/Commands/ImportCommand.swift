@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GymLogCore
 import GymLogStore
+import GymLogSyncClient
 
 struct Import: ContextCommand {
     static let configuration = CommandConfiguration(
@@ -74,11 +75,17 @@ struct Import: ContextCommand {
         in its name (`Squat (Barbell)` is loaded: a row with no load is a set at 0). --dry-run prints \
         what the import would print and writes nothing. Ids are derived from the content \
         (native exports keep their own), so importing the same file twice, or a later export \
-        that overlaps an earlier one, adds only what is new. Exercises are matched by exact \
-        name or alias and otherwise created with the name in the file; a native export's \
-        aliases, supersets and bodyweight entries are added too, and Hevy's superset_id \
-        groups supersets. The file is read as a stream, twice (check, then write), so memory \
-        does not grow with it. Imported rows sync like logged ones.
+        that overlaps an earlier one, adds only what is new; and a set the history holds \
+        already (the same exercise and performance in a workout started within a minute of \
+        the file's) is not added again whatever file it came from, so your own export in any \
+        format, or another app's export of the same sessions, adds nothing. Exercises are \
+        matched by exact name or alias and otherwise created with the name in the file; a \
+        native export's aliases, supersets and bodyweight entries are added too, and Hevy's \
+        superset_id groups supersets. The file is read as a stream, twice (check, then write). \
+        The import is one action: `undo` takes it back whole and `redo` brings it back, and \
+        an import that fails or is killed half way leaves nothing. A database logged in to an \
+        account that has never synced pulls the account's history first. Imported rows sync \
+        like logged ones.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -143,9 +150,11 @@ struct Import: ContextCommand {
         }
 
         let db = try dryRun ? Self.dryRunDatabase(context) : context.db()
+        if !dryRun { try await Self.pullFirst(db, context) }
         let total = parsed.setCount
         let showProgress = !dryRun && total >= 2000 && isatty(STDERR_FILENO) == 1
-        let report = try db.importFile(parsed, dryRun: dryRun, progress: showProgress ? { done, all in
+        let label = "import " + (file as NSString).lastPathComponent
+        let report = try db.importFile(parsed, dryRun: dryRun, label: label, progress: showProgress ? { done, all in
             let percent = all == 0 ? 100 : done * 100 / all
             let width = 30, filled = width * percent / 100
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
@@ -156,6 +165,24 @@ struct Import: ContextCommand {
         }
         Self.summary(report, parsed, unitFromFlag: unit != nil, dateOrderFromFlag: dateOrder != nil, zone: zone)
             .forEach(context.print)
+    }
+
+    /// A database that belongs to an account and has never pulled holds none of the account's
+    /// history yet: an import into it would add, as new, the sets every other device holds
+    /// (the account's own export imported into a fresh database doubled it on every device).
+    /// It pulls first; when it cannot, nothing is imported.
+    static func pullFirst(_ db: GymLogDatabase, _ context: CLIContext) async throws {
+        guard let server = context.settings.server, context.settings.token != nil, try db.syncState().epoch == nil else { return }
+        context.printError("This database belongs to the account at \(server) and has never synced: pulling its history first, so the import adds only what it lacks…")
+        let mutex = try SyncMutex(path: context.paths.syncLock, wait: SyncMutex.manualWait) {
+            context.printError("Waiting for the sync already running for this database to finish…")
+        }
+        defer { withExtendedLifetime(mutex) {} }
+        if case .failure(let error) = await (try SyncRun(context)).cycle() {
+            throw UserError("Nothing was imported: this database belongs to the account at \(server) but has never synced, so it does "
+                + "not hold the account's history, and the import could add sets the account already has; the sync failed: "
+                + "\(error.localizedDescription) Run `gymlog sync` once it can reach the server, then import again.")
+        }
     }
 
     /// The database a dry run reads: the real one when it exists, else an empty one in memory,

@@ -23,6 +23,8 @@ struct Status: ContextCommand {
             return
         }
         let s = try db.syncState()
+        // Said once: the sync that found the copy ran in the background, unseen.
+        let copyNotice: String? = (try? db.takeCopyNotice()) ?? nil
         let schedule = try db.syncSchedule()
         let hold = schedule.hold(context.settings, now: context.environment.now())
         // Shown here, the stop need not be told again after the next command (`BackgroundSync`).
@@ -41,6 +43,7 @@ struct Status: ContextCommand {
                 ("oldest_pending_at", at(s.oldestPendingAt)),
                 ("last_sync_at", at(s.lastSyncAt)),
                 ("last_error", .string(s.lastError)),
+                ("copy_notice", .string(copyNotice)),
                 ("auto_sync", .bool(hold != .off && hold != .loggedOut && hold != .stopped)),
                 ("retry_stopped", .bool(schedule.stopped)),
                 ("next_try_at", at(schedule.nextTryAt)),
@@ -70,6 +73,7 @@ struct Status: ContextCommand {
         context.print(style.dim("Auto sync:  ") + Self.autoSyncLine(hold))
         context.print(style.dim("Last sync:  ") + (s.lastSyncAt.map(when) ?? "never"))
         if let e = s.lastError { context.print(style.error("Last error:") + " \(e)") }
+        if let notice = copyNotice { context.print(style.dim("Copy:       ") + notice) }
         if case .backingOff(let until) = hold { context.print(style.dim("Next try:   ") + "after \(when(until)), with the next change or `gymlog sync`") }
         for f in s.failing {
             context.print(style.error("Failing:   ") + " event \(f.seq) (\(f.entity)), \(plural(f.attempts, "attempt")): \(f.error)" + (f.nextAttemptAt.map { "; next try after \(when($0))" } ?? ""))

@@ -60,7 +60,12 @@ struct Sync: ContextCommand {
         if report.duplicates > 0 { line += ", \(report.duplicates) already on the server" }
         if !report.rejected.isEmpty { line += ", \(report.rejected.count) failed" }
         context.print(line + ".")
-        if report.rebased { context.print("The server's history was new or older than this device's; all local data was sent again.") }
+        if let device = report.newDeviceID {
+            // Said here, `status` need not say it again.
+            _ = try? sync.db.takeCopyNotice()
+            context.print("Another database synced as this device: this one is a copy (a backup restored, a snapshot or a copied folder). "
+                + "It is now device \(device), and all its data was sent again; nothing was lost.")
+        } else if report.rebased { context.print("The server's history was new or older than this device's; all local data was sent again.") }
         if report.restamped > 0 {
             context.print("This device's clock was ahead when \(report.restamped) pending change\(report.restamped == 1 ? " was" : "s were") made; they were given the corrected time and sent.")
         }

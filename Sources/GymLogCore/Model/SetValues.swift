@@ -42,6 +42,22 @@ public struct SetValues: Equatable, Sendable {
         return .weighted
     }
 
+    /// Whether `other` records the same performance, as two exports of one set do whatever app
+    /// wrote them: the same reps, time and distance (to the metre), warm-up or not alike, and
+    /// the same load to 0.05 kg (an export rounds a pound load converted to kilograms, or back;
+    /// the smallest plate is 0.25 kg), no load counting as 0. Notes, RPE, RIR and drop or
+    /// failure marks are left out: not every app keeps them.
+    public func isSamePerformance(as other: SetValues) -> Bool {
+        guard reps == other.reps, durationSeconds == other.durationSeconds,
+              (kind == .warmup) == (other.kind == .warmup) else { return false }
+        switch (distance, other.distance) {
+        case (nil, nil): break
+        case (let a?, let b?): guard abs(a.meters - b.meters) < 1 else { return false }
+        default: return false
+        }
+        return abs((weight?.kilograms ?? 0) - (other.weight?.kilograms ?? 0)) < 0.05
+    }
+
     /// A load taken and not lifted: 0 reps (`deadlift 150x0 f`). Kept and shown, never a
     /// record, and no volume.
     public var isMissedAttempt: Bool { reps == 0 }

@@ -24,6 +24,16 @@ public struct WorkoutStatus: Equatable, Sendable {
         return now - last <= Int64(idleGapMinutes) * 60_000 ? nil : last
     }
 
+    /// How far after now a workout may start and still be the current one: another device's
+    /// clock a little ahead (the server accepts clocks up to 15 minutes ahead). A workout that
+    /// starts later than that (an import dated years on, a clock set wrong) is history, never
+    /// the workout a line goes into or `edit N` means; otherwise it would take that place from
+    /// the workout the lifter sees, and each line would start a workout of its own.
+    public static let currentStartAheadMs: Int64 = 15 * 60_000
+
+    /// The latest start a workout may have to be the current one at `now`.
+    public var latestCurrentStart: Int64 { now &+ Self.currentStartAheadMs }
+
     /// True while the workout is open (not finished, and within the idle gap of its last set).
     public func isOpen(_ workout: Workout, lastActivity: Int64?) -> Bool {
         end(of: workout, lastActivity: lastActivity) == nil

@@ -14,12 +14,15 @@ public enum SyncRules {
     /// backend runs the same way: read what the batch needs (`readPlan`, one snapshot),
     /// decide in memory (`decide`), store the decision (`PushWrites`):
     ///
-    /// - a seq <= the device's last applied seq is a replay: acknowledged as `duplicate`, nothing applied;
+    /// - a seq <= the device's last applied seq is a replay: acknowledged as `duplicate`, nothing
+    ///   applied (unless its key says otherwise, below);
     /// - a seq past last applied + 1 is a gap: the whole request is `sequenceGap` and nothing is written;
     /// - a rejected event still consumes its seq; its idempotency key is not recorded;
     /// - a known idempotency key under a new seq is a `duplicate` that consumes the seq when
     ///   the event carries what the key carried before (`digest`), else it is rejected as
-    ///   `key_reused` (the seq is consumed, nothing applied: the first content stays);
+    ///   `key_reused` (the seq is consumed, nothing applied: the first content stays); a replay
+    ///   (seq <= last applied) whose recorded key carried other content is `key_reused` too:
+    ///   the device is a copy (a backup restored, a snapshot) that used the seq again;
     /// - per field, the write with the newer HLC wins (an equal clock is the same write again);
     ///   the tombstone `deleted_at` is a field like any other, so a delete beats older and
     ///   concurrent edits of it and only a newer clock restores the row;
@@ -65,6 +68,11 @@ public enum SyncRules {
         // The first candidate holding each key records it, unless the store knows it already.
         var keys = RecordedKeys()
         var newKeys: [IdempotencyKey] = []
+        // A replay's key, when recorded, says what that seq carried: a copy of the device's
+        // database sends other content under a seq (and key) the original already used.
+        for case .valid(let event) in items where event.seq <= state.lastAppliedSeq {
+            if let earlier = state.recordedKeys[event.idempotencyKey], let earlier { keys.digests[event.idempotencyKey] = earlier }
+        }
         for event in candidates where !keys.new.contains(event.idempotencyKey) && keys.digests[event.idempotencyKey] == nil {
             if let earlier = state.recordedKeys[event.idempotencyKey] {
                 if let earlier { keys.digests[event.idempotencyKey] = earlier }
@@ -124,7 +132,17 @@ public enum SyncRules {
         var written: [RowKey: Int] = [:]
         for item in items {
             let seq = item.seq
-            guard seq > merge.lastAppliedSeq else { merge.results.append(PushResult(seq: seq, status: .duplicate)); continue }
+            guard seq > merge.lastAppliedSeq else {
+                // A replay carries what its key carried, or the seq was used for other content
+                // (a copy of the device's database): that is no duplicate, and the copy must
+                // send its change again as a device of its own.
+                if case .valid(let event) = item, seq <= lastAppliedSeq, let earlier = keys.digests[event.idempotencyKey], earlier != digest(event) {
+                    merge.results.append(PushResult(seq: seq, status: .rejected, error: keyReused(event)))
+                } else {
+                    merge.results.append(PushResult(seq: seq, status: .duplicate))
+                }
+                continue
+            }
             merge.lastAppliedSeq = seq
             let event: ValidEvent
             switch item {
