@@ -148,20 +148,21 @@ enum Importer {
 
     /// Writes one imported workout and its sets, skipping rows that are already stored: by id
     /// (the same file again), or by content, since a set is the same set whatever file it came
-    /// from. A workout the history holds already (live, started within a minute) takes the
-    /// file's workout's place, and each of the file's sets that it holds, of the same exercise
-    /// with the same performance (`SetValues.isSamePerformance`), in order, is left out: the
-    /// account's own export in another format, or another app's export of the same session,
-    /// adds nothing; a set the file has and the history lacks joins that workout.
+    /// from. Each of the file's sets that a workout of the history started within a minute
+    /// holds, of the same exercise with the same performance (`SetValues.isSamePerformance`),
+    /// is left out, a deleted set included (it stays deleted, as a set deleted after an import
+    /// does when the file comes again): the account's own export in another format, or another
+    /// app's export of the same session, adds nothing. The nearest live such workout takes the
+    /// file's workout's place: a set the file has and the history lacks joins it.
     static func importWorkout(_ workout: ImportedWorkout, state: inout ImportState, in w: inout ChangeWriter) throws {
         var into = workout.id
-        var held = HeldSets()
+        let near = try workouts(startingNear: workout.workout.startedAt, besides: state.createdWorkouts, in: w)
+        var held = HeldSets(try sets(of: near.map(\.id), in: w))
         if try stored("workouts", workout.id, state: &state, in: w) {
             state.report.workoutsExisting += 1
-        } else if let existing = try heldWorkout(startingNear: workout.workout.startedAt, besides: state.createdWorkouts, in: w) {
+        } else if let existing = near.first(where: \.live) {
             state.report.workoutsExisting += 1
-            into = existing
-            held = HeldSets(try Workouts(w).liveSets(workoutID: existing))
+            into = existing.id
         } else {
             state.report.workoutsCreated += 1
             state.createdWorkouts.insert(workout.id)
@@ -191,18 +192,29 @@ enum Importer {
         }
     }
 
-    /// The live workout that started within `sameWorkoutWithinMs` of `start`, the nearest,
-    /// leaving out the workouts this import made (two of one file a few seconds apart stay two).
-    private static func heldWorkout(startingNear start: Int64, besides created: Set<UUID>, in w: ChangeWriter) throws -> UUID? {
-        try String.fetchAll(w.db.cachedStatement(sql: """
-            SELECT id FROM workouts WHERE started_at BETWEEN ? AND ? AND deleted_at IS NULL
+    /// The workouts, live or deleted, that started within `sameWorkoutWithinMs` of `start`,
+    /// nearest first, leaving out those this import made (two of one file a few seconds apart
+    /// stay two).
+    private static func workouts(startingNear start: Int64, besides created: Set<UUID>, in w: ChangeWriter) throws -> [(id: UUID, live: Bool)] {
+        try Row.fetchAll(w.db.cachedStatement(sql: """
+            SELECT id, deleted_at IS NULL AS live FROM workouts WHERE started_at BETWEEN ? AND ?
             ORDER BY abs(started_at - ?), id
             """), arguments: [start - sameWorkoutWithinMs, start + sameWorkoutWithinMs, start])
-            .lazy.compactMap(parseUUID).first { !created.contains($0) }
+            .compactMap { row in parseUUID(row["id"]).map { (id: $0, live: row["live"] as Bool) } }
+            .filter { !created.contains($0.id) }
     }
 
-    /// The live sets of a held workout not yet matched by one of the file's, by exercise, in
-    /// the order they were done.
+    /// Every set, live or deleted, of the workouts, in the order they were done.
+    private static func sets(of workouts: [UUID], in w: ChangeWriter) throws -> [LoggedSet] {
+        guard !workouts.isEmpty else { return [] }
+        return try Row.fetchAll(w.db, sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.workout_id IN (\(workouts.map { _ in "?" }.joined(separator: ", ")))
+            ORDER BY s.performed_at, s.id
+            """, arguments: StatementArguments(workouts.map(\.key))).map { Rows.set($0) }
+    }
+
+    /// The sets of the held workouts not yet matched by one of the file's, by exercise, in the
+    /// order they were done.
     struct HeldSets {
         private var byExercise: [UUID: [SetValues]] = [:]
 

@@ -93,7 +93,8 @@ extension Sim {
             let token = Tokens.generate()
             _ = try await store.storage.createUser(name: "lifter", tokenHash: Tokens.hash(token), now: clock.now())
             if let seal, let user = try await store.storage.userForTokenHash(Tokens.hash(token)) {
-                _ = try await store.storage.setKeyVerifier(user: user, verifier: seal.key.verifier)
+                // As `PUT /v1/account/key` stores it: the hash of the verifier a device sends.
+                _ = try await store.storage.setKeyVerifier(user: user, verifier: Tokens.hash(seal.key.verifier))
             }
             return token
         }

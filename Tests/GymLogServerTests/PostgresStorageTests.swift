@@ -288,8 +288,9 @@ struct PostgresStorageTests {
             // Given a first push of 200 new rows
             let first = (1...200).map { Script.item(Int64($0), "s\($0)", "reps", .int(1), millis: Int64($0)) }
             let (fresh, _) = try await statements { try await storage.push(user: user, deviceID: "a", items: first, now: testNow) }
-            // When a second one replays 100 of them, edits 100 stored rows, and reuses a key with other content
-            let second = (101...300).map { Script.item(Int64($0), "s\($0 - 100)", "reps", .int(2), millis: 1000 + Int64($0), key: $0 <= 200 ? "dev-\($0)-s\($0)" : nil) }
+            // When a second one replays 100 of them (as sent), edits 100 stored rows, and reuses a key with other content
+            let second = Array(first[100..<200])
+                + (201...300).map { Script.item(Int64($0), "s\($0 - 100)", "reps", .int(2), millis: 1000 + Int64($0)) }
                 + [Script.item(301, "x", "reps", .int(9), millis: 5000, key: "dev-1-s1")]
             let (mixed, outcome) = try await statements { try await storage.push(user: user, deviceID: "a", items: second, now: testNow) }
             // And a third skips a seq

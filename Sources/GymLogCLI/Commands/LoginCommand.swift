@@ -130,7 +130,10 @@ struct Login: SavesCredentials {
     /// one, or the phrase given, made the key of an empty account (shown once when new); nil
     /// for an account kept in the clear, or a server from before end-to-end encryption.
     func accountKey(of info: AccountInfo?, transport: HTTPSyncTransport, in context: CLIContext) async throws -> AccountKey? {
-        guard let info else { return nil }
+        guard let info, info.encrypted || info.empty else {
+            try Self.refuseDowngrade(info, server: Self.baseURL(server), in: context)
+            return nil
+        }
         if info.encrypted {
             // Logging in again to the same account (a new token, after `logout`) needs no phrase.
             if context.settings.account == info.user, let saved = try? context.settings.valueSeal()?.key {
@@ -161,6 +164,26 @@ struct Login: SavesCredentials {
             for line in AccountKeyText.phraseLines(key) { context.print(line) }
         }
         return key
+    }
+
+    /// A device that holds the account's key (it has synced the account encrypted) or is given
+    /// a recovery phrase never sends the history in the clear: when the server says the
+    /// account is kept in the clear (`info` unencrypted) or knows no encryption (`info` nil),
+    /// the login is refused, naming the conflict. A server's word is not enough to give up
+    /// encryption: a malicious or replaced one would then read every change sent.
+    static func refuseDowngrade(_ info: AccountInfo?, server: String, in context: CLIContext) throws {
+        let settings = context.settings
+        let heldKey = settings.accountKey != nil && settings.server.map(baseURL) == server && (info == nil || settings.account == info?.user)
+        // The phrase, on a pipe, is the line after the token; a terminal is asked nothing here.
+        let givenPhrase = heldKey || isatty(STDIN_FILENO) == 1 ? nil
+            : context.readSecret?("")?.trimmingCharacters(in: .whitespaces).flatMap { $0.isEmpty ? nil : $0 }
+        guard heldKey || givenPhrase != nil else { return }
+        let says = info.map { "says the account \($0.user)'s history is kept in the clear" } ?? "does not know end-to-end encryption"
+        let why = heldKey ? "this device holds the account's key (it has synced the account encrypted)"
+                          : "a recovery phrase was given for it"
+        throw UserError("The server at \(server) \(says), but \(why). Sending to it in the clear would let the server read your "
+            + "history, so nothing was saved. If its administrator really reset the account, run `gymlog logout` and log in again "
+            + "without a phrase; otherwise do not trust this server (check its URL).")
     }
 
     /// The key a typed recovery phrase spells, or what is wrong with it.

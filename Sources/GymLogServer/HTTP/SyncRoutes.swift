@@ -82,7 +82,8 @@ struct SyncRoutes: Sendable {
         guard body.verifier.utf8.count == 64, body.verifier.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
             throw APIError(.badRequest, "invalid_verifier", "verifier must be 64 lowercase hex digits (the account key's verifier).")
         }
-        switch try await storage.setKeyVerifier(user: user, verifier: body.verifier) {
+        // Only its hash is kept: a stolen database (or backup) does not hold what a device sends.
+        switch try await storage.setKeyVerifier(user: user, verifier: Tokens.hash(body.verifier)) {
         case .set(let dropped):
             context.logger.notice("account key set", metadata: ["user": "\(user.name)", "dropped_history": "\(dropped)"])
             return jsonResponse(AccountKeyResponse(droppedHistory: dropped))
@@ -290,7 +291,7 @@ struct SyncRoutes: Sendable {
         let sent = request.headers[Self.keyHeader]
         switch (user.keyVerifier, sent) {
         case (nil, nil): return user
-        case (let verifier?, let sent?) where sent == verifier: return user
+        case (let stored?, let sent?) where Tokens.constantTimeEqual(Tokens.hash(sent), stored): return user
         case (_?, nil):
             throw APIError.keyRequired
         case (_?, _?):

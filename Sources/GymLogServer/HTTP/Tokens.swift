@@ -15,9 +15,20 @@ public enum Tokens {
         return "glt_" + base64url
     }
 
-    /// The lowercase hex SHA-256 of the token, as stored in `users.token_hash`.
+    /// The lowercase hex SHA-256 of the token, as stored in `users.token_hash`; also of an
+    /// account key's verifier, as stored in `users.key_verifier` (a device sends the verifier,
+    /// the server keeps only its hash).
     public static func hash(_ token: String) -> String {
         lowercaseHex(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    /// Whether two hashes are equal, in a time that does not depend on where they differ.
+    public static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for i in x.indices { difference |= x[i] ^ y[i] }
+        return difference == 0
     }
 }
 

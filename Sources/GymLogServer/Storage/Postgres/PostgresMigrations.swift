@@ -148,6 +148,11 @@ enum PostgresSchema {
             "CREATE INDEX records_by_change ON records (user_id, change_seq)",
             "DROP TABLE fields",
         ]),
+        PostgresMigration(version: 8, name: "server-v8-key-verifier-hash", steps: [
+            // Only the SHA-256 of an account key's verifier is kept (`Tokens.hash`: lowercase
+            // hex of the UTF-8), as for tokens: a stolen database does not hold what a device sends.
+            "UPDATE users SET key_verifier = encode(sha256(convert_to(key_verifier, 'UTF8')), 'hex') WHERE key_verifier IS NOT NULL",
+        ]),
     ]
 
     /// Applies the missing migrations on `connection`; throws a `ServerSetupError` naming the

@@ -237,6 +237,15 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             try migrateFieldRowsToRecords(db)
             try db.execute(sql: "DROP TABLE fields")
         }
+        m.registerMigration("server-v8-key-verifier-hash") { db in
+            // The account key's verifier was kept as a device sends it: with a stolen token
+            // and this file, a pull read the sealed history and a forged push applied. Only
+            // its SHA-256 is kept now (`Tokens.hash`), as for tokens.
+            for row in try Row.fetchAll(db, sql: "SELECT id, key_verifier FROM users WHERE key_verifier IS NOT NULL") {
+                try db.execute(sql: "UPDATE users SET key_verifier = ? WHERE id = ?",
+                               arguments: [Tokens.hash(row["key_verifier"] as String), row["id"] as Int64])
+            }
+        }
         return m
     }
 

@@ -1,0 +1,241 @@
+import Foundation
+import GRDB
+import GymLogCore
+import GymLogStore
+import GymLogSyncClient
+import GymLogTestSupport
+import GymLogWire
+import SplitMix
+import Testing
+
+/// The model of the history (issue 44): seeded random sequences of what a lifter does, on
+/// several devices and copies of them, against the real `gymlog-server`, checked against a
+/// plain reference model: which sets exist and whether each is live.
+///
+/// Each action's effect is read on the device that did it (the sets it made, deleted or
+/// brought back) and the model applies it in order; every clock follows the order of the
+/// steps (one clock for every device, moving forward each step), so after every device has
+/// synced, each must hold exactly the model's live sets. The promises checked:
+/// - nothing lost: every set the model holds live is live on every device once they converge,
+///   copies of a device (a backup restored, a snapshot) included;
+/// - nothing doubled: no device holds a set the model does not know, and importing the
+///   account's own export (native, Strong or Hevy), on any device, adds nothing;
+/// - units exact: a set is stored as typed, its unit included, kg or lb;
+/// - an import is one action: undo takes every set of it back;
+/// - every device exports the same.
+///
+/// `GYMLOG_RELIABILITY_SEED` replays a run; `GYMLOG_RELIABILITY_SCALE` makes it longer.
+@Suite("History model", .serialized) struct HistoryModelTests {
+    @Test func randomLifterSequencesOnDevicesAndCopiesLoseAndDoubleNothing() async throws {
+        let seed = Sim.seed(offset: 44)
+        var run = try await ModelRun(seed: seed, steps: 220 * Sim.scale)
+        try await run.play()
+        print("history-model: seed=\(seed) steps=\(run.steps) devices=\(run.devices.count) copies=\(run.counts.copies) "
+              + "sets=\(run.model.values.filter { $0 }.count) imports=\(run.counts.imports) own-exports=\(run.counts.ownExports) "
+              + "undone-imports=\(run.counts.undoneImports) syncs=\(run.counts.syncs) outcome=\(run.failures.isEmpty ? "ok" : "failed")")
+        #expect(run.failures.isEmpty, "seed \(seed) (GYMLOG_RELIABILITY_SEED=\(seed) replays it):\n\(run.failures.prefix(12).joined(separator: "\n"))")
+    }
+}
+
+/// One seeded run of the history model.
+private struct ModelRun {
+    let steps: Int
+    let server: ServerInstance
+    let token: String
+    let clock: FakeClock
+    let directory: String
+    var random: SplitMix64
+    var devices: [GymLogDatabase] = []
+    /// Every set any action made, and whether it is live: the reference the devices must match.
+    var model: [String: Bool] = [:]
+    var failures: [String] = []
+    var counts = (copies: 0, imports: 0, ownExports: 0, undoneImports: 0, syncs: 0)
+    /// Per device, the sets its last import made, while that import is its newest action.
+    var lastImport: [Int: Set<String>] = [:]
+    private var step = 0
+
+    static let weighted = ["bench press", "squat", "deadlift"]
+
+    init(seed: UInt64, steps: Int) async throws {
+        self.steps = steps
+        random = SplitMix64(seed: seed)
+        server = try ServerInstance()
+        token = try server.addUser("model")
+        // Behind the real time by more than the run can move it: the server refuses clocks far ahead.
+        clock = FakeClock(millis: Int64(Date().timeIntervalSince1970 * 1000) - Int64(steps) * 60_000 - 3_600_000)
+        directory = try temporaryDirectory("gymlog-model")
+        for _ in 0..<2 { devices.append(try makeDevice(path: directory + "/device-\(devices.count).sqlite")) }
+    }
+
+    private func makeDevice(path: String) throws -> GymLogDatabase {
+        let clock = self.clock
+        return try GymLogDatabase(path: path, environment: Environment(now: { clock.now() }, utcOffset: { _ in 3600 }, newID: { UUID() }),
+                                  settings: Settings())
+    }
+
+    mutating func play() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for s in 0..<steps {
+            step = s
+            // Each step a little later, so every write's clock follows the order of the steps.
+            clock.advance(Int64(random.int(10_000...60_000)))
+            let d = random.int(0..<devices.count)
+            try await act(on: d)
+            if failures.count > 20 { return }
+        }
+        // Every device syncs, three times round, then holds the model's sets and exports the same.
+        for _ in 0..<3 { for d in devices.indices { await sync(d) } }
+        let expected = Set(model.filter { $0.value }.keys)
+        var exports: [String] = []
+        for (d, db) in devices.enumerated() {
+            let live = try liveIDs(db)
+            let lost = expected.subtracting(live), extra = live.subtracting(expected)
+            if !lost.isEmpty { failures.append("device \(d) lacks \(lost.count) live sets, e.g. \(lost.sorted().prefix(3))") }
+            if !extra.isEmpty { failures.append("device \(d) holds \(extra.count) sets the model does not, e.g. \(extra.sorted().prefix(3))") }
+            if try db.read({ try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox") }) != 0 { failures.append("device \(d): outbox not empty") }
+            exports.append(try export(db, .native))
+        }
+        if Set(exports).count != 1 { failures.append("the devices' native exports differ") }
+    }
+
+    // MARK: Actions
+
+    private mutating func act(on d: Int) async throws {
+        let db = devices[d]
+        let before = try liveIDs(db)
+        let roll = random.int(0..<100)
+        do {
+            switch roll {
+            case 0..<24:
+                let name = random.pick(Self.weighted)
+                let unit: WeightUnit = random.chance(0.5) ? .kg : .lb
+                let weight = Fixed(thousandths: Int64(random.int(8...100)) * 2500)
+                let spec = SetSpec(kind: random.chance(0.9) ? .working : .warmup, load: .weight(weight, unit), reps: random.int(0...12))
+                let result = try db.logSets(exercise: mention(name), specs: Array(repeating: spec, count: random.int(1...3)), typed: "\(name) \(weight)\(unit)")
+                // Units exact: each set as typed, its unit included.
+                for set in result.sets where set.set.values.weight != Weight(weight, unit) {
+                    failures.append("step \(step): `\(name) \(weight)\(unit)` stored \(String(describing: set.set.values.weight))")
+                }
+            case 24..<29:
+                _ = try db.logSets(exercise: mention("pull up"), specs: [SetSpec(load: .bodyweight, reps: random.int(1...15))], typed: "pull up bw")
+            case 29..<32:
+                _ = try db.logSets(exercise: mention("plank"), specs: [SetSpec(durationSeconds: random.int(20...120))], typed: "plank")
+            case 32..<35:
+                _ = try db.logSets(exercise: mention("run"), specs: [SetSpec(durationSeconds: random.int(300...900),
+                                                                            distance: Distance(Fixed(thousandths: Int64(random.int(1...5)) * 1_000_000), .m))],
+                                   typed: "run")
+            case 35..<41:
+                _ = try db.repeatLast(SetPatch(reps: random.chance(0.5) ? random.int(1...12) : nil), typed: "+")
+            case 41..<49:
+                _ = try db.editSet(random.chance(0.3) ? .last : .number(random.int(1...6)), patch: SetPatch(reps: random.int(1...12)), typed: "edit")
+            case 49..<56:
+                _ = try db.deleteSet(random.chance(0.3) ? .last : .number(random.int(1...6)), typed: "delete")
+            case 56..<65:
+                let outcome = try db.undo(confirmed: true)
+                if case .done = outcome, let imported = lastImport[d] {
+                    let after = try liveIDs(db)
+                    counts.undoneImports += 1
+                    if !imported.isDisjoint(with: after) {
+                        failures.append("step \(step): device \(d)'s undo of its import left \(imported.intersection(after).count) of its sets")
+                    }
+                }
+            case 65..<69:
+                _ = try db.redo(confirmed: true)
+            case 69..<72:
+                _ = try db.finishWorkout()
+            case 72..<77:
+                // A file from another app, as the CLI imports it: a logged-in database pulls first.
+                await sync(d)
+                let file = strongFile(number: counts.imports)
+                counts.imports += 1
+                let synced = try liveIDs(db)
+                _ = try db.importFile(try ImportParser.parse(Array(file.utf8), options: ImportOptions()), label: "import")
+                let made = try liveIDs(db).subtracting(synced)
+                apply(synced, try liveIDs(db))
+                lastImport[d] = made
+                return
+            case 77..<82:
+                // The account's own export, imported on another device (or this one): it adds nothing.
+                guard devices.count > 1 else { return }
+                let e = random.int(0..<devices.count)
+                await sync(d)
+                let format = random.pick([ExportFormat.native, .strong, .hevy])
+                let text = try export(db, format)
+                await sync(e)
+                let held = try liveIDs(devices[e])
+                let report = try devices[e].importFile(try ImportParser.parse(Array(text.utf8), options: ImportOptions()), label: "import")
+                let made = try liveIDs(devices[e]).subtracting(held)
+                counts.ownExports += 1
+                if !made.isEmpty || report.setsCreated != 0 {
+                    failures.append("step \(step): device \(d)'s \(format.rawValue) export imported on device \(e) added \(report.setsCreated) sets")
+                }
+                apply(held, try liveIDs(devices[e]))
+                lastImport[e] = made
+                return
+            case 82..<85:
+                // A copy of the device (a backup restored, a VM snapshot), unsynced changes and all.
+                guard devices.count < 5 else { return }
+                let path = directory + "/device-\(devices.count).sqlite"
+                try DatabaseQueue(path: db.path).backup(to: DatabaseQueue(path: path))
+                devices.append(try makeDevice(path: path))
+                lastImport[devices.count - 1] = lastImport[d]
+                counts.copies += 1
+                return
+            default:
+                await sync(d)
+                return
+            }
+        } catch is UserError {
+            // A refusal the lifter would see (nothing to undo, no set #6): part of the game.
+        }
+        apply(before, try liveIDs(db))
+        // The import is no longer the newest action (or was just undone): checked no more.
+        lastImport[d] = nil
+    }
+
+    /// The model takes what the action did on its device: sets made or brought back are live,
+    /// sets deleted are not.
+    private mutating func apply(_ before: Set<String>, _ after: Set<String>) {
+        for id in after.subtracting(before) { model[id] = true }
+        for id in before.subtracting(after) { model[id] = false }
+    }
+
+    private mutating func sync(_ d: Int) async {
+        counts.syncs += 1
+        let transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
+        do {
+            _ = try await SyncEngine(replica: devices[d], transport: transport).run()
+        } catch {
+            failures.append("step \(step): device \(d)'s sync failed: \(error)")
+        }
+    }
+
+    // MARK: Reading
+
+    private func mention(_ name: String) -> ExerciseMention { ExerciseMention(name: name, span: Span(0, name.count)) }
+
+    private func liveIDs(_ db: GymLogDatabase) throws -> Set<String> {
+        Set(try db.read { try String.fetchAll($0, sql: "SELECT id FROM sets WHERE deleted_at IS NULL") })
+    }
+
+    private func export(_ db: GymLogDatabase, _ format: ExportFormat) throws -> String {
+        var writer = format.makeWriter()
+        format.appendHeader(to: &writer, unit: .kg)
+        try db.forEachExportRow(ExportFilter()) { format.append($0, to: &writer, unit: .kg) }
+        if format.carriesBodyweight { try db.forEachExportBodyweight(ExportFilter()) { format.append($0, to: &writer) } }
+        return String(decoding: writer.buffer, as: UTF8.self)
+    }
+
+    /// A Strong export of two workouts on days no other file of the run uses, in 2020.
+    private mutating func strongFile(number: Int) -> String {
+        var text = "Date,Workout Name,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes\n"
+        for day in 0..<2 {
+            let date = Date(timeIntervalSince1970: 1_577_872_800 + Double(number * 3 + day) * 86_400)
+            let stamp = ISO8601DateFormatter.string(from: date, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+            for order in 1...random.int(2...6) {
+                text += "\(stamp) 07:00:00,Imported \(number),\(random.pick(["Bench Press", "Squat", "Deadlift"])),\(order),\(random.int(8...80) * 5 / 2),\(random.int(1...12)),0,0,\n"
+            }
+        }
+        return text
+    }
+}
