@@ -357,4 +357,24 @@ import Testing
         let prs = try home.gymlog(["prs", "bench press"]).stdout
         #expect(!prs.contains("297") && !prs.contains("298"), "\(prs)")
     }
+
+    /// Issue 48: a weight changed with `ok 135lb` is the next `ok`'s on straight sets, in the
+    /// unit typed; a 5/3/1 wave keeps its own weights after a changed set.
+    @Test func aChangedWeightCarriesToTheNextStraightSetButNotIntoAWave() async throws {
+        // Given a lifter in kg with straight sets of bench and a 5/3/1 press wave (TM 60: 40, 45, 50)
+        let s = try Session()
+        try await addRoutine(s, "# Mixed\nbench 3x5 100\nohp 5/3/1 tm 60\n")
+        s.world.advance(minutes: 60)
+        await s.type("start mixed")
+        // When the first bench set is done at 135 lb
+        #expect(await s.type("ok 135lb").out.contains { $0.contains("bench #1  135lb x 5") })
+        // Then the next `ok` suggests 135 lb, and logs it
+        #expect(await s.type("next").out.first == "Next: bench, set 2 of 3: 135lb x 5")
+        #expect(await s.type("ok").out.first?.contains("bench #2  135lb x 5") == true)
+        await s.type("ok")
+        // When the wave's first set is done heavier than planned
+        #expect(await s.type("ok 42.5").out.contains { $0.contains("ohp #1  42.5kg x 5") })
+        // Then the wave's next set is still its own 45 kg
+        #expect(await s.type("next").out.first == "Next: ohp, set 2 of 3: 45kg x 5")
+    }
 }
