@@ -13,6 +13,8 @@ struct TodayPlan {
         /// The exercise it names, nil while no set of it was ever logged.
         var exercise: Exercise?
         var suggestion: Suggestion
+        /// The unit the plan shows and a bare `ok 135` means (`PlannedExercise.planUnit`).
+        var unit: WeightUnit
         /// What the suggestion was computed from: this line's sessions, the exercise's, none.
         var basis: HistoryBasis = .none
         var last: LastSession? = nil
@@ -34,10 +36,13 @@ struct TodayPlan {
         var equipment: Equipment? { Equipment.of(exerciseName: name, link: link) ?? Equipment(exerciseName: planned.exerciseName) }
 
         /// A suggested set of this line, a missing load taken from the set just done (a weight,
-        /// or bodyweight with what was added: `ok bw` once, then `ok` repeats it).
+        /// or bodyweight with what was added: `ok bw` once, then `ok` repeats it). Straight sets
+        /// (one load planned for all) take it too: after `ok 135lb` the next `ok` is 135 lb, the
+        /// weight the lifter chose today (issue 48); a wave of loads (5/3/1) keeps its own.
         func filled(_ set: SuggestedSet) -> SuggestedSet {
             var set = set
-            guard set.needsLoad, let done = lastDone, done.weight != nil || done.bodyweight else { return set }
+            guard let done = lastDone, done.kind == .working || done.kind == .failure, done.weight != nil || done.bodyweight,
+                  set.needsLoad || suggestion.sets.allSatisfy({ $0.load == set.load }) else { return set }
             set.weight = done.weight
             set.bodyweight = done.bodyweight
             return set
@@ -74,7 +79,8 @@ struct TodayPlan {
             throw UserError("The routine '\(routine.name)' no longer reads (\(e.description)); fix it with `gymlog routine edit \(routine.name)`.")
         }
         var lines = parsed.lines.map { planned in
-            Line(planned: planned, exercise: try? db.existingExercise(planned.exerciseName), suggestion: Suggestion(sets: [], reason: ""))
+            Line(planned: planned, exercise: try? db.existingExercise(planned.exerciseName), suggestion: Suggestion(sets: [], reason: ""),
+                 unit: planned.planUnit(routine.unit ?? settings.defaultUnit))
         }
         let keys = lines.map { (exercise: $0.exercise?.id.key ?? "new:" + nameKey($0.planned.exerciseName), sets: $0.planned.sets) }
         var working: [(set: LoggedSet, exercise: Exercise)] = []

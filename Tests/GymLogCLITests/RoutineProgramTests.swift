@@ -322,4 +322,59 @@ import Testing
         let refused = try home.gymlog(["routine", "show", "bench"])
         #expect(refused.status != 0 && refused.stderr.contains("plates.lb_round"), "\(refused.stderr)")
     }
+
+    /// Issue 44, defect 3, through the real binary: a lifter in lb with a history in kg works
+    /// through a routine of bare numbers. The plan, `next`, `ok 135`, `ok`, `+`, a typed set
+    /// line and `skip` all speak pounds, and 135 goes in as 135 lb.
+    @Test func aPoundsLifterWorksThroughARoutineOverAKilogramHistoryInPounds() throws {
+        // Given unit lb, a bench and ohp history typed in kg, and a routine written in lb
+        let home = try TemporaryHome()
+        try "unit = \"lb\"\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog([], stdin: "bench press 100kg x12x3\nohp 40kg x5x3\nfinish\n").status == 0)
+        let file = temporaryFile("routine", extension: "txt")
+        try "# Bench\nbench press 3x8-12 double +5\nohp 3x5 linear +5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try home.gymlog(["routine", "add", "--file", file]).status == 0)
+
+        // When a workout of the routine is typed into the REPL
+        let run = try home.gymlog([], stdin: ["start bench", "ok 135", "next", "+", "bench press 135x8", "next", "skip", "finish"]
+            .joined(separator: "\n") + "\n")
+        let out = run.stdout.split(separator: "\n").map { withoutColour(String($0)) }
+        #expect(run.status == 0, "\(run.stderr)")
+        // Then the plan is in pounds: 100 kg is 220 lb, +5 lb; 40 kg is 90 lb, +5 lb
+        #expect(out.contains { $0.contains("bench press") && $0.contains("225lb x 8 (8-12) x3") }, "\(out)")
+        #expect(out.contains { $0.contains("ohp") && $0.contains("95lb x 5 x3") }, "\(out)")
+        #expect(out.contains("Next: bench press, set 1 of 3: 225lb x 8 (8-12)"), "\(out)")
+        // And `ok 135` logged 135 lb, and what follows (`next`, `+`, the typed line) is 135 lb too
+        #expect(out.contains { $0.contains("#1  135lb x 8") }, "\(out)")
+        #expect(out.contains("Next: bench press, set 2 of 3: 135lb x 8 (8-12)"), "\(out)")
+        #expect(out.contains { $0.contains("#2  135lb x 8") }, "\(out)")
+        #expect(out.contains { $0.contains("#3  135lb x 8") }, "\(out)")
+        #expect(out.contains("Next: ohp, set 1 of 3: 95lb x 5"), "\(out)")
+        // And no weight on screen is in kg but what was lifted last time, as it was typed
+        let kilograms = out.filter { $0.contains("kg") && !$0.contains("last time") }
+        #expect(kilograms.isEmpty, "\(kilograms)")
+        // And the heaviest bench on record is the 100 kg lifted, not a 135 kg (298 lb) bench
+        let prs = try home.gymlog(["prs", "bench press"]).stdout
+        #expect(!prs.contains("297") && !prs.contains("298"), "\(prs)")
+    }
+
+    /// Issue 48: a weight changed with `ok 135lb` is the next `ok`'s on straight sets, in the
+    /// unit typed; a 5/3/1 wave keeps its own weights after a changed set.
+    @Test func aChangedWeightCarriesToTheNextStraightSetButNotIntoAWave() async throws {
+        // Given a lifter in kg with straight sets of bench and a 5/3/1 press wave (TM 60: 40, 45, 50)
+        let s = try Session()
+        try await addRoutine(s, "# Mixed\nbench 3x5 100\nohp 5/3/1 tm 60\n")
+        s.world.advance(minutes: 60)
+        await s.type("start mixed")
+        // When the first bench set is done at 135 lb
+        #expect(await s.type("ok 135lb").out.contains { $0.contains("bench #1  135lb x 5") })
+        // Then the next `ok` suggests 135 lb, and logs it
+        #expect(await s.type("next").out.first == "Next: bench, set 2 of 3: 135lb x 5")
+        #expect(await s.type("ok").out.first?.contains("bench #2  135lb x 5") == true)
+        await s.type("ok")
+        // When the wave's first set is done heavier than planned
+        #expect(await s.type("ok 42.5").out.contains { $0.contains("ohp #1  42.5kg x 5") })
+        // Then the wave's next set is still its own 45 kg
+        #expect(await s.type("next").out.first == "Next: ohp, set 2 of 3: 45kg x 5")
+    }
 }

@@ -31,6 +31,49 @@ import Testing
     /// `100kg x 5, 100kg x 5, ...` for comparing whole suggestions at a glance.
     static func shown(_ s: Suggestion) -> String { s.sets.map(\.summary).joined(separator: ", ") }
 
+    // MARK: The plan's unit (issue 44, defect 3)
+
+    @Test func aHistoryInTheOtherUnitIsSuggestedInTheLinesUnitAtAMakeableLoad() throws {
+        // Given a bench history imported in kg, for a lifter in lb
+        let history = Self.history(Self.sets(Self.kg(100), 12, 12, 12))
+        // When a routine line of bare numbers is suggested in lb
+        let double = try Self.suggest("bench 3x8-12 double +5", history, unit: .lb)
+        let none = try Self.suggest("bench 3x8-12", history, unit: .lb)
+        let linear = try Self.suggest("bench 3x5 linear +5", Self.history(Self.sets(Self.kg(60), 5, 5, 4)), unit: .lb)
+        // Then every load is in lb, rounded to 5 lb: 100 kg is 220 lb, and +5 is 5 lb
+        #expect(Self.shown(double) == "225lb x 8 (8-12), 225lb x 8 (8-12), 225lb x 8 (8-12)", "\(Self.shown(double))")
+        #expect(double.reason == "last time 100kg x 12,12,12 (220lb): every set reached 12, +5lb and back to 8 reps")
+        #expect(Self.shown(none) == "220lb x 12 (8-12), 220lb x 12 (8-12), 220lb x 12 (8-12)", "\(Self.shown(none))")
+        #expect(Self.shown(linear) == "130lb x 5, 130lb x 5, 130lb x 5", "60 kg is 132.3 lb: \(Self.shown(linear))")
+    }
+
+    @Test func aLineThatNamesAUnitIsPlannedInItWhateverTheHistorysUnit() throws {
+        // Given a history in lb
+        let history = Self.history(Self.sets(Self.lb(225), 5, 5, 5))
+        // When the line names kg in its increment, in a routine of lb
+        let kg = try Self.suggest("bench 3x5 linear +2.5kg", history, unit: .lb)
+        // Then the plan is in kg: 225 lb is 102.5 kg, +2.5 kg
+        #expect(Self.shown(kg) == "105kg x 5, 105kg x 5, 105kg x 5", "\(Self.shown(kg))")
+        // And a history in the line's own unit is kept exactly as lifted (no rounding to plates)
+        let same = try Self.suggest("bench 3x5", Self.history(Self.sets(Self.lb(222), 5, 5, 5)), unit: .lb)
+        #expect(Self.shown(same) == "222lb x 5, 222lb x 5, 222lb x 5")
+    }
+
+    @Test func okOfABareNumberIsInTheUnitTheSetIsShownIn() throws {
+        // Given a set suggested in lb, and one with no load to suggest on a line in lb
+        let shown = SuggestedSet(weight: Self.lb(225), reps: 8, targetRPE: Fixed(8))
+        let none = SuggestedSet(weight: nil, reps: 8)
+        guard case .success(.repeatLast(let number)) = EntryParser.parse("+ 135"),
+              case .success(.repeatLast(let kilograms)) = EntryParser.parse("+ 60kg"),
+              case .success(.repeatLast(let rir)) = EntryParser.parse("+ rir2") else { Issue.record("a change did not parse"); return }
+        // Then `ok 135` is 135 lb either way, `ok 60kg` is kg, and the planned RPE is logged unless another is typed
+        #expect(shown.logged(with: number, unit: .kg).weight == Self.lb(135))
+        #expect(shown.logged(with: number, unit: .kg).rpe == Fixed(8))
+        #expect(none.logged(with: number, unit: .lb).weight == Self.lb(135))
+        #expect(shown.logged(with: kilograms, unit: .lb).weight == Self.kg(60))
+        #expect(shown.logged(with: rir, unit: .lb).rpe == nil)
+    }
+
     // MARK: linear
 
     @Test func linearAddsTheIncrementWhenEveryPlannedRepWasDone() throws {
@@ -88,19 +131,19 @@ import Testing
         #expect(s.reason.contains("2 in a row"))
     }
 
-    @Test func linearInPoundsStaysInPounds() throws {
-        // Given squats in pounds, the user's unit kg and an increment with no unit
+    @Test func squatsLiftedInPoundsArePlannedInTheRoutinesKilograms() throws {
+        // Given squats in pounds, a routine in kg and an increment with no unit
         let s = try Self.suggest("squat 3x5 linear +5", Self.history(Self.sets(Self.lb(225), 5, 5, 5)), unit: .kg)
-        // Then the increment is in the load's unit
-        #expect(Self.shown(s) == "230lb x 5, 230lb x 5, 230lb x 5")
-        #expect(s.reason == "last time 225lb x 5,5,5: all reps done, +5lb")
+        // Then the plan is in kg, the unit `ok 100` would be read in: 225lb is 102.5kg, and +5 is kg
+        #expect(Self.shown(s) == "107.5kg x 5, 107.5kg x 5, 107.5kg x 5")
+        #expect(s.reason == "last time 225lb x 5,5,5 (102.5kg): all reps done, +5kg")
     }
 
     @Test func anIncrementInAnotherUnitIsConvertedThenRounded() throws {
-        // Given 225lb done and `+2.5kg` (5.51lb)
-        let s = try Self.suggest("squat 3x5 linear +2.5kg", Self.history(Self.sets(Self.lb(225), 5, 5, 5)))
-        // Then 230.5lb rounds to the 5lb plates: 230lb
-        #expect(s.sets[0].weight == Self.lb(230))
+        // Given 100kg done on a line in kg with `+5lb` (2.27kg)
+        let s = try Self.suggest("squat 3x5 100kg linear +5lb", Self.history(Self.sets(Self.kg(100), 5, 5, 5)), unit: .lb)
+        // Then 102.27kg rounds to the 2.5kg plates: 102.5kg
+        #expect(s.sets[0].weight == Self.kg(102.5))
     }
 
     @Test func threeMissesInPoundsRoundDownToFivePounds() throws {

@@ -76,4 +76,44 @@ import Testing
         #expect(sessions.map(\.startedAt).first == lastWeek)
         #expect(sessions.first.map { $0.enteredAt > $0.startedAt } == true)
     }
+
+    /// Issue 44, defect 3: a lifter in lb, a history in kg (imported, or typed `100kg`) and a
+    /// routine of bare numbers: the plan is in lb and `ok 135` is 135 lb, not 135 kg.
+    @Test func aPoundsLiftersOkOfABareNumberOverAKilogramHistoryIsPounds() throws {
+        // Given a device set to lb, a bench history in kg, and a routine written in lb
+        let world = FakeWorld()
+        let settings = Settings(defaultUnit: .lb)
+        let db = try temporaryDatabase(world, settings: settings)
+        try log(db, "bench press 100kg x12x3")
+        _ = try db.finishWorkout()
+        world.advance(minutes: 24 * 60)
+        let text = "# Bench\nbench press 3x8-12 double +5\n"
+        let (routine, _) = try db.saveRoutine(name: "Bench", text: text, lines: ["bench press 3x8-12 double +5"], typed: "routine add")
+        #expect(routine.unit == .lb)
+        let line = try RoutineParser.parse(text).get().lines[0]
+
+        // When today's plan is read as `TodayPlan` reads it: the exercise's last session, the
+        // routine's unit, the plates' rounding
+        let started = try db.startWorkout(name: "Bench", routine: routine.id)
+        let bench = try db.existingExercise("bench press")
+        let history = try db.pastSessions(of: bench.id, before: world.now())
+        let unit = line.planUnit(routine.unit ?? settings.defaultUnit)
+        let plan = Progression.suggest(for: line, history: history, unit: routine.unit ?? settings.defaultUnit,
+                                       rounding: PlateRounding(settings: settings))
+        // Then it is in pounds: 100 kg is 220 lb, every set reached 12, +5 lb
+        #expect(unit == .lb)
+        #expect(plan.sets.map(\.summary) == Array(repeating: "225lb x 8 (8-12)", count: 3), "\(plan.sets.map(\.summary))")
+        #expect(plan.reason == "last time 100kg x 12,12,12 (220lb): every set reached 12, +5lb and back to 8 reps", "\(plan.reason)")
+
+        // When the lifter types `ok 135`, then `ok` with no number
+        guard case .success(.repeatLast(let patch)) = EntryParser.parse("+ 135"),
+              case .success(.repeatLast(let none)) = EntryParser.parse("+ ") else { Issue.record("`+ 135` does not parse"); return }
+        let changed = plan.sets[0].logged(with: patch, unit: unit)
+        let asShown = plan.sets[1].logged(with: none, unit: unit)
+        try db.logResolved([(exercise: ExerciseMention(name: "bench press", span: Span(0, 11)), values: [changed, asShown])], typed: "ok 135")
+        // Then the stored sets are 135 lb x 8 and the plan's 225 lb x 8, in pounds
+        let stored = try #require(try db.workoutDetail(started.workout.id)).sets.map { $0.set.values }
+            .map { "\($0.weight?.description ?? "-") x \($0.reps ?? 0)" }
+        #expect(stored == ["135lb x 8", "225lb x 8"], "\(stored)")
+    }
 }

@@ -129,10 +129,7 @@ struct Ok: TextCommand {
             throw UserError("\(round[0].line.name) has no weight to suggest yet; type `ok WEIGHT`, e.g. `ok 20`, or `ok bw` at bodyweight.")
         }
         let parts = round.map { n in
-            var values = SetResolver.values(repeating: n.set.values, with: patch, defaultUnit: context.settings.defaultUnit)
-            // The plan's target RPE is what was done unless the lifter says otherwise, as an RPE or an RIR.
-            values.rpe = patch.rpe ?? (patch.rir == nil ? n.set.targetRPE : nil)
-            return (exercise: n.line.name, values: Array(repeating: values, count: max(1, patch.count)))
+            (exercise: n.line.name, values: Array(repeating: n.set.logged(with: patch, unit: n.line.unit), count: max(1, patch.count)))
         }
         try EntryRunner(context: context).log(parts, superset: plan.superset(of: round),
                                               typed: context.typedLine ?? (["ok"] + changes).joined(separator: " "))

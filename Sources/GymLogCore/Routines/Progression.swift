@@ -67,6 +67,16 @@ public struct SuggestedSet: Equatable, Sendable {
                   durationSeconds: durationSeconds, distance: distance)
     }
 
+    /// The set `ok` logs: this one with `patch`'s changes (`ok x4`, `ok 135`, `ok @9`). A
+    /// number without a unit is in the unit the set is shown in, else in `unit` (the line's
+    /// `planUnit`, for a set with no load to suggest), so `ok 135` is what the lifter read.
+    /// The planned RPE counts as done unless an RPE or an RIR is typed.
+    public func logged(with patch: SetPatch, unit: WeightUnit) -> SetValues {
+        var values = SetResolver.values(repeating: values, with: patch, defaultUnit: unit)
+        values.rpe = patch.rpe ?? (patch.rir == nil ? targetRPE : nil)
+        return values
+    }
+
     /// `100kg x 5`, `85kg x 5+`, `bw+10kg x 9 (8-12)`, `? x 5 @8`; `60s`, `32kg 40m`.
     public var summary: String {
         if isMeasured {
@@ -109,16 +119,18 @@ public struct Suggestion: Equatable, Sendable {
 /// Today's sets for a planned exercise from that exercise's history, offline and pure.
 ///
 /// Every rule reads the last sessions' top sets: the working sets at the heaviest load of the
-/// session (ramp-up sets logged as working sets do not hide the real work). Loads stay in the
-/// unit they were last lifted in; a planned load, increment or training max without a unit is
-/// in that unit, else in the user's `unit`. Suggested loads are rounded by `rounding` and kept
-/// within `SetLimits.maxLoad`.
+/// session (ramp-up sets logged as working sets do not hide the real work). Loads are
+/// suggested in the line's unit (`PlannedExercise.planUnit`), the one the lifter types `ok 135`
+/// in: a session lifted in the other unit (a kg import for a lifter in lb) is converted to the
+/// nearest makeable load in it. An increment without a unit is in the line's unit. Suggested
+/// loads are rounded by `rounding` and kept within `SetLimits.maxLoad`.
 public enum Progression {
     /// The suggestion for `planned`.
     ///
     /// - Parameters:
     ///   - history: the sessions of this exercise, oldest first (sorted by `startedAt` here anyway).
-    ///   - unit: the user's default unit, for loads typed without one and no history to go by.
+    ///   - unit: the unit of the routine's numbers typed without one (the routine's, else the
+    ///     user's), and of the plan unless the line names another (`PlannedExercise.planUnit`).
     ///   - rounding: the loads the user can make.
     ///   - trainingMax: for a line at a share of the training max (`50%`) without one of its
     ///     own, the training max of this cycle of its lift's 5/3/1 line (its own exercise's, or `shareOf`'s).
@@ -130,15 +142,18 @@ public enum Progression {
         if let percent = planned.percentOfTrainingMax {
             return share(planned, percent, of: planned.ownTrainingMax.map { $0.resolved(unit) } ?? trainingMax, rounding)
         }
-        if planned.reps.isMeasure { return measured(planned, history.sorted { $0.startedAt < $1.startedAt }, unit) }
-        let sessions = history.sorted { $0.startedAt < $1.startedAt }.compactMap { SessionTop($0, unit) }
+        let planUnit = planned.planUnit(unit)
+        if planned.reps.isMeasure {
+            return measured(planned, history.sorted { $0.startedAt < $1.startedAt }, unit, in: planUnit, rounding)
+        }
+        let sessions = history.sorted { $0.startedAt < $1.startedAt }.compactMap { SessionTop($0, planUnit) }
         switch planned.rule {
         case .none:
-            return lastTime(planned, sessions, unit)
+            return lastTime(planned, sessions, unit, in: planUnit, rounding)
         case .linear(let increment):
-            return linear(planned, increment, sessions, unit, rounding)
+            return linear(planned, increment, sessions, unit, in: planUnit, rounding)
         case .double(let range, let increment):
-            return double(planned, range, increment, sessions, unit, rounding)
+            return double(planned, range, increment, sessions, unit, in: planUnit, rounding)
         case .fiveThreeOne(let trainingMax):
             return fiveThreeOne(planned, trainingMax, sessionsDone: sessions.count, unit, rounding)
         }
@@ -148,14 +163,16 @@ public enum Progression {
 
     /// No rule: last time's top load, as many sets as planned, at the planned reps (within a
     /// planned range, last time's reps kept in it): the plan says the reps, history the weight.
-    static func lastTime(_ planned: PlannedExercise, _ sessions: [SessionTop], _ unit: WeightUnit) -> Suggestion {
+    static func lastTime(_ planned: PlannedExercise, _ sessions: [SessionTop], _ unit: WeightUnit,
+                         in planUnit: WeightUnit, _ rounding: any LoadRounding) -> Suggestion {
         guard let last = sessions.last else { return firstTime(planned, reps: planned.reps.lowest, unit) }
+        let load = converted(last.load, to: planUnit, rounding)
         let sets = (0..<planned.sets).map { i in
             let done = last.reps[min(i, last.reps.count - 1)]
             let reps = planned.reps.range.map { min(max(done, $0.lowerBound), $0.upperBound) } ?? planned.reps.lowest
-            return suggested(last.load, reps: reps, planned)
+            return suggested(load, reps: reps, planned)
         }
-        return Suggestion(sets: sets, reason: "last time \(last)")
+        return Suggestion(sets: sets, reason: lastTimeText(last, load))
     }
 
     /// `squat 5x10 50%`: that share of this cycle's training max (of the line's own, `70% tm
@@ -175,10 +192,11 @@ public enum Progression {
 
     /// A time or a distance (`plank 3x60s`, `carry 3x40m 32kg`): as planned, at last time's
     /// load (its last working set's) or the routine's; no rule moves them.
-    static func measured(_ planned: PlannedExercise, _ history: [PastSession], _ unit: WeightUnit) -> Suggestion {
+    static func measured(_ planned: PlannedExercise, _ history: [PastSession], _ unit: WeightUnit,
+                         in planUnit: WeightUnit, _ rounding: any LoadRounding) -> Suggestion {
         let lastSet = history.last?.sets.last { $0.kind == .working || $0.kind == .failure }
-        let lastLoad = lastSet.flatMap { $0.weight != nil || $0.bodyweight ? Load($0, unit) : nil }
-        let load = lastLoad ?? planned.load.map { Load($0, unit) }
+        let lastLoad = lastSet.flatMap { $0.weight != nil || $0.bodyweight ? Load($0, planUnit) : nil }
+        let load = lastLoad.map { converted($0, to: planUnit, rounding) } ?? planned.load.map { Load($0, unit) }
         var set = SuggestedSet(weight: load?.weight, bodyweight: load?.bodyweight ?? false, reps: 0, targetRPE: planned.rpe)
         switch planned.reps {
         case .time(let seconds): set.durationSeconds = seconds
@@ -186,7 +204,7 @@ public enum Progression {
         case .exact, .range: break
         }
         let reason = switch (lastLoad, load) {
-        case (let last?, _): "as planned, at last time's \(last)"
+        case (let last?, _): "as planned, at last time's \(last)" + (load.map { $0.unit == last.unit ? "" : " (\($0))" } ?? "")
         case (nil, let typed?): "as planned, at the routine's \(typed)"
         case (nil, nil): "as planned"
         }
@@ -196,25 +214,26 @@ public enum Progression {
     /// `linear +INC`: all planned reps done last time adds INC; a miss repeats the weight; every
     /// third miss in a row takes 10 % off (rounded down), so a deload gets three tries of its own.
     static func linear(_ planned: PlannedExercise, _ increment: WeightSpec, _ sessions: [SessionTop],
-                       _ unit: WeightUnit, _ rounding: any LoadRounding) -> Suggestion {
+                       _ unit: WeightUnit, in planUnit: WeightUnit, _ rounding: any LoadRounding) -> Suggestion {
         // A rep range's bottom is the planned reps: reaching it is doing the set.
         let target = planned.reps.lowest
         guard let last = sessions.last else { return firstTime(planned, reps: target, unit) }
         let misses = sessions.reversed().prefix { !$0.done(sets: planned.sets, reps: target) }.count
+        let load = converted(last.load, to: planUnit, rounding)
         let next: Load
         let reason: String
         if misses == 0 {
-            let step = increment.resolved(last.load.unit)
-            next = increased(last.load, by: step, rounding)
-            reason = "last time \(last): all reps done, +\(step)"
+            let step = increment.resolved(planUnit)
+            next = increased(load, by: step, rounding)
+            reason = "\(lastTimeText(last, load)): all reps done, +\(step)"
         } else if misses % 3 == 0 {
-            next = deloaded(last.load, rounding)
-            reason = next == last.load
-                ? "missed \(misses) sessions in a row (last time \(last)); no load to take 10% off, same again"
-                : "missed \(misses) sessions in a row (last time \(last)): -10%"
+            next = deloaded(load, rounding)
+            reason = next == load
+                ? "missed \(misses) sessions in a row (\(lastTimeText(last, load))); no load to take 10% off, same again"
+                : "missed \(misses) sessions in a row (\(lastTimeText(last, load))): -10%"
         } else {
-            next = last.load
-            reason = "last time \(last): missed reps (\(misses) in a row), same weight"
+            next = load
+            reason = "\(lastTimeText(last, load)): missed reps (\(misses) in a row), same weight"
         }
         let sets = Array(repeating: suggested(next, reps: target, planned), count: planned.sets)
         return Suggestion(sets: sets, reason: reason)
@@ -223,20 +242,22 @@ public enum Progression {
     /// `double LO-HI +INC`: at one load, one more rep per set each session up to HI; once every
     /// planned set reached HI, add INC and start again at LO.
     static func double(_ planned: PlannedExercise, _ range: ClosedRange<Int>, _ increment: WeightSpec,
-                       _ sessions: [SessionTop], _ unit: WeightUnit, _ rounding: any LoadRounding) -> Suggestion {
+                       _ sessions: [SessionTop], _ unit: WeightUnit, in planUnit: WeightUnit,
+                       _ rounding: any LoadRounding) -> Suggestion {
         guard let last = sessions.last else { return firstTime(planned, reps: range.lowerBound, unit, range: range) }
+        let load = converted(last.load, to: planUnit, rounding)
         if last.done(sets: planned.sets, reps: range.upperBound) {
-            let step = increment.resolved(last.load.unit)
-            let next = increased(last.load, by: step, rounding)
+            let step = increment.resolved(planUnit)
+            let next = increased(load, by: step, rounding)
             let sets = Array(repeating: suggested(next, reps: range.lowerBound, planned, range: range), count: planned.sets)
-            return Suggestion(sets: sets, reason: "last time \(last): every set reached \(range.upperBound), "
+            return Suggestion(sets: sets, reason: "\(lastTimeText(last, load)): every set reached \(range.upperBound), "
                 + "+\(step) and back to \(range.lowerBound) reps")
         }
         let sets = (0..<planned.sets).map { i in
             let reps = i < last.reps.count ? min(max(last.reps[i] + 1, range.lowerBound), range.upperBound) : range.lowerBound
-            return suggested(last.load, reps: reps, planned, range: range)
+            return suggested(load, reps: reps, planned, range: range)
         }
-        return Suggestion(sets: sets, reason: "last time \(last): same weight, one more rep per set up to \(range.upperBound)")
+        return Suggestion(sets: sets, reason: "\(lastTimeText(last, load)): same weight, one more rep per set up to \(range.upperBound)")
     }
 
     /// `5/3/1 tm TM`: the week is the number of sessions done since the training max was set,
@@ -299,6 +320,24 @@ public enum Progression {
         var value = rounded(load.value.doubleValue * 0.9, load.unit, .down, rounding)
         if value <= Fixed(0) && !load.bodyweight { value = rounded(load.value.doubleValue * 0.9, load.unit, .up, rounding) }
         return Load(value: value, unit: load.unit, bodyweight: load.bodyweight)
+    }
+
+    /// `load` in the plan's `unit`: as lifted when it is in it, else converted and rounded to
+    /// the nearest makeable load there (an imported 100 kg is 220 lb), never to nothing.
+    static func converted(_ load: Load, to unit: WeightUnit, _ rounding: any LoadRounding) -> Load {
+        guard load.unit != unit else { return load }
+        guard !load.value.isZero else { return Load(value: load.value, unit: unit, bodyweight: load.bodyweight) }
+        let target = Weight(load.value, load.unit).converted(to: unit).value.doubleValue
+        var value = rounded(target, unit, .nearest, rounding)
+        // A light dumbbell (1 kg) is still a load in pounds, not none: the next one up.
+        if value.isZero { value = rounded(target, unit, target < 0 ? .down : .up, rounding) }
+        return Load(value: value, unit: unit, bodyweight: load.bodyweight)
+    }
+
+    /// `last time 100kg x 12,12,12`, with the load in the plan's unit when it was lifted in
+    /// the other (`(220lb)`), so the suggestion after it adds up on screen.
+    static func lastTimeText(_ last: SessionTop, _ load: Load) -> String {
+        "last time \(last)" + (last.load.unit == load.unit ? "" : " (\(load))")
     }
 
     /// A makeable load within the limits a logged set has.

@@ -107,6 +107,25 @@ public struct PlannedExercise: Equatable, Sendable {
 
     /// The longest target rest a line may give (`rest 60:00`).
     public static let maxRestSeconds = 3600
+
+    /// The unit the line's plan is shown and logged in: the unit of its load (`100kg`; a bare
+    /// `100` is in `unit`), else the one its training max or increment names (`tm 225lb`,
+    /// `+2.5kg`), else `unit` (the routine's, or the lifter's setting).
+    ///
+    /// A lifter types `ok 135` in the unit they see; the line's history, whatever unit it was
+    /// lifted or imported in, is converted into this one (`Progression`).
+    public func planUnit(_ unit: WeightUnit) -> WeightUnit {
+        switch load {
+        case .weight(_, let typed)?, .bodyweightPlus(_, let typed)?: return typed ?? unit
+        case .bodyweight?, nil: break
+        }
+        if let typed = ownTrainingMax?.unit { return typed }
+        switch rule {
+        case .linear(let increment), .double(_, let increment): return increment.unit ?? unit
+        case .fiveThreeOne(let trainingMax): return trainingMax.unit ?? unit
+        case .none: return unit
+        }
+    }
 }
 
 /// What each planned set is: reps (`3x5`, `3x8-12`), or a time or distance for the exercises
