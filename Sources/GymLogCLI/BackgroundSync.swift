@@ -122,7 +122,7 @@ struct SyncLog {
 
     func append(_ message: String) {
         let folder = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? OwnerOnlyFiles.makeFolder(folder)
         var info = stat()
         if stat(path, &info) == 0, info.st_size > Self.limit {
             _ = rename(path, path + ".1")

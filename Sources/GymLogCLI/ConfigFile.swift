@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogStore
 
 /// Reads `config.toml` (never writes it) and reads and writes the sync credentials file. Unknown keys and bad values are errors that name the
 /// file, the line's key and what is accepted, so a typo never silently changes nothing.
@@ -77,7 +78,7 @@ public enum ConfigFile {
         // A bare file name lives in the current directory.
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty {
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+            do { try OwnerOnlyFiles.makeFolder(dir) } catch {
                 throw UserError("Cannot create the directory \(dir) for the sync credentials: \(error.localizedDescription)")
             }
         }

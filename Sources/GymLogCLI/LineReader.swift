@@ -1,5 +1,6 @@
 import CReadline
 import Foundation
+import GymLogStore
 
 /// Where REPL lines come from.
 protocol LineReader {
@@ -26,8 +27,7 @@ struct ReadlineReader: LineReader {
 
     init(historyPath: String) {
         self.historyPath = historyPath
-        try? FileManager.default.createDirectory(atPath: (historyPath as NSString).deletingLastPathComponent,
-                                                 withIntermediateDirectories: true)
+        try? OwnerOnlyFiles.makeFolder((historyPath as NSString).deletingLastPathComponent)
         read_history(historyPath)
         gymlog_rl_install_completion { text, start, _ in
             // Complete the whole line so far, so multi-word names like "bench press" work.

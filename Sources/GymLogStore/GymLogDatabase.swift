@@ -50,6 +50,8 @@ public final class GymLogDatabase: @unchecked Sendable {
     /// Opens the database at `path`, runs pending migrations and makes the device identity on
     /// first open. With `create` false a missing file is `DatabaseMissing`, and nothing (no
     /// folder, no file) is made: commands that only read must not leave an empty log behind.
+    /// A new file and the folder made for it are the owner's alone (0600, 0700), and an
+    /// existing file readable by others is made so (`OwnerOnlyFiles`).
     public init(path: String, environment: Environment = .live, settings: Settings = Settings(), create: Bool = true) throws {
         if !create, !FileManager.default.fileExists(atPath: path) { throw DatabaseMissing(path: path) }
         var config = Configuration()
@@ -65,9 +67,10 @@ public final class GymLogDatabase: @unchecked Sendable {
             }
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // The whole history is in this file: the owner's alone, as the credentials are.
+        if path != ":memory:" {
+            try OwnerOnlyFiles.makeFolder((path as NSString).deletingLastPathComponent)
+            OwnerOnlyFiles.prepareDatabase(path)
         }
         (self.queue, self.isReadOnly) = try Self.openQueue(path: path, configuration: config)
         self.path = path

@@ -41,6 +41,40 @@ import SplitMix
         ])
     }
 
+    @Test(arguments: [
+        // Fitbod's full precision, and a copy cut to about ten significant digits.
+        ("15.87575183024739", Weight(Fixed(35), .lb)), ("4.535929094", Weight(Fixed(10), .lb)), ("43.0913264", Weight(Fixed(95), .lb)),
+        // Cut to hundredths, rounded (35 lb is 15.8757 kg) or truncated (55 lb is 24.9476 kg),
+        // and with the trailing zero a spreadsheet drops (15 lb is 6.8039 kg, 30 lb 13.6078 kg).
+        ("15.88", Weight(Fixed(35), .lb)), ("24.94", Weight(Fixed(55), .lb)), ("24.95", Weight(Fixed(55), .lb)),
+        ("6.8", Weight(Fixed(15), .lb)), ("13.6", Weight(Fixed(30), .lb)), ("31.75", Weight(Fixed(70), .lb)),
+        ("1.13", Weight(Fixed(thousandths: 2500), .lb)),
+        // Round kilograms stay kilograms, even where a pound load cuts to them (37.5 lb is 17.0097 kg).
+        ("17.0", Weight(Fixed(17), .kg)), ("47.5", Weight(Fixed(thousandths: 47_500), .kg)), ("100", Weight(Fixed(100), .kg)),
+        // Hundredths that no whole quarter pound cuts to are kilograms as written.
+        ("15.89", Weight(Fixed(thousandths: 15_890), .kg)), ("15.86", Weight(Fixed(thousandths: 15_860), .kg)),
+        ("3.25", Weight(Fixed(thousandths: 3_250), .kg)), ("37.75", Weight(Fixed(thousandths: 37_750), .kg)),
+        // Three decimals are no cut the corpus shows: kilograms to the gram.
+        ("15.876", Weight(Fixed(thousandths: 15_876), .kg)),
+    ])
+    func aPoundLiftersLoadComesBackAsThePoundsTyped(written: String, typed: Weight) throws {
+        // Given a load as a pound lifter's Fitbod file writes it, whole or cut by a spreadsheet
+        // When it is read for a lifter who logs in pounds
+        let load = try FitbodReader.load(written, lifterUnit: .lb)
+        // Then it is the pounds typed, unless it is a kilogram load
+        #expect(load == typed, "\(written)")
+    }
+
+    @Test func aKilogramLifterKeepsEveryLoadInKilograms() throws {
+        // Given loads that would be pounds for a pound lifter
+        for (written, kilograms) in [("15.88", 15_880), ("6.8", 6_800), ("15.87575183024739", 15_876)] {
+            // When they are read for a lifter who logs in kilograms
+            let load = try FitbodReader.load(written, lifterUnit: .kg)
+            // Then they are the kilograms written, to the gram
+            #expect(load == Weight(Fixed(thousandths: Int64(kilograms)), .kg), "\(written)")
+        }
+    }
+
     @Test func theStartIsAnInstantShownInTheChosenZone() throws {
         let utc = try Self.parse("fitbod-lb-spreadsheet-resave.csv")
         let berlin = try Self.parse("fitbod-lb-spreadsheet-resave.csv", offset: { _ in 3600 })

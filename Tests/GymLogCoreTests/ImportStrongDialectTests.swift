@@ -54,6 +54,24 @@ import Testing
         #expect(french.workouts[0].note == "Bonne séance" && french.workouts[0].name == "Push")
     }
 
+    @Test func theSpanishHeaderStrongWritesTodayKeepsRepsBodyweightSetsAndWorkoutNames() throws {
+        // Given Strong's Spanish header as the app writes it now (`Rep.`, `Nombre de
+        // entrenamiento`), with push-ups at weight 0, a loaded set, a rest timer and a set never filled in
+        let file = try Self.parse(text: "Fecha,Nombre de entrenamiento,Duración,Nombre del ejercicio,Orden de la serie,Peso,Rep.,"
+                                  + "Distancia,Segundos,Notas,Notas del entrenamiento,RPE\n"
+                                  + "2022-04-17 22:09:15,\"Empuje\",1 h 46 min,\"Push Up\",1,0,12.0,0,0.0,\"\",\"\",\n"
+                                  + "2022-04-17 22:09:15,\"Empuje\",1 h 46 min,\"Push Up\",Temporizador de descanso,0,0,0,90.0,,,\n"
+                                  + "2022-04-17 22:09:15,\"Empuje\",1 h 46 min,\"Push Up\",2,0,10.0,0,0.0,,,\n"
+                                  + "2022-04-17 22:09:15,\"Empuje\",1 h 46 min,\"Bench Press (Barbell)\",1,60.0,8.0,0,0.0,,,8\n"
+                                  + "2022-04-17 22:09:15,\"Empuje\",1 h 46 min,\"Bench Press (Barbell)\",2,0,0,0,0.0,,,\n")
+        // Then every set with reps is kept with its reps, the push-ups as bodyweight sets
+        #expect(file.badRows.isEmpty, "\(file.badRows)")
+        #expect(ImportParserTests.summaries(file) == ["Push Up: bw x 12", "Push Up: bw x 10", "Bench Press (Barbell): 60kg x 8 @8"])
+        // And only the rest timer and the set never filled in are left out
+        #expect(file.ignoredRows == [LeftOutRow(line: 3, reason: .restTimer), LeftOutRow(line: 6, reason: .emptySet)])
+        #expect(file.workouts.map(\.name) == ["Empuje"])
+    }
+
     @Test func the2016LayoutNamesTheUnitInTheColumnAndCountsSetsFromZero() throws {
         let file = try Self.parse("strong-2016-unit-columns.csv")
         #expect(ImportParserTests.summaries(file) == [

@@ -18,14 +18,18 @@ public func temporaryFile(_ prefix: String, extension ext: String) -> String {
 /// An isolated HOME with its own database and config, and a way to run the built `gymlog` in it.
 public struct TemporaryHome: Sendable {
     public let root: String
+    /// The umask every `gymlog` run gets (set by a shell in front of it), so a test of file
+    /// modes does not depend on the runner's; nil leaves the runner's umask.
+    public var umask: mode_t?
     public var database: String { root + "/data/gymlog.sqlite" }
     public var config: String { root + "/config/gymlog/config.toml" }
 
     /// Whatever a run of the binary printed; `TemporaryHome.Run` keeps the tests' spelling.
     public typealias Run = ProcessResult
 
-    public init(prefix: String = "gymlog-cli") throws {
+    public init(prefix: String = "gymlog-cli", umask: mode_t? = nil) throws {
         root = try temporaryDirectory(prefix)
+        self.umask = umask
         try FileManager.default.createDirectory(atPath: root + "/config/gymlog", withIntermediateDirectories: true)
     }
 
@@ -40,13 +44,23 @@ public struct TemporaryHome: Sendable {
     /// Runs `gymlog args` with `stdin` (then closed) and waits for it.
     public func gymlog(_ args: [String], stdin: String = "", env extra: [String: String] = [:],
                        currentDirectory: String? = nil, timeout: TimeInterval? = nil) throws -> Run {
-        try ProcessRunner.runProduct("gymlog", args, stdin: stdin, environment: environment.merging(extra) { $1 },
+        let (executable, arguments) = invocation(args)
+        return try ProcessRunner.run(executable, arguments, stdin: Data(stdin.utf8), environment: environment.merging(extra) { $1 },
                                      currentDirectory: currentDirectory, timeout: timeout)
     }
 
     /// Starts `gymlog args` without waiting; the caller feeds, reads or kills it.
     public func launch(_ args: [String]) throws -> RunningProcess {
-        try RunningProcess(builtProducts.appendingPathComponent("gymlog"), args, environment: environment)
+        let (executable, arguments) = invocation(args)
+        return try RunningProcess(executable, arguments, environment: environment)
+    }
+
+    /// The built `gymlog` with `args`, behind a shell that sets `umask` when there is one:
+    /// Process cannot set a child's umask, so the shell sets it, then becomes gymlog.
+    private func invocation(_ args: [String]) -> (URL, [String]) {
+        let gymlog = builtProducts.appendingPathComponent("gymlog")
+        guard let umask else { return (gymlog, args) }
+        return (URL(fileURLWithPath: "/bin/sh"), ["-c", "umask \(String(umask, radix: 8)) && exec \"$0\" \"$@\"", gymlog.path] + args)
     }
 
     /// Deletes the folder.

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// Weights are always kilograms, converted from what a pound user typed (`20.41168092460379`
 /// is 45 lb): when the lifter's unit is lb, a load that is a whole 0.05 lb to within conversion
-/// dust is stored in pounds as typed; any other load keeps its kilograms, to the gram.
+/// dust, or whose kilograms were cut to hundredths (`15.88` is 35 lb) from a whole 0.25 lb, is
+/// stored in pounds as typed; round kilograms and any other load keep their kilograms, to the gram.
 /// `multiplier` is Fitbod's volume factor (2 when the load is per hand or per side): the load is
 /// kept as written, per hand. A spreadsheet's re-save writes `TRUE`/`FALSE` and pads each row
 /// with a trailing comma; both read.
@@ -48,8 +49,9 @@ struct FitbodReader {
     static let poundsPerKilogram = 2.20462
 
     /// A load as Fitbod writes it, in kilograms: pounds when the lifter's unit is lb and it is
-    /// a whole 0.05 lb to within float dust (by Fitbod's factor or the exact one), else
-    /// kilograms to the gram. Nil when zero or blank.
+    /// a whole 0.05 lb to within float dust (by Fitbod's factor or the exact one) or a whole
+    /// 0.25 lb cut to hundredths of a kilogram (`poundsCut`), else kilograms to the gram. Nil
+    /// when zero or blank.
     static func load(_ text: String, lifterUnit: WeightUnit) throws -> Weight? {
         guard !text.isEmpty else { return nil }
         guard let kg = ImportValue.number(text), let exact = Double(text) else {
@@ -60,8 +62,34 @@ struct FitbodReader {
             for pounds in [exact * poundsPerKilogram, exact / WeightUnit.kilogramsPerPound] {
                 if let typed = ImportValue.typedLoad(pounds, in: .lb, within: 1e-6) { return typed }
             }
+            // Hundredths are what a spreadsheet's re-save (or the app, in some versions) leaves:
+            // `15.88`, or `6.8` once the trailing zero is dropped.
+            let decimals = text.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first?.count ?? 0
+            if decimals <= 2, let typed = poundsCut(toHundredths: kg.thousandths / 10) { return typed }
         }
         return Weight(kg, .kg)
+    }
+
+    /// The pounds a lifter typed, read back from their kilograms cut to `hundredths` of a
+    /// kilogram: the whole 0.25 lb (the smallest plate step) whose kilograms, by the exact
+    /// factor or Fitbod's, round or truncate to exactly `hundredths` (`15.88` and `15.87` are
+    /// 35 lb, which is 15.8757 kg). Quarter pounds are 0.113 kg apart, so at most one does.
+    /// Nil for round kilograms, a whole 0.5 kg (`17.0` stays 17 kg, though 37.5 lb truncates
+    /// to it), and for hundredths no quarter pound gives (`15.89`, `3.25`).
+    static func poundsCut(toHundredths hundredths: Int64) -> Weight? {
+        guard hundredths > 0, hundredths % 50 != 0 else { return nil }
+        // Kilograms in hundredths as a fraction of whole quarter pounds: exactly 0.45359237 kg
+        // a pound, or Fitbod's 1 / 2.20462.
+        let factors: [(numerator: Int64, denominator: Int64)] = [(45_359_237, 4_000_000), (10_000_000, 881_848)]
+        let nearest = Int64((Double(hundredths) * 4 / (100 * WeightUnit.kilogramsPerPound)).rounded())
+        for quarters in max(1, nearest - 1)...(nearest + 1) {
+            for (numerator, denominator) in factors {
+                let scaled = quarters * numerator
+                let truncated = scaled / denominator, rounded = (2 * scaled + denominator) / (2 * denominator)
+                if truncated == hundredths || rounded == hundredths { return Weight(Fixed(thousandths: quarters * 250), .lb) }
+            }
+        }
+        return nil
     }
 
     func read(_ cursor: inout ImportCSVCursor, into a: inout WorkoutAssembler) throws {
