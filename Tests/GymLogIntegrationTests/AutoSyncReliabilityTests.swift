@@ -81,6 +81,9 @@ import Testing
         var registry = EventRegistry()
         var problems: [String] = []
         try FileManager.default.createDirectory(atPath: (a.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // A has pulled the account once: a logged-in database that never has pulls before it
+        // imports, and A's imports below run with the sync lock held.
+        try a.sync()
 
         // A's writes run with the sync lock held, so the background sync each command starts
         // leaves at once and every event is recorded before a cycle can send it.

@@ -27,7 +27,7 @@ import Testing
 /// `GYMLOG_RELIABILITY_SEED` replays a run; `GYMLOG_RELIABILITY_SCALE` makes it longer.
 @Suite("History model", .serialized) struct HistoryModelTests {
     @Test func randomLifterSequencesOnDevicesAndCopiesLoseAndDoubleNothing() async throws {
-        let seed = Sim.seed(offset: 44)
+        let seed = Sim.seed()
         var run = try await ModelRun(seed: seed, steps: 220 * Sim.scale)
         try await run.play()
         print("history-model: seed=\(seed) steps=\(run.steps) devices=\(run.devices.count) copies=\(run.counts.copies) "
@@ -55,6 +55,8 @@ private struct ModelRun {
     private var step = 0
 
     static let weighted = ["bench press", "squat", "deadlift"]
+    /// Files read in the devices' zone (UTC+1), as the CLI reads them in the machine's.
+    static let importOptions = ImportOptions(utcOffset: { _ in 3600 })
 
     init(seed: UInt64, steps: Int) async throws {
         self.steps = steps
@@ -149,7 +151,7 @@ private struct ModelRun {
                 let file = strongFile(number: counts.imports)
                 counts.imports += 1
                 let synced = try liveIDs(db)
-                _ = try db.importFile(try ImportParser.parse(Array(file.utf8), options: ImportOptions()), label: "import")
+                _ = try db.importFile(try ImportParser.parse(Array(file.utf8), options: Self.importOptions), label: "import")
                 let made = try liveIDs(db).subtracting(synced)
                 apply(synced, try liveIDs(db))
                 lastImport[d] = made
@@ -157,17 +159,39 @@ private struct ModelRun {
             case 77..<82:
                 // The account's own export, imported on another device (or this one): it adds nothing.
                 guard devices.count > 1 else { return }
+                // Both hold the same history first (an export made before another device's edit
+                // of a set is another set, by the rule: same exercise, start, order and values).
                 let e = random.int(0..<devices.count)
+                await sync(d)
+                await sync(e)
                 await sync(d)
                 let format = random.pick([ExportFormat.native, .strong, .hevy])
                 let text = try export(db, format)
-                await sync(e)
                 let held = try liveIDs(devices[e])
-                let report = try devices[e].importFile(try ImportParser.parse(Array(text.utf8), options: ImportOptions()), label: "import")
+                let report = try devices[e].importFile(try ImportParser.parse(Array(text.utf8), options: Self.importOptions), label: "import")
                 let made = try liveIDs(devices[e]).subtracting(held)
                 counts.ownExports += 1
                 if !made.isEmpty || report.setsCreated != 0 {
-                    failures.append("step \(step): device \(d)'s \(format.rawValue) export imported on device \(e) added \(report.setsCreated) sets")
+                    let added = try devices[e].read { db in
+                        try made.sorted().map { id in
+                            try Row.fetchOne(db, sql: """
+                                SELECT e.name, s.kind, s.weight, s.weight_unit, s.bodyweight, s.reps, s.duration_s, s.distance, s.distance_unit,
+                                       s.performed_at, w.started_at FROM sets s JOIN exercises e ON e.id = s.exercise_id JOIN workouts w ON w.id = s.workout_id WHERE s.id = ?
+                                """, arguments: [id]).map { "\($0)" } ?? id
+                        }
+                    }
+                    let context = try devices[e].read { db in
+                        try made.sorted().map { id in
+                            let near = try Row.fetchAll(db, sql: """
+                                SELECT w.id, w.started_at, w.deleted_at, (SELECT group_concat(e.name || ' ' || s.weight || s.weight_unit || 'x' || s.reps || (CASE WHEN s.deleted_at IS NULL THEN '' ELSE ' deleted' END), ', ') FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE s.workout_id = w.id) AS sets
+                                FROM workouts w WHERE abs(w.started_at - (SELECT performed_at FROM sets WHERE id = ?)) < 7200000
+                                """, arguments: [id])
+                            return "\(id) in file: \(text.contains(id)); near: \(near.map { "\($0)" }.joined(separator: " | "))"
+                        }
+                    }
+                    failures.append("step \(step): \(context.joined(separator: "; "))")
+                    failures.append("step \(step): device \(d)'s \(format.rawValue) export imported on device \(e) added \(report.setsCreated) sets: "
+                        + "\(added.prefix(3).joined(separator: "; "))\n\(text.split(separator: "\n").prefix(40).joined(separator: "\n"))")
                 }
                 apply(held, try liveIDs(devices[e]))
                 lastImport[e] = made

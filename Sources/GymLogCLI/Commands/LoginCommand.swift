@@ -176,7 +176,7 @@ struct Login: SavesCredentials {
         let heldKey = settings.accountKey != nil && settings.server.map(baseURL) == server && (info == nil || settings.account == info?.user)
         // The phrase, on a pipe, is the line after the token; a terminal is asked nothing here.
         let givenPhrase = heldKey || isatty(STDIN_FILENO) == 1 ? nil
-            : context.readSecret?("")?.trimmingCharacters(in: .whitespaces).flatMap { $0.isEmpty ? nil : $0 }
+            : (context.readSecret?("")?.trimmingCharacters(in: .whitespaces)).flatMap { $0.isEmpty ? nil : $0 }
         guard heldKey || givenPhrase != nil else { return }
         let says = info.map { "says the account \($0.user)'s history is kept in the clear" } ?? "does not know end-to-end encryption"
         let why = heldKey ? "this device holds the account's key (it has synced the account encrypted)"
