@@ -80,6 +80,11 @@ public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomS
     /// acknowledgement past any seq written here): this one is a copy. `run` makes it a
     /// device of its own; raised to the caller only if that happens twice in one run.
     case copyOfAnotherDevice
+    /// The server kept answering "more to come" with pages that brought nothing this device did
+    /// not already hold (`SyncEngine.maxIdlePages` of them in one run): `pages` pulled, `seconds` taken.
+    case endlessPages(pages: Int, seconds: Int)
+    /// The run went past `SyncEngine.timeLimit` (`seconds`) after `pages` pulled pages.
+    case timeLimitReached(pages: Int, seconds: Int)
 
     public var errorDescription: String? { description }
 
@@ -94,6 +99,15 @@ public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomS
         case .copyOfAnotherDevice:
             "the sync server showed another database syncing as this device even after this one took a new device id, so nothing "
                 + "more was sent (the changes stay in the outbox). Please report this with `gymlog status --json`."
+        case .endlessPages(let pages, let seconds):
+            "the sync server kept sending pages that brought nothing new and said more follow; stopped after \(pages) pages/\(seconds) s, "
+                + "so this sync holds the database no longer. Local changes stay in the outbox, and the next sync goes on from "
+                + "where this one stopped. A gymlog-server never does this: check what answers at the server's URL (`gymlog status` shows it)."
+        case .timeLimitReached(let pages, let seconds):
+            "the sync server kept sending pages for longer than one sync may take; stopped after \(pages) pages/\(seconds) s, "
+                + "so this sync holds the database no longer. What arrived is kept, local changes stay in the outbox, and the "
+                + "next sync goes on from where this one stopped. If every sync ends like this, check what answers at the server's URL "
+                + "(`gymlog status` shows it) and how fast the network to it is."
         }
     }
 }
@@ -112,8 +126,32 @@ public struct SyncEngine: Sendable {
     public let replica: SyncReplica
     public let transport: SyncTransport
     public var pushBatch = 1000
-    public var pullLimit = 1000
+    public var pullLimit = SyncEngine.defaultPullLimit
     public var onProgress: (@Sendable (SyncProgress) -> Void)?
+    /// How many pulled pages of `defaultPullLimit` changes in one run may bring nothing this
+    /// device did not already hold before the run stops (`SyncEngineError.endlessPages`); a
+    /// smaller `pullLimit` allows proportionally more pages. Tests lower or lift it.
+    public var maxIdlePages = SyncEngine.defaultMaxIdlePages
+    /// How long one run may take before it stops between two pages or batches
+    /// (`SyncEngineError.timeLimitReached`); tests lower it.
+    public var timeLimit = SyncEngine.defaultTimeLimit
+
+    /// A server that answers every pull with "more to come" and a cursor one step further held
+    /// a sync (and its lock) for minutes, pulling thousands of empty pages (issue 45). A
+    /// gymlog-server never sends a page with nothing new and more to come, except this
+    /// device's own changes coming back (a full pull after a restore or a copy): up to
+    /// `pullLimit` (1,000) changes a page, so 100 such pages are 100,000 changes, more than
+    /// years of training. Each page is applied with its cursor, so a run stopped here loses
+    /// nothing: the next one goes on from where it stopped.
+    public static let defaultMaxIdlePages = 100
+    /// Changes (field rows on protocol v1) a pull asks for per page, unless told otherwise.
+    public static let defaultPullLimit = 1000
+    /// 90 s, under the two minutes a `gymlog sync` or `gymlog import` waits for the sync lock
+    /// (`SyncMutex.manualWait`), so one waiting always gets its turn. A real cycle takes
+    /// seconds even for a long history (BENCHMARKS.md: 100,000 changes pull in under one), and
+    /// every page and push batch a stopped run finished is kept, so a slow link costs an extra
+    /// run, not the work done.
+    public static let defaultTimeLimit: Duration = .seconds(90)
     /// The account's key, when its history is encrypted end to end: values are sealed as
     /// they are pushed and opened as they are pulled; the outbox and the database hold them
     /// in the clear.
@@ -130,14 +168,50 @@ public struct SyncEngine: Sendable {
         self.replica = replica; self.transport = transport
     }
 
+    /// `maxIdlePages` for this engine's page size: the bound is meant as so many full pages of
+    /// changes the device already held, so pages of a tenth the size may number ten times as
+    /// many (the simulation pulls pages of one change through a whole history).
+    var idlePageBound: Int {
+        let (bound, overflow) = maxIdlePages.multipliedReportingOverflow(by: max(1, Self.defaultPullLimit / max(1, pullLimit)))
+        return overflow ? .max : bound
+    }
+
+    /// What one run has spent of its bounds (`maxIdlePages`, `timeLimit`).
+    struct Budget {
+        let started = ContinuousClock.now
+        let maxIdlePages: Int
+        let timeLimit: Duration
+        /// Pages pulled, and those that brought nothing new.
+        var pages = 0
+        var idlePages = 0
+
+        var seconds: Int { Int((ContinuousClock.now - started).components.seconds) }
+
+        /// Counts a pulled page, and throws when the run is to stop before the next request:
+        /// `idle` pages (nothing new) or time used up.
+        mutating func pulled(idle: Bool) throws {
+            pages += 1
+            if idle { idlePages += 1 }
+            if idlePages >= maxIdlePages { throw SyncEngineError.endlessPages(pages: pages, seconds: seconds) }
+            try checkTime()
+        }
+
+        /// Throws when the run has taken its time.
+        func checkTime() throws {
+            if ContinuousClock.now - started >= timeLimit { throw SyncEngineError.timeLimitReached(pages: pages, seconds: seconds) }
+        }
+    }
+
     public func run() async throws -> SyncReport {
         var report = SyncReport()
         var device = try replica.currentDeviceID()
         var pushFirst = true
         var retried = (epoch: false, copy: false)
+        // One budget for the whole run: a retried cycle does not start the bounds again.
+        var budget = Budget(maxIdlePages: idlePageBound, timeLimit: timeLimit)
         while true {
             do {
-                try await cycle(&report, pushFirst: pushFirst, device: device)
+                try await cycle(&report, &budget, pushFirst: pushFirst, device: device)
                 return report
             } catch let error as SyncTransportError where error.code == "epoch_changed" && !retried.epoch {
                 // The server's history moved on since this device's last pull (another device
@@ -211,12 +285,12 @@ public struct SyncEngine: Sendable {
     /// pull, so the cursor moves to the new head and the pull (of this device's own writes)
     /// is skipped: one round trip instead of two. Otherwise the pull follows, as in a
     /// pull-first cycle; merging is per field and by clock, so the order changes no result.
-    private func cycle(_ report: inout SyncReport, pushFirst: Bool, device: String) async throws {
+    private func cycle(_ report: inout SyncReport, _ budget: inout Budget, pushFirst: Bool, device: String) async throws {
         var position = try replica.syncPosition()
         var pulledThrough = try replica.pulledThrough()
         var rebasedThisCycle = false
         if pushFirst, let epoch = position.epoch, try !replica.pending(after: position.ackedSeq, limit: 1).isEmpty {
-            let seen = try await pushOutbox(&report, after: position.ackedSeq, epoch: epoch, cursor: position.cursor,
+            let seen = try await pushOutbox(&report, budget, after: position.ackedSeq, epoch: epoch, cursor: position.cursor,
                                             device: device, rebasedThisCycle: &rebasedThisCycle)
             if let head = seen {
                 _ = try replica.apply([], refused: [], epoch: epoch, cursor: head,
@@ -258,12 +332,14 @@ public struct SyncEngine: Sendable {
             // no-op sync then writes nothing at all.
             // The last page of a pull: everything up to its cursor is held now.
             let ended = page.hasMore ? nil : pageCursor
+            var fieldsWritten = 0
             if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch || (ended != nil && ended != pulledThrough) {
                 let (changes, refused) = await opened(page.changes)
                 let stats = try replica.apply(changes, refused: refused, epoch: page.epoch, cursor: pageCursor, pulledThrough: ended)
                 if let ended { pulledThrough = ended }
                 report.pulledChanges += Self.othersChanges(page.changes, deviceID: device)
                 report.mergedFields += stats.written
+                fieldsWritten = stats.written
                 report.keptFields += stats.kept
                 report.parkedChanges += stats.parked
                 position.cursor = pageCursor
@@ -273,6 +349,10 @@ public struct SyncEngine: Sendable {
             position.epoch = page.epoch
             onProgress?(SyncProgress(phase: "pull", done: report.pulledChanges, total: nil))
             if !page.hasMore { break }
+            // More to come: a server can say so for ever, each page a step further (issue 45).
+            // A page that wrote no field (empty, or only what this device already held) is
+            // counted against the run's bound; every page against its time.
+            try budget.pulled(idle: fieldsWritten == 0)
         }
 
         // The server acknowledges more than this device sent: a push whose answer was lost, or
@@ -284,7 +364,7 @@ public struct SyncEngine: Sendable {
 
         // Pushed right after the pull: when nothing came between, the cursor moves past this
         // device's own writes, so the next cycle need not pull them back either.
-        let head = try await pushOutbox(&report, after: position.ackedSeq, epoch: position.epoch,
+        let head = try await pushOutbox(&report, budget, after: position.ackedSeq, epoch: position.epoch,
                                         cursor: position.cursor, device: device, rebasedThisCycle: &rebasedThisCycle)
         if let epoch = position.epoch, let head {
             _ = try replica.apply([], refused: [], epoch: epoch, cursor: head,
@@ -302,7 +382,7 @@ public struct SyncEngine: Sendable {
     /// head this device has now seen all of, when `cursor` (its pull position) is given, at
     /// least one batch was answered, and each answer's writes started where the previous one
     /// (or `cursor`) ended; nil otherwise.
-    private func pushOutbox(_ report: inout SyncReport, after start: Int64, epoch: String?, cursor: Int64?,
+    private func pushOutbox(_ report: inout SyncReport, _ budget: Budget, after start: Int64, epoch: String?, cursor: Int64?,
                             device: String, rebasedThisCycle: inout Bool) async throws -> Int64? {
         try replica.unparkDueEvents()
         var seen = cursor
@@ -316,6 +396,7 @@ public struct SyncEngine: Sendable {
         while true {
             let events = try replica.pending(after: after, limit: pushBatch)
             guard !events.isEmpty else { break }
+            try budget.checkTime()
             if let seal, events.contains(where: Self.namesPlainDerivedID) {
                 // An encrypted account never gets a plain derived id (it would let the server
                 // test a guessed exercise name). Login and `key enable` key what the device made

@@ -318,4 +318,53 @@ import Testing
         #expect(skipped.status == 0, "\(skipped.stderr)")
         #expect(skipped.stdout.contains("Imported 1 workout, 2 sets"), "\(skipped.stdout)")
     }
+
+    @Test(arguments: ["native", "strong", "hevy"])
+    func formulasInNotesAreExportedAsTextAndImportBackAsTyped(format: String) throws {
+        // Given a workout named and noted with formulas, set notes that begin with =, - and @,
+        // and an assisted set (a load of -10)
+        let source = try TemporaryHome()
+        let logged = try source.gymlog([], stdin: """
+            start +1+1
+            bench 100x5 # =HYPERLINK("http://x","y")
+            bench 100x5 # -2+3
+            dip bw-10x8 # @SUM(A1)
+            note =cmd|'/c calc'!A1
+            """)
+        #expect(logged.status == 0, "\(logged.stderr)")
+        let export = try source.gymlog(["export", "--format", format])
+        #expect(export.status == 0, "\(export.stderr)")
+
+        // Then no cell a spreadsheet reads begins with =, +, - or @ except the load, which stays a number
+        let cells = ImportCSVCursor.rows(export.stdout, delimiter: nil)
+        let header = try #require(cells.first)
+        let load = try #require(header.firstIndex { ["weight", "Weight", "weight_kg"].contains($0) })
+        for row in cells.dropFirst() {
+            for (i, cell) in row.enumerated() where i != load {
+                #expect(!["=", "+", "-", "@"].contains(cell.first), "\(header[i]): \(cell)")
+            }
+        }
+        #expect(cells.dropFirst().map { $0[load] }.contains("-10"), "\(export.stdout)")
+        #expect(export.stdout.contains(#"'=HYPERLINK("#) || export.stdout.contains(#"'=HYPERLINK(""#), "\(export.stdout)")
+
+        // When it is imported into an empty database
+        let target = try TemporaryHome()
+        let imported = try target.gymlog(["import", try Self.write(export.stdout, source, "formulas.csv")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // Then the workout's name and note and every set come back exactly as typed (Hevy carries
+        // set notes in the workout's note): the native exports of both, read raw, are the same
+        // cells, guarded alike
+        let before = try source.gymlog(["export"]).stdout, after = try target.gymlog(["export"]).stdout
+        #expect(Self.column(after, "workout_name") == Self.column(before, "workout_name"))
+        if format == "hevy" {
+            let note = Self.column(after, "workout_note").first ?? ""
+            #expect(note.hasPrefix("'=cmd|'/c calc'!A1\n") && note.contains(#"bench: =HYPERLINK("http://x","y")"#)
+                    && note.contains("bench: -2+3") && note.contains("dip: @SUM(A1)"), "\(note)")
+            #expect(Self.setValues(after).map { Array($0.prefix(10)) } == Self.setValues(before).map { Array($0.prefix(10)) })
+        } else {
+            #expect(Self.column(after, "workout_note") == Self.column(before, "workout_note"))
+            #expect(Self.setValues(after) == Self.setValues(before))
+            #expect(Self.column(after, "note").contains(#"'=HYPERLINK("http://x","y")"#), "\(after)")
+        }
+    }
 }

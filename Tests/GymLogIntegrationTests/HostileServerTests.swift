@@ -102,6 +102,23 @@ final class HostileHTTPServer: @unchecked Sendable {
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
     }
 
+    /// Answers what `gymlog login` asks (capabilities, the account's key: none, the first pull
+    /// page) as a gymlog-server from before end-to-end encryption would; false for anything else.
+    static func answerLogin(_ request: String, _ connection: Connection) -> Bool {
+        if request.hasPrefix("GET /v1/capabilities") {
+            connection.write(json(#"{"protocol_version":\#(syncProtocolVersion),"max_body_bytes":1048576,"max_push_events":1000,"max_pull_limit":1000,"registration_open":false,"max_clock_ahead_ms":600000}"#))
+        } else if request.hasPrefix("GET /v1/account") {
+            // A server from before end-to-end encryption: every account in the clear.
+            let body = #"{"error":{"code":"not_found","message":"no such endpoint"}}"#
+            connection.write("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        } else if request.contains("limit=1 ") || request.contains("limit=1&") {
+            connection.write(emptyPage(cursor: "e1:0", hasMore: false))
+        } else {
+            return false
+        }
+        return true
+    }
+
     /// A pull page with no changes.
     static func emptyPage(cursor: String, hasMore: Bool) -> String {
         json(#"{"epoch":"e1","changes":[],"devices":[],"cursor":"\#(cursor)","has_more":\#(hasMore),"last_applied_seq":0}"#)
@@ -183,14 +200,7 @@ struct HostileServerTests {
         // Given a server that accepts the login, then fails every sync with an error message
         // holding colour, title and clipboard sequences
         let server = try HostileHTTPServer { request, connection in
-            if request.hasPrefix("GET /v1/capabilities") {
-                connection.write(HostileHTTPServer.json(#"{"protocol_version":\#(syncProtocolVersion),"max_body_bytes":1048576,"max_push_events":1000,"max_pull_limit":1000,"registration_open":false,"max_clock_ahead_ms":600000}"#))
-            } else if request.hasPrefix("GET /v1/account") {
-                // A server from before end-to-end encryption: every account in the clear.
-                let body = #"{"error":{"code":"not_found","message":"no such endpoint"}}"#
-                connection.write("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
-            } else if request.contains("limit=1 ") || request.contains("limit=1&") {
-                connection.write(HostileHTTPServer.emptyPage(cursor: "e1:0", hasMore: false))
+            if HostileHTTPServer.answerLogin(request, connection) {
             } else {
                 let body = #"{"error":{"code":"internal_error","message":"\u001b[1;31mred\u001b[0m \u001b]0;title\u0007 \u001b]52;c;aGk=\u0007"}}"#
                 connection.write("HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
@@ -214,6 +224,89 @@ struct HostileServerTests {
         let coloured = try home.gymlog(["sync"], env: ["GYMLOG_FORCE_COLOR": "1"])
         #expect(coloured.stderr.contains("\u{1B}[1;31merror:\u{1B}[0m"), "\(coloured.stderr.debugDescription)")
         #expect(!coloured.stderr.contains("\u{1B}[1;31mred"), "\(coloured.stderr.debugDescription)")
+    }
+
+    @Test func pagesThatBringNothingNewStopTheRunAtItsBound() async throws {
+        // Given a server that answers every pull "more to come" with an empty page, its cursor
+        // one step further each time, and an engine allowed 7 such pages
+        let state = EndlessPages()
+        let server = try HostileHTTPServer { request, connection in state.answer(request, connection) }
+        defer { server.stop() }
+        var engine = SyncEngine(replica: try database(), transport: HTTPSyncTransport(baseURL: server.url, token: "glt_x", timeout: 5))
+        engine.maxIdlePages = 7
+
+        // When the client syncs
+        let error = await #expect(throws: SyncEngineError.self) { _ = try await engine.run() }
+
+        // Then it stops after the seventh page, and says so with what to do
+        guard case .endlessPages(let pages, _)? = error else { Issue.record("unexpected \(String(describing: error))"); return }
+        #expect(pages == 7)
+        #expect(server.requests.count == 7)
+        let message = error?.localizedDescription ?? ""
+        #expect(message.contains("stopped after 7 pages/") && message.contains("Local changes stay in the outbox"), "\(message)")
+    }
+
+    @Test func aRunStopsAtItsTimeLimit() async throws {
+        // Given the same server, an engine with no bound on such pages and a run of a moment
+        let state = EndlessPages()
+        let server = try HostileHTTPServer { request, connection in state.answer(request, connection) }
+        defer { server.stop() }
+        var engine = SyncEngine(replica: try database(), transport: HTTPSyncTransport(baseURL: server.url, token: "glt_x", timeout: 5))
+        engine.maxIdlePages = .max
+        engine.timeLimit = .milliseconds(300)
+
+        // When the client syncs
+        let error = await #expect(throws: SyncEngineError.self) { _ = try await engine.run() }
+
+        // Then it stops at the time limit (not at a page count), naming the pages it pulled
+        guard case .timeLimitReached(let pages, _)? = error else { Issue.record("unexpected \(String(describing: error))"); return }
+        #expect(pages >= 1 && pages == server.requests.count)
+        #expect(error?.localizedDescription.contains("longer than one sync may take") == true)
+    }
+
+    @Test func aPullThatNeverEndsStopsFreesTheLockAndIsShownInStatus() throws {
+        // Given a server that accepts the login, then answers every pull "more to come" with an
+        // empty page, its cursor one step further each time (issue 45)
+        let state = EndlessPages()
+        let server = try HostileHTTPServer { request, connection in
+            if !HostileHTTPServer.answerLogin(request, connection) { state.answer(request, connection) }
+        }
+        defer { server.stop() }
+        let home = try TemporaryHome()
+        let login = try home.gymlog(["login", "--server", server.url.absoluteString, "--token", "glt_x"])
+        #expect(login.status == 0, "\(login.stderr)")
+
+        // When a set is logged, which starts a sync in the background
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        // Then that sync ends by itself (the deadline is generous: it is not what is tested), and
+        // its log says why
+        let ended = try backgroundSyncsEnded(home.database, within: 150)
+        if !ended { for pid in try backgroundSyncs(of: home.database) { kill(pid, SIGKILL) } }
+        #expect(ended, "the background sync was still pulling after 150 s (\(server.requests.count) requests)")
+        let log = (try? String(contentsOfFile: home.root + "/state/gymlog/sync.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("failed: the sync server kept sending pages"), "\(log)")
+
+        // And `gymlog sync` gets the lock at once, ends with the error, and `gymlog status` shows it
+        let sync = try home.gymlog(["sync"], env: ["NO_COLOR": "1"], timeout: 200)
+        #expect(!sync.timedOut, "`gymlog sync` was still pulling after 200 s")
+        #expect(sync.status == 1)
+        #expect(!sync.stderr.contains("Waiting for the sync already running"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("kept sending pages that brought nothing new") && sync.stderr.contains("stopped after ")
+                && sync.stderr.contains("Local changes stay in the outbox"), "\(sync.stderr)")
+        let status = try home.gymlog(["status"], env: ["NO_COLOR": "1"])
+        #expect(status.stdout.contains("Last error: the sync server kept sending pages"), "\(status.stdout)")
+        // And the set's changes (exercise, workout, set) are all still in the outbox
+        #expect(status.stdout.contains("Outbox:     3 unsynced changes"), "\(status.stdout)")
+
+        // When the server behaves again, then the next `gymlog sync` runs: the set is sent and
+        // the error is gone
+        state.behave()
+        let again = try home.gymlog(["sync"], timeout: 300)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("pushed 3."), "\(again.stdout)")
+        let after = try home.gymlog(["status"], env: ["NO_COLOR": "1"])
+        #expect(!after.stdout.contains("Last error"), "\(after.stdout)")
+        #expect(after.stdout.contains("Outbox:     0 unsynced changes"), "\(after.stdout)")
     }
 
     @Test func aRedirectedPushIsNotSentToTheOtherHost() async throws {
@@ -248,4 +341,46 @@ final class AnswerCount: @unchecked Sendable {
     private var count = 0
     /// Counts one more answer; its number, from 1.
     func next() -> Int { lock.withLock { count += 1; return count } }
+}
+
+/// A sync server that sends empty pull pages for ever, each saying "more to come" from a
+/// cursor one step further (issue 45), and acknowledges no pushed event, until told to
+/// `behave`: then it ends each pull at the furthest cursor it gave and acknowledges every push.
+final class EndlessPages: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cursor: Int64 = 0
+    private var acked: Int64 = 0
+    private var behaving = false
+
+    /// From now on, answer as a gymlog-server with nothing new would.
+    func behave() { lock.withLock { behaving = true } }
+
+    func answer(_ request: String, _ connection: HostileHTTPServer.Connection) {
+        if request.hasPrefix("POST /v1/push") {
+            // The events' seqs, read from the body as the client writes it (`"seq":N`).
+            let body = request.components(separatedBy: "\r\n\r\n").dropFirst().joined()
+            let seqs = body.components(separatedBy: "\"seq\":").dropFirst().compactMap { Int64($0.prefix { $0.isNumber }) }
+            guard !seqs.isEmpty else {
+                let text = #"{"error":{"code":"bad_request","message":"no events in \#(request.prefix(300).debugDescription.dropFirst().dropLast())"}}"#
+                connection.write("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n\r\n" + text)
+                return
+            }
+            // Until it behaves, it takes nothing (a sync that pushes first then pulls for ever).
+            let (last, head, taken) = lock.withLock {
+                guard behaving else { return (acked, cursor, [Int64]()) }
+                acked = max(acked, seqs.max() ?? 0)
+                cursor += Int64(seqs.count)
+                return (acked, cursor, seqs)
+            }
+            let results = taken.map { #"{"seq":\#($0),"status":"applied"}"# }.joined(separator: ",")
+            connection.write(HostileHTTPServer.json(#"{"epoch":"e1","last_applied_seq":\#(last),"cursor":"e1:\#(head)","results":[\#(results)]}"#))
+            return
+        }
+        let (position, more, last) = lock.withLock {
+            if !behaving { cursor += 1 }
+            return (cursor, !behaving, acked)
+        }
+        connection.write(HostileHTTPServer.json(
+            #"{"epoch":"e1","changes":[],"devices":[],"cursor":"e1:\#(position)","has_more":\#(more),"last_applied_seq":\#(last)}"#))
+    }
 }

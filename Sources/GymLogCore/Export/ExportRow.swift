@@ -80,7 +80,9 @@ public struct ExportNumbering: Sendable {
     }
 }
 
-/// The column layouts `gymlog export --format` can write.
+/// The column layouts `gymlog export --format` can write. In every one, text a person typed
+/// (names, notes, aliases) is written through `CSVWriter.textField`, so a spreadsheet never
+/// runs it as a formula (`FormulaGuard`), and numbers never are.
 public enum ExportFormat: String, CaseIterable, Sendable {
     /// Every field gymlog stores, lossless: ids, kinds, units, aliases, supersets, ISO 8601
     /// times to the millisecond with offsets, and bodyweight entries.
@@ -254,7 +256,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         let set = row.set, workout = row.workout
         w.fieldUUID(set.id)
         w.fieldUUID(workout.id)
-        w.optionalField(workout.name)
+        w.optionalTextField(workout.name)
         // Milliseconds, so sets logged within one second keep their order when read back.
         w.fieldISO8601(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds, milliseconds: true)
         if let ended = workout.endedAt {
@@ -262,21 +264,22 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         } else {
             w.emptyField()
         }
-        w.optionalField(workout.note)
+        w.optionalTextField(workout.note)
         w.fieldUUID(row.exercise.id)
-        w.field(row.exercise.name)
+        w.textField(row.exercise.name)
         w.fieldInt(row.setOrder)
         for field in setFields {
             switch set.values[field] {
             case .null: w.emptyField()
-            case .text(let text): w.field(text)
+            // A note; the kind and the units never begin like a formula.
+            case .text(let text): w.textField(text)
             case .int(let value): w.fieldInt(value)
             case .fixed(let value): w.fieldFixed(value)
             case .bool(let flag): w.field(flag ? "true" : "false")
             }
         }
         w.fieldISO8601(millis: set.performedAt, utcOffsetSeconds: set.utcOffsetSeconds, milliseconds: true)
-        w.field(encodeAliases(row.exerciseAliases))
+        w.textField(encodeAliases(row.exerciseAliases))
         if let superset = set.supersetID { w.fieldUUID(superset) } else { w.emptyField() }
         w.field(row.exerciseLink.exportText)
         w.endRow()
@@ -322,17 +325,17 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
     static func appendHevy(_ row: ExportRow, to w: inout CSVWriter, unit: WeightUnit) {
         let v = row.set.values, workout = row.workout
-        if let name = workout.name, !name.isEmpty { w.field(name) } else { w.field(defaultWorkoutName) }
+        if let name = workout.name, !name.isEmpty { w.textField(name) } else { w.field(defaultWorkoutName) }
         w.fieldHevyTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
         if let ended = workout.endedAt {
             w.fieldHevyTime(millis: ended, utcOffsetSeconds: workout.utcOffsetSeconds)
         } else {
             w.emptyField()
         }
-        w.optionalField(workout.note)
-        w.field(row.exercise.name)
+        w.optionalTextField(workout.note)
+        w.textField(row.exercise.name)
         w.optionalInt(row.supersetNumber)
-        w.optionalField(v.note)
+        w.optionalTextField(v.note)
         w.fieldInt(row.setOrder - 1)
         switch v.kind {
         case .working: w.field("normal")
@@ -365,9 +368,10 @@ extension ExportFormat {
 }
 
 extension CSVWriter {
+    /// Writes typed text (`textField`), or an empty field for none.
     @inlinable
-    mutating func optionalField(_ value: String?) {
-        if let value { field(value) } else { emptyField() }
+    mutating func optionalTextField(_ value: String?) {
+        if let value { textField(value) } else { emptyField() }
     }
 
     @inlinable
@@ -403,10 +407,11 @@ extension CSVWriter {
     }
 
     /// Writes a text field always quoted, inner quotes doubled, as Strong writes its text
-    /// fields (`""` when empty).
+    /// fields (`""` when empty); typed text, so guarded as `textField` guards it.
     mutating func quotedField(_ text: String) {
         beginField(empty: false)
         buffer.append(UInt8(ascii: "\""))
+        if FormulaGuard.needsGuard(text.utf8) { buffer.append(UInt8(ascii: "'")) }
         for b in text.utf8 {
             if b == UInt8(ascii: "\"") { buffer.append(b) }
             buffer.append(b)

@@ -132,6 +132,15 @@ struct ImportRow {
     /// they start or end with a space.
     func untrimmed(_ field: ImportField) -> String { fields.untrimmedField(columns[field]) }
 
+    /// Text a person typed (a name, a note), trimmed, with the `'` a gymlog export puts before
+    /// a value a spreadsheet would run dropped (`FormulaGuard`): before trimming, as it was written.
+    func text(_ field: ImportField) -> String {
+        FormulaGuard.unguarded(fields.untrimmedField(columns[field])).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Typed text exactly as written, spaces kept (`untrimmed`), unguarded as `text` is.
+    func untrimmedText(_ field: ImportField) -> String { FormulaGuard.unguarded(fields.untrimmedField(columns[field])) }
+
     /// Whether the header has the column.
     func has(_ field: ImportField) -> Bool { columns[field] != nil }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// (chosen independently), times like `15 Sep 2025, 07:48`, a 0-based `set_index`, a
 /// `set_type` of normal, warmup, failure or dropset, and blank or 0 for a missing number.
 /// `superset_id` numbers a workout's supersets (0, 1, ...): rows of one workout with the same
-/// number are one superset, blank is a set done on its own.
+/// number are one superset, blank is a set done on its own. Names and notes are read as typed
+/// text (`ImportRow.text`): the `'` a gymlog export puts before a formula is dropped.
 struct HevyReader {
     let columns: ImportColumns
     let weightColumn: String
@@ -77,7 +78,7 @@ struct HevyReader {
                 throw ImportRowError("start_time '\(startText)' is not a time like 15 Sep 2025, 07:48")
             }
             let localEnd = try ImportValue.optionalTime(f[.end], column: "end_time", like: "15 Sep 2025, 08:55", Self.time)
-            let exerciseName = cleanName(f[.exercise])
+            let exerciseName = cleanName(f.text(.exercise))
             guard !exerciseName.isEmpty else { throw ImportRowError("exercise_title is empty") }
             let typeText = f[.setType]
             guard let kind = Self.kind(typeText) else {
@@ -96,11 +97,11 @@ struct HevyReader {
             let set = try a.values(kind: kind, weight: w, reps: r, rpe: e, duration: s, distance: d, note: nil,
                                    loadLeftBlank: f[.weight].isEmpty)
 
-            let name = nonEmpty(f[.workoutName])
-            let wi = a.workout(line: line, local: local, name: name, note: nonEmpty(f[.workoutNotes])) { startedAt in
+            let name = nonEmpty(f.text(.workoutName))
+            let wi = a.workout(line: line, local: local, name: name, note: nonEmpty(f.text(.workoutNotes))) { startedAt in
                 localEnd.flatMap { $0 > local ? startedAt + ($0 - local) : nil }
             }
-            if let text = nonEmpty(f[.exerciseNotes]) { a.addNote("\(exerciseName): \(text)", to: wi) }
+            if let text = nonEmpty(f.text(.exerciseNotes)) { a.addNote("\(exerciseName): \(text)", to: wi) }
             a.addSet(set, line: line, exerciseName: exerciseName, superset: a.superset(f[.superset], in: wi), to: wi)
         }
     }

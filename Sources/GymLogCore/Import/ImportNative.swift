@@ -92,6 +92,10 @@ struct NativeReader {
     /// The text of column `name` in row `f`; empty when the file is older than the column.
     func text(_ f: [String], _ name: String) -> String { positions[name].map { f[$0] } ?? "" }
 
+    /// Typed text (a name, a note, the aliases) in column `name` of row `f`, with the `'` the
+    /// export put before a value a spreadsheet would run dropped (`FormulaGuard`).
+    func typed(_ f: [String], _ name: String) -> String { FormulaGuard.unguarded(text(f, name)) }
+
     /// The text of a set field in row `f` (nil: `performed_at`).
     func text(_ f: [String], _ field: SetField?) -> String { text(f, field?.rawValue ?? "performed_at") }
 
@@ -114,28 +118,28 @@ struct NativeReader {
             let setID = try id("set_id"), workoutID = try id("workout_id"), exerciseID = try id("exercise_id")
             let started = try time("workout_started_at")
             let ended = text(f, "workout_ended_at").isEmpty ? nil : try time("workout_ended_at").millis
-            let exerciseName = text(f, "exercise")
+            let exerciseName = typed(f, "exercise")
             guard !exerciseName.isEmpty else { throw ImportRowError("exercise is empty") }
             let order = text(f, "set_order")
             guard !order.isEmpty else { throw ImportRowError("set_order is empty") }
             guard Int(order) != nil else { throw ImportRowError("set_order '\(order)' is not a whole number") }
             var read: [SetField: SetFieldValue] = [:]
             for field in SetField.allCases {
-                read[field] = try Self.value(text(f, field), of: field, weight: read[.weight], distance: read[.distance])
+                read[field] = try Self.value(field == .note ? typed(f, field.rawValue) : text(f, field), of: field, weight: read[.weight], distance: read[.distance])
             }
             let values = SetValues(reading: { read[$0] ?? .null })
             try WorkoutAssembler.checkLimits(values)
             let performed = try time("performed_at")
 
-            let name = text(f, "workout_name").isEmpty ? nil : text(f, "workout_name")
-            let note = text(f, "workout_note").isEmpty ? nil : text(f, "workout_note")
+            let name = text(f, "workout_name").isEmpty ? nil : typed(f, "workout_name")
+            let note = text(f, "workout_note").isEmpty ? nil : typed(f, "workout_note")
             let superset = text(f, "superset_id").isEmpty ? nil : try id("superset_id")
             let wi = a.workout(key: workoutID.uuidString) { _ in
                 ImportedWorkout(line: line, id: workoutID, name: name, startedAt: started.millis, endedAt: ended,
                                 utcOffsetSeconds: started.offset, note: note)
             }
             let ei = a.exercise(named: exerciseName, id: exerciseID)
-            if hasAliases { a.addAliases(ExportFormat.decodeAliases(text(f, "exercise_aliases")), to: ei) }
+            if hasAliases { a.addAliases(ExportFormat.decodeAliases(typed(f, "exercise_aliases")), to: ei) }
             if positions["exercise_link"] != nil {
                 do { a.setLink(try ExerciseLinkFields(exportText: text(f, "exercise_link")), of: ei) } catch let e as UserError {
                     throw ImportRowError(e.message)

@@ -8,7 +8,8 @@ import Foundation
 /// (`Ruhezeit`, `Temporizador de descanso`, `Minuteur de repos`) or `Note`. Headers come in
 /// English, German, Spanish and French (`table`); the 2016 layout names the unit as the
 /// column (`kg`, `km`); a spreadsheet's re-save writes `DD/MM/YYYY HH:MM`, read in the
-/// order `ImportParser.slashDateOrder` settled for the file.
+/// order `ImportParser.slashDateOrder` settled for the file. Names and notes are read as
+/// typed text (`ImportRow.text`): the `'` a gymlog export puts before a formula is dropped.
 struct StrongReader {
     let columns: ImportColumns
     let decimalComma: Bool
@@ -83,15 +84,15 @@ struct StrongReader {
                 throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00"
                                      + (dateOrder.map { " or \($0.example)" } ?? ""))
             }
-            let exerciseName = cleanName(f[.exercise])
+            let exerciseName = cleanName(f.text(.exercise))
             guard !exerciseName.isEmpty else { throw ImportRowError("Exercise Name is empty") }
             let orderText = f[.setOrder]
             guard let kind = Self.rowKind(orderText) else {
                 throw ImportRowError("Set Order '\(orderText)' is not a set number, W, D, F, Rest Timer or Note")
             }
             let workoutMillis = try Self.workoutLength(f[.duration])
-            let name = nonEmpty(f[.workoutName])
-            let workoutNote = noteAsWritten(f.untrimmed(.workoutNotes))
+            let name = nonEmpty(f.text(.workoutName))
+            let workoutNote = noteAsWritten(f.untrimmedText(.workoutNotes))
             // Every row carries its workout's columns, so a row is checked whole before
             // its workout is made.
             var set: RowSet?
@@ -110,7 +111,7 @@ struct StrongReader {
                                                  assumed: &a.assumedDistanceUnit, fallback: distanceFallback)
                 let s = try ImportValue.seconds(f[.seconds], column: "Seconds")
                 set = try a.values(kind: setKind, weight: w, reps: r, rpe: e, duration: s, distance: d,
-                                   note: noteAsWritten(f.untrimmed(.notes)), loadLeftBlank: f[.weight].isEmpty)
+                                   note: noteAsWritten(f.untrimmedText(.notes)), loadLeftBlank: f[.weight].isEmpty)
             }
             let w = a.workout(line: line, local: local, name: name, note: workoutNote) { start in
                 workoutMillis.map { start + $0 }
@@ -120,13 +121,13 @@ struct StrongReader {
             case .restTimer:
                 a.ignore(line, .restTimer)
             case .note:
-                if let text = nonEmpty(f[.notes]) {
+                if let text = nonEmpty(f.text(.notes)) {
                     a.addNote("\(exerciseName): \(text)", to: w)
                 } else {
                     a.ignore(line, .emptyNote)
                 }
             case .set:
-                a.addSet(set, note: nonEmpty(f[.notes]), line: line, exerciseName: exerciseName, to: w)
+                a.addSet(set, note: nonEmpty(f.text(.notes)), line: line, exerciseName: exerciseName, to: w)
             }
         }
     }

@@ -4,6 +4,8 @@ import Foundation
 ///
 /// Fields are quoted only when they must be (delimiter, `"`, CR or LF inside) or when a
 /// leading or trailing space or tab would otherwise be trimmed by spreadsheet importers.
+/// Text a person typed goes through `textField`, which also keeps a spreadsheet from running
+/// it as a formula (`FormulaGuard`).
 /// Rows end in CRLF as RFC 4180 says. Numbers, ids and timestamps are written straight as
 /// bytes, so a row costs no String allocations:
 ///
@@ -56,6 +58,22 @@ public struct CSVWriter: Sendable {
     public mutating func field(_ bytes: some Collection<UInt8>) {
         if bytes.withContiguousStorageIfAvailable({ appendField($0) }) != nil { return }
         Array(bytes).withUnsafeBufferPointer { appendField($0) }
+    }
+
+    /// Writes text a person typed (a name, a note, aliases) as a field: as `field` does, and a
+    /// value a spreadsheet would run as a formula gets a `'` in front (`FormulaGuard`). Numbers
+    /// are never text cells: `fieldFixed(-10)` stays `-10`.
+    @inlinable
+    public mutating func textField(_ s: String) {
+        var s = s
+        s.withUTF8 { appendField($0, formulaGuard: true) }
+    }
+
+    /// Writes raw UTF-8 bytes as a typed text field (`textField`).
+    @inlinable
+    public mutating func textField(_ bytes: some Collection<UInt8>) {
+        if bytes.withContiguousStorageIfAvailable({ appendField($0, formulaGuard: true) }) != nil { return }
+        Array(bytes).withUnsafeBufferPointer { appendField($0, formulaGuard: true) }
     }
 
     /// Writes an empty field (nil values).
@@ -115,14 +133,19 @@ public struct CSVWriter: Sendable {
         lastFieldEmpty = false
     }
 
+    /// Appends a field, quoted if needed; with `formulaGuard`, a `'` in front of a value a
+    /// spreadsheet would run (`FormulaGuard`).
     @inlinable
-    mutating func appendField(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func appendField(_ bytes: UnsafeBufferPointer<UInt8>, formulaGuard: Bool = false) {
         beginField(empty: bytes.isEmpty)
-        guard needsQuoting(bytes) else {
+        let guarded = formulaGuard && FormulaGuard.needsGuard(bytes)
+        guard needsQuoting(bytes, guarded: guarded) else {
+            if guarded { buffer.append(UInt8(ascii: "'")) }
             buffer.append(contentsOf: bytes)
             return
         }
         buffer.append(UInt8(ascii: "\""))
+        if guarded { buffer.append(UInt8(ascii: "'")) }
         for b in bytes {
             if b == UInt8(ascii: "\"") { buffer.append(b) }
             buffer.append(b)
@@ -130,10 +153,12 @@ public struct CSVWriter: Sendable {
         buffer.append(UInt8(ascii: "\""))
     }
 
+    /// Whether a field must be quoted; a `guarded` one begins with the `'` written before it,
+    /// so its own first byte is not at the start of the cell.
     @inlinable
-    func needsQuoting(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    func needsQuoting(_ bytes: UnsafeBufferPointer<UInt8>, guarded: Bool = false) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
-        if first == 32 || first == 9 || last == 32 || last == 9 { return true }
+        if (!guarded && (first == 32 || first == 9)) || last == 32 || last == 9 { return true }
         for b in bytes where b == delimiter || b == UInt8(ascii: "\"") || b == 13 || b == 10 {
             return true
         }
