@@ -173,12 +173,19 @@ struct Import: ContextCommand {
     /// It pulls first; when it cannot, nothing is imported.
     static func pullFirst(_ db: GymLogDatabase, _ context: CLIContext) async throws {
         guard let server = context.settings.server, context.settings.token != nil, try db.syncState().epoch == nil else { return }
-        context.printError("This database belongs to the account at \(server) and has never synced: pulling its history first, so the import adds only what it lacks…")
         let mutex = try SyncMutex(path: context.paths.syncLock, wait: SyncMutex.manualWait) {
             context.printError("Waiting for the sync already running for this database to finish…")
         }
         defer { withExtendedLifetime(mutex) {} }
-        if case .failure(let error) = await (try SyncRun(context)).cycle() {
+        // Run here rather than through `SyncRun.cycle`: a refused import writes nothing, not
+        // even the failed sync's outcome.
+        let sync = try SyncRun(context)
+        do {
+            let report = try await sync.engine.run()
+            try db.recordSyncOutcome(server: sync.server, .synced(rejected: report.rejected.count))
+            context.print("This database belongs to the account at \(server) and had never synced: pulled its history first "
+                + "(\(plural(report.pulledChanges, "change"))), so the import adds only what it lacks.")
+        } catch {
             throw UserError("Nothing was imported: this database belongs to the account at \(server) but has never synced, so it does "
                 + "not hold the account's history, and the import could add sets the account already has; the sync failed: "
                 + "\(error.localizedDescription) Run `gymlog sync` once it can reach the server, then import again.")
