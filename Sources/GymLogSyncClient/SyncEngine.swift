@@ -146,12 +146,12 @@ public struct SyncEngine: Sendable {
     public static let defaultMaxIdlePages = 100
     /// Changes (field rows on protocol v1) a pull asks for per page, unless told otherwise.
     public static let defaultPullLimit = 1000
-    /// 90 s, under the two minutes a `gymlog sync` or `gymlog import` waits for the sync lock
-    /// (`SyncMutex.manualWait`), so one waiting always gets its turn. A real cycle takes
-    /// seconds even for a long history (BENCHMARKS.md: 100,000 changes pull in under one), and
-    /// every page and push batch a stopped run finished is kept, so a slow link costs an extra
-    /// run, not the work done.
-    public static let defaultTimeLimit: Duration = .seconds(90)
+    /// 10 minutes: the last bound, for a server that keeps sending pages that do bring something
+    /// (pages bringing nothing stop at `maxIdlePages` within seconds). Not shorter: a process
+    /// starved on a loaded machine, or a first sync of a long history on a slow link, must not
+    /// be cut short (a 90 s bound stopped test runs under load after one page). Every page and
+    /// push batch a stopped run finished is kept, so the next run goes on from there.
+    public static let defaultTimeLimit: Duration = .seconds(600)
     /// The account's key, when its history is encrypted end to end: values are sealed as
     /// they are pushed and opened as they are pulled; the outbox and the database hold them
     /// in the clear.
