@@ -21,7 +21,8 @@ struct SyncRun {
         self.server = server
         db = try context.db()
         var transport = try HTTPSyncTransport(baseURL: url, token: context.settings.token, caFile: context.settings.caFile)
-        let seal = try context.settings.valueSeal()
+        var seal = try context.settings.valueSeal()
+        seal?.unboundUntil = try db.unboundSealsUntil()
         transport.keyVerifier = seal?.key.verifier
         engine = SyncEngine(replica: db, transport: transport)
         engine.seal = seal

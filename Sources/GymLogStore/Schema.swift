@@ -333,6 +333,13 @@ enum Schema {
             // (`becomeNewDevice`), until `gymlog status` has said it once.
             try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN copy_notice TEXT")
         }
+        m.registerMigration("v12-unbound-seals-until") { db in
+            // When this database first ran a gymlog that binds each sealed value to its write's
+            // clock (0.12.0, `s2:`): values in the older `s1:` format open only under clocks up
+            // to then, so a server cannot serve an old value as a newer write (issue 45).
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN unbound_seals_until INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "UPDATE sync_state SET unbound_seals_until = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)")
+        }
         return m
     }
 }

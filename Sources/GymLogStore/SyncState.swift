@@ -281,6 +281,12 @@ extension GymLogDatabase {
         }
     }
 
+    /// Until when (Unix ms) a pulled value sealed in the `s1:` format, which does not bind its
+    /// write's clock, is opened: when this database first ran 0.12.0 (`ValueSeal.unboundUntil`).
+    public func unboundSealsUntil() throws -> Int64 {
+        try queue.read { db in try Int64.fetchOne(db, sql: "SELECT unbound_seals_until FROM sync_state") ?? 0 }
+    }
+
     /// The highest seq this database ever gave an event (`device.last_seq`).
     public func lastWrittenSeq() throws -> Int64 {
         try read { try Int64.fetchOne($0, sql: "SELECT last_seq FROM device") ?? 0 }

@@ -85,6 +85,9 @@ public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomS
     case endlessPages(pages: Int, seconds: Int)
     /// The run went past `SyncEngine.timeLimit` (`seconds`) after `pages` pulled pages.
     case timeLimitReached(pages: Int, seconds: Int)
+    /// The server refused sealed values as not sealed: it knows only the sealed format of a
+    /// gymlog from before 0.12.0 (`s1:`).
+    case serverTakesNoBoundSeals
 
     public var errorDescription: String? { description }
 
@@ -108,6 +111,10 @@ public enum SyncEngineError: Error, LocalizedError, Equatable, Sendable, CustomS
                 + "so this sync holds the database no longer. What arrived is kept, local changes stay in the outbox, and the "
                 + "next sync goes on from where this one stopped. If every sync ends like this, check what answers at the server's URL "
                 + "(`gymlog status` shows it) and how fast the network to it is."
+        case .serverTakesNoBoundSeals:
+            "the sync server refused this device's sealed values as not sealed: it is older than this gymlog, which seals each "
+                + "value bound to its write (the s2 format of gymlog 0.12.0). Upgrade gymlog-server to 0.12.0 or later; nothing was "
+                + "lost, the changes stay in the outbox."
         }
     }
 }
@@ -159,6 +166,8 @@ public struct SyncEngine: Sendable {
 
     /// The server's answer to an event whose seq or key already carried other content.
     static let keyReusedCode = "key_reused"
+    /// The server's answer to a value of an encrypted account it does not take for sealed.
+    static let notSealedCode = "not_sealed"
 
     /// How far inside the server's clock limit the device clock must be before pending
     /// writes are re-stamped after `clock_ahead` (network delay fits well inside a minute).
@@ -454,6 +463,11 @@ public struct SyncEngine: Sendable {
             // answer is not acknowledged (that would drop the copy's change as a replay).
             if response.results.contains(where: { $0.status == .rejected && $0.error?.code == SyncEngine.keyReusedCode }) {
                 throw SyncEngineError.copyOfAnotherDevice
+            }
+            // A server that knows only the older sealed format refuses every value as not sealed;
+            // parking the events for a retry would only hide that the server needs upgrading.
+            if seal != nil, response.results.contains(where: { $0.status == .rejected && $0.error?.code == Self.notSealedCode }) {
+                throw SyncEngineError.serverTakesNoBoundSeals
             }
             var rejected: [Int64: String] = [:]
             for r in response.results {

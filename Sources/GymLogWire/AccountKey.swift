@@ -74,31 +74,37 @@ public struct AccountKey: Equatable, Sendable {
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 
-    /// Where a sealed value belongs. Bound to the value as associated data, so a server that
-    /// moves a value to another account, row or field gets one no device will open.
+    /// Where a sealed value belongs and the write it came from. Bound to the value as associated
+    /// data, so a server that moves a value to another account, row or field, or serves it
+    /// under another write's clock (an old note under a newer clock: a rollback), gets one no
+    /// device will open.
     public struct Place: Equatable, Sendable {
         public var account: String
         public var entity: String
         public var rowID: String
         public var field: String
+        /// The write's clock as the wire spells it (`HLC.description`).
+        public var clock: String
 
-        public init(account: String, entity: String, rowID: String, field: String) {
-            self.account = account; self.entity = entity; self.rowID = rowID; self.field = field
+        public init(account: String, entity: String, rowID: String, field: String, clock: String) {
+            self.account = account; self.entity = entity; self.rowID = rowID; self.field = field; self.clock = clock
         }
 
         /// Each part length-prefixed, so no two places give the same bytes.
         var associatedData: [UInt8] {
             var data = Self.associatedData(account: account, entity: entity, rowID: rowID)
             Self.appendPart(field, to: &data)
+            Self.appendPart(clock, to: &data)
             return data
         }
 
         /// The associated data of a place up to its field: the same for every field of an
-        /// event, so `ValueSeal` makes it once per event and adds each field's name
+        /// event, so `ValueSeal` makes it once per event and adds each field's name and clock
         /// (`appendPart`) in the same buffer.
-        static func associatedData(account: String, entity: String, rowID: String) -> [UInt8] {
+        static func associatedData(account: String, entity: String, rowID: String, format: SealFormat = .current) -> [UInt8] {
             var data: [UInt8] = []
-            data.reserveCapacity(label.count + 16 + account.utf8.count + entity.utf8.count + rowID.utf8.count + 32)
+            let label = format.label
+            data.reserveCapacity(label.count + 20 + account.utf8.count + entity.utf8.count + rowID.utf8.count + 64)
             data += label
             appendPart(account, to: &data)
             appendPart(entity, to: &data)
@@ -115,89 +121,136 @@ public struct AccountKey: Equatable, Sendable {
             data.append(UInt8(count & 0xFF))
             data += part.utf8
         }
-
-        private static let label = Array("gymlog sealed v1".utf8)
     }
 
-    /// The prefix of a sealed value on the wire: a version, so the format can change.
-    public static let sealedPrefix = "s1:"
+    /// The versions of the sealed form. `s2:` (since 0.12.0) binds the write's clock and pads
+    /// the plaintext; `s1:` bound neither, so a server could serve an old value under a newer
+    /// clock and the value's length showed. Devices write `s2:` only and open `s1:` only under
+    /// clocks from before they first ran 0.12.0 (`ValueSeal.unboundUntil`).
+    public enum SealFormat: Sendable {
+        case v1, v2
+        public static let current = SealFormat.v2
 
-    /// `plaintext` sealed for `place` with ChaCha20-Poly1305 under a derived key: `s1:` and
-    /// the base64 of nonce, ciphertext and tag.
+        public var prefix: String { self == .v1 ? "s1:" : "s2:" }
+        var label: [UInt8] { self == .v1 ? Array("gymlog sealed v1".utf8) : Array("gymlog sealed v2".utf8) }
+
+        /// The format of a value on the wire, by its prefix.
+        public init?(of text: String) {
+            if text.hasPrefix("s2:") { self = .v2 } else if text.hasPrefix("s1:") { self = .v1 } else { return nil }
+        }
+    }
+
+    /// The prefix of a sealed value this version writes: a version, so the format can change.
+    public static let sealedPrefix = SealFormat.current.prefix
+
+    /// How many bytes `plaintextBytes` are padded to before sealing: 32 for every value up to
+    /// 31 bytes (every number, null, and any short text: an exercise name of 3 bytes and one of
+    /// 17 seal alike), then the next power of two. A byte 0x80 ends the plaintext, zeros follow
+    /// (ISO/IEC 7816-4), so the padding is read back unambiguously.
+    static func paddedLength(ofPlaintextBytes plaintextBytes: Int) -> Int {
+        let needed = plaintextBytes + 1
+        guard needed > 32 else { return 32 }
+        var length = 64
+        while length < needed { length <<= 1 }
+        return length
+    }
+
+    /// `plaintext` sealed for `place` with ChaCha20-Poly1305 under a derived key: `s2:` and
+    /// the base64 of nonce, ciphertext and tag. The plaintext is padded first
+    /// (`paddedLength`), and the place, its clock included, is the associated data.
     ///
-    /// The nonce is an HMAC of `occasion` (the write's clock), the place and the plaintext,
-    /// not random: an event re-sent after a lost answer must carry the same bytes, or the
-    /// server would refuse it as another event under a used key, and a write re-sent after a
-    /// rebase should not look like a new value. Two different plaintexts (or places, or
-    /// occasions) get different nonces, so a nonce never repeats under one key with other
-    /// content (the synthetic-IV construction); equal values written at different times do
-    /// not look equal. All determinism shows is that one write was sent twice, which its
-    /// clock shows anyway.
-    public func seal(_ plaintext: Data, for place: Place, occasion: String) -> String {
+    /// The nonce is an HMAC of the write's clock, the place and the padded plaintext, not
+    /// random: an event re-sent after a lost answer must carry the same bytes, or the server
+    /// would refuse it as another event under a used key, and a write re-sent after a rebase
+    /// should not look like a new value. Two different plaintexts (or places, or clocks) get
+    /// different nonces, so a nonce never repeats under one key with other content (the
+    /// synthetic-IV construction); equal values written at different times do not look equal.
+    /// All determinism shows is that one write was sent twice, which its clock shows anyway.
+    public func seal(_ plaintext: Data, for place: Place) -> String {
         var out = ""
-        plaintext.withUnsafeBytes { appendSealed($0, associatedData: place.associatedData, occasion: occasion, to: &out) }
+        plaintext.withUnsafeBytes { appendSealed($0, associatedData: place.associatedData, clock: place.clock, to: &out) }
         return out
     }
 
-    /// `seal` on bytes, for associated data already made (`Place.associatedData`), the sealed
-    /// value appended to `out`: `ValueSeal` seals every value of an event into one string.
-    func appendSealed(_ plaintext: UnsafeRawBufferPointer, associatedData: [UInt8], occasion: String, to out: inout String) {
-        // The nonce: HMAC of occasion, place and plaintext, one after the other.
-        var occasion = occasion
-        let code = occasion.withUTF8 { occasion in
-            associatedData.withUnsafeBytes { sealing.nonces.code(UnsafeRawBufferPointer(occasion), $0, plaintext) }
-        }
-        // Neither throws: the nonce is 12 bytes and the key 32, the sizes ChaChaPoly takes.
-        let nonce = code.withUnsafeBytes { try! ChaChaPoly.Nonce(data: UnsafeRawBufferPointer(rebasing: $0.prefix(12))) }
-        let box = try! ChaChaPoly.seal(plaintext, using: sealing.values, nonce: nonce, authenticating: associatedData)
-        box.combined.withUnsafeBytes { combined in
-            // `s1:` and the base64 written into one string; Foundation's encoder makes a
-            // string of its own per value, then it is copied once more.
-            let base64 = (combined.count + 2) / 3 * 4
-            out += String(unsafeUninitializedCapacity: Self.sealedPrefix.utf8.count + base64) { buffer in
-                var i = 0
-                for byte in Self.sealedPrefix.utf8 { buffer[i] = byte; i += 1 }
-                return i + writeBase64(combined, to: UnsafeMutableBufferPointer(rebasing: buffer[i...]))
+    /// `seal` on bytes, for associated data already made (`Place.associatedData`, the clock
+    /// its last part), the sealed value appended to `out`: `ValueSeal` seals every value of an
+    /// event into one string.
+    func appendSealed(_ plaintext: UnsafeRawBufferPointer, associatedData: [UInt8], clock: String, to out: inout String) {
+        let padded = Self.paddedLength(ofPlaintextBytes: plaintext.count)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: padded) { buffer in
+            if plaintext.count > 0 { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: plaintext) }
+            buffer[plaintext.count] = 0x80
+            for i in (plaintext.count + 1)..<padded { buffer[i] = 0 }
+            let paddedBytes = UnsafeRawBufferPointer(buffer)
+            // The nonce: HMAC of clock, place and padded plaintext, one after the other.
+            var clock = clock
+            let code = clock.withUTF8 { clock in
+                associatedData.withUnsafeBytes { sealing.nonces.code(UnsafeRawBufferPointer(clock), $0, paddedBytes) }
+            }
+            // Neither throws: the nonce is 12 bytes and the key 32, the sizes ChaChaPoly takes.
+            let nonce = code.withUnsafeBytes { try! ChaChaPoly.Nonce(data: UnsafeRawBufferPointer(rebasing: $0.prefix(12))) }
+            let box = try! ChaChaPoly.seal(paddedBytes, using: sealing.values, nonce: nonce, authenticating: associatedData)
+            box.combined.withUnsafeBytes { combined in
+                // The prefix and the base64 written into one string; Foundation's encoder makes a
+                // string of its own per value, then it is copied once more.
+                let base64 = (combined.count + 2) / 3 * 4
+                out += String(unsafeUninitializedCapacity: Self.sealedPrefix.utf8.count + base64) { buffer in
+                    var i = 0
+                    for byte in Self.sealedPrefix.utf8 { buffer[i] = byte; i += 1 }
+                    return i + writeBase64(combined, to: UnsafeMutableBufferPointer(rebasing: buffer[i...]))
+                }
             }
         }
     }
 
-    /// Whether `text` has the shape of a sealed value (`s1:` and base64), without opening it:
-    /// what a server that cannot open values checks of an encrypted account's push.
+    /// Whether `text` has the shape of a sealed value (`s1:` or `s2:` and base64), without
+    /// opening it: what a server that cannot open values checks of an encrypted account's push.
     public static func looksSealed(_ text: String) -> Bool {
         let u = text.utf8
-        guard u.count >= sealedPrefix.utf8.count + 40, u.starts(with: sealedPrefix.utf8) else { return false }
-        return u.dropFirst(sealedPrefix.utf8.count).allSatisfy {
+        guard u.count >= 3 + 40, SealFormat(of: text) != nil else { return false }
+        return u.dropFirst(3).allSatisfy {
             ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 47 || $0 == 61
         }
     }
 
-    /// The length of the sealed form of `plaintextBytes` bytes, for the server's size limit.
+    /// The length of the sealed form of `plaintextBytes` bytes, padded, for the server's size limit.
     public static func sealedLength(ofPlaintextBytes plaintextBytes: Int) -> Int {
-        sealedPrefix.utf8.count + (12 + plaintextBytes + 16 + 2) / 3 * 4
+        sealedPrefix.utf8.count + (12 + paddedLength(ofPlaintextBytes: plaintextBytes) + 16 + 2) / 3 * 4
     }
 
     /// Why a sealed value did not open.
     public enum OpenFailure: Error, Equatable, Sendable {
         /// Not a sealed value of a format this version reads.
         case notSealed
-        /// Sealed with another key, for another place, or changed on the way.
+        /// Sealed with another key, for another place or clock, or changed on the way.
         case wrongKeyOrPlace
+        /// Sealed in the `s1:` format, which does not bind the write's clock, under a clock the
+        /// caller does not accept it for.
+        case unboundClock
     }
 
-    /// The plaintext of a value `seal` made for `place` with this key.
-    public func open(_ sealed: String, for place: Place) throws(OpenFailure) -> Data {
-        try open(sealed, associatedData: place.associatedData)
+    /// The plaintext of a value `seal` made for `place` with this key. An `s1:` value opens
+    /// only when `acceptsUnbound` (its clock is one the caller trusts without a binding).
+    public func open(_ sealed: String, for place: Place, acceptsUnbound: Bool = false) throws(OpenFailure) -> Data {
+        guard let format = SealFormat(of: sealed) else { throw .notSealed }
+        var data = Place.associatedData(account: place.account, entity: place.entity, rowID: place.rowID, format: format)
+        Place.appendPart(place.field, to: &data)
+        if format == .v2 { Place.appendPart(place.clock, to: &data) }
+        return try open(sealed, format: format, associatedData: data, acceptsUnbound: acceptsUnbound)
     }
 
-    /// `open` for associated data already made (`Place.associatedData`).
-    func open(_ sealed: String, associatedData: [UInt8]) throws(OpenFailure) -> Data {
-        guard sealed.hasPrefix(Self.sealedPrefix), let combined = Data(base64Encoded: String(sealed.dropFirst(Self.sealedPrefix.count))),
+    /// `open` for associated data already made for `format` (`Place.associatedData`).
+    func open(_ sealed: String, format: SealFormat, associatedData: [UInt8], acceptsUnbound: Bool) throws(OpenFailure) -> Data {
+        guard let combined = Data(base64Encoded: String(sealed.dropFirst(3))),
               let box = try? ChaChaPoly.SealedBox(combined: combined) else { throw .notSealed }
+        if format == .v1 && !acceptsUnbound { throw .unboundClock }
         guard let plaintext = try? ChaChaPoly.open(box, using: sealing.values, authenticating: associatedData) else {
             throw .wrongKeyOrPlace
         }
-        return plaintext
+        guard format == .v2 else { return plaintext }
+        // The padding: zeros after a 0x80 that ends the value. Authentic values always have it.
+        guard let end = plaintext.lastIndex(where: { $0 != 0 }), plaintext[end] == 0x80 else { throw .wrongKeyOrPlace }
+        return plaintext[plaintext.startIndex..<end]
     }
 }
 

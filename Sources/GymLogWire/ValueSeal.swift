@@ -11,8 +11,15 @@ public struct ValueSeal: Sendable {
     /// The account's user name on the server: part of every value's place, so a value cannot
     /// be moved from one account to another that shares the key.
     public let account: String
+    /// Values in the `s1:` format (gymlog before 0.12.0), which does not bind the write's
+    /// clock, open only under clocks up to this time (Unix ms): the database's
+    /// `unbound_seals_until`, when it first ran 0.12.0. Anything later in that format is a
+    /// server serving an old value under a new clock, or a device still on an old gymlog.
+    public var unboundUntil: Int64
 
-    public init(key: AccountKey, account: String) { self.key = key; self.account = account }
+    public init(key: AccountKey, account: String, unboundUntil: Int64 = .min) {
+        self.key = key; self.account = account; self.unboundUntil = unboundUntil
+    }
 
     /// `events` sealed (`sealed(_:)` each), in order, the batch split over the processor's
     /// cores: a push batch of a thousand set events is 15,000 values, each its own HMAC and
@@ -72,13 +79,15 @@ public struct ValueSeal: Sendable {
                     guard let value, let clock else { throw PayloadError("field \(name) of event \(event.seq) has no value or no clock") }
                     associatedData.removeSubrange(eventPart...)
                     AccountKey.Place.appendPart(name, to: &associatedData)
+                    AccountKey.Place.appendPart(clock, to: &associatedData)
                     if out.utf8.count > 1 { out += "," }
                     appendJSONString(name, to: &out)
                     out += ":{\"v\":\""
-                    // The write's clock names the occasion: one write is always the same bytes,
-                    // re-sent under its key after a lost answer or under a new key after a rebase.
+                    // The write's clock is bound to the value and names the occasion: one write is
+                    // always the same bytes, re-sent under its key after a lost answer or under a
+                    // new key after a rebase, and opens under no other clock.
                     key.appendSealed(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[value])), associatedData: associatedData,
-                                     occasion: clock, to: &out)
+                                     clock: clock, to: &out)
                     out += "\",\"c\":"
                     appendJSONString(clock, to: &out)
                     out += "}"
@@ -98,22 +107,28 @@ public struct ValueSeal: Sendable {
 
     /// `change` with its values opened, or which field did not open and why.
     public func opened(_ change: PullChange) -> Result<PullChange, Unopened> {
-        // As in `sealed`: the change's part of the place made once, each field's name added.
-        var associatedData = AccountKey.Place.associatedData(account: account, entity: change.entity, rowID: change.entityID)
-        let changePart = associatedData.count
+        // As in `sealed`: the change's part of the place made once per format, each field's
+        // name and clock added.
+        var places: [AccountKey.SealFormat: (data: [UInt8], count: Int)] = [:]
         var fields: [String: WireField] = [:]
         fields.reserveCapacity(change.fields.count)
         for (name, field) in change.fields {
-            guard case .text(let text) = field.v else {
+            guard case .text(let text) = field.v, let format = AccountKey.SealFormat(of: text) else {
                 return .failure(Unopened(field: name, reason: "its value is not sealed, though this account is encrypted (a server that changed it, or a device that skipped the key)"))
             }
-            associatedData.removeSubrange(changePart...)
-            AccountKey.Place.appendPart(name, to: &associatedData)
+            var place = places[format] ?? {
+                let data = AccountKey.Place.associatedData(account: account, entity: change.entity, rowID: change.entityID, format: format)
+                return (data, data.count)
+            }()
+            place.data.removeSubrange(place.count...)
+            AccountKey.Place.appendPart(name, to: &place.data)
+            if format == .v2 { AccountKey.Place.appendPart(field.c.description, to: &place.data) }
+            places[format] = place
             let plaintext: Data
-            do { plaintext = try key.open(text, associatedData: associatedData) } catch {
-                return .failure(Unopened(field: name, reason: error == .notSealed
-                    ? "its value is not sealed, though this account is encrypted (a server that changed it, or a device that skipped the key)"
-                    : "its value does not open with this device's key (sealed with another key, for another place, or changed on the server)"))
+            do {
+                plaintext = try key.open(text, format: format, associatedData: place.data, acceptsUnbound: field.c.millis <= unboundUntil)
+            } catch {
+                return .failure(Unopened(field: name, reason: Self.reason(error)))
             }
             guard let value = plaintext.withUnsafeBytes({ Self.fieldValue(json: $0) }) else {
                 return .failure(Unopened(field: name, reason: "its value opened but is not a JSON value gymlog writes"))
@@ -123,6 +138,21 @@ public struct ValueSeal: Sendable {
         var opened = change
         opened.fields = fields
         return .success(opened)
+    }
+
+    /// Why a value did not open, in words for `gymlog status`.
+    static func reason(_ failure: AccountKey.OpenFailure) -> String {
+        switch failure {
+        case .notSealed:
+            "its value is not sealed, though this account is encrypted (a server that changed it, or a device that skipped the key)"
+        case .wrongKeyOrPlace:
+            "its value does not open with this device's key at its place and clock (sealed with another key, for another "
+                + "row or field, served under another write's clock: an older value replayed as newer, or changed on the server)"
+        case .unboundClock:
+            "its value is sealed the way gymlog before 0.12.0 sealed (s1, which does not bind the write's clock) under a clock "
+                + "after this device moved to 0.12.0: an older value replayed as newer, or a device still on an older gymlog "
+                + "(upgrade it and sync it again)"
+        }
     }
 
     /// Each of `changes` opened (`opened(_:)`), in order, a pull page split over the

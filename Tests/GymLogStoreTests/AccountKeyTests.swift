@@ -55,29 +55,35 @@ import Testing
         #expect(RecoveryPhrase.Problem.checksum.description.contains("two are swapped"))
     }
 
-    @Test func aSealedValueOpensOnlyWithItsKeyAtItsPlace() throws {
+    @Test func aSealedValueOpensOnlyWithItsKeyAtItsPlaceAndClock() throws {
         let key = AccountKey.random()
-        let place = AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight")
-        let sealed = key.seal(Data("102.5".utf8), for: place, occasion: "key-1")
+        let clock = "001763719000000-00000-dev"
+        let place = AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight", clock: clock)
+        let sealed = key.seal(Data("102.5".utf8), for: place)
         // The wire form hides the value and has the shape a server checks
-        #expect(sealed.hasPrefix("s1:") && !sealed.contains("102.5") && AccountKey.looksSealed(sealed))
-        #expect(!AccountKey.looksSealed("102.5") && !AccountKey.looksSealed("s1:short"))
+        #expect(sealed.hasPrefix("s2:") && !sealed.contains("102.5") && AccountKey.looksSealed(sealed))
+        #expect(!AccountKey.looksSealed("102.5") && !AccountKey.looksSealed("s2:short") && !AccountKey.looksSealed("s3:" + sealed.dropFirst(3)))
         #expect(sealed.utf8.count == AccountKey.sealedLength(ofPlaintextBytes: 5))
-        // One event re-sent is the same bytes (the server would refuse other content under its
-        // key); another event, value or place gets another nonce
-        #expect(key.seal(Data("102.5".utf8), for: place, occasion: "key-1") == sealed)
+        // One write re-sent is the same bytes (the server would refuse other content under its
+        // key); another write (clock), value or place gets another nonce
+        #expect(key.seal(Data("102.5".utf8), for: place) == sealed)
         let nonce = { (s: String) in Data(base64Encoded: String(s.dropFirst(3)))!.prefix(12) }
-        #expect(nonce(key.seal(Data("102.5".utf8), for: place, occasion: "key-2")) != nonce(sealed))
-        #expect(nonce(key.seal(Data("102.0".utf8), for: place, occasion: "key-1")) != nonce(sealed))
+        var later = place
+        later.clock = "001763719000001-00000-dev"
+        #expect(nonce(key.seal(Data("102.5".utf8), for: later)) != nonce(sealed))
+        #expect(nonce(key.seal(Data("102.0".utf8), for: place)) != nonce(sealed))
         #expect(try key.open(sealed, for: place) == Data("102.5".utf8))
-        // Moved to another field, row, entity or account, or opened with another key: refused
+        // Moved to another field, row, entity or account, served under another write's clock
+        // (issue 45: an old value replayed as newer), or opened with another key: refused
         for moved in [
-            AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "reps"),
-            AccountKey.Place(account: "alice", entity: "sets", rowID: "01a3", field: "weight"),
-            AccountKey.Place(account: "alice", entity: "workouts", rowID: "01a2", field: "weight"),
-            AccountKey.Place(account: "bob", entity: "sets", rowID: "01a2", field: "weight"),
+            AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "reps", clock: clock),
+            AccountKey.Place(account: "alice", entity: "sets", rowID: "01a3", field: "weight", clock: clock),
+            AccountKey.Place(account: "alice", entity: "workouts", rowID: "01a2", field: "weight", clock: clock),
+            AccountKey.Place(account: "bob", entity: "sets", rowID: "01a2", field: "weight", clock: clock),
+            later,
+            AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight", clock: "001763719000000-00000-other"),
             // The parts are length-prefixed: moving a character across a boundary is another place
-            AccountKey.Place(account: "alice", entity: "sets0", rowID: "1a2", field: "weight"),
+            AccountKey.Place(account: "alice", entity: "sets0", rowID: "1a2", field: "weight", clock: clock),
         ] {
             #expect(throws: AccountKey.OpenFailure.wrongKeyOrPlace) { try key.open(sealed, for: moved) }
         }
@@ -85,8 +91,27 @@ import Testing
         // A changed byte, or a plain value, does not open
         var bytes = Array(Data(base64Encoded: String(sealed.dropFirst(3)))!)
         bytes[bytes.count / 2] ^= 1
-        #expect(throws: AccountKey.OpenFailure.wrongKeyOrPlace) { try key.open("s1:" + Data(bytes).base64EncodedString(), for: place) }
+        #expect(throws: AccountKey.OpenFailure.wrongKeyOrPlace) { try key.open("s2:" + Data(bytes).base64EncodedString(), for: place) }
         #expect(throws: AccountKey.OpenFailure.notSealed) { try key.open("102.5", for: place) }
+    }
+
+    /// Issue 45 (4): the server learns no value's length below 32 bytes, and only its power of
+    /// two above: exercise names of 3 and 17 bytes, every number and null seal to one length.
+    @Test func valuesArePaddedSoShortOnesSealAlike() throws {
+        let key = AccountKey.random()
+        let place = AccountKey.Place(account: "alice", entity: "exercises", rowID: "e1", field: "name", clock: "001763719000000-00000-dev")
+        let lengths = Set(["\"Row\"", "\"Romanian Deadlift\"", "\"\"", "5", "102.5", "null", "9223372036854775807", "\"" + String(repeating: "x", count: 29) + "\""]
+            .map { key.seal(Data($0.utf8), for: place).utf8.count })
+        #expect(lengths.count == 1, "\(lengths)")
+        // Longer ones by powers of two, and each opens to exactly what was sealed
+        for length in [31, 32, 33, 63, 64, 100, 1000, 5000] {
+            let text = "\"" + String(repeating: "é", count: length / 2) + "\""
+            let sealed = key.seal(Data(text.utf8), for: place)
+            #expect(sealed.utf8.count == AccountKey.sealedLength(ofPlaintextBytes: text.utf8.count))
+            #expect(try key.open(sealed, for: place) == Data(text.utf8))
+        }
+        #expect(AccountKey.sealedLength(ofPlaintextBytes: 40) == AccountKey.sealedLength(ofPlaintextBytes: 60))
+        #expect(AccountKey.sealedLength(ofPlaintextBytes: 64) > AccountKey.sealedLength(ofPlaintextBytes: 60))
     }
 
     /// The wire form pinned byte for byte: every device, and every version of gymlog, must seal
@@ -96,25 +121,49 @@ import Testing
     /// DESIGN.md, for the key 00 01 02 ... 1f.
     @Test func sealingMatchesAnIndependentImplementation() throws {
         let key = try #require(AccountKey(bytes: Array(0..<32)))
-        let cases: [(plaintext: String, place: AccountKey.Place, occasion: String, sealed: String)] = [
-            ("102.5", AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight"), "001763719000000-00000-dev",
-             "s1:XjINGSzMs1F+ZjK9D3qCt+p/UFT9k7qxPC9QIZkKUYCq"),
-            (#""felt strong, \"easy\" é""#, AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "note"),
-             "001763719000000-00001-dev", "s1:43gY9Hi+XZT96R0AlxTgE1nJSTtbRUg+lMqXHPkAYvucFNr5iC3LiOx6OY4GVP248LYoPC4K"),
-            ("null", AccountKey.Place(account: "böb", entity: "sets", rowID: "01a2", field: "superset_id"), "o",
-             "s1:GVk1WmOT+KVKHbVG3NgShKyUjSo3SeppfmGbe7MVabs="),
+        let cases: [(plaintext: String, place: AccountKey.Place, sealed: String)] = [
+            ("102.5", AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight", clock: "001763719000000-00000-dev"),
+             "s2:1Xe9cLQrRGVaYL6h913zOUG/q5yAmFCDpddUrt70eYjmuE4de7f+rNwcj2BX/ZlenJXWvaVaokYI2zfb"),
+            (#""felt strong, \"easy\" é""#, AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "note", clock: "001763719000000-00001-dev"),
+             "s2:F/wycTrepdbqiNmpt42zrIgolDnBHiSarvVYIkwgzCLqc1eUBAH+CgOOQJsk7pT4y1AqSNNSKx6dYDyX"),
+            ("null", AccountKey.Place(account: "böb", entity: "sets", rowID: "01a2", field: "superset_id", clock: "o"),
+             "s2:jjU1pf18RYOLS3CCL8u+cY0HV99IV1Ywgf3GAujakxWaThc0jThSV+N3QRuQCciAGBzR+eC3tyr1AKQP"),
+            ("\"" + String(repeating: "x", count: 40) + "\"", AccountKey.Place(account: "alice", entity: "exercises", rowID: "e1", field: "name", clock: "001763719000000-00002-dev"),
+             "s2:gZr+/5yYi7gfqM846V8PZ5hCJvO1mmjF2gHM0nuKfC49IB/k9MhSb1g3AWDMKpA0Uek4+3PO5mTWVqhdknr0eT7bp8UhIZCVxCk/DurEM0qVjCJSCsNyxnlGP/w="),
         ]
         for c in cases {
-            #expect(key.seal(Data(c.plaintext.utf8), for: c.place, occasion: c.occasion) == c.sealed)
+            #expect(key.seal(Data(c.plaintext.utf8), for: c.place) == c.sealed)
             #expect(try key.open(c.sealed, for: c.place) == Data(c.plaintext.utf8))
         }
-        // A whole event: each value's JSON text sealed at its field, names and clocks as they were
+        // A whole event: each value's JSON text sealed at its field and clock, names and clocks as they were
         let clock = "001763719000000-00003-dev"
         let event = PushEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "row1", op: "create",
                               fields: EventFields(json: #"{"note":{"v":"felt \"ok\"","c":"\#(clock)"},"reps":{"v":5,"c":"\#(clock)"}}"#))
         #expect(try ValueSeal(key: key, account: "alice").sealed(event).fields.json
-            == #"{"note":{"v":"s1:+9I5E/mzVOsSiKZ93HbbQK0BKWvTAN0BpDYEzL7kPea7TtbxbPoh2hQ=","c":"\#(clock)"},"#
-            + #""reps":{"v":"s1:s+o7YM/51+EC1zvp+in+gFJhx16SjKf5gqnyT0Q=","c":"\#(clock)"}}"#)
+            == #"{"note":{"v":"s2:EFCfNmE4wlO65VKmOJGEjTbOSbDsb/ihYnYlqFgePBl03oEu2GFzl5y4SJMNVezWP0SiePd/e9exUnZ+","c":"\#(clock)"},"#
+            + #""reps":{"v":"s2:Q/3xFr2d4et4s3UzsfpxWzs34MydZ3CU+oMGhjbsE1r+s4BffMmT4xZEi1vLrRLXgLkw/Lm7b+whb4iS","c":"\#(clock)"}}"#)
+    }
+
+    /// Values gymlog before 0.12.0 sealed (`s1:`: neither clock nor padding bound) still open,
+    /// pinned against the same independent implementation, but only where the caller accepts an
+    /// unbound clock: `ValueSeal` does for clocks from before the database first ran 0.12.0.
+    @Test func valuesSealedTheOldWayOpenOnlyUnderClocksFromBeforeTheUpgrade() throws {
+        let key = try #require(AccountKey(bytes: Array(0..<32)))
+        let old = "s1:XjINGSzMs1F+ZjK9D3qCt+p/UFT9k7qxPC9QIZkKUYCq"
+        let place = AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "weight", clock: "001763719000000-00000-dev")
+        #expect(try key.open(old, for: place, acceptsUnbound: true) == Data("102.5".utf8))
+        #expect(try key.open("s1:43gY9Hi+XZT96R0AlxTgE1nJSTtbRUg+lMqXHPkAYvucFNr5iC3LiOx6OY4GVP248LYoPC4K",
+                             for: AccountKey.Place(account: "alice", entity: "sets", rowID: "01a2", field: "note", clock: "any"), acceptsUnbound: true)
+            == Data(#""felt strong, \"easy\" é""#.utf8))
+        #expect(throws: AccountKey.OpenFailure.unboundClock) { try key.open(old, for: place) }
+        // Through ValueSeal: the clock decides
+        let change = { (millis: Int64) in
+            PullChange(entity: "sets", entityID: "01a2", fields: ["weight": WireField(v: .text(old), c: HLC(millis: millis, counter: 0, node: "dev"))])
+        }
+        let seal = ValueSeal(key: key, account: "alice", unboundUntil: 1_763_719_000_000)
+        #expect(try seal.opened(change(1_763_719_000_000)).get().fields["weight"]?.v == .real(102.5))
+        guard case .failure(let problem) = seal.opened(change(1_763_719_000_001)) else { Issue.record("an unbound value opened under a later clock"); return }
+        #expect(problem.field == "weight" && problem.reason.contains("before 0.12.0") && problem.reason.contains("replayed"), "\(problem.reason)")
     }
 
     /// A push batch is sealed split over the cores: the same events, in the same order, as
@@ -170,5 +219,10 @@ import Testing
         let moved = PullChange(entity: "sets", entityID: "other", fields: change.fields)
         guard case .failure(let problem) = seal.opened(moved) else { Issue.record("a moved value opened"); return }
         #expect(problem.reason.contains("does not open with this device's key"))
+        // And a value served under a newer clock than its own (a rollback) does not open either
+        var replayed = change
+        replayed.fields["f10"]?.c = HLC(millis: 1_763_719_000_001, counter: 0, node: "dev")
+        guard case .failure(let rolled) = seal.opened(replayed) else { Issue.record("a value opened under another clock"); return }
+        #expect(rolled.field == "f10" && rolled.reason.contains("another write's clock"))
     }
 }

@@ -70,7 +70,7 @@ struct Sync: ContextCommand {
             context.print("This device's clock was ahead when \(report.restamped) pending change\(report.restamped == 1 ? " was" : "s were") made; they were given the corrected time and sent.")
         }
         if report.parkedChanges > 0 {
-            context.printError("\(report.parkedChanges) pulled change\(report.parkedChanges == 1 ? "" : "s") could not be applied (values gymlog does not accept) and \(report.parkedChanges == 1 ? "was" : "were") set aside; see `gymlog status`.")
+            context.printError("\(report.parkedChanges) pulled change\(report.parkedChanges == 1 ? "" : "s") could not be applied (values gymlog does not accept, or that do not open with the account key) and \(report.parkedChanges == 1 ? "was" : "were") set aside; see `gymlog status`.")
         }
         for r in report.rejected { context.printError("rejected \(r) (kept; retried later, see `gymlog status`)") }
         if !report.rejected.isEmpty { throw ExitCode.failure }
