@@ -29,11 +29,12 @@ enum ParkedChanges {
         return (try? decodePayload(payload)) ?? []
     }
 
-    /// Parks `fields` for the row with the reason they cannot be applied.
-    static func park(_ entity: EntityKind, id: String, fields: [FieldChange], reason: String, at now: Int64, in db: Database) throws {
+    /// Parks `fields` for the row with the reason they cannot be applied. `entity` is the
+    /// change's as sent: one this version does not know is kept to be shown, never applied.
+    static func park(_ entity: String, id: String, fields: [FieldChange], reason: String, at now: Int64, in db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO parked_changes (entity, entity_id, payload, reason, parked_at) VALUES (?, ?, ?, ?, ?)
-            """).execute(arguments: [entity.rawValue, id, encodePayload(fields), reason, now])
+            """).execute(arguments: [entity, id, encodePayload(fields), reason, now])
     }
 
     /// `parked` and `incoming` as one change: per field, the value with the newer clock.

@@ -176,7 +176,13 @@ extension GymLogDatabase {
             var anyParked = try ParkedChanges.any(in: w.db)
             for change in changes {
                 guard let entity = EntityKind(rawValue: change.entity) else {
-                    // An entity this version does not know: skip it (the server keeps it).
+                    // An entity this version does not know: skip it (the server keeps it). One
+                    // that did not even read is kept aside, to be shown.
+                    if let refusal = change.refusal {
+                        try ParkedChanges.park(change.entity, id: change.entityID, fields: [], reason: refusal, at: w.now, in: w.db)
+                        anyParked = true
+                        stats.parked += 1
+                    }
                     continue
                 }
                 let stored = try String.fetchOne(w.db.cachedStatement(sql: "SELECT clocks FROM \(entity.rawValue) WHERE id = ?"),
@@ -186,14 +192,14 @@ extension GymLogDatabase {
                 let parked = anyParked ? try ParkedChanges.take(entity, id: change.entityID, in: w.db) : []
                 if let refusal = change.refusal {
                     // Its fields cannot be read, so they are not kept; what was parked stays.
-                    try ParkedChanges.park(entity, id: change.entityID, fields: parked, reason: refusal, at: w.now, in: w.db)
+                    try ParkedChanges.park(entity.rawValue, id: change.entityID, fields: parked, reason: refusal, at: w.now, in: w.db)
                     anyParked = true
                     stats.parked += 1
                     continue
                 }
                 let fields = ParkedChanges.merged(parked, change.fields)
                 if let reason = PulledChangeRules.problem(entity, fields, rowExists: stored != nil) {
-                    try ParkedChanges.park(entity, id: change.entityID, fields: fields, reason: reason, at: w.now, in: w.db)
+                    try ParkedChanges.park(entity.rawValue, id: change.entityID, fields: fields, reason: reason, at: w.now, in: w.db)
                     anyParked = true
                     stats.parked += 1
                     continue

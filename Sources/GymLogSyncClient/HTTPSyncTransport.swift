@@ -81,19 +81,19 @@ public struct HTTPSyncTransport: SyncTransport {
         if let limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
         if let ackedSeq, ackedSeq > 0 { items.append(URLQueryItem(name: "acked_seq", value: String(ackedSeq))) }
         if let since, since > 0 { items.append(URLQueryItem(name: "since", value: String(since))) }
+        // A page is read change by change (`PulledChanges`): one change that does not read is
+        // set aside by itself instead of failing the page on every pull.
         if pullProtocol == .v2 {
             do {
-                let page: CompactPullResponse = try await send("GET", "v2/pull", query: items)
-                do { return try page.expanded() } catch {
-                    throw SyncTransportError.invalidResponse(server: serverName, status: 200, reason: "\(error)")
-                }
+                let body = try await sendForBody("GET", "v2/pull", query: items)
+                return try decoded(body) { try PulledChanges.compactPage($0) }
             } catch let error as SyncTransportError where error.isNotFound {
                 // A server from before v2 (or a proxy passing only /v1): every other endpoint is
                 // the same, so only pulls change.
                 pullVersion.withLockedValue { $0 = .v1 }
             }
         }
-        return try await send("GET", "v1/pull", query: items)
+        return try decoded(try await sendForBody("GET", "v1/pull", query: items)) { try PulledChanges.page($0) }
     }
 
     public func capabilities() async throws -> Capabilities {
@@ -151,6 +151,18 @@ public struct HTTPSyncTransport: SyncTransport {
     private var serverName: String { baseURL.absoluteString }
 
     private func send<T: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> T {
+        try decoded(try await sendForBody(method, path, query: query, body: body)) { try JSONDecoder().decode(T.self, from: $0) }
+    }
+
+    /// A 2xx answer's body read by `read`; what does not read is an invalid response.
+    private func decoded<T>(_ data: Data, _ read: (Data) throws -> T) throws -> T {
+        do { return try read(data) } catch {
+            throw SyncTransportError.invalidResponse(server: serverName, status: 200, reason: "\(error)")
+        }
+    }
+
+    /// The body of a 2xx answer; any other answer thrown as the error it is.
+    private func sendForBody(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> Data {
         var url = baseURL.appendingPathComponent(path)
         if !query.isEmpty, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             parts.queryItems = query
@@ -161,11 +173,7 @@ public struct HTTPSyncTransport: SyncTransport {
         if let keyVerifier { request.headers.append((accountKeyHeader, keyVerifier)) }
         if body != nil { request.headers.append(("Content-Type", "application/json")) }
         let (status, data) = try await exchange(request)
-        if (200..<300).contains(status) {
-            do { return try JSONDecoder().decode(T.self, from: data) } catch {
-                throw SyncTransportError.invalidResponse(server: serverName, status: status, reason: "\(error)")
-            }
-        }
+        if (200..<300).contains(status) { return data }
         if status == 401 { throw SyncTransportError.unauthorized(server: serverName) }
         if (300..<400).contains(status) {
             throw SyncTransportError.invalidResponse(server: serverName, status: status,

@@ -343,7 +343,7 @@ public struct SyncEngine: Sendable {
             let ended = page.hasMore ? nil : pageCursor
             var fieldsWritten = 0
             if !page.changes.isEmpty || pageCursor != position.cursor || page.epoch != position.epoch || (ended != nil && ended != pulledThrough) {
-                let (changes, refused) = await opened(page.changes)
+                let (changes, refused) = await accepted(page, cursor: pageCursor)
                 let stats = try replica.apply(changes, refused: refused, epoch: page.epoch, cursor: pageCursor, pulledThrough: ended)
                 if let ended { pulledThrough = ended }
                 report.pulledChanges += Self.othersChanges(page.changes, deviceID: device)
@@ -487,6 +487,28 @@ public struct SyncEngine: Sendable {
         }
         return answered ? seen : nil
     }
+
+    /// The page's changes this device may apply: opened with the account key (all of them as
+    /// they are without one) and within the protocol's limits (`PulledChanges.problem`: a
+    /// server may send a 50 MiB note or a field named `evil_col; drop table sets`); and the ones
+    /// set aside whole, with why: those that did not open, break a limit, or did not read at all.
+    func accepted(_ page: PullResponse, cursor: Int64) async -> (changes: [PullChange], refused: [RefusedChange]) {
+        var (changes, refused) = await opened(page.changes)
+        changes.removeAll { change in
+            guard let problem = PulledChanges.problem(change) else { return false }
+            refused.append(RefusedChange(change: PullChange(entity: change.entity, entityID: change.entityID, fields: [:]), reason: problem))
+            return true
+        }
+        for (i, bad) in page.unreadable.enumerated() {
+            // A change that names no row readably is kept under its place in the page.
+            let row = PullChange(entity: bad.entity ?? Self.unreadableEntity, entityID: bad.entityID ?? "page \(cursor) change \(i + 1)", fields: [:])
+            refused.append(RefusedChange(change: row, reason: bad.reason))
+        }
+        return (changes, refused)
+    }
+
+    /// The entity a refused change is kept under when it names none readably.
+    public static let unreadableEntity = "unreadable"
 
     /// The pulled changes opened with the account key (all of them as they are without one),
     /// and the ones that did not open, with why.

@@ -256,10 +256,15 @@ public struct PullResponse: Codable, Hashable, Sendable {
     public var lastAppliedSeq: Int64
     /// The cursor named another server database: reset the cursor to `cursor` and re-send all local state.
     public var epochChanged: Bool
+    /// The page's changes that did not read (`PulledChanges`): never sent, only found by the
+    /// client reading a page, and set aside there.
+    public var unreadable: [UnreadableChange] = []
 
-    public init(epoch: String, changes: [PullChange], cursor: String, hasMore: Bool, lastAppliedSeq: Int64, epochChanged: Bool = false) {
+    public init(epoch: String, changes: [PullChange], cursor: String, hasMore: Bool, lastAppliedSeq: Int64, epochChanged: Bool = false,
+                unreadable: [UnreadableChange] = []) {
         self.epoch = epoch; self.changes = changes; self.cursor = cursor
         self.hasMore = hasMore; self.lastAppliedSeq = lastAppliedSeq; self.epochChanged = epochChanged
+        self.unreadable = unreadable
     }
 
     public init(from decoder: Decoder) throws {
@@ -347,22 +352,23 @@ public struct CompactPullResponse: Codable, Hashable, Sendable {
         case epochChanged = "epoch_changed"
     }
 
-    /// A change names a device the page does not list, or its clock is not `<ms>-<counter>`.
-    public struct Malformed: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The same page in v1's shape, which the client applies: every field with its full clock,
-    /// one `PullChange` per run of changes of one row.
-    public func expanded() throws -> PullResponse {
+    /// one `PullChange` per run of changes of one row. A change that names a device the page
+    /// does not list, or a clock that is not `<ms>-<counter>`, is unreadable: it costs itself only.
+    public func expanded() -> PullResponse {
         var rows: [PullChange] = []
+        var unreadable: [UnreadableChange] = []
         rows.reserveCapacity(changes.count)
         for change in changes {
             guard devices.indices.contains(change.device) else {
-                throw Malformed(description: "change of \(change.entity) \(change.entityID) names device \(change.device), but the page lists \(devices.count)")
+                unreadable.append(UnreadableChange(entity: change.entity, entityID: change.entityID,
+                    reason: "the change names device \(change.device), but its page lists \(devices.count)"))
+                continue
             }
             guard let clock = HLC(change.clock + "-" + devices[change.device]), clock.node == devices[change.device] else {
-                throw Malformed(description: "change of \(change.entity) \(change.entityID) has the clock \"\(change.clock)\", not <15-digit ms>-<5-digit counter>")
+                unreadable.append(UnreadableChange(entity: change.entity, entityID: change.entityID,
+                    reason: "the change has the clock \"\(change.clock)\", not <15-digit ms>-<5-digit counter>"))
+                continue
             }
             if let last = rows.last, last.entity == change.entity, last.entityID == change.entityID {
                 for (name, value) in change.fields { rows[rows.count - 1].fields[name] = WireField(v: value, c: clock) }
@@ -372,7 +378,7 @@ public struct CompactPullResponse: Codable, Hashable, Sendable {
             }
         }
         return PullResponse(epoch: epoch, changes: rows, cursor: cursor, hasMore: hasMore,
-                            lastAppliedSeq: lastAppliedSeq, epochChanged: epochChanged)
+                            lastAppliedSeq: lastAppliedSeq, epochChanged: epochChanged, unreadable: unreadable)
     }
 }
 

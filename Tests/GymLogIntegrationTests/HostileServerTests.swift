@@ -28,6 +28,17 @@ final class HostileHTTPServer: @unchecked Sendable {
             }
             return true
         }
+
+        /// Writes all of `bytes`; false once the client has gone.
+        @discardableResult func writeBytes(_ data: Data) -> Bool {
+            var bytes = Array(data)[...]
+            while !bytes.isEmpty {
+                let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { return false }
+                bytes = bytes.dropFirst(n)
+            }
+            return true
+        }
     }
 
     let port: Int

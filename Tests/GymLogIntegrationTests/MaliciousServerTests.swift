@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import GymLogCore
+import GymLogSyncClient
 import GymLogTestSupport
 import GymLogWire
 import Testing
@@ -13,10 +14,12 @@ import Testing
 final class RewritingProxy: @unchecked Sendable {
     /// Changes an answer's JSON body for the request line it answers; nil leaves it as it is.
     typealias Rewrite = @Sendable (_ requestLine: String, _ body: [String: Any]) -> [String: Any]?
+    /// Changes an answer's bytes (text no JSON writer makes: invalid UTF-8, a key twice).
+    typealias RawRewrite = @Sendable (_ requestLine: String, _ body: Data) -> Data?
 
     private let upstream: Int
     private let lock = NSLock()
-    private var rewrite: Rewrite?
+    private var rewrite: RawRewrite?
     private var pushBodies: [String] = []
     private var server: HostileHTTPServer!
 
@@ -30,7 +33,15 @@ final class RewritingProxy: @unchecked Sendable {
     func stop() { server.stop() }
 
     /// From now on, answers pass through `rewrite`.
-    func rewriting(_ rewrite: Rewrite?) { lock.withLock { self.rewrite = rewrite } }
+    func rewriting(_ rewrite: @escaping Rewrite) {
+        rewritingBytes { line, body in
+            guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let changed = rewrite(line, object) else { return nil }
+            return try? JSONSerialization.data(withJSONObject: changed)
+        }
+    }
+
+    /// From now on, answers' bytes pass through `rewrite`.
+    func rewritingBytes(_ rewrite: RawRewrite?) { lock.withLock { self.rewrite = rewrite } }
 
     /// The JSON bodies of the pushes sent so far.
     var pushes: [String] { lock.withLock { pushBodies } }
@@ -46,12 +57,9 @@ final class RewritingProxy: @unchecked Sendable {
         lines.insert("Connection: close", at: 1)
         guard let (status, body) = Self.exchange(lines.joined(separator: "\r\n"), port: upstream) else { return }
         var out = body
-        if let rewrite = lock.withLock({ self.rewrite }), let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-           let changed = rewrite(requestLine, object) {
-            out = try! JSONSerialization.data(withJSONObject: changed)
-        }
+        if let rewrite = lock.withLock({ self.rewrite }), let changed = rewrite(requestLine, body) { out = changed }
         connection.write("HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(out.count)\r\n\r\n")
-        connection.write(String(decoding: out, as: UTF8.self))
+        connection.writeBytes(out)
     }
 
     /// Sends `request` to the upstream port and reads the whole answer: its status line's code
@@ -183,5 +191,90 @@ struct MaliciousServerTests {
         let status = try b.gymlog(["status"], env: ["NO_COLOR": "1"]).stdout
         #expect(status.contains("another write's clock"), "\(status)")
         #expect(status.contains("workouts") && status.contains("sets"), "\(status)")
+    }
+
+    /// Issue 45 (6): a change past the protocol's limits, or one that does not read, is set
+    /// aside whole (kept, shown in `status`, never applied) and costs itself only: the rest of
+    /// its page applies, and the next pull does not fail on it again.
+    @Test func valuesPastTheProtocolsLimitsAndUnreadableChangesCostOnlyThemselves() async throws {
+        // Given an account the server keeps in the clear (made by a gymlog from before
+        // encryption) and a device that logged a set and synced through the proxy
+        let server = try ServerInstance()
+        let token = try server.addUser("plain")
+        let clock = HLC(millis: 1_763_719_000_000, counter: 0, node: "old-device")
+        _ = try await HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token).push(PushRequest(deviceID: "old-device", events: [
+            PushEvent(seq: 1, idempotencyKey: "k1", entity: "exercises", entityID: "0193a1b2-0000-7000-8000-000000000002", op: "create",
+                      fields: ["name": WireField(v: .text("Pendlay Row"), c: clock), "kind": WireField(v: .text("weighted"), c: clock)]),
+        ]))
+        let proxy = try RewritingProxy(upstream: server)
+        defer { proxy.stop() }
+        let a = try TemporaryHome()
+        defer { a.remove() }
+        #expect(try a.gymlog(["login", "--server", proxy.url, "--token", token]).status == 0)
+        #expect(try a.gymlog(["log", "bench 100x5"]).status == 0)
+        #expect(try a.gymlog(["sync"]).status == 0)
+        let workout = try #require(Self.pushedValues(proxy, entity: "workouts", field: "started_at").first?.entityID
+            ?? Self.pushedRows(proxy, entity: "workouts").first)
+        let set = try #require(Self.pushedRows(proxy, entity: "sets").first)
+
+        // When the next pull page brings, besides one good change (the workout's note), seven
+        // that no gymlog writes: a 100 KB note, a field named like SQL, a name with a NUL, a
+        // boolean value, a number past any double, invalid UTF-8 and a key twice
+        let now = String(format: "%015lld", Int64(Date().timeIntervalSince1970 * 1000))
+        let big = String(repeating: "x", count: 100_000)
+        proxy.rewritingBytes { line, body in
+            guard line.hasPrefix("GET /v2/pull"), var page = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+            var devices = page["devices"] as? [String] ?? []
+            devices.append("evil-device")
+            let d = devices.count - 1
+            page["devices"] = devices
+            page["changes"] = [] as [Any]
+            var text = String(decoding: try! JSONSerialization.data(withJSONObject: page), as: UTF8.self)
+            let change = { (entity: String, id: String, counter: Int, fields: String) in
+                #"{"entity":"\#(entity)","entity_id":"\#(id)","clock":"\#(now)-\#(String(format: "%05d", counter))","device":\#(d),"fields":\#(fields)}"#
+            }
+            let changes = [
+                change("workouts", workout, 1, #"{"note":"from the other device"}"#),
+                change("workouts", "0193a1b2-0000-7000-8000-0000000000a1", 2, #"{"note":"\#(big)"}"#),
+                change("sets", set, 3, #"{"evil_col; drop table sets":"x"}"#),
+                change("exercises", "0193a1b2-0000-7000-8000-0000000000a2", 4, #"{"name":"Bench\u0000Press","kind":"weighted"}"#),
+                change("sets", "0193a1b2-0000-7000-8000-0000000000a3", 5, #"{"reps":true}"#),
+                change("sets", "0193a1b2-0000-7000-8000-0000000000a4", 6, #"{"reps":1e400}"#),
+                change("workouts", "0193a1b2-0000-7000-8000-0000000000a5", 7, #"{"note":"bad \#u{FF}"}"#),
+                change("workouts", "0193a1b2-0000-7000-8000-0000000000a6", 8, #"{"note":"first-of-two","note":"second-of-two"}"#),
+            ]
+            text = text.replacingOccurrences(of: #""changes":[]"#, with: #""changes":["# + changes.joined(separator: ",") + "]")
+            var bytes = Data(text.utf8)
+            // The one invalid UTF-8 byte: the placeholder ÿ (C3 BF) becomes a lone FF
+            if let r = bytes.range(of: Data("bad \u{FF}".utf8)) { bytes.replaceSubrange(r, with: Data("bad ".utf8) + Data([0xFF])) }
+            return bytes
+        }
+        let sync = try a.gymlog(["sync"], env: ["NO_COLOR": "1"])
+        proxy.rewritingBytes(nil)
+
+        // Then the sync succeeds, the good change is applied, and the seven are set aside
+        #expect(sync.status == 0, "\(sync.stdout)\(sync.stderr)")
+        #expect(sync.stderr.contains("7 pulled changes could not be applied"), "\(sync.stderr)")
+        let show = try a.gymlog(["show"], env: ["NO_COLOR": "1"]).stdout
+        #expect(show.contains("from the other device"), "\(show)")
+        let status = try a.gymlog(["status"], env: ["NO_COLOR": "1"]).stdout
+        for reason in ["at most 16384", "which no gymlog writes", "NUL character", "not readable JSON", "does not read"] {
+            #expect(status.contains(reason), "\(reason) not in: \(status)")
+        }
+        // And nothing of them reached the database, and the next sync has nothing to trip on
+        let export = try a.gymlog(["export"]).stdout
+        #expect(!export.contains("Bench") || !export.contains("Press\u{0}"), "\(export)")
+        #expect(!export.contains("first-of-two") && !export.contains("second-of-two") && !export.contains(big.prefix(100)))
+        let again = try a.gymlog(["sync"], env: ["NO_COLOR": "1"])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
+    /// The row ids of `entity` in the pushes so far.
+    static func pushedRows(_ proxy: RewritingProxy, entity: String) -> [String] {
+        proxy.pushes.flatMap { body -> [String] in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+                  let events = object["events"] as? [[String: Any]] else { return [] }
+            return events.compactMap { $0["entity"] as? String == entity ? $0["entity_id"] as? String : nil }
+        }
     }
 }

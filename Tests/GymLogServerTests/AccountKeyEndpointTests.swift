@@ -67,7 +67,7 @@ struct AccountKeyEndpointTests {
                 #expect(results.map(\.status) == [.rejected, .applied])
                 #expect(results.first?.error?.code == "not_sealed")
                 let page: CompactPullResponse = try decodeBody(try await pull(client, token, key: key.verifier, device: device))
-                let pulled = try #require(try page.expanded().changes.first)
+                let pulled = try #require(page.expanded().changes.first)
                 #expect(pulled.entityID == "s3")
                 #expect(try seal.opened(pulled).get().fields["note"]?.v == .text("heavy"))
             }

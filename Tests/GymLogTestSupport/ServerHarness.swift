@@ -128,7 +128,7 @@ extension TestClientProtocol {
         while true {
             let response = try await pull(token, device: device, cursor: cursor, limit: limit, version: version)
             #expect(response.status == .ok)
-            let page: PullResponse = version == .v1 ? try decodeBody(response) : try (decodeBody(response) as CompactPullResponse).expanded()
+            let page: PullResponse = version == .v1 ? try decodeBody(response) : (try decodeBody(response) as CompactPullResponse).expanded()
             pages.append(page)
             cursor = page.cursor
             if !page.hasMore { break }

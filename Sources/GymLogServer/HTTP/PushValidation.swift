@@ -12,18 +12,11 @@ public let maxSealedValueBytes = AccountKey.sealedLength(ofPlaintextBytes: 2 * m
 
 /// The pure push checks: names, sizes, clocks. No I/O; `now` comes in.
 enum PushValidation {
-    /// `^[a-z_]{1,32}$`
-    static func isEntityName(_ s: String) -> Bool {
-        let u = s.utf8
-        return (1...32).contains(u.count) && u.allSatisfy { ($0 >= 97 && $0 <= 122) || $0 == 95 }
-    }
+    /// `^[a-z_]{1,32}$` (`WireNames`: devices check pulled changes by the same rule).
+    static func isEntityName(_ s: String) -> Bool { WireNames.isEntityName(s) }
 
-    /// `^[a-z_][a-z0-9_]{0,63}$`
-    static func isFieldName(_ s: String) -> Bool {
-        let u = s.utf8
-        guard (1...64).contains(u.count), let first = u.first, (first >= 97 && first <= 122) || first == 95 else { return false }
-        return u.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
-    }
+    /// `^[a-z_][a-z0-9_]{0,63}$` (`WireNames`).
+    static func isFieldName(_ s: String) -> Bool { WireNames.isFieldName(s) }
 
     /// `^[A-Za-z0-9_.-]{1,64}$`: device ids (and, with a letter or digit first, user names).
     static func isPlainName(_ s: String) -> Bool {
