@@ -480,10 +480,18 @@ public struct SyncEngine: Sendable {
                     report.rejected.append("event \(r.seq): \(message)")
                 }
             }
-            try replica.acknowledge(lastAppliedSeq: response.lastAppliedSeq, rejected: rejected)
+            // An acknowledgement past any seq written here: another database pushed under this
+            // device's id (a copy that synced first, its later seqs unknown here). Taking it
+            // would mark this device's own later changes as sent and drop them unsent.
+            if response.lastAppliedSeq > (try replica.lastWrittenSeq()) { throw SyncEngineError.copyOfAnotherDevice }
+            // Only what this batch carried counts as sent: a higher acknowledgement (a lost
+            // answer's batch) is confirmed when those events go again, as duplicates, or found
+            // to be another database's (`key_reused`).
+            let acknowledged = min(response.lastAppliedSeq, events.last!.seq)
+            try replica.acknowledge(lastAppliedSeq: acknowledged, rejected: rejected)
             onProgress?(SyncProgress(phase: "push", done: report.pushed + report.duplicates, total: nil))
-            guard response.lastAppliedSeq >= events.last!.seq else { break }
-            after = response.lastAppliedSeq
+            guard acknowledged >= events.last!.seq else { break }
+            after = acknowledged
         }
         return answered ? seen : nil
     }

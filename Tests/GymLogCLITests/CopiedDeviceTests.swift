@@ -69,6 +69,39 @@ import Testing
         #expect(try weightsOnANewDevice(server, token: token) == (all + ["20x10"]).sorted())
     }
 
+    /// Found by the history model (seed 225041494609437): the copy synced first and sent more
+    /// changes than the original had written; the original's push of its older, identical
+    /// changes was answered `duplicate` with an acknowledgement past its own newest seq, which
+    /// it took, so its changes made since the copy counted as sent and never went up.
+    @Test func anOriginalThatPushesAfterACopySentMoreKeepsItsNewSets() throws {
+        // Given a device that has synced (so it pushes before it pulls) with two unsynced sets,
+        // and a copy of its home
+        let server = try ServerInstance()
+        let token = try server.addUser("behind")
+        let original = try TemporaryHome()
+        defer { original.remove() }
+        #expect(try original.login(server, token: token).status == 0)
+        try original.turnOffAutoSync()
+        #expect(try original.gymlog(["sync"]).status == 0)
+        #expect(try original.gymlog(["log", "bench 100x5"]).status == 0)
+        #expect(try original.gymlog(["log", "bench 100x5"]).status == 0)
+        let copy = try original.copied()
+        defer { copy.remove() }
+        // When the copy logs three sets and syncs first, then the original syncs (sending only
+        // what the copy sent too), logs a set and syncs again
+        for line in ["row 60x10", "row 62.5x10", "row 65x10"] { #expect(try copy.gymlog(["log", line]).status == 0) }
+        #expect(try copy.gymlog(["sync"]).status == 0)
+        #expect(try original.gymlog(["sync"]).status == 0)
+        #expect(try original.gymlog(["log", "squat 140x3"]).status == 0)
+        let sync = try original.gymlog(["sync"])
+        #expect(sync.status == 0, "\(sync.stdout)\(sync.stderr)")
+        #expect(try copy.gymlog(["sync"]).status == 0)
+        // Then a new device gets every set of both, once
+        let all = ["100x5", "100x5", "140x3", "60x10", "62.5x10", "65x10"]
+        #expect(try weightsOnANewDevice(server, token: token) == all)
+        #expect(try weights(original) == all)
+    }
+
     @Test func aBackupRestoredWithNothingToSendFindsItselfACopyByTheAcknowledgement() throws {
         // Given last night's backup of a laptop, and the laptop's sets of this morning synced
         let server = try ServerInstance()
