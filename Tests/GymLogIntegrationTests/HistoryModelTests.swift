@@ -22,7 +22,8 @@ import Testing
 ///   account's own export (native, Strong or Hevy), on any device, adds nothing;
 /// - units exact: a set is stored as typed, its unit included, kg or lb;
 /// - an import is one action: undo takes every set of it back;
-/// - every device exports the same.
+/// - every device exports the same;
+/// - a server restored from an older backup loses nothing: the devices send it again.
 ///
 /// `GYMLOG_RELIABILITY_SEED` replays a run; `GYMLOG_RELIABILITY_SCALE` makes it longer.
 @Suite("History model", .serialized) struct HistoryModelTests {
@@ -32,7 +33,7 @@ import Testing
         try await run.play()
         print("history-model: seed=\(seed) steps=\(run.steps) encrypted=\(run.seal != nil) devices=\(run.devices.count) copies=\(run.counts.copies) "
               + "sets=\(run.model.values.filter { $0 }.count) imports=\(run.counts.imports) own-exports=\(run.counts.ownExports) "
-              + "undone-imports=\(run.counts.undoneImports) syncs=\(run.counts.syncs) outcome=\(run.failures.isEmpty ? "ok" : "failed")")
+              + "undone-imports=\(run.counts.undoneImports) syncs=\(run.counts.syncs) restores=\(run.counts.restores) outcome=\(run.failures.isEmpty ? "ok" : "failed")")
         #expect(run.failures.isEmpty, "seed \(seed) (GYMLOG_RELIABILITY_SEED=\(seed) replays it):\n\(run.failures.prefix(12).joined(separator: "\n"))")
     }
 }
@@ -40,7 +41,11 @@ import Testing
 /// One seeded run of the history model.
 private struct ModelRun {
     let steps: Int
-    let server: ServerInstance
+    /// The server; replaced by one on its restored file when the run restores a backup.
+    var server: ServerInstance
+    let serverFile: String
+    /// The server's last backup, when the run took one.
+    var backup: String?
     let token: String
     let clock: FakeClock
     let directory: String
@@ -52,7 +57,7 @@ private struct ModelRun {
     /// Every set any action made, and whether it is live: the reference the devices must match.
     var model: [String: Bool] = [:]
     var failures: [String] = []
-    var counts = (copies: 0, imports: 0, ownExports: 0, undoneImports: 0, syncs: 0)
+    var counts = (copies: 0, imports: 0, ownExports: 0, undoneImports: 0, syncs: 0, restores: 0)
     /// Per device, the sets its last import made, while that import is its newest action.
     var lastImport: [Int: Set<String>] = [:]
     private var step = 0
@@ -64,7 +69,9 @@ private struct ModelRun {
     init(seed: UInt64, steps: Int) async throws {
         self.steps = steps
         random = SplitMix64(seed: seed)
-        server = try ServerInstance()
+        directory = try temporaryDirectory("gymlog-model")
+        serverFile = directory + "/server.sqlite"
+        server = try ServerInstance(database: "sqlite:" + serverFile)
         token = try server.addUser("model")
         seal = random.chance(0.5) ? ValueSeal(key: AccountKey.random(), account: "model") : nil
         if let seal {
@@ -72,7 +79,6 @@ private struct ModelRun {
         }
         // Behind the real time by more than the run can move it: the server refuses clocks far ahead.
         clock = FakeClock(millis: Int64(Date().timeIntervalSince1970 * 1000) - Int64(steps) * 60_000 - 3_600_000)
-        directory = try temporaryDirectory("gymlog-model")
         for _ in 0..<2 { devices.append(try makeDevice(path: directory + "/device-\(devices.count).sqlite")) }
     }
 
@@ -205,6 +211,21 @@ private struct ModelRun {
                 }
                 apply(held, try liveIDs(devices[e]))
                 lastImport[e] = made
+                return
+            case 85..<87:
+                // The server's operator takes a backup, or restores the last one (the history
+                // after it is gone from the server; every device sends what it holds again).
+                if let backup, random.chance(0.5) {
+                    server.stop()
+                    let restore = try ProcessRunner.runProduct("gymlog-server", ["restore", "--db", "sqlite:" + serverFile, backup], timeout: 120)
+                    if restore.status != 0 { failures.append("step \(step): restore failed: \(restore.stderr)") }
+                    server = try ServerInstance(database: "sqlite:" + serverFile)
+                    counts.restores += 1
+                } else {
+                    let path = directory + "/server-backup-\(step).sqlite"
+                    let taken = try ProcessRunner.runProduct("gymlog-server", ["backup", "--db", "sqlite:" + serverFile, path], timeout: 120)
+                    if taken.status != 0 { failures.append("step \(step): backup failed: \(taken.stderr)") } else { backup = path }
+                }
                 return
             case 82..<85:
                 // A copy of the device (a backup restored, a VM snapshot), unsynced changes and all.
