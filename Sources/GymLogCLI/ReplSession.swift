@@ -191,6 +191,7 @@ final class ReplSession {
                 // `login` and `logout` saved new credentials: the next lines sync with them.
                 if c is any SavesCredentials {
                     self.context.settings = try ConfigFile.load(context.paths.config, credentials: context.paths.credentialsFile)
+                    sync?.pullSoon()
                 }
             } else if var c = command as? any AsyncParsableCommand {
                 try await c.run()
