@@ -19,8 +19,8 @@ import Testing
         let lines = prs.split(separator: "\n").map(String.init)
         // Then it names the mile, 5 km and 10 km, each from the fastest run that covered it
         #expect(lines.contains { $0.hasPrefix("  fastest mile") && $0.contains("7:40") }, "\(prs)")
-        #expect(lines.contains { $0.hasPrefix("  fastest 5 km") && $0.contains("28:31") }, "\(prs)")
-        #expect(lines.contains { $0.hasPrefix("  fastest 10 km") && $0.contains("1:01:00") }, "\(prs)")
+        #expect(lines.contains { $0.hasPrefix("  fastest 5km") && $0.contains("28:31") }, "\(prs)")
+        #expect(lines.contains { $0.hasPrefix("  fastest 10km") && $0.contains("1:01:00") }, "\(prs)")
         // And no line per GPS distance, nor a record from the glitch
         #expect(!prs.contains("fastest 3022") && !prs.contains("fastest 1.6") && !prs.contains("3km in 3:00"), "\(prs)")
         #expect(lines.contains { $0.hasPrefix("  best pace") && $0.contains("(1.61km in 7:40") }, "\(prs)")
@@ -32,7 +32,7 @@ import Testing
         #expect(RunningRecords.humanlyPossible(meters: 5000, seconds: 13 * 60))
         #expect(!RunningRecords.humanlyPossible(meters: 3000, seconds: 180))
         #expect(!RunningRecords.humanlyPossible(meters: 122_467, seconds: 3600))
-        #expect(RunningRecords.standardDistance(of: 5075.7)?.name == "5 km")
+        #expect(RunningRecords.standardDistance(of: 5075.7)?.name == "5km")
         #expect(RunningRecords.standardDistance(of: 4990) == nil)
         #expect(RunningRecords.standardDistance(of: 6000) == nil)
         #expect(RunningRecords.applies(toExerciseNamed: "Running") && RunningRecords.applies(toExerciseNamed: "Treadmill Walk"))

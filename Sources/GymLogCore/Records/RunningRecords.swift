@@ -4,7 +4,7 @@
 public enum RunningRecords {
     /// The standard distances, in metres, with their names.
     public static let distances: [(name: String, meters: Double)] = [
-        ("mile", 1609.344), ("5 km", 5000), ("10 km", 10_000), ("half marathon", 21_097.5), ("marathon", 42_195),
+        ("mile", 1609.344), ("5km", 5000), ("10km", 10_000), ("half marathon", 21_097.5), ("marathon", 42_195),
     ]
 
     /// How much longer than a standard distance a set may be and still count for it: a GPS
