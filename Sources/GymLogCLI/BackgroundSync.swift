@@ -69,10 +69,11 @@ enum BackgroundSync {
     /// Starts a detached `gymlog sync --background` on the context's database, at once (the
     /// REPL, which collects it) or once this process has ended (`afterExit`, a shell command);
     /// its pid, or nil when it could not start.
+    /// `pulling`: its first cycle runs even when nothing waits and the last pull is recent.
     @discardableResult
-    static func start(_ context: CLIContext, afterExit: Bool = false) -> pid_t? {
+    static func start(_ context: CLIContext, afterExit: Bool = false, pulling: Bool = false) -> pid_t? {
         guard let executable = DetachedProcess.currentExecutable() else { return nil }
-        let arguments = ["sync", "--background", "--db", context.paths.database]
+        let arguments = ["sync", "--background", "--db", context.paths.database] + (pulling ? ["--pull"] : [])
         return afterExit ? DetachedProcess.startAfterExit(executable, arguments) : DetachedProcess.start(executable, arguments)
     }
 
@@ -88,12 +89,13 @@ enum BackgroundSync {
     /// while one is due; when another cycle holds the lock it leaves at once, because that
     /// cycle looks again after releasing it (here, or through `afterCommand` after `gymlog
     /// sync`) and sends what this one was started for.
-    static func run(_ context: CLIContext) async {
+    /// `pulling`: the first cycle is due even when the last pull is recent (`AutoSync.hold`).
+    static func run(_ context: CLIContext, pulling: Bool = false) async {
         guard let sync = try? SyncRun(context) else { return }
         let log = SyncLog(path: context.paths.syncLog, environment: context.environment)
-        for _ in 0..<maxRounds {
+        for round in 0..<maxRounds {
             let now = context.environment.now()
-            guard let schedule = try? sync.db.syncSchedule(), schedule.hold(context.settings, now: now) == nil,
+            guard let schedule = try? sync.db.syncSchedule(), schedule.hold(context.settings, now: now, pulling: pulling && round == 0) == nil,
                   let mutex = try? SyncMutex(path: context.paths.syncLock, wait: 0) else { return }
             let result = await sync.cycle()
             withExtendedLifetime(mutex) {}

@@ -2,7 +2,8 @@ import Foundation
 import GymLogCore
 import GymLogStore
 
-/// Reads `config.toml` (never writes it) and reads and writes the sync credentials file. Unknown keys and bad values are errors that name the
+/// Reads `config.toml` (which only `gymlog config set` writes, one line at a time) and reads and
+/// writes the sync credentials file. Unknown keys and bad values are errors that name the
 /// file, the line's key and what is accepted, so a typo never silently changes nothing.
 public enum ConfigFile {
     /// The keys of the credentials file, each read as the `[sync]` key of the same name.
@@ -83,7 +84,7 @@ public enum ConfigFile {
             }
         }
         let text = "# gymlog's sync credentials, written by `gymlog login` and `gymlog logout` (mode 0600).\n"
-            + "# Settings belong in config.toml; gymlog never rewrites that file.\n" + renderTOML(entries)
+            + "# Settings belong in config.toml (`gymlog config set`).\n" + renderTOML(entries)
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw UserError("Cannot write \(tmp): \(String(cString: strerror(errno))).") }
@@ -95,5 +96,26 @@ public enum ConfigFile {
             throw UserError("Cannot write the credentials file \(path): \(String(cString: strerror(errno))).")
         }
         chmod(path, 0o600)
+    }
+
+    /// Writes `text` as the config at `path`: to a temporary file beside it, then renamed, so
+    /// a crash never leaves half a file; the file keeps its mode (a new one is the umask's).
+    static func saveConfig(_ text: String, to path: String) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        var info = stat()
+        let existed = stat(path, &info) == 0
+        let mode = existed ? info.st_mode & 0o7777 : 0o666
+        let tmp = path + ".tmp-\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        guard fd >= 0 else { throw UserError("Cannot write \(tmp): \(String(cString: strerror(errno))); check the folder's permissions.") }
+        let bytes = Array(text.utf8)
+        let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(tmp, path) == 0 else {
+            unlink(tmp)
+            throw UserError("Cannot write the config file \(path): \(String(cString: strerror(errno))).")
+        }
+        if existed { chmod(path, mode) }
     }
 }

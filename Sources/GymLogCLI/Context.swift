@@ -8,7 +8,7 @@ public struct Paths: Sendable {
     public var config: String
     public var history: String
     /// The sync server, token and CA file `gymlog login` saves (mode 0600), apart from the
-    /// user's config, which gymlog never rewrites; nil means `credentials.toml` beside the config.
+    /// user's config, which only `config set` writes; nil means `credentials.toml` beside the config.
     public var credentials: String? = nil
     /// True when `--db` named the database: a new one there is made only in a folder that
     /// exists, so a mistyped path is not silently a new, empty log.

@@ -36,7 +36,8 @@ public struct Gymlog: AsyncParsableCommand {
 
         \(Setting.helpText(.config))
 
-        gymlog never rewrites this file. `gymlog login` saves the sync server, token \
+        `gymlog config set KEY VALUE` changes one line of this file and keeps the rest (comments \
+        too); `gymlog config list` shows every key's value. `gymlog login` saves the sync server, token \
         and CA file (`--ca-file`) in $XDG_DATA_HOME/gymlog/credentials.toml (mode \
         0600); `gymlog logout` empties it. Until that file exists, the `[sync]` \
         lines an older gymlog wrote here are still read:
@@ -47,7 +48,7 @@ public struct Gymlog: AsyncParsableCommand {
         // The order is the order of `help` in the REPL, the completion scripts and the man page.
         subcommands: [Repl.self, Log.self, Undo.self, Redo.self, Start.self, Finish.self, Note.self,
                       Show.self, Edit.self, Delete.self, History.self, Last.self, PRs.self, ChartCommand.self, Stats.self, CalendarCommand.self,
-                      Plates.self, Warmup.self, RoutineCommand.self, Next.self, Ok.self, Skip.self, Rest.self, Bodyweight.self, Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self, Key.self],
+                      Plates.self, Warmup.self, RoutineCommand.self, Next.self, Ok.self, Skip.self, Rest.self, Bodyweight.self, Exercises.self, Export.self, Import.self, Sync.self, Status.self, Login.self, Logout.self, Key.self, ConfigCommand.self],
         defaultSubcommand: Repl.self
     )
 
@@ -216,9 +217,13 @@ protocol YieldsToExercises: ContextCommand {}
 /// A command whose argument is an exercise: the REPL completes `NAME exercise` for it.
 protocol ExerciseArgumentCommand: ContextCommand {}
 
+/// A command that changes the settings (`config set`): the REPL reads them again after it, so
+/// the lines that follow use what it saved.
+protocol ChangesSettings: ContextCommand {}
+
 /// A command that saves the server and token (`login`, `logout`): the REPL reads its settings
-/// again after it, so the lines that follow sync with what it saved.
-protocol SavesCredentials: ContextCommand {}
+/// again after it, so the lines that follow sync with what it saved, and pulls at once.
+protocol SavesCredentials: ChangesSettings {}
 
 /// A command that works on what is already logged: run from the shell on a path with no
 /// database, it creates none and says so. These are the commands that only read, and those

@@ -149,11 +149,34 @@ extension Render {
                 return "  (\(r.set.summary), \(day))"
             }
             var rows: [(label: String, record: RecordEntry)] = []
-            for metric in [RecordMetric.weight, .e1rm, .setVolume, .sessionVolume, .reps, .duration, .distance, .pace] {
-                if let r = records.first(where: { $0.metric == metric }) { rows.append((recordLabel(metric, reps: 0, set: r.set.values), r)) }
+            let running = RunningRecords.applies(toExerciseNamed: exercise.name)
+            // A run's fastest times, each a distance and a time: those no human runs are glitches.
+            let fastest = records.filter { r in
+                r.metric == .fastest && (!running || r.set.values.distance.map { RunningRecords.humanlyPossible(meters: $0.meters, seconds: r.value) } ?? false)
             }
-            for r in records.filter({ $0.metric == .fastest }).sorted(by: { $0.reps < $1.reps }) {
-                rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values), r))
+            for metric in [RecordMetric.weight, .e1rm, .setVolume, .sessionVolume, .reps, .duration, .distance, .pace] {
+                guard var r = records.first(where: { $0.metric == metric }) else { continue }
+                if running, metric == .pace, let p = secondsPerKilometre(of: r.set.values), let d = r.set.values.distance,
+                   !RunningRecords.humanlyPossible(meters: d.meters, seconds: p * d.meters / 1000) {
+                    // The best pace among the plausible fastest times (each distance's fastest
+                    // set is its best pace), or none.
+                    guard let best = fastest.compactMap({ f in secondsPerKilometre(of: f.set.values).map { (f, $0) } }).min(by: { $0.1 < $1.1 })
+                    else { continue }
+                    r.value = best.1
+                    r.set = best.0.set
+                }
+                rows.append((recordLabel(metric, reps: 0, set: r.set.values), r))
+            }
+            if running {
+                // The fastest time over each standard distance, from the sets that covered it.
+                for standard in RunningRecords.distances {
+                    let covering = fastest.filter { f in f.set.values.distance.map { RunningRecords.standardDistance(of: $0.meters)?.meters == standard.meters } ?? false }
+                    if let best = covering.min(by: { $0.value < $1.value }) { rows.append(("fastest \(standard.name)", best)) }
+                }
+            } else {
+                for r in fastest.sorted(by: { $0.reps < $1.reps }) {
+                    rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values), r))
+                }
             }
             // Labels are never cut: the column is as wide as the longest (`heaviest added weight`).
             let labelWidth = max(20, TerminalText.columns(rows.map(\.label)) + 1)

@@ -188,9 +188,11 @@ final class ReplSession {
             let command = try Gymlog.parseAsRoot(args)
             if let c = command as? any ContextCommand {
                 try await c.run(in: context)
-                // `login` and `logout` saved new credentials: the next lines sync with them.
-                if c is any SavesCredentials {
+                // `config set` saved a setting, `login` and `logout` new credentials: the next
+                // lines use them (and sync with the new credentials at once).
+                if c is any ChangesSettings {
                     self.context.settings = try ConfigFile.load(context.paths.config, credentials: context.paths.credentialsFile)
+                    if c is any SavesCredentials { sync?.pullSoon() }
                 }
             } else if var c = command as? any AsyncParsableCommand {
                 try await c.run()

@@ -6,7 +6,8 @@ import GymLogStore
 /// --background` a shell command starts (`BackgroundSync`), so typing never waits on the
 /// network and a cycle outlives a REPL killed mid-way; this process only decides when one
 /// starts and collects it when it ends. It looks after every line and every second while the
-/// REPL waits for one (the rest timer's tick): a cycle starts when the REPL opens, a few
+/// REPL waits for one (the rest timer's tick): a cycle starts when the REPL opens (a pull,
+/// however recent the last one), a few
 /// seconds after a write (`SyncPacer`), at once after `finish`, and when the last pull is older
 /// than `sync.interval`; a failed one waits out its backoff, so a server that comes back is
 /// caught up with within one interval.
@@ -18,6 +19,13 @@ final class ReplSync {
     private var outboxMark: Int64?
     /// The sync state as last read, for the prompt.
     private var schedule: SyncSchedule?
+    /// A pull is due whatever the interval says: the REPL just opened, or `login` ran in it.
+    /// Another device may have logged since the last pull, and the first thing a lifter reads
+    /// (the prompt's open workout, `show`) should have it.
+    private var pullDue = true
+
+    /// `login` saved new credentials: pull with them at once.
+    func pullSoon() { pullDue = true }
 
     /// The database when the device is logged in with auto sync on; a REPL that never syncs
     /// by itself reads nothing here. A new device's is created at once, so its first cycle
@@ -50,8 +58,9 @@ final class ReplSync {
 
     private func look(_ context: CLIContext, _ schedule: SyncSchedule) {
         let now = context.environment.now()
-        if pacer.starts(now: now, running: cycle != nil, hold: schedule.hold(context.settings, now: now)) {
-            cycle = BackgroundSync.start(context)
+        if pacer.starts(now: now, running: cycle != nil, hold: schedule.hold(context.settings, now: now, pulling: pullDue)) {
+            cycle = BackgroundSync.start(context, pulling: pullDue)
+            pullDue = false
         }
         outboxMark = schedule.outboxMark
         self.schedule = schedule

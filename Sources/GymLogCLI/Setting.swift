@@ -49,12 +49,15 @@ struct Setting: Sendable {
     /// What the key does, one sentence for `--help`, which wraps it.
     let help: String
     let group: Group
+    /// `shown` is an example, not what an unset key means (`rest_seconds`: none).
+    let exampleOnly: Bool
     /// Reads `value` into `reading`, or refuses it.
     let read: @Sendable (TOMLValue, inout Reading) throws(Refusal) -> Void
 
-    init(_ key: String, shown: String, help: String, group: Group = .config,
+    init(_ key: String, shown: String, help: String, group: Group = .config, exampleOnly: Bool = false,
          read: @escaping @Sendable (TOMLValue, inout Reading) throws(Refusal) -> Void) {
-        self.key = key; self.shown = shown; self.help = help; self.group = group; self.read = read
+        self.key = key; self.shown = shown; self.help = help; self.group = group; self.exampleOnly = exampleOnly || group == .credentials
+        self.read = read
     }
 }
 
@@ -68,7 +71,7 @@ extension Setting {
         wholeNumber("idle_gap_minutes", \.idleGapMinutes, of: "minutes", range: 1...(7 * 24 * 60),
                     help: "a workout ends this long after its last set"),
         Setting("rest_seconds", shown: quoted("3:00"),
-                help: "the rest the REPL prompt counts to between sets (unset: none; a routine line's `rest` wins)") { value, reading throws(Refusal) in
+                help: "the rest the REPL prompt counts to between sets (unset: none; a routine line's `rest` wins)", exampleOnly: true) { value, reading throws(Refusal) in
             // A number of seconds, or a time as a routine's `rest` takes it ("3:00", "90s").
             let seconds = value.integerValue.map { Int(clamping: $0) } ?? value.stringValue.flatMap { try? RoutineParser.restSeconds($0).get() }
             guard let seconds, seconds >= 1, seconds <= PlannedExercise.maxRestSeconds else {
@@ -260,7 +263,9 @@ extension Setting {
     static func step(_ unit: WeightUnit, _ name: String, what: String, example: String, help: String,
                      set: @escaping @Sendable (inout Settings, Fixed) -> Void) -> Setting {
         let key = "plates.\(unit.rawValue)_\(name)"
-        return Setting(key, shown: example, help: help) { value, reading throws(Refusal) in
+        // Unset, planned loads round to what the plates make: `round`'s value is an example;
+        // the dumbbell step's is the default.
+        return Setting(key, shown: example, help: help, exampleOnly: name == "round") { value, reading throws(Refusal) in
             guard let step = exactNumber(value), step.thousandths > 0, step <= Fixed(100) else {
                 throw Refusal(words: " must be \(what) in \(unit.rawValue), a number above 0 and at most 100 "
                     + "with at most 3 decimals, e.g. \(key) = \(example).")

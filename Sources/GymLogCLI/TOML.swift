@@ -447,3 +447,84 @@ func renderTOMLString(_ s: String) -> String {
     appendJSONString(s, to: &out)
     return out
 }
+
+/// `text` (a config file) with `key` set to `value`, every other line as it was: a key already
+/// set gets the new value on its own line (its comment kept); a new one goes beside the keys
+/// of its table, under the table's header, or into a new table at the end. The result is read
+/// back before it is returned, so an edit never leaves a file gymlog cannot read.
+func settingTOML(_ text: String, key: String, to value: TOMLValue) throws(TOMLError) -> String {
+    let entries = try parseTOMLLines(text)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }
+    let rendered = renderTOMLValue(value)
+    // The table each line is in, and each header's line.
+    var tableOf: [Int: String] = [:], headers: [(line: Int, name: String)] = []
+    var current = ""
+    for (i, line) in lines.enumerated() {
+        var p = TOMLLineParser(bytes: Array(line.utf8), line: i + 1)
+        p.skipSpaces()
+        if p.peek == UInt8(ascii: "[") {
+            p.index += 1
+            current = try p.parseKey().joined(separator: ".")
+            headers.append((i, current))
+        }
+        tableOf[i] = current
+    }
+    func local(_ table: String) -> String {
+        let leaf = table.isEmpty ? key : String(key.dropFirst(table.count + 1))
+        return leaf.split(separator: ".").map { renderTOMLKey(String($0)) }.joined(separator: ".")
+    }
+    func inTable(_ table: String) -> Bool { table.isEmpty || key.hasPrefix(table + ".") }
+    if let entry = entries.first(where: { $0.key == key }) {
+        // The value's bytes between `=` and what follows it (spaces, a comment).
+        let i = entry.line - 1, bytes = Array(lines[i].utf8)
+        var p = TOMLLineParser(bytes: bytes, line: entry.line)
+        p.skipSpaces()
+        _ = try p.parseKey()
+        p.skipSpaces()
+        p.index += 1
+        p.skipSpaces()
+        let start = p.index
+        _ = try p.parseValue(after: key)
+        lines[i] = String(decoding: bytes[..<start], as: UTF8.self) + rendered + String(decoding: bytes[p.index...], as: UTF8.self)
+    } else if let sibling = entries.last(where: { $0.key.split(separator: ".").first == key.split(separator: ".").first
+                                                  && inTable(tableOf[$0.line - 1] ?? "") }) {
+        // Beside a key of the same group (`sync.interval` under `sync.auto`).
+        let table = tableOf[sibling.line - 1] ?? ""
+        lines.insert("\(local(table)) = \(rendered)", at: sibling.line)
+    } else if let header = headers.last(where: { !$0.name.isEmpty && key.hasPrefix($0.name + ".") }) {
+        lines.insert("\(local(header.name)) = \(rendered)", at: header.line + 1)
+    } else if !key.contains(".") {
+        // A top-level key goes after the other top-level keys, or before the first table,
+        // where TOML reads it as top-level.
+        if let last = entries.last(where: { tableOf[$0.line - 1] == "" }) {
+            lines.insert("\(renderTOMLKey(key)) = \(rendered)", at: last.line)
+        } else if let first = headers.first {
+            lines.insert(contentsOf: ["\(renderTOMLKey(key)) = \(rendered)", ""], at: first.line)
+        } else {
+            lines.append("\(renderTOMLKey(key)) = \(rendered)")
+        }
+    } else {
+        let table = key.split(separator: ".").dropLast().joined(separator: ".")
+        if !(lines.last?.isEmpty ?? true) { lines.append("") }
+        lines.append("[\(table.split(separator: ".").map { renderTOMLKey(String($0)) }.joined(separator: "."))]")
+        lines.append("\(local(table)) = \(rendered)")
+    }
+    let result = lines.joined(separator: "\n") + "\n"
+    guard try parseTOMLLines(result).first(where: { $0.key == key })?.value == value else {
+        throw TOMLError(line: 0, "setting \(key) would not read back as \(rendered)")
+    }
+    return result
+}
+
+/// A value typed after `gymlog config set KEY`: TOML when it reads as a TOML value (`true`,
+/// `180`, `2.5`, `"3:00"`), else the words as a string (`lb`, `3:00`, `20x4, 10x2`).
+func typedTOMLValue(_ typed: String) -> TOMLValue {
+    var p = TOMLLineParser(bytes: Array(typed.utf8), line: 1)
+    p.skipSpaces()
+    if !p.atEnd, let value = try? p.parseValue(after: "value") {
+        p.skipSpaces()
+        if p.atEnd { return value }
+    }
+    return .string(typed)
+}

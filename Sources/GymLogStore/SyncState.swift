@@ -451,10 +451,10 @@ public struct SyncSchedule: Equatable, Sendable {
     public static let waitingCap = 1000
 
     /// What holds a cycle back now (`AutoSync.hold`), or nil when one may start.
-    public func hold(_ settings: Settings, now: Int64) -> AutoSync.Hold? {
+    public func hold(_ settings: Settings, now: Int64, pulling: Bool = false) -> AutoSync.Hold? {
         AutoSync.hold(enabled: settings.autoSync, loggedIn: settings.server != nil && settings.token != nil, stopped: stopped,
                       nextTryAt: nextTryAt, pending: pending, lastSyncAt: lastSyncAt, now: now,
-                      intervalMs: Int64(settings.syncIntervalSeconds) * 1000)
+                      intervalMs: Int64(settings.syncIntervalSeconds) * 1000, pulling: pulling)
     }
 }
 

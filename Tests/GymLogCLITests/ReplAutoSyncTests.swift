@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GymLogTestSupport
 import Testing
 
@@ -229,5 +230,36 @@ import Testing
         #expect(eventually(45) { prompt(pane).contains("1 set") }, "\(pane.screen())\n\(server.log())")
         pane.enter("show")
         try pane.waitFor("row  80kg x 8")
+    }
+
+    /// A REPL opened seconds after another device logged shows that device's set without
+    /// `sync`: opening pulls, however recent the last pull, before anything is typed. And
+    /// `login` on a device with a database pulls too.
+    @Test(.tmux)
+    func aReopenedReplAndALoginPullWhatAnotherDeviceLoggedAtOnce() throws {
+        // Given a desktop that synced a moment ago (well within the 5-minute interval)
+        let server = try ServerInstance()
+        let token = try server.addUser("alice")
+        let desktop = try loggedIn(server, token: token)
+        defer { desktop.remove() }
+        #expect(try desktop.gymlog(["sync"]).status == 0)
+        // When a laptop logs a set and syncs, and the desktop's REPL opens, and nothing is typed
+        let laptop = try loggedIn(server, token: token)
+        defer { laptop.remove() }
+        try laptop.turnOffAutoSync()
+        #expect(try laptop.gymlog(["log", "squat 140x5"]).status == 0)
+        #expect(try laptop.gymlog(["sync"]).status == 0)
+        let pane = try Tmux.repl(home: desktop)
+        // Then the prompt shows the laptop's open workout, unasked
+        #expect(eventually(15) { prompt(pane).contains("1 set") }, "\(pane.screen())\n\(server.log())")
+        pane.close()
+
+        // When the laptop logs another set, and the desktop logs in again from the shell
+        #expect(try laptop.gymlog(["log", "squat 140x5"]).status == 0)
+        #expect(try laptop.gymlog(["sync"]).status == 0)
+        #expect(try desktop.login(server, token: token).status == 0)
+        // Then the login's pull brings it in, with no other command run
+        let db = try DatabaseQueue(path: desktop.database)
+        #expect(try eventually(15) { try db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets WHERE deleted_at IS NULL") } == 2 })
     }
 }

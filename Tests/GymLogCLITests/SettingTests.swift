@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GymLogCLI
 import GymLogCore
+import GymLogTestSupport
 
 /// The table of settings is where `config.toml` is read and where `--help` lists the keys, so
 /// what `--help` shows must be what the reader takes.
@@ -20,7 +21,8 @@ struct SettingTests {
         // Given the config keys whose shown value is the default (the rest are unset by
         // default and show an example), read back from the table
         let unset = ["rest_seconds", "plates.kg_round", "plates.lb_round"]
-        let defaults = Setting.all.filter { $0.group == .config && !unset.contains($0.key) }
+        #expect(Setting.all.filter { $0.group == .config && $0.exampleOnly }.map(\.key) == unset)
+        let defaults = Setting.all.filter { $0.group == .config && !$0.exampleOnly }
         let text = defaults.map { "\($0.key) = \($0.shown)" }.joined(separator: "\n")
         // When read, then they change nothing from an empty config
         #expect(try ConfigFile.settings(from: parseTOML(text), path: "config.toml") == Settings())
@@ -38,5 +40,46 @@ struct SettingTests {
         for line in lines { #expect(line.filter { $0 == "(" }.count == line.filter { $0 == ")" }.count, "\(line)") }
         #expect(Setting.wrapped("a workout ends this long after its last set (1 to 10080)", width: 48)
                 == ["a workout ends this long after its last set", "(1 to 10080)"])
+    }
+
+    /// `gymlog config set|get|list`: the unit set from the command line, the file's comments
+    /// kept, a bad value or key refused with the file untouched.
+    @Test func configSetThenGetSaysTheValueAndKeepsTheFilesComments() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        try "# my gym\nunit = \"kg\" # for now\n".write(toFile: home.config, atomically: true, encoding: .utf8)
+        // When the unit is set to lb
+        let set = try home.gymlog(["config", "set", "unit", "lb"])
+        #expect(set.status == 0 && set.stdout == "unit = \"lb\" in \(home.config).\n", "\(set.stderr)")
+        // Then `config get unit` says lb, the comments stay, and commands read it
+        #expect(try home.gymlog(["config", "get", "unit"]).stdout == "lb\n")
+        #expect(try String(contentsOfFile: home.config, encoding: .utf8) == "# my gym\nunit = \"lb\" # for now\n")
+        #expect(try home.gymlog(["log", "bench 135x5"]).stdout.contains("135lb"))
+        // And hints are written in pounds: no `bw 82.5`, no `ok 20`
+        #expect(try home.gymlog(["bw"]).stdout == "No bodyweight yet; record it with `gymlog bw 180`.\n")
+        #expect(try home.gymlog(["bw", "heavy"]).stderr.contains("`bw 180` or `bw 82.5kg`"))
+        #expect(try home.gymlog(["routine", "add", "--file", "-"], stdin: "# Arms\ncurl 3x10\n").status == 0)
+        let next = try home.gymlog([], stdin: "start arms\nnext\nok\n")
+        #expect(next.stdout.contains("(e.g. `ok 45`)") && next.stderr.contains("e.g. `ok 45`, or `ok bw`"), "\(next.stdout)\n\(next.stderr)")
+        // And `config set` in the REPL is read by the lines after it
+        let repl = try home.gymlog([], stdin: "config set unit kg\nrow 60x8\n")
+        #expect(repl.stdout.contains("60kg"), "\(repl.stdout)")
+        #expect(try home.gymlog(["config", "set", "unit", "lb"]).status == 0)
+        // And an unset key gets its default; a rest with no default says how to set it
+        #expect(try home.gymlog(["config", "get", "idle_gap_minutes"]).stdout == "120\n")
+        let rest = try home.gymlog(["config", "get", "rest_seconds"])
+        #expect(rest.status == 1 && rest.stderr.contains("`gymlog config set rest_seconds 3:00` sets it"), "\(rest.stderr)")
+        // And a new key goes under its table; `list` shows it and marks the defaults
+        #expect(try home.gymlog(["config", "set", "sync.interval", "60"]).status == 0)
+        let list = try home.gymlog(["config", "list"]).stdout
+        #expect(list.contains("unit = \"lb\"\n") && list.contains("sync.interval = 60\n") && list.contains("# default"), "\(list)")
+        // And a bad value, an unknown key and a credential are refused, the file untouched
+        let before = try String(contentsOfFile: home.config, encoding: .utf8)
+        let bad = try home.gymlog(["config", "set", "unit", "stone"])
+        #expect(bad.status == 1 && bad.stderr.contains("unit = \"stone\" is not a unit; use \"kg\" or \"lb\". Nothing was changed."), "\(bad.stderr)")
+        let typo = try home.gymlog(["config", "set", "unti", "lb"])
+        #expect(typo.status == 1 && typo.stderr.contains("Unknown setting 'unti'. Did you mean `unit`?"), "\(typo.stderr)")
+        #expect(try home.gymlog(["config", "set", "sync.token", "x"]).stderr.contains("`gymlog login`"))
+        #expect(try String(contentsOfFile: home.config, encoding: .utf8) == before)
     }
 }

@@ -159,4 +159,30 @@ struct TOMLTests {
             }
         }
     }
+
+    @Test("setting a key changes its one line and keeps every other line and comment")
+    func settingAKeyKeepsTheRest() throws {
+        let text = "# my gym\nunit = \"kg\"   # what I lift in\n\n[plates]\n# the home gym\nkg_bar = 20\n"
+        // A key that is set gets the new value on its line, its comment kept
+        #expect(try settingTOML(text, key: "unit", to: .string("lb"))
+                == "# my gym\nunit = \"lb\"   # what I lift in\n\n[plates]\n# the home gym\nkg_bar = 20\n")
+        // A new top-level key goes after the top-level keys, not into the last table
+        #expect(try settingTOML(text, key: "rest_seconds", to: .integer(150))
+                == "# my gym\nunit = \"kg\"   # what I lift in\nrest_seconds = 150\n\n[plates]\n# the home gym\nkg_bar = 20\n")
+        // A new key of a table goes beside its keys; one of a table not there, into a new table
+        #expect(try settingTOML(text, key: "plates.lb_bar", to: .integer(35))
+                == "# my gym\nunit = \"kg\"   # what I lift in\n\n[plates]\n# the home gym\nkg_bar = 20\nlb_bar = 35\n")
+        #expect(try settingTOML(text, key: "sync.interval", to: .integer(60))
+                == text + "\n[sync]\ninterval = 60\n")
+        // Into an empty file, and beside a dotted top-level key
+        #expect(try settingTOML("", key: "unit", to: .string("lb")) == "unit = \"lb\"\n")
+        #expect(try settingTOML("sync.auto = false\n", key: "sync.interval", to: .integer(60)) == "sync.auto = false\nsync.interval = 60\n")
+        // A value typed on the command line is TOML when it reads as TOML, else a string
+        #expect(typedTOMLValue("lb") == .string("lb"))
+        #expect(typedTOMLValue("2:30") == .string("2:30"))
+        #expect(typedTOMLValue("180") == .integer(180))
+        #expect(typedTOMLValue("true") == .bool(true))
+        #expect(typedTOMLValue("\"3:00\"") == .string("3:00"))
+        #expect(typedTOMLValue("25x4, 20x2") == .string("25x4, 20x2"))
+    }
 }

@@ -358,3 +358,46 @@ extension Trait where Self == ConditionTrait {
     static var tmux: Self { .enabled(if: Tmux.available || Tmux.required, "tmux is not installed (apt-get install tmux)") }
 }
 
+
+extension TerminalSessionTests {
+    /// `routine add` and `routine edit` without --file run $EDITOR in the foreground with the
+    /// terminal, as git does, from the shell and from the REPL: an editor that sets the
+    /// terminal's modes and reads keys from it (vim does both) works, and the REPL goes on.
+    @Test(.tmux)
+    func theRoutineEditorOwnsTheTerminal() throws {
+        // Given an editor that, like vim, needs the terminal: it is in the terminal's foreground
+        // process group, changes the terminal's modes and reads what is typed
+        let home = try TemporaryHome()
+        let editor = home.root + "/tty-editor"
+        try """
+        #!/bin/sh
+        set -- "$1" $(ps -o tpgid=,pgid= -p $$)
+        [ "$2" = "$3" ] || { echo "not in the terminal's foreground group: $2 $3"; exit 5; }
+        stty -echo || exit 3
+        printf 'weight? '
+        read w || exit 4
+        stty echo
+        printf '# %s\\nbench 3x5 %s\\n' "$NAME" "$w" > "$1"
+        """.write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        let gymlog = shellQuoted(builtProducts.appendingPathComponent("gymlog").path)
+        // When `routine add` runs from the shell, then the REPL opens
+        let pane = try Tmux(home: home, running: "EDITOR=\(editor) VISUAL= NAME=Push sh -c \(shellQuoted("\(gymlog) routine add Push; \(gymlog); sleep 60"))")
+        defer { pane.close() }
+        try pane.waitFor("weight?")
+        pane.enter("100")
+        // Then the editor got the key, and the routine is saved
+        try pane.waitFor("Added the routine 'Push'")
+        try pane.waitUntil("the REPL's prompt") { $0.split(separator: "\n").last?.hasSuffix(">") == true }
+        // And `routine edit` in the REPL runs the editor the same way
+        pane.enter("routine edit push")
+        try pane.waitUntil("the second question") { $0.components(separatedBy: "weight?").count == 3 }
+        pane.enter("105")
+        try pane.waitFor("Saved the routine 'Push'")
+        #expect(try home.gymlog(["routine", "export", "push"]).stdout == "# Push\nbench 3x5 105\n")
+        // And the REPL reads lines again, echoing them
+        pane.enter("squat 100x5")
+        try pane.waitFor("squat #1")
+        #expect(pane.screen().contains("> squat 100x5"), "\(pane.screen())")
+    }
+}

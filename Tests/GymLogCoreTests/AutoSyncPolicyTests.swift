@@ -18,9 +18,9 @@ import GymLogCore
     @Test func whatHoldsACycleBack() {
         let now: Int64 = 1_000_000_000
         func hold(enabled: Bool = true, loggedIn: Bool = true, stopped: Bool = false, nextTryAt: Int64? = nil,
-                  pending: Bool = true, lastSyncAt: Int64? = nil) -> AutoSync.Hold? {
+                  pending: Bool = true, lastSyncAt: Int64? = nil, pulling: Bool = false) -> AutoSync.Hold? {
             AutoSync.hold(enabled: enabled, loggedIn: loggedIn, stopped: stopped, nextTryAt: nextTryAt, pending: pending,
-                          lastSyncAt: lastSyncAt, now: now, intervalMs: 300_000)
+                          lastSyncAt: lastSyncAt, now: now, intervalMs: 300_000, pulling: pulling)
         }
         // Pending changes of a logged-in device go
         #expect(hold() == nil)
@@ -34,6 +34,11 @@ import GymLogCore
         #expect(hold(pending: false, lastSyncAt: now - 299_999) == .upToDate)
         #expect(hold(pending: false, lastSyncAt: now - 300_000) == nil)
         #expect(hold(pending: false, lastSyncAt: nil) == nil)
+        // A pull asked for (a REPL opening, a login) goes however recent the last one, but
+        // waits out a backoff and a stop like any cycle
+        #expect(hold(pending: false, lastSyncAt: now - 1, pulling: true) == nil)
+        #expect(hold(nextTryAt: now + 1, pending: false, pulling: true) == .backingOff(until: now + 1))
+        #expect(hold(stopped: true, pending: false, pulling: true) == .stopped)
     }
 
     @Test func anOpenReplStartsOneCycleForARunOfWritesAfterAQuietAndAtOnceAtFinish() {

@@ -28,9 +28,10 @@ struct Bodyweight: TextCommand {
     func run(in context: CLIContext) async throws {
         if !weight.isEmpty {
             let loads: TypedLoads
-            switch TypedLoads.parse(weight, example: "`bw 82.5` or `bw 180lb`") {
+            let examples = context.settings.defaultUnit.bodyweightExamples
+            switch TypedLoads.parse(weight, example: examples) {
             case .success(let l) where l.values.count == 1: loads = l
-            case .success: throw UserError("`bw` takes one weight, e.g. `bw 82.5` or `bw 180lb`.")
+            case .success: throw UserError("`bw` takes one weight, e.g. \(examples).")
             case .failure(let e): throw UserError("`bw \(weight.joined(separator: " "))`: \(e.message).")
             }
             let w = Weight(loads.values[0], loads.unit ?? context.settings.defaultUnit)
@@ -46,7 +47,7 @@ struct Bodyweight: TextCommand {
             context.printJSON(.object([("unit", .string(context.settings.defaultUnit.rawValue)), ("bodyweights", .array(list.map(JSONShapes.bodyweight)))]))
             return
         }
-        if list.isEmpty { context.print("No bodyweight yet; record it with `gymlog bw 82.5`."); return }
+        if list.isEmpty { context.print("No bodyweight yet; record it with `gymlog bw \(context.settings.defaultUnit.hintBodyweight)`."); return }
         for e in list { context.print("\(Render.day(e.measuredAt, e.utcOffsetSeconds))  \(e.weight)") }
     }
 }

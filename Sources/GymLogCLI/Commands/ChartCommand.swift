@@ -69,7 +69,7 @@ struct ChartCommand: ExerciseArgumentCommand {
                 ProgressPoint(workoutID: $0.id, startedAt: $0.measuredAt, utcOffsetSeconds: $0.utcOffsetSeconds, value: $0.weight.kilograms, sets: 1)
             }
             try show(name: "Bodyweight", id: nil, label: "weight", per: "day", shown: .weight, points: points, now: now, offset: offset,
-                     empty: "No bodyweight\(try span(now: now, offset: offset)) to chart; record it with `gymlog bw 82.5`.", context: context)
+                     empty: "No bodyweight\(try span(now: now, offset: offset)) to chart; record it with `gymlog bw \(context.settings.defaultUnit.hintBodyweight)`.", context: context)
             return
         }
         let e = try db.existingExercise(name)

@@ -113,10 +113,12 @@ struct Login: SavesCredentials {
         context.print("Logged in to \(server). " + (key == nil ? "" : "Your history is encrypted end to end. ") + (context.settings.autoSync
             ? "From now on changes sync by themselves in the background (`sync.auto`); `gymlog sync` syncs now."
             : "Run `gymlog sync` to sync (`sync.auto` is off)."))
-        // What this device logged before it was logged in goes up now, in the background, as
-        // after a write (this command's own check ran with the settings from before the login).
-        if context.settings.autoSync, let existing, (try? existing.syncSchedule().pending) == true {
-            BackgroundSync.start(context, afterExit: true)
+        // What another device logged comes in, and what this device logged before it was
+        // logged in goes up, now, in the background (this command's own check ran with the
+        // settings from before the login). A device with no database yet makes none here: its
+        // first command's cycle brings the history in.
+        if context.settings.autoSync, existing != nil {
+            BackgroundSync.start(context, afterExit: true, pulling: true)
         }
         // The user's lines are theirs to remove: say that they are no longer read.
         if ConfigFile.hasOldSyncLines(context.paths.config) {

@@ -30,7 +30,7 @@ enum PlanText {
         if let missing = round.first(where: \.set.needsLoad) {
             lines += round.count > 1
                 ? ["  No weight to suggest yet for \(missing.line.name); type the round with your weights:", "    " + handTyped(round)]
-                : ["  No weight to suggest yet: type `ok WEIGHT` (e.g. `ok 20`) to log it at that weight, `ok bw` at bodyweight."]
+                : ["  No weight to suggest yet: type `ok WEIGHT` (e.g. `ok \(round[0].line.unit.hintLightLoad)`) to log it at that weight, `ok bw` at bodyweight."]
             return lines
         }
         for (line, index, set) in round {
@@ -45,7 +45,7 @@ enum PlanText {
         }
         lines.append(round.count > 1
             ? "  `ok` logs the round; `ok x4`, `ok @9` change each set; `skip` drops the superset for today."
-            : "  `ok` logs it; `ok x4`, `ok 100`, `ok @9` log it changed; `skip` drops \(round[0].line.name) for today.")
+            : "  `ok` logs it; `ok x4`, `ok \(round[0].line.unit.hintLoad)`, `ok @9` log it changed; `skip` drops \(round[0].line.name) for today.")
         if settings.showPlates {
             for (line, _, set) in round {
                 if let plates = TodayPlan.plates(set, line.equipment, settings: settings) { lines.append("  " + (round.count > 1 ? "\(line.name) " : "") + plates) }
@@ -113,10 +113,12 @@ struct Ok: TextCommand {
         case .success(.repeatLast(let typed)): patch = typed
         case .failure(let e):
             // The parser's own words say what is wrong with the change (`36` needs its unit before `40m`).
-            throw UserError("`ok \(text)`: \(e.message); `ok` takes the changes `+` takes: `ok x4`, `ok 100`, `ok @9`, "
-                + "`ok 100x4`, `ok 45s`, `ok 32kg 40m`.")
+            let load = round[0].line.unit.hintLoad
+            throw UserError("`ok \(text)`: \(e.message); `ok` takes the changes `+` takes: `ok x4`, `ok \(load)`, `ok @9`, "
+                + "`ok \(load)x4`, `ok 45s`, `ok 32kg 40m`.")
         default:
-            throw UserError("`ok \(text)` is not a change `ok` understands; type `ok`, `ok x4`, `ok 100`, `ok @9` or `ok 100x4`.")
+            let load = round[0].line.unit.hintLoad
+            throw UserError("`ok \(text)` is not a change `ok` understands; type `ok`, `ok x4`, `ok \(load)`, `ok @9` or `ok \(load)x4`.")
         }
         if round.count > 1, patch.load != nil {
             // One weight for every exercise of a round would put it on a bodyweight dip too.
@@ -126,7 +128,7 @@ struct Ok: TextCommand {
             throw UserError("\(missing.line.name) has no weight to suggest yet; type the round with your weights, e.g. `\(PlanText.handTyped(round))`.")
         }
         if round[0].set.needsLoad && patch.load == nil {
-            throw UserError("\(round[0].line.name) has no weight to suggest yet; type `ok WEIGHT`, e.g. `ok 20`, or `ok bw` at bodyweight.")
+            throw UserError("\(round[0].line.name) has no weight to suggest yet; type `ok WEIGHT`, e.g. `ok \(round[0].line.unit.hintLightLoad)`, or `ok bw` at bodyweight.")
         }
         let parts = round.map { n in
             (exercise: n.line.name, values: Array(repeating: n.set.logged(with: patch, unit: n.line.unit), count: max(1, patch.count)))

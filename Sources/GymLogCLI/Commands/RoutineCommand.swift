@@ -180,14 +180,11 @@ enum RoutineText {
         let editor = chosen ?? "vi"
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gymlog-routine-\(UUID().uuidString).txt").path
         try initial.write(toFile: path, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The editor may be a command with arguments (`code --wait`), as git reads it.
-        process.arguments = ["-c", "\(editor) \"$1\"", "sh", path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw UserError("The editor (\(editor)) exited with status \(process.terminationStatus); nothing was saved. Your text is in \(path).")
+        // The editor may be a command with arguments (`code --wait`), as git reads it; it owns
+        // the terminal until it ends (vim stops outside the terminal's foreground group).
+        let status = try ForegroundProcess.run("/bin/sh", ["-c", "\(editor) \"$1\"", "sh", path])
+        guard status == 0 else {
+            throw UserError("The editor (\(editor)) exited with status \(status); nothing was saved. Your text is in \(path).")
         }
         return (try read(path), path)
     }

@@ -128,7 +128,7 @@ struct Stats: ContextCommand {
         if withoutBodyweight > 0 {
             let one = withoutBodyweight == 1
             context.print(style.dim("\(plural(withoutBodyweight, "bodyweight set")) \(one ? "counts only its" : "count only their") added load: "
-                + "no bodyweight was recorded on or before \(one ? "it" : "them"). Record it with `gymlog bw \(context.settings.defaultUnit == .lb ? "180" : "82.5")`."))
+                + "no bodyweight was recorded on or before \(one ? "it" : "them"). Record it with `gymlog bw \(context.settings.defaultUnit.hintBodyweight)`."))
         }
         if totalSets == 0 {
             context.print("No working sets in these weeks. Log some with `gymlog log \"bench 100x5\"`, or look further back with --weeks.")

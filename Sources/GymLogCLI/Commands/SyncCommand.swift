@@ -29,11 +29,13 @@ struct Sync: ContextCommand {
     /// The cycle a command starts by itself after a write (`BackgroundSync`): quiet, it
     /// leaves when another cycle runs or none is due, and says what it did in the sync log.
     @Flag(help: .private) var background = false
+    /// With --background: pull even when the last pull is recent (a REPL opening, a login).
+    @Flag(help: .private) var pull = false
 
     var startsBackgroundSync: Bool { !background }
 
     func run(in context: CLIContext) async throws {
-        if background { return await BackgroundSync.run(context) }
+        if background { return await BackgroundSync.run(context, pulling: pull) }
         var sync = try SyncRun(context)
         let mutex = try SyncMutex(path: context.paths.syncLock, wait: SyncMutex.manualWait) {
             context.printError("Waiting for the sync already running for this database (one started in the background by a command, or another `gymlog sync`) to finish…")

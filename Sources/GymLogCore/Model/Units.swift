@@ -21,6 +21,18 @@ public enum WeightUnit: String, CaseIterable, Sendable, Codable {
     }
 }
 
+extension WeightUnit {
+    /// The numbers a hint types in this unit, so a pounds lifter is not told to type `bw 82.5`
+    /// or `ok 20`: a bodyweight, a light load (the bar), a working load.
+    public var hintBodyweight: String { self == .kg ? "82.5" : "180" }
+    public var hintLightLoad: String { self == .kg ? "20" : "45" }
+    public var hintLoad: String { self == .kg ? "100" : "225" }
+    /// The other unit, which a hint shows with its unit typed (`bw 180lb` for a kg lifter).
+    public var other: WeightUnit { self == .kg ? .lb : .kg }
+    /// `bw 82.5` or `bw 180lb` (kg), `bw 180` or `bw 82.5kg` (lb).
+    public var bodyweightExamples: String { "`bw \(hintBodyweight)` or `bw \(other.hintBodyweight)\(other.rawValue)`" }
+}
+
 extension WeightUnit: SpelledUnit {
     /// `kg`, `kgs`, `kilo(s)`, `lb`, `lbs`, `pound(s)`.
     public static let spellings: [String: WeightUnit] = [

@@ -38,14 +38,15 @@ public enum AutoSync {
 
     /// What holds a cycle back now, or nil when one may start. `pending` is whether events
     /// wait to be pushed; without any, a cycle is still due to pull once the last one is
-    /// older than `intervalMs`.
+    /// older than `intervalMs`, or at once when `pulling` (a REPL opening, a login: another
+    /// device may have logged since, and the lifter is about to read the history).
     public static func hold(enabled: Bool, loggedIn: Bool, stopped: Bool, nextTryAt: Int64?, pending: Bool,
-                            lastSyncAt: Int64?, now: Int64, intervalMs: Int64) -> Hold? {
+                            lastSyncAt: Int64?, now: Int64, intervalMs: Int64, pulling: Bool = false) -> Hold? {
         guard loggedIn else { return .loggedOut }
         guard enabled else { return .off }
         if stopped { return .stopped }
         if let nextTryAt, nextTryAt > now { return .backingOff(until: nextTryAt) }
-        if !pending, let lastSyncAt, now - lastSyncAt < intervalMs { return .upToDate }
+        if !pending, !pulling, let lastSyncAt, now - lastSyncAt < intervalMs { return .upToDate }
         return nil
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+import GymLogCore
+import GymLogTestSupport
+import Testing
+
+/// `prs running` as a runner reads it (issue 48): the standard distances, not one line per
+/// GPS distance, and no record from a pace no human runs.
+@Suite struct RunningRecordsTests {
+    @Test func prsOfARunAreTheStandardDistancesAndAGlitchIsNoRecord() throws {
+        // Given runs at GPS distances, a rowing piece, and a glitch (3 km in 3 minutes)
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        for line in ["run 1.65km 8:10", "run 1.61km 7:40", "run 3022.712m 25:25", "run 5.07km 28:31", "run 5km 30:00",
+                     "run 10.2km 1:01:00", "run 3km 3:00", "row 2000m 7:41", "row 2107m 8:00"] {
+            #expect(try home.gymlog(["log", line, "--at", "2026-11-01 08:00"]).status == 0, "\(line)")
+        }
+        // When `prs running` is asked
+        let prs = try home.gymlog(["prs", "run"]).stdout
+        let lines = prs.split(separator: "\n").map(String.init)
+        // Then it names the mile, 5 km and 10 km, each from the fastest run that covered it
+        #expect(lines.contains { $0.hasPrefix("  fastest mile") && $0.contains("7:40") }, "\(prs)")
+        #expect(lines.contains { $0.hasPrefix("  fastest 5km") && $0.contains("28:31") }, "\(prs)")
+        #expect(lines.contains { $0.hasPrefix("  fastest 10km") && $0.contains("1:01:00") }, "\(prs)")
+        // And no line per GPS distance, nor a record from the glitch
+        #expect(!prs.contains("fastest 3022") && !prs.contains("fastest 1.6") && !prs.contains("3km in 3:00"), "\(prs)")
+        #expect(lines.contains { $0.hasPrefix("  best pace") && $0.contains("(1.61km in 7:40") }, "\(prs)")
+        // And a row keeps a record per distance (2000 m is a rower's distance)
+        #expect(try home.gymlog(["prs", "row"]).stdout.contains("fastest 2000m"))
+    }
+
+    @Test func theHumanLimitAndTheStandardDistances() {
+        #expect(RunningRecords.humanlyPossible(meters: 5000, seconds: 13 * 60))
+        #expect(!RunningRecords.humanlyPossible(meters: 3000, seconds: 180))
+        #expect(!RunningRecords.humanlyPossible(meters: 122_467, seconds: 3600))
+        #expect(RunningRecords.standardDistance(of: 5075.7)?.name == "5km")
+        #expect(RunningRecords.standardDistance(of: 4990) == nil)
+        #expect(RunningRecords.standardDistance(of: 6000) == nil)
+        #expect(RunningRecords.applies(toExerciseNamed: "Running") && RunningRecords.applies(toExerciseNamed: "Treadmill Walk"))
+        #expect(!RunningRecords.applies(toExerciseNamed: "Rowing Machine"))
+    }
+}
