@@ -20,7 +20,7 @@ struct SyncRun {
         }
         self.server = server
         db = try context.db()
-        var transport = try HTTPSyncTransport(baseURL: url, token: context.settings.token, caFile: context.settings.caFile)
+        var transport = try HTTPSyncTransport(baseURL: url, token: context.settings.token, caCertificate: context.settings.caCertificate)
         let seal = try context.settings.valueSeal()
         transport.keyVerifier = seal?.key.verifier
         engine = SyncEngine(replica: db, transport: transport)
