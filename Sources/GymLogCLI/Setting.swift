@@ -132,7 +132,7 @@ extension Setting {
             reading.settings.accountKey = phrase
         },
         Setting("sync.ca_certificate", shown: quoted("-----BEGIN CERTIFICATE-----..."),
-                help: "certificates trusted besides the system's, as `login --ca-file` saved them (credentials file only)",
+                help: "certificates trusted besides the system's (`login --ca-file`)",
                 group: .credentials) { value, reading throws(Refusal) in
             guard let pem = value.stringValue, pem.contains("-----BEGIN CERTIFICATE-----") else {
                 throw Refusal(words: " must be the quoted PEM text of certificates; run `gymlog login --ca-file FILE` again to save the server's certificate.")
@@ -140,7 +140,7 @@ extension Setting {
             reading.settings.caCertificate = pem
         },
         // gymlog 0.11.0 saved the path of the file; it is still read, and replaced at the next login.
-        Setting("sync.ca_file", shown: quoted("FILE"), help: "the path of certificates trusted besides the system's (gymlog 0.11.0; `login --ca-file` now saves ca_certificate)",
+        Setting("sync.ca_file", shown: quoted("FILE"), help: "their file, as gymlog 0.11.0 saved it",
                 group: .credentials) { value, reading throws(Refusal) in
             guard let file = value.stringValue, file.hasPrefix("/") else {
                 throw Refusal(words: " must be the quoted absolute path of a PEM file; run `gymlog login --ca-file FILE` again to save the certificate itself.")
