@@ -58,3 +58,31 @@ struct ServerStartTests {
         }
     }
 }
+
+/// Issue 49, item 10: `gymlog sync | head -1` crashed (`try!` on a write of "Broken pipe",
+/// SIGILL). A real pipe whose reader is gone: the command ends quietly.
+@Suite("A closed standard output")
+struct ClosedPipeTests {
+    @Test func aCommandWhoseReaderWentAwayEndsQuietly() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        #expect(try home.gymlog(["log", "bench 100x5"]).status == 0)
+        for args in [["history"], ["status"]] {
+            let process = Process()
+            process.executableURL = builtProducts.appendingPathComponent("gymlog")
+            process.arguments = args
+            process.environment = home.environment
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            // The reader is gone before the first line is written
+            try out.fileHandleForReading.close()
+            try process.run()
+            let drained = DrainedPipe(err.fileHandleForReading)
+            process.waitUntilExit()
+            let stderr = drained.wait()
+            #expect(process.terminationReason == .exit, "\(args): ended by signal \(process.terminationStatus): \(stderr)")
+            #expect(!stderr.contains("Fatal error"), "\(args): \(stderr)")
+        }
+    }
+}
