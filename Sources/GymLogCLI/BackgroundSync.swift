@@ -20,7 +20,7 @@ struct SyncRun {
         }
         self.server = server
         db = try context.db()
-        var transport = try HTTPSyncTransport(baseURL: url, token: context.settings.token, caFile: context.settings.caFile)
+        var transport = try HTTPSyncTransport(baseURL: url, token: context.settings.token, caCertificate: context.settings.caCertificate)
         var seal = try context.settings.valueSeal()
         seal?.unboundUntil = try db.unboundSealsUntil()
         transport.keyVerifier = seal?.key.verifier

@@ -20,17 +20,34 @@ public enum ConfigFile {
                 + "backed up in the clear; delete the line. `gymlog login` keeps the key in the credentials file (mode 0600).")
         }
         var settings = try settings(from: config.values, path: path, lines: config.lines)
-        guard let credentials, FileManager.default.fileExists(atPath: credentials) else { return settings }
+        guard let credentials, FileManager.default.fileExists(atPath: credentials) else {
+            try readOldCAFile(&settings, path: path)
+            return settings
+        }
         let saved = try read(credentials)
         for key in saved.values.keys where !credentialKeys.contains(key) {
             throw UserError("\(credentials): unknown key '\(key)'; this file holds only \(credentialKeys.joined(separator: ", ")) "
                 + "(written by `gymlog login`).")
         }
+        // Errors name the key as the file spells it (`ca_file`, not `sync.ca_file`).
         let fromLogin = try self.settings(from: Dictionary(uniqueKeysWithValues: saved.values.map { (syncPrefix + $0.key, $0.value) }), path: credentials,
-                                          lines: Dictionary(uniqueKeysWithValues: saved.lines.map { (syncPrefix + $0.key, $0.value) }))
-        settings.server = fromLogin.server; settings.token = fromLogin.token; settings.caFile = fromLogin.caFile
+                                          lines: Dictionary(uniqueKeysWithValues: saved.lines.map { (syncPrefix + $0.key, $0.value) }),
+                                          shown: { String($0.dropFirst(syncPrefix.count)) })
+        settings.server = fromLogin.server; settings.token = fromLogin.token
+        settings.caFile = fromLogin.caFile; settings.caCertificate = fromLogin.caCertificate
+        try readOldCAFile(&settings, path: credentials)
         settings.account = fromLogin.account; settings.accountKey = fromLogin.accountKey
         return settings
+    }
+
+    /// The certificates of a `ca_file` path that gymlog 0.11.0 saved, read now (the next login
+    /// saves them as `ca_certificate` instead).
+    private static func readOldCAFile(_ settings: inout Settings, path: String) throws {
+        guard settings.caCertificate == nil, let file = settings.caFile else { return }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UserError("\(path): ca_file = \"\(file)\": the file cannot be read; run `gymlog login --ca-file FILE` again with the server's certificate, which then saves the certificate itself.")
+        }
+        settings.caCertificate = String(decoding: data, as: UTF8.self)
     }
 
     /// The keys and values of the TOML file at `path`, and the 1-based line each is set on;
@@ -52,14 +69,15 @@ public enum ConfigFile {
 
     /// The settings `values` hold, read through `Setting.all`. A bad value or an unknown key
     /// names `path` and the line it is on (from `lines`), so the user goes straight to it.
-    static func settings(from values: [String: TOMLValue], path: String, lines: [String: Int] = [:]) throws -> Settings {
+    static func settings(from values: [String: TOMLValue], path: String, lines: [String: Int] = [:],
+                         shown: (String) -> String = { $0 }) throws -> Settings {
         var reading = Setting.Reading()
         for (key, value) in values {
             let place = lines[key].map { "\(path), line \($0)" } ?? path
             guard let setting = Setting.named(key) else {
                 throw UserError("\(place): unknown setting '\(key)'; known settings are \(Setting.keys.joined(separator: ", ")).")
             }
-            do { try setting.read(value, &reading) } catch { throw UserError("\(place): \(key) = \(value)\(error.words)") }
+            do { try setting.read(value, &reading) } catch { throw UserError("\(place): \(shown(key)) = \(value)\(error.words)") }
         }
         return reading.finished()
     }
@@ -68,12 +86,13 @@ public enum ConfigFile {
     /// server and token, so an older config's `[sync]` lines do not log the user back in).
     /// Written to a temporary file with mode 0600 and renamed, so a crash never leaves half a
     /// file and the token is never readable by others. The user's config is never touched.
-    public static func saveCredentials(_ path: String, server: String?, token: String?, caFile: String?,
+    public static func saveCredentials(_ path: String, server: String?, token: String?, caCertificate: String?,
                                        account: String?, key: String?) throws {
         var entries: [(key: String, value: TOMLValue)] = []
         if let server { entries.append(("server", .string(server))) }
         if let token { entries.append(("token", .string(token))) }
-        if let caFile { entries.append(("ca_file", .string(caFile))) }
+        // The certificate itself, never a path: the file may go once the device logged in.
+        if let caCertificate { entries.append(("ca_certificate", .string(caCertificate))) }
         if let account { entries.append(("account", .string(account))) }
         if let key { entries.append(("key", .string(key))) }
         // A bare file name lives in the current directory.

@@ -94,8 +94,8 @@ public struct CLIContext {
         let paths = Paths.resolve(db: db)
         let settings = try ConfigFile.load(paths.config, credentials: paths.credentialsFile)
         var context = CLIContext(paths: paths, settings: settings,
-                                 out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-                                 err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+                                 out: { writeStandardOutput($0 + "\n") },
+                                 err: { try? FileHandle.standardError.write(contentsOf: Data(($0 + "\n").utf8)) })
         context.readSecret = { prompt in
             guard isatty(STDIN_FILENO) == 1 else { return Swift.readLine(strippingNewline: true) }
             FileHandle.standardError.write(Data(TerminalText.safe(prompt).utf8))
@@ -243,5 +243,17 @@ enum TerminalEcho {
             FileHandle.standardError.write(Data("\n".utf8))
         }
         return body()
+    }
+}
+
+/// Writes `text` to standard output. A reader that went away (`gymlog sync | head -1`) ends
+/// the command quietly, as a closed pipe ends any Unix filter: FileHandle's `write(_:)` has a
+/// `try!` inside and crashed with SIGILL on EPIPE. What the command did so far stands (a sync
+/// is safe to stop at any point); there is nobody left to tell the rest.
+func writeStandardOutput(_ text: String) {
+    do {
+        try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+    } catch {
+        exit(0)
     }
 }

@@ -65,7 +65,7 @@ final class ReplSession {
             if timer.reached, state.bellRungAfter != lastSet {
                 state.bellRungAfter = lastSet
                 // Once per break: the terminal's bell (or its visual bell).
-                FileHandle.standardOutput.write(Data("\u{07}".utf8))
+                writeStandardOutput("\u{07}")
             }
             text = String(text.dropLast(4)) + " · \(timer.text)] > "
         }

@@ -134,12 +134,22 @@ extension Setting {
             guard let phrase = value.stringValue else { throw Refusal(words: " must be the quoted recovery phrase `gymlog key` shows.") }
             reading.settings.accountKey = phrase
         },
-        Setting("sync.ca_file", shown: quoted("FILE"), help: "certificates trusted besides the system's", group: .credentials) { value, reading throws(Refusal) in
+        Setting("sync.ca_certificate", shown: quoted("-----BEGIN CERTIFICATE-----..."),
+                help: "certificates trusted besides the system's (`login --ca-file`)",
+                group: .credentials) { value, reading throws(Refusal) in
+            guard let pem = value.stringValue, pem.contains("-----BEGIN CERTIFICATE-----") else {
+                throw Refusal(words: " must be the quoted PEM text of certificates; run `gymlog login --ca-file FILE` again to save the server's certificate.")
+            }
+            reading.settings.caCertificate = pem
+        },
+        // gymlog 0.11.0 saved the path of the file; it is still read, and replaced at the next login.
+        Setting("sync.ca_file", shown: quoted("FILE"), help: "their file, as gymlog 0.11.0 saved it",
+                group: .credentials) { value, reading throws(Refusal) in
             guard let file = value.stringValue, file.hasPrefix("/") else {
-                throw Refusal(words: " must be the quoted absolute path of a PEM file, e.g. sync.ca_file = \"/etc/gymlog/server-ca.pem\".")
+                throw Refusal(words: " must be the quoted absolute path of a PEM file; run `gymlog login --ca-file FILE` again to save the certificate itself.")
             }
             guard FileManager.default.isReadableFile(atPath: file) else {
-                throw Refusal(words: ": there is no readable file at \(file); copy the server's certificate there or fix the path.")
+                throw Refusal(words: ": there is no readable file at \(file); run `gymlog login --ca-file FILE` again with the server's certificate, which then saves the certificate itself, not its path.")
             }
             reading.settings.caFile = file
         },

@@ -154,6 +154,8 @@ func readiness(_ storage: any SyncStorage, limit: Duration, logger: Logger) asyn
             try await storage.checkReadiness()
             answered = true
         }
+    } catch StorageError.databaseUnavailable(let problem) {
+        throw APIError.notReady("its \(storage.backend) database is not answering (\(problem)); check that it is running and reachable.")
     } catch let error as StorageError {
         throw APIError.notReady(error.description)
     } catch {
@@ -207,14 +209,17 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
             case .metrics: return await metricsResponse(metrics, storage)
             case .capabilities: return jsonResponse(routes.capabilities)
             case .register: return try await routes.register(request, context: context)
-            case .push: return try await routes.push(request, context: context)
+            case .push:
+                // Every answer counts, a refusal or a 503 too: an outage must show in the latency.
+                let started = ContinuousClock.now
+                defer { metrics.pushAnswered(duration: ContinuousClock.now - started) }
+                return try await routes.push(request, context: context)
             case .account: return try await routes.account(request, context: context)
             case .accountKey: return try await routes.setAccountKey(request, context: context)
             case .pull, .compactPull:
                 let started = ContinuousClock.now
-                let response = try await routes.pull(request, context: context, version: endpoint == .pull ? .v1 : .v2)
-                metrics.pulled(duration: ContinuousClock.now - started)
-                return response
+                defer { metrics.pulled(duration: ContinuousClock.now - started) }
+                return try await routes.pull(request, context: context, version: endpoint == .pull ? .v1 : .v2)
             }
         }
     }
@@ -298,6 +303,8 @@ struct RequestLogMiddleware: RouterMiddleware {
             // run time): 503, as /readyz says. The store logged the problem; the request line
             // shows each 503.
             apiError = .notReady(problem)
+        case StorageError.databaseUnavailable(let problem):
+            apiError = .databaseUnavailable(problem)
         case StorageError.tokenWithdrawn:
             // The token was revoked or rotated, or its user deleted, after it was checked and
             // before the write (`user revoke` racing a slow body): it no longer works, and the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GymLogCore
 
 /// `gymlog-server`: the sync server and its account tools.
 public struct ServerCommand: AsyncParsableCommand {
@@ -16,6 +17,7 @@ public struct ServerCommand: AsyncParsableCommand {
           gymlog-server backup --db sqlite:/srv/gymlog/server.sqlite \\
             /backups/gymlog.sqlite
         """,
+        version: gymlogVersion,
         subcommands: [ServeCommand.self, UserCommand.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: ServeCommand.self
     )

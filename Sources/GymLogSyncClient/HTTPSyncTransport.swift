@@ -53,11 +53,11 @@ public struct HTTPSyncTransport: SyncTransport {
                   exchange: Self.networkExchange(client: NetworkClients.systemTrust, server: baseURL.absoluteString))
     }
 
-    /// Over the network; `caFile` (PEM) is trusted besides the system's roots, for a server
-    /// with a certificate of its own making. Throws when `caFile` cannot be read.
-    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, caFile: String?) throws {
+    /// Over the network; `caCertificate` (PEM text) is trusted besides the system's roots, for
+    /// a server with a certificate of its own making. Throws when it holds no certificate.
+    public init(baseURL: URL, token: String?, timeout: TimeInterval = 30, caCertificate: String?) throws {
         self.init(baseURL: baseURL, token: token, timeout: timeout,
-                  exchange: Self.networkExchange(client: try NetworkClients.client(caFile: caFile), server: baseURL.absoluteString))
+                  exchange: Self.networkExchange(client: try NetworkClients.client(caCertificate: caCertificate, server: baseURL.absoluteString), server: baseURL.absoluteString))
     }
 
     /// `protocolVersion` is the newest the transport tries (tests pin v1 to play an old client).
@@ -258,22 +258,24 @@ public enum NetworkClients {
         return configuration
     }
 
-    /// The client that trusts the system's roots and, when given, the certificates in `caFile`.
-    public static func client(caFile: String?) throws -> HTTPClient {
-        guard let caFile else { return systemTrust }
+    /// The client that trusts the system's roots and, when given, the certificates in
+    /// `caCertificate` (PEM text, as `gymlog login --ca-file` saved it).
+    public static func client(caCertificate: String?, server: String) throws -> HTTPClient {
+        guard let caCertificate else { return systemTrust }
         return try made.withLockedValue { clients in
-            if let client = clients[caFile] { return client }
+            if let client = clients[caCertificate] { return client }
             let certificates: [NIOSSLCertificate]
             do {
-                certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+                certificates = try NIOSSLCertificate.fromPEMBytes(Array(caCertificate.utf8))
+                guard !certificates.isEmpty else { throw SyncTransportError.invalidResponse(server: "", status: 0, reason: "no certificate") }
             } catch {
-                throw SyncTransportError.unreachable(server: caFile,
-                    reason: "the CA file \(caFile) (`[sync] ca_file`) is not readable PEM certificates (\(error)); point it at the server's certificate or its CA")
+                throw SyncTransportError.unreachable(server: server,
+                    reason: "the certificate saved by `gymlog login --ca-file` (ca_certificate in the credentials file) is not PEM certificates (\(error)); run `gymlog login --ca-file FILE` again with the server's certificate or its CA")
             }
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.additionalTrustRoots = [.certificates(certificates)]
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration(tls))
-            clients[caFile] = client
+            clients[caCertificate] = client
             return client
         }
     }
@@ -293,7 +295,7 @@ public enum NetworkClients {
         }
         if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
             return "its TLS certificate is not trusted here (CERTIFICATE_VERIFY_FAILED); for a certificate of your own making, "
-                + "log in with `--ca-file` and the certificate's PEM file (saved as `[sync] ca_file`)"
+                + "log in with `--ca-file` and the certificate's PEM file (the certificate is saved with the token)"
         }
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             return "no answer in time"

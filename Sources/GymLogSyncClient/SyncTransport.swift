@@ -77,6 +77,10 @@ public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, Cust
             "cannot reach the sync server at \(server): \(reason). Check the network and that the server is running; local changes stay in the outbox."
         case .unauthorized(let server):
             "the server rejected the token; run `gymlog login --server \(server) --token TOKEN` again with a valid token."
+        case .server(_, let body) where body.error.code == "database_unavailable":
+            // The server answered: not the network, and nothing the user can fix but wait.
+            "the sync server is running, but its database is down, so nothing was sent or received; "
+                + "your changes are kept on this device and go with a later sync. Try again later; if it lasts, tell the server's operator."
         case .server(_, let body):
             body.error.message
         case .invalidResponse(let server, let status, let reason):

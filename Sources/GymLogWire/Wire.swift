@@ -420,12 +420,16 @@ public struct Capabilities: Codable, Hashable, Sendable {
     public var maxPullLimit: Int
     public var registrationOpen: Bool
     public var maxClockAheadMs: Int64
+    /// The server's release (`gymlog-server --version`, the same number as the client's
+    /// `gymlogVersion` it was built with); nil from a server from before 0.12.0.
+    public var serverVersion: String?
 
     public init(protocolVersion: Int, protocolVersions: [Int], maxBodyBytes: Int, maxPushEvents: Int, maxPullLimit: Int,
-                registrationOpen: Bool, maxClockAheadMs: Int64) {
+                registrationOpen: Bool, maxClockAheadMs: Int64, serverVersion: String? = nil) {
         self.protocolVersion = protocolVersion; self.protocolVersions = protocolVersions
         self.maxBodyBytes = maxBodyBytes; self.maxPushEvents = maxPushEvents
         self.maxPullLimit = maxPullLimit; self.registrationOpen = registrationOpen; self.maxClockAheadMs = maxClockAheadMs
+        self.serverVersion = serverVersion
     }
 
     public init(from decoder: Decoder) throws {
@@ -437,6 +441,7 @@ public struct Capabilities: Codable, Hashable, Sendable {
         maxPullLimit = try c.decode(Int.self, forKey: .maxPullLimit)
         registrationOpen = try c.decode(Bool.self, forKey: .registrationOpen)
         maxClockAheadMs = try c.decode(Int64.self, forKey: .maxClockAheadMs)
+        serverVersion = try c.decodeIfPresent(String.self, forKey: .serverVersion)
     }
 
     public enum CodingKeys: String, CodingKey {
@@ -447,6 +452,7 @@ public struct Capabilities: Codable, Hashable, Sendable {
         case maxPullLimit = "max_pull_limit"
         case registrationOpen = "registration_open"
         case maxClockAheadMs = "max_clock_ahead_ms"
+        case serverVersion = "server_version"
     }
 }
 

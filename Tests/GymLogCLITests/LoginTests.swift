@@ -50,17 +50,31 @@ import Testing
             let phrase = try phone.accountKeyPhrase().map { $0 + "\n" } ?? ""
             let login = try device.gymlog(["login", "--server", server.url, "--token", token, "--ca-file", dir + "/cert.pem"], stdin: phrase)
             #expect(login.status == 0, "\(login.stderr)")
-            #expect(try String(contentsOfFile: device.credentials, encoding: .utf8).contains("ca_file = \"\(dir)/cert.pem\""))
+            // The certificate itself is saved with the token, not the file's path (issue 49, item 7)
+            let saved = try String(contentsOfFile: device.credentials, encoding: .utf8)
+            #expect(saved.contains("ca_certificate = \"-----BEGIN CERTIFICATE-----\\n") && !saved.contains("ca_file"), "\(saved)")
         }
         #expect(try phone.gymlog(["log", "bench 100x5"]).status == 0)
         #expect(try phone.gymlog(["sync"]).status == 0)
         let pulled = try laptop.gymlog(["sync"])
         #expect(pulled.status == 0 && pulled.stdout.contains("https://"), "\(pulled.stderr)")
         #expect(try laptop.gymlog(["history"]).stdout.contains("bench: 100kg x 5"))
-        // And a saved CA file that is gone is refused by key
+        // And once the PEM file is gone, both still sync over HTTPS (it was a path, and every sync broke)
         try FileManager.default.removeItem(atPath: dir + "/cert.pem")
+        #expect(try phone.gymlog(["log", "squat 140x5"]).status == 0)
+        let afterPhone = try phone.gymlog(["sync"])
+        #expect(afterPhone.status == 0, "\(afterPhone.stderr)")
+        let afterLaptop = try laptop.gymlog(["sync"])
+        #expect(afterLaptop.status == 0, "\(afterLaptop.stderr)")
+        #expect(try laptop.gymlog(["history"]).stdout.contains("squat: 140kg x 5"))
+        // And a credentials file of gymlog 0.11.0, holding the path of a file that is gone, is
+        // refused naming the key the file has (`ca_file`, not `sync.ca_file`) and the way out
+        let old = try String(contentsOfFile: laptop.credentials, encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("ca_certificate") }.joined(separator: "\n") + "\nca_file = \"\(dir)/cert.pem\"\n"
+        try old.write(toFile: laptop.credentials, atomically: true, encoding: .utf8)
         let gone = try laptop.gymlog(["sync"])
-        #expect(gone.status != 0 && gone.stderr.contains("sync.ca_file"), "\(gone.stderr)")
+        #expect(gone.status != 0 && gone.stderr.contains("ca_file = ") && !gone.stderr.contains("sync.ca_file"), "\(gone.stderr)")
+        #expect(gone.stderr.contains("gymlog login --ca-file"), "\(gone.stderr)")
     }
 
     /// The client speaks HTTP through AsyncHTTPClient: the binary links neither

@@ -165,7 +165,7 @@ func fixture(_ path: String) -> URL {
         FileManager.default.changeCurrentDirectoryPath(dir)
         defer { FileManager.default.changeCurrentDirectoryPath(previous) }
         // When the server and token are saved
-        try ConfigFile.saveCredentials("b.toml", server: "http://127.0.0.1:8080", token: "glt_x", caFile: nil, account: nil, key: nil)
+        try ConfigFile.saveCredentials("b.toml", server: "http://127.0.0.1:8080", token: "glt_x", caCertificate: nil, account: nil, key: nil)
         // Then the file is there, private, and reads back
         let settings = try ConfigFile.load(dir + "/none.toml", credentials: dir + "/b.toml")
         #expect(settings.server == "http://127.0.0.1:8080" && settings.token == "glt_x")

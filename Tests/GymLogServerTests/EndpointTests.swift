@@ -18,7 +18,8 @@ struct EndpointTests {
 
                 let caps: Capabilities = try decodeBody(try await client.execute(uri: "/v1/capabilities", method: .get))
                 #expect(caps == Capabilities(protocolVersion: 1, protocolVersions: [1, 2], maxBodyBytes: 123_456, maxPushEvents: 5000,
-                                             maxPullLimit: 5000, registrationOpen: false, maxClockAheadMs: 60_000))
+                                             maxPullLimit: 5000, registrationOpen: false, maxClockAheadMs: 60_000,
+                                             serverVersion: gymlogVersion))
             }
         }
     }

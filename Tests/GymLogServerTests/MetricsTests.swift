@@ -27,6 +27,11 @@ struct MetricsTests {
                 // Before any traffic every event series is there at zero
                 let empty = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
                 #expect(Self.sample(empty, #"gymlog_events_total{outcome="applied"}"#) == 0, "\(empty)")
+                // ...and every rejection code's series, which the README says to alert on (item 8 of issue 49)
+                #expect(Self.sample(empty, #"gymlog_event_rejections_total{code="invalid_entity"}"#) == 0, "\(empty)")
+                for code in RejectionCode.allCases {
+                    #expect(Self.sample(empty, "gymlog_event_rejections_total{code=\"\(code.rawValue)\"}") == 0, "\(code)")
+                }
                 // Given a push of two good events and one with a bad entity, then the same push again
                 let events = [event(1, "s1", ["reps": (.int(5), device.clock(testNow - 3))]),
                               event(2, "s2", ["reps": (.int(6), device.clock(testNow - 2))]),
@@ -50,7 +55,8 @@ struct MetricsTests {
                 #expect(Self.sample(text, #"gymlog_events_total{outcome="applied"}"#) == 2)
                 #expect(Self.sample(text, #"gymlog_events_total{outcome="rejected"}"#) ?? 0 >= 1)
                 #expect(Self.sample(text, #"gymlog_event_rejections_total{code="invalid_entity"}"#) ?? 0 >= 1)
-                #expect(Self.sample(text, "gymlog_push_duration_seconds_count") == 2)
+                // Every push answered counts in the latency, the refused one too (issue 49, item 1)
+                #expect(Self.sample(text, "gymlog_push_duration_seconds_count") == 3)
                 #expect(Self.sample(text, "gymlog_pull_duration_seconds_count") == 1)
                 // And the store's gauges: two users, one device
                 #expect(Self.sample(text, "gymlog_users") == 2)

@@ -223,10 +223,11 @@ struct OpenAPITests {
         let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))
         #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?.keys.sorted() == ["200", "400", "401", "403", "409", "413", "415", "422", "429", "503"])
         #expect(spec.responses[.init(method: "POST", path: "/v1/push")]?["200"] == .some("PushResponse"))
-        #expect(spec.schemas["Capabilities"]?.properties.count == 7)
+        #expect(spec.schemas["Capabilities"]?.properties.count == 8)
         #expect(spec.schemas["PullResponse"]?.required == ["epoch", "changes", "cursor", "has_more", "last_applied_seq"])
         // The wire types encode exactly the documented keys.
-        let caps = Capabilities(protocolVersion: 1, protocolVersions: [1, 2], maxBodyBytes: 1, maxPushEvents: 1, maxPullLimit: 1, registrationOpen: true, maxClockAheadMs: 1)
+        let caps = Capabilities(protocolVersion: 1, protocolVersions: [1, 2], maxBodyBytes: 1, maxPushEvents: 1, maxPullLimit: 1, registrationOpen: true, maxClockAheadMs: 1,
+                                serverVersion: "0.12.0")
         let keys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(caps)) as? [String: Any]).keys
         #expect(Set(keys) == spec.schemas["Capabilities"]?.properties)
         let event = PushEvent(seq: 1, idempotencyKey: "k", entity: "sets", entityID: "e", op: "create", fields: [:])

@@ -112,8 +112,8 @@ struct ReadinessTests {
 
     /// Issue 27, defect 8: while PostgreSQL cannot be reached, /readyz answered after 12 s,
     /// 35 s, then not within 60 s, and pushes were 500 internal_error. Now readiness answers
-    /// within its time limit and every route that needs the database is 503 not_ready with
-    /// Retry-After. (The database refusing connections stands in for a stopped server.)
+    /// within its time limit and every route that needs the database is 503 (database_unavailable)
+    /// with Retry-After. (The database refusing connections stands in for a stopped server.)
     @Test(.enabled(if: PostgresTestDatabase.isRequested, "needs GYMLOG_TEST_POSTGRES_URL (./scripts/test starts a server)"))
     func anUnreachablePostgresIsNotReadyOnEveryRoute() async throws {
         try await Harness.with(.postgres) { h in
@@ -133,10 +133,11 @@ struct ReadinessTests {
                 let ready = try await client.execute(uri: "/readyz", method: .get)
                 _ = try expectError(ready, .serviceUnavailable, "not_ready")
                 #expect(ready.headers[.retryAfter] != nil)
-                // And a push and a pull are 503 not_ready with Retry-After, not 500
+                // And a push and a pull are 503 database_unavailable with Retry-After, not 500
+                // (issue 49: a code of its own, so the client says the server's database is down)
                 for response in [try await client.push(token, device: device, [event(1, "s1", ["reps": (.int(5), device.clock(testNow - 2))])]),
                                  try await client.pull(token, device: device)] {
-                    let body = try expectError(response, .serviceUnavailable, "not_ready")
+                    let body = try expectError(response, .serviceUnavailable, "database_unavailable")
                     #expect(!body.error.message.contains(location.host) || location.host == "", "\(body.error.message)")
                     #expect(response.headers[.retryAfter] != nil)
                 }

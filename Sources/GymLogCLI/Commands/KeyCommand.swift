@@ -63,7 +63,7 @@ struct EnableKey: ContextCommand {
         if context.settings.accountKey != nil {
             throw UserError("This account is already encrypted end to end; `gymlog key` shows its recovery phrase.")
         }
-        let transport = try HTTPSyncTransport(baseURL: url, token: token, timeout: 15, caFile: context.settings.caFile)
+        let transport = try HTTPSyncTransport(baseURL: url, token: token, timeout: 15, caCertificate: context.settings.caCertificate)
         let info: AccountInfo
         do {
             guard let answered = try await transport.account() else {
@@ -84,7 +84,7 @@ struct EnableKey: ContextCommand {
             throw UserError("The server did not take the key: \(error.description) Nothing was changed here.")
         }
         // Saved before anything else can fail: the server now refuses this device without it.
-        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caFile: context.settings.caFile,
+        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caCertificate: context.settings.caCertificate,
                                        account: info.user, key: key.phrase.joined(separator: " "))
         // The ids derived from names and imported rows are keyed before the history is re-sent.
         try context.existingDB()?.keyDerivedIDs(with: key)

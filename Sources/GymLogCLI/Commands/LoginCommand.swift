@@ -35,7 +35,7 @@ struct Login: SavesCredentials {
     @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.") var server: String
     @Option(help: "The bearer token from `gymlog-server user add` (left out, it is read from standard input).") var token: String?
     @Option(help: "Create an account on a server with open registration.") var register: String?
-    @Option(help: ArgumentHelp("Trust the certificates in this PEM file too (a server with a certificate of its own); saved with the token.",
+    @Option(help: ArgumentHelp("Trust the certificates in this PEM file too (a server with a certificate of its own); the certificates themselves are saved with the token, so the file may go afterwards.",
                                valueName: "pem-file"))
     var caFile: String?
 
@@ -80,18 +80,24 @@ struct Login: SavesCredentials {
             }
             token = typed
         }
-        // A relative --ca-file is saved as the absolute path it names now.
-        let caFile = self.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? context.settings.caFile
+        // The certificate itself is saved with the token, not the file's path: the file may be
+        // deleted or moved once the device logged in (a path broke every sync then).
+        let caCertificate = try self.caFile.map { file in
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw UserError("--ca-file \(file): the file cannot be read; give the path of the server's certificate (PEM).")
+            }
+            return String(decoding: data, as: UTF8.self)
+        } ?? context.settings.caCertificate
         let info: AccountInfo?
         let key: AccountKey?
         do {
             if let name = register {
-                try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caFile: caFile).checkLogin(deviceID: deviceID)
-                let response = try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caFile: caFile).register(name: name)
+                try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caCertificate: caCertificate).checkLogin(deviceID: deviceID)
+                let response = try await HTTPSyncTransport(baseURL: url, token: nil, timeout: 15, caCertificate: caCertificate).register(name: name)
                 token = response.token
                 context.print("Registered '\(response.user)'. Your token (also saved in the credentials file): \(response.token)")
             }
-            var transport = try HTTPSyncTransport(baseURL: url, token: token, timeout: 15, caFile: caFile)
+            var transport = try HTTPSyncTransport(baseURL: url, token: token, timeout: 15, caCertificate: caCertificate)
             try await transport.checkServer()
             info = try await transport.account()
             key = try await accountKey(of: info, transport: transport, in: context)
@@ -100,7 +106,7 @@ struct Login: SavesCredentials {
         } catch let error as SyncTransportError {
             throw UserError(Self.explain(error, server: server))
         }
-        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caFile: caFile,
+        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: server, token: token, caCertificate: caCertificate,
                                        account: info?.user, key: key?.phrase.joined(separator: " "))
         try existing?.clearSyncError()
         // What this device made before it held the key (exercises named, files imported) gets

@@ -20,9 +20,9 @@ struct Logout: SavesCredentials {
 
     func run(in context: CLIContext) async throws {
         // The file stays, without server and token: its presence is what makes an older config's
-        // `[sync]` lines ignored, so they cannot log the user back in. The CA file is kept for the next login.
+        // `[sync]` lines ignored, so they cannot log the user back in. The trusted certificate is kept for the next login.
         // The key stays too: logging in to the same account again needs no recovery phrase.
-        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: nil, token: nil, caFile: context.settings.caFile,
+        try ConfigFile.saveCredentials(context.paths.credentialsFile, server: nil, token: nil, caCertificate: context.settings.caCertificate,
                                        account: context.settings.account, key: context.settings.accountKey)
         // The last sync's error was about that server or token; `status` should not keep showing it.
         try context.existingDB()?.clearSyncError()

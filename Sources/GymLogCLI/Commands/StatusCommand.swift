@@ -14,9 +14,10 @@ struct Status: ContextCommand {
         // Status reads; with no database yet it says so, and still shows the server.
         guard let db = try context.existingDB() else {
             if output.json {
-                context.printJSON(.object([("database", .string(context.paths.database)), ("database_exists", .bool(false)),
+                context.printJSON(.object([("version", .string(gymlogVersion)), ("database", .string(context.paths.database)), ("database_exists", .bool(false)),
                                            ("server", .string(context.settings.server))]))
             } else {
+                context.print("Version:    gymlog \(gymlogVersion)")
                 context.print("Database:   none yet at \(context.paths.database) (run `gymlog`, then type `bench 100x5`, to start one)")
                 context.print("Server:     " + (context.settings.server ?? "none (gymlog login --server URL --token TOKEN)"))
             }
@@ -34,6 +35,7 @@ struct Status: ContextCommand {
         if output.json {
             let at = { (ms: Int64?) in JSON.time(ms, ms.map { context.environment.utcOffset($0) } ?? 0) }
             context.printJSON(.object([
+                ("version", .string(gymlogVersion)),
                 ("database", .string(context.paths.database)),
                 ("database_exists", .bool(true)),
                 ("device_id", .string(s.deviceID)),
@@ -62,6 +64,7 @@ struct Status: ContextCommand {
             return
         }
         let style = Style.stdout
+        context.print(style.dim("Version:    ") + "gymlog \(gymlogVersion)")
         context.print(style.dim("Database:   ") + "\(context.paths.database) " + style.dim("(device \(s.deviceID))"))
         context.print(style.dim("Server:     ") + (context.settings.server ?? style.dim("none (gymlog login --server URL --token TOKEN)")))
         if context.settings.server != nil {

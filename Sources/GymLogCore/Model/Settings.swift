@@ -14,8 +14,13 @@ public struct Settings: Equatable, Sendable {
     /// The recovery phrase of the account key when the account's history is encrypted end
     /// to end, saved by `gymlog login` in the credentials file, never in the config.
     public var accountKey: String?
-    /// A PEM file of certificates trusted besides the system's, for a sync server whose TLS
-    /// certificate is of its own making (`[sync] ca_file`).
+    /// The PEM certificates trusted besides the system's, for a sync server whose TLS
+    /// certificate is of its own making: saved by `gymlog login --ca-file` in the credentials
+    /// file (`ca_certificate`), the certificate itself, so deleting or moving the file after
+    /// login changes nothing.
+    public var caCertificate: String?
+    /// The path a credentials file of gymlog 0.11.0 holds instead (`ca_file`): read into
+    /// `caCertificate` when loaded, and replaced by it at the next login.
     public var caFile: String?
     /// The bar and plates loads in kilograms are made from (`[plates] kg_bar`, `kg`).
     public var kilogramPlates: PlateInventory = .kilograms

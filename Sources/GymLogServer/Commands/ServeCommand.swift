@@ -138,6 +138,9 @@ struct ServeCommand: AsyncParsableCommand {
         config.onMetricsListening = { host, port in
             FileHandle.standardOutput.write(Data("metrics on http://\(host):\(port)/metrics\n".utf8))
         }
+        if case .sqlite(let path) = try StorageLocation.parse(db.url) {
+            try SQLiteBackup.refuseIfOpenElsewhere(path, "one SQLite database takes one server. Stop the other server first, or give this one another --db (several instances share one database only on PostgreSQL).")
+        }
         let storage = try openSyncStorage(db.url, poolSize: poolSize)
         do {
             try await checkIntegrity(storage)

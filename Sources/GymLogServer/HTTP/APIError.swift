@@ -42,6 +42,15 @@ public struct APIError: Error, HTTPResponseError, Equatable {
                  headers: [.retryAfter: "\(notReadyRetryAfterSeconds)"])
     }
 
+    /// 503 `database_unavailable`: this server answers, but its database server does not
+    /// (PostgreSQL down or restarting), with `Retry-After`. A code of its own, so a client
+    /// says the server's database is down, not the network or the server.
+    static func databaseUnavailable(_ problem: String) -> APIError {
+        APIError(.serviceUnavailable, "database_unavailable",
+                 "the sync server is running, but its database is not answering (\(problem)); nothing of this request was applied. Try again later; if it lasts, tell the server's operator.",
+                 headers: [.retryAfter: "\(notReadyRetryAfterSeconds)"])
+    }
+
     /// Seconds a client is asked to wait before trying a server that is not ready again.
     static let notReadyRetryAfterSeconds = 5
 

@@ -10,6 +10,24 @@ public let maxValueBytes = maxTextFieldBytes
 /// longest text, every byte of it escaped to two (a note of newlines).
 public let maxSealedValueBytes = AccountKey.sealedLength(ofPlaintextBytes: 2 * maxValueBytes + 2)
 
+/// Why one pushed event was rejected (`PushResult.error.code`): every code a push can answer
+/// for an event, so `/metrics` lists each rejection series from the start, at zero.
+enum RejectionCode: String, CaseIterable {
+    case invalidIdempotencyKey = "invalid_idempotency_key"
+    case invalidEntity = "invalid_entity"
+    case invalidEntityId = "invalid_entity_id"
+    case invalidOp = "invalid_op"
+    case invalidFields = "invalid_fields"
+    case tooManyFields = "too_many_fields"
+    case invalidFieldName = "invalid_field_name"
+    case invalidClock = "invalid_clock"
+    case notSealed = "not_sealed"
+    case valueTooLarge = "value_too_large"
+    case invalidValue = "invalid_value"
+    /// `SyncRules.keyReused`: a known idempotency key with other content.
+    case keyReused = "key_reused"
+}
+
 /// The pure push checks: names, sizes, clocks. No I/O; `now` comes in.
 enum PushValidation {
     /// `^[a-z_]{1,32}$` (`WireNames`: devices check pulled changes by the same rule).
@@ -73,63 +91,63 @@ enum PushValidation {
     /// values are opaque here: each must be a sealed value within the size limit, and the
     /// value rules move to the receiving devices (`PulledChangeRules`).
     static func validate(_ e: IncomingEvent, sealed: Bool = false) -> PushItem {
-        func reject(_ code: String, _ message: String) -> PushItem {
-            .rejected(seq: e.seq, error: ErrorDetail(code: code, message: message))
+        func reject(_ code: RejectionCode, _ message: String) -> PushItem {
+            .rejected(seq: e.seq, error: ErrorDetail(code: code.rawValue, message: message))
         }
         guard let key = e.idempotencyKey, isKey(key, maxBytes: 128) else {
-            return reject("invalid_idempotency_key", "event \(e.seq) needs an idempotency_key of 1 to 128 printable ASCII characters without spaces (a UUID).")
+            return reject(.invalidIdempotencyKey, "event \(e.seq) needs an idempotency_key of 1 to 128 printable ASCII characters without spaces (a UUID).")
         }
         guard let entity = e.entity, isEntityName(entity) else {
-            return reject("invalid_entity", "event \(e.seq) has entity \(quoted(e.entity)); an entity name is 1 to 32 lowercase letters or underscores.")
+            return reject(.invalidEntity, "event \(e.seq) has entity \(quoted(e.entity)); an entity name is 1 to 32 lowercase letters or underscores.")
         }
         guard let entityID = e.entityID, isKey(entityID, maxBytes: 64) else {
-            return reject("invalid_entity_id", "event \(e.seq) has entity_id \(quoted(e.entityID)); an entity_id is 1 to 64 printable ASCII characters without spaces.")
+            return reject(.invalidEntityId, "event \(e.seq) has entity_id \(quoted(e.entityID)); an entity_id is 1 to 64 printable ASCII characters without spaces.")
         }
         guard let op = e.op, isEntityName(op) else {
-            return reject("invalid_op", "event \(e.seq) has op \(quoted(e.op)); use create, update, delete or restore.")
+            return reject(.invalidOp, "event \(e.seq) has op \(quoted(e.op)); use create, update, delete or restore.")
         }
         guard let raw = e.fields else {
-            return reject("invalid_fields", "event \(e.seq) needs \"fields\": an object of {\"v\": value, \"c\": clock}.")
+            return reject(.invalidFields, "event \(e.seq) needs \"fields\": an object of {\"v\": value, \"c\": clock}.")
         }
         guard e.fieldCount <= maxEventFields else {
-            return reject("too_many_fields", "event \(e.seq) sets \(e.fieldCount) fields; at most \(maxEventFields) are allowed per event.")
+            return reject(.tooManyFields, "event \(e.seq) sets \(e.fieldCount) fields; at most \(maxEventFields) are allowed per event.")
         }
         var fields: [ValidField] = []
         fields.reserveCapacity(raw.count)
         for (name, field) in raw {
             guard isFieldName(name) else {
-                return reject("invalid_field_name", "event \(e.seq) has field \(quoted(name)); a field name is a lowercase letter or underscore then up to 63 lowercase letters, digits or underscores.")
+                return reject(.invalidFieldName, "event \(e.seq) has field \(quoted(name)); a field name is a lowercase letter or underscore then up to 63 lowercase letters, digits or underscores.")
             }
             guard let text = field.clock, let hlc = clock(text) else {
-                return reject("invalid_clock", "event \(e.seq) field \"\(name)\" has clock \(quoted(field.clock)); a clock looks like 001763719000000-00000-<device id>.")
+                return reject(.invalidClock, "event \(e.seq) field \"\(name)\" has clock \(quoted(field.clock)); a clock looks like 001763719000000-00000-<device id>.")
             }
             if sealed {
                 guard case .text(let s)? = field.value, AccountKey.looksSealed(s) else {
-                    return reject("not_sealed", "event \(e.seq) field \"\(name)\" holds a value in the clear, but this account's history is encrypted end to end; every value must be sealed with the account key (update gymlog on that device).")
+                    return reject(.notSealed, "event \(e.seq) field \"\(name)\" holds a value in the clear, but this account's history is encrypted end to end; every value must be sealed with the account key (update gymlog on that device).")
                 }
                 guard s.utf8.count <= maxSealedValueBytes else {
-                    return reject("value_too_large", "event \(e.seq) field \"\(name)\" holds a sealed value of \(s.utf8.count) bytes; a sealed value may hold at most \(maxSealedValueBytes) bytes.")
+                    return reject(.valueTooLarge, "event \(e.seq) field \"\(name)\" holds a sealed value of \(s.utf8.count) bytes; a sealed value may hold at most \(maxSealedValueBytes) bytes.")
                 }
                 fields.append(ValidField(name: name, value: .text(s), clock: hlc, clockText: text))
                 continue
             }
             if let text = field.inexactNumber {
                 let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-                return reject("invalid_value", "event \(e.seq) field \"\(name)\" holds the number \(shown), which the server cannot store exactly (a 64-bit float makes it \(ExactNumber.nearestDouble(text))); send an integer from -9223372036854775808 to 9223372036854775807, a decimal in its shortest round-trip form (such as 0.1 or 1e+20), or the value as a string.")
+                return reject(.invalidValue, "event \(e.seq) field \"\(name)\" holds the number \(shown), which the server cannot store exactly (a 64-bit float makes it \(ExactNumber.nearestDouble(text))); send an integer from -9223372036854775808 to 9223372036854775807, a decimal in its shortest round-trip form (such as 0.1 or 1e+20), or the value as a string.")
             }
             guard let value = field.value else {
-                return reject("invalid_value", "event \(e.seq) field \"\(name)\" needs \"v\": null, a number or a string.")
+                return reject(.invalidValue, "event \(e.seq) field \"\(name)\" needs \"v\": null, a number or a string.")
             }
             if case .text(let s) = value, s.utf8.count > maxValueBytes {
-                return reject("value_too_large", "event \(e.seq) field \"\(name)\" holds \(s.utf8.count) bytes; a value may hold at most \(maxValueBytes) bytes.")
+                return reject(.valueTooLarge, "event \(e.seq) field \"\(name)\" holds \(s.utf8.count) bytes; a value may hold at most \(maxValueBytes) bytes.")
             }
             // Neither store keeps a NUL intact (PostgreSQL refuses it, SQLite cuts the text
             // there): reject the event rather than store something other than what was sent.
             if case .text(let s) = value, s.utf8.contains(0) {
-                return reject("invalid_value", "event \(e.seq) field \"\(name)\" contains a NUL character (\\u0000), which cannot be stored; remove it from the value.")
+                return reject(.invalidValue, "event \(e.seq) field \"\(name)\" contains a NUL character (\\u0000), which cannot be stored; remove it from the value.")
             }
             if let problem = FieldRules.problem(entity: entity, field: name, value: value) {
-                return reject("invalid_value", "event \(e.seq) field \"\(name)\" holds \(shown(value)); \(problem).")
+                return reject(.invalidValue, "event \(e.seq) field \"\(name)\" holds \(shown(value)); \(problem).")
             }
             fields.append(ValidField(name: name, value: value, clock: hlc, clockText: text))
         }

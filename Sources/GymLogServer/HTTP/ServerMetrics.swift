@@ -35,8 +35,8 @@ public final class ServerMetrics: Sendable {
         var parts: (name: String, unit: String, help: String) {
             switch self {
             case .requests: ("http_requests", "total", "HTTP requests answered, by route and status code.")
-            case .push: ("push_duration", "seconds", "Time to answer a push, from its first byte read to its answer.")
-            case .pull: ("pull_duration", "seconds", "Time to answer a pull page.")
+            case .push: ("push_duration", "seconds", "Time to answer a push, whatever the answer (errors and 503s included).")
+            case .pull: ("pull_duration", "seconds", "Time to answer a pull page, whatever the answer (errors and 503s included).")
             case .events: ("events", "total", "Pushed events by outcome: applied, duplicate or rejected.")
             case .rejections: ("event_rejections", "total", "Pushed events rejected, by error code.")
             case .users: ("users", "", "Users whose token works (not revoked).")
@@ -57,6 +57,7 @@ public final class ServerMetrics: Sendable {
         // Every series a dashboard needs exists from the start, at zero, so a rate is defined
         // before the first push and an alert on rejections does not wait for one.
         for outcome in [PushStatus.applied, .duplicate, .rejected] { _ = eventCounter(outcome) }
+        for code in RejectionCode.allCases { _ = rejectionCounter(code.rawValue) }
         _ = registry.makeDurationHistogram(descriptor: Metric.push.descriptor, buckets: Self.buckets)
         _ = registry.makeDurationHistogram(descriptor: Metric.pull.descriptor, buckets: Self.buckets)
         _ = registry.makeCounter(descriptor: Metric.scrapeErrors.descriptor)
@@ -74,19 +75,23 @@ public final class ServerMetrics: Sendable {
         registry.makeCounter(descriptor: Metric.requests.descriptor, labels: [("route", route), ("status", String(status))]).increment()
     }
 
-    /// A push answered 200: its latency and what became of each event.
-    func pushed(_ results: [PushResult], duration: Duration) {
+    /// A push answered, whatever its status: its latency.
+    func pushAnswered(duration: Duration) {
         registry.makeDurationHistogram(descriptor: Metric.push.descriptor, buckets: Self.buckets).record(duration)
+    }
+
+    /// A push answered 200: what became of each event.
+    func pushed(_ results: [PushResult]) {
         var outcomes: [PushStatus: Int64] = [:], codes: [String: Int64] = [:]
         for result in results {
             outcomes[result.status, default: 0] += 1
             if result.status == .rejected { codes[result.error?.code ?? "unknown", default: 0] += 1 }
         }
         for (outcome, count) in outcomes { eventCounter(outcome).increment(by: count) }
-        for (code, count) in codes { registry.makeCounter(descriptor: Metric.rejections.descriptor, labels: [("code", code)]).increment(by: count) }
+        for (code, count) in codes { rejectionCounter(code).increment(by: count) }
     }
 
-    /// A pull page answered.
+    /// A pull answered, whatever its status.
     func pulled(duration: Duration) {
         registry.makeDurationHistogram(descriptor: Metric.pull.descriptor, buckets: Self.buckets).record(duration)
     }
@@ -104,6 +109,10 @@ public final class ServerMetrics: Sendable {
             registry.makeCounter(descriptor: Metric.scrapeErrors.descriptor).increment()
         }
         return registry.emitToString()
+    }
+
+    private func rejectionCounter(_ code: String) -> Counter {
+        registry.makeCounter(descriptor: Metric.rejections.descriptor, labels: [("code", code)])
     }
 
     private func eventCounter(_ outcome: PushStatus) -> Counter {

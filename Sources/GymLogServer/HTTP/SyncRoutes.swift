@@ -34,7 +34,7 @@ struct SyncRoutes: Sendable {
     var capabilities: Capabilities {
         Capabilities(protocolVersion: syncProtocolVersion, protocolVersions: SyncProtocol.allCases.map(\.rawValue), maxBodyBytes: config.maxBodyBytes, maxPushEvents: config.maxPushEvents,
                      maxPullLimit: config.maxPullLimit, registrationOpen: config.openRegistration,
-                     maxClockAheadMs: Int64(config.maxClockAheadSeconds) * 1000)
+                     maxClockAheadMs: Int64(config.maxClockAheadSeconds) * 1000, serverVersion: gymlogVersion)
     }
 
     // MARK: register
@@ -166,7 +166,7 @@ struct SyncRoutes: Sendable {
         case .completed(let lastApplied, let head, let results, let headBefore):
             let rejected = results.count { $0.status == .rejected }
             if rejected > 0 { context.logger.notice("push rejected events", metadata: ["rejected": "\(rejected)", "user": "\(user.name)"]) }
-            metrics.pushed(results, duration: ContinuousClock.now - started)
+            metrics.pushed(results)
             let response = PushResponse(epoch: epoch, lastAppliedSeq: lastApplied, cursor: "\(epoch):\(head)", results: results,
                                         previousCursor: "\(epoch):\(headBefore)")
             if let bytes = response.handWrittenJSON() { return jsonResponse(bytes: bytes.utf8) }

@@ -118,6 +118,11 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
     case userRevoked(String)
     /// The database cannot serve requests (unreachable, read-only, corrupt); the text names the problem.
     case notReady(String)
+    /// The database server cannot be reached (PostgreSQL down, restarting, or no connection
+    /// to it within `PostgresSyncStorage.connectionWait`), while this server runs: answered
+    /// 503 `database_unavailable`, so a client tells its user the server's database is down
+    /// rather than the network. The text names the problem, never the URL.
+    case databaseUnavailable(String)
     /// The token that authenticated a request no longer belongs to a live user (revoked,
     /// rotated, or its user deleted) when its write ran; nothing was written. Answered 401.
     case tokenWithdrawn
@@ -131,7 +136,7 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
         case .userExists(let name): "a user named \"\(name)\" already exists; pick another name (`gymlog-server user list` shows the taken ones)."
         case .noSuchUser(let name): "no user named \"\(name)\"; `gymlog-server user list` shows the users."
         case .userRevoked(let name): "the user \"\(name)\" is revoked; `gymlog-server user activate \(name)` lets it in again with a new token."
-        case .notReady(let problem): problem
+        case .notReady(let problem), .databaseUnavailable(let problem): problem
         case .tokenWithdrawn: "the token was revoked or replaced, or its user deleted, before the request's write; nothing was written."
         case .keyChanged: "the account's key was set while the request ran, before its write; nothing was written."
         }
@@ -285,7 +290,8 @@ public func openSyncStorage(_ url: String?, poolSize: Int = 10,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SyncStorage {
     switch try StorageLocation.parse(url, environment: environment) {
     case .sqlite(let path):
-        return try SQLiteSyncStorage(path: path)
+        // Only the default location's folder is made; a --db path's must exist.
+        return try SQLiteSyncStorage(path: path, createFolder: url?.isEmpty ?? true)
     case .postgres(let url):
         return try PostgresSyncStorage(url: url, poolSize: poolSize, environment: environment)
     }

@@ -2,6 +2,7 @@ import Foundation
 import GymLogCore
 import GymLogWire
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 import ServiceLifecycle
 
@@ -32,6 +33,13 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     let pushStatements = StatementCounter()
     /// Pushes whose compare-and-swap lost to another push of the user (another instance's).
     let pushConflicts = StatementCounter()
+    /// The pool's size: at most this many accesses hold a connection at once.
+    let poolSize: Int
+    /// How long a request's access waits for a pooled connection before it is answered 503
+    /// (`requireConnection`): a client learns within seconds that the database is down.
+    let connectionWait: Duration
+    // Accesses past `requireConnection`, to tell a busy pool from a database that is down.
+    private let accessesInFlight = NIOLockedValueBox(0)
     // A push that failed for want of space (SQLSTATE 53100): 503 and readiness red for a while.
     private let diskFull: DiskFullWatch
     /// How long readiness stays red after a push found the database server's disk full: this
@@ -44,13 +52,16 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     /// The pool runs as a ServiceLifecycle service of the application (`applicationServices`,
     /// added by `buildApplication`); used on its own (the `user` commands, tests), the first
     /// call starts it and `shutdown()` stops it.
-    public init(url: String, poolSize: Int = 10, environment: [String: String] = ProcessInfo.processInfo.environment,
+    public init(url: String, poolSize: Int = 10, connectionWait: Duration = .seconds(2),
+                environment: [String: String] = ProcessInfo.processInfo.environment,
                 logger: Logger = Logger(label: "gymlog-server.postgres")) throws {
         let location = try PostgresURL(parsing: url, environment: environment)
         guard poolSize >= 1 else { throw ServerSetupError("the PostgreSQL pool size must be at least 1, not \(poolSize).") }
         connectionConfig = try location.connectionConfiguration()
         self.location = location
         self.logger = logger
+        self.poolSize = poolSize
+        self.connectionWait = connectionWait
         diskFull = DiskFullWatch(database: location.redacted, logger: logger)
         client = PostgresClient(configuration: location.clientConfiguration(poolSize: poolSize), backgroundLogger: logger)
     }
@@ -134,27 +145,60 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    /// Runs a request's access; when the database cannot be reached (down, restarting, the
-    /// connection lost) the caller gets `StorageError.notReady` (503 with Retry-After), not
-    /// an internal error; the problem is logged with the database's redacted URL.
+    /// Runs a request's access once a pooled connection was had within `connectionWait`;
+    /// when the database cannot be reached (down, restarting, the connection lost, no
+    /// connection in time) the caller gets `StorageError.databaseUnavailable` (503 with
+    /// Retry-After), not an internal error; the problem is logged with the database's
+    /// redacted URL.
     func reachable<T>(_ access: () async throws -> T) async throws -> T {
         do {
+            try await requireConnection()
+            accessesInFlight.withLockedValue { $0 += 1 }
+            defer { accessesInFlight.withLockedValue { $0 -= 1 } }
             return try await access()
         } catch let error as PSQLError where Self.isUnreachable(error) {
             logger.error("the PostgreSQL database cannot be reached", metadata: ["database": "\(location.redacted)", "error": "\(describePostgresError(error))"])
-            throw StorageError.notReady("the server's database cannot be reached; try again shortly.")
+            throw StorageError.databaseUnavailable("it cannot be reached")
         } catch where Self.isPoolGivingUp(error) {
             // The pool gave up connecting for now (its circuit breaker). (A first connection
             // or migration that failed is `prepare`'s ServerSetupError, worded for the operator.)
             logger.error("the PostgreSQL database cannot be reached", metadata: ["database": "\(location.redacted)", "error": "\(error)"])
-            throw StorageError.notReady("the server's database cannot be reached; try again shortly.")
+            throw StorageError.databaseUnavailable("it cannot be reached")
         }
+    }
+
+    /// Returns once the pool hands out a connection, waiting at most `connectionWait`. With
+    /// PostgreSQL down the pool queues a request while it retries connecting, and gives up
+    /// only after its circuit breaker trips (30 to 60 s): longer than a client waits, so the
+    /// client would blame the network. The connection is released at once; the access that
+    /// follows leases one again (in-process, no round trip).
+    private func requireConnection() async throws {
+        try await prepare()
+        let client = self.client
+        if try await withinTimeLimit(connectionWait, { try await client.withConnection { _ in } }) { return }
+        // Every connection busy with other requests is load, not an outage.
+        if accessesInFlight.withLockedValue({ $0 }) >= poolSize {
+            logger.warning("no PostgreSQL connection free in time: every one of the pool is busy", metadata: [
+                "pool_size": "\(poolSize)", "wait_s": "\(seconds(connectionWait))",
+            ])
+            throw StorageError.notReady("the server is busy; try again shortly.")
+        }
+        logger.error("the PostgreSQL database cannot be reached: no connection in time", metadata: [
+            "database": "\(location.redacted)", "wait_s": "\(seconds(connectionWait))",
+        ])
+        throw StorageError.databaseUnavailable("no connection to it within \(seconds(connectionWait)) s")
     }
 
     /// A read of the meta table inside a transaction that is rolled back: the pool connects,
     /// the schema is there, and a plain BEGIN (as a push uses) may write: a hot standby or
     /// `default_transaction_read_only` makes it read-only.
     public func usage() async throws -> StorageUsage {
+        // Bounded like a request's access: a scrape with the database down is answered (and
+        // counts a scrape error) instead of waiting out the pool.
+        try await reachable { try await self.usageReached() }
+    }
+
+    private func usageReached() async throws -> StorageUsage {
         try await prepare()
         let rows = try await client.query("""
             SELECT (SELECT COUNT(*) FROM users WHERE revoked_at IS NULL), (SELECT COUNT(*) FROM devices),

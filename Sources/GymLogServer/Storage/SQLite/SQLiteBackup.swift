@@ -88,9 +88,7 @@ public enum SQLiteBackup {
             throw ServerSetupError("there is no backup file at \(file); give the path of a file made by `gymlog-server backup`.")
         }
         _ = try verify(file, describedAs: "the backup \(file)")
-        if let pid = processHoldingOpen(databasePath) {
-            throw ServerSetupError("the server database \(databasePath) is open in process \(pid) (a running gymlog-server?); stop the server, then run the restore again.")
-        }
+        try refuseIfOpenElsewhere(databasePath, "stop the server, then run the restore again.")
         let directory = (databasePath as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -159,6 +157,25 @@ public enum SQLiteBackup {
         // The server may be writing; wait for it instead of failing.
         config.busyMode = .timeout(10)
         return config
+    }
+
+    /// Throws, naming the other process and ending with `advice`, when another process has the
+    /// database open: `restore` must not put a file in place under a running server, nor a
+    /// second `serve` migrate the file under the first (which then fails every request).
+    static func refuseIfOpenElsewhere(_ databasePath: String, _ advice: String) throws {
+        guard let pid = processHoldingOpen(databasePath) else { return }
+        let who = commandLine(of: pid).map { "process \(pid) (\($0))" } ?? "process \(pid) (a running gymlog-server?)"
+        throw ServerSetupError("the server database \(databasePath) is open in \(who); \(advice)")
+    }
+
+    /// The command line of `pid`, shortened, when /proc shows it (not under systemd's
+    /// ProtectProc=invisible, nor for another user's process there).
+    static func commandLine(of pid: pid_t) -> String? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return nil }
+        let words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard let first = words.first else { return nil }
+        let text = ([(first as NSString).lastPathComponent] + words.dropFirst()).joined(separator: " ")
+        return text.count > 200 ? String(text.prefix(200)) + "..." : text
     }
 
     /// The pid of another process with the database's shared memory open. Every SQLite

@@ -29,8 +29,11 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     private let diskFull: DiskFullWatch
     private let logger: Logger
 
-    /// Opens (creating if needed) the database at `path` and runs pending migrations.
-    public init(path: String, logger: Logger = Logger(label: "gymlog-server.sqlite")) throws {
+    /// Opens (creating if needed) the database at `path` and runs pending migrations. Its
+    /// folder is made only with `createFolder` (the default location): a `--db` path whose
+    /// folder does not exist is most likely a typo, and serving a new, empty database there
+    /// would look to every device like a server that lost its data.
+    public init(path: String, createFolder: Bool = true, logger: Logger = Logger(label: "gymlog-server.sqlite")) throws {
         var config = Configuration()
         config.journalMode = .wal
         // `gymlog-server user add` may write while the server runs; wait instead of failing.
@@ -42,6 +45,9 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            guard createFolder else {
+                throw ServerSetupError("the folder \(directory) of the --db database \(path) does not exist; check the path for a typo, or, to start a new, empty database there, create the folder first (mkdir -p \(directory)).")
+            }
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         try Self.createOwnerOnly(path)
