@@ -451,3 +451,11 @@ func seedBench(_ home: TemporaryHome) throws -> [Int64] {
         #expect(bad.status == 64 && bad.stderr.contains("'2026-13' is not a month; give one like `2026-10`."), "\(bad.stderr)")
     }
 }
+
+/// Issue 49: the version both binaries print has its section in CHANGELOG.md, so a release is
+/// never numbered without saying what it changed.
+@Test func theChangelogHasASectionForThisVersion() throws {
+    let changelog = try String(contentsOf: repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+    #expect(changelog.contains("\n## [\(gymlogVersion)] - "), "CHANGELOG.md has no `## [\(gymlogVersion)] - DATE` section")
+    #expect(changelog.contains("## [Unreleased]"))
+}

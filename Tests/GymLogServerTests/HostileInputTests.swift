@@ -921,18 +921,19 @@ enum HostileRawHTTP {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    static func exchange(port: Int, _ request: [UInt8], halfClose: Bool = false) async throws -> Response {
+    /// `seconds`: how long the socket waits for each read or write before giving up.
+    static func exchange(port: Int, _ request: [UInt8], halfClose: Bool = false, seconds: Int = 20) async throws -> Response {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try blockingExchange(port: port, request, halfClose: halfClose) })
+                continuation.resume(with: Result { try blockingExchange(port: port, request, halfClose: halfClose, seconds: seconds) })
             }.start()
         }
     }
 
-    private static func blockingExchange(port: Int, _ request: [UInt8], halfClose: Bool) throws -> Response {
+    private static func blockingExchange(port: Int, _ request: [UInt8], halfClose: Bool, seconds: Int) throws -> Response {
         let connection = try Connection(port: port)
         let fd = connection.fd
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // The server may answer and close before reading everything (413): `send` stops then.
