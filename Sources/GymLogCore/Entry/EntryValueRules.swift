@@ -54,7 +54,7 @@ extension EntryValueRules {
         return n.integer
     }
 
-    func distance(_ n: EntryToken, _ unit: EntryToken) throws(EntryError) -> Fixed {
+    func distance(_ n: EntryToken, _ unit: EntryToken, _ distanceUnit: DistanceUnit) throws(EntryError) -> Fixed {
         let span = Span(n.start, unit.end)
         if n.decimals > 3 {
             throw EntryError("'\(text(span))': use at most 3 decimals", at: span)
@@ -62,8 +62,9 @@ extension EntryValueRules {
         if n.thousandths == 0 {
             throw EntryError("'\(text(span))': distance must be more than 0", at: span)
         }
-        if n.thousandths > SetLimits.maxDistance.thousandths {
-            throw EntryError("'\(text(span))': distance must be at most \(SetLimits.maxDistance)", at: span)
+        if n.thousandths > SetLimits.maxDistance.thousandths
+            || distanceUnit.meters(Fixed(thousandths: n.thousandths)) > SetLimits.maxDistanceMeters {
+            throw EntryError("'\(text(span))': distance must be at most 10000km", at: span)
         }
         return Fixed(thousandths: n.thousandths)
     }

@@ -99,8 +99,7 @@ struct FitbodReader {
             guard let start = Self.instant(dateText) else {
                 throw ImportRowError("Date '\(dateText)' is not a time like 2024-01-31 10:15:00 +0000")
             }
-            let exerciseName = cleanName(f[.exercise])
-            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+            let exerciseName = a.exerciseName(cleanName(f[.exercise]), line: line, column: "Exercise")
             guard let warmup = ImportValue.flag(f[.warmup]) else { throw ImportRowError("isWarmup '\(f[.warmup])' is not true or false") }
             let multiplier = f[.multiplier]
             guard multiplier.isEmpty || ImportValue.number(multiplier) != nil else {

@@ -36,8 +36,7 @@ struct LiftosaurReader {
             guard let start = NativeReader.instant(dateText) else {
                 throw ImportRowError("Workout DateTime '\(dateText)' is not a time like 2024-01-31T10:15:00.000Z")
             }
-            let exerciseName = cleanName(f[.exercise])
-            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+            let exerciseName = a.exerciseName(cleanName(f[.exercise]), line: line, column: "Exercise")
             guard let warmup = ImportValue.flag(f[.warmup]) else {
                 throw ImportRowError("Is Warmup Set? '\(f[.warmup])' is not true or false")
             }

@@ -84,8 +84,7 @@ struct StrongReader {
                 throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00"
                                      + (dateOrder.map { " or \($0.example)" } ?? ""))
             }
-            let exerciseName = cleanName(f.text(.exercise))
-            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise Name is empty") }
+            let exerciseName = a.exerciseName(cleanName(f.text(.exercise)), line: line, column: "Exercise Name")
             let orderText = f[.setOrder]
             guard let kind = Self.rowKind(orderText) else {
                 throw ImportRowError("Set Order '\(orderText)' is not a set number, W, D, F, Rest Timer or Note")
