@@ -69,6 +69,51 @@ import Testing
         #expect(file.setCount == 2)
     }
 
+    @Test func aResavedFitbodFilePaddedForANoteWithAnUnquotedCommaReadsWhole() throws {
+        // The spreadsheet padded the header and every row with an empty 12th column because
+        // one note held an unquoted comma (fitbod-12's shape).
+        let file = try Self.parse("Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),Incline,Resistance,isWarmup,Note,multiplier,\r\n"
+            + "2024-05-06 18:00:00 +0000,Plank,0,0,60,0,0,0,FALSE,,1,\r\n"
+            + "2024-05-06 18:00:00 +0000,Push Up,14,0,0,0,0,0,FALSE,14 real, rest chat and then on knees,1\r\n")
+        #expect(file.badRows.isEmpty, "\(file.badRows)")
+        #expect(file.setCount == 2)
+    }
+
+    @Test func aSecondDateFormatInTheMiddleOfAFileIsRead() throws {
+        // Liftosaur wrote ISO instants, then `2026-03-06 15:22:00 +00:00` (liftosaur-1 from row 1345).
+        let file = try Self.parse("""
+            Workout DateTime,Program,Day Name,Exercise,Is Warmup Set?,Completed Reps,Completed Weight Value,Completed Weight Unit
+            2026-03-06 15:22:00 +00:00,P,Day 1,"Squat, Barbell",0,5,100,kg
+            2026-03-04T15:22:00.000Z,P,Day 1,"Squat, Barbell",0,5,100,kg
+            """)
+        #expect(file.badRows.isEmpty, "\(file.badRows)")
+        #expect(file.workouts.map(\.startedAt) == [1_772_637_720_000, 1_772_810_520_000])
+    }
+
+    @Test func strongWithHeaderWordsOfAnUnknownLanguageIsReadByItsShapeAndSaysSo() throws {
+        // strong-de-1's header: words no table had (`Reihenfolge festlegen`, `Wiederh.`), and a
+        // rest timer in a word for it no table has either (`Pausa`).
+        let text = """
+            Datum,Workout-Name,Dauer,Name der Übung,Reihenfolge festlegen,Gewicht,Wiederh.,Entfernung,Sekunden,Notizen,Workout-Notizen,RPE
+            2025-08-01 09:46:59,"Pull",31min,"Pull Up",1,0,3.0,0,0.0,"","",
+            2025-08-01 09:46:59,"Pull",31min,"Pull Up",Pausa,0,0.0,0,45.0,,,
+            2025-08-01 09:46:59,"Pull",31min,"Row (Cable)",1,40,10.0,0,0.0,"","",8
+
+            """
+        let file = try Self.parse(text)
+        #expect(file.source == .strong)
+        #expect(file.badRows.isEmpty, "\(file.badRows)")
+        #expect(file.setCount == 2)
+        #expect(file.ignoredRows.map(\.reason) == [.restTimer])
+        let said = try #require(file.detectedBy)
+        #expect(said.contains("Reihenfolge festlegen as Set Order"), "\(said)")
+        #expect(said.contains("Wiederh. as Reps"))
+        // Twelve columns of unknown words whose rows are not Strong's are still not told
+        #expect(throws: UserError.self) {
+            _ = try Self.parse("a,b,c,d,e,f,g,h,i,j,k,l\nx,y,z,1,2,3,4,5,6,7,8,9\n")
+        }
+    }
+
     @Test func aRowWithNoExerciseNameGetsItsCategoryOrOneAndAWarning() throws {
         let repcount = try Self.parse("""
             Starttid;Sluttid;Övning;Vikt;Reps;Anteckningar;Kcal;Distans;Tid;Kategori;Namn;Kroppsvikt

@@ -364,14 +364,32 @@ public enum ImportParser {
             try bytes.seek(to: 0)
         }
         var cursor = try ImportCSVCursor(bytes, delimiter: nil, chunkSize: chunkSize)
-        guard let header = try cursor.next() else {
+        guard var header = try cursor.next() else {
             throw UserError("The file is empty: there is no header line to tell which app wrote it.")
         }
         let headerBytes = cursor.rowBytes
         if let quote = cursor.unclosedQuote {
             throw UserError("Line \(quote.line), the header, opens a quoted field that is never closed; close the quote with \" and import again.")
         }
-        let detected = ImportSource.detect(header: header.fields)
+        var detected = ImportSource.detect(header: header.fields)
+        var detectedBy: String?
+        if (options.source == nil && detected == nil) || (options.source == .strong && !StrongReader.table.matches(header.fields)) {
+            // Words no table knows: the layout is told by its shape, from the first rows (the
+            // second pass, which is told the app, reads the header as the first did).
+            try bytes.seek(to: 0)
+            var sample = try ImportCSVCursor(bytes, delimiter: cursor.delimiterCharacter, chunkSize: chunkSize)
+            _ = try sample.next()
+            var rows: [[String]] = []
+            while rows.count < 50, let row = try sample.next() { rows.append(row.fields) }
+            if StrongReader.hasStrongShape(header: header.fields, rows: rows, decimalComma: cursor.delimiterCharacter == ";") {
+                detected = .strong
+                detectedBy = StrongReader.shapeExplanation(header.fields)
+                header.fields = StrongReader.englishHeader
+            }
+            try bytes.seek(to: 0)
+            cursor = try ImportCSVCursor(bytes, delimiter: cursor.delimiterCharacter, chunkSize: chunkSize)
+            _ = try cursor.next()
+        }
         let source: ImportSource
         if let chosen = options.source {
             source = chosen
@@ -407,6 +425,7 @@ public enum ImportParser {
         var file = try assembler.finish(delimiter: cursor.delimiterCharacter)
         file.dateOrder = dateOrder
         file.headerBytes = headerBytes
+        file.detectedBy = detectedBy
         return file
     }
 

@@ -32,7 +32,12 @@ struct FitbodReader {
     ])
 
     init(header: [String]) throws {
-        columns = try Self.table.find(in: header)
+        // A spreadsheet's re-save pads the header with an empty column when some row (a note
+        // Fitbod wrote with an unquoted comma) has one field more: the header is its names, and
+        // the rows' padding and spills are read as such (`readRows(padded:spillInto:)`).
+        var names = header
+        while names.count > 1, names.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { names.removeLast() }
+        columns = try Self.table.find(in: names)
     }
 
     /// `2024-01-31 10:15:00 +0000` (or `-0500`, `+01:00`) as UTC milliseconds.
