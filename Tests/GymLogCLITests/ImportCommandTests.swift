@@ -452,6 +452,31 @@ import Testing
         return text
     }
 
+    @Test func aSecondNativeRowWithTheSameIdAndOtherValuesIsSaidToDiffer() throws {
+        // Given a native export whose set row comes twice, the second with other reps
+        let source = try TemporaryHome()
+        #expect(try source.gymlog(["log", "bench 100x5"]).status == 0)
+        let native = try source.gymlog(["export"]).stdout
+        var lines = native.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let row = try #require(lines.firstIndex { $0.contains("Bench") || $0.contains("bench") })
+        lines.insert(lines[row].replacingOccurrences(of: ",5,", with: ",6,"), at: row + 1)
+        #expect(lines[row + 1] != lines[row])
+        let home = try TemporaryHome()
+        let path = home.root + "/twice.csv"
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        // When it is imported
+        let run = try home.gymlog(["import", path, "--from", "native"])
+        // Then the first is imported and the second is said to differ, not to be there already
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Imported 1 workout, 1 set"), "\(run.stdout)")
+        #expect(run.stdout.contains("Left out 1 set whose id the database (or an earlier row of the file) holds with other values"),
+                "\(run.stdout)")
+        #expect(!run.stdout.contains("Already in the database"), "\(run.stdout)")
+        // And a dry run says the same
+        let dry = try TemporaryHome().gymlog(["import", path, "--from", "native", "--dry-run"])
+        #expect(dry.stdout.contains("Left out 1 set whose id"), "\(dry.stdout)")
+    }
+
     @Test func aBadRowLateInALargeFileWritesNothing() throws {
         // Given a 3,000-set Strong file whose very last row is malformed, and a database with one set
         let home = try TemporaryHome()

@@ -272,6 +272,13 @@ struct Import: ContextCommand {
             lines.append("Left out \(aliases(r.aliasesTaken.count)) that already name another exercise: "
                          + r.aliasesTaken.prefix(12).joined(separator: ", ") + ".")
         }
+        if !r.setsDiffering.isEmpty {
+            let shown = r.setsDiffering.prefix(12).map(String.init).joined(separator: ", ")
+                + (r.setsDiffering.count > 12 ? ", … and \(r.setsDiffering.count - 12) more" : "")
+            lines.append("Left out \(plural(r.setsDiffering.count, "set")) whose id the database (or an earlier row of the file) "
+                         + "holds with other values, so they differ from what is kept: line\(r.setsDiffering.count == 1 ? "" : "s") \(shown). "
+                         + "Log them again if they are sets of their own.")
+        }
         if r.workoutsExisting > 0 || r.setsExisting > 0 || r.bodyweightsExisting > 0 {
             lines.append("Already in the database (left as they are): \(plural(r.workoutsExisting, "workout")), "
                          + "\(plural(r.setsExisting, "set"))"
