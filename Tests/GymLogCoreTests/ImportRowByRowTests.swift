@@ -114,6 +114,21 @@ import Testing
         }
     }
 
+    @Test func theHevyWebAppsBareArrayOfWorkoutsIsRead() throws {
+        // hevy-json-2's shape: a list of workouts (not API pages), `name`, epoch seconds, `indicator`.
+        let file = try Self.parse("""
+            [{"id":"a","name":"Pull","start_time":1786530000,"end_time":1786533388,"description":null,
+              "exercises":[{"title":"Lat Pulldown (Machine)","notes":"","superset_id":null,"exercise_type":"weight_reps",
+                "sets":[{"indicator":"warmup","weight_kg":20,"reps":12,"rpe":null,"distance_meters":null,"duration_seconds":null},
+                        {"indicator":"normal","weight_kg":50,"reps":8,"rpe":8,"distance_meters":null,"duration_seconds":null}]}]}]
+            """)
+        #expect(file.source == .hevyJSON)
+        #expect(file.badRows.isEmpty, "\(file.badRows)")
+        #expect(file.workouts.map(\.name) == ["Pull"])
+        #expect(file.workouts.first?.startedAt == 1_786_530_000_000)
+        #expect(file.workouts.first?.sets.map(\.values.kind) == [.warmup, .working])
+    }
+
     @Test func aRowWithNoExerciseNameGetsItsCategoryOrOneAndAWarning() throws {
         let repcount = try Self.parse("""
             Starttid;Sluttid;Övning;Vikt;Reps;Anteckningar;Kcal;Distans;Tid;Kategori;Namn;Kroppsvikt
