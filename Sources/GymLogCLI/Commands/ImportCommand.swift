@@ -66,7 +66,7 @@ struct Import: ContextCommand {
         all or nothing: the first row that cannot be read refuses the file. Limits are only \
         at the impossible: a load over \(SetLimits.maxLoad), reps over \(SetLimits.performedReps.upperBound), \
         an RPE not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) or an RIR not \(SetLimits.rir.lowerBound)-\(SetLimits.rir.upperBound) in steps of \(SetLimits.rpeStep), a time over 24h, \
-        a distance over 10000km, a negative load on a set that is not bodyweight, a load \
+        a distance over \(SetLimits.maxDistance) in its unit, a negative load on a set that is not bodyweight, a load \
         with no reps, time or distance. So is a quote that is never closed (the lines after \
         it are read on their own). A row with no exercise name is imported under its \
         category (or "Unnamed exercise") and named. Lines of separators alone (`,,,,`) are \

@@ -62,9 +62,8 @@ extension EntryValueRules {
         if n.thousandths == 0 {
             throw EntryError("'\(text(span))': distance must be more than 0", at: span)
         }
-        if n.thousandths > SetLimits.maxDistance.thousandths
-            || distanceUnit.meters(Fixed(thousandths: n.thousandths)) > SetLimits.maxDistanceMeters {
-            throw EntryError("'\(text(span))': distance must be at most 10000km", at: span)
+        if n.thousandths > SetLimits.maxDistance.thousandths {
+            throw EntryError("'\(text(span))': distance must be at most \(SetLimits.maxDistance)", at: span)
         }
         return Fixed(thousandths: n.thousandths)
     }

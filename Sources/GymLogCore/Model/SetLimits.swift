@@ -20,12 +20,9 @@ public enum SetLimits {
     public static let rir: ClosedRange<Fixed> = Fixed(0)...Fixed(10)
     /// The longest set: a day.
     public static let maxDurationSeconds = 86_400
-    /// The longest distance, in the unit it was given in: a bound on the number, for the sync
-    /// protocol's check, which sees no unit.
+    /// The longest distance, in the unit it was given in: 10,000 km in metres. Only the
+    /// impossible is refused; a 122 km ride written in metres is real.
     public static let maxDistance = Fixed(10_000_000)
-    /// The longest distance of one set, in metres: 10,000 km. Only the impossible is refused;
-    /// a 122 km ride in metres, or a week's ultra, is real.
-    public static let maxDistanceMeters = 10_000_000.0
     /// The most sets a count (`100x5x3`) may ask for.
     public static let setCount: ClosedRange<Int> = 1...50
 
@@ -87,9 +84,7 @@ public enum SetLimits {
         }
         if let d = v.distance {
             if d.value.thousandths <= 0 { return "distance \(d) must be more than 0" }
-            if d.value > maxDistance || d.unit.meters(d.value) > maxDistanceMeters {
-                return "distance \(d) is more than 10000km, the longest a set can be"
-            }
+            if d.value > maxDistance { return "distance \(d) is more than \(maxDistance)\(d.unit.rawValue), the longest a set can be" }
         }
         return nil
     }
