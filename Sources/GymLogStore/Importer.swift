@@ -13,6 +13,9 @@ public struct ImportReport: Equatable, Sendable {
     public var setsCreated = 0
     /// Sets whose id was already stored (live or deleted): left as they are.
     public var setsExisting = 0
+    /// Lines of a native file's sets whose id is stored (or came earlier in the file) with
+    /// other values: left as they are, and said, for they are not the same set.
+    public var setsDiffering: [Int] = []
     /// Names of the exercises the import created, in the order first met.
     public var exercisesCreated: [String] = []
     /// Exercises of the file that matched an existing exercise or alias.
@@ -119,6 +122,9 @@ struct ImportState {
     /// Dry run: workout and set ids that would be written, so an id met twice in one file
     /// counts as already there the second time, as it does when the first was written.
     var wouldWrite = Set<UUID>()
+    /// Dry run, native files: the values of each set that would be written, so a second row
+    /// with its id and other values is told apart as the real import tells it.
+    var wouldWriteSets: [UUID: SetValues] = [:]
     /// The file's exercises created (or that would be), by index: the report lists them in
     /// the order of their first sets (`ImportedFile.exerciseRanks`), whatever order the
     /// workouts are written in.
@@ -170,9 +176,16 @@ enum Importer {
         }
         for set in workout.sets {
             if try stored("sets", set.id, state: &state, in: w) {
-                state.report.setsExisting += 1
+                // A native file names its sets by id: the same id with other values is another
+                // set (an edit, or a file put together by hand), not one already here.
+                if state.file.source == .native, let held = try heldValues(of: set.id, state: state, in: w), held != set.values {
+                    state.report.setsDiffering.append(set.line)
+                } else {
+                    state.report.setsExisting += 1
+                }
                 continue
             }
+            if state.dryRun && state.file.source == .native { state.wouldWriteSets[set.id] = set.values }
             let exerciseID = try importedExercise(set.exercise, state: &state, in: &w)
             var values = set.values
             // An exercise has one kind: a file without a bodyweight column (every app but
@@ -242,6 +255,13 @@ enum Importer {
             guard !state.dryRun else { continue }
             try w.write(.bodyweights, id: entry.id, op: .create, fields: entry.createFields)
         }
+    }
+
+    /// The values stored under a set's id (or, in a dry run, that would be by now).
+    private static func heldValues(of id: UUID, state: ImportState, in w: ChangeWriter) throws -> SetValues? {
+        if let values = state.wouldWriteSets[id] { return values }
+        return try Row.fetchOne(w.db, sql: "SELECT \(Rows.setColumns) FROM sets s WHERE s.id = ?", arguments: [id.key])
+            .map { Rows.set($0).values }
     }
 
     /// Whether the row is in the database, or (dry run) would be by now.

@@ -293,7 +293,7 @@ import Testing
         #expect(Self.column(try target.gymlog(["export", "--format", "hevy"]).stdout, "superset_id") == ["0", "0", "0", "0", "", "1", "1"])
     }
 
-    @Test func anImportOutsideTheLimitsIsRefusedWithItsLinesOrSkipped() throws {
+    @Test func anImportOutsideTheLimitsRejectsThoseRowsWithTheirLinesOrIsRefusedWhenStrict() throws {
         // Given a Strong file with a 100000 kg set, RPE 7.3 and an unclosed quote on line 5
         let home = try TemporaryHome()
         let path = try Self.write("""
@@ -304,19 +304,20 @@ import Testing
             2024-05-01 10:00:00,A,30m,Bench Press,4,100,5,0,0,"paused,,
             2024-05-01 10:00:00,A,30m,Squat,1,140,5,0,0,,,
             """, home, "limits.csv")
-        // When it is imported
-        let refused = try home.gymlog(["import", path])
-        // Then nothing is written and each line says why
+        // When it is imported with --strict
+        let refused = try home.gymlog(["import", path, "--strict"])
+        // Then nothing is written and the first bad line says why
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("line 3: weight 100000kg is more than 2000kg"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("line 4: RPE 7.3"))
-        #expect(refused.stderr.contains("line 5: a quoted field opens on this line and is never closed"))
-        #expect(refused.stderr.contains("the 1 line after it is read on its own"))
-        // When the bad rows are skipped
-        let skipped = try home.gymlog(["import", path, "--skip-bad-rows"])
-        // Then the good rows, including the one after the unclosed quote, are imported
+        // When it is imported
+        let skipped = try home.gymlog(["import", path])
+        // Then the good rows, including the one after the unclosed quote, are imported, and each bad line says why
         #expect(skipped.status == 0, "\(skipped.stderr)")
         #expect(skipped.stdout.contains("Imported 1 workout, 2 sets"), "\(skipped.stdout)")
+        #expect(skipped.stdout.contains("line 3: weight 100000kg is more than 2000kg"), "\(skipped.stdout)")
+        #expect(skipped.stdout.contains("line 4: RPE 7.3"))
+        #expect(skipped.stdout.contains("line 5: a quoted field opens on this line and is never closed"))
+        #expect(skipped.stdout.contains("the 1 line after it is read on its own"))
     }
 
     @Test(arguments: ["native", "strong", "hevy"])

@@ -7,8 +7,15 @@ import Testing
 
 /// `gymlog import` run as a user runs it: the real binary against a fresh database.
 @Suite struct ImportCommandTests {
+    /// Imports fixture `name` from a copy in the home's folder: an import writes the rows it
+    /// cannot read beside the file, which must not be the project's fixtures folder.
     static func importFixture(_ home: TemporaryHome, _ name: String, _ extra: [String] = []) throws -> TemporaryHome.Run {
-        try home.gymlog(["import", fixture("import/" + name).path] + extra)
+        let copy = home.root + "/fixtures/" + name
+        if !FileManager.default.fileExists(atPath: copy) {
+            try FileManager.default.createDirectory(atPath: home.root + "/fixtures", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: fixture("import/" + name), to: URL(fileURLWithPath: copy))
+        }
+        return try home.gymlog(["import", copy] + extra)
     }
 
     static func count(_ home: TemporaryHome, _ sql: String) throws -> Int {
@@ -155,34 +162,56 @@ import Testing
             """) == 155)
     }
 
-    @Test func aMalformedFileIsRefusedWholeUnlessBadRowsAreSkipped() throws {
+    @Test func everyReadableRowLandsAndTheUnreadableOnesGoToARejectsFileThatImportsOnceMended() throws {
+        // Given a Strong file with four bad rows among good ones, in a folder of its own
         let home = try TemporaryHome()
-        // When a file with four bad rows is imported
-        let refused = try Self.importFixture(home, "strong-bad-rows.csv")
-        // Then it fails naming every bad line and why, and writes nothing
+        let folder = home.root + "/in"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/strong-bad-rows.csv"
+        try FileManager.default.copyItem(at: fixture("import/strong-bad-rows.csv"), to: URL(fileURLWithPath: path))
+        // When it is imported with --strict
+        let refused = try home.gymlog(["import", path, "--strict"])
+        // Then it is refused at the first bad row, naming it, and nothing is written
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("has 4 malformed rows, so nothing was imported"))
-        for line in ["line 3: Weight '1OO' is not a number", "line 4: Set Order 'X'", "line 5: Date '2024-13-01 10:00:00'",
-                     "line 6: Reps '5.5' is not a whole number"] {
-            #expect(refused.stderr.contains(line), "\(line)")
-        }
-        #expect(refused.stderr.contains("--skip-bad-rows"))
+        #expect(refused.stderr.contains("strong-bad-rows.csv line 3: Weight '1OO' is not a number"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--strict keeps all or nothing"))
         let wroteNothing = try !FileManager.default.fileExists(atPath: home.database)
             || Self.count(home, "SELECT COUNT(*) FROM sets") == 0
         #expect(wroteNothing)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/strong-bad-rows.rejects.csv"))
 
-        // When the bad rows are skipped
-        let skipped = try Self.importFixture(home, "strong-bad-rows.csv", ["--skip-bad-rows"])
-        // Then the rest is imported and every skipped line is listed
-        #expect(skipped.status == 0)
-        #expect(skipped.stdout.contains("Imported 1 workout, 2 sets, 2 new exercises"))
-        #expect(skipped.stdout.contains("Skipped 4 malformed rows:\n  line 3: Weight '1OO' is not a number\n  line 4:"))
+        // When it is imported
+        let run = try home.gymlog(["import", path])
+        // Then every readable row lands, and each unreadable one is named with its line and why
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Imported 1 workout, 2 sets, 2 new exercises"), "\(run.stdout)")
+        #expect(run.stdout.contains("Rejected 4 rows that cannot be read: they are in \(folder)/strong-bad-rows.rejects.csv, "
+                                    + "under the file's header, to mend and import again:\n  line 3: Weight '1OO' is not a number\n  line 4:"),
+                "\(run.stdout)")
+        for line in ["line 4: Set Order 'X'", "line 5: Date '2024-13-01 10:00:00'", "line 6: Reps '5.5' is not a whole number"] {
+            #expect(run.stdout.contains(line), "\(line)")
+        }
         #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 2)
+        // And the rejects file is the header and the four rows as written
+        let original = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let rejects = try String(contentsOfFile: folder + "/strong-bad-rows.rejects.csv", encoding: .utf8)
+        #expect(rejects == ([original[0]] + original[2...5]).joined(separator: "\n") + "\n")
+
+        // When the rows are mended and the rejects file is imported
+        let mended = rejects.replacingOccurrences(of: "1OO", with: "105").replacingOccurrences(of: ",X,100,", with: ",3,102.5,")
+            .replacingOccurrences(of: "2024-13-01", with: "2024-01-13").replacingOccurrences(of: ",5.5,", with: ",6,")
+        try mended.write(toFile: folder + "/strong-bad-rows.rejects.csv", atomically: true, encoding: .utf8)
+        let again = try home.gymlog(["import", folder + "/strong-bad-rows.rejects.csv"])
+        // Then they land, and nothing is rejected
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("4 sets"), "\(again.stdout)")
+        #expect(!again.stdout.contains("Rejected"))
+        #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 6)
     }
 
     @Test(arguments: [
         ("hevy-kg-km.csv", [String]()), ("strong-empty-sets.csv", []), ("strong-timer-left-running.csv", ["--timezone", "Europe/Berlin"]),
-        ("strong-bad-rows.csv", ["--skip-bad-rows"]), ("strong-minimal-no-duration-rpe-notes.csv", ["--unit", "lb"]),
+        ("strong-bad-rows.csv", []), ("strong-minimal-no-duration-rpe-notes.csv", ["--unit", "lb"]),
         ("fitnotes-kgs.csv", []), ("strong-comma-later-overlapping.csv", []),
         ("fitbod-lb-spreadsheet-resave.csv", ["--unit", "lb"]), ("hevy-api-pages-list.json", []),
         ("liftosaur-20-columns.csv", []), ("lyfta-no-units-supersets.csv", []), ("repcount-swedish.csv", []),
@@ -423,6 +452,31 @@ import Testing
         return text
     }
 
+    @Test func aSecondNativeRowWithTheSameIdAndOtherValuesIsSaidToDiffer() throws {
+        // Given a native export whose set row comes twice, the second with other reps
+        let source = try TemporaryHome()
+        #expect(try source.gymlog(["log", "bench 100x5"]).status == 0)
+        let native = try source.gymlog(["export"]).stdout
+        var lines = native.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let row = try #require(lines.firstIndex { $0.contains("Bench") || $0.contains("bench") })
+        lines.insert(lines[row].replacingOccurrences(of: ",5,", with: ",6,"), at: row + 1)
+        #expect(lines[row + 1] != lines[row])
+        let home = try TemporaryHome()
+        let path = home.root + "/twice.csv"
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        // When it is imported
+        let run = try home.gymlog(["import", path, "--from", "native"])
+        // Then the first is imported and the second is said to differ, not to be there already
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Imported 1 workout, 1 set"), "\(run.stdout)")
+        #expect(run.stdout.contains("Left out 1 set whose id the database (or an earlier row of the file) holds with other values"),
+                "\(run.stdout)")
+        #expect(!run.stdout.contains("Already in the database"), "\(run.stdout)")
+        // And a dry run says the same
+        let dry = try TemporaryHome().gymlog(["import", path, "--from", "native", "--dry-run"])
+        #expect(dry.stdout.contains("Left out 1 set whose id"), "\(dry.stdout)")
+    }
+
     @Test func aBadRowLateInALargeFileWritesNothing() throws {
         // Given a 3,000-set Strong file whose very last row is malformed, and a database with one set
         let home = try TemporaryHome()
@@ -430,16 +484,17 @@ import Testing
         let text = Self.largeStrongFile(workouts: 120) + "2019-12-31 07:00:00,Late,1h,Squat,1,100,five,0,0,,,\n"
         let path = home.root + "/late.csv"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        // When it is imported
-        let run = try home.gymlog(["import", path])
-        // Then it is refused naming the line, and not one of the 3,000 good sets was written
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("late.csv line 3002: Reps 'five'"), "\(run.stderr)")
+        // When it is imported with --strict
+        let strict = try home.gymlog(["import", path, "--strict"])
+        // Then, with --strict, it is refused naming the line, and not one of the 3,000 good sets was written
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("late.csv line 3002: Reps 'five'"), "\(strict.stderr)")
         #expect(try Self.count(home, "SELECT COUNT(*) FROM sets") == 1)
         #expect(try Self.count(home, "SELECT COUNT(*) FROM workouts") == 1)
-        // And with --skip-bad-rows the rest is imported, the dry run first saying exactly the same
-        let dry = try home.gymlog(["import", path, "--skip-bad-rows", "--dry-run"])
-        let real = try home.gymlog(["import", path, "--skip-bad-rows"])
+        // And without it the rest is imported, the dry run first saying exactly the same
+        let dry = try home.gymlog(["import", path, "--dry-run"])
+        #expect(!FileManager.default.fileExists(atPath: home.root + "/late.rejects.csv"), "a dry run writes nothing")
+        let real = try home.gymlog(["import", path])
         #expect(real.status == 0, "\(real.stderr)")
         #expect(real.stdout.contains("Imported 120 workouts, 3000 sets, 4 new exercises"), "\(real.stdout)")
         #expect(dry.stdout == "Dry run: nothing is written. Importing would print:\n" + real.stdout)

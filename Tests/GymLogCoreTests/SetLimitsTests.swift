@@ -19,7 +19,7 @@ import Testing
         (SetValues(weight: Weight(Fixed(100), .kg), reps: 5, rpe: Fixed(11)), "RPE 11 is not between 1 and 10"),
         (SetValues(durationSeconds: 86_401), "duration 86401s is more than 24h"),
         (SetValues(durationSeconds: 0), "duration 0s must be more than 0"),
-        (SetValues(distance: Distance(Fixed(100_001), .km)), "distance 100001km is more than 100000km"),
+        (SetValues(distance: Distance(Fixed(10_000_001), .m)), "distance 10000001m is more than 10000000m"),
         (SetValues(weight: Weight(Fixed(100), .kg)), "weight 100kg with no reps, time or distance; a set needs one, e.g. `100x5`"),
         (SetValues(bodyweight: true, rpe: Fixed(8)), "a bodyweight set with no reps, time or distance"),
     ])
@@ -32,6 +32,9 @@ import Testing
         SetValues(weight: Weight(Fixed(-2000), .kg), bodyweight: true, reps: 1, rpe: Fixed(1)),
         SetValues(bodyweight: true, reps: 8, rpe: Fixed(thousandths: 8500)),
         SetValues(durationSeconds: 86_400, distance: Distance(Fixed(100_000), .m)),
+        // Real, however long: a 122 km ride in metres, a 1,000-rep set, a 10-hour hike.
+        SetValues(distance: Distance(Fixed(122_467), .m)), SetValues(reps: 1000), SetValues(durationSeconds: 36_000, distance: Distance(Fixed(42), .km)),
+        SetValues(distance: Distance(Fixed(10_000), .km)),
         // A missed attempt: the load, 0 reps (Strong's `F,150.0,0.0`); bodyweight is a load too.
         SetValues(kind: .failure, weight: Weight(Fixed(150), .kg), reps: 0),
         SetValues(weight: Weight(Fixed(150), .kg), reps: 0),
@@ -46,7 +49,7 @@ import Testing
     @Test("the entry language refuses what the limits refuse", arguments: [
         ("bench 2000.001x5", false), ("bench 2000x5", true), ("bench 100x0", true), ("bench 0x5", false), ("bench 100x9999", true),
         ("bench 100x10000", false), ("bench 100x5 @10.5", false), ("bench 100x5 @7.3", false), ("bench 100x5 @9.5", true),
-        ("plank 86401s", false), ("plank 86400s", true), ("run 100001m", false), ("run 100000km", true),
+        ("plank 86401s", false), ("plank 86400s", true), ("run 10000001m", false), ("run 10000km", true), ("run 122467m", true),
         ("pullup bw-2001x5", false), ("pullup bw+2000x5", true), ("bench 100x5x51", false), ("bench 100x5x50", true),
     ])
     func theParserAgrees(line: String, accepted: Bool) {

@@ -15,8 +15,8 @@ struct Import: ContextCommand {
               times without a zone are read in TZ
           gymlog import strong.csv --unit lb --dry-run
               weights without a unit are pounds; write nothing
-          gymlog import fitnotes.csv --skip-bad-rows
-              import what is readable, list the rest
+          gymlog import fitnotes.csv --strict
+              all or nothing: refuse the file at its first unreadable row
           gymlog import resaved.csv --date-order dmy
               slash dates are day/month/year
 
@@ -59,13 +59,20 @@ struct Import: ContextCommand {
           native
               gymlog's own export: everything, ids and supersets included
 
-        Every row is checked before anything is written: a malformed file is refused with the \
-        line and the reason, unless --skip-bad-rows is given. A set outside the limits logging \
-        keeps is a malformed row: a load over \(SetLimits.maxLoad), reps outside \(SetLimits.performedReps.lowerBound)-\(SetLimits.performedReps.upperBound) (0 only beside a load), an RPE \
-        not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) or an RIR not \(SetLimits.rir.lowerBound)-\(SetLimits.rir.upperBound), \
-        in steps of \(SetLimits.rpeStep), a time over 24h, a negative load on a set that \
-        is not bodyweight, a load with no reps, time or distance. So is a quote that is never \
-        closed (the lines after it are read on their own). Dates written with slashes are read \
+        Every row is checked before anything is written, and read on its own: every readable \
+        row is imported, and every row that cannot be read is named with its line and the \
+        reason and copied, as written under the file's header, to FILE.rejects.csv beside the \
+        file (strong.csv gives strong.rejects.csv), to mend and import again. --strict keeps \
+        all or nothing: the first row that cannot be read refuses the file. Limits are only \
+        at the impossible: a load over \(SetLimits.maxLoad), reps over \(SetLimits.performedReps.upperBound), \
+        an RPE not \(SetLimits.rpe.lowerBound)-\(SetLimits.rpe.upperBound) or an RIR not \(SetLimits.rir.lowerBound)-\(SetLimits.rir.upperBound) in steps of \(SetLimits.rpeStep), a time over 24h, \
+        a distance over \(SetLimits.maxDistance) in its unit, a negative load on a set that is not bodyweight, a load \
+        with no reps, time or distance. So is a quote that is never closed (the lines after \
+        it are read on their own). A row with no exercise name is imported under its \
+        category (or "Unnamed exercise") and named. Lines of separators alone (`,,,,`) are \
+        no rows. A field over 1 MiB refuses the file. Text that is not UTF-8 is read as \
+        Windows-1252 and NUL bytes are dropped; the summary names the rows. \
+        Dates written with slashes are read \
         day-first or month-first as a day above 12 tells, and refused when none does (pass \
         --date-order). Quirks that have a faithful reading \
         are read: units as `lbs.`, `kgs`, `mi.`, `meters`; any unit beside a blank or zero \
@@ -99,7 +106,10 @@ struct Import: ContextCommand {
     @Option(help: ArgumentHelp("The order of dates written with slashes (a spreadsheet's re-save): dmy is 31/01/2024, mdy is 01/31/2024 (default: told from a day above 12; asked for when none is).", valueName: "dmy|mdy"))
     var dateOrder: String?
     @Flag(help: "Read and check the file, report what would be imported, write nothing.") var dryRun = false
-    @Flag(help: "Import the readable rows and list the malformed ones instead of refusing the file.") var skipBadRows = false
+    @Flag(help: "All or nothing: refuse the file at its first row that cannot be read (by default every readable row is imported and the others go to FILE.rejects.csv).")
+    var strict = false
+    /// What every import now does; kept so that scripts written for it still run.
+    @Flag(help: .hidden) var skipBadRows = false
 
     func validate() throws {
         if let from, ImportSource(rawValue: from.lowercased()) == nil {
@@ -129,9 +139,10 @@ struct Import: ContextCommand {
         }
         // A dry run says so first; every line after it is what the real import prints.
         if dryRun { context.print("Dry run: nothing is written. Importing would print:") }
-        let options = ImportOptions(source: from.flatMap { ImportSource(rawValue: $0.lowercased()) },
+        var options = ImportOptions(source: from.flatMap { ImportSource(rawValue: $0.lowercased()) },
                                     weightUnit: weightUnit, utcOffset: offset,
                                     dateOrder: dateOrder.flatMap { DateOrder(rawValue: $0.lowercased()) })
+        options.strict = strict
         // Two passes over the file, each read in chunks: the first checks every row and counts,
         // so a bad file is refused (and a dry run summarised) before anything is written; the
         // second hands over each workout as soon as its last row is read.
@@ -141,13 +152,11 @@ struct Import: ContextCommand {
         let app = ("AEIOU".contains(parsed.source.displayName.first!) ? "an " : "a ") + parsed.source.displayName
         context.print(from == nil ? "Detected \(app) export\(shape)." : "Reading \(app) export\(shape).")
 
-        if !parsed.badRows.isEmpty && !skipBadRows {
-            let shown = parsed.badRows.prefix(20).map { "  \(file) \($0)" }.joined(separator: "\n")
-            let more = parsed.badRows.count > 20 ? "\n  … and \(parsed.badRows.count - 20) more" : ""
-            let count = parsed.badRows.count == 1 ? "a malformed row" : "\(parsed.badRows.count) malformed rows"
-            throw UserError("\(file) has \(count), so nothing was imported:\n\(shown)\(more)\n"
-                            + "Fix the file, or pass --skip-bad-rows to import the other rows.")
+        if strict, let first = parsed.badRows.first {
+            throw UserError("\(file) \(first)\nNothing was imported (--strict keeps all or nothing). Mend that row, or import "
+                            + "without --strict to import every readable row and write the others to \(Self.rejectsPath(file)).")
         }
+        if let detectedBy = parsed.detectedBy { context.print(detectedBy) }
 
         let db = try dryRun ? Self.dryRunDatabase(context) : context.db()
         if !dryRun { try await Self.pullFirst(db, context) }
@@ -163,8 +172,48 @@ struct Import: ContextCommand {
         } : nil) { each in
             try ImportParser.forEachWorkout(try FileBytes(path: file), scanned: parsed, options: options, each)
         }
-        Self.summary(report, parsed, unitFromFlag: unit != nil, dateOrderFromFlag: dateOrder != nil, zone: zone)
+        // Once the rows that could be read are in: an import that fails writes nothing.
+        var rejects: String?
+        if !parsed.badRows.isEmpty, !dryRun, parsed.headerBytes != nil {
+            do {
+                rejects = try Self.writeRejects(parsed, of: file)
+            } catch {
+                context.printError("Could not write the rejected rows to \(Self.rejectsPath(file)): \(error.localizedDescription) "
+                                   + "They are listed below.")
+            }
+        }
+        Self.summary(report, parsed, unitFromFlag: unit != nil, dateOrderFromFlag: dateOrder != nil, zone: zone,
+                     rejects: rejects ?? (dryRun && parsed.headerBytes != nil ? Self.rejectsPath(file) : nil))
             .forEach(context.print)
+    }
+
+    /// Where the rows of `file` that cannot be read go: beside it, `strong.csv` -> `strong.rejects.csv`.
+    static func rejectsPath(_ file: String) -> String {
+        let url = URL(fileURLWithPath: file)
+        let ext = url.pathExtension.isEmpty ? "csv" : url.pathExtension
+        return url.deletingPathExtension().path + ".rejects." + ext
+    }
+
+    /// Writes the rows of `file` that could not be read, as written, under its header: a file
+    /// of the source's own layout that imports once mended. Returns its path.
+    static func writeRejects(_ parsed: ImportedFile, of file: String) throws -> String {
+        guard let header = parsed.headerBytes else { return rejectsPath(file) }
+        var source = try FileBytes(path: file)
+        var out: [UInt8] = []
+        func append(_ range: Range<Int>) throws {
+            try source.seek(to: range.lowerBound)
+            var chunk: [UInt8] = []
+            while chunk.count < range.count, try source.read(into: &chunk, count: range.count - chunk.count) > 0 {}
+            out += chunk
+            if let last = out.last, last != 10 && last != 13 { out.append(10) }
+        }
+        try append(header)
+        for row in parsed.badRows { if let bytes = row.bytes { try append(bytes) } }
+        let path = rejectsPath(file)
+        guard FileManager.default.createFile(atPath: path, contents: Data(out)) else {
+            throw UserError("Cannot write '\(path)'; check the folder's permissions.")
+        }
+        return path
     }
 
     /// A database that belongs to an account and has never pulled holds none of the account's
@@ -204,7 +253,7 @@ struct Import: ContextCommand {
     /// assumed (units, time zone), which rows were left out and why, and the durations capped.
     /// A dry run prints the same lines: they describe the import, which it runs up to the write.
     static func summary(_ r: ImportReport, _ file: ImportedFile, unitFromFlag: Bool, dateOrderFromFlag: Bool = false,
-                        zone: String) -> [String] {
+                        zone: String, rejects: String? = nil) -> [String] {
         var lines: [String] = []
         var created = "Imported \(plural(r.workoutsCreated, "workout")), "
             + "\(plural(r.setsCreated, "set")), \(plural(r.exercisesCreated.count, "new exercise"))"
@@ -222,6 +271,13 @@ struct Import: ContextCommand {
         if !r.aliasesTaken.isEmpty {
             lines.append("Left out \(aliases(r.aliasesTaken.count)) that already name another exercise: "
                          + r.aliasesTaken.prefix(12).joined(separator: ", ") + ".")
+        }
+        if !r.setsDiffering.isEmpty {
+            let shown = r.setsDiffering.prefix(12).map(String.init).joined(separator: ", ")
+                + (r.setsDiffering.count > 12 ? ", … and \(r.setsDiffering.count - 12) more" : "")
+            lines.append("Left out \(plural(r.setsDiffering.count, "set")) whose id the database (or an earlier row of the file) "
+                         + "holds with other values, so they differ from what is kept: line\(r.setsDiffering.count == 1 ? "" : "s") \(shown). "
+                         + "Log them again if they are sets of their own.")
         }
         if r.workoutsExisting > 0 || r.setsExisting > 0 || r.bodyweightsExisting > 0 {
             lines.append("Already in the database (left as they are): \(plural(r.workoutsExisting, "workout")), "
@@ -264,9 +320,28 @@ struct Import: ContextCommand {
             }
             lines.append("Left out \(plural(file.ignoredRows.count, "row")): " + counts.joined(separator: ", ") + ".")
         }
+        if !file.warnings.isEmpty {
+            lines.append("Imported \(plural(file.warnings.count, "row")) with a name supplied (rename the exercise with `gymlog exercises rename`):")
+            lines += file.warnings.prefix(20).map { "  \($0)" }
+            if file.warnings.count > 20 { lines.append("  … and \(file.warnings.count - 20) more") }
+        }
+        for mend in [ImportCSVCursor.TextMend.notUTF8, .nul] {
+            let rows = file.mendedRows.filter { $0.mends.contains(mend) }.map(\.line)
+            guard !rows.isEmpty else { continue }
+            let shown = rows.prefix(12).map(String.init).joined(separator: ", ") + (rows.count > 12 ? ", … and \(rows.count - 12) more" : "")
+            switch mend {
+            case .notUTF8:
+                lines.append("Read \(plural(rows.count, "row")) whose text is not UTF-8 as Windows-1252 (check their names and notes; "
+                             + "save the file as UTF-8 if they are wrong): line\(rows.count == 1 ? "" : "s") \(shown).")
+            case .nul:
+                lines.append("Dropped NUL bytes, which no typed text holds, from \(plural(rows.count, "row")): line\(rows.count == 1 ? "" : "s") \(shown).")
+            }
+        }
         if !file.badRows.isEmpty {
-            lines.append("Skipped \(plural(file.badRows.count, "malformed row")):")
-            lines += file.badRows.map { "  \($0)" }
+            let whereTo = rejects.map { ": they are in \($0), under the file's header, to mend and import again" } ?? ""
+            lines.append("Rejected \(plural(file.badRows.count, "row")) that cannot be read\(whereTo):")
+            lines += file.badRows.prefix(50).map { "  \($0)" }
+            if file.badRows.count > 50 { lines.append("  … and \(file.badRows.count - 50) more") }
         }
         return lines
     }

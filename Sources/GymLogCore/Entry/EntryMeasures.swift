@@ -20,7 +20,7 @@ extension EntryMeasureRules {
         let unitToken = tokens[i + 1]
         if case .word(.distanceUnit(let unit)) = unitToken.kind, !isMinutesSecondsAt(i) {
             if distance != nil { return false }
-            distance = Distance(try self.distance(t, unitToken), unit)
+            distance = Distance(try self.distance(t, unitToken, unit), unit)
             i += 2
         } else {
             if duration != nil { return false }

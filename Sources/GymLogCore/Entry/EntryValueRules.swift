@@ -54,7 +54,7 @@ extension EntryValueRules {
         return n.integer
     }
 
-    func distance(_ n: EntryToken, _ unit: EntryToken) throws(EntryError) -> Fixed {
+    func distance(_ n: EntryToken, _ unit: EntryToken, _ distanceUnit: DistanceUnit) throws(EntryError) -> Fixed {
         let span = Span(n.start, unit.end)
         if n.decimals > 3 {
             throw EntryError("'\(text(span))': use at most 3 decimals", at: span)

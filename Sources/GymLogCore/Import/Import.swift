@@ -53,6 +53,8 @@ public struct ImportOptions: Sendable {
     /// The second pass reads the dates as the first settled them (`dateOrder`, nil for none),
     /// without looking at them again.
     var dateOrderSettled = false
+    /// All or nothing: reading stops at the first row that cannot be read (`--strict`).
+    public var strict = false
 
     public init(source: ImportSource? = nil, weightUnit: WeightUnit = .kg,
                 utcOffset: @escaping @Sendable (Int64) -> Int = { _ in 0 }, dateOrder: DateOrder? = nil) {
@@ -139,8 +141,18 @@ extension ImportedWorkout {
 public struct ImportProblem: Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var reason: String
-    public init(line: Int, reason: String) { self.line = line; self.reason = reason }
+    /// Where the row is in the file (a CSV row), so it can be copied as written to the rejects file.
+    public var bytes: Range<Int>?
+    public init(line: Int, reason: String, bytes: Range<Int>? = nil) { self.line = line; self.reason = reason; self.bytes = bytes }
     public var description: String { "line \(line): \(reason)" }
+    /// The same problem on the same line (where its bytes are is bookkeeping).
+    public static func == (a: Self, b: Self) -> Bool { a.line == b.line && a.reason == b.reason }
+}
+
+/// A row whose text was mended to be read (`ImportCSVCursor.TextMend`): imported, and said.
+public struct ImportMendedRow: Equatable, Sendable {
+    public var line: Int
+    public var mends: Set<ImportCSVCursor.TextMend>
 }
 
 /// Why a well-formed row was left out rather than read as a set.
@@ -197,6 +209,17 @@ public struct ImportedFile: Sendable {
     public var cappedDurations: [ImportProblem] = []
     /// The day-month order the file's slash-written dates were read in; nil when it has none.
     public var dateOrder: DateOrder?
+    /// Rows whose text was mended (not UTF-8, NUL bytes), with their lines.
+    public var mendedRows: [ImportMendedRow] = []
+    /// Rows read with something the row lacked supplied (an exercise name), with why.
+    public var warnings: [ImportProblem] = []
+    /// The header's bytes (a table read by its columns): the first line of a rejects file,
+    /// which makes the rejected rows a file of the source's own layout. Nil for layouts that
+    /// are not one table (JSON, JEFIT's sections, Alpha Progression's blocks).
+    public var headerBytes: Range<Int>?
+    /// How the layout was told (a header that names no app's columns read by its shape); nil
+    /// when the header named it.
+    public var detectedBy: String?
     /// Bodyweight entries (native files, and RepCount's bodyweight on every row), in file order.
     public var bodyweights: [BodyweightEntry] = []
     /// Sets across all workouts (counted by the first pass, before any workout is assembled).
@@ -341,13 +364,32 @@ public enum ImportParser {
             try bytes.seek(to: 0)
         }
         var cursor = try ImportCSVCursor(bytes, delimiter: nil, chunkSize: chunkSize)
-        guard let header = try cursor.next() else {
+        guard var header = try cursor.next() else {
             throw UserError("The file is empty: there is no header line to tell which app wrote it.")
         }
+        let headerBytes = cursor.rowBytes
         if let quote = cursor.unclosedQuote {
             throw UserError("Line \(quote.line), the header, opens a quoted field that is never closed; close the quote with \" and import again.")
         }
-        let detected = ImportSource.detect(header: header.fields)
+        var detected = ImportSource.detect(header: header.fields)
+        var detectedBy: String?
+        if (options.source == nil && detected == nil) || (options.source == .strong && !StrongReader.table.matches(header.fields)) {
+            // Words no table knows: the layout is told by its shape, from the first rows (the
+            // second pass, which is told the app, reads the header as the first did).
+            try bytes.seek(to: 0)
+            var sample = try ImportCSVCursor(bytes, delimiter: cursor.delimiterCharacter, chunkSize: chunkSize)
+            _ = try sample.next()
+            var rows: [[String]] = []
+            while rows.count < 50, let row = try sample.next() { rows.append(row.fields) }
+            if StrongReader.hasStrongShape(header: header.fields, rows: rows, decimalComma: cursor.delimiterCharacter == ";") {
+                detected = .strong
+                detectedBy = StrongReader.shapeExplanation(header.fields)
+                header.fields = StrongReader.englishHeader
+            }
+            try bytes.seek(to: 0)
+            cursor = try ImportCSVCursor(bytes, delimiter: cursor.delimiterCharacter, chunkSize: chunkSize)
+            _ = try cursor.next()
+        }
         let source: ImportSource
         if let chosen = options.source {
             source = chosen
@@ -382,6 +424,8 @@ public enum ImportParser {
         }
         var file = try assembler.finish(delimiter: cursor.delimiterCharacter)
         file.dateOrder = dateOrder
+        file.headerBytes = headerBytes
+        file.detectedBy = detectedBy
         return file
     }
 

@@ -33,8 +33,7 @@ struct FitNotesReader {
         try a.readRows(&cursor, columns: columns, spillInto: .exercise) { a, line, f in
             let dateText = f[.date]
             guard let day = parseDay(dateText) else { throw ImportRowError("Date '\(dateText)' is not a date like 2025-09-15") }
-            let exerciseName = cleanName(f[.exercise])
-            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+            let exerciseName = a.exerciseName(cleanName(f[.exercise]), line: line, column: "Exercise", category: f[.category])
             let w = try ImportValue.weight(f[.weight], unit: weightUnit, unitText: f[.weightUnit],
                                            assumed: &a.assumedWeightUnit, fallback: weightFallback)
             let r = try ImportValue.reps(f[.reps])

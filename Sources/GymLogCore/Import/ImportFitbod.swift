@@ -32,7 +32,12 @@ struct FitbodReader {
     ])
 
     init(header: [String]) throws {
-        columns = try Self.table.find(in: header)
+        // A spreadsheet's re-save pads the header with an empty column when some row (a note
+        // Fitbod wrote with an unquoted comma) has one field more: the header is its names, and
+        // the rows' padding and spills are read as such (`readRows(padded:spillInto:)`).
+        var names = header
+        while names.count > 1, names.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { names.removeLast() }
+        columns = try Self.table.find(in: names)
     }
 
     /// `2024-01-31 10:15:00 +0000` (or `-0500`, `+01:00`) as UTC milliseconds.
@@ -99,8 +104,7 @@ struct FitbodReader {
             guard let start = Self.instant(dateText) else {
                 throw ImportRowError("Date '\(dateText)' is not a time like 2024-01-31 10:15:00 +0000")
             }
-            let exerciseName = cleanName(f[.exercise])
-            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+            let exerciseName = a.exerciseName(cleanName(f[.exercise]), line: line, column: "Exercise")
             guard let warmup = ImportValue.flag(f[.warmup]) else { throw ImportRowError("isWarmup '\(f[.warmup])' is not true or false") }
             let multiplier = f[.multiplier]
             guard multiplier.isEmpty || ImportValue.number(multiplier) != nil else {

@@ -122,8 +122,7 @@ struct GymBookReader {
             let clock = try ImportValue.optionalTime(f[.setTime], column: "the time of the set", like: "18:30") {
                 ImportValue.clock($0).map(Int64.init)
             }
-            let exerciseName = cleanName(f[.exercise])
-            guard !exerciseName.isEmpty else { throw ImportRowError("the exercise is empty") }
+            let exerciseName = a.exerciseName(cleanName(f[.exercise]), line: line, column: "the exercise")
             guard let skipped = Self.skipped(f[.skipped]) else { throw ImportRowError("skipped '\(f[.skipped])' is not yes or no") }
             let name = nonEmpty(f[.workoutName])
             let local = day + (clock ?? 12 * 3600) * 1000

@@ -78,8 +78,7 @@ struct HevyReader {
                 throw ImportRowError("start_time '\(startText)' is not a time like 15 Sep 2025, 07:48")
             }
             let localEnd = try ImportValue.optionalTime(f[.end], column: "end_time", like: "15 Sep 2025, 08:55", Self.time)
-            let exerciseName = cleanName(f.text(.exercise))
-            guard !exerciseName.isEmpty else { throw ImportRowError("exercise_title is empty") }
+            let exerciseName = a.exerciseName(cleanName(f.text(.exercise)), line: line, column: "exercise_title")
             let typeText = f[.setType]
             guard let kind = Self.kind(typeText) else {
                 throw ImportRowError("set_type '\(typeText)' is not normal, warmup, failure or dropset")

@@ -34,6 +34,46 @@ struct HevyJSONReader {
         var rpe: Double?
     }
 
+    /// A workout of the Hevy web app's own list (a bare JSON array of them, hevy-json-2's
+    /// shape): `name`, times as epoch seconds, and a set's type in `indicator`.
+    struct WebWorkout: Decodable {
+        struct Exercise: Decodable {
+            var title: String
+            var notes: String?
+            var superset_id: Int?
+            var sets: [Set]
+        }
+        struct Set: Decodable {
+            var indicator: String?
+            var weight_kg: Double?
+            var reps: Double?
+            var distance_meters: Double?
+            var duration_seconds: Double?
+            var rpe: Double?
+        }
+        var name: String?
+        var description: String?
+        var start_time: Double
+        var end_time: Double?
+        var exercises: [Exercise]
+
+        /// The workout as the public API writes it, its times as instants.
+        var asAPI: Workout {
+            func instant(_ seconds: Double) -> String {
+                let f = ISO8601DateFormatter()
+                f.timeZone = TimeZone(identifier: "UTC")
+                return f.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+            }
+            return Workout(title: name, description: description, start_time: instant(start_time), end_time: end_time.map(instant),
+                           exercises: exercises.map { e in
+                               HevyJSONReader.Exercise(title: e.title, notes: e.notes, superset_id: e.superset_id, sets: e.sets.map {
+                                   HevyJSONReader.WorkSet(type: $0.indicator, weight_kg: $0.weight_kg, reps: $0.reps, distance_meters: $0.distance_meters,
+                                           duration_seconds: $0.duration_seconds, rpe: $0.rpe)
+                               })
+                           })
+        }
+    }
+
     /// A JSON number as gymlog's fixed point, to the thousandth (float dust rounded away).
     static func fixed(_ value: Double?) -> Fixed? {
         guard let value, value.isFinite, abs(value) < 1e9 else { return nil }
@@ -46,7 +86,13 @@ struct HevyJSONReader {
             let page: Page
             do {
                 page = try JSONDecoder().decode(Page.self, from: Data(bytes))
-            } catch {
+            } catch let pageError {
+                // The web app's list holds workouts, not pages: each element is one.
+                if let web = try? JSONDecoder().decode(WebWorkout.self, from: Data(bytes)) {
+                    try read(web.asAPI, line: line, into: &a)
+                    continue
+                }
+                let error = pageError
                 try a.row(line) { _ in throw ImportRowError("this page is not a page of Hevy's workouts (GET /v1/workouts): \(Self.why(error))") }
                 continue
             }

@@ -33,11 +33,12 @@ struct LiftosaurReader {
         let fallback = a.options.weightUnit
         try a.readRows(&cursor, columns: columns) { a, line, f in
             let dateText = f[.date]
-            guard let start = NativeReader.instant(dateText) else {
-                throw ImportRowError("Workout DateTime '\(dateText)' is not a time like 2024-01-31T10:15:00.000Z")
+            // Liftosaur changed how it writes the start (ISO with a Z; then `2026-03-06 15:22:00
+            // +00:00`), and one file may hold both: each row is read in whichever it is written.
+            guard let start = NativeReader.instant(dateText)?.millis ?? FitbodReader.instant(dateText) else {
+                throw ImportRowError("Workout DateTime '\(dateText)' is not a time like 2024-01-31T10:15:00.000Z or 2024-01-31 10:15:00 +00:00")
             }
-            let exerciseName = cleanName(f[.exercise])
-            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+            let exerciseName = a.exerciseName(cleanName(f[.exercise]), line: line, column: "Exercise")
             guard let warmup = ImportValue.flag(f[.warmup]) else {
                 throw ImportRowError("Is Warmup Set? '\(f[.warmup])' is not true or false")
             }
@@ -46,7 +47,7 @@ struct LiftosaurReader {
             let r = try ImportValue.reps(f[.reps], column: "Completed Reps")
             let e = try ImportValue.rpe(f[.rpe]).get()
             let name = nonEmpty(f[.workoutName]) ?? nonEmpty(f[.program])
-            let wi = a.workout(line: line, instant: start.millis, name: name, key: dateText, note: nil) { _ in nil }
+            let wi = a.workout(line: line, instant: start, name: name, key: dateText, note: nil) { _ in nil }
             if let note = nonEmpty(f[.notes]) { a.addNote("\(ExerciseSpellings.canonical(exerciseName)): \(note)", to: wi) }
             // Nothing completed: the plan's set, never done.
             guard !(f[.reps].isEmpty && f[.weight].isEmpty && f[.rpe].isEmpty) else { return a.ignore(line, .notDone) }

@@ -46,8 +46,7 @@ struct LyftaReader {
             guard let local = ImportValue.localDateTime(dateText) ?? instant else {
                 throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00")
             }
-            let exerciseName = cleanName(f[.exercise])
-            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise is empty") }
+            let exerciseName = a.exerciseName(cleanName(f[.exercise]), line: line, column: "Exercise")
             guard let kind = Self.kind(f[.setType]) else {
                 throw ImportRowError("Set Type '\(f[.setType])' is not NORMAL_SET, WARMUP_SET, DROP_SET or FAILURE_SET")
             }

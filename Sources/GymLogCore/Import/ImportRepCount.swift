@@ -43,8 +43,7 @@ struct RepCountReader {
             let localEnd = try ImportValue.optionalTime(f[.end], column: "Sluttid", like: "2024-01-31 11:15:00") {
                 ImportValue.localDateTime($0)
             }
-            let exerciseName = cleanName(f[.exercise])
-            guard !exerciseName.isEmpty else { throw ImportRowError("Övning is empty") }
+            let exerciseName = a.exerciseName(cleanName(f[.exercise]), line: line, column: "Övning", category: f[.category])
             let w = try ImportValue.weight(f[.weight], unit: nil, decimalComma: decimalComma, assumed: &a.assumedWeightUnit, fallback: fallback)
             let r = try ImportValue.reps(f[.reps])
             var km: DistanceUnit?

@@ -48,6 +48,38 @@ struct StrongReader {
 
     enum RowKind { case set(SetKind), restTimer, note }
 
+    /// Strong's columns in the order every UI language writes them; only their names are translated.
+    static let englishHeader = ["Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance",
+                                "Seconds", "Notes", "Workout Notes", "RPE"]
+
+    /// Whether rows of a header whose words name no app have Strong's shape: twelve columns in
+    /// its order, a date and time first, a set order fifth (a number, or a word: a translated
+    /// rest timer or note), numbers where Strong writes numbers. Most sampled rows must fit,
+    /// and one must be a numbered set. A file of another app that happens to have twelve
+    /// columns does not: its first and fifth columns would have to be Strong's.
+    static func hasStrongShape(header: [String], rows: [[String]], decimalComma: Bool) -> Bool {
+        guard header.count == englishHeader.count, !rows.isEmpty else { return false }
+        var fit = 0, numbered = 0
+        for f in rows where f.count == englishHeader.count {
+            let cell = { (i: Int) in f[i].trimmingCharacters(in: .whitespaces) }
+            let number = { (i: Int) in cell(i).isEmpty || ImportValue.number(cell(i), decimalComma: decimalComma, signed: true) != nil }
+            guard ImportValue.localDateTime(cell(0)) != nil, !cell(3).isEmpty, !cell(4).isEmpty,
+                  number(5), number(6), number(7), number(8), number(11) else { continue }
+            fit += 1
+            if ImportValue.count(cell(4)) != nil { numbered += 1 }
+        }
+        return numbered > 0 && fit * 10 >= rows.count * 9
+    }
+
+    /// What the import says when it read a header by its shape: which column took which name.
+    static func shapeExplanation(_ header: [String]) -> String {
+        let pairs = zip(header, englishHeader).filter { $0.0.trimmingCharacters(in: .whitespaces).lowercased() != $0.1.lowercased() }
+            .map { "\($0.0.trimmingCharacters(in: .whitespaces)) as \($0.1)" }
+        return "Read as Strong by its shape: the header's words are not ones gymlog knows, but its 12 columns are in Strong's "
+            + "order and its rows have Strong's values (a date and time, a set order, numbers); so "
+            + pairs.joined(separator: ", ") + ". Pass --from if it is another app's."
+    }
+
     /// How long a workout lasted, in milliseconds, from its written duration (`1h 5m`, `55s`,
     /// `4680`); nil when none is written. Strong cuts a duration down to what it shows, so a
     /// zero one (`0s`: a workout logged without its timer, or one gymlog exported with no end)
@@ -84,10 +116,14 @@ struct StrongReader {
                 throw ImportRowError("Date '\(dateText)' is not a date and time like 2024-01-31 10:15:00"
                                      + (dateOrder.map { " or \($0.example)" } ?? ""))
             }
-            let exerciseName = cleanName(f.text(.exercise))
-            guard !exerciseName.isEmpty else { throw ImportRowError("Exercise Name is empty") }
+            let exerciseName = a.exerciseName(cleanName(f.text(.exercise)), line: line, column: "Exercise Name")
             let orderText = f[.setOrder]
-            guard let kind = Self.rowKind(orderText) else {
+            // A word Strong writes for its rest timer in a language gymlog has no table for:
+            // a row of seconds alone, no set number.
+            let restTimer = !orderText.contains(where: \.isNumber) && [f[.weight], f[.reps], f[.distance]].allSatisfy {
+                $0.isEmpty || ImportValue.number($0, decimalComma: decimalComma)?.isZero == true
+            } && ImportValue.number(f[.seconds], decimalComma: decimalComma).map { !$0.isZero } == true
+            guard let kind = Self.rowKind(orderText) ?? (restTimer ? .restTimer : nil) else {
                 throw ImportRowError("Set Order '\(orderText)' is not a set number, W, D, F, Rest Timer or Note")
             }
             let workoutMillis = try Self.workoutLength(f[.duration])

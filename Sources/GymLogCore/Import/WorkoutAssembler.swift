@@ -90,7 +90,21 @@ struct WorkoutAssembler {
 
     init(source: ImportSource, options: ImportOptions, mode: Mode) { self.source = source; self.options = options; self.mode = mode }
 
-    mutating func bad(_ line: Int, _ reason: String) { badRows.append(ImportProblem(line: line, reason: reason)) }
+    /// The row being read (its first line and bytes), so a bad row can be copied to the rejects file.
+    var currentRow: (line: Int, bytes: Range<Int>)?
+    /// Rows whose text had to be mended (`ImportCSVCursor.TextMend`), with their lines.
+    var mendedRows: [ImportMendedRow] = []
+    /// Warnings about rows that were read with something supplied (a name the row lacked).
+    var warnings: [ImportProblem] = []
+    /// Set by the first bad row when the import keeps all or nothing (`ImportOptions.strict`):
+    /// reading stops there.
+    var stopped = false
+
+    mutating func bad(_ line: Int, _ reason: String) {
+        let bytes = currentRow.flatMap { $0.line == line ? $0.bytes : nil }
+        badRows.append(ImportProblem(line: line, reason: reason, bytes: bytes))
+        if options.strict { stopped = true }
+    }
     mutating func ignore(_ line: Int, _ reason: LeftOutReason) { ignoredRows.append(LeftOutRow(line: line, reason: reason)) }
 
     /// Runs `read` on each row of `cursor` that has `fieldCount` fields (or more, with
@@ -103,6 +117,12 @@ struct WorkoutAssembler {
                            _ read: (inout WorkoutAssembler, Int, [String]) throws -> Void) throws -> (line: Int, fields: [String])? {
         while let (line, f) = try cursor.next() {
             if until(f) { return (line, f) }
+            if stopped { return nil }
+            // A line of separators alone (`,,,,`, where a spreadsheet's re-save left a deleted
+            // row) is no row, as a blank line is none.
+            if f.allSatisfy({ $0.allSatisfy { $0 == " " || $0 == "\t" } }) { continue }
+            currentRow = (line, cursor.rowBytes)
+            if !cursor.rowMends.isEmpty { mendedRows.append(ImportMendedRow(line: line, mends: cursor.rowMends)) }
             if let quote = cursor.unclosedQuote {
                 bad(quote.line, Self.unclosedQuoteReason(quote))
                 continue
@@ -131,6 +151,7 @@ struct WorkoutAssembler {
             bad(line, e.reason)
         }
         if changed { throw ImportParser.fileChanged }
+        if stopped { return }
         if let hash = completing {
             completing = nil
             workoutRows[hash] = nil
@@ -259,6 +280,20 @@ struct WorkoutAssembler {
         return derivedID(namespace: "import-superset", key: id.uuidString.lowercased() + "|" + label)
     }
 
+    /// The exercise name a row gives in `column`. A row with none is still a set: it gets its
+    /// category's name when the layout has one (RepCount's `Triceps`), else "Unnamed exercise",
+    /// and a warning naming its line, so it can be renamed after.
+    mutating func exerciseName(_ written: String, line: Int, column: String, category: String = "") -> String {
+        guard written.isEmpty else { return written }
+        let name = cleanName(category).isEmpty ? Self.unnamedExercise : cleanName(category)
+        warnings.append(ImportProblem(line: line, reason: "\(column) is empty: imported as '\(name)'"
+                                      + (name == Self.unnamedExercise ? "" : ", its category")))
+        return name
+    }
+
+    /// The name of an exercise a row does not name.
+    static let unnamedExercise = "Unnamed exercise"
+
     /// The exercise called `name` (or with `id`), added the first time it is seen.
     mutating func exercise(named name: String, id: UUID? = nil) -> Int {
         var name = ControlCharacters.cleaned(name, lineBreaks: false)
@@ -343,6 +378,8 @@ struct WorkoutAssembler {
                                 ignoredRows: ignoredRows, assumedWeightUnit: assumedWeightUnit,
                                 assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations,
                                 bodyweights: bodyweights)
+        file.mendedRows = mendedRows
+        file.warnings = warnings
         file.setCount = setCount
         file.workoutRows = workoutRows
         // An exercise has one kind, decided from all of its sets and its name (`KindEvidence`).

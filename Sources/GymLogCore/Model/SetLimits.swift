@@ -20,8 +20,9 @@ public enum SetLimits {
     public static let rir: ClosedRange<Fixed> = Fixed(0)...Fixed(10)
     /// The longest set: a day.
     public static let maxDurationSeconds = 86_400
-    /// The longest distance, in the unit it was given in.
-    public static let maxDistance = Fixed(100_000)
+    /// The longest distance, in the unit it was given in: 10,000 km in metres. Only the
+    /// impossible is refused; a 122 km ride written in metres is real.
+    public static let maxDistance = Fixed(10_000_000)
     /// The most sets a count (`100x5x3`) may ask for.
     public static let setCount: ClosedRange<Int> = 1...50
 
