@@ -117,8 +117,9 @@ struct CSVTests {
     @Test("random rows survive write then read", arguments: [",", ";"])
     func roundTrip(delimiter: String) {
         // Given random fields built from the awkward pieces of real notes
+        // (No NUL: the reader drops one and says so, issue 45; gymlog stores none to write.)
         let pieces = [",", ";", "\"", "\"\"", "\r", "\n", "\r\n", " ", "\t", "a", "Bench", "x5", "é", "🏋️‍♀️",
-                      "日本", "'", "#", "\\", "\u{0}", "—", "102.5"]
+                      "日本", "'", "#", "\\", "—", "102.5"]
         var rng = SplitMix64(seed: delimiter == "," ? 11 : 12)
         var rows: [[String]] = []
         for _ in 0..<2000 {

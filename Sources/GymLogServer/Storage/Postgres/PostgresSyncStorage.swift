@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GymLogCore
 import GymLogWire
 import Logging
@@ -177,7 +180,14 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         let client = self.client
         if try await withinTimeLimit(connectionWait, { try await client.withConnection { _ in } }) { return }
         // Every connection busy with other requests is load, not an outage.
-        if accessesInFlight.withLockedValue({ $0 }) >= poolSize {
+        let busy = accessesInFlight.withLockedValue({ $0 }) >= poolSize
+        // Nor is a database that takes its time to let a new connection in (a loaded machine:
+        // the test suites start many pools at once): only one that refuses connections is down.
+        if !busy, !Self.refusesConnections(host: location.host, port: location.port),
+           try await withinTimeLimit(Self.slowConnectionWait, { try await client.withConnection { _ in } }) {
+            return
+        }
+        if busy {
             logger.warning("no PostgreSQL connection free in time: every one of the pool is busy", metadata: [
                 "pool_size": "\(poolSize)", "wait_s": "\(seconds(connectionWait))",
             ])
@@ -187,6 +197,44 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
             "database": "\(location.redacted)", "wait_s": "\(seconds(connectionWait))",
         ])
         throw StorageError.databaseUnavailable("no connection to it within \(seconds(connectionWait)) s")
+    }
+
+    /// How much longer an access waits for a connection when the database answers but is slow to.
+    static let slowConnectionWait: Duration = .seconds(20)
+
+    /// Whether nothing listens at `host`:`port` (connection refused, no such host or route),
+    /// tried once for at most a second; false when something answers or it cannot tell (a
+    /// Unix socket path, no answer in time). What tells a database that is down from a slow one.
+    static func refusesConnections(host: String, port: Int) -> Bool {
+        guard !host.hasPrefix("/") else { return false }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else { return true }
+        defer { freeaddrinfo(found) }
+        var refused = true
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let e = entry {
+            let fd = socket(e.pointee.ai_family, e.pointee.ai_socktype, e.pointee.ai_protocol)
+            if fd >= 0 {
+                defer { close(fd) }
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                if connect(fd, e.pointee.ai_addr, e.pointee.ai_addrlen) == 0 { return false }
+                if errno == EINPROGRESS {
+                    var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    guard Glibc.poll(&poll, 1, 1000) > 0 else { return false }
+                    var error: Int32 = 0
+                    var length = socklen_t(MemoryLayout<Int32>.size)
+                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+                    if error == 0 { return false }
+                    refused = refused && (error == ECONNREFUSED || error == EHOSTUNREACH || error == ENETUNREACH)
+                } else {
+                    refused = refused && (errno == ECONNREFUSED || errno == EHOSTUNREACH || errno == ENETUNREACH)
+                }
+            }
+            entry = e.pointee.ai_next
+        }
+        return refused
     }
 
     /// A read of the meta table inside a transaction that is rolled back: the pool connects,
