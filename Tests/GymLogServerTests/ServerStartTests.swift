@@ -59,6 +59,23 @@ struct ServerStartTests {
     }
 }
 
+/// Issue 49, item 9: a taken port said `bind(descriptor:ptr:bytes:): Address already in use
+/// (errno: 98)` without the address, after a "shutting down" line for a server that never ran.
+@Suite("A port that is taken")
+struct TakenPortTests {
+    @Test func aTakenPortIsNamedAndNoShutdownIsAnnounced() throws {
+        let running = try ServerInstance()
+        defer { running.stop() }
+        let port = try #require(running.url.split(separator: ":").last.map(String.init))
+        let dir = try temporaryDirectory("gymlog-taken-port")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let second = try ProcessRunner.runProduct("gymlog-server", ["serve", "--db", "sqlite:\(dir)/server.sqlite", "--port", port], timeout: 60)
+        #expect(second.status != 0 && !second.timedOut, "\(second.stdout)")
+        #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(port)") && second.stderr.contains("already in use"), "\(second.stderr)")
+        #expect(!second.stderr.contains("shutting down"), "\(second.stderr)")
+    }
+}
+
 /// Issue 49, item 10: `gymlog sync | head -1` crashed (`try!` on a write of "Broken pipe",
 /// SIGILL). A real pipe whose reader is gone: the command ends quietly.
 @Suite("A closed standard output")

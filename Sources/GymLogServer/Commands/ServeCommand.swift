@@ -148,10 +148,19 @@ struct ServeCommand: AsyncParsableCommand {
             try await runUntilSignalled(app, grace: config.shutdownGracePeriod)
         } catch {
             await storage.shutdown()
-            throw error
+            throw Self.explained(error, listening: "\(host):\(port)", metrics: metricsAddress)
         }
         // After the stop: requests in flight are done or cut, close the database connections.
         await storage.shutdown()
+    }
+
+    /// A taken port named with its address: NIO's own error (`bind(descriptor:ptr:bytes:):
+    /// Address already in use (errno: 98)`) names neither the address nor what to do.
+    static func explained(_ error: any Error, listening address: String, metrics: String?) -> any Error {
+        guard "\(error)".contains("Address already in use") else { return error }
+        let which = metrics.map { "\(address) (or the metrics address \($0))" } ?? address
+        return ServerSetupError("cannot listen on \(which): the address is already in use, by another gymlog-server or another "
+            + "program. Stop that one, or give this one another --port.")
     }
 
     // Refuses to serve from a corrupt database (the error names the file and the way out);
@@ -205,7 +214,9 @@ final class ShutdownNotice: Service, @unchecked Sendable {
     var graceRanOut: Bool { lock.withLock { started.map { ContinuousClock.now - $0 >= grace } ?? false } }
 
     func run() async throws {
-        try? await gracefulShutdown()
+        // Cancelled rather than asked to stop: another service of the group failed (a port
+        // that is taken), so there is no shutdown to announce, only that error.
+        do { try await gracefulShutdown() } catch { return }
         lock.withLock { started = .now }
         logger.notice("shutting down: finishing requests in flight", metadata: ["grace_s": "\(seconds(grace))"])
     }
