@@ -88,9 +88,18 @@ private enum FuzzCorpus {
         "sync", "status", "status --json", "help", "?", "log bench 100x5", "log squat 140x5x3 @8", "log",
         "import \(fixture("import/strong-quoted-kg.csv").path) --dry-run",
         "import \(fixture("import/hevy-kg-km.csv").path)",
-        "import \(fixture("import/strong-bad-rows.csv").path)",
+        "import \(badRowsCopy)",
         "import nothing-here.csv", "show --help", "exercises --help", "// a comment", "",
     ]
+
+    /// A copy of the fixture with bad rows: importing it writes its rejects file beside it,
+    /// which must never land among the fixtures (other suites read every file there).
+    static let badRowsCopy: String = {
+        let folder = (try? temporaryDirectory("gymlog-fuzz-import")) ?? NSTemporaryDirectory()
+        let path = folder + "/strong-bad-rows.csv"
+        try? FileManager.default.copyItem(at: fixture("import/strong-bad-rows.csv"), to: URL(fileURLWithPath: path))
+        return path
+    }()
 
     /// The inputs of the grammar fixture: accepted and rejected entry lines.
     static let grammarLines: [String] = {
