@@ -104,17 +104,23 @@ public enum ConfigFile {
         }
         let text = "# gymlog's sync credentials, written by `gymlog login` and `gymlog logout` (mode 0600).\n"
             + "# Settings belong in config.toml (`gymlog config set`).\n" + renderTOML(entries)
+        try writeWhole(text, to: path, mode: 0o600, what: "the credentials file")
+        chmod(path, 0o600)
+    }
+
+    /// Writes `text` to a temporary file beside `path` (created with `mode`, fsynced), then
+    /// renames it over `path`: a crash never leaves half a file. `what` names the file in errors.
+    private static func writeWhole(_ text: String, to path: String, mode: mode_t, what: String) throws {
         let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw UserError("Cannot write \(tmp): \(String(cString: strerror(errno))).") }
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        guard fd >= 0 else { throw UserError("Cannot write \(tmp): \(String(cString: strerror(errno))); check the folder's permissions.") }
         let bytes = Array(text.utf8)
         let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count && fsync(fd) == 0
         close(fd)
         guard ok, rename(tmp, path) == 0 else {
             unlink(tmp)
-            throw UserError("Cannot write the credentials file \(path): \(String(cString: strerror(errno))).")
+            throw UserError("Cannot write \(what) \(path): \(String(cString: strerror(errno))).")
         }
-        chmod(path, 0o600)
     }
 
     /// Writes `text` as the config at `path`: to a temporary file beside it, then renamed, so
@@ -125,16 +131,7 @@ public enum ConfigFile {
         var info = stat()
         let existed = stat(path, &info) == 0
         let mode = existed ? info.st_mode & 0o7777 : 0o666
-        let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)
-        guard fd >= 0 else { throw UserError("Cannot write \(tmp): \(String(cString: strerror(errno))); check the folder's permissions.") }
-        let bytes = Array(text.utf8)
-        let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(tmp, path) == 0 else {
-            unlink(tmp)
-            throw UserError("Cannot write the config file \(path): \(String(cString: strerror(errno))).")
-        }
+        try writeWhole(text, to: path, mode: mode, what: "the config file")
         if existed { chmod(path, mode) }
     }
 }
