@@ -369,7 +369,7 @@ public struct SyncEngine: Sendable {
         // only be the other; otherwise the events go again, and the server answers `duplicate`
         // for what it holds and `key_reused` for what a copy wrote under the same seq (taking
         // the ack as it comes would delete a copy's own changes unsent).
-        if serverAck > position.ackedSeq, serverAck > (try replica.lastWrittenSeq()) { throw SyncEngineError.copyOfAnotherDevice }
+        if serverAck > position.ackedSeq, try acknowledgesUnwritten(serverAck) { throw SyncEngineError.copyOfAnotherDevice }
 
         // Pushed right after the pull: when nothing came between, the cursor moves past this
         // device's own writes, so the next cycle need not pull them back either.
@@ -380,6 +380,10 @@ public struct SyncEngine: Sendable {
                                   pulledThrough: Self.heldThrough(head, pulledThrough: pulledThrough, cursor: position.cursor))
         }
     }
+
+    /// Whether the server acknowledges a seq this database never wrote: only another database
+    /// syncing under this device's id (a copy) can have sent it. The one rule for pulls and pushes.
+    private func acknowledgesUnwritten(_ ack: Int64) throws -> Bool { ack > (try replica.lastWrittenSeq()) }
 
     /// Where the device holds every change after its cursor moves past its own push to `head`:
     /// `head` when it held everything up to the cursor, else unknown (nil: `pulled_through` stays).
@@ -483,7 +487,7 @@ public struct SyncEngine: Sendable {
             // An acknowledgement past any seq written here: another database pushed under this
             // device's id (a copy that synced first, its later seqs unknown here). Taking it
             // would mark this device's own later changes as sent and drop them unsent.
-            if response.lastAppliedSeq > (try replica.lastWrittenSeq()) { throw SyncEngineError.copyOfAnotherDevice }
+            if try acknowledgesUnwritten(response.lastAppliedSeq) { throw SyncEngineError.copyOfAnotherDevice }
             // Only what this batch carried counts as sent: a higher acknowledgement (a lost
             // answer's batch) is confirmed when those events go again, as duplicates, or found
             // to be another database's (`key_reused`).

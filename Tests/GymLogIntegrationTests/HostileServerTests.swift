@@ -19,15 +19,7 @@ final class HostileHTTPServer: @unchecked Sendable {
     struct Connection: Sendable {
         let fd: Int32
         /// Writes all of `text`; false once the client has gone.
-        @discardableResult func write(_ text: String) -> Bool {
-            var bytes = Array(text.utf8)[...]
-            while !bytes.isEmpty {
-                let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if n <= 0 { return false }
-                bytes = bytes.dropFirst(n)
-            }
-            return true
-        }
+        @discardableResult func write(_ text: String) -> Bool { writeBytes(Data(text.utf8)) }
 
         /// Writes all of `bytes`; false once the client has gone.
         @discardableResult func writeBytes(_ data: Data) -> Bool {
