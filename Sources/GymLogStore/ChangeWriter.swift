@@ -70,12 +70,14 @@ public struct ChangeWriter {
     public mutating func write(_ entity: EntityKind, id: UUID, op: ChangeOp, fields: [(String, FieldValue)]) throws -> HLC {
         try Self.checkStorable(entity, fields)
         if journal != nil {
-            // The before-image, read just before the upsert: what `undo` writes back. A row
-            // whose id was made up here has none, and logging a set need not ask.
-            let compact = op == .create && journal!.compactCreates
-            let before = op == .create && (compact || minted.contains(id)) ? nil : try currentValues(entity, id: id.key, fields: fields.map(\.0))
-            journal!.writes.append(JournalWrite(entity: entity, id: id.key, op: op, before: before,
-                                                after: compact ? [(tombstoneField, .null)] : fields))
+            if op == .create && journal!.createsJournalledAs != nil {
+                try journal!.journalCreated(entity, id: id.key, in: db)
+            } else {
+                // The before-image, read just before the upsert: what `undo` writes back. A row
+                // whose id was made up here has none, and logging a set need not ask.
+                let before = op == .create && minted.contains(id) ? nil : try currentValues(entity, id: id.key, fields: fields.map(\.0))
+                journal!.writes.append(JournalWrite(entity: entity, id: id.key, op: op, before: before, after: fields))
+            }
         }
         clock = clock.tick(now: now, node: deviceID)
         let changes = fields.map { FieldChange($0.0, $0.1, clock) }

@@ -89,6 +89,7 @@ extension GymLogDatabase {
             // The tallies followed the sets through their triggers, leaving empty rows under the plain ids.
             try db.execute(sql: "DELETE FROM session_tallies WHERE live_sets = 0 AND kg_volume = 0 AND lb_volume = 0")
             try db.execute(sql: "UPDATE undo_actions SET workout_id = gymlog_keyed_id(workout_id) WHERE workout_id GLOB ?", arguments: [pattern])
+            try db.execute(sql: "UPDATE undo_created SET id = gymlog_keyed_id(id) WHERE id GLOB ?", arguments: [pattern])
             try rewriteEvents(db, table: "outbox", rowKey: ["seq"], key)
             try rewriteEvents(db, table: "parked_changes", rowKey: ["entity", "entity_id"], key)
             try rewriteJournal(db, key)

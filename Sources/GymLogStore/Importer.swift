@@ -75,8 +75,9 @@ extension GymLogDatabase {
             return state.finished()
         }
         return try commit(action: label) { w in
-            // The journal of a few hundred thousand created rows holds their ids, not their fields.
-            w.journal?.compactCreates = true
+            // The rows a few hundred thousand created are journalled in the database as they
+            // are written, by id: the import's memory stays flat.
+            try w.journal?.journalCreatesInDatabase(w.db)
             var batchSets = 0, done = 0
             try workouts { read in
                 let workout = stored(read)

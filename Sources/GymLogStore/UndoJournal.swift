@@ -20,23 +20,42 @@ struct ActionJournal {
     var summary = ""
     var workoutID: UUID?
     var writes: [JournalWrite] = []
-    /// Rows this action creates are journalled as their id and tombstone only (an import):
+    /// Set for an import (`journalCreatesInDatabase`): the id this action will have, under which
+    /// each row it creates is journalled in `undo_created` as it is written, by id alone:
     /// `undo` tombstones them and `redo` clears the tombstone, which is all a created row needs,
-    /// so the journal of a large import holds no copy of its values.
-    var compactCreates = false
+    /// so an import's memory does not grow with the file.
+    private(set) var createsJournalledAs: Int64?
+    /// How many rows went to `undo_created`.
+    var createdRows = 0
 
     /// How many actions `undo` can go back.
     static let depth: Int64 = 500
+
+    /// From now on, rows this action creates are journalled in the database, not in `writes`.
+    mutating func journalCreatesInDatabase(_ db: Database) throws {
+        // Past every action kept, undone ones included (`save` clears those, never this id).
+        let id = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM undo_actions")!
+        try db.execute(sql: "DELETE FROM undo_created WHERE action >= ?", arguments: [id])
+        createsJournalledAs = id
+    }
+
+    /// Journals the creation of row `id` of `entity` (see `createsJournalledAs`).
+    mutating func journalCreated(_ entity: EntityKind, id: String, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO undo_created (action, entity, id) VALUES (?, ?, ?)")
+            .execute(arguments: [createsJournalledAs, entity.rawValue, id])
+        createdRows += 1
+    }
 
     /// Stores the action as the newest one and forgets every undone action (a new action
     /// clears the redo side; `undoneMayExist` false says there is none). Returns whether it
     /// stored anything: an action that wrote nothing is not recorded.
     func save(_ db: Database, now: Int64, undoneMayExist: Bool = true) throws -> Bool {
-        guard !writes.isEmpty else { return false }
+        guard !writes.isEmpty || createdRows > 0 else { return false }
         // Cached statements: this runs on every logged line, the hot path of the product.
         if undoneMayExist { try db.cachedStatement(sql: "DELETE FROM undo_actions WHERE undone = 1").execute() }
-        try db.cachedStatement(sql: "INSERT INTO undo_actions (label, summary, workout_id, undone, at, writes) VALUES (?, ?, ?, 0, ?, ?)")
-            .execute(arguments: [label, summary, workoutID?.key, now, JournalFields.encode(writes)])
+        // A null id is the next rowid; an import's is the one its `undo_created` rows name.
+        try db.cachedStatement(sql: "INSERT INTO undo_actions (id, label, summary, workout_id, undone, at, writes) VALUES (?, ?, ?, ?, 0, ?, ?)")
+            .execute(arguments: [createsJournalledAs, label, summary, workoutID?.key, now, JournalFields.encode(writes)])
         let action = db.lastInsertedRowID
         // The stack is for recent mistakes, not an archive: keep the newest actions only,
         // pruned every `pruneEvery` actions rather than on every line.

@@ -52,6 +52,29 @@ private func comparable(_ field: String, _ value: FieldValue) -> FieldValue {
     field == tombstoneField ? .int(value == .null ? 0 : 1) : value
 }
 
+/// The rows an action created that are journalled in `undo_created` (an import's), as the
+/// journal's writes they stand for: a create whose undo is its tombstone.
+enum CreatedRows {
+    static let pageSize = 2000
+
+    /// Hands `body` the rows of action `action` a page at a time, in the order written, until
+    /// it returns false.
+    static func forEachPage(of action: Int64, in db: Database, _ body: ([JournalWrite]) throws -> Bool) throws {
+        var after: Int64 = 0
+        while true {
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT rowid, entity, id FROM undo_created WHERE action = ? AND rowid > ? ORDER BY rowid LIMIT ?
+                """), arguments: [action, after, pageSize])
+            guard let last = rows.last else { return }
+            after = last[0]
+            let page = rows.compactMap { row in
+                EntityKind(rawValue: row[1]).map { JournalWrite(entity: $0, id: row[2], op: .create, before: nil, after: [(tombstoneField, .null)]) }
+            }
+            guard try body(page) else { return }
+        }
+    }
+}
+
 /// The undo service: steps through this device's action journal inside the caller's write
 /// transaction, checking that nothing changed the journalled rows since and writing the
 /// before- or after-values back through the write pipeline.
@@ -81,12 +104,35 @@ enum UndoStack {
             try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
             return .refused(action, reason: "its record on this device is unreadable")
         }
-        if let reason = try conflict(writes, direction, in: w) {
+        // The rows an import created (`undo_created`) are read a page at a time, so undoing a
+        // whole history holds one page of them: checked first, then replayed.
+        var reason = try conflict(writes, direction, in: w)
+        if reason == nil {
+            try CreatedRows.forEachPage(of: actionID, in: w.db) { page in
+                reason = try conflict(page, direction, in: w)
+                return reason == nil
+            }
+        }
+        if let reason {
             try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
             return .refused(action, reason: reason)
         }
         var exercises = Set<UUID>()
-        for write in direction == .undo ? writes.reversed() : writes {
+        // They were created first: `undo` takes them back last, `redo` brings them back first.
+        if direction == .redo { try CreatedRows.forEachPage(of: actionID, in: w.db) { try replay($0, direction, exercises: &exercises, in: &w); return true } }
+        try replay(direction == .undo ? writes.reversed() : writes, direction, exercises: &exercises, in: &w)
+        if direction == .undo { try CreatedRows.forEachPage(of: actionID, in: w.db) { try replay($0, direction, exercises: &exercises, in: &w); return true } }
+        for id in exercises { try RecordBook(w).rebuildRecords(exerciseID: id) }
+        try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
+                         arguments: [direction == .undo, w.now, actionID])
+        w.undoneActionsMayExist = true
+        return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try Workouts(w).workout(id: $0) }))
+    }
+
+    /// Writes `writes` back (`undo`) or forward again (`redo`), in the order given, noting the
+    /// exercises whose records change.
+    private static func replay(_ writes: [JournalWrite], _ direction: UndoDirection, exercises: inout Set<UUID>, in w: inout ChangeWriter) throws {
+        for write in writes {
             guard let change = try replay(write, direction, in: w) else { continue }
             // A set moved between exercises (`exercises merge`) changes the records of both.
             func noteExercise() throws {
@@ -98,11 +144,6 @@ enum UndoStack {
             try w.write(write.entity, id: parseUUID(write.id) ?? UUID(), op: change.op, fields: change.fields)
             try noteExercise()
         }
-        for id in exercises { try RecordBook(w).rebuildRecords(exerciseID: id) }
-        try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
-                         arguments: [direction == .undo, w.now, actionID])
-        w.undoneActionsMayExist = true
-        return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try Workouts(w).workout(id: $0) }))
     }
 
     /// The state the rows must be in for the step: after the action for `undo` (the last value

@@ -19,7 +19,7 @@ import Testing
         "exercises.id", "aliases.id", "aliases.exercise_id", "workouts.id", "workouts.routine_id", "sets.id", "sets.workout_id",
         "sets.exercise_id", "sets.superset_id", "routines.id", "bodyweights.id", "records.exercise_id", "records.set_id",
         "records.workout_id", "session_tallies.workout_id", "session_tallies.exercise_id", "outbox.entity_id", "outbox.payload",
-        "undo_actions.workout_id", "undo_actions.writes", "parked_changes.entity_id", "parked_changes.payload",
+        "undo_actions.workout_id", "undo_actions.writes", "undo_created.id", "parked_changes.entity_id", "parked_changes.payload",
     ]
 
     /// How many values of each id column hold a plain derived id, where any does.
