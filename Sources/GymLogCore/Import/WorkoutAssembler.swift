@@ -357,7 +357,14 @@ struct WorkoutAssembler {
         // Windows line break becomes a line feed, an Escape is dropped).
         workout.name = workout.name.map { ControlCharacters.cleaned($0, lineBreaks: false) }
         workout.note = workout.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
+        // An app that wrote no end time said nothing about the length: as Strong's `0s`, the
+        // workout ends within its first second with its sets in order inside it, a workout
+        // of unknown length (`WorkoutLength`), instead of one a minute per set long. Times
+        // the app did write for its sets still stretch it.
+        let noEnd = workout.endedAt == nil && source != .native
+        if noEnd { workout.endedAt = workout.startedAt + 999 }
         workout.sets = settle(done.sets, in: workout)
+        if noEnd, let last = workout.sets.map(\.performedAt).max(), last > workout.endedAt! { workout.endedAt = last }
         for i in workout.sets.indices {
             workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
             // After the ids are derived, so a file read before this rule keeps its ids.
@@ -365,7 +372,6 @@ struct WorkoutAssembler {
                 workout.sets[i].values = workout.sets[i].values.readingImported(as: kinds[workout.sets[i].exercise])
             }
         }
-        if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
         try emit(workout)
     }
 
