@@ -23,6 +23,10 @@ public struct ExportRow: Sendable, Equatable {
     public var supersetNumber: Int?
     /// The exercise's catalog fields as stored (`exercise_link`); empty when linked from its name.
     public var exerciseLink = ExerciseLinkFields()
+    /// True when an earlier workout of the export has the same title and starts in the same
+    /// minute: a layout that writes starts to the minute (Hevy's) writes this one's seconds
+    /// too, or the two would read back as one workout.
+    public var startToTheSecond = false
 
     /// A row from stored values; the caller numbers the set within its exercise and workout
     /// (`ExportNumbering`).
@@ -43,6 +47,10 @@ public struct ExportNumbering: Sendable {
     var workout: UUID?
     var exercises: [UUID: (order: Int, working: Int)] = [:]
     var supersets: [UUID: Int] = [:]
+    /// The local minute the last workout started in, and the titles started in it so far.
+    var minute: Int64?
+    var titlesInMinute: Set<String> = []
+    var startToTheSecond = false
 
     public init() {}
 
@@ -73,9 +81,17 @@ public struct ExportNumbering: Sendable {
     public mutating func row(_ set: LoggedSet, workout: Workout, exercise: Exercise, aliases: [String] = [],
                              link: ExerciseLinkFields = ExerciseLinkFields()) -> ExportRow {
         let n = number(set)
+        if n.firstOfWorkout {
+            // Workouts come in the order they started, so those of one minute are together.
+            let local = workout.startedAt + Int64(workout.utcOffsetSeconds) * 1000
+            let minute = local >= 0 ? local / 60_000 : (local - 59_999) / 60_000
+            if minute != self.minute { self.minute = minute; titlesInMinute.removeAll() }
+            startToTheSecond = !titlesInMinute.insert(workout.name.flatMap { $0.isEmpty ? nil : $0 } ?? ExportFormat.defaultWorkoutName).inserted
+        }
         var row = ExportRow(set: set, workout: workout, exercise: exercise, setOrder: n.setOrder, workingSetNumber: n.workingSetNumber,
                             exerciseAliases: aliases, supersetNumber: n.supersetNumber, firstOfWorkout: n.firstOfWorkout)
         row.exerciseLink = link
+        row.startToTheSecond = startToTheSecond
         return row
     }
 }
@@ -326,7 +342,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     static func appendHevy(_ row: ExportRow, to w: inout CSVWriter, unit: WeightUnit) {
         let v = row.set.values, workout = row.workout
         if let name = workout.name, !name.isEmpty { w.textField(name) } else { w.field(defaultWorkoutName) }
-        w.fieldHevyTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        w.fieldHevyTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds, seconds: row.startToTheSecond)
         if let ended = workout.endedAt {
             w.fieldHevyTime(millis: ended, utcOffsetSeconds: workout.utcOffsetSeconds)
         } else {
@@ -429,7 +445,9 @@ extension CSVWriter {
 
 extension CSVWriter {
     /// Hevy's time spelling, local and to the minute: `21 Nov 2026, 10:15`, `5 Sep 2025, 07:05`.
-    mutating func fieldHevyTime(millis: Int64, utcOffsetSeconds: Int) {
+    /// `"15 Sep 2025, 07:48"`; with `seconds`, `"15 Sep 2025, 07:48:34"` (which the Hevy
+    /// reader takes too).
+    mutating func fieldHevyTime(millis: Int64, utcOffsetSeconds: Int, seconds: Bool = false) {
         beginField(empty: false)
         let t = CivilDateTime(millis: millis, utcOffsetSeconds: utcOffsetSeconds)
         // Quoted, as Hevy writes it: the comma is part of the value.
@@ -443,6 +461,7 @@ extension CSVWriter {
         buffer.append(UInt8(ascii: " "))
         appendTwoDigits(t.hour, to: &buffer)
         appendTwoDigits(t.minute, after: ":", to: &buffer)
+        if seconds { appendTwoDigits(t.second, after: ":", to: &buffer) }
         buffer.append(UInt8(ascii: "\""))
     }
 
