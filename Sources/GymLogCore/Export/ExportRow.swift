@@ -38,6 +38,20 @@ public struct ExportRow: Sendable, Equatable {
     }
 }
 
+/// A routine as the native export carries it, so a history rebuilt from the file has its
+/// routines: its id, name and text, the unit its bare weights are in, and when each planned
+/// line was first saved (`line_since`, stored JSON, kept as it is so 5/3/1 waves count on).
+public struct RoutineRecord: Equatable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var text: String
+    public var unit: WeightUnit?
+    public var lineSince: String?
+    public init(id: UUID, name: String, text: String, unit: WeightUnit?, lineSince: String?) {
+        self.id = id; self.name = name; self.text = text; self.unit = unit; self.lineSince = lineSince
+    }
+}
+
 /// Numbers sets as the export lists them, workout by workout in the order they were done:
 /// each exercise's sets (all, and the working and failure ones Strong numbers) and each
 /// superset, counted within the workout.
@@ -105,8 +119,10 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     ///
     /// Bodyweight entries follow the sets as rows of their own, oldest first: `kind` is
     /// `bodyweight_entry`, `set_id` the entry's id, `weight` and `weight_unit` the weight as
-    /// typed, `performed_at` when it was measured; every other field is empty. One file holds
-    /// the whole log, and a row with no workout or exercise cannot be mistaken for a set.
+    /// typed, `performed_at` when it was measured; every other field is empty. A whole-history
+    /// export (no date range, no exercise) ends with the routines, kind `routine`
+    /// (`append(_:RoutineRecord)`). One file holds the whole log, and a row with no workout
+    /// or exercise cannot be mistaken for a set.
     case native
     /// The layout of the Strong app's CSV export, so the file opens in tools built for it.
     ///
@@ -169,6 +185,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
     /// The native `kind` of a row that is a bodyweight entry, not a set.
     static let bodyweightEntryKind = "bodyweight_entry"
+    /// The `kind` of a native row that holds a routine.
+    static let routineKind = "routine"
 
     static let strongHeader = [
         "Date", "Workout Name", "Exercise Name", "Set Order", "Weight", "Weight Unit", "Reps", "RPE", "Distance",
@@ -265,8 +283,33 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         writer.endRow()
     }
 
-    /// Whether this layout carries bodyweight entries.
+    /// Whether this layout carries bodyweight entries (and routines).
     public var carriesBodyweight: Bool { self == .native }
+
+    /// Writes one routine; only the native layout has a place for it. `set_id` is the
+    /// routine's id, `workout_name` its name, `workout_note` its text, `kind` is `routine`,
+    /// `weight_unit` the unit its bare weights are in and `note` its `line_since`; every
+    /// other field is empty.
+    public func append(_ routine: RoutineRecord, to writer: inout CSVWriter) {
+        guard self == .native else { return }
+        writer.fieldUUID(routine.id)
+        writer.emptyField()  // workout_id
+        writer.textField(routine.name)
+        writer.emptyField()  // workout_started_at
+        writer.emptyField()  // workout_ended_at
+        writer.textField(routine.text)
+        for _ in 1...3 { writer.emptyField() }  // exercise_id, exercise, set_order
+        for field in Self.setFields {
+            switch field {
+            case .kind: writer.field(Self.routineKind)
+            case .weightUnit: if let unit = routine.unit { writer.field(unit.rawValue) } else { writer.emptyField() }
+            case .note: writer.optionalTextField(routine.lineSince)
+            default: writer.emptyField()
+            }
+        }
+        for _ in 1...4 { writer.emptyField() }  // performed_at, exercise_aliases, superset_id, exercise_link
+        writer.endRow()
+    }
 
     static func appendNative(_ row: ExportRow, to w: inout CSVWriter) {
         let set = row.set, workout = row.workout

@@ -82,10 +82,11 @@ struct WorkoutAssembler {
     var assumedDistanceUnit: DistanceUnit?
     var cappedDurations: [ImportProblem] = []
     var bodyweights: [BodyweightEntry] = []
+    var routines: [RoutineRecord] = []
 
     /// The longest workout an export's duration or end time is taken at its word for: a day.
     /// Longer is a timer left running (Strong writes hundreds of hours); such a workout is
-    /// read as if it gave no duration, its sets a minute apart and ending at the last.
+    /// read as if it gave no duration: of unknown length, its sets inside its first second.
     static let longestWorkoutSeconds = 86_400
 
     init(source: ImportSource, options: ImportOptions, mode: Mode) { self.source = source; self.options = options; self.mode = mode }
@@ -385,6 +386,7 @@ struct WorkoutAssembler {
                                 assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations,
                                 bodyweights: bodyweights)
         file.mendedRows = mendedRows
+        file.routines = routines
         file.warnings = warnings
         file.setCount = setCount
         file.workoutRows = workoutRows
