@@ -18,7 +18,29 @@ struct PlainLineReader: LineReader {
 /// Words offered by tab completion; set before each prompt. readline calls back through C
 /// function pointers that cannot capture context, hence the global.
 nonisolated(unsafe) var completionWords: [String] = []
-nonisolated(unsafe) private var completionMatches: [String] = []
+
+/// What a Tab does to `typed` (the word being completed, after `lineStart` on the line):
+/// readline's match list, the replacement text first and then the candidates (none when
+/// only one is left: readline then adds a space). Names match ignoring case. When several
+/// remain, the replacement is what they all start with, without a space that ends it:
+/// `later` becomes `Lateral Raise`, not `Lateral Raise `, so the word typed next is not cut
+/// off by a space the lifter did not type.
+func completion(of typed: String, after lineStart: String, among words: [String]) -> [String] {
+    let prefix = (lineStart + typed).lowercased()
+    var seen = Set<String>()
+    let matches = words.filter { $0.lowercased().hasPrefix(prefix) }
+        .map { String($0.dropFirst(lineStart.count)) }
+        .filter { seen.insert($0).inserted }
+    guard matches.count > 1 else { return matches }
+    var common = matches[0]
+    for match in matches.dropFirst() {
+        common = String(zip(common, match).prefix { $0 == $1 }.map(\.0))
+    }
+    // Shorter than typed (only the case differs): keep what was typed.
+    if common.count < typed.count { common = typed }
+    while common.count > typed.count, common.last == " " { common.removeLast() }
+    return [common] + matches
+}
 
 /// A terminal: GNU readline line editing, persistent history and tab completion; Ctrl-C at
 /// the prompt clears the line, as in bash and psql, instead of ending the REPL.
@@ -33,16 +55,16 @@ struct ReadlineReader: LineReader {
             // Complete the whole line so far, so multi-word names like "bench press" work.
             let typed = text.map { String(cString: $0) } ?? ""
             let lineStart = gymlog_rl_line_buffer().map { String(cString: $0).prefix(Int(start)) } ?? ""
-            let prefix = (String(lineStart) + typed).lowercased()
-            completionMatches = completionWords
-                .filter { $0.lowercased().hasPrefix(prefix) }
-                .map { String($0.dropFirst(lineStart.count)) }
+            let matches = completion(of: typed, after: String(lineStart), among: completionWords)
             gymlog_rl_completion_over()
-            return rl_completion_matches(text) { _, state in
-                let i = Int(state)
-                guard i < completionMatches.count else { return nil }
-                return strdup(completionMatches[i])
-            }
+            guard !matches.isEmpty else { return nil }
+            // readline's own list would put the matches' longest common start first, with
+            // the space that ends a shared word (`Lateral Raise `): built here instead.
+            let list = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (matches.count + 1))!
+                .assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
+            for (i, match) in matches.enumerated() { list[i] = strdup(match) }
+            list[matches.count] = nil
+            return list
         }
     }
 

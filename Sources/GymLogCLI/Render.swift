@@ -47,13 +47,13 @@ enum Render {
     /// 5 warm-ups` when some are warm-ups); "(in progress)" while
     /// `status` says the workout is open, the same rule as the REPL prompt's; `reference` is
     /// what `--workout` takes.
-    static func workoutHeader(_ w: Workout, sets: SetCount, lastActivity: Int64?, status: WorkoutStatus, reference: String? = nil,
-                              style: Style = .plain) -> String {
+    static func workoutHeader(_ w: Workout, sets: SetCount, setSeconds: [Int?], lastActivity: Int64?, status: WorkoutStatus,
+                              reference: String? = nil, style: Style = .plain) -> String {
         var text = style.bold(day(w.startedAt, w.utcOffsetSeconds))
         if let name = w.name { text += "  " + style.bold(name) }
         var details = ""
         if let end = status.end(of: w, lastActivity: lastActivity) {
-            details += "  (\(max(0, (end - w.startedAt) / 60_000)) min)"
+            details += "  (\(WorkoutLength.text(WorkoutLength.millis(start: w.startedAt, end: end, setSeconds: setSeconds))))"
         } else {
             details += "  (in progress)"
         }
@@ -65,7 +65,7 @@ enum Render {
     }
 
     static func workoutHeader(_ d: WorkoutDetail, status: WorkoutStatus, style: Style) -> String {
-        workoutHeader(d.workout, sets: SetCount(d.sets.map(\.set.values)), lastActivity: d.sets.map(\.set.performedAt).max(), status: status,
+        workoutHeader(d.workout, sets: SetCount(d.sets.map(\.set.values)), setSeconds: d.sets.map(\.set.values.durationSeconds), lastActivity: d.sets.map(\.set.performedAt).max(), status: status,
                       reference: d.reference, style: style)
     }
 

@@ -12,9 +12,7 @@ extension Render {
         let sameDay = now.map { localDate(millis: $0, utcOffsetSeconds: w.utcOffsetSeconds) == localDate(millis: w.startedAt, utcOffsetSeconds: w.utcOffsetSeconds) } ?? true
         let name = w.name.map { "'\($0)'" } ?? (sameDay ? "the workout started at \(clock(w.startedAt, w.utcOffsetSeconds))"
             : "the workout of \(day(w.startedAt, w.utcOffsetSeconds))")
-        let minutes = max(0, ((w.endedAt ?? w.startedAt) - w.startedAt) / 60_000)
-        let duration = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min"
-        var line = "Finished \(name): \(duration), \(s.sets)"
+        var line = "Finished \(name): \(WorkoutLength.text(s.length)), \(s.sets)"
         if s.workingVolume > 0 { line += ", \(load(kilograms: s.workingVolume, settings)) working volume" }
         var lines = [line + "."]
         if let p = s.previous {

@@ -97,10 +97,25 @@ enum Exercises {
             }
             return e
         case .ambiguous(let list):
-            throw UserError("'\(name)' matches several exercises: \(list.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")). Type more of the name.")
+            throw UserError(ExerciseResolution.severalMatches(typed: name, list, setCounts: try liveSetCounts(list, in: w)))
         case .nearMiss(let e): throw UserError("No exercise is called '\(name)'. Did you mean '\(e.name)'?")
-        case .create: throw UserError("No exercise is called '\(name)'; list them with `gymlog exercises`.")
+        case .create:
+            // A name no exercise has may still be words of some (`dumbbell bench`): one such
+            // exercise is the one meant, several are listed to choose from.
+            let candidates = resolver.candidates(name)
+            if candidates.count == 1, !wholeName { return candidates[0] }
+            if !candidates.isEmpty {
+                throw UserError(ExerciseResolution.severalMatches(typed: name, candidates, setCounts: try liveSetCounts(candidates, in: w)))
+            }
+            throw UserError("No exercise is called '\(name)'; list them with `gymlog exercises`.")
         }
+    }
+
+    /// Live sets of each of these exercises, for a list the lifter chooses from.
+    static func liveSetCounts(_ exercises: [Exercise], in w: ChangeWriter) throws -> [UUID: Int] {
+        var counts: [UUID: Int] = [:]
+        for e in exercises { counts[e.id] = try liveSetCount(exerciseID: e.id, in: w) }
+        return counts
     }
 
     /// Refuses sets that do not fit the exercise's kind, naming the kind and what to type
@@ -163,7 +178,8 @@ enum Exercises {
     static func resolveOrCreate(_ mention: ExerciseMention, firstSet: SetValues?, in w: inout ChangeWriter) throws -> (Exercise, Bool) {
         if let e = try indexedExercise(named: mention.name, in: w) { return (e, false) }
         let resolution = try resolver(in: w).resolve(mention.name)
-        if let refusal = resolution.refusal(typed: mention.name) { throw UserError(refusal, at: mention.span) }
+        let counts = if case .ambiguous(let list) = resolution { try liveSetCounts(list, in: w) } else { [UUID: Int]() }
+        if let refusal = resolution.refusal(typed: mention.name, setCounts: counts) { throw UserError(refusal, at: mention.span) }
         switch resolution {
         case .found(let e): return (e, false)
         case .create(let name): return (try create(name: name, kind: firstSet?.exerciseKind ?? .weighted, in: &w), true)

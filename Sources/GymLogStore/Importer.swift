@@ -28,6 +28,10 @@ public struct ImportReport: Equatable, Sendable {
     public var bodyweightsCreated = 0
     /// Bodyweight entries whose id was already stored: left as they are.
     public var bodyweightsExisting = 0
+    /// Routines written (or that would be).
+    public var routinesCreated = 0
+    /// Routines of a name the database has already: left as they are.
+    public var routinesExisting = 0
     /// How many transactions the writes were split into.
     public var transactions = 0
 
@@ -71,6 +75,7 @@ extension GymLogDatabase {
                 var w = try ChangeWriter(db: db, now: environment.now(), environment: environment, settings: settings, idKeying: idKeying, fault: nil)
                 try workouts { try Importer.importWorkout(stored($0), state: &state, in: &w) }
                 try Importer.importBodyweights(file.bodyweights, state: &state, in: &w)
+                try Importer.importRoutines(file.routines, state: &state, in: &w)
             }
             return state.finished()
         }
@@ -91,6 +96,7 @@ extension GymLogDatabase {
             }
             if batchSets > 0 { progress?(done + batchSets, file.setCount) }
             try Importer.importBodyweights(file.bodyweights, state: &state, in: &w)
+            try Importer.importRoutines(file.routines, state: &state, in: &w)
             if !state.touched.isEmpty {
                 try RecordBook(w).ensureRecordsFormula()
                 for id in state.touched.sorted(by: { $0.uuidString < $1.uuidString }) { try RecordBook(w).rebuildRecords(exerciseID: id) }
@@ -255,6 +261,26 @@ enum Importer {
             state.report.bodyweightsCreated += 1
             guard !state.dryRun else { continue }
             try w.write(.bodyweights, id: entry.id, op: .create, fields: entry.createFields)
+        }
+    }
+
+    /// Writes the file's routines as they were stored (text, unit, `line_since`), skipping a
+    /// name the database has a routine of already. The id derives from the name, as
+    /// `RoutineSteps.save` derives it, so the history's devices agree on it.
+    static func importRoutines(_ routines: [RoutineRecord], state: inout ImportState, in w: inout ChangeWriter) throws {
+        for routine in routines {
+            let name = displayName(forNew: routine.name)
+            let id = w.derivedID(namespace: "routine", key: nameKey(name))
+            if try stored("routines", id, state: &state, in: w) {
+                state.report.routinesExisting += 1
+                continue
+            }
+            state.report.routinesCreated += 1
+            guard !state.dryRun else { continue }
+            var fields: [(String, FieldValue)] = [("name", .text(name)), ("body", .text(routine.text))]
+            if let since = routine.lineSince { fields.append(("line_since", .text(since))) }
+            if let unit = routine.unit { fields.append(("unit", .text(unit.rawValue))) }
+            try w.write(.routines, id: id, op: .create, fields: fields + [(tombstoneField, .null)])
         }
     }
 

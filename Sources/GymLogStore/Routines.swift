@@ -23,6 +23,17 @@ extension GymLogDatabase {
         }
     }
 
+    /// Every live routine as the native export carries it, by name.
+    public func exportRoutines() throws -> [RoutineRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, body, unit, line_since FROM routines WHERE deleted_at IS NULL ORDER BY name COLLATE NOCASE, id")
+                .compactMap { (row: Row) -> RoutineRecord? in
+                    guard let routine = Self.routine(row) else { return nil }
+                    return RoutineRecord(id: routine.id, name: routine.name, text: routine.text, unit: routine.unit, lineSince: row["line_since"])
+                }
+        }
+    }
+
     /// The routine a typed name means: its whole name (case, accents and punctuation aside)
     /// or an unambiguous start of it (`push` for "Push A" when there is no "Push B").
     public func routine(named name: String) throws -> StoredRoutine {

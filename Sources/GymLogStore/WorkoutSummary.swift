@@ -7,6 +7,8 @@ public struct WorkoutSummary: Sendable {
     /// The workout, with its end.
     public var workout: Workout
     public var sets: SetCount
+    /// How long it lasted in milliseconds (`WorkoutLength`), nil when unknown.
+    public var length: Int64?
     /// The working volume (weight x reps of working sets, a bodyweight set's on that day's
     /// total), in kg.
     public var workingVolume: Double
@@ -65,7 +67,9 @@ extension Workouts {
                 .sorted { (order[$0.metric]!, $0.reps) < (order[$1.metric]!, $1.reps) }
             return beaten.isEmpty ? nil : (exercise, beaten)
         }
-        return WorkoutSummary(workout: workout, sets: SetCount(sets.map(\.values)),
+        let length = WorkoutLength.millis(start: workout.startedAt, end: workout.endedAt ?? workout.startedAt,
+                                          setSeconds: sets.map(\.values.durationSeconds))
+        return WorkoutSummary(workout: workout, sets: SetCount(sets.map(\.values)), length: length,
                               workingVolume: try GymLogDatabase.bodyweightTimeline(db, for: sets).workingVolume(of: sets),
                               records: records, previous: try previous(of: workout))
     }

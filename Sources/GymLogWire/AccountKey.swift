@@ -365,9 +365,23 @@ public enum RecoveryPhrase {
         }
     }
 
+    /// The words of a typed phrase, as `decode` reads them.
+    static func typedWords(_ phrase: String) -> [Substring] {
+        phrase.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "-" })
+    }
+
+    /// The phrase with its word at `position` (1-based, as `Problem.unknownWord` counts)
+    /// typed again: what a terminal asks for instead of the whole phrase.
+    public static func replacingWord(_ position: Int, in phrase: String, with word: String) -> String {
+        var words = typedWords(phrase).map(String.init)
+        guard words.indices.contains(position - 1) else { return phrase }
+        words[position - 1] = word.trimmingCharacters(in: .whitespaces)
+        return words.joined(separator: " ")
+    }
+
     /// The 32 bytes a phrase spells.
     public static func decode(_ phrase: String) throws(Problem) -> [UInt8] {
-        let typed = phrase.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "-" })
+        let typed = typedWords(phrase)
         guard typed.count == wordCount else { throw .wordCount(typed.count) }
         var bits: [UInt8] = Array(repeating: 0, count: 33)
         for (i, word) in typed.enumerated() {

@@ -30,6 +30,29 @@ import Testing
         #expect(text.contains("Plank        timed       0 sets"), "\(text)")
     }
 
+    @Test func readCommandsFindNamesInAnyOrderAndListCandidatesWithSetCounts() throws {
+        // Given glute bridges and benches as an import names them
+        let home = try TemporaryHome()
+        for line in ["Glute Bridge (Dumbbell) 20x12x3", "Glute Bridge (Barbell) 60x10", "Bench Press (Barbell) 100x5x2",
+                     "Bench Press (Dumbbell) 30x10x3", "Bench Dip bw x12"] {
+            #expect(try home.gymlog(["log", line]).status == 0)
+        }
+        // When the words come in another order, then history finds the exercise
+        let bridge = try home.gymlog(["history", "dumbbell glute bridge"])
+        #expect(bridge.status == 0, "\(bridge.stderr)")
+        #expect(bridge.stdout.contains("Glute Bridge (Dumbbell): 20kg x 12 x3"), "\(bridge.stdout)")
+        // And one word of several names lists them with their set counts, most trained first
+        let bench = try home.gymlog(["history", "bench"])
+        #expect(bench.status != 0)
+        #expect(bench.stderr.contains("'bench' matches several exercises: 'Bench Press (Dumbbell)' (3 sets), "
+            + "'Bench Press (Barbell)' (2 sets), 'Bench Dip' (1 set). Type more of the name, in any order."), "\(bench.stderr)")
+        // And words of several names in any order list them too, where nothing was suggested
+        let dumbbell = try home.gymlog(["last", "dumbbell"])
+        #expect(dumbbell.stderr.contains("'Bench Press (Dumbbell)' (3 sets), 'Glute Bridge (Dumbbell)' (3 sets)"), "\(dumbbell.stderr)")
+        // And words of only one name find it
+        #expect(try home.gymlog(["history", "barbell bridge"]).stdout.contains("Glute Bridge (Barbell): 60kg x 10"))
+    }
+
     @Test func theListLinesUpWideAndAccentedNames() throws {
         // Given names in Chinese, French (decomposed accents) and English
         let home = try TemporaryHome()

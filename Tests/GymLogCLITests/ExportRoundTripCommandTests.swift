@@ -369,3 +369,35 @@ import Testing
         }
     }
 }
+
+/// Issue 48 (12): the native export is the whole history, and `import` restores it exactly.
+@Suite struct WholeHistoryExportTests {
+    @Test func aDatabaseRebuiltFromTheNativeExportHasItsRoutinesAndExportsTheSameBytes() throws {
+        // Given sets, a superset, an alias, bodyweight and two routines (one with a 5/3/1 wave)
+        let source = try TemporaryHome()
+        #expect(try source.gymlog([], stdin: "bench 100x5x3\nbw 82.5\nsquat 140x5 & row 70x8\nrun 5km 25:00\n").status == 0)
+        #expect(try source.gymlog(["exercises", "alias", "bp", "bench"]).status == 0)
+        #expect(try source.gymlog(["routine", "add", "--file", "-"], stdin: "# Push A\nbench 3x5 100 linear +2.5\nohp 5/3/1 tm 60\n").status == 0)
+        #expect(try source.gymlog(["routine", "add", "--file", "-"], stdin: "# Legs\nsquat 3x5 140\n").status == 0)
+        let first = try source.gymlog(["export"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains(",routine,"), "\(first.stdout)")
+        let file = try ExportRoundTripCommandTests.write(first.stdout, source, "export.csv")
+        // When it is imported into a fresh database
+        let target = try TemporaryHome()
+        let imported = try target.gymlog(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Imported 2 routines."), "\(imported.stdout)")
+        // Then it exports the same bytes, and lists the same routines
+        let again = try target.gymlog(["export"])
+        #expect(again.stdout == first.stdout)
+        let listed = try source.gymlog(["routine", "list"]).stdout
+        #expect(try target.gymlog(["routine", "list"]).stdout == listed)
+        #expect(listed.contains("Push A") && !listed.contains("No routines yet"), "\(listed)")
+        // And importing it again adds nothing, routines included
+        let twice = try target.gymlog(["import", file])
+        #expect(twice.stdout.contains("Left out 2 routines whose name the database has a routine of already."), "\(twice.stdout)")
+        // And an export of a range of days leaves the routines out
+        #expect(!(try source.gymlog(["export", "--since", "2000-01-01"]).stdout.contains(",routine,")))
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import GymLogCore
 @testable import GymLogCLI
 import GymLogTestSupport
+import GymLogWire
 import Testing
 
 /// `login`, `logout` and `sync` through the real binary against a real server on loopback.
@@ -246,5 +247,40 @@ import Testing
         let status = try home.gymlog(["status"])
         #expect(!status.stdout.contains("Last error:"), "\(status.stdout)")
         #expect(status.stdout.contains("unsynced change") && !status.stdout.contains("Outbox:     0"), "\(status.stdout)")
+    }
+}
+
+/// Issue 48 (10): a recovery phrase with one word that is no recovery word.
+@Suite struct RecoveryPhraseTypoTests {
+    static let key = AccountKey.random()
+    static var typo: String {
+        var words = key.phrase
+        words[6] = "zzzz" + words[6]
+        return words.joined(separator: " ")
+    }
+
+    @Test func onATerminalTheWrongWordIsAskedForAgainByItsPosition() throws {
+        // Given the 24 words with word 7 mistyped, typed at a terminal
+        var asked: [String] = []
+        let answers = ["notaword", Self.key.phrase[6]]
+        // When the login reads the phrase and the word is typed wrong again, then right
+        let key = try Login.key(Self.typo, reask: { prompt in asked.append(prompt); return answers[asked.count - 1] })
+        // Then it is asked for by its position, naming what was typed, until it is a recovery word
+        #expect(key.phrase == Self.key.phrase)
+        #expect(asked.count == 2)
+        #expect(asked[0].contains("word 7, 'zzzz\(Self.key.phrase[6])', is not a recovery word") && asked[0].contains("Type word 7 again"), "\(asked)")
+        #expect(asked[1].contains("word 7, 'notaword'"), "\(asked)")
+    }
+
+    @Test func anEmptyAnswerGivesUpAndOffATerminalTheTypoIsTheError() throws {
+        let gaveUp = #expect(throws: UserError.self) { try Login.key(Self.typo, reask: { _ in "" }) }
+        #expect(gaveUp?.message.contains("word 7") == true && gaveUp?.message.contains("Nothing was saved") == true)
+        let piped = #expect(throws: UserError.self) { try Login.key(Self.typo, reask: nil) }
+        #expect(piped?.message.contains("word 7, 'zzzz") == true, "\(String(describing: piped))")
+    }
+
+    @Test func aWordIsReplacedInPlaceWhateverTheSeparators() {
+        #expect(RecoveryPhrase.replacingWord(2, in: "abandon, ablee  about", with: " able ") == "abandon able about")
+        #expect(RecoveryPhrase.replacingWord(9, in: "abandon able", with: "x") == "abandon able")
     }
 }

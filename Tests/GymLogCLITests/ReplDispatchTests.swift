@@ -102,8 +102,23 @@ import Testing
         for command in Gymlog.configuration.subcommands where command._commandName != "repl" {
             #expect(words.contains(command._commandName), "\(command._commandName)")
         }
-        #expect(Set(words).isSuperset(of: ["Bench", "prs Bench", "history Bench", "chart Bench", "help", "quit"]))
+        #expect(Set(words).isSuperset(of: ["Bench", "prs Bench", "history Bench", "chart Bench", "last Bench", "help", "quit"]))
         #expect(!words.contains("repl") && !words.contains("show Bench"))
+    }
+
+    @Test func aTabOverSeveralNamesStopsAtTheirSharedWordsWithoutASpace() {
+        let words = ["Lateral Raise (Dumbbell)", "Lateral Raise To Front Raise (Dumbbell)", "Lat Pulldown (Cable)", "last",
+                     "last Lateral Raise (Dumbbell)", "Bench Press"]
+        // Several names: the shared start without the space after it, then the candidates
+        #expect(completion(of: "later", after: "", among: words)
+            == ["Lateral Raise", "Lateral Raise (Dumbbell)", "Lateral Raise To Front Raise (Dumbbell)"])
+        // One name: it alone (readline adds the space)
+        #expect(completion(of: "bench", after: "", among: words) == ["Bench Press"])
+        // After `last `, exercise names complete, the line before the word kept
+        #expect(completion(of: "Lateral", after: "last ", among: words) == ["Lateral Raise (Dumbbell)"])
+        // A shared start shorter than what was typed (`Lat...` and `last` differ in case) keeps what was typed
+        #expect(completion(of: "la", after: "", among: words).first == "la")
+        #expect(completion(of: "squat", after: "", among: words).isEmpty)
     }
 
     @Test func everyFirstWordOfTheTreeRunsItsCommandAndOthersAreEntryLines() async throws {

@@ -54,6 +54,22 @@ import Testing
         #expect(await s.type("undo!").out == ["Undid Deadlift 180x5: Deadlift 180kg x 5, and the new exercise 'Deadlift'"])
     }
 
+    @Test func aWorkoutLastsItsSetsOwnTimesAndAPastSessionsLengthIsUnknown() async throws {
+        // Given a 47:43 run logged as one line and the workout finished right away
+        let s = try Session()
+        await s.type("run 5km 47:43")
+        let run = await s.type("finish").out
+        // Then it lasted the run, in `finish` and in `history`
+        #expect(run.first?.hasPrefix("Finished the workout started at ") == true && run.first?.contains(": 47 min, 1 set") == true, "\(run)")
+        #expect(await s.type("history").out.first?.contains("(47 min)") == true)
+        // And a past session typed in with `start --at` has no known length (not `0 min`)
+        await s.type("start --at yesterday 18:00 Push")
+        await s.type("bench 100x5x3")
+        let past = await s.type("finish").out
+        #expect(past.first?.hasPrefix("Finished 'Push': length unknown, 3 sets") == true, "\(past)")
+        #expect(await s.type("show --workout yesterday").out.first?.contains("(length unknown)") == true)
+    }
+
     @Test func startWithAnOpenWorkoutFinishesItAndSaysSoWithItsSummary() async throws {
         // Given an open workout with sets, 40 minutes long
         let s = try Session()
@@ -104,7 +120,7 @@ import Testing
         // Then the prompt says none is open, and `show` and `history` no longer say "in progress"
         #expect(s.repl.prompt() == "gymlog> ")
         let show = await s.type("show").out
-        #expect(show.first?.contains("(in progress)") == false && show.first?.contains("(0 min)") == true, "\(show)")
+        #expect(show.first?.contains("(in progress)") == false && show.first?.contains("(length unknown)") == true, "\(show)")
         #expect(await s.type("history").out.contains { $0.contains("(in progress)") } == false)
         // And the JSON of both gives the workout an end (its last set), not null
         for command in ["show --json", "history --json"] {

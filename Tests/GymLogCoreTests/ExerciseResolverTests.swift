@@ -101,3 +101,44 @@ struct ExerciseResolverTests {
         #expect(editDistance("a", "abcdef", limit: 2) == 3)
     }
 }
+
+@Suite("ExerciseResolver: words in any order")
+struct ExerciseResolverAnyOrderTests {
+    static let bridgeDB = Exercise(id: UUID(), name: "Glute Bridge (Dumbbell)", kind: .weighted)
+    static let bridgeBB = Exercise(id: UUID(), name: "Glute Bridge (Barbell)", kind: .weighted)
+    static let cableRow = Exercise(id: UUID(), name: "Cable Row", kind: .weighted)
+    static let benchDB = Exercise(id: UUID(), name: "Bench Press (Dumbbell)", kind: .weighted)
+    static let inclineDB = Exercise(id: UUID(), name: "Incline Bench Press (Dumbbell)", kind: .weighted)
+    static let resolver = ExerciseResolver(exercises: [bridgeDB, bridgeBB, cableRow, benchDB, inclineDB], aliases: [])
+
+    @Test("every word of a name in another order, equipment included, is that exercise")
+    func wholeNameAnyOrder() {
+        #expect(Self.resolver.resolve("dumbbell glute bridge") == .found(Self.bridgeDB))
+        #expect(Self.resolver.resolve("Barbell Glute Bridge") == .found(Self.bridgeBB))
+        #expect(Self.resolver.resolve("dumbbell bench press") == .found(Self.benchDB))
+    }
+
+    @Test("a word that only occurs in a name still creates its own exercise when logged")
+    func partialWordsStillCreate() {
+        #expect(Self.resolver.resolve("row") == .create(name: "row"))
+        #expect(Self.resolver.resolve("dumbbell bench") == .create(name: "dumbbell bench"))
+    }
+
+    @Test("candidates: each typed word starts a different word of the name, any order")
+    func candidates() {
+        #expect(Self.resolver.candidates("dumbbell bench") == [Self.benchDB, Self.inclineDB])
+        #expect(Self.resolver.candidates("bridge glu") == [Self.bridgeBB, Self.bridgeDB])
+        #expect(Self.resolver.candidates("bench bench") == [])
+        #expect(Self.resolver.candidates("squat") == [])
+    }
+
+    @Test("several matches are listed with their set counts, most trained first, and the rest counted")
+    func severalMatchesListsCounts() {
+        let text = ExerciseResolution.severalMatches(typed: "bench", [Self.benchDB, Self.inclineDB],
+                                                     setCounts: [Self.benchDB.id: 3, Self.inclineDB.id: 40])
+        #expect(text == "'bench' matches several exercises: 'Incline Bench Press (Dumbbell)' (40 sets), "
+            + "'Bench Press (Dumbbell)' (3 sets). Type more of the name, in any order.")
+        let many = (1...10).map { Exercise(id: UUID(), name: "Press \($0)", kind: .weighted) }
+        #expect(ExerciseResolution.severalMatches(typed: "press", many).contains(", … and 2 more."))
+    }
+}

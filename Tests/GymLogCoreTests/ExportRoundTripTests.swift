@@ -256,6 +256,29 @@ import SplitMix
         }
     }
 
+    @Test("two workouts of one title 34 s apart come back from Hevy's layout as two, and export again to the same bytes")
+    func hevyKeepsWorkoutsOfOneMinuteApart() throws {
+        // Given two Fitbod workouts, both titled as Fitbod names them, started 34 s apart in one minute
+        let start = epochMillis(year: 2024, month: 5, day: 6, utcOffsetSeconds: 0) + 18 * 3_600_000 + 10_000
+        var numbering = ExportNumbering()
+        let rows = [0, 34_000].enumerated().map { i, delta in
+            let workout = Workout(id: ExportFixtures.id(0x9000 + i), name: "Fitbod Workout", startedAt: start + Int64(delta),
+                                  endedAt: start + Int64(delta) + 999, utcOffsetSeconds: 0)
+            let set = LoggedSet(id: ExportFixtures.id(0x9100 + i), workoutID: workout.id, exerciseID: ExportFixtures.id(0x9200),
+                                values: SetValues(weight: Weight(Fixed(100), .kg), reps: 5), performedAt: workout.startedAt + 1,
+                                utcOffsetSeconds: 0)
+            return numbering.row(set, workout: workout, exercise: Exercise(id: set.exerciseID, name: "Squat", kind: .weighted))
+        }
+        // When they are exported in Hevy's layout and read back
+        let first = Self.export(rows, .hevy, unit: .kg)
+        let file = try Self.importBack(first, of: rows, assumedUnit: .kg)
+        // Then they are two workouts, the second started to the second, and they export to the same bytes
+        #expect(file.workouts.count == 2, "\(String(decoding: first, as: UTF8.self))")
+        #expect(String(decoding: first, as: UTF8.self).contains("\"6 May 2024, 18:00:44\""))
+        let again = Self.export(Self.rowsAsStored(file), .hevy, unit: .kg)
+        #expect(String(decoding: again, as: UTF8.self) == String(decoding: first, as: UTF8.self))
+    }
+
     /// The rows of `file`'s workouts as the store would list them after importing it.
     static func rowsAsStored(_ file: ImportedFile) -> [ExportRow] {
         var rows: [ExportRow] = []

@@ -139,7 +139,9 @@ import Testing
         #expect(file.exercises.map(\.name) == ["Bench Press (Barbell)", "Dip"], "names differing in case and spaces are one")
         #expect(Self.summaries(file) == ["Bench Press (Barbell): 80kg x 8", "Bench Press (Barbell): 80kg x 8", "Dip: bw x 10"])
         let w = file.workouts[0]
-        #expect(w.endedAt == w.sets.last?.performedAt, "no duration: the workout ends at its last set")
+        // No duration: a workout of unknown length, within its first second, its sets inside it
+        #expect(w.endedAt == w.startedAt + 999, "no duration is no length, not a minute per set")
+        #expect(w.sets.allSatisfy { $0.performedAt >= w.startedAt && $0.performedAt <= w.endedAt! })
         #expect(Set(w.sets.map(\.id)).count == 3, "two identical sets still get two ids")
     }
 

@@ -18,9 +18,10 @@ struct Export: ContextCommand {
         Sets are listed workout by workout, in the order they were done. The native layout \
         keeps everything gymlog stores: ids, times to the millisecond with their UTC offsets, \
         units, each exercise's aliases and catalog link set by hand (`exercise_link`), supersets \
-        (`superset_id`), and bodyweight entries (rows \
-        of kind `bodyweight_entry` after the sets; none with --exercise); `gymlog import` reads \
-        it back exactly. The strong layout is Strong's own, as Strong writes it: \
+        (`superset_id`), bodyweight entries (rows \
+        of kind `bodyweight_entry` after the sets; none with --exercise) and, when the whole \
+        history is exported (no --since, --until or --exercise), the routines (rows of kind \
+        `routine` at the end); `gymlog import` reads it back exactly. The strong layout is Strong's own, as Strong writes it: \
         `;`-separated, `Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit; \
         Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration`, \
         each load and distance as typed with its unit (`kg`, `lbs`, `km`, `mi.`, or \
@@ -30,8 +31,10 @@ struct Export: ContextCommand {
         back. The hevy layout has one unit per file: loads in `weight_kg` or `weight_lbs` \
         and distances in `distance_km` or `distance_miles`, following your configured \
         unit, converted to the nearest thousandth; a set's note goes in its row's \
-        `exercise_notes`; supersets are numbered per workout in `superset_id`; \
-        bodyweight entries are left out.
+        `exercise_notes`; supersets are numbered per workout in `superset_id`; times are \
+        to the minute, with the seconds when an earlier workout of the same title started \
+        in that minute (so the two read back as two); bodyweight entries and routines are \
+        left out.
 
         Days are local days, both ends inclusive: YYYY-MM-DD, today, yesterday, or \
         an age like 30d, 12w, 6m or 1y (`--since 12w` is the last twelve weeks). \
@@ -78,10 +81,19 @@ struct Export: ContextCommand {
                     entries += 1
                 }
             }
+            // The routines belong to the whole history, not to a range of days or an exercise.
+            var routines = 0
+            if exportFormat.carriesBodyweight, filter.since == nil, filter.until == nil, filter.exerciseID == nil {
+                for routine in try db.exportRoutines() {
+                    exportFormat.append(routine, to: &writer)
+                    routines += 1
+                }
+            }
             try sink.write(writer.buffer)
             try sink.commit()
             let bodyweights = entries == 0 ? "" : " and \(entries) bodyweight entr\(entries == 1 ? "y" : "ies")"
-            if let out { context.printError("Exported \(plural(rows, "set"))\(bodyweights) to \(out).") }
+            let routinesText = routines == 0 ? "" : " and \(plural(routines, "routine"))"
+            if let out { context.printError("Exported \(plural(rows, "set"))\(bodyweights)\(routinesText) to \(out).") }
         } catch {
             sink.abandon()
             throw error

@@ -87,7 +87,8 @@ struct Import: ContextCommand {
         the file's) is not added again whatever file it came from, so your own export in any \
         format, or another app's export of the same sessions, adds nothing. Exercises are \
         matched by exact name or alias and otherwise created with the name in the file; a \
-        native export's aliases, supersets and bodyweight entries are added too, and Hevy's \
+        native export's aliases, supersets, bodyweight entries and routines are added too (a \
+        routine of a name the database has already is left as it is), and Hevy's \
         superset_id groups supersets. The file is read as a stream, twice (check, then write). \
         The import is one action: `undo` takes it back whole and `redo` brings it back, and \
         an import that fails or is killed half way leaves nothing. A database logged in to an \
@@ -264,6 +265,10 @@ struct Import: ContextCommand {
         lines.append(created + ".")
         func entries(_ n: Int) -> String { "\(n) bodyweight entr\(n == 1 ? "y" : "ies")" }
         if r.bodyweightsCreated > 0 { lines.append("Imported \(entries(r.bodyweightsCreated)).") }
+        if r.routinesCreated > 0 { lines.append("Imported \(plural(r.routinesCreated, "routine")).") }
+        if r.routinesExisting > 0 {
+            lines.append("Left out \(plural(r.routinesExisting, "routine")) whose name the database has a routine of already.")
+        }
         func aliases(_ n: Int) -> String { "\(n) alias\(n == 1 ? "" : "es")" }
         if r.aliasesCreated > 0 {
             lines.append("Added \(aliases(r.aliasesCreated)) of the file's exercises.")

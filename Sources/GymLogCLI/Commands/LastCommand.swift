@@ -2,7 +2,7 @@ import ArgumentParser
 import GymLogCore
 import GymLogStore
 
-struct Last: ContextCommand {
+struct Last: ExerciseArgumentCommand {
     static let configuration = CommandConfiguration(
         commandName: "last",
         abstract: "Show what you did for an exercise last time (the REPL shows it under its first set).",

@@ -155,11 +155,11 @@ struct Login: SavesCredentials {
                 throw UserError("The account \(info.user)'s history is encrypted end to end, and no recovery phrase was given, so nothing "
                     + "was saved. Run `gymlog key` on a device that syncs and give its 24 words when asked (on a pipe: the line after the token).")
             }
-            return try Self.key(typed)
+            return try Self.key(typed, reask: Self.reaskOnTerminal(context))
         }
         guard info.empty else { return nil }
         let typed = context.readSecret?("Recovery phrase (Enter makes a new key; not shown): ")?.trimmingCharacters(in: .whitespaces) ?? ""
-        let key = typed.isEmpty ? AccountKey.random() : try Self.key(typed)
+        let key = typed.isEmpty ? AccountKey.random() : try Self.key(typed, reask: Self.reaskOnTerminal(context))
         do {
             _ = try await transport.setAccountKey(verifier: key.verifier)
         } catch let error as SyncTransportError where error.code == "key_exists" {
@@ -194,10 +194,30 @@ struct Login: SavesCredentials {
             + "without a phrase; otherwise do not trust this server (check its URL).")
     }
 
-    /// The key a typed recovery phrase spells, or what is wrong with it.
-    static func key(_ typed: String) throws -> AccountKey {
-        do { return try AccountKey(phrase: typed) } catch {
-            throw UserError("That recovery phrase is not readable: \(error) Nothing was saved.")
+    /// How a terminal asks for one word again (not shown); nil off a terminal, where the
+    /// phrase is the line after the token and a wrong word stays an error.
+    static func reaskOnTerminal(_ context: CLIContext) -> ((String) -> String?)? {
+        isatty(STDIN_FILENO) == 1 ? context.readSecret : nil
+    }
+
+    /// The key a typed recovery phrase spells, or what is wrong with it. With `reask` (a
+    /// terminal), a word that is no recovery word is asked for again by its position, as
+    /// often as it takes, so one typo does not cost the token and the other 23 words; an
+    /// empty answer gives up.
+    static func key(_ typed: String, reask: ((String) -> String?)? = nil) throws -> AccountKey {
+        var phrase = typed
+        while true {
+            do { return try AccountKey(phrase: phrase) } catch {
+                guard let reask, case .unknownWord(let position, _) = error else {
+                    throw UserError("That recovery phrase is not readable: \(error) Nothing was saved.")
+                }
+                let again = reask("The \(error) Type word \(position) again (not shown; an empty line gives up): ")?
+                    .trimmingCharacters(in: .whitespaces) ?? ""
+                guard !again.isEmpty else {
+                    throw UserError("That recovery phrase is not readable: \(error) Nothing was saved.")
+                }
+                phrase = RecoveryPhrase.replacingWord(position, in: phrase, with: again)
+            }
         }
     }
 

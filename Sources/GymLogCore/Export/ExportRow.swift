@@ -23,6 +23,10 @@ public struct ExportRow: Sendable, Equatable {
     public var supersetNumber: Int?
     /// The exercise's catalog fields as stored (`exercise_link`); empty when linked from its name.
     public var exerciseLink = ExerciseLinkFields()
+    /// True when an earlier workout of the export has the same title and starts in the same
+    /// minute: a layout that writes starts to the minute (Hevy's) writes this one's seconds
+    /// too, or the two would read back as one workout.
+    public var startToTheSecond = false
 
     /// A row from stored values; the caller numbers the set within its exercise and workout
     /// (`ExportNumbering`).
@@ -31,6 +35,20 @@ public struct ExportRow: Sendable, Equatable {
         self.set = set; self.workout = workout; self.exercise = exercise
         self.setOrder = setOrder; self.workingSetNumber = workingSetNumber; self.exerciseAliases = exerciseAliases
         self.supersetNumber = supersetNumber; self.firstOfWorkout = firstOfWorkout
+    }
+}
+
+/// A routine as the native export carries it, so a history rebuilt from the file has its
+/// routines: its id, name and text, the unit its bare weights are in, and when each planned
+/// line was first saved (`line_since`, stored JSON, kept as it is so 5/3/1 waves count on).
+public struct RoutineRecord: Equatable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var text: String
+    public var unit: WeightUnit?
+    public var lineSince: String?
+    public init(id: UUID, name: String, text: String, unit: WeightUnit?, lineSince: String?) {
+        self.id = id; self.name = name; self.text = text; self.unit = unit; self.lineSince = lineSince
     }
 }
 
@@ -43,6 +61,10 @@ public struct ExportNumbering: Sendable {
     var workout: UUID?
     var exercises: [UUID: (order: Int, working: Int)] = [:]
     var supersets: [UUID: Int] = [:]
+    /// The local minute the last workout started in, and the titles started in it so far.
+    var minute: Int64?
+    var titlesInMinute: Set<String> = []
+    var startToTheSecond = false
 
     public init() {}
 
@@ -73,9 +95,17 @@ public struct ExportNumbering: Sendable {
     public mutating func row(_ set: LoggedSet, workout: Workout, exercise: Exercise, aliases: [String] = [],
                              link: ExerciseLinkFields = ExerciseLinkFields()) -> ExportRow {
         let n = number(set)
+        if n.firstOfWorkout {
+            // Workouts come in the order they started, so those of one minute are together.
+            let local = workout.startedAt + Int64(workout.utcOffsetSeconds) * 1000
+            let minute = local >= 0 ? local / 60_000 : (local - 59_999) / 60_000
+            if minute != self.minute { self.minute = minute; titlesInMinute.removeAll() }
+            startToTheSecond = !titlesInMinute.insert(workout.name.flatMap { $0.isEmpty ? nil : $0 } ?? ExportFormat.defaultWorkoutName).inserted
+        }
         var row = ExportRow(set: set, workout: workout, exercise: exercise, setOrder: n.setOrder, workingSetNumber: n.workingSetNumber,
                             exerciseAliases: aliases, supersetNumber: n.supersetNumber, firstOfWorkout: n.firstOfWorkout)
         row.exerciseLink = link
+        row.startToTheSecond = startToTheSecond
         return row
     }
 }
@@ -89,8 +119,10 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     ///
     /// Bodyweight entries follow the sets as rows of their own, oldest first: `kind` is
     /// `bodyweight_entry`, `set_id` the entry's id, `weight` and `weight_unit` the weight as
-    /// typed, `performed_at` when it was measured; every other field is empty. One file holds
-    /// the whole log, and a row with no workout or exercise cannot be mistaken for a set.
+    /// typed, `performed_at` when it was measured; every other field is empty. A whole-history
+    /// export (no date range, no exercise) ends with the routines, kind `routine`
+    /// (`append(_:RoutineRecord)`). One file holds the whole log, and a row with no workout
+    /// or exercise cannot be mistaken for a set.
     case native
     /// The layout of the Strong app's CSV export, so the file opens in tools built for it.
     ///
@@ -153,6 +185,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
     /// The native `kind` of a row that is a bodyweight entry, not a set.
     static let bodyweightEntryKind = "bodyweight_entry"
+    /// The `kind` of a native row that holds a routine.
+    static let routineKind = "routine"
 
     static let strongHeader = [
         "Date", "Workout Name", "Exercise Name", "Set Order", "Weight", "Weight Unit", "Reps", "RPE", "Distance",
@@ -249,8 +283,33 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         writer.endRow()
     }
 
-    /// Whether this layout carries bodyweight entries.
+    /// Whether this layout carries bodyweight entries (and routines).
     public var carriesBodyweight: Bool { self == .native }
+
+    /// Writes one routine; only the native layout has a place for it. `set_id` is the
+    /// routine's id, `workout_name` its name, `workout_note` its text, `kind` is `routine`,
+    /// `weight_unit` the unit its bare weights are in and `note` its `line_since`; every
+    /// other field is empty.
+    public func append(_ routine: RoutineRecord, to writer: inout CSVWriter) {
+        guard self == .native else { return }
+        writer.fieldUUID(routine.id)
+        writer.emptyField()  // workout_id
+        writer.textField(routine.name)
+        writer.emptyField()  // workout_started_at
+        writer.emptyField()  // workout_ended_at
+        writer.textField(routine.text)
+        for _ in 1...3 { writer.emptyField() }  // exercise_id, exercise, set_order
+        for field in Self.setFields {
+            switch field {
+            case .kind: writer.field(Self.routineKind)
+            case .weightUnit: if let unit = routine.unit { writer.field(unit.rawValue) } else { writer.emptyField() }
+            case .note: writer.optionalTextField(routine.lineSince)
+            default: writer.emptyField()
+            }
+        }
+        for _ in 1...4 { writer.emptyField() }  // performed_at, exercise_aliases, superset_id, exercise_link
+        writer.endRow()
+    }
 
     static func appendNative(_ row: ExportRow, to w: inout CSVWriter) {
         let set = row.set, workout = row.workout
@@ -326,7 +385,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     static func appendHevy(_ row: ExportRow, to w: inout CSVWriter, unit: WeightUnit) {
         let v = row.set.values, workout = row.workout
         if let name = workout.name, !name.isEmpty { w.textField(name) } else { w.field(defaultWorkoutName) }
-        w.fieldHevyTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        w.fieldHevyTime(millis: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds, seconds: row.startToTheSecond)
         if let ended = workout.endedAt {
             w.fieldHevyTime(millis: ended, utcOffsetSeconds: workout.utcOffsetSeconds)
         } else {
@@ -429,7 +488,9 @@ extension CSVWriter {
 
 extension CSVWriter {
     /// Hevy's time spelling, local and to the minute: `21 Nov 2026, 10:15`, `5 Sep 2025, 07:05`.
-    mutating func fieldHevyTime(millis: Int64, utcOffsetSeconds: Int) {
+    /// `"15 Sep 2025, 07:48"`; with `seconds`, `"15 Sep 2025, 07:48:34"` (which the Hevy
+    /// reader takes too).
+    mutating func fieldHevyTime(millis: Int64, utcOffsetSeconds: Int, seconds: Bool = false) {
         beginField(empty: false)
         let t = CivilDateTime(millis: millis, utcOffsetSeconds: utcOffsetSeconds)
         // Quoted, as Hevy writes it: the comma is part of the value.
@@ -443,6 +504,7 @@ extension CSVWriter {
         buffer.append(UInt8(ascii: " "))
         appendTwoDigits(t.hour, to: &buffer)
         appendTwoDigits(t.minute, after: ":", to: &buffer)
+        if seconds { appendTwoDigits(t.second, after: ":", to: &buffer) }
         buffer.append(UInt8(ascii: "\""))
     }
 

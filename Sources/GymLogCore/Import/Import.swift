@@ -222,6 +222,8 @@ public struct ImportedFile: Sendable {
     public var detectedBy: String?
     /// Bodyweight entries (native files, and RepCount's bodyweight on every row), in file order.
     public var bodyweights: [BodyweightEntry] = []
+    /// Routines (native files), in file order.
+    public var routines: [RoutineRecord] = []
     /// Sets across all workouts (counted by the first pass, before any workout is assembled).
     public var setCount = 0
     /// For the second pass: how many rows each workout has, by a hash of its key.

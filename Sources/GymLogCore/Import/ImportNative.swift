@@ -111,6 +111,10 @@ struct NativeReader {
                 }
                 return t
             }
+            if text(f, .kind) == ExportFormat.routineKind {
+                a.routines.append(try routine(f, id: try id("set_id")))
+                return
+            }
             if text(f, .kind) == ExportFormat.bodyweightEntryKind {
                 a.bodyweights.append(try bodyweightEntry(f, id: try id("set_id"), at: try time("performed_at")))
                 return
@@ -149,6 +153,17 @@ struct NativeReader {
                              utcOffsetSeconds: performed.offset, exactTime: text(f, nil).contains("."),
                              supersetID: superset), to: wi)
         }
+    }
+
+    /// A `routine` row: its id, name, text, unit and `line_since`.
+    func routine(_ f: [String], id: UUID) throws -> RoutineRecord {
+        let name = typed(f, "workout_name")
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ImportRowError("a routine row has no workout_name (the routine's name)") }
+        let unitText = text(f, .weightUnit)
+        guard unitText.isEmpty || WeightUnit(rawValue: unitText) != nil else { throw ImportRowError("weight_unit '\(unitText)' is not kg or lb") }
+        let since = typed(f, SetField.note.rawValue)
+        return RoutineRecord(id: id, name: name, text: typed(f, "workout_note"), unit: WeightUnit(rawValue: unitText),
+                             lineSince: since.isEmpty ? nil : since)
     }
 
     /// A `bodyweight_entry` row: its id, weight and time; the set's columns stay empty.

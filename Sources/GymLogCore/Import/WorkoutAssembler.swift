@@ -82,10 +82,11 @@ struct WorkoutAssembler {
     var assumedDistanceUnit: DistanceUnit?
     var cappedDurations: [ImportProblem] = []
     var bodyweights: [BodyweightEntry] = []
+    var routines: [RoutineRecord] = []
 
     /// The longest workout an export's duration or end time is taken at its word for: a day.
     /// Longer is a timer left running (Strong writes hundreds of hours); such a workout is
-    /// read as if it gave no duration, its sets a minute apart and ending at the last.
+    /// read as if it gave no duration: of unknown length, its sets inside its first second.
     static let longestWorkoutSeconds = 86_400
 
     init(source: ImportSource, options: ImportOptions, mode: Mode) { self.source = source; self.options = options; self.mode = mode }
@@ -357,7 +358,14 @@ struct WorkoutAssembler {
         // Windows line break becomes a line feed, an Escape is dropped).
         workout.name = workout.name.map { ControlCharacters.cleaned($0, lineBreaks: false) }
         workout.note = workout.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
+        // An app that wrote no end time said nothing about the length: as Strong's `0s`, the
+        // workout ends within its first second with its sets in order inside it, a workout
+        // of unknown length (`WorkoutLength`), instead of one a minute per set long. Times
+        // the app did write for its sets still stretch it.
+        let noEnd = workout.endedAt == nil && source != .native
+        if noEnd { workout.endedAt = workout.startedAt + 999 }
         workout.sets = settle(done.sets, in: workout)
+        if noEnd, let last = workout.sets.map(\.performedAt).max(), last > workout.endedAt! { workout.endedAt = last }
         for i in workout.sets.indices {
             workout.sets[i].values.note = workout.sets[i].values.note.map { ControlCharacters.cleaned($0, lineBreaks: true) }
             // After the ids are derived, so a file read before this rule keeps its ids.
@@ -365,7 +373,6 @@ struct WorkoutAssembler {
                 workout.sets[i].values = workout.sets[i].values.readingImported(as: kinds[workout.sets[i].exercise])
             }
         }
-        if workout.endedAt == nil && source != .native { workout.endedAt = workout.sets.last?.performedAt }
         try emit(workout)
     }
 
@@ -379,6 +386,7 @@ struct WorkoutAssembler {
                                 assumedDistanceUnit: assumedDistanceUnit, cappedDurations: cappedDurations,
                                 bodyweights: bodyweights)
         file.mendedRows = mendedRows
+        file.routines = routines
         file.warnings = warnings
         file.setCount = setCount
         file.workoutRows = workoutRows

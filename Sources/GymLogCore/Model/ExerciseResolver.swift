@@ -16,14 +16,33 @@ extension ExerciseResolution {
     /// Why a typed name cannot be logged under, as logging and saving a routine both say it:
     /// a near-miss names the exercise meant and how to create the new one anyway, a prefix of
     /// several names lists them; nil for a name that resolves or creates an exercise.
-    public func refusal(typed: String) -> String? {
+    /// `setCounts` (live sets by exercise) puts the most-trained candidates first and shows
+    /// each one's count, so the lifter sees which one they mean.
+    public func refusal(typed: String, setCounts: [UUID: Int] = [:]) -> String? {
         switch self {
         case .found, .create: nil
         case .ambiguous(let candidates):
-            "'\(typed)' matches several exercises: \(candidates.prefix(5).map { "'\($0.name)'" }.joined(separator: ", ")). Type more of the name."
+            Self.severalMatches(typed: typed, candidates, setCounts: setCounts)
         case .nearMiss(let e):
             "Unknown exercise '\(typed)'. Did you mean '\(e.name)'? To create it anyway: `gymlog exercises add \"\(typed)\"`."
         }
+    }
+}
+
+extension ExerciseResolution {
+    /// How many candidates a refusal lists before `… and N more`.
+    static let listedCandidates = 8
+
+    /// The one wording of "this name stands for several exercises": each candidate with its
+    /// set count when known, most-trained first, and what to type next.
+    public static func severalMatches(typed: String, _ candidates: [Exercise], setCounts: [UUID: Int] = [:]) -> String {
+        let ordered = setCounts.isEmpty ? candidates
+            : candidates.sorted { (setCounts[$0.id] ?? 0, $1.name) > (setCounts[$1.id] ?? 0, $0.name) }
+        let listed = ordered.prefix(listedCandidates).map { e in
+            setCounts.isEmpty ? "'\(e.name)'" : "'\(e.name)' (\(plural(setCounts[e.id] ?? 0, "set")))"
+        }
+        let more = ordered.count > listedCandidates ? ", … and \(ordered.count - listedCandidates) more" : ""
+        return "'\(typed)' matches several exercises: \(listed.joined(separator: ", "))\(more). Type more of the name, in any order."
     }
 }
 
@@ -79,6 +98,13 @@ public struct ExerciseResolver: Sendable {
         if matches.count == 1 { return .found(matches[0]) }
         if matches.count > 1 { return .ambiguous(matches.sorted { $0.name < $1.name }) }
 
+        // Every word of a name, typed in another order (`dumbbell glute bridge` is `Glute
+        // Bridge (Dumbbell)`). Only whole covers: a word that merely occurs in a name (`row`
+        // in `Cable Row`) must still be able to create an exercise of its own.
+        let covers = named(typedWords, whole: true)
+        if covers.count == 1 { return .found(covers[0]) }
+        if covers.count > 1 { return .ambiguous(covers) }
+
         let key = matchKey(typed)
         let threshold = key.count <= 4 ? 1 : 2
         var best: (Exercise, Int)?
@@ -94,6 +120,51 @@ public struct ExerciseResolver: Sendable {
         if let best { return .nearMiss(best.0) }
         return .create(name: displayName(forNew: typed))
     }
+}
+
+extension ExerciseResolver {
+    /// The exercises whose name or alias has a word starting with each typed word, in any
+    /// order (`glute dumb` finds `Glute Bridge (Dumbbell)`), by name: what a read command
+    /// offers for a name that stands for no exercise.
+    public func candidates(_ typed: String) -> [Exercise] {
+        named(matchWords(typed), whole: false)
+    }
+
+    /// Exercises named (by name or alias) by these words in any order; `whole` also wants
+    /// every word of the name typed.
+    func named(_ typedWords: [Substring], whole: Bool) -> [Exercise] {
+        guard !typedWords.isEmpty else { return [] }
+        let byID = Dictionary(exercises.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var found: [Exercise] = []
+        var seen = Set<UUID>()
+        func consider(_ name: String, _ exercise: Exercise) {
+            let words = matchWords(name)
+            if (!whole || words.count == typedWords.count), anyOrderMatch(typedWords, words), seen.insert(exercise.id).inserted {
+                found.append(exercise)
+            }
+        }
+        for e in exercises { consider(e.name, e) }
+        for a in aliases { if let e = byID[a.exerciseID] { consider(a.alias, e) } }
+        return found.sorted { $0.name < $1.name }
+    }
+}
+
+/// `bridge glute` matches `glute bridge`: each typed word starts a different word of the name.
+func anyOrderMatch(_ typed: [Substring], _ name: [Substring]) -> Bool {
+    guard !typed.isEmpty, typed.count <= name.count else { return false }
+    var used = [Bool](repeating: false, count: name.count)
+    // Names are a handful of words: trying each free word per typed word is cheap and, unlike
+    // a greedy pick, finds `p` + `press` in `Push Press` whichever order they come in.
+    func place(_ i: Int) -> Bool {
+        if i == typed.count { return true }
+        for j in name.indices where !used[j] && name[j].hasPrefix(typed[i]) {
+            used[j] = true
+            if place(i + 1) { return true }
+            used[j] = false
+        }
+        return false
+    }
+    return place(0)
 }
 
 /// `inc db` matches `incline db press`: each typed word starts the name's word at the same place.
