@@ -215,7 +215,12 @@ public enum CatalogMatcher {
         "decline crunch (weighted)": "Decline_Crunch", "iso lateral row": "Leverage_Iso_Row", "box jump": "Front_Box_Jump",
         "smith calf press": "Smith_Machine_Calf_Raise", "rope triceps pulldown": "Triceps_Pushdown_-_Rope_Attachment",
         "triceps overhead (cable)": "Triceps_Overhead_Extension_with_Rope", "push up on knees": "Pushups",
-        "vertical knee raise": "Knee_Hip_Raise_On_Parallel_Bars",
+        "vertical knee raise": "Knee_Hip_Raise_On_Parallel_Bars", "pendulum squat": "Hack_Squat", "high seated row": "Leverage_High_Row",
+        "bayesian curl (cable)": "Standing_Biceps_Cable_Curl", "face away bayesian curl (cable)": "Standing_Biceps_Cable_Curl",
+        "hammer chin up": "Chin-Up", "shrug (smith machine)": "Leverage_Shrug", "calf extension (machine)": "Calf_Press",
+        "chest supported row (dumbbell)": "Dumbbell_Incline_Row", "horizontal chest press (machine)": "Leverage_Chest_Press",
+        "horizontal incline chest press (machine)": "Leverage_Incline_Chest_Press", "face cable pull": "Face_Pull",
+        "forearm curl (cable)": "Cable_Wrist_Curl", "side plank": "Side_Bridge", "knelt pulldown": "Wide-Grip_Lat_Pulldown",
         // GymBook in Italian: its names of the lifts its lifter logged most.
         "distensioni su panca piana con bilanciere": "Barbell_Bench_Press_-_Medium_Grip",
         "distensioni su panca inclinata con manubri": "Incline_Dumbbell_Press",
