@@ -54,11 +54,20 @@ enum Exercises {
     }
 
     static func resolver(in w: ChangeWriter) throws -> ExerciseResolver {
-        let exercises = try Row.fetchAll(w.db, sql: "SELECT id, name, kind FROM exercises WHERE deleted_at IS NULL").map { Rows.exercise($0) }
+        var exercises: [Exercise] = []
+        var links: [UUID: ExerciseLinkFields] = [:]
+        for row in try Row.fetchAll(w.db, sql: """
+            SELECT id, name, kind, catalog_id, primary_muscles, secondary_muscles, equipment FROM exercises WHERE deleted_at IS NULL
+            """) {
+            let exercise = Rows.exercise(row)
+            exercises.append(exercise)
+            let fields = linkFields(row)
+            if !fields.isFromName { links[exercise.id] = fields }
+        }
         let aliases = try Row.fetchAll(w.db, sql: "SELECT alias, exercise_id FROM aliases WHERE deleted_at IS NULL").map {
             Alias(alias: $0["alias"], exerciseID: UUID(uuidString: $0["exercise_id"]) ?? UUID())
         }
-        return ExerciseResolver(exercises: exercises, aliases: aliases)
+        return ExerciseResolver(exercises: exercises, aliases: aliases, links: links)
     }
 
     static func exercise(id: UUID, in w: ChangeWriter) throws -> Exercise? {

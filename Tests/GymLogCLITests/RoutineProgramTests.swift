@@ -220,6 +220,35 @@ import Testing
         #expect(await s.type("routine add --file \(file)").out.first?.hasPrefix("Added the routine 'Pull': 3 exercises") == true)
     }
 
+    /// Issue 46, item 5: a routine line finds the history's exercise through the catalog
+    /// (`incline db press` is `Incline Bench Press (Dumbbell)`), `routine add` and `edit` say
+    /// which exercises are new, and the planned line logs under the history's name.
+    @Test func aRoutineLineFindsTheHistorysNameAndTheSaveSaysWhatIsNew() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        // Given a history with the dumbbell incline press under the name an app gave it
+        #expect(try home.gymlog(["log", "Incline Bench Press (Dumbbell) 30x10"]).status == 0)
+        #expect(try home.gymlog(["finish"]).status == 0)
+        // When a routine names it as lifters type it, beside a lift the history lacks
+        let added = try home.gymlog(["routine", "add", "--file", "-"], stdin: "# Push A\nincline db press 3x8-12 double +2\ncable flye 3x12\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        // Then the save says which line is which exercise, and which one is new
+        #expect(added.stdout.contains("From your exercises: incline db press = Incline Bench Press (Dumbbell)."), "\(added.stdout)")
+        #expect(added.stdout.contains("New exercise, created at the first set: 'cable flye'."), "\(added.stdout)")
+        #expect(!added.stdout.contains("'incline db press'"), "\(added.stdout)")
+        // And the plan reads the history's sets, and `ok` logs under the history's exercise
+        #expect(try home.gymlog(["routine", "show", "push"]).stdout.contains("last time 30kg x 10"))
+        #expect(try home.gymlog(["start", "push"]).status == 0)
+        #expect(try home.gymlog(["ok"]).status == 0)
+        let exercises = try home.gymlog(["exercises", "--json"]).stdout
+        #expect(exercises.contains("\"set_count\": 2") && !exercises.contains("incline db press"), "\(exercises)")
+        // When the routine is edited to a name that is new, `edit` says so too
+        let text = temporaryFile("routine", extension: "txt")
+        try "# Push A\nincline db press 3x8-12 double +2\ncable crossover 3x12\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let edited = try home.gymlog(["routine", "edit", "Push A"], env: ["EDITOR": "cp \(text)"])
+        #expect(edited.stdout.contains("New exercise, created at the first set: 'cable crossover'."), "\(edited.stdout) \(edited.stderr)")
+    }
+
     /// Item 2: a routine written on a kg device stays in kg on a device set to lb.
     @Test func aRoutineKeepsTheUnitItWasWrittenIn() throws {
         let home = try TemporaryHome()

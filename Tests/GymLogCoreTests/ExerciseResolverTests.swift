@@ -100,6 +100,26 @@ struct ExerciseResolverTests {
         #expect(editDistance("kitten", "sitting") == 3)
         #expect(editDistance("a", "abcdef", limit: 2) == 3)
     }
+
+    static let inclineDB = Exercise(id: UUID(), name: "Incline Bench Press (Dumbbell)", kind: .weighted)
+    static let barbellBench = Exercise(id: UUID(), name: "Bench Press (Barbell)", kind: .weighted)
+    static let heavyDay = Exercise(id: UUID(), name: "Heavy day", kind: .weighted)
+    static let history = ExerciseResolver(exercises: [inclineDB, barbellBench, heavyDay], aliases: [],
+                                          links: [heavyDay.id: ExerciseLinkFields(catalogID: "Barbell_Squat")])
+
+    @Test("issue 46: a name whose words mean the catalog entry of one exercise of the history is that exercise")
+    func theCatalogEntryFindsTheHistorysName() {
+        #expect(Self.history.resolve("incline db press") == .found(Self.inclineDB))
+        #expect(Self.history.resolve("Dumbbell Incline Bench Press") == .found(Self.inclineDB))
+        // A link by hand counts as the exercise's entry
+        #expect(Self.history.resolve("Barbell Back Squat") == .found(Self.heavyDay))
+        // A word that makes it another lift, or other equipment, is a new exercise
+        #expect(Self.history.resolve("paused bench press") == .create(name: "paused bench press"))
+        #expect(Self.history.resolve("incline press (barbell)") == .create(name: "incline press (barbell)"))
+        // Two exercises of the entry: neither is guessed
+        let two = ExerciseResolver(exercises: [Self.inclineDB, Exercise(id: UUID(), name: "Incline Dumbbell Press", kind: .weighted)], aliases: [])
+        #expect(two.resolve("incline db press") == .create(name: "incline db press"))
+    }
 }
 
 @Suite("ExerciseResolver: words in any order")

@@ -208,9 +208,15 @@ enum RoutineText {
         }
         let db = try context.db()
         // A name logging would refuse (`ohpp`, a near-miss of `ohp`) is refused now, not at `ok`.
+        var found: [String] = [], new: [String] = []
         for (planned, origin) in zip(routine.lines, routine.origins) {
-            if let refusal = try db.resolution(ofExercise: planned.exerciseName).refusal(typed: planned.exerciseName) {
-                try refuse(origin.refusing(refusal))
+            let typed = planned.exerciseName
+            let resolution = try db.resolution(ofExercise: typed)
+            if let refusal = resolution.refusal(typed: typed) { try refuse(origin.refusing(refusal)) }
+            switch resolution {
+            case .found(let e) where matchKey(e.name) != matchKey(typed): found.append("\(typed) = \(e.name)")
+            case .create(let name) where !new.contains(name): new.append(name)
+            default: break
             }
         }
         let (saved, created) = try db.saveRoutine(name: routine.name, text: withHeader(text, routine.name),
@@ -219,6 +225,11 @@ enum RoutineText {
         let sets = routine.lines.reduce(0) { $0 + $1.sets }
         context.print("\(created ? "Added" : "Saved") the routine '\(saved.name)': \(routine.lines.count) exercise\(routine.lines.count == 1 ? "" : "s"), \(sets) set\(sets == 1 ? "" : "s"). "
             + "`start \(saved.name)` starts a workout from it.")
+        if !found.isEmpty { context.print("From your exercises: \(found.joined(separator: ", ")).") }
+        if !new.isEmpty {
+            context.print("New exercise\(new.count == 1 ? "" : "s"), created at the first set: \(new.map { "'\($0)'" }.joined(separator: ", ")). "
+                + "To log under one you have, write its name (`gymlog exercises` lists them) and save again.")
+        }
     }
 }
 

@@ -21,11 +21,23 @@ public enum CatalogMatcher {
         return found.count == 1 ? found.first.flatMap(ExerciseCatalog.entry(id:)) : nil
     }
 
-    /// The catalog id one name means.
+    /// The catalog id one name means: the table, then the words, first as written, then
+    /// without the words that do not change the muscles (`Paused`, `Single Arm`, `(Each Side)`).
     static func catalogID(_ name: String) -> String? {
-        let spelled = strongSpelling(name)
-        if let id = appNames[tableKey(spelled)] { return id }
-        return sameWords(spelled)
+        let lift = Lift(strongSpelling(name))
+        guard !lift.words.isEmpty, !lift.equipmentConflicts else { return nil }
+        if let id = known(lift) ?? sameWords(lift) { return id }
+        let plain = lift.withoutModifiers
+        guard !plain.words.isEmpty else { return nil }
+        return known(plain) ?? sameWords(plain, in: entriesByPlainWords)
+    }
+
+    /// The entry a name means by all its words (the table or the word rule, none dropped),
+    /// and the equipment it names: what two names of one exercise share (`ExerciseResolver`).
+    static func lift(_ name: String) -> (id: String, equipment: String?)? {
+        let lift = Lift(strongSpelling(name))
+        guard !lift.words.isEmpty, !lift.equipmentConflicts, let id = known(lift) ?? sameWords(lift) else { return nil }
+        return (id, lift.equipment)
     }
 
     /// `name` in Strong's spelling: shorthands and abbreviations written out, then
@@ -38,7 +50,7 @@ public enum CatalogMatcher {
         return ExerciseSpellings.canonical(words.joined(separator: " "))
     }
 
-    /// Lower case, spaces collapsed: how `appNames` and `shorthands` are keyed.
+    /// Lower case, spaces collapsed: how `shorthands` is keyed.
     static func tableKey(_ name: String) -> String {
         name.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     }
@@ -54,9 +66,11 @@ public enum CatalogMatcher {
     /// Equipment abbreviations that start a typed name (`db press`).
     static let abbreviations = ["db": "dumbbell", "bb": "barbell", "kb": "kettlebell"]
 
-    /// The lifts Strong and Hevy name (in Strong's spelling, lower case) whose entry the word
-    /// rule would not find, each checked by hand: same movement, same primary muscle, same
-    /// equipment where the catalog has it.
+    /// The lifts apps name whose entry the word rule would not find, each checked by hand:
+    /// same movement, same primary muscle, same equipment where the catalog has it (a row
+    /// naming equipment the catalog lacks, `hip thrust (dumbbell)`, keeps the muscles; the
+    /// equipment the name puts in parentheses still wins, see `Equipment.of`). Read as lifts
+    /// (`Lift`): `Tricep Pushdown (Rope)` and `Rope Triceps Pushdowns` are one row.
     static let appNames: [String: String] = [
         "bench press (barbell)": "Barbell_Bench_Press_-_Medium_Grip",
         "incline bench press (barbell)": "Barbell_Incline_Bench_Press_-_Medium_Grip",
@@ -93,7 +107,7 @@ public enum CatalogMatcher {
         "seated shoulder press (machine)": "Machine_Shoulder_Military_Press",
         "overhead press (smith machine)": "Smith_Machine_Overhead_Shoulder_Press",
         "arnold press (dumbbell)": "Arnold_Dumbbell_Press",
-        "shoulder press (machine plates)": "Leverage_Shoulder_Press", "shoulder press (plate loaded)": "Leverage_Shoulder_Press",
+        "shoulder press (machine plates)": "Leverage_Shoulder_Press",
         "lateral dumbbell raise": "Side_Lateral_Raise", "seated lateral raise (dumbbell)": "Seated_Side_Lateral_Raise",
         "single arm lateral raise (cable)": "Standing_Low-Pulley_Deltoid_Raise", "rear delt machine fly": "Reverse_Machine_Flyes",
         "lateral raise (dumbbell)": "Side_Lateral_Raise", "lateral raise (cable)": "Cable_Seated_Lateral_Raise",
@@ -148,63 +162,235 @@ public enum CatalogMatcher {
         "back extension": "Hyperextensions_Back_Extensions", "back extension (hyperextension)": "Hyperextensions_Back_Extensions",
         "back extension (weighted hyperextension)": "Hyperextensions_Back_Extensions",
         "crunch (machine)": "Ab_Crunch_Machine", "lying leg raise": "Flat_Bench_Lying_Leg_Raise",
+        // The names of the other apps (Fitbod, JEFIT, Liftosaur, Lyfta, RepCount, FitNotes)
+        // most sets carry unlinked (scripts/catalog-coverage), each checked by hand. A row
+        // naming no equipment is also the row of a name whose equipment is its entry's.
+        "bench press": "Barbell_Bench_Press_-_Medium_Grip", "squat": "Barbell_Squat", "deadlift": "Barbell_Deadlift",
+        "romanian deadlift": "Romanian_Deadlift", "front squat": "Front_Barbell_Squat", "conventional deadlift": "Barbell_Deadlift",
+        "trap deadlift": "Trap_Bar_Deadlift", "close grip bench press": "Close-Grip_Barbell_Bench_Press",
+        "close grip bench press (dumbbell)": "Close-Grip_Dumbbell_Press",
+        "close grip bench press (smith machine)": "Smith_Machine_Close-Grip_Bench_Press",
+        "incline bench press": "Barbell_Incline_Bench_Press_-_Medium_Grip", "incline press (barbell)": "Barbell_Incline_Bench_Press_-_Medium_Grip",
+        "incline press (dumbbell)": "Incline_Dumbbell_Press", "decline chest press (machine)": "Leverage_Decline_Chest_Press",
+        "fly (machine)": "Butterfly", "pec deck": "Butterfly", "crossover fly (cable)": "Cable_Crossover",
+        "low cable chest fly": "Low_Cable_Crossover", "high cable fly": "Cable_Crossover", "high to low cable fly": "Cable_Crossover",
+        "incline cable chest fly": "Incline_Cable_Flye", "chest fly (cable)": "Cable_Crossover",
+        "dip": "Dips_-_Triceps_Version", "dip (machine)": "Dip_Machine", "triceps dip (machine)": "Dip_Machine",
+        "tricep push up": "Push-Ups_-_Close_Triceps_Position",
+        "row (cable)": "Seated_Cable_Rows", "row (machine)": "Leverage_High_Row", "high row (machine)": "Leverage_High_Row",
+        "iso row (machine)": "Leverage_Iso_Row", "row (barbell)": "Bent_Over_Barbell_Row", "bent over row": "Bent_Over_Barbell_Row",
+        "seated row": "Seated_Cable_Rows", "rear delt fly (machine)": "Reverse_Machine_Flyes", "rear delt fly": "Reverse_Flyes",
+        "rear delt raise (dumbbell)": "Reverse_Flyes", "back fly (dumbbell)": "Reverse_Flyes", "rear delt fly (dumbbell)": "Reverse_Flyes",
+        "upright row": "Upright_Barbell_Row", "upright row (dumbbell)": "Standing_Dumbbell_Upright_Row",
+        "straight arm pushdown": "Straight-Arm_Pulldown", "straight arm pulldown": "Straight-Arm_Pulldown",
+        "stiff legged good morning (barbell)": "Stiff_Leg_Barbell_Good_Morning",
+        "lateral raise": "Side_Lateral_Raise", "seated shoulder press (barbell)": "Seated_Barbell_Military_Press",
+        "military press": "Standing_Military_Press", "military press (barbell)": "Standing_Military_Press",
+        "seated shoulder press (dumbbell)": "Seated_Dumbbell_Press", "seated press (dumbbell)": "Seated_Dumbbell_Press",
+        "kickback (dumbbell)": "Tricep_Dumbbell_Kickback", "tricep kickback": "Tricep_Dumbbell_Kickback",
+        "pushdown": "Triceps_Pushdown", "triceps pushdown": "Triceps_Pushdown",
+        "skullcrusher": "EZ-Bar_Skullcrusher", "lying triceps extension": "Lying_Triceps_Press",
+        "curl (cable)": "Standing_Biceps_Cable_Curl", "curl (dumbbell)": "Dumbbell_Bicep_Curl", "curl (barbell)": "Barbell_Curl",
+        "incline curl": "Incline_Dumbbell_Curl", "drag curl": "Drag_Curl", "bicep drag curl": "Drag_Curl",
+        "seated palms up wrist curl": "Seated_Dumbbell_Palms-Up_Wrist_Curl",
+        "seated palms down wrist curl": "Seated_Dumbbell_Palms-Down_Wrist_Curl",
+        "seated wrist extension (barbell)": "Seated_Palms-Down_Barbell_Wrist_Curl",
+        "calf raise": "Standing_Calf_Raises", "standing calf raise": "Standing_Calf_Raises", "seated calf raise": "Seated_Calf_Raise",
+        "calf press on leg press": "Calf_Press_On_The_Leg_Press_Machine", "calf raise (smith machine)": "Smith_Machine_Calf_Raise",
+        "lying hamstring curl": "Lying_Leg_Curls", "hip adductor": "Thigh_Adductor", "hip abductor": "Thigh_Abductor",
+        "single leg kickback": "Glute_Kickback", "lunge": "Bodyweight_Walking_Lunge", "walking lunge": "Bodyweight_Walking_Lunge",
+        "air squat": "Bodyweight_Squat", "jump squat": "Freehand_Jump_Squat", "goblet squat (dumbbell)": "Dumbbell_Squat",
+        "sumo squat (dumbbell)": "Plie_Dumbbell_Squat", "hip thrust (dumbbell)": "Barbell_Hip_Thrust",
+        "swing (kettlebell)": "One-Arm_Kettlebell_Swings",
+        "leg raise": "Flat_Bench_Lying_Leg_Raise", "hanging knee raise": "Hanging_Leg_Raise",
+        "knee raise": "Knee_Hip_Raise_On_Parallel_Bars", "leg raise parallel bars": "Knee_Hip_Raise_On_Parallel_Bars",
+        "bicycle crunch": "Air_Bike", "cable twist": "Cable_Russian_Twists", "ab wheel": "Ab_Roller", "ab rollout": "Ab_Roller",
+        "running": "Trail_Running_Walking", "walking": "Trail_Running_Walking", "hiking": "Trail_Running_Walking",
+        "cycling": "Bicycling", "cycling stationary": "Bicycling_Stationary", "elliptical": "Elliptical_Trainer",
+        "rowing": "Rowing_Stationary", "rowing (machine)": "Rowing_Stationary", "stair stepper": "Stairmaster",
+        "jump rope": "Rope_Jumping", "rope triceps extension (cable)": "Triceps_Overhead_Extension_with_Rope",
+        "rope face pull": "Face_Pull", "knee raise (captain's chair)": "Knee_Hip_Raise_On_Parallel_Bars",
+        "single leg extension": "Single-Leg_Leg_Extension", "single leg press (machine)": "Leg_Press",
+        "incline press (machine)": "Leverage_Incline_Chest_Press", "arnold press": "Arnold_Dumbbell_Press", "sit up": "Sit-Up",
+        "decline crunch (weighted)": "Decline_Crunch", "iso lateral row": "Leverage_Iso_Row", "box jump": "Front_Box_Jump",
+        "smith calf press": "Smith_Machine_Calf_Raise", "rope triceps pulldown": "Triceps_Pushdown_-_Rope_Attachment",
+        "triceps overhead (cable)": "Triceps_Overhead_Extension_with_Rope", "push up on knees": "Pushups",
+        "vertical knee raise": "Knee_Hip_Raise_On_Parallel_Bars", "pendulum squat": "Hack_Squat", "high seated row": "Leverage_High_Row",
+        "bayesian curl (cable)": "Standing_Biceps_Cable_Curl", "face away bayesian curl (cable)": "Standing_Biceps_Cable_Curl",
+        "hammer chin up": "Chin-Up", "shrug (smith machine)": "Leverage_Shrug", "calf extension (machine)": "Calf_Press",
+        "chest supported row (dumbbell)": "Dumbbell_Incline_Row", "horizontal chest press (machine)": "Leverage_Chest_Press",
+        "horizontal incline chest press (machine)": "Leverage_Incline_Chest_Press", "face cable pull": "Face_Pull",
+        "forearm curl (cable)": "Cable_Wrist_Curl", "side plank": "Side_Bridge", "knelt pulldown": "Wide-Grip_Lat_Pulldown",
+        // GymBook in Italian: its names of the lifts its lifter logged most.
+        "distensioni su panca piana con bilanciere": "Barbell_Bench_Press_-_Medium_Grip",
+        "distensioni su panca inclinata con manubri": "Incline_Dumbbell_Press",
+        "distensioni su panca inclinata con bilanciere": "Barbell_Incline_Bench_Press_-_Medium_Grip",
+        "squat con bilanciere": "Barbell_Squat", "hack squat alla macchina": "Hack_Squat", "curls con bilanciere": "Barbell_Curl",
+        "curls a martello": "Hammer_Curls", "curls concentrati": "Concentration_Curls", "affondi con manubri": "Dumbbell_Lunges",
+        "estensioni delle gambe": "Leg_Extensions", "flessioni delle gambe da sdraiati": "Lying_Leg_Curls",
+        "flessioni delle gambe da seduti": "Seated_Leg_Curl", "rematore al cavo da seduti": "Seated_Cable_Rows",
+        "rematore a una mano con manubrio": "One-Arm_Dumbbell_Row", "alzate laterali con manubri da seduti": "Seated_Side_Lateral_Raise",
+        "lento frontale con asta": "Standing_Military_Press", "dips alle parallele": "Parallel_Bar_Dip",
+        "split squat bulgaro con manubri": "Split_Squat_with_Dumbbells", "flies alla macchina": "Butterfly",
+        "lat pull-downs al cavo alto a presa larga": "Wide-Grip_Lat_Pulldown", "treadmill": "Walking_Treadmill", "running (treadmill)": "Running_Treadmill",
     ]
 
     /// Whole words of a catalog name that add nothing (`Barbell Bench Press - Medium Grip` is
     /// the plain bench press), dropped before comparing.
     static let plainSuffix = " - Medium Grip"
 
-    /// Words naming equipment, and the catalog's spelling of it.
-    static let equipmentWords: [String: String] = [
-        "barbell": "barbell", "dumbbell": "dumbbell", "cable": "cable", "machine": "machine",
-        "kettlebell": "kettlebells", "band": "bands", "bodyweight": "body only",
+    /// `appNames` read as lifts: one entry per words and equipment named (nil: none named).
+    static let knownLifts: [Lift: String] = {
+        var table: [Lift: String] = [:]
+        // A row is read as written and in Strong's spelling: `squat` is the lift named with no
+        // equipment, and `Squat (Barbell)`.
+        for (name, id) in appNames { table[Lift(ExerciseSpellings.canonical(name))] = id }
+        for (name, id) in appNames where table[Lift(name)] == nil { table[Lift(name)] = id }
+        return table
+    }()
+
+    /// The table's entry for a lift: its words with the same equipment, else with none named
+    /// when that entry is done with the equipment the name names (`Close-Grip Bench Press
+    /// (Barbell)` finds the row `close grip bench press`, `(Dumbbell)` does not).
+    static func known(_ lift: Lift) -> String? {
+        if let id = knownLifts[lift] { return id }
+        guard let equipment = lift.equipment, let id = knownLifts[Lift(words: lift.words, equipment: nil)],
+              let entry = ExerciseCatalog.entry(id: id), fits(equipment, entry.equipment) else { return nil }
+        return id
+    }
+
+    /// Whether a name naming `named` may mean an entry done with `catalog`: the same, an EZ bar
+    /// for the catalog's barbell EZ lifts, the body for an entry that names no equipment.
+    static func fits(_ named: String, _ catalog: String?) -> Bool {
+        named == catalog || (named == "e-z curl bar" && catalog == "barbell")
+            || (named == "body only" && (catalog == nil || catalog == "other"))
+    }
+
+    /// A strength entry as the word rule compares it: the equipment its name names and the one it is done with.
+    typealias IndexedEntry = (id: String, named: String?, equipment: String?)
+
+    /// Each strength entry as a lift, indexed by its words.
+    static let entriesByWords = index { $0 }
+
+    /// Each strength entry indexed by its words without modifiers (`Seated Cable Rows` under
+    /// `row`): what a name is compared with when its own words found nothing.
+    static let entriesByPlainWords = index(\.withoutModifiers)
+
+    static func index(_ words: (Lift) -> Lift) -> [Set<String>: [IndexedEntry]] {
+        var index: [Set<String>: [IndexedEntry]] = [:]
+        for entry in ExerciseCatalog.entries where entry.category != "stretching" {
+            let name = entry.name.hasSuffix(plainSuffix) ? String(entry.name.dropLast(plainSuffix.count)) : entry.name
+            let lift = words(Lift(name))
+            guard !lift.equipmentConflicts, !lift.words.isEmpty else { continue }
+            index[lift.words, default: []].append((entry.id, lift.equipment, entry.equipment))
+        }
+        return index
+    }
+
+    /// The one entry with the same words and equipment as `lift`; nil for none or several. A
+    /// name naming no equipment matches only an entry whose name names none either.
+    static func sameWords(_ lift: Lift, in index: [Set<String>: [IndexedEntry]] = entriesByWords) -> String? {
+        let found = (index[lift.words] ?? []).filter { entry in
+            guard let equipment = lift.equipment else { return entry.named == nil }
+            return fits(equipment, entry.equipment) && (entry.named == nil || entry.named == equipment)
+        }
+        return found.count == 1 ? found[0].id : nil
+    }
+}
+
+/// A name read for matching: its words folded, singular, spelt one way (`db` is `dumbbell`,
+/// `tricep` is `triceps`, `Pull Up` is `pullup`), in any order, without the equipment, which
+/// is kept apart in the catalog's spelling. `Incline Bench Press (Dumbbell)`, `Dumbbell Incline
+/// Bench Press` and `Incline DB Bench Press` are one lift.
+struct Lift: Hashable {
+    var words: Set<String>
+    /// The catalog's equipment the name names; nil for none.
+    var equipment: String?
+    /// Whether the name names two kinds of equipment that are not one (`Dumbbell Barbell Curl`).
+    var equipmentConflicts = false
+
+    init(words: Set<String>, equipment: String?) { self.words = words; self.equipment = equipment }
+
+    init(_ name: String) {
+        var list: [String] = []
+        for raw in matchWords(name) {
+            let word = Self.spellings[String(raw)] ?? singular(String(raw))
+            if let last = list.last, let joined = Self.compounds[last]?[word] { list[list.count - 1] = joined } else { list.append(word) }
+        }
+        var named = Set<String>()
+        var kept = Set<String>()
+        for word in list where !Self.fillers.contains(word) && !word.allSatisfy(\.isNumber) {
+            if let equipment = Self.equipmentWords[word] { named.insert(equipment) }
+            if Self.equipmentWords[word] == nil || Self.namingWords.contains(word) { kept.insert(word) }
+        }
+        // A cable machine is a cable; a barbell of the EZ kind is an EZ bar.
+        if named.count == 2, named.contains("cable"), named.contains("machine") { named = ["cable"] }
+        if named.count == 2, named.contains("e-z curl bar"), named.contains("barbell") { named = ["e-z curl bar"] }
+        words = kept
+        equipment = named.count == 1 ? named.first : nil
+        equipmentConflicts = named.count > 1
+    }
+
+    /// The lift without the words that say how, not what (`Paused`, `Single Arm`, `Seated`,
+    /// `(Each Side)`, an incline's angle): the muscles are the same.
+    var withoutModifiers: Lift {
+        var plain = self
+        plain.words = words.filter { !Self.modifiers.contains($0) }
+        return plain
+    }
+
+    /// One spelling for words apps and lifters write several ways (after folding).
+    static let spellings: [String: String] = [
+        "db": "dumbbell", "dbs": "dumbbell", "dumbell": "dumbbell", "dumbells": "dumbbell", "bb": "barbell", "barbel": "barbell",
+        "kb": "kettlebell", "ezbar": "ez", "triceps": "tricep", "biceps": "bicep", "flye": "fly", "flyes": "fly", "flies": "fly",
+        "flys": "fly", "calves": "calf", "crushers": "crusher", "skullcrushers": "skullcrusher",
+        "skullecrusher": "skullcrusher", "pressdown": "pushdown", "pulldowns": "pulldown", "pullups": "pullup", "pushups": "pushup",
+        "chinups": "chinup", "situps": "situp", "abductors": "abductor", "adductors": "adductor",
+        "hamstrings": "hamstring", "glutes": "glute", "lats": "lat", "delts": "delt", "hammercurls": "hammercurl",
+        "extensions": "extension", "raises": "raise", "rows": "row", "dips": "dip", "lunges": "lunge", "squats": "squat",
+        "curls": "curl", "presses": "press", "crunches": "crunch", "deadlifts": "deadlift", "kickbacks": "kickback", "legged": "leg",
     ]
 
     /// Adjacent words one name writes apart and another together (`Pull Up`, `Pullups`).
     static let compounds: [String: [String: String]] = [
         "pull": ["up": "pullup", "down": "pulldown", "over": "pullover"], "chin": ["up": "chinup"],
         "push": ["up": "pushup", "down": "pushdown"], "sit": ["up": "situp"], "step": ["up": "stepup"],
-        "skull": ["crusher": "skullcrusher"],
+        "skull": ["crusher": "skullcrusher"], "kick": ["back": "kickback"], "ez": ["bar": "ez"], "e": ["z": "ez"],
+        "smith": ["machine": "smith"], "hammer": ["strength": "hammerstrength", "curl": "hammercurl"], "t": ["bar": "tbar"],
+        "trap": ["bar": "trapbar"], "hex": ["bar": "trapbar"], "plate": ["loaded": "plateloaded"], "face": ["pull": "facepull"],
+        "back": ["extension": "backextension"], "leg": ["press": "legpress"], "pec": ["deck": "pecdeck"],
+        "single": ["arm": "singlearm", "leg": "singleleg"], "one": ["arm": "singlearm", "leg": "singleleg"],
+        "1": ["arm": "singlearm", "leg": "singleleg"], "each": ["side": "eachside"],
     ]
 
-    /// A name's words for comparing: folded, singular, compounds joined, `with` and a lone
-    /// `s` (`Farmer's`) dropped; and the equipment its words name (nil for none, "" for two).
-    static func comparable(_ name: String) -> (words: Set<String>, equipment: String?) {
-        var words: [String] = []
-        for word in matchWords(name).map({ singular(String($0)) }) where word != "with" && word != "s" {
-            if let last = words.last, let joined = compounds[last]?[word] { words[words.count - 1] = joined } else { words.append(word) }
-        }
-        let named = Set(words.compactMap { equipmentWords[$0] })
-        return (Set(words.filter { equipmentWords[$0] == nil }), named.count > 1 ? "" : named.first)
-    }
+    /// Words naming equipment (after `spellings` and `compounds`), and the catalog's spelling.
+    static let equipmentWords: [String: String] = [
+        "barbell": "barbell", "dumbbell": "dumbbell", "cable": "cable", "machine": "machine", "kettlebell": "kettlebells",
+        "band": "bands", "bodyweight": "body only", "ez": "e-z curl bar", "smith": "machine", "hammerstrength": "machine",
+        "leverage": "machine", "lever": "machine", "plateloaded": "machine", "technogym": "machine", "rope": "cable",
+    ]
 
-    /// `curls` -> `curl`, `presses` -> `press`, `flies` -> `fly`; `press` stays.
-    static func singular(_ word: String) -> String {
-        let irregular = ["flye": "fly", "flyes": "fly", "calves": "calf", "calve": "calf"]
-        if let w = irregular[word] { return w }
-        if word.count > 4, word.hasSuffix("ies") { return String(word.dropLast(3)) + "y" }
-        if ["sses", "shes", "ches", "xes"].contains(where: word.hasSuffix) { return String(word.dropLast(2)) }
-        if word.count > 2, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us") { return String(word.dropLast()) }
-        return word
-    }
+    /// Equipment words that also say which lift (`Smith Machine Squat` is not any machine's
+    /// squat; a rope pushdown is a cable pushdown with a rope).
+    static let namingWords: Set<String> = ["smith", "rope"]
 
-    /// Each strength entry's comparable words, equipment named in its name, and equipment.
-    static let comparableEntries: [(id: String, words: Set<String>, named: String?, equipment: String?)] =
-        ExerciseCatalog.entries.filter { $0.category != "stretching" }.map { entry in
-            let name = entry.name.hasSuffix(plainSuffix) ? String(entry.name.dropLast(plainSuffix.count)) : entry.name
-            let c = comparable(name)
-            return (entry.id, c.words, c.equipment, entry.equipment)
-        }
+    /// Words that name nothing: `with`, a lone `s` (`Farmer's`), `the`, `on`, `a`.
+    static let fillers: Set<String> = ["with", "s", "the", "on", "in", "a", "an", "of", "attachment"]
 
-    /// The one entry with the same words and equipment as `name`; nil for none or several.
-    static func sameWords(_ name: String) -> String? {
-        let typed = comparable(name)
-        guard !typed.words.isEmpty, typed.equipment != "" else { return nil }
-        let found = comparableEntries.filter { entry in
-            guard entry.words == typed.words else { return false }
-            guard let equipment = typed.equipment else { return entry.named == nil }
-            return entry.equipment == equipment && (entry.named == nil || entry.named == equipment)
-        }
-        return found.count == 1 ? found[0].id : nil
-    }
+    /// Words that say how a lift is done without changing what it trains (see `withoutModifiers`).
+    static let modifiers: Set<String> = [
+        "pause", "paused", "ct", "tempo", "eachside", "weighted", "rope", "single", "singlearm", "singleleg", "alternating", "alternate", "seated",
+        "sitting", "standing", "strict", "heavy", "grip", "wide", "neutral", "narrow", "close", "low", "high",
+        "incline", "decline", "flat", "bent", "over", "lying", "kneeling", "assisted", "bar",
+    ]
+}
+
+/// `curls` -> `curl`, `presses` -> `press`, `flies` -> `fly`; `press` stays.
+func singular(_ word: String) -> String {
+    let irregular = ["flye": "fly", "flyes": "fly", "calves": "calf", "calve": "calf"]
+    if let w = irregular[word] { return w }
+    if word.count > 4, word.hasSuffix("ies") { return String(word.dropLast(3)) + "y" }
+    if ["sses", "shes", "ches", "xes"].contains(where: word.hasSuffix) { return String(word.dropLast(2)) }
+    if word.count > 2, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us") { return String(word.dropLast()) }
+    return word
 }

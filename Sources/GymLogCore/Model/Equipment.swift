@@ -34,11 +34,14 @@ public enum Equipment: String, Equatable, Sendable {
         self = station.equipment
     }
 
-    /// What an exercise is done with: the equipment of its catalog link when the catalog names
-    /// one gymlog knows (`Hack Squat` is a machine, `Goblet Squat` a kettlebell), else what its
-    /// name says; nil, as for the name alone, is a barbell.
+    /// What an exercise is done with: the equipment its name puts in parentheses (`Hip Thrust
+    /// (Dumbbell)`, the lifter's or the app's own word, which wins over a link to an entry the
+    /// catalog has only with a barbell), else the equipment of its catalog link when the catalog
+    /// names one gymlog knows (`Hack Squat` is a machine, `Goblet Squat` a kettlebell), else what
+    /// its name says; nil, as for the name alone, is a barbell.
     public static func of(exerciseName name: String, link: ExerciseLink?) -> Equipment? {
-        link?.equipment.flatMap(Equipment.init(catalogEquipment:)) ?? Equipment(exerciseName: name)
+        if let word = parenthesised(name), let tagged = Equipment(tagWord: word) { return tagged }
+        return link?.equipment.flatMap(Equipment.init(catalogEquipment:)) ?? Equipment(exerciseName: name)
     }
 
     /// The equipment the catalog names (`kettlebells`, `e-z curl bar`, `body only`); nil for

@@ -54,12 +54,17 @@ public struct Alias: Equatable, Sendable {
 }
 
 /// Resolves names by exact name, alias, folded name (case, accents, punctuation and spaces
-/// ignored: `pull-up` is `Pullup`), unambiguous word prefix, then near-miss. Pure.
+/// ignored: `pull-up` is `Pullup`), unambiguous word prefix, the catalog entry (`incline db
+/// press` is the history's `Incline Bench Press (Dumbbell)`), then near-miss. Pure.
 public struct ExerciseResolver: Sendable {
     public var exercises: [Exercise]
     public var aliases: [Alias]
+    /// The stored catalog fields of exercises, by id (none stored: linked from the name).
+    public var links: [UUID: ExerciseLinkFields]
 
-    public init(exercises: [Exercise], aliases: [Alias]) { self.exercises = exercises; self.aliases = aliases }
+    public init(exercises: [Exercise], aliases: [Alias], links: [UUID: ExerciseLinkFields] = [:]) {
+        self.exercises = exercises; self.aliases = aliases; self.links = links
+    }
 
     /// Every exercise a name stands for, as a whole: exact name or alias first (what the
     /// store's indexed lookup finds), then folded names and aliases. Empty when none does.
@@ -104,6 +109,8 @@ public struct ExerciseResolver: Sendable {
         let covers = named(typedWords, whole: true)
         if covers.count == 1 { return .found(covers[0]) }
         if covers.count > 1 { return .ambiguous(covers) }
+        // The catalog entry the words mean (`incline db press`), when one exercise is it.
+        if let same = sameCatalogEntry(typed) { return .found(same) }
 
         let key = matchKey(typed)
         let threshold = key.count <= 4 ? 1 : 2
@@ -165,6 +172,31 @@ func anyOrderMatch(_ typed: [Substring], _ name: [Substring]) -> Bool {
         return false
     }
     return place(0)
+}
+
+extension ExerciseResolver {
+    /// The one exercise whose name (or alias, or link by hand) means the catalog entry that
+    /// `typed` means by its own words (`CatalogMatcher.lift`, no word dropped: `paused bench`
+    /// is not the bench press here), naming no other equipment; nil for none or several. A
+    /// routine's `incline db press` then logs under the history's `Incline Bench Press (Dumbbell)`
+    /// instead of a new, empty exercise.
+    func sameCatalogEntry(_ typed: String) -> Exercise? {
+        guard let wanted = CatalogMatcher.lift(typed) else { return nil }
+        func same(_ name: String) -> Bool {
+            guard let found = CatalogMatcher.lift(name), found.id == wanted.id else { return false }
+            return wanted.equipment == nil || found.equipment == nil || wanted.equipment == found.equipment
+        }
+        var names: [UUID: [String]] = [:]
+        for a in aliases { names[a.exerciseID, default: []].append(a.alias) }
+        let found = exercises.filter { e in
+            let fields = links[e.id] ?? ExerciseLinkFields()
+            // A lifter's own muscles say it is none of the catalog's; a link by hand says which.
+            if !fields.primaryMuscles.isEmpty { return false }
+            if let id = fields.catalogID { return id == wanted.id }
+            return ([e.name] + (names[e.id] ?? [])).contains(where: same)
+        }
+        return found.count == 1 ? found[0] : nil
+    }
 }
 
 /// `inc db` matches `incline db press`: each typed word starts the name's word at the same place.
