@@ -62,9 +62,11 @@ import Testing
         let history = await s.type("history").out
         #expect(history.contains { $0.hasPrefix("Thu 2025-11-20 18:00") }, "\(history)")
         #expect(await s.type("prs bench").out.contains { $0.contains("heaviest weight") && $0.contains("110kg x 5, 2025-11-20") })
-        // And `undo` takes it back at once: it is what was just done, not an older workout's action
-        let undone = await s.type("undo").out
-        #expect(undone == ["Undid bench 110x5: bench 110kg x 5"], "\(undone)")
+        // And `undo` asks first (it is yesterday's workout, not today's), then `undo!` takes it back
+        let asked = await s.type("undo", .failed).err.joined()
+        #expect(asked.contains("`undo!`") && asked.contains("Thu 2025-11-20 18:00"), "\(asked)")
+        let undone = await s.type("undo!").out
+        #expect(undone == ["Undid `bench 110x5` in the workout of Thu 2025-11-20 18:00: bench 110kg x 5"], "\(undone)")
         #expect(await s.type("prs bench").out.contains { $0.contains("heaviest weight") && $0.contains("100kg x 5") })
     }
 
