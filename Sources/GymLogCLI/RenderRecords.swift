@@ -218,6 +218,11 @@ extension Render {
         wrapWidth(isTerminal: isatty(STDOUT_FILENO) == 1, terminal: terminalSize(), columns: getenv("COLUMNS").map { String(cString: $0) })
     }
 
+    /// The same for standard error: errors wrap at the width of the terminal they go to.
+    static var errorColumns: Int? {
+        wrapWidth(isTerminal: isatty(STDERR_FILENO) == 1, terminal: terminalSize(STDERR_FILENO), columns: getenv("COLUMNS").map { String(cString: $0) })
+    }
+
     /// The rule above as a pure function: `columns` is `COLUMNS` from the environment.
     static func wrapWidth(isTerminal: Bool, terminal: Int?, columns: @autoclosure () -> String?) -> Int? {
         guard isTerminal else { return nil }
@@ -288,10 +293,10 @@ extension Render {
         return lines + [line]
     }
 
-    /// Columns of the terminal on standard output, if it is one that says.
-    static func terminalSize() -> Int? {
+    /// Columns of the terminal on `descriptor` (standard output), if it is one that says.
+    static func terminalSize(_ descriptor: Int32 = STDOUT_FILENO) -> Int? {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 }
