@@ -279,12 +279,16 @@ extension Render {
     /// one) at `width` columns; continuation lines start under the first item.
     static func wrapItems(_ items: [(plain: String, styled: String)], separator: String, style: Style, width: Int?, first: String) -> [String] {
         let indent = String(repeating: " ", count: TerminalText.width(first))
+        // The separator ends a line that breaks (` ·`), so the list reads as going on.
+        let mark = String(separator.reversed().drop { $0 == " " }.reversed())
         var lines: [String] = [], line = first, column = TerminalText.width(first), onLine = 0
-        for item in items {
+        for (index, item) in items.enumerated() {
             let needed = (onLine > 0 ? separator.count : 0) + TerminalText.width(item.plain)
-            if let width, onLine > 0, column + needed > width {
-                // The separator ends the line (` ·`), so the list reads as going on.
-                lines.append(line + style.dim(String(separator.reversed().drop { $0 == " " }.reversed())))
+            // An item that is not the last keeps room after it for the mark: a line full to the
+            // edge would push the mark alone onto a line of its own.
+            let after = index == items.count - 1 ? 0 : TerminalText.width(mark)
+            if let width, onLine > 0, column + needed + after > width {
+                lines.append(line + style.dim(mark))
                 line = indent; column = indent.count; onLine = 0
             }
             if onLine > 0 { line += style.dim(separator); column += separator.count }
