@@ -33,6 +33,19 @@ import Testing
         #expect(await s.type("squat 140x5").out.allSatisfy { !$0.contains("last time") })
     }
 
+    @Test func aRepeatWithOtherRepsSaysItCarriedTheEffort() async throws {
+        // Given `bench 100x8 @8`
+        let s = try Session()
+        await s.type("bench 100x8 @8")
+        // When `+ x4` repeats it with fewer reps, then the set keeps @8 and a line says it was carried
+        let fewer = await s.type("+ x4").out
+        #expect(fewer.contains { $0.contains("100kg x 4 @8") }, "\(fewer)")
+        #expect(fewer.last == "  @8 carried from the set it repeats; `edit @N` or `edit rirN` says how this one felt.", "\(fewer)")
+        // And `+` alone, or `+ x3 @9` with its own effort, says nothing of the kind
+        #expect(!(await s.type("+").out.contains { $0.contains("carried") }))
+        #expect(!(await s.type("+ x3 @9").out.contains { $0.contains("carried") }))
+    }
+
     @Test func lastPrintsTheSameOnDemandAndAsJSON() async throws {
         let s = try Session()
         await benchSessionTwoDaysAgo(s)
