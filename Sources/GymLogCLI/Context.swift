@@ -137,16 +137,26 @@ public struct CLIContext {
         guard let width = Render.wrapColumns, TerminalText.width(text) > width else { return writeOut(TerminalText.safe(text)) }
         writeOut(TerminalText.safe(Render.wrapped(text.components(separatedBy: "\n"), width: width).joined(separator: "\n")))
     }
+    /// An error or a notice on standard error, wrapped between words as `print` wraps, at the
+    /// width of the terminal standard error is on (the terminal wrapped it mid-word).
     public func printError(_ line: String) {
         let prefix = repl?.takeErrorPrefix() ?? ""
-        writeErr(TerminalText.safe(prefix + surface.hints(line)))
+        let text = prefix + surface.hints(line)
+        guard let width = Render.errorColumns, TerminalText.width(text) > width else { return writeErr(TerminalText.safe(text)) }
+        writeErr(TerminalText.safe(Render.wrapped(text.components(separatedBy: "\n"), width: width).joined(separator: "\n")))
+    }
+
+    /// A line typed and the caret under its fault: never wrapped, or the caret would point
+    /// elsewhere.
+    func printPointer(_ lines: String) {
+        writeErr(TerminalText.safe(lines))
     }
 
     /// A rejected line: the message once, then the line with a caret under `span`.
     func printEntryError(_ message: String, at span: Span?, in line: String) {
         printError(Style.stderr.errorLine(message))
         if let span {
-            printError(EntryError(message, at: span).pointing(into: line, message: false, columns: TerminalText.width(of:)))
+            printPointer(EntryError(message, at: span).pointing(into: line, message: false, columns: TerminalText.width(of:)))
         }
     }
 

@@ -22,7 +22,10 @@ struct EntryRunner {
                 if entry == .undo {
                     try UndoStep(.undo, context: context).run(confirmed: false)
                 } else {
-                    for result in try db.logEntry(entry, typed: line, at: at) { try printLogged(result, db, past: at != nil) }
+                    for result in try db.logEntry(entry, typed: line, at: at) {
+                        try printLogged(result, db, past: at != nil)
+                        if case .repeatLast(let patch) = entry { printCarriedEffort(patch, result) }
+                    }
                 }
                 return .done
             } catch let error as UserError {
@@ -30,6 +33,14 @@ struct EntryRunner {
                 return .refused
             }
         }
+    }
+
+    /// `+ x4` after `100x8 @8` repeats the effort with the rest of the set (the README says
+    /// so); with other reps or another load that is a guess, so it is said, with how to fix it.
+    private func printCarriedEffort(_ patch: SetPatch, _ result: LogResult) {
+        guard patch.rpe == nil, patch.rir == nil, patch.reps != nil || patch.load != nil || patch.durationSeconds != nil || patch.distance != nil,
+              let effort = result.sets.last?.set.values.effort else { return }
+        context.print("  \(effort) carried from the set it repeats; `edit @N` or `edit rirN` says how this one felt.")
     }
 
     /// Logs resolved values (planned sets, `ok`) as a typed line would be, with the same output:

@@ -218,6 +218,11 @@ extension Render {
         wrapWidth(isTerminal: isatty(STDOUT_FILENO) == 1, terminal: terminalSize(), columns: getenv("COLUMNS").map { String(cString: $0) })
     }
 
+    /// The same for standard error: errors wrap at the width of the terminal they go to.
+    static var errorColumns: Int? {
+        wrapWidth(isTerminal: isatty(STDERR_FILENO) == 1, terminal: terminalSize(STDERR_FILENO), columns: getenv("COLUMNS").map { String(cString: $0) })
+    }
+
     /// The rule above as a pure function: `columns` is `COLUMNS` from the environment.
     static func wrapWidth(isTerminal: Bool, terminal: Int?, columns: @autoclosure () -> String?) -> Int? {
         guard isTerminal else { return nil }
@@ -274,12 +279,16 @@ extension Render {
     /// one) at `width` columns; continuation lines start under the first item.
     static func wrapItems(_ items: [(plain: String, styled: String)], separator: String, style: Style, width: Int?, first: String) -> [String] {
         let indent = String(repeating: " ", count: TerminalText.width(first))
+        // The separator ends a line that breaks (` ·`), so the list reads as going on.
+        let mark = String(separator.reversed().drop { $0 == " " }.reversed())
         var lines: [String] = [], line = first, column = TerminalText.width(first), onLine = 0
-        for item in items {
+        for (index, item) in items.enumerated() {
             let needed = (onLine > 0 ? separator.count : 0) + TerminalText.width(item.plain)
-            if let width, onLine > 0, column + needed > width {
-                // The separator ends the line (` ·`), so the list reads as going on.
-                lines.append(line + style.dim(String(separator.reversed().drop { $0 == " " }.reversed())))
+            // An item that is not the last keeps room after it for the mark: a line full to the
+            // edge would push the mark alone onto a line of its own.
+            let after = index == items.count - 1 ? 0 : TerminalText.width(mark)
+            if let width, onLine > 0, column + needed + after > width {
+                lines.append(line + style.dim(mark))
                 line = indent; column = indent.count; onLine = 0
             }
             if onLine > 0 { line += style.dim(separator); column += separator.count }
@@ -288,10 +297,10 @@ extension Render {
         return lines + [line]
     }
 
-    /// Columns of the terminal on standard output, if it is one that says.
-    static func terminalSize() -> Int? {
+    /// Columns of the terminal on `descriptor` (standard output), if it is one that says.
+    static func terminalSize(_ descriptor: Int32 = STDOUT_FILENO) -> Int? {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 }

@@ -87,7 +87,6 @@ enum LoggingSteps {
             """, arguments: [workout.id.key, past])
         let first = taken.map { max(past, $0 + 1000) } ?? past
         let offset = w.environment.utcOffset(first)
-        let before = try RecordBook(w).storedRecordValues(exerciseID: exercise.id)
         // As on a live line, growing this workout's own session-volume record is not news.
         let sessionHeldHere = try String.fetchOne(w.db, sql: "SELECT workout_id FROM records WHERE exercise_id = ? AND metric = ?",
                                                   arguments: [exercise.id.key, RecordMetric.sessionVolume.rawValue]) == workout.id.key
@@ -100,17 +99,23 @@ enum LoggingSteps {
             written.append(LoggedSet(id: id, workoutID: workout.id, exerciseID: exercise.id, values: v, performedAt: at,
                                      utcOffsetSeconds: offset, supersetID: superset))
         }
-        // Later sets may hold records these beat or tie: recompute from the whole history,
-        // then report the records these sets hold now that they beat. A tie with a later set
-        // passes the record to the earlier one, which is no news: it beat nothing.
+        // Later sets may hold records these beat or tie: recompute from the whole history.
         try RecordBook(w).rebuildRecords(exerciseID: exercise.id)
         let held = try RecordBook(w).recordsHeld(by: written.map(\.id))
         let stored = try written.map { set in
-            let records = (held[set.id] ?? []).compactMap { record -> RecordBreak? in
-                if record.metric == .sessionVolume && sessionHeldHere { return nil }
-                let previous = before[RecordKey(metric: record.metric, reps: record.reps)]
-                guard previous == nil || record.metric.improves(record.value, on: previous) else { return nil }
+            // A set's records are as of its date (issue 48): it is announced against the sets
+            // done before it, never against one done after it (`--at yesterday` beats no set of today).
+            let asOf = try RecordBook(w).recordsAsOf(exerciseID: exercise.id, before: set.performedAt, workout: workout.id)
+            var records = recordValues(of: set, formula: w.settings.e1rmFormula).compactMap { record -> RecordBreak? in
+                guard let previous = asOf[RecordKey(metric: record.metric, reps: record.reps)],
+                      record.metric.improves(record.value, on: previous) else { return nil }
                 return RecordBreak(metric: record.metric, reps: record.reps, value: record.value, previous: previous)
+            }
+            // The session volume is the workout's, held by its last set: announced when it holds
+            // it now, against the earlier workouts' best, unless this workout already held it.
+            if let volume = (held[set.id] ?? []).first(where: { $0.metric == .sessionVolume }), !sessionHeldHere,
+               let previous = asOf[RecordKey(metric: .sessionVolume, reps: 0)], volume.metric.improves(volume.value, on: previous) {
+                records.append(RecordBreak(metric: .sessionVolume, reps: 0, value: volume.value, previous: previous))
             }
             return StoredSet(set: set, order: try Workouts(w).order(of: set), records: records)
         }

@@ -97,6 +97,29 @@ struct RecordBook {
         for (value, set) in best.values { try storeRecord(value, set: set) }
     }
 
+    /// The best value of each record among the exercise's live sets done before `time` (the
+    /// session volume of workouts other than `workout`): the records as they stood on a
+    /// back-dated set's date, which it is announced against (a set done after it is no record
+    /// it beat).
+    func recordsAsOf(exerciseID: UUID, before time: Int64, workout: UUID) throws -> [RecordKey: Double] {
+        var best: [RecordKey: Double] = [:]
+        var sessions: [UUID: Double] = [:]
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT \(Rows.setColumns) FROM sets s WHERE s.exercise_id = ? AND s.deleted_at IS NULL AND s.performed_at < ?
+            """, arguments: [exerciseID.key, time])
+        var decode = SetDecoder()
+        while let row = try cursor.next() {
+            let set = decode(row)
+            for v in recordValues(of: set, formula: settings.e1rmFormula) {
+                let key = RecordKey(metric: v.metric, reps: v.reps)
+                if v.metric.improves(v.value, on: best[key]) { best[key] = v.value }
+            }
+            if set.workoutID != workout { sessions[set.workoutID, default: 0] += workingVolume(of: set) }
+        }
+        if let volume = sessions.values.filter({ $0 > 0 }).max() { best[RecordKey(metric: .sessionVolume, reps: 0)] = volume }
+        return best
+    }
+
     /// The exercise's best workout by working volume, held by its last set with volume: the
     /// highest total, and of totals that tie the one done first. Read workout by workout, so
     /// memory holds one workout's running total, not one for every workout (an import of a

@@ -10,6 +10,9 @@ public struct UndoableAction: Equatable, Sendable {
     public var summary: String
     /// The workout it belongs to, when it belongs to one (it may be deleted by now).
     public var workout: Workout?
+    /// Whether that workout is neither the open one nor today's just-done one
+    /// (`WorkoutStatus.actionIsCurrent`): `undo` asks first, and says which workout it changed.
+    public var inOtherWorkout = false
 }
 
 /// What `undo` or `redo` did.
@@ -94,12 +97,13 @@ enum UndoStack {
         let actionID: Int64 = row["id"]
         let workoutID = (row["workout_id"] as String?).flatMap(parseUUID)
         let workout = try workoutID.flatMap { try Workouts(w).workout(id: $0) }
-        let action = UndoableAction(label: row["label"], summary: row["summary"], workout: workout)
         let open = try Workouts(w).openWorkout().map { (id: $0.workout.id, lastActivity: $0.lastActivity) }
         let status = WorkoutStatus(now: w.now, idleGapMinutes: w.settings.idleGapMinutes)
-        if !confirmed, let workoutID, !status.actionIsCurrent(workoutID, openWorkout: open, actionAt: row["at"]) {
-            return .needsConfirmation(action)
-        }
+        let inOtherWorkout = try workout.map {
+            !status.actionIsCurrent($0, lastActivity: try Workouts(w).lastSetTime(workoutID: $0.id), openWorkout: open, actionAt: row["at"])
+        } ?? false
+        let action = UndoableAction(label: row["label"], summary: row["summary"], workout: workout, inOtherWorkout: inOtherWorkout)
+        if !confirmed, inOtherWorkout { return .needsConfirmation(action) }
         guard let writes = JournalFields.decodeWrites(row["writes"]) else {
             try w.db.execute(sql: "DELETE FROM undo_actions WHERE id = ?", arguments: [actionID])
             return .refused(action, reason: "its record on this device is unreadable")
@@ -126,7 +130,8 @@ enum UndoStack {
         try w.db.execute(sql: "UPDATE undo_actions SET undone = ?, at = ? WHERE id = ?",
                          arguments: [direction == .undo, w.now, actionID])
         w.undoneActionsMayExist = true
-        return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try Workouts(w).workout(id: $0) }))
+        return .done(UndoableAction(label: action.label, summary: action.summary, workout: try workoutID.flatMap { try Workouts(w).workout(id: $0) },
+                                    inOtherWorkout: inOtherWorkout))
     }
 
     /// Writes `writes` back (`undo`) or forward again (`redo`), in the order given, noting the

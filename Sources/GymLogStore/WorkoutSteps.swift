@@ -134,7 +134,8 @@ enum WorkoutSteps {
         for set in sets { try w.write(.sets, id: set.id, op: .delete, fields: [(tombstoneField, .int(w.now))]) }
         try w.write(.workouts, id: workout.id, op: .delete, fields: [(tombstoneField, .int(w.now))])
         for exercise in Set(sets.map(\.exerciseID)) { try RecordBook(w).rebuildRecords(exerciseID: exercise) }
-        w.describeAction("\(Workouts.describe(workout)) (\(plural(sets.count, "set")))", workout: workout.id)
+        // The workout itself is named by whoever shows the summary (`undo` names it as it is then).
+        w.describeAction("the whole workout (\(plural(sets.count, "set")))", workout: workout.id)
         return WorkoutDeletion(workout: workout, setCount: sets.count)
     }
 
@@ -148,7 +149,7 @@ enum WorkoutSteps {
             let new = name.isEmpty ? nil : name
             if new != workout.name {
                 fields.append(("name", new.map { .text($0) } ?? .null))
-                said.append(new.map { "named '\($0)'" } ?? "name cleared")
+                said.append(new.map { "renamed to '\($0)'" } ?? "with its name cleared")
                 workout.name = new
             }
         }
@@ -181,7 +182,7 @@ enum WorkoutSteps {
         }
         if !fields.isEmpty {
             try w.write(.workouts, id: workout.id, op: .update, fields: fields)
-            w.describeAction(Workouts.describe(original) + ": " + said.joined(separator: ", "), workout: workout.id)
+            w.describeAction(Workouts.describe(original) + " " + said.joined(separator: ", "), workout: workout.id)
         }
         return workout
     }

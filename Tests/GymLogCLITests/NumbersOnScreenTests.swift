@@ -241,6 +241,17 @@ import Testing
         #expect(wrappedWords == words)
     }
 
+    @Test(arguments: 20...60)
+    func aListBreakingAtTheEdgeKeepsItsMarkOnTheLine(width: Int) {
+        // Given rep maxes that fill a line to the edge at some width (issue 48: `·` alone at 110 columns)
+        let items = (1...12).map { (plain: "\($0)RM 60lb", styled: "\($0)RM 60lb") }
+        // When wrapped
+        let lines = Render.wrapItems(items, separator: " · ", style: .plain, width: width, first: "  maxes  ")
+        // Then every line fits, ends with its mark when one follows, and none is only a mark
+        #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(lines)")
+        #expect(lines.dropLast().allSatisfy { $0.hasSuffix("lb ·") }, "\(lines)")
+    }
+
     @Test func prLinesWrapOnlyOnATerminal() {
         #expect(Render.wrapWidth(isTerminal: false, terminal: 60, columns: "60") == nil)
         #expect(Render.wrapWidth(isTerminal: true, terminal: 60, columns: "100") == 60)

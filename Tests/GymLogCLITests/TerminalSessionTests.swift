@@ -401,3 +401,31 @@ extension TerminalSessionTests {
         #expect(pane.screen().contains("> squat 100x5"), "\(pane.screen())")
     }
 }
+
+extension TerminalSessionTests {
+    /// An error longer than a narrow terminal breaks between words, as output does, never
+    /// inside a word; the line typed and its caret stay whole, so the caret still points.
+    @Test(.tmux)
+    func anErrorWrapsBetweenWordsAtSixtyColumns() throws {
+        // Given the REPL in a terminal 60 columns wide
+        let home = try TemporaryHome()
+        let pane = try Tmux.repl(home: home)
+        defer { pane.close() }
+        try pane.tmux(["resize-window", "-t", pane.session, "-x", "60", "-y", "30"])
+        // When a command fails with a long message
+        pane.enter("history nosuchexercisewithalongname")
+        try pane.waitUntil("the prompt after the error") { $0.split(separator: "\n").last?.hasSuffix(">") == true && $0.contains("error:") }
+        // Then every line of it ends at a whole word: the next line starts a new word
+        let screen = pane.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let error = screen.drop { !$0.hasPrefix("error:") }.prefix { !$0.hasSuffix(">") }
+        // (each word on screen is a word of the message in the REPL, whole)
+        let words: Set<Substring> = ["error:", "No", "exercise", "is", "called", "'nosuchexercisewithalongname';", "list", "them", "with", "`exercises`."]
+        #expect(error.count > 1, "\(screen)")
+        #expect(error.allSatisfy { $0.count <= 60 }, "\(screen)")
+        let cut = error.flatMap { $0.split(separator: " ") }.filter { !words.contains($0) }
+        #expect(cut.isEmpty, "\(cut) in \(screen)")
+        // And a typo's caret line still points at the token under the line as typed
+        pane.enter("ohp 60x")
+        try pane.waitFor("  ohp 60x\n        ^\n")
+    }
+}

@@ -33,6 +33,19 @@ import Testing
         #expect(await s.type("squat 140x5").out.allSatisfy { !$0.contains("last time") })
     }
 
+    @Test func aRepeatWithOtherRepsSaysItCarriedTheEffort() async throws {
+        // Given `bench 100x8 @8`
+        let s = try Session()
+        await s.type("bench 100x8 @8")
+        // When `+ x4` repeats it with fewer reps, then the set keeps @8 and a line says it was carried
+        let fewer = await s.type("+ x4").out
+        #expect(fewer.contains { $0.contains("100kg x 4 @8") }, "\(fewer)")
+        #expect(fewer.last == "  @8 carried from the set it repeats; `edit @N` or `edit rirN` says how this one felt.", "\(fewer)")
+        // And `+` alone, or `+ x3 @9` with its own effort, says nothing of the kind
+        #expect(!(await s.type("+").out.contains { $0.contains("carried") }))
+        #expect(!(await s.type("+ x3 @9").out.contains { $0.contains("carried") }))
+    }
+
     @Test func lastPrintsTheSameOnDemandAndAsJSON() async throws {
         let s = try Session()
         await benchSessionTwoDaysAgo(s)
@@ -56,15 +69,18 @@ import Testing
         await s.type("bench 100x5")
         // When yesterday's heavier session is logged afterwards
         let out = await s.type("log --at yesterday 18:00 bench 110x5").out
-        // Then it is its own workout on that day, and its set holds the records it beat
+        // Then it is its own workout on that day, and its set holds the records, but announces
+        // none: as of its date there was no bench, and today's 100kg came after it (issue 48)
         #expect(out.first == "Started a past workout on Thu 2025-11-20 18:00.", "\(out)")
-        #expect(out.contains { $0.contains("110kg x 5") && $0.contains("PR! heaviest weight (was 100kg)") }, "\(out)")
+        #expect(out.contains { $0.contains("110kg x 5") } && !out.contains { $0.contains("PR!") }, "\(out)")
         let history = await s.type("history").out
         #expect(history.contains { $0.hasPrefix("Thu 2025-11-20 18:00") }, "\(history)")
         #expect(await s.type("prs bench").out.contains { $0.contains("heaviest weight") && $0.contains("110kg x 5, 2025-11-20") })
-        // And `undo` takes it back at once: it is what was just done, not an older workout's action
-        let undone = await s.type("undo").out
-        #expect(undone == ["Undid bench 110x5: bench 110kg x 5"], "\(undone)")
+        // And `undo` asks first (it is yesterday's workout, not today's), then `undo!` takes it back
+        let asked = await s.type("undo", .failed).err.joined()
+        #expect(asked.contains("`undo!`") && asked.contains("Thu 2025-11-20 18:00"), "\(asked)")
+        let undone = await s.type("undo!").out
+        #expect(undone == ["Undid `bench 110x5` in the workout of Thu 2025-11-20 18:00: bench 110kg x 5"], "\(undone)")
         #expect(await s.type("prs bench").out.contains { $0.contains("heaviest weight") && $0.contains("100kg x 5") })
     }
 

@@ -51,7 +51,31 @@ import Testing
         #expect(!message.contains("--yes"))
         #expect(await s.type("history").out.contains { $0.contains("180kg x 5") })
         // And `undo!` does it
-        #expect(await s.type("undo!").out == ["Undid Deadlift 180x5: Deadlift 180kg x 5, and the new exercise 'Deadlift'"])
+        let undone = await s.type("undo!").out
+        #expect(undone.count == 1 && undone[0].hasPrefix("Undid `Deadlift 180x5` in the workout of Fri 2025-11-21 ")
+                && undone[0].hasSuffix(" 'Push day': Deadlift 180kg x 5, and the new exercise 'Deadlift'"), "\(undone)")
+    }
+
+    @Test func undoInAnOldWorkoutAsksEachTimeAndTakesBackOneActionNamingIt() async throws {
+        // Given a workout three days ago, and today's workout open
+        let s = try Session()
+        await s.type("log --at 2025-11-18 18:00 bench 100x5x3")
+        await s.type("finish")
+        await s.type("squat 140x5")
+        // And, just now, that old workout renamed and one of its sets deleted
+        await s.type("edit --workout 2025-11-18 --name Legs")
+        await s.type("delete 2 --workout 2025-11-18")
+        // When `undo` is typed, then it asks for `undo!` and undoes nothing
+        let asked = await s.type("undo", .failed).err.joined(separator: "\n")
+        #expect(asked.contains("`delete 2 --workout 2025-11-18`") && asked.contains("`undo!`") && asked.contains("Nothing was undone"), "\(asked)")
+        #expect(await s.type("show --workout 2025-11-18").out.filter { $0.contains("100kg x 5") }.count == 2)
+        // And `undo!` takes back the delete alone, naming the workout
+        #expect(await s.type("undo!").out == ["Undid `delete 2 --workout 2025-11-18` in the workout of Tue 2025-11-18 18:00 'Legs': bench 100kg x 5"])
+        // And the rename asks again, and then is undone alone
+        let again = await s.type("undo", .failed).err.joined(separator: "\n")
+        #expect(again.contains("`edit --workout 2025-11-18 --name Legs`") && again.contains("`undo!`"), "\(again)")
+        #expect(await s.type("undo!").out == ["Undid `edit --workout 2025-11-18 --name Legs` in the workout of Tue 2025-11-18 18:00: the workout of 2025-11-18 18:00 renamed to 'Legs'"])
+        #expect(await s.type("show --workout 2025-11-18").out.filter { $0.contains("100kg x 5") }.count == 3)
     }
 
     @Test func aWorkoutLastsItsSetsOwnTimesAndAPastSessionsLengthIsUnknown() async throws {
@@ -263,9 +287,10 @@ import Testing
         s.repl.context.ask = { _ in "y" }
         #expect(await s.type("delete --workout -2").out == ["Deleted the workout of Thu 2025-11-20 18:00 (2025-11-20, 2 sets). `undo` brings it back."])
         #expect(await s.type("history").out.contains { $0.contains("bench") } == false)
-        // And one `undo` brings the workout and both sets back
-        let undo = await s.type("undo").out
-        #expect(undo == ["Undid delete --workout -2: the workout of 2025-11-20 18:00 (2 sets)"], "\(undo)")
+        // And one `undo!` (it is yesterday's workout) brings the workout and both sets back
+        _ = await s.type("undo", .failed)
+        let undo = await s.type("undo!").out
+        #expect(undo == ["Undid `delete --workout -2` in the workout of Thu 2025-11-20 18:00: the whole workout (2 sets)"], "\(undo)")
         #expect(await s.type("show --workout -2").out.filter { $0.contains("100kg x 5") }.count == 2)
         // And `--yes` deletes without asking
         s.repl.context.ask = { _ in Issue.record("asked"); return nil }

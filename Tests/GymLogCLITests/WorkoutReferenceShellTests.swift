@@ -34,8 +34,9 @@ import Testing
         let deleted = try run("delete", "--workout", "-2", "--yes")
         #expect(deleted.stdout.contains("Deleted the workout of") && deleted.stdout.contains("2 sets"), "\(deleted.stdout)")
         #expect(!(try run("history").stdout.contains("curl")))
-        // And one `undo` brings it back whole
-        #expect(try run("undo").stdout.hasPrefix("Undid delete --workout -2"))
+        // And one `undo` brings it back whole, once confirmed: it is yesterday's workout
+        #expect(try run("undo", status: 1).stderr.contains("`gymlog undo --yes`"))
+        #expect(try run("undo", "--yes").stdout.hasPrefix("Undid `delete --workout -2` in the workout of "))
         #expect(try run("show", "--workout=-2").stdout.components(separatedBy: "curl").count == 3)
     }
 }

@@ -217,11 +217,24 @@ import Testing
         #expect(s.reason == "last time 30kg x 12,12,12: every set reached 12, +2kg and back to 8 reps")
     }
 
-    @Test func doubleWithATypedRangeUsesItAndWithMissingSetsStartsThemAtTheBottom() throws {
+    @Test func doubleWithATypedRangeUsesItAndWithMissingSetsFollowsTheLastSetDone() throws {
         // Given `3x10 double 8-12` and a session of two sets at 12
         let s = try Self.suggest("curl 3x10 double 8-12 +5lb", Self.history(Self.sets(Self.lb(50), 12, 12)))
-        // Then not every planned set reached 12: same weight, the missing set at 8
-        #expect(Self.shown(s) == "50lb x 12 (8-12), 50lb x 12 (8-12), 50lb x 8 (8-12)")
+        // Then not every planned set was done at 12: same weight, the missing set from the last one done
+        #expect(Self.shown(s) == "50lb x 12 (8-12), 50lb x 12 (8-12), 50lb x 12 (8-12)")
+        #expect(s.reason == "last time 50lb x 12,12: same weight, one more rep per set up to 12; 1 set not done last time from its last set")
+    }
+
+    @Test func doubleFollowsEachSetsOwnLastTimeAndASetAboveTheTopStaysAtIt() throws {
+        // Given issue 48: `90lb x 15,15` with a top of 12, and `60kg x 9` on `3x8-12 double +5`
+        let over = try Self.suggest("db press 3x8-12 double +5", Self.history(Self.sets(Self.lb(90), 15, 15)), unit: .lb)
+        let one = try Self.suggest("bench 3x8-12 double +5", Self.history(Self.sets(Self.kg(60), 9)))
+        // Then no set drops to the bottom: the top for all three, and 10 for all three
+        #expect(Self.shown(over) == "90lb x 12 (8-12), 90lb x 12 (8-12), 90lb x 12 (8-12)", "\(Self.shown(over))")
+        #expect(Self.shown(one) == "60kg x 10 (8-12), 60kg x 10 (8-12), 60kg x 10 (8-12)", "\(Self.shown(one))")
+        // And once all three were done at the top, the weight goes up
+        let up = try Self.suggest("db press 3x8-12 double +5", Self.history(Self.sets(Self.lb(90), 15, 12, 12)), unit: .lb)
+        #expect(Self.shown(up) == "95lb x 8 (8-12), 95lb x 8 (8-12), 95lb x 8 (8-12)", "\(Self.shown(up))")
     }
 
     @Test func doubleOnBodyweightAddsWeightToTheBody() throws {

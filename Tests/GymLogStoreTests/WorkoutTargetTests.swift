@@ -182,8 +182,9 @@ import Testing
         #expect(try db.records().first { $0.exercise.name == "bench" }?.records.first { $0.metric == .weight }?.value == 100)
         #expect(try db.records().contains { $0.exercise.name == "row" } == false)
         #expect(try db.history().map(\.workout.id) == [old.id])
-        // And ONE undo brings the workout, its sets and its records back
-        guard case .done(let action) = try db.undo() else { Issue.record("not undone"); return }
+        // And ONE undo (confirmed: it is yesterday's workout) brings the workout, its sets and its records back
+        guard case .needsConfirmation = try db.undo() else { Issue.record("did not ask"); return }
+        guard case .done(let action) = try db.undo(confirmed: true) else { Issue.record("not undone"); return }
         #expect(action.label == "delete --workout -1")
         #expect(try liveSets(db, workout: heavy.workout.id) == ["bench 110kg x 5", "row 70kg x 8"])
         #expect(try db.records().first { $0.exercise.name == "bench" }?.records.first { $0.metric == .weight }?.value == 110)
@@ -210,8 +211,8 @@ import Testing
         #expect(detail.workout.endedAt == today.sets[0].set.performedAt - today.workout.startedAt + start)
         #expect(try db.records().first?.records.first { $0.metric == .weight }?.set.workoutID == today.workout.id)
         #expect(try db.history().map(\.workout.id) == [yesterday.workout.id, today.workout.id])
-        // And one undo puts it all back
-        guard case .done = try db.undo() else { Issue.record("not undone"); return }
+        // And one undo puts it all back (confirmed: the workout is two days ago's now)
+        guard case .done = try db.undo(confirmed: true) else { Issue.record("not undone"); return }
         let back = try #require(try db.workoutDetail(today.workout.id))
         #expect(back.workout.name == nil && back.workout.startedAt == today.workout.startedAt)
         #expect(back.sets[0].set.performedAt == today.sets[0].set.performedAt)

@@ -194,7 +194,7 @@ enum RoutineText {
     static func save(_ text: String, name: String?, typed: String, draft: String? = nil, context: CLIContext) throws {
         func refuse(_ e: RoutineParseError) throws -> Never {
             context.printError(Style.stderr.errorLine(e.description + (e.description.hasSuffix(".") ? " Nothing was saved." : "; nothing was saved.")))
-            context.printError(e.pointing(message: false, columns: TerminalText.width(of:)))
+            context.printPointer(e.pointing(message: false, columns: TerminalText.width(of:)))
             if let draft {
                 let quoted = (name ?? "NAME").contains(" ") ? "\"\(name!)\"" : (name ?? "NAME")
                 context.printError("Your text is kept in \(draft): fix it there and run `gymlog routine add \(quoted) --file \(draft)`.")

@@ -44,7 +44,14 @@ struct UndoStep {
         let outcome = try direction == .undo ? db.undo(confirmed: confirmed) : db.redo(confirmed: confirmed)
         switch outcome {
         case .done(let action):
-            context.print("\(direction == .undo ? "Undid" : "Redid") \(action.label): \(action.summary)")
+            let did = direction == .undo ? "Undid" : "Redid"
+            // An action of a workout other than the open one says which, as it is now, so a
+            // step in an old session is never mistaken for one in today's.
+            if action.inOtherWorkout, let workout = action.workout {
+                context.print("\(did) `\(action.label)` in the workout of \(Self.workoutName(workout)): \(action.summary)")
+            } else {
+                context.print("\(did) \(action.label): \(action.summary)")
+            }
         case .needsConfirmation(let action):
             let workout = action.workout.map(Self.workoutName) ?? "a workout that is gone"
             var open = "and no workout is open"

@@ -40,15 +40,27 @@ public struct WorkoutStatus: Equatable, Sendable {
     }
 
     /// Whether `undo` may revert an action of `workout` without asking: it is the open
-    /// workout; or it was done (or last undone or redone) within the idle gap and after the
-    /// open workout's last set, if one is open: the thing just done, as right after `finish`,
-    /// when redoing the line that started the workout, or after logging a past session with
-    /// `--at`. An action of another workout older than the open one's last set asks.
-    public func actionIsCurrent(_ workout: UUID, openWorkout: (id: UUID, lastActivity: Int64)?, actionAt: Int64) -> Bool {
+    /// workout; or it is today's (started on today's date, or ended within the idle gap) and
+    /// the action was done (or last undone or redone) within the idle gap and after the open
+    /// workout's last set, if one is open: the thing just done, as right after `finish` or
+    /// when redoing the line that started the workout. An action of an earlier day's workout
+    /// always asks, however recent (a rename or a delete in last week's session, a past
+    /// session logged with `--at`): it changes history the lifter is not looking at.
+    public func actionIsCurrent(_ workout: Workout, lastActivity: Int64?, openWorkout: (id: UUID, lastActivity: Int64)?, actionAt: Int64) -> Bool {
         if let openWorkout {
-            if openWorkout.id == workout { return true }
+            if openWorkout.id == workout.id { return true }
             if actionAt < openWorkout.lastActivity { return false }
         }
+        guard isToday(workout, lastActivity: lastActivity) else { return false }
         return now - actionAt <= Int64(idleGapMinutes) * 60_000
+    }
+
+    /// Whether the workout is today's: it started on the date it is now where it was done,
+    /// or it went on until within the idle gap (a session past midnight).
+    public func isToday(_ workout: Workout, lastActivity: Int64?) -> Bool {
+        let day = { (millis: Int64) in localDate(millis: millis, utcOffsetSeconds: workout.utcOffsetSeconds) }
+        if day(workout.startedAt) == day(now) { return true }
+        let last = workout.endedAt ?? max(workout.startedAt, lastActivity ?? workout.startedAt)
+        return now - last <= Int64(idleGapMinutes) * 60_000
     }
 }

@@ -239,8 +239,9 @@ public enum Progression {
         return Suggestion(sets: sets, reason: reason)
     }
 
-    /// `double LO-HI +INC`: at one load, one more rep per set each session up to HI; once every
-    /// planned set reached HI, add INC and start again at LO.
+    /// `double LO-HI +INC`: at one load, each set one more rep than it did last time, up to HI
+    /// (a set not done last time counts from the last set done); once every planned set was
+    /// done at HI, add INC and start again at LO.
     static func double(_ planned: PlannedExercise, _ range: ClosedRange<Int>, _ increment: WeightSpec,
                        _ sessions: [SessionTop], _ unit: WeightUnit, in planUnit: WeightUnit,
                        _ rounding: any LoadRounding) -> Suggestion {
@@ -253,11 +254,17 @@ public enum Progression {
             return Suggestion(sets: sets, reason: "\(lastTimeText(last, load)): every set reached \(range.upperBound), "
                 + "+\(step) and back to \(range.lowerBound) reps")
         }
+        // A set not done last time follows the last one that was: what the lifter showed she
+        // can do at this load, not the bottom of the range (`60kg x 9` plans 10 for every set).
         let sets = (0..<planned.sets).map { i in
-            let reps = i < last.reps.count ? min(max(last.reps[i] + 1, range.lowerBound), range.upperBound) : range.lowerBound
-            return suggested(load, reps: reps, planned, range: range)
+            let done = last.reps[min(i, last.reps.count - 1)]
+            return suggested(load, reps: min(max(done + 1, range.lowerBound), range.upperBound), planned, range: range)
         }
-        return Suggestion(sets: sets, reason: "\(lastTimeText(last, load)): same weight, one more rep per set up to \(range.upperBound)")
+        var reason = "\(lastTimeText(last, load)): same weight, one more rep per set up to \(range.upperBound)"
+        if last.reps.count < planned.sets {
+            reason += "; \(plural(planned.sets - last.reps.count, "set")) not done last time from its last set"
+        }
+        return Suggestion(sets: sets, reason: reason)
     }
 
     /// `5/3/1 tm TM`: the week is the number of sessions done since the training max was set,
