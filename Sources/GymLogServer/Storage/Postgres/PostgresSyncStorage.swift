@@ -340,10 +340,18 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
 
     public func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
         try await prepare()
+        // One statement: the old hash is remembered (`withdrawn_tokens`) with the update that replaces it.
         let rows = try await client.query("""
-            UPDATE users SET token_hash = \(tokenHash), revoked_at = NULL
-            WHERE lower(name) = lower(\(name)) AND (\(reactivate) OR revoked_at IS NULL)
-            RETURNING id, name, created_at, revoked_at
+            WITH old AS (
+                SELECT id, token_hash, revoked_at FROM users
+                WHERE lower(name) = lower(\(name)) AND (\(reactivate) OR revoked_at IS NULL) FOR UPDATE
+            ), withdrawn AS (
+                INSERT INTO withdrawn_tokens (token_hash, reason)
+                SELECT token_hash, CASE WHEN revoked_at IS NULL THEN \(TokenWithdrawal.rotated.rawValue) ELSE \(TokenWithdrawal.revoked.rawValue) END FROM old
+                ON CONFLICT (token_hash) DO UPDATE SET reason = EXCLUDED.reason
+            )
+            UPDATE users SET token_hash = \(tokenHash), revoked_at = NULL FROM old WHERE users.id = old.id
+            RETURNING users.id, users.name, users.created_at, users.revoked_at
             """, logger: logger)
         do {
             return try await Self.user(in: rows, named: name)
@@ -369,6 +377,10 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                 try await connection.query("DELETE FROM records WHERE user_id = \(user.id)", logger: logger)
                 try await connection.query("DELETE FROM applied_keys WHERE user_id = \(user.id)", logger: logger)
                 try await connection.query("DELETE FROM devices WHERE user_id = \(user.id)", logger: logger)
+                try await connection.query("""
+                    INSERT INTO withdrawn_tokens (token_hash, reason) SELECT token_hash, \(TokenWithdrawal.deleted.rawValue) FROM users WHERE id = \(user.id)
+                    ON CONFLICT (token_hash) DO UPDATE SET reason = EXCLUDED.reason
+                    """, logger: logger)
                 try await connection.query("DELETE FROM users WHERE id = \(user.id)", logger: logger)
                 try await connection.query("COMMIT", logger: logger)
                 return user
@@ -394,6 +406,18 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
             for try await (id, name, generation, verifier) in rows.decode((Int64, String, Int64, String?).self) {
                 return AuthenticatedUser(id: id, name: name, tokenHash: hash, historyGeneration: generation, keyVerifier: verifier)
             }
+            return nil
+        }
+    }
+
+    public func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal? {
+        try await reachable {
+            try await self.prepare()
+            let rows = try await self.client.query("""
+                SELECT 'revoked' FROM users WHERE token_hash = \(hash) AND revoked_at IS NOT NULL
+                UNION ALL SELECT reason FROM withdrawn_tokens WHERE token_hash = \(hash) LIMIT 1
+                """, logger: self.logger)
+            for try await reason in rows.decode(String.self) { return TokenWithdrawal(rawValue: reason) }
             return nil
         }
     }
