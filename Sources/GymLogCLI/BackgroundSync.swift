@@ -16,7 +16,7 @@ struct SyncRun {
 
     init(_ context: CLIContext) throws {
         guard let server = context.settings.server, let url = URL(string: server) else {
-            throw UserError("No sync server is set. Log in first: `gymlog login --server URL --token TOKEN`.")
+            throw UserError("No sync server is set. Log in first: `gymlog login --server URL` (it asks for the token).")
         }
         self.server = server
         db = try context.db()

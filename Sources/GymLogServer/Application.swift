@@ -11,18 +11,34 @@ import NIOCore
 import Logging
 import ServiceLifecycle
 
-/// The request context every route gets: Hummingbird's, plus the client's address.
+/// The request context every route gets: Hummingbird's, plus the client's address and, once
+/// a route authenticated it, the user (both for the request's log line).
 public struct ServerContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The client a trusted proxy forwards for (`ClientAddress.resolve`), set by `RequestLogMiddleware`.
+    var forwardedClient: String?
+    /// The user the request's token belongs to, as `SyncRoutes.authenticate` found it: a
+    /// reference, so the route's finding reaches the middleware's log line.
+    let user = RequestUser()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// The client's IP address (the proxy's, behind a reverse proxy), for per-address limits.
-    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+    /// The client's IP address, for the log and per-address limits: the peer's, or behind a
+    /// `--trusted-proxy` the one it forwards for.
+    var clientAddress: String { forwardedClient ?? remoteAddress?.ipAddress ?? "unknown" }
+}
+
+/// The authenticated user of one request, written by the route, read by the log line.
+final class RequestUser: Sendable {
+    private let box = NIOLockedValueBox<String?>(nil)
+    var name: String? {
+        get { box.withLockedValue { $0 } }
+        set { box.withLockedValue { $0 = newValue } }
+    }
 }
 
 /// Builds the server (storage from `config.database`) ready to `runService()`; tests run it
@@ -84,7 +100,7 @@ func httpServer(_ config: ServerConfig, logger: Logger) throws -> HTTPServerBuil
 func metricsApplication(_ address: (host: String, port: Int), storage: any SyncStorage, metrics: ServerMetrics,
                         config: ServerConfig, logger: Logger) -> some ApplicationProtocol & Service {
     let router = Router(context: ServerContext.self)
-    router.add(middleware: RequestLogMiddleware(metrics: metrics, served: [.metrics]))
+    router.add(middleware: RequestLogMiddleware(metrics: metrics, served: [.metrics], trustedProxies: config.trustedProxies))
     router.get(RouterPath(Endpoint.metrics.path)) { _, _ in await metricsResponse(metrics, storage) }
     return Application(
         router: router,
@@ -200,7 +216,7 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
     let routes = SyncRoutes(config: config, storage: storage, metrics: metrics)
     let router = Router(context: ServerContext.self)
     let served = Endpoint.allCases.filter { !($0 == .metrics && config.metricsAddress != nil) }
-    router.add(middleware: RequestLogMiddleware(metrics: metrics, served: served))
+    router.add(middleware: RequestLogMiddleware(metrics: metrics, served: served, trustedProxies: config.trustedProxies))
     for endpoint in served {
         router.on(RouterPath(endpoint.path), method: endpoint.method) { request, context -> Response in
             switch endpoint {
@@ -236,6 +252,10 @@ struct RequestLogMiddleware: RouterMiddleware {
     /// The endpoints this router serves: a request for another is counted as route `other`,
     /// and a served path asked with the wrong method is answered 405.
     let served: [Endpoint]
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    var trustedProxies: Set<String> = []
+
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -244,6 +264,9 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
         let requestID = supplied ?? UUID().uuidString.lowercased()
         context.logger = context.logger.with(requestID: requestID)
+        if !trustedProxies.isEmpty, let peer = context.remoteAddress?.ipAddress {
+            context.forwardedClient = ClientAddress.resolve(peer: peer, forwardedFor: request.headers[values: Self.forwardedFor], trusted: trustedProxies)
+        }
         let started = ContinuousClock.now
         var response: Response
         do {
@@ -258,7 +281,10 @@ struct RequestLogMiddleware: RouterMiddleware {
         metrics.request(route: served.first { $0.path == path }?.path ?? "other", status: response.status.code)
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        Self.log(context.logger, method: "\(request.method)", path: request.uri.path, status: response.status.code, milliseconds: ms)
+        // Who asked: a failing friend's device is told apart by its user and address.
+        var who: Logger.Metadata = ["client": "\(context.clientAddress)"]
+        if let user = context.user.name { who["user"] = "\(user)" }
+        Self.log(context.logger, method: "\(request.method)", path: request.uri.path, status: response.status.code, milliseconds: ms, extra: who)
         return response
     }
 

@@ -12,7 +12,8 @@ public struct ServerCommand: AsyncParsableCommand {
           gymlog-server user add alice
               # prints alice's token on the last line
           gymlog-server serve --port 8080
-              # then: gymlog login --server http://HOST:8080 --token TOKEN
+              # then, on each device: gymlog login --server http://HOST:8080
+              # (it asks for the token; or pipe it in: ... < token.txt)
           gymlog-server serve --db sqlite:/srv/gymlog/server.sqlite --host 0.0.0.0
           gymlog-server backup --db sqlite:/srv/gymlog/server.sqlite \\
             /backups/gymlog.sqlite

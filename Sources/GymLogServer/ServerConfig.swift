@@ -49,6 +49,10 @@ public struct ServerConfig: Sendable {
     /// After SIGTERM/SIGINT, how long requests in flight may take to finish before the
     /// connections still open are closed.
     public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Reverse proxies (IP addresses, as `ClientAddress.normalized` writes them) whose
+    /// `X-Forwarded-For` names the client, for the log and per-address registration limits
+    /// (`--trusted-proxy`); empty: the header is ignored.
+    public var trustedProxies: Set<String> = []
     /// Registrations per client address and hour under `openRegistration` (0: no limit).
     public var registrationsPerHour: Int = 10
     /// Pushes of one user in progress at once; more are 429 with Retry-After.

@@ -174,7 +174,11 @@ public struct HTTPSyncTransport: SyncTransport {
         if body != nil { request.headers.append(("Content-Type", "application/json")) }
         let (status, data) = try await exchange(request)
         if (200..<300).contains(status) { return data }
-        if status == 401 { throw SyncTransportError.unauthorized(server: serverName) }
+        if status == 401 {
+            // The code says what an administrator did to the token (0.12.0 servers and later).
+            let code = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.error.code
+            throw SyncTransportError.unauthorized(server: serverName, withdrawal: code.flatMap(TokenWithdrawal.init(errorCode:)))
+        }
         if (300..<400).contains(status) {
             throw SyncTransportError.invalidResponse(server: serverName, status: status,
                 reason: "a redirect, which gymlog does not follow (it would send the request, a push's changes included, wherever it points); "

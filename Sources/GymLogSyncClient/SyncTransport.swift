@@ -34,8 +34,9 @@ extension SyncTransport {
 public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, CustomStringConvertible {
     /// No HTTP answer at all: offline, connection refused, DNS, timeout.
     case unreachable(server: String, reason: String)
-    /// 401: the token is missing, unknown or revoked.
-    case unauthorized(server: String)
+    /// 401: the token is missing or unknown, or an administrator withdrew it (`withdrawal`
+    /// says how: a server from before 0.12.0 does not say).
+    case unauthorized(server: String, withdrawal: TokenWithdrawal? = nil)
     /// Any other error answer, with the server's own code and sentence.
     case server(status: Int, body: ErrorBody)
     /// An answer that is not the protocol (a proxy's HTML page, a truncated body...).
@@ -45,7 +46,7 @@ public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, Cust
     public var code: String? {
         switch self {
         case .server(_, let body): body.error.code
-        case .unauthorized: "unauthorized"
+        case .unauthorized(_, let withdrawal): withdrawal?.errorCode ?? "unauthorized"
         default: nil
         }
     }
@@ -71,12 +72,40 @@ public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, Cust
 
     public var errorDescription: String? { description }
 
+    /// How a user logs this device in again: the token goes on standard input, not the command
+    /// line, where the shell's history and `ps` keep it.
+    static func loginAgain(_ server: String) -> String {
+        "`gymlog login --server \(server)` with the token (it asks for it; or pipe it in: `gymlog login --server \(server) < token.txt`)"
+    }
+
+    /// A 403 `key_required`: the account was encrypted (`gymlog key enable` on another device)
+    /// after this device logged in. `gymlog status` knows the case by this text (it is the
+    /// stopped sync's last error).
+    public static let keyRequiredAdvice =
+        "this account's history is now encrypted end to end (`gymlog key enable` on another device), and this device has no key for it, "
+            + "so it does not sync. Log in again here with both the token (the same one as before) and the recovery phrase "
+            + "(`gymlog key` on the device that encrypted it shows it): `gymlog login --server URL` asks for the token, then the phrase. "
+            + "Your unsynced changes are kept and go up, sealed, after that."
+
     public var description: String {
         switch self {
         case .unreachable(let server, let reason):
             "cannot reach the sync server at \(server): \(reason). Check the network and that the server is running; local changes stay in the outbox."
-        case .unauthorized(let server):
-            "the server rejected the token; run `gymlog login --server \(server) --token TOKEN` again with a valid token."
+        case .unauthorized(let server, nil):
+            "the server rejected the token (unknown to it); ask the server's administrator for a valid one and run "
+                + "\(Self.loginAgain(server)). Your changes are kept on this device."
+        case .unauthorized(let server, .rotated?):
+            "the server's administrator gave this account a new token (`gymlog-server user rotate`), so this device's no longer works; "
+                + "ask them for it and run \(Self.loginAgain(server)). Your changes are kept on this device and go up after that."
+        case .unauthorized(let server, .revoked?):
+            "the server's administrator revoked this account (`gymlog-server user revoke`); the server keeps its data. Ask them to "
+                + "let it in again (`gymlog-server user activate`, which gives a new token), then run \(Self.loginAgain(server)). Your changes are kept on this device."
+        case .unauthorized(let server, .deleted?):
+            "the server's administrator deleted this account and what the server kept of it (`gymlog-server user delete`); this "
+                + "device keeps its whole history. Ask them for a new account, then run \(Self.loginAgain(server)): the history goes up again."
+        case .server(_, let body) where body.error.code == "key_required":
+            // The server's own sentence is for clients from before encryption (it says to upgrade).
+            Self.keyRequiredAdvice
         case .server(_, let body) where body.error.code == "database_unavailable":
             // The server answered: not the network, and nothing the user can fix but wait.
             "the sync server is running, but its database is down, so nothing was sent or received; "

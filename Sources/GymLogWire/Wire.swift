@@ -382,6 +382,35 @@ public struct CompactPullResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// What an administrator did to a token that once let a user in. A 401 names it in its code,
+/// so a device's user learns why the token stopped working and what to do, not "unknown token";
+/// a token the server never issued keeps the plain `unauthorized`.
+public enum TokenWithdrawal: String, Hashable, Sendable, CaseIterable {
+    /// `gymlog-server user rotate`: the user has a new token.
+    case rotated
+    /// `gymlog-server user revoke` (and a revoked token `user activate` replaced: it stays dead).
+    case revoked
+    /// `gymlog-server user delete --purge`: the account and its data are gone from the server.
+    case deleted
+
+    /// The 401's code: `token_rotated`, `token_revoked`, `account_deleted`.
+    public var errorCode: String {
+        switch self {
+        case .rotated: "token_rotated"
+        case .revoked: "token_revoked"
+        case .deleted: "account_deleted"
+        }
+    }
+
+    public init?(errorCode: String) {
+        guard let match = Self.allCases.first(where: { $0.errorCode == errorCode }) else { return nil }
+        self = match
+    }
+
+    /// Why the token a `user rotate` or `user activate` replaces stops working.
+    public static func replaced(wasRevoked: Bool) -> TokenWithdrawal { wasRevoked ? .revoked : .rotated }
+}
+
 /// A machine-readable code and a sentence saying what to do.
 public struct ErrorDetail: Codable, Hashable, Sendable {
     /// Stable snake_case code, e.g. `sequence_gap`.

@@ -24,12 +24,17 @@ import Testing
         let newToken = String(rotate.stdout.split(separator: "\n").last ?? "")
         #expect(newToken.hasPrefix("glt_") && newToken != token)
         #expect(rotate.stdout.contains("the old one no longer works"), "\(rotate.stdout)")
+        // And its hint keeps the token off the command line (README: standard input)
+        #expect(!rotate.stdout.contains("--token") && rotate.stdout.contains("standard input"), "\(rotate.stdout)")
 
         // Then the device's next sync fails, telling the user to log in again, and status keeps saying so
         #expect(try phone.gymlog(["log", "bench 100x5"]).status == 0)
         let refused = try phone.gymlog(["sync"])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("rejected the token") && refused.stderr.contains("gymlog login"), "\(refused.stderr)")
+        // (saying an administrator gave the account a new token, and to log in with it on standard input)
+        #expect(refused.stderr.contains("administrator gave this account a new token") && refused.stderr.contains("gymlog login --server"),
+                "\(refused.stderr)")
+        #expect(!refused.stderr.contains("--token"), "\(refused.stderr)")
         let status = try phone.gymlog(["status"])
         #expect(status.stdout.contains("Last error:") && status.stdout.contains("gymlog login"), "\(status.stdout)")
 
@@ -67,7 +72,9 @@ import Testing
         let activate = try admin(server, ["activate", "alice"])
         #expect(activate.status == 0, "\(activate.stderr)")
         let newToken = String(activate.stdout.split(separator: "\n").last ?? "")
-        #expect(try phone.gymlog(["sync"]).status != 0, "the revoked token still works")
+        let revoked = try phone.gymlog(["sync"])
+        #expect(revoked.status != 0, "the revoked token still works")
+        #expect(revoked.stderr.contains("administrator revoked this account") && revoked.stderr.contains("user activate"), "\(revoked.stderr)")
         #expect(try phone.gymlog(["login", "--server", server.url, "--token", newToken]).status == 0)
         #expect(try phone.gymlog(["sync"]).status == 0)
 
@@ -78,7 +85,12 @@ import Testing
         #expect(purge.status == 0 && purge.stdout.contains("deleted user alice"), "\(purge.stderr)")
         let after = try admin(server, ["list"])
         #expect(!after.stdout.contains("alice") && after.stdout.contains("bob"), "\(after.stdout)")
-        #expect(try phone.gymlog(["sync"]).status != 0, "a deleted user's token still works")
+        let gone = try phone.gymlog(["sync"])
+        #expect(gone.status != 0, "a deleted user's token still works")
+        #expect(gone.stderr.contains("administrator deleted this account") && gone.stderr.contains("new account"), "\(gone.stderr)")
+        // And a login with that token says the account was deleted, not that the token is unknown
+        let relogin = try phone.gymlog(["login", "--server", server.url, "--token", newToken])
+        #expect(relogin.status != 0 && relogin.stderr.contains("deleted the account"), "\(relogin.stderr)")
         let missing = try admin(server, ["delete", "alice", "--purge"])
         #expect(missing.status != 0 && missing.stderr.contains("no user named \"alice\""), "\(missing.stderr)")
     }

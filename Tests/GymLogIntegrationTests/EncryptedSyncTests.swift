@@ -157,6 +157,36 @@ import Testing
         #expect(try d.run(["status"]).stdout.contains("Encryption: end to end"))
     }
 
+    @Test func aDeviceLeftWithoutTheKeyIsToldItNeedsItsTokenAndThePhraseAndAnOldClientToUpgrade() async throws {
+        // Given two devices of an account kept in the clear (its history pushed by an older client)
+        let server = try ServerInstance()
+        let token = try server.addUser("erin")
+        let clock = HLC(millis: 1_763_719_000_000, counter: 0, node: "old-device")
+        _ = try await HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token).push(PushRequest(deviceID: "old-device", events: [
+            PushEvent(seq: 1, idempotencyKey: "k1", entity: "exercises", entityID: "0193a1b2-0000-7000-8000-000000000002", op: "create",
+                      fields: ["name": WireField(v: .text("Plain Pendlay Row"), c: clock), "kind": WireField(v: .text("weighted"), c: clock)]),
+        ]))
+        let laptop = try ClientDevice(server: server, token: token, autoSync: false)
+        let phone = try ClientDevice(server: server, token: token, autoSync: false)
+        try phone.run(["log", "bench 100x5"])
+        // When the laptop encrypts the account
+        try laptop.run(["key", "enable"])
+        // Then the phone's sync says it needs both its token and the recovery phrase, and keeps its change
+        let refused = try phone.run(["sync"], expect: 1)
+        #expect(refused.stderr.contains("the token (the same one as before) and the recovery phrase"), "\(refused.stderr)")
+        #expect(try phone.outboxDepth() > 0)
+        // And its status says the account is encrypted and this device has no key, not "none"
+        let status = try phone.run(["status"]).stdout
+        #expect(status.contains("Encryption: end to end on the server, but this device has no key yet"), "\(status)")
+        #expect(!status.contains("Encryption: none"), "\(status)")
+        // And a client from before encryption, which shows the server's sentence as it is, is told to upgrade
+        let old = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token, protocolVersion: .v1)
+        let error = await #expect(throws: SyncTransportError.self) { _ = try await old.pull(cursor: .start, limit: 1, deviceID: "old") }
+        guard case .server(403, let body)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(body.error.code == "key_required" && body.error.message.contains("upgrade gymlog"), "\(body.error.message)")
+        #expect(!body.error.message.contains("run `gymlog key`"), "\(body.error.message)")
+    }
+
     @Test func aValueTheServerMovesDoesNotOpenAndIsParkedNotApplied() throws {
         let server = try ServerInstance()
         let token = try server.addUser("dora")

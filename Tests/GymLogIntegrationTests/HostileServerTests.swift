@@ -213,6 +213,8 @@ struct HostileServerTests {
         let home = try TemporaryHome()
         let login = try home.gymlog(["login", "--server", server.url.absoluteString, "--token", "glt_x"])
         #expect(login.status == 0, "\(login.stderr)")
+        // (a server from before 0.12.0: the login says it offers no end-to-end encryption)
+        #expect(login.stdout.contains("does not offer end-to-end encryption"), "\(login.stdout)")
 
         // When `gymlog sync` fails, piped and with NO_COLOR, then no escape sequence reaches the output
         let plain = try home.gymlog(["sync"], env: ["NO_COLOR": "1"])

@@ -147,8 +147,8 @@ struct EndpointTests {
                 #expect(try await client.pull(token, device: device).status == .ok)
                 let revoked = try await h.storage.revokeUser(name: "alice", now: testNow + 1)
                 #expect(revoked.revokedAt == testNow + 1)
-                try expectError(try await client.pull(token, device: device), .unauthorized, "unauthorized")
-                try expectError(try await client.push(token, device: device, []), .unauthorized, "unauthorized")
+                try expectError(try await client.pull(token, device: device), .unauthorized, "token_revoked")
+                try expectError(try await client.push(token, device: device, []), .unauthorized, "token_revoked")
             }
             await #expect(throws: StorageError.noSuchUser("nobody")) { try await h.storage.revokeUser(name: "nobody", now: testNow) }
             let users = try await h.storage.listUsers()

@@ -264,6 +264,7 @@ extension ForwardingStorage {
     }
     func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
+    func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal? { try await base.withdrawal(ofTokenHash: hash) }
     func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
         try await base.mayPush(user: user, deviceID: deviceID, deviceLimit: limit)
     }

@@ -159,6 +159,29 @@ struct StorageConformanceTests {
         }
     }
 
+    @Test(arguments: Backend.conformance) func aWithdrawnTokenIsRememberedWithWhatTheAdministratorDid(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            // Given alice and bob, each with a token that works
+            _ = try await storage.newUser("alice", tokenHash: "alice-1"); _ = try await storage.newUser("bob", tokenHash: "bob-1")
+            #expect(try await storage.withdrawal(ofTokenHash: "alice-1") == nil)
+            #expect(try await storage.withdrawal(ofTokenHash: "never-issued") == nil)
+
+            // When alice's token is rotated, then she is revoked, then activated, then deleted
+            _ = try await storage.replaceToken(name: "alice", tokenHash: "alice-2", reactivate: false)
+            _ = try await storage.revokeUser(name: "alice", now: testNow)
+            #expect(try await storage.withdrawal(ofTokenHash: "alice-2") == .revoked)
+            _ = try await storage.replaceToken(name: "alice", tokenHash: "alice-3", reactivate: true)
+            _ = try await storage.deleteUser(name: "alice")
+            _ = try await storage.revokeUser(name: "bob", now: testNow)
+
+            // Then each token she had says what happened to it, and bob's revoked one says revoked
+            #expect(try await storage.withdrawal(ofTokenHash: "alice-1") == .rotated)
+            #expect(try await storage.withdrawal(ofTokenHash: "alice-2") == .revoked, "a revoked token activate replaced stays revoked")
+            #expect(try await storage.withdrawal(ofTokenHash: "alice-3") == .deleted)
+            #expect(try await storage.withdrawal(ofTokenHash: "bob-1") == .revoked)
+        }
+    }
+
     @Test(arguments: Backend.conformance) func accountsAreRotatedReactivatedListedAndDeleted(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
             // Given alice with one pushed row from each of two devices, and bob with one row

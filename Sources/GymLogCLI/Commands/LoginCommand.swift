@@ -112,7 +112,11 @@ struct Login: SavesCredentials {
         // What this device made before it held the key (exercises named, files imported) gets
         // keyed ids before anything of it is sent.
         if let key { try existing?.keyDerivedIDs(with: key) }
-        if let info, key == nil {
+        if info == nil {
+            // A server from before 0.12.0: no `/v1/account`, no encryption, for a new account too.
+            context.print("The server at \(server) is older than gymlog 0.12.0 and does not offer end-to-end encryption: it keeps "
+                + "your history in the clear. Once its administrator upgrades it, `gymlog key enable` encrypts it.")
+        } else if let info, key == nil {
             context.print("The account \(info.user)'s history is kept in the clear on the server (it was made before end-to-end "
                 + "encryption); `gymlog key enable` encrypts it.")
         }
@@ -224,9 +228,18 @@ struct Login: SavesCredentials {
     /// Why a login was refused, and that nothing was saved.
     static func explain(_ error: SyncTransportError, server: String) -> String {
         switch error {
-        case .unauthorized:
-            return "The server at \(server) refused the token (HTTP 401: unknown or revoked); nothing was saved. "
+        case .unauthorized(_, nil):
+            return "The server at \(server) refused the token (HTTP 401: unknown to it); nothing was saved. "
                 + "Check the token, or ask the server's operator for one (`gymlog-server user add NAME`)."
+        case .unauthorized(_, .rotated?):
+            return "The server at \(server) refused the token: its administrator replaced it with a new one (`gymlog-server user rotate`). "
+                + "Nothing was saved; log in with the new token."
+        case .unauthorized(_, .revoked?):
+            return "The server at \(server) refused the token: its administrator revoked the account (`gymlog-server user revoke`). "
+                + "Nothing was saved; ask them to let it in again (`gymlog-server user activate` gives a new token) and log in with that."
+        case .unauthorized(_, .deleted?):
+            return "The server at \(server) refused the token: its administrator deleted the account (`gymlog-server user delete`). "
+                + "Nothing was saved; ask them for a new account and log in with its token."
         case .unreachable(_, let reason):
             return "Cannot reach \(server): \(reason). Nothing was saved; check the URL and that gymlog-server is running there."
         case .invalidResponse(_, let status, let reason):

@@ -9,8 +9,8 @@ struct Logout: SavesCredentials {
         discussion: """
           gymlog logout
               forgets the server and token
-          gymlog login --server URL --token TOKEN
-              sets them again
+          gymlog login --server URL < token.txt
+              sets them again (without the file it asks for the token)
 
         Unsynced changes stay in the outbox and are sent after the next login and sync; the last \
         sync error that `gymlog status` showed is cleared.

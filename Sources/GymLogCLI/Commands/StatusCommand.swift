@@ -1,6 +1,7 @@
 import ArgumentParser
 import GymLogCore
 import GymLogStore
+import GymLogSyncClient
 
 struct Status: ContextCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +20,7 @@ struct Status: ContextCommand {
             } else {
                 context.print("Version:    gymlog \(gymlogVersion)")
                 context.print("Database:   none yet at \(context.paths.database) (run `gymlog`, then type `bench 100x5`, to start one)")
-                context.print("Server:     " + (context.settings.server ?? "none (gymlog login --server URL --token TOKEN)"))
+                context.print("Server:     " + (context.settings.server ?? "none (gymlog login --server URL; it asks for the token)"))
             }
             return
         }
@@ -40,7 +41,7 @@ struct Status: ContextCommand {
                 ("database_exists", .bool(true)),
                 ("device_id", .string(s.deviceID)),
                 ("server", .string(context.settings.server)),
-                ("encrypted", context.settings.server == nil ? .null : .bool(context.settings.accountKey != nil)),
+                ("encrypted", context.settings.server == nil ? .null : .bool(context.settings.accountKey != nil || s.lastError == SyncTransportError.keyRequiredAdvice)),
                 ("outbox_depth", .int(s.outboxDepth)),
                 ("oldest_pending_at", at(s.oldestPendingAt)),
                 ("last_sync_at", at(s.lastSyncAt)),
@@ -66,10 +67,14 @@ struct Status: ContextCommand {
         let style = Style.stdout
         context.print(style.dim("Version:    ") + "gymlog \(gymlogVersion)")
         context.print(style.dim("Database:   ") + "\(context.paths.database) " + style.dim("(device \(s.deviceID))"))
-        context.print(style.dim("Server:     ") + (context.settings.server ?? style.dim("none (gymlog login --server URL --token TOKEN)")))
+        context.print(style.dim("Server:     ") + (context.settings.server ?? style.dim("none (gymlog login --server URL; it asks for the token)")))
         if context.settings.server != nil {
             context.print(style.dim("Encryption: ") + (context.settings.accountKey != nil
                 ? "end to end (`gymlog key` shows the recovery phrase)"
+                // The server refused the last sync for want of the key: the account was
+                // encrypted from another device since this one logged in.
+                : s.lastError == SyncTransportError.keyRequiredAdvice
+                ? "end to end on the server, but this device has no key yet: log in again with the token and the recovery phrase (`gymlog login --server URL`)"
                 : "none: the server keeps this account's history in the clear (`gymlog key enable`)"))
         }
         context.print(style.dim("Outbox:     ") + "\(s.outboxDepth) unsynced change\(s.outboxDepth == 1 ? "" : "s")" + (s.oldestPendingAt.map { ", oldest from \(when($0))" } ?? ""))

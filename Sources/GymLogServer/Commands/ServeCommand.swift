@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the sync server.",
         discussion: """
-        Logs go to standard error; one line per request carries its X-Request-ID. \
+        Logs go to standard error; one line per request carries its X-Request-ID, the \
+        client's address (behind --trusted-proxy, the one X-Forwarded-For names) and the user. \
         SIGINT or SIGTERM stops the server after in-flight requests finish, waiting at most \
         --shutdown-grace seconds. Connections that stall (no whole request head within \
         --request-head-timeout, no body byte for --request-body-timeout) are closed and logged.
@@ -71,6 +72,11 @@ struct ServeCommand: AsyncParsableCommand {
     var maxPushesPerUser = 4
     @Option(help: "Devices one account may push from; a push from one more is answered 403 too_many_devices.")
     var maxDevicesPerUser = 100
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "A reverse proxy's IP address whose X-Forwarded-For names the client, in the log and for per-address registration limits (repeat for several).",
+        discussion: "Without it the header is ignored: anyone can write it. Each request line names the client's address and, once its token is checked, the user.",
+        valueName: "address"))
+    var trustedProxies: [String] = []
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port).") }
@@ -93,6 +99,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let metricsAddress, Self.hostAndPort(metricsAddress) == nil {
             throw ValidationError("--metrics-address \"\(metricsAddress)\" is not HOST:PORT with a port from 0 to 65535, e.g. 127.0.0.1:9090.")
+        }
+        for proxy in trustedProxies where ClientAddress.normalized(proxy) == nil {
+            throw ValidationError("--trusted-proxy \"\(proxy)\" is not an IP address; give the address the proxy connects from, e.g. 127.0.0.1 or ::1.")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error, critical.") }
     }
@@ -129,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.registrationsPerHour = registrationsPerHour
         config.maxConcurrentPushesPerUser = maxPushesPerUser
         config.maxDevicesPerUser = maxDevicesPerUser
+        config.trustedProxies = Set(trustedProxies.compactMap(ClientAddress.normalized))
         config.onListening = { host, port in
             // A plain line on stdout too, so scripts and process tests can find the port.
             FileHandle.standardOutput.write(Data("listening on \(tlsCert == nil ? "http" : "https")://\(host):\(port)\n".utf8))

@@ -33,7 +33,7 @@ struct UserAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await issueToken(db.url, { try await $0.createUser(name: name, tokenHash: $1, now: wallClockMillis()) }) {
-            "created user \($0.name); its token follows and is shown only once (use it with `gymlog login --token`):"
+            "created user \($0.name); its token follows and is shown only once (give it to `gymlog login --server URL`, which reads it from standard input):"
         }
     }
 }
@@ -87,8 +87,9 @@ struct UserRotateCommand: AsyncParsableCommand {
         commandName: "rotate",
         abstract: "Give a user a new token (last line; shown only once); the old one stops working at once.",
         discussion: """
-        Every device of the user then gets 401 and must log in again with the new token \
-        (`gymlog login --server URL --token TOKEN`); their data and outboxes are kept. \
+        Every device of the user then gets 401 (`token_rotated`: it says an administrator \
+        replaced the token) and must log in again with the new token (`gymlog login --server \
+        URL`, which reads it from standard input); their data and outboxes are kept. \
         A revoked user is refused: `user activate` lets it in again.
 
         Examples:
@@ -102,7 +103,8 @@ struct UserRotateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await issueToken(db.url, { try await $0.replaceToken(name: name, tokenHash: $1, reactivate: false) }) {
-            "new token for \($0.name); the old one no longer works, so log every device in again with `gymlog login --token` and this token (shown only once):"
+            "new token for \($0.name); the old one no longer works, so log every device in again with this token "
+                + "(`gymlog login --server URL` reads it from standard input; shown only once):"
         }
     }
 }
@@ -129,7 +131,8 @@ struct UserActivateCommand: AsyncParsableCommand {
         abstract: "Let a revoked user in again with a new token (last line; shown only once).",
         discussion: """
         The token that was revoked stays dead (it may have leaked); the user's devices log in \
-        again with the new one (`gymlog login --token`) and find their data as they left it.
+        again with the new one (`gymlog login --server URL`, on standard input) and find their \
+        data as they left it.
 
         Examples:
           gymlog-server user activate alice
@@ -141,7 +144,7 @@ struct UserActivateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await issueToken(db.url, { try await $0.replaceToken(name: name, tokenHash: $1, reactivate: true) }) {
-            "user \($0.name) is active; its new token follows and is shown only once (use it with `gymlog login --token` on every device):"
+            "user \($0.name) is active; its new token follows and is shown only once (log every device in with it: `gymlog login --server URL` reads it from standard input):"
         }
     }
 }

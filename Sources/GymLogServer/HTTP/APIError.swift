@@ -29,10 +29,34 @@ public struct APIError: Error, HTTPResponseError, Equatable {
         "the token is missing, unknown or revoked; send `Authorization: Bearer <token>` with a token from `gymlog-server user add`.",
         headers: [.wwwAuthenticate: #"Bearer realm="gymlog""#])
 
+    /// 401 for a token an administrator withdrew: the code says what they did (`TokenWithdrawal`),
+    /// the sentence what the user does next. A client from before these codes shows its own
+    /// 401 text, which asks for a login with a valid token: still right.
+    static func withdrawn(_ withdrawal: TokenWithdrawal) -> APIError {
+        let message = switch withdrawal {
+        case .rotated:
+            "the server's administrator replaced this account's token (`gymlog-server user rotate`), so this one no longer works; "
+                + "ask them for the new token and log in again with it (`gymlog login --server URL` reads it from standard input). Nothing was lost."
+        case .revoked:
+            "the server's administrator revoked this account (`gymlog-server user revoke`); its data is kept on the server. "
+                + "Ask them to let it in again (`gymlog-server user activate`), then log in with the new token (`gymlog login --server URL` reads it from standard input)."
+        case .deleted:
+            "the server's administrator deleted this account and everything the server kept of it (`gymlog-server user delete`); "
+                + "each device keeps its own history. Ask them for a new account, then log in with its token (`gymlog login --server URL` reads it from standard input): the history goes up again."
+        }
+        return APIError(.unauthorized, withdrawal.errorCode, message, headers: unauthorized.headers)
+    }
+
     /// 403 `key_required`: the account is encrypted end to end and the request came without
     /// its key (at authentication, or a key set while a push ran: `StorageError.keyChanged`).
+    /// gymlog 0.12.0 and later word this code themselves; the sentence is for a client from
+    /// before end-to-end encryption (0.11.0 shows the server's message as it is), which has no
+    /// `gymlog key` and no phrase to give: it is told to upgrade first.
     static let keyRequired = APIError(.forbidden, "key_required",
-        "this account's history is encrypted end to end, and this device has no key for it; run `gymlog key` on a device that syncs, then `gymlog login` again here and give its recovery phrase.")
+        "this account's history is encrypted end to end (since gymlog 0.12.0), and this device sent no key for it. "
+            + "If `gymlog --version` here says 0.11.0 or older, upgrade gymlog on this device first; then log in again here "
+            + "(`gymlog login --server URL`, with the token and the recovery phrase that `gymlog key` shows on a device that syncs). "
+            + "Nothing of this device was stored; its changes are kept on it.")
 
     /// 503 `not_ready`: the database cannot serve (unreachable, read-only, corrupt, its disk
     /// full), with `Retry-After`, on every route and on `/readyz`. `problem` never names a

@@ -69,7 +69,7 @@ struct SyncRoutes: Sendable {
     /// `GET /v1/account`: who the token belongs to, whether the history is encrypted, and
     /// whether there is any yet. Needs no key: a device asks it before it has one.
     func account(_ request: Request, context: ServerContext) async throws -> Response {
-        let user = try await authenticate(request, checkingKey: false)
+        let user = try await authenticate(request, context: context, checkingKey: false)
         return jsonResponse(AccountInfo(user: user.name, encrypted: user.keyVerifier != nil, empty: !(try await storage.hasHistory(user: user))))
     }
 
@@ -77,7 +77,7 @@ struct SyncRoutes: Sendable {
     /// names from now on. Only once: an account that has a key keeps it (the same verifier
     /// again is answered as done), so no device can make a second key.
     func setAccountKey(_ request: Request, context: ServerContext) async throws -> Response {
-        let user = try await authenticate(request, checkingKey: false)
+        let user = try await authenticate(request, context: context, checkingKey: false)
         let body: AccountKeyRequest = try decode(try await readJSONBody(request, limit: 4096))
         guard body.verifier.utf8.count == 64, body.verifier.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
             throw APIError(.badRequest, "invalid_verifier", "verifier must be 64 lowercase hex digits (the account key's verifier).")
@@ -98,7 +98,7 @@ struct SyncRoutes: Sendable {
     // MARK: push
 
     func push(_ request: Request, context: ServerContext) async throws -> Response {
-        let user = try await authenticate(request)
+        let user = try await authenticate(request, context: context)
         guard pushSlots.take(user.id) else {
             throw APIError.tooManyRequests("too_many_pushes",
                 "\(pushSlots.limit) pushes of this user are already in progress, the server's limit; wait for them to finish, then push again.",
@@ -183,7 +183,7 @@ struct SyncRoutes: Sendable {
     /// `GET /v1/pull` and `GET /v2/pull`: the same page, written in the version asked for
     /// (and `limit` counts field rows in v1, changes in v2).
     func pull(_ request: Request, context: ServerContext, version: SyncProtocol) async throws -> Response {
-        let user = try await authenticate(request)
+        let user = try await authenticate(request, context: context)
         let query = request.uri.queryParameters
         // First-wins would let a proxy and the server read different values of one parameter.
         var given = Set<Substring>()
@@ -281,12 +281,18 @@ struct SyncRoutes: Sendable {
     /// encrypted account's pushes and pulls must carry its key's verifier (`Gymlog-Key`), and
     /// a plaintext account's none, so a device with another key (or none) is refused before
     /// anything of it is read or stored.
-    func authenticate(_ request: Request, checkingKey: Bool = true) async throws -> AuthenticatedUser {
+    func authenticate(_ request: Request, context: ServerContext, checkingKey: Bool = true) async throws -> AuthenticatedUser {
         guard let header = request.headers[.authorization], header.count > 7,
               header.prefix(7).lowercased() == "bearer " else { throw APIError.unauthorized }
         let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty, token.utf8.count <= 256,
-              let user = try await storage.userForTokenHash(Tokens.hash(token)) else { throw APIError.unauthorized }
+        guard !token.isEmpty, token.utf8.count <= 256 else { throw APIError.unauthorized }
+        let hash = Tokens.hash(token)
+        guard let user = try await storage.userForTokenHash(hash) else {
+            // Only a refused token costs this second read; it says what an administrator did.
+            throw try await storage.withdrawal(ofTokenHash: hash).map(APIError.withdrawn) ?? APIError.unauthorized
+        }
+        // Named in the request's log line, a refused key included.
+        context.user.name = user.name
         guard checkingKey else { return user }
         let sent = request.headers[Self.keyHeader]
         switch (user.keyVerifier, sent) {

@@ -156,15 +156,20 @@ public protocol SyncStorage: Sendable {
     func listUsers() async throws -> [UserRecord]
     /// Revokes the user's token; throws `StorageError.noSuchUser`. Revoking twice keeps the first time.
     func revokeUser(name: String, now: Int64) async throws -> UserRecord
-    /// Gives the user a new token hash; the old token stops authenticating at once. With
+    /// Gives the user a new token hash; the old token stops authenticating at once (and is
+    /// remembered as rotated, or as revoked when the user was: `withdrawal(ofTokenHash:)`). With
     /// `reactivate` it also lifts a revocation; without it a revoked user is refused
     /// (`StorageError.userRevoked`). Throws `StorageError.noSuchUser`.
     func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord
     /// Removes the user and every row of theirs (devices, idempotency keys, fields) in one
-    /// transaction; throws `StorageError.noSuchUser`. The name is free again afterwards.
+    /// transaction; throws `StorageError.noSuchUser`. The name is free again afterwards; the
+    /// user's last token hash is remembered as deleted (`withdrawal(ofTokenHash:)`).
     func deleteUser(name: String) async throws -> UserRecord
     /// The live (not revoked) user holding this token hash.
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser?
+    /// Why a token hash no live user holds stopped working (revoked, replaced, its user
+    /// deleted); nil for one the server never issued. Asked only after `userForTokenHash` found none.
+    func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal?
     /// Whether the user may push from this device: it pushed before, or the user has fewer
     /// than `limit` devices (`ServerConfig.maxDevicesPerUser`).
     func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool

@@ -80,6 +80,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         try await write { state in
             let index = try state.userIndex(name)
             guard reactivate || state.users[index].record.revokedAt == nil else { throw StorageError.userRevoked(state.users[index].record.name) }
+            state.withdrawnTokens[state.users[index].tokenHash] = .replaced(wasRevoked: state.users[index].record.revokedAt != nil)
             state.users[index].tokenHash = tokenHash
             state.users[index].record.revokedAt = nil
             return (state.users[index].record, true)
@@ -89,6 +90,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
     public func deleteUser(name: String) async throws -> UserRecord {
         try await write { state in
             let user = state.users.remove(at: try state.userIndex(name))
+            state.withdrawnTokens[user.tokenHash] = .deleted
             let id = user.record.id
             state.changeCounter[id] = nil
             state.devices = state.devices.filter { $0.key.user != id }
@@ -103,6 +105,12 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
             AuthenticatedUser(id: $0.record.id, name: $0.record.name, tokenHash: hash, historyGeneration: $0.historyGeneration,
                               keyVerifier: $0.keyVerifier)
         }
+    }
+
+    public func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal? {
+        let state = committed
+        if state.users.contains(where: { $0.tokenHash == hash && $0.record.revokedAt != nil }) { return .revoked }
+        return state.withdrawnTokens[hash]
     }
 
     public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
@@ -240,6 +248,8 @@ private struct MemoryState {
     /// Per user, each idempotency key and the digest of what it carried.
     var appliedKeys: [Int64: [String: String]] = [:]
     var records: [Int64: [RowKey: RecordRow]] = [:]
+    /// Token hashes no user holds any more, and why (`withdrawn_tokens`).
+    var withdrawnTokens: [String: TokenWithdrawal] = [:]
 }
 
 extension MemoryState {

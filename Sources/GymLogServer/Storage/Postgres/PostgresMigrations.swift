@@ -153,6 +153,12 @@ enum PostgresSchema {
             // hex of the UTF-8), as for tokens: a stolen database does not hold what a device sends.
             "UPDATE users SET key_verifier = encode(sha256(convert_to(key_verifier, 'UTF8')), 'hex') WHERE key_verifier IS NOT NULL",
         ]),
+        PostgresMigration(version: 9, name: "server-v9-withdrawn-tokens", steps: [
+            // The hashes of tokens an administrator replaced or whose user they deleted, and
+            // why (`TokenWithdrawal`): a device still sending one is told what happened. No user
+            // id, so a deletion leaves nothing of the user but its hash.
+            "CREATE TABLE withdrawn_tokens (token_hash TEXT COLLATE \"C\" PRIMARY KEY, reason TEXT NOT NULL)",
+        ]),
     ]
 
     /// Applies the missing migrations on `connection`; throws a `ServerSetupError` naming the

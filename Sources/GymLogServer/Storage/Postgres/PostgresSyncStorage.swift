@@ -340,10 +340,18 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
 
     public func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
         try await prepare()
+        // One statement: the old hash is remembered (`withdrawn_tokens`) with the update that replaces it.
         let rows = try await client.query("""
-            UPDATE users SET token_hash = \(tokenHash), revoked_at = NULL
-            WHERE lower(name) = lower(\(name)) AND (\(reactivate) OR revoked_at IS NULL)
-            RETURNING id, name, created_at, revoked_at
+            WITH old AS (
+                SELECT id, token_hash, revoked_at FROM users
+                WHERE lower(name) = lower(\(name)) AND (\(reactivate) OR revoked_at IS NULL) FOR UPDATE
+            ), withdrawn AS (
+                INSERT INTO withdrawn_tokens (token_hash, reason)
+                SELECT token_hash, CASE WHEN revoked_at IS NULL THEN \(TokenWithdrawal.rotated.rawValue) ELSE \(TokenWithdrawal.revoked.rawValue) END FROM old
+                ON CONFLICT (token_hash) DO UPDATE SET reason = EXCLUDED.reason
+            )
+            UPDATE users SET token_hash = \(tokenHash), revoked_at = NULL FROM old WHERE users.id = old.id
+            RETURNING users.id, users.name, users.created_at, users.revoked_at
             """, logger: logger)
         do {
             return try await Self.user(in: rows, named: name)
@@ -369,8 +377,13 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                 try await connection.query("DELETE FROM records WHERE user_id = \(user.id)", logger: logger)
                 try await connection.query("DELETE FROM applied_keys WHERE user_id = \(user.id)", logger: logger)
                 try await connection.query("DELETE FROM devices WHERE user_id = \(user.id)", logger: logger)
+                try await connection.query("""
+                    INSERT INTO withdrawn_tokens (token_hash, reason) SELECT token_hash, \(TokenWithdrawal.deleted.rawValue) FROM users WHERE id = \(user.id)
+                    ON CONFLICT (token_hash) DO UPDATE SET reason = EXCLUDED.reason
+                    """, logger: logger)
                 try await connection.query("DELETE FROM users WHERE id = \(user.id)", logger: logger)
                 try await connection.query("COMMIT", logger: logger)
+                await Self.rewriteDropped(connection, why: "user deleted", logger: logger)
                 return user
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
@@ -394,6 +407,18 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
             for try await (id, name, generation, verifier) in rows.decode((Int64, String, Int64, String?).self) {
                 return AuthenticatedUser(id: id, name: name, tokenHash: hash, historyGeneration: generation, keyVerifier: verifier)
             }
+            return nil
+        }
+    }
+
+    public func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal? {
+        try await reachable {
+            try await self.prepare()
+            let rows = try await self.client.query("""
+                SELECT 'revoked' FROM users WHERE token_hash = \(hash) AND revoked_at IS NOT NULL
+                UNION ALL SELECT reason FROM withdrawn_tokens WHERE token_hash = \(hash) LIMIT 1
+                """, logger: self.logger)
+            for try await reason in rows.decode(String.self) { return TokenWithdrawal(rawValue: reason) }
             return nil
         }
     }
@@ -446,12 +471,54 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                             history_generation = history_generation + \(bump) WHERE id = \(user.id)
                         """, logger: logger)
                     try await connection.query("COMMIT", logger: logger)
+                    // The history in the clear must not stay readable in the table's pages.
+                    if dropped { await Self.rewriteDropped(connection, why: "account key set", logger: logger) }
                     return .set(droppedHistory: dropped)
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: logger)
                     throw error
                 }
             }
+        }
+    }
+
+    /// After rows were dropped for privacy (a key set over a history in the clear, a user
+    /// deleted): `VACUUM FULL` writes `records` and `applied_keys` anew without them. A DELETE
+    /// only marks rows dead, and a plain VACUUM frees their space for reuse without erasing
+    /// it: the plaintext stayed in the table's files until some later write landed on it.
+    /// The rewrite holds each table's exclusive lock while it runs (pushes wait, about a
+    /// second per 100 MB); it happens once per `key enable` or `user delete`. What it cannot
+    /// reach is the WAL (README "PostgreSQL"): the rows stay in segments until a checkpoint
+    /// recycles them, and in WAL archives and base backups for as long as those are kept.
+    /// A failure is logged, not thrown: the drop itself is committed.
+    static func rewriteDropped(_ connection: PostgresConnection, why: String, logger: Logger) async {
+        let started = ContinuousClock.now
+        do {
+            // VACUUM FULL copies a deleted row that a transaction begun before the delete's
+            // commit may still see: wait (up to 10 s) until every such transaction of this
+            // database ended (pushes take milliseconds; a longer one is logged below).
+            var waited = 0
+            while waited < 200 {
+                var older: Int64 = 0
+                for try await count in try await connection.query("""
+                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+                    AND backend_xmin IS NOT NULL AND xact_start < statement_timestamp()
+                    """, logger: logger).decode(Int64.self) { older = count }
+                if older == 0 { break }
+                waited += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            if waited == 200 { logger.warning("a transaction older than the dropped rows is still open; VACUUM FULL may keep them", metadata: ["why": "\(why)"]) }
+            // VACUUM runs outside a transaction block, one table per statement here.
+            try await connection.query("VACUUM FULL records", logger: logger)
+            try await connection.query("VACUUM FULL applied_keys", logger: logger)
+            logger.notice("rewrote records and applied_keys without the dropped rows (VACUUM FULL)", metadata: [
+                "why": "\(why)", "duration_s": "\(seconds(ContinuousClock.now - started))",
+            ])
+        } catch {
+            logger.warning("could not rewrite records and applied_keys after dropping rows; run VACUUM FULL records, applied_keys; by hand", metadata: [
+                "why": "\(why)", "error": "\(describePostgresError(error))",
+            ])
         }
     }
 

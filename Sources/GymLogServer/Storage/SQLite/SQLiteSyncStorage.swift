@@ -65,7 +65,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             let checkpointer = try WALCheckpointer(path: path)
             try pool.writeWithoutTransaction { checkpointer.install(on: $0.sqliteConnection) }
             self.checkpointer = checkpointer
-            try Self.migrator.migrate(pool)
+            try Self.migrate(pool, path: path, logger: logger)
         } catch where SQLiteCorruption.isCorruption(error) {
             throw ServerSetupError(SQLiteCorruption.advice(path: path, detail: "\(error)"))
         } catch {
@@ -127,6 +127,17 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     /// The writer connection's `PRAGMA synchronous` (2 = FULL), for tests.
     func writerSynchronousMode() throws -> Int {
         try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
+    /// Runs the pending migrations and logs each one applied, as PostgreSQL's are
+    /// (`PostgresSchema.migrate`): an operator sees what an upgrade did to the file, and when.
+    static func migrate(_ pool: DatabasePool, path: String, logger: Logger) throws {
+        let migrator = Self.migrator
+        let before = try pool.read { try migrator.appliedIdentifiers($0) }
+        try migrator.migrate(pool)
+        for name in migrator.migrations where !before.contains(name) {
+            logger.notice("applied SQLite migration", metadata: ["name": "\(name)", "path": "\(path)"])
+        }
     }
 
     /// Append-only migrations in plain SQL; never edit a shipped one, add the next.
@@ -251,6 +262,13 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
                 try db.execute(sql: "UPDATE users SET key_verifier = ? WHERE id = ?",
                                arguments: [Tokens.hash(row["key_verifier"] as String), row["id"] as Int64])
             }
+        }
+        m.registerMigration("server-v9-withdrawn-tokens") { db in
+            // The hashes of tokens an administrator replaced or whose user they deleted, and
+            // why: a device still sending one is told what happened (`TokenWithdrawal`), not
+            // "unknown token". A revoked user's own hash stays in `users`. One row per
+            // `user rotate`, `activate` or `delete`; no user id, so a deletion leaves nothing of the user but its hash.
+            try db.execute(sql: "CREATE TABLE withdrawn_tokens (token_hash TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID")
         }
         return m
     }
@@ -390,6 +408,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         try await write { try await pool.write { db in
             let user = try Self.user(named: name, db)
             guard reactivate || user.revokedAt == nil else { throw StorageError.userRevoked(user.name) }
+            try Self.withdraw(userID: user.id, .replaced(wasRevoked: user.revokedAt != nil), db)
             try db.execute(sql: "UPDATE users SET token_hash = ?, revoked_at = NULL WHERE id = ?", arguments: [tokenHash, user.id])
             return try Self.user(named: name, db)
         } }
@@ -398,6 +417,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
     public func deleteUser(name: String) async throws -> UserRecord {
         try await write { try await pool.write { db in
             let user = try Self.user(named: name, db)
+            try Self.withdraw(userID: user.id, .deleted, db)
             // Children first: the foreign keys are enforced.
             for table in ["records", "applied_keys", "devices"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [user.id])
@@ -413,6 +433,22 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
             throw StorageError.noSuchUser(name)
         }
         return UserRecord(id: row[0], name: row[1], createdAt: row[2], revokedAt: row[3])
+    }
+
+    // Remembers the user's current token hash as withdrawn for `reason`.
+    private static func withdraw(userID: Int64, _ reason: TokenWithdrawal, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO withdrawn_tokens (token_hash, reason) SELECT token_hash, ? FROM users WHERE id = ?",
+                       arguments: [reason.rawValue, userID])
+    }
+
+    public func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal? {
+        try await corruption.watch { try await pool.read { db in
+            let reason = try String.fetchOne(db, sql: """
+                SELECT 'revoked' FROM users WHERE token_hash = ? AND revoked_at IS NOT NULL
+                UNION ALL SELECT reason FROM withdrawn_tokens WHERE token_hash = ? LIMIT 1
+                """, arguments: [hash, hash])
+            return reason.flatMap(TokenWithdrawal.init(rawValue:))
+        } }
     }
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
