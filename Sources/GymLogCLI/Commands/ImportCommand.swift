@@ -49,13 +49,18 @@ struct Import: ContextCommand {
               its settings
           stronglifts
               StrongLifts 5x5 spreadsheet: a row a workout, any number of exercise
-              blocks; empty set cells are sets not done; bodyweight to the log
+              blocks (the old export's KG and LB columns too); empty set cells are
+              sets not done; bodyweight to the log
           alpha-progression
               Alpha Progression's blocks (comma or semicolon dialect): warm-ups,
               supersets, drop sets, RIR as written, workout names and durations
           gymbook
               GymBook CSV (English or Italian): sets, warm-ups and cool-downs, reps or
               times, weights or distances, notes, programs; skipped sets left out
+          gymrun
+              GymRun CSV (semicolons): sets at their own times, weights, reps,
+              durations, distances, notes, routines as workout names; it writes no
+              unit, so weights are in --unit (the summary says so)
           native
               gymlog's own export: everything, ids and supersets included
 
@@ -72,9 +77,14 @@ struct Import: ContextCommand {
         category (or "Unnamed exercise") and named. Lines of separators alone (`,,,,`) are \
         no rows. A field over 1 MiB refuses the file. Text that is not UTF-8 is read as \
         Windows-1252 and NUL bytes are dropped; the summary names the rows. \
-        Dates written with slashes are read \
-        day-first or month-first as a day above 12 tells, and refused when none does (pass \
-        --date-order). Quirks that have a faithful reading \
+        Dates are read as the phone wrote them, in any language: month names and \
+        abbreviations of every locale the system knows (`15 sept. 2025`, `15 сент. 2025 г.`), \
+        a 12- or 24-hour clock (`7:48 PM`, `午後7:48`), several ways in one file. Dates written \
+        as numbers alone (`03/04/2025`) are read day-first or month-first as a day above 12 \
+        tells (dates with dots, `29.04.2025`, are day-first), and refused when none does (pass \
+        --date-order). A header whose words gymlog does not know (a language it has no table \
+        for) is read by its shape when its rows fit a layout's columns in order (Strong, Hevy, \
+        GymRun, StrongLifts), and the summary says which column it took as which. Quirks that have a faithful reading \
         are read: units as `lbs.`, `kgs`, `mi.`, `meters`; any unit beside a blank or zero \
         value; a workout duration over 24h (a timer left running), capped to its last set. \
         Sets never filled in and rest timers are left out and counted. A load with 0 reps is \
@@ -104,7 +114,7 @@ struct Import: ContextCommand {
     var unit: String?
     @Option(help: ArgumentHelp("The IANA time zone of times written without one (default: this machine's).", valueName: "TZ"))
     var timezone: String?
-    @Option(help: ArgumentHelp("The order of dates written with slashes (a spreadsheet's re-save): dmy is 31/01/2024, mdy is 01/31/2024 (default: told from a day above 12; asked for when none is).", valueName: "dmy|mdy"))
+    @Option(help: ArgumentHelp("The order of dates written as numbers alone (a spreadsheet's re-save, a phone's region): dmy is 31/01/2024, mdy is 01/31/2024 (default: told from a day above 12, day first for dates with dots; asked for when none tells).", valueName: "dmy|mdy"))
     var dateOrder: String?
     @Flag(help: "Read and check the file, report what would be imported, write nothing.") var dryRun = false
     @Flag(help: "All or nothing: refuse the file at its first row that cannot be read (by default every readable row is imported and the others go to FILE.rejects.csv).")
@@ -299,15 +309,15 @@ struct Import: ContextCommand {
             lines.append("The file gives no unit for some distances: read as \(unit.rawValue).")
         }
         if let order = file.dateOrder {
-            let told = file.source == .gymbook ? "a day above 12 tells, or Italian headers, which write the day first"
-                                               : "a day above 12 tells"
-            lines.append("Dates written with slashes were read as \(order.described)"
+            let told = file.source == .gymbook ? "a day above 12 tells, or Italian headers or dates with dots, which write the day first"
+                                               : "a day above 12 tells, or dates with dots, which write the day first"
+            lines.append("Dates written as numbers alone were read as \(order.described)"
                          + (dateOrderFromFlag ? " (--date-order)." : " (\(told); pass --date-order if it is wrong)."))
         }
         switch file.source {
         case .native: lines.append("Times are kept with the offset each was logged at.")
         case .fitnotes: lines.append("FitNotes gives days, not times: each day is one workout at 12:00 in \(zone).")
-        case .strong, .hevy, .lyfta, .repcount, .stronglifts, .alphaProgression, .gymbook:
+        case .strong, .hevy, .lyfta, .repcount, .stronglifts, .alphaProgression, .gymbook, .gymrun:
             lines.append("Times are read in \(zone).")
         case .fitbod, .hevyJSON, .liftosaur, .jefit:
             lines.append("\(file.source.displayName) gives each workout's start as an instant: shown in \(zone).")

@@ -9,7 +9,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
     case strong, hevy
     case hevyJSON = "hevy-json"
     case alphaProgression = "alpha-progression"
-    case gymbook
+    case gymbook, gymrun
     case fitnotes, fitbod, liftosaur, lyfta, repcount, jefit, stronglifts
     case native
 
@@ -35,6 +35,7 @@ public enum ImportSource: String, CaseIterable, Sendable {
         case .stronglifts: "StrongLifts 5x5"
         case .alphaProgression: "Alpha Progression"
         case .gymbook: "GymBook"
+        case .gymrun: "GymRun"
         }
     }
 }
@@ -257,7 +258,18 @@ extension ImportSource {
         case .fitbod, .liftosaur, .lyfta, .repcount: true
         case .jefit, .stronglifts: true
         case .alphaProgression: true
-        case .gymbook: true
+        case .gymbook, .gymrun: true
+        }
+    }
+
+    /// The column of dates a file of this app may write in the phone's way (`31/01/2024`,
+    /// `15 sept. 2025`), whose day-month order `ImportParser.dateOrder` settles; nil for apps
+    /// that write ISO dates or instants.
+    var localeDateField: ImportField? {
+        switch self {
+        case .strong, .gymbook, .gymrun, .stronglifts: .date
+        case .hevy: .start
+        default: nil
         }
     }
 
@@ -276,6 +288,7 @@ extension ImportSource {
         case .stronglifts: StrongLiftsReader.table
         case .alphaProgression: nil  // not a table: blocks, told from the content
         case .gymbook: GymBookReader.table
+        case .gymrun: GymRunReader.table
         }
     }
 
@@ -360,11 +373,6 @@ public enum ImportParser {
             return try assembler.finish(delimiter: delimiter)
         }
         try bytes.seek(to: 0)
-        var dateOrder = options.dateOrder
-        if dateOrder == nil && !options.dateOrderSettled {
-            dateOrder = try slashDateOrder(bytes, options: options, chunkSize: chunkSize)
-            try bytes.seek(to: 0)
-        }
         var cursor = try ImportCSVCursor(bytes, delimiter: nil, chunkSize: chunkSize)
         guard var header = try cursor.next() else {
             throw UserError("The file is empty: there is no header line to tell which app wrote it.")
@@ -375,22 +383,22 @@ public enum ImportParser {
         }
         var detected = ImportSource.detect(header: header.fields)
         var detectedBy: String?
-        if (options.source == nil && detected == nil) || (options.source == .strong && !StrongReader.table.matches(header.fields)) {
+        // Whether the bytes were read past the header since (a sample, the dates): the rows are then read from the start again.
+        var rewound = false
+        if (options.source == nil && detected == nil) || options.source.map({ $0.table?.matches(header.fields) == false }) == true {
             // Words no table knows: the layout is told by its shape, from the first rows (the
             // second pass, which is told the app, reads the header as the first did).
             try bytes.seek(to: 0)
+            rewound = true
             var sample = try ImportCSVCursor(bytes, delimiter: cursor.delimiterCharacter, chunkSize: chunkSize)
             _ = try sample.next()
             var rows: [[String]] = []
             while rows.count < 50, let row = try sample.next() { rows.append(row.fields) }
-            if StrongReader.hasStrongShape(header: header.fields, rows: rows, decimalComma: cursor.delimiterCharacter == ";") {
-                detected = .strong
-                detectedBy = StrongReader.shapeExplanation(header.fields)
-                header.fields = StrongReader.englishHeader
+            if let shaped = LayoutShape.tell(header: header.fields, rows: rows, only: options.source) {
+                detected = shaped.source
+                detectedBy = shaped.explanation
+                header.fields = shaped.header
             }
-            try bytes.seek(to: 0)
-            cursor = try ImportCSVCursor(bytes, delimiter: cursor.delimiterCharacter, chunkSize: chunkSize)
-            _ = try cursor.next()
         }
         let source: ImportSource
         if let chosen = options.source {
@@ -401,19 +409,34 @@ public enum ImportParser {
             let shown = header.fields.prefix(6).joined(separator: String(cursor.delimiterCharacter))
             throw UserError("Cannot tell which app wrote this file from its header '\(shown)'. Pass --from \(ImportSource.spelledList).")
         }
+        var dateOrder = options.dateOrder
+        if dateOrder == nil && !options.dateOrderSettled, let field = source.localeDateField,
+           let column = try? source.table?.find(in: header.fields)[field] {
+            try bytes.seek(to: 0)
+            let dayFirst = source == .gymbook && ColumnTable.names(header.fields)[column] == GymBookReader.italianDate
+            dateOrder = try Self.dateOrder(bytes, column: column, dayFirst: dayFirst, chunkSize: chunkSize)
+            rewound = true
+        }
+        if rewound {
+            try bytes.seek(to: 0)
+            cursor = try ImportCSVCursor(bytes, delimiter: cursor.delimiterCharacter, chunkSize: chunkSize)
+            _ = try cursor.next()
+        }
         var assembler = make(source)
         switch source {
         case .strong:
             try StrongReader(header: header.fields, delimiter: cursor.delimiterCharacter, dateOrder: dateOrder)
                 .read(&cursor, into: &assembler)
-        case .hevy: try HevyReader(header: header.fields).read(&cursor, into: &assembler)
+        case .hevy: try HevyReader(header: header.fields, dateOrder: dateOrder).read(&cursor, into: &assembler)
         case .fitnotes: try FitNotesReader(header: header.fields).read(&cursor, into: &assembler)
         case .native: try NativeReader(header: header.fields).read(&cursor, into: &assembler)
         case .fitbod: try FitbodReader(header: header.fields).read(&cursor, into: &assembler)
         case .liftosaur: try LiftosaurReader(header: header.fields).read(&cursor, into: &assembler)
         case .lyfta: try LyftaReader(header: header.fields).read(&cursor, into: &assembler)
         case .repcount: try RepCountReader(header: header.fields, delimiter: cursor.delimiterCharacter).read(&cursor, into: &assembler)
-        case .stronglifts: try StrongLiftsReader(header: header.fields).read(&cursor, into: &assembler)
+        case .stronglifts: try StrongLiftsReader(header: header.fields, dateOrder: dateOrder).read(&cursor, into: &assembler)
+        case .gymrun:
+            try GymRunReader(header: header.fields, delimiter: cursor.delimiterCharacter, dateOrder: dateOrder).read(&cursor, into: &assembler)
         case .jefit:
             throw UserError("This file does not start with a '### ... ###' section banner, so it is not JEFIT's Export Data file; "
                             + "pass the app that wrote it with --from, or export it from JEFIT again.")
@@ -444,28 +467,34 @@ public enum ImportParser {
         return nil
     }
 
-    /// The day-month order of a file whose dates are written with slashes (a spreadsheet's
-    /// re-save of Strong's, GymBook's own), told from a day above 12; nil when its dates are
-    /// not written so. Reads the date column up to the first date that tells (or the first
-    /// written another way); a file where none tells is refused, naming the ambiguity and the
-    /// option that settles it: never guessed. An Italian GymBook header tells it too: Italy
-    /// writes the day first.
-    static func slashDateOrder(_ source: any ImportByteSource, options: ImportOptions, chunkSize: Int) throws -> DateOrder? {
+    /// The day-month order of a file whose dates are written as numbers alone (`03/04/2024`,
+    /// `29.04.2025`: a spreadsheet's re-save of Strong's, GymBook's, GymRun's, a phone's
+    /// region), told from a day above 12 in `column`; nil when its dates are not written so
+    /// (a year first, a month's name: they tell themselves). Reads the column up to the first
+    /// date that tells, past dates written otherwise (a file may write several ways), and
+    /// stops after 1,000 rows with none written so. A file where none tells is refused, naming
+    /// the ambiguity and the option that settles it: never guessed. Two rules do settle it:
+    /// an Italian GymBook header (`dayFirst`) and dates written with dots, as every region
+    /// that writes them so puts the day first.
+    static func dateOrder(_ source: any ImportByteSource, column: Int, dayFirst: Bool, chunkSize: Int) throws -> DateOrder? {
         var cursor = try ImportCSVCursor(source, delimiter: nil, chunkSize: chunkSize)
-        guard let header = try cursor.next(), let app = options.source ?? ImportSource.detect(header: header.fields),
-              app == .strong || app == .gymbook, let column = try? app.table?.find(in: header.fields)[.date] else { return nil }
-        let dayFirst = app == .gymbook && ColumnTable.names(header.fields)[column] == GymBookReader.italianDate
-        var example: String?
+        _ = try cursor.next()
+        var example: String?, dotted = false, rowsWithout = 0
         while let row = try cursor.next() {
-            let text = row.fields.field(column)
-            guard let date = ImportValue.slashDate(text) else { return nil }
-            example = example ?? text
-            if date.first > 12 && date.second <= 12 { return .dmy }
-            if date.second > 12 && date.first <= 12 { return .mdy }
+            // The date alone, before any time or words: a month's name tells itself.
+            let written = row.fields.field(column)
+            guard case let .numeric(first, second, _, dots)? = WrittenDate.read(String(written.prefix { !$0.isWhitespace && $0 != "," }))?.parts else {
+                rowsWithout += 1
+                if example == nil && rowsWithout >= 1_000 { return nil }
+                continue
+            }
+            example = example ?? written
+            dotted = dotted || dots
+            if let told = WrittenDate.told(first, second) { return told }
         }
         guard let example else { return nil }
-        if dayFirst { return .dmy }
-        throw UserError("The dates in this file are written with slashes, like '\(example)', and no day is above 12, "
+        if dayFirst || dotted { return .dmy }
+        throw UserError("The dates in this file are written as numbers alone, like '\(example)', and no day is above 12, "
                         + "so the day and the month cannot be told apart. Pass --date-order dmy if '\(example)' is "
                         + "day/month/year, or --date-order mdy if it is month/day/year.")
     }

@@ -8,7 +8,7 @@ import Foundation
 /// (`Ruhezeit`, `Temporizador de descanso`, `Minuteur de repos`) or `Note`. Headers come in
 /// English, German, Spanish and French (`table`); the 2016 layout names the unit as the
 /// column (`kg`, `km`); a spreadsheet's re-save writes `DD/MM/YYYY HH:MM`, read in the
-/// order `ImportParser.slashDateOrder` settled for the file. Names and notes are read as
+/// order `ImportParser.dateOrder` settled for the file. Names and notes are read as
 /// typed text (`ImportRow.text`): the `'` a gymlog export puts before a formula is dropped.
 struct StrongReader {
     let columns: ImportColumns
@@ -52,33 +52,12 @@ struct StrongReader {
     static let englishHeader = ["Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance",
                                 "Seconds", "Notes", "Workout Notes", "RPE"]
 
-    /// Whether rows of a header whose words name no app have Strong's shape: twelve columns in
-    /// its order, a date and time first, a set order fifth (a number, or a word: a translated
-    /// rest timer or note), numbers where Strong writes numbers. Most sampled rows must fit,
-    /// and one must be a numbered set. A file of another app that happens to have twelve
-    /// columns does not: its first and fifth columns would have to be Strong's.
-    static func hasStrongShape(header: [String], rows: [[String]], decimalComma: Bool) -> Bool {
-        guard header.count == englishHeader.count, !rows.isEmpty else { return false }
-        var fit = 0, numbered = 0
-        for f in rows where f.count == englishHeader.count {
-            let cell = { (i: Int) in f[i].trimmingCharacters(in: .whitespaces) }
-            let number = { (i: Int) in cell(i).isEmpty || ImportValue.number(cell(i), decimalComma: decimalComma, signed: true) != nil }
-            guard ImportValue.localDateTime(cell(0)) != nil, !cell(3).isEmpty, !cell(4).isEmpty,
-                  number(5), number(6), number(7), number(8), number(11) else { continue }
-            fit += 1
-            if ImportValue.count(cell(4)) != nil { numbered += 1 }
-        }
-        return numbered > 0 && fit * 10 >= rows.count * 9
-    }
-
-    /// What the import says when it read a header by its shape: which column took which name.
-    static func shapeExplanation(_ header: [String]) -> String {
-        let pairs = zip(header, englishHeader).filter { $0.0.trimmingCharacters(in: .whitespaces).lowercased() != $0.1.lowercased() }
-            .map { "\($0.0.trimmingCharacters(in: .whitespaces)) as \($0.1)" }
-        return "Read as Strong by its shape: the header's words are not ones gymlog knows, but its 12 columns are in Strong's "
-            + "order and its rows have Strong's values (a date and time, a set order, numbers); so "
-            + pairs.joined(separator: ", ") + ". Pass --from if it is another app's."
-    }
+    /// Strong's rows by their shape, for a header whose words name no app: a date and time
+    /// first, the exercise fourth, a set order fifth (a number, or a word: a translated rest
+    /// timer or note), numbers where Strong writes numbers.
+    static let shape = LayoutShape(source: .strong, header: englishHeader,
+                                   cells: [.date, .any, .any, .text, .setNumber, .number, .number, .number, .number, .any, .any, .number],
+                                   described: "a date and time, a set order, numbers")
 
     /// How long a workout lasted, in milliseconds, from its written duration (`1h 5m`, `55s`,
     /// `4680`); nil when none is written. Strong cuts a duration down to what it shows, so a

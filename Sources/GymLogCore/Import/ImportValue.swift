@@ -132,31 +132,19 @@ enum ImportValue {
         return text.trimmingCharacters(in: .whitespaces).utf8.count == 10 ? local + dayOnlyStart : local
     }
 
-    /// A local date and time as `localDateTime(_:)` reads it, or written with slashes in
-    /// `order` (`31/01/2024 10:15`, a spreadsheet's re-save); slashes without an order are none.
+    /// A local date and time as `localDateTime(_:)` reads it, or in any locale's way
+    /// (`WrittenDate`): `31/01/2024 10:15` (a spreadsheet's re-save) in `order`, `29.04.2025`,
+    /// `15 sept. 2025, 19:48`, `Sep 15, 2025, 7:48 PM`. Two numbers before the year that `order`
+    /// does not settle and neither of which is above 12 are no date.
     static func localDateTime(_ text: String, order: DateOrder?) -> Int64? {
-        guard let order, let parts = slashDate(text) else { return localDateTime(text) }
-        let (day, month) = order == .dmy ? (parts.first, parts.second) : (parts.second, parts.first)
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: parts.year, month: month) else { return nil }
-        return epochMillis(year: parts.year, month: month, day: day, utcOffsetSeconds: 0) + Int64(parts.clock) * 1000
+        localDateTime(text) ?? WrittenDate.read(text)?.local(order: order)
     }
 
-    /// `31/01/2024 10:15` (or `1/31/2024 10:15:00`, `31/01/24`, or a date alone) as its two
-    /// leading numbers, the year (`24` is 2024) and the time of day in seconds; nil when it is
-    /// not written with slashes.
-    static func slashDate(_ text: String) -> (first: Int, second: Int, year: Int, clock: Int)? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        let halves = t.split(separator: " ", maxSplits: 1).map(String.init)
-        let date = halves.first?.split(separator: "/", omittingEmptySubsequences: false) ?? []
-        guard date.count == 3, date.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
-              let first = Int(date[0]), let second = Int(date[1]), let year = Int(date[2]),
-              date[0].count <= 2, date[1].count <= 2, date[2].count == 4 || date[2].count == 2 else { return nil }
-        var clock = 0
-        if halves.count == 2 {
-            guard let c = timeOfDay(halves[1].trimmingCharacters(in: .whitespaces)) else { return nil }
-            clock = c
-        }
-        return (first, second, date[2].count == 2 ? 2000 + year : year, clock)
+    /// A date and time as `localDateTime(_:order:)` reads it, a date alone at `dayOnlyStart`.
+    static func localDateTimeOrNoon(_ text: String, order: DateOrder?) -> Int64? {
+        if let local = localDateTimeOrNoon(text) { return local }
+        guard let date = WrittenDate.read(text), let local = date.local(order: order) else { return nil }
+        return date.clock == nil ? local + dayOnlyStart : local
     }
 
     /// `07:48`, `7:48` or `07:48:05` as seconds after midnight.

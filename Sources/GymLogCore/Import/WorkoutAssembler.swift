@@ -109,11 +109,12 @@ struct WorkoutAssembler {
     mutating func ignore(_ line: Int, _ reason: LeftOutReason) { ignoredRows.append(LeftOutRow(line: line, reason: reason)) }
 
     /// Runs `read` on each row of `cursor` that has `fieldCount` fields (or more, with
-    /// `extraFields`); a row with fewer, or whose `read` throws `ImportRowError`, is a bad row.
+    /// `extraFields`; or fewer, with `shortRows`); a row with another count, or whose `read`
+    /// throws `ImportRowError`, is a bad row.
     /// With `until`, reading stops at the first row it accepts (the end of one of JEFIT's
     /// sections), which is returned unread; nil at the end of the file.
     @discardableResult
-    mutating func readRows(_ cursor: inout ImportCSVCursor, fieldCount: Int, extraFields: Bool = false,
+    mutating func readRows(_ cursor: inout ImportCSVCursor, fieldCount: Int, extraFields: Bool = false, shortRows: Bool = false,
                            until: ([String]) -> Bool = { _ in false },
                            _ read: (inout WorkoutAssembler, Int, [String]) throws -> Void) throws -> (line: Int, fields: [String])? {
         while let (line, f) = try cursor.next() {
@@ -128,7 +129,7 @@ struct WorkoutAssembler {
                 bad(quote.line, Self.unclosedQuoteReason(quote))
                 continue
             }
-            guard f.count == fieldCount || (extraFields && f.count > fieldCount) else {
+            guard f.count == fieldCount || (extraFields && f.count > fieldCount) || (shortRows && f.count < fieldCount) else {
                 var reason = "has \(f.count) fields but the header has \(fieldCount)"
                 if cursor.rowEndLine > line {
                     // A stray quote pairs with the next one and takes the lines between into one row.
@@ -166,15 +167,19 @@ struct WorkoutAssembler {
     /// written the delimiter inside that field: the fields beyond the header's count are joined
     /// back into it, the columns after it anchored from the right. With `padded`, empty fields
     /// beyond the header's count (a spreadsheet's re-save pads rows with a trailing delimiter)
-    /// are dropped first. `until` stops as in `readRows(_:fieldCount:)`.
+    /// are dropped first. With `ragged`, a row shorter than the header (a spreadsheet that
+    /// writes no trailing empty cells: StrongLifts' wide export) has them blank.
+    /// `until` stops as in `readRows(_:fieldCount:)`.
     @discardableResult
     mutating func readRows(_ cursor: inout ImportCSVCursor, columns: ImportColumns, spillInto: ImportField? = nil,
-                           padded: Bool = false, until: ([String]) -> Bool = { _ in false },
+                           padded: Bool = false, ragged: Bool = false, until: ([String]) -> Bool = { _ in false },
                            _ read: (inout WorkoutAssembler, Int, ImportRow) throws -> Void) throws -> (line: Int, fields: [String])? {
         let delimiter = String(cursor.delimiterCharacter)
         let spill = spillInto.flatMap { columns[$0] }
-        return try readRows(&cursor, fieldCount: columns.count, extraFields: spill != nil || padded, until: until) { a, line, raw in
+        return try readRows(&cursor, fieldCount: columns.count, extraFields: spill != nil || padded, shortRows: ragged,
+                            until: until) { a, line, raw in
             var f = raw
+            if f.count < columns.count { f += Array(repeating: "", count: columns.count - f.count) }
             if padded { while f.count > columns.count, f.last?.isEmpty == true { f.removeLast() } }
             let extra = f.count - columns.count
             if extra > 0 {
