@@ -359,6 +359,13 @@ enum Schema {
             END;
             """)
         }
+        m.registerMigration("v14-sets-by-workout") { db in
+            // Every set of a workout, live or deleted: what an import compares a file's workout
+            // with (`Importer.sets(of:)`). The live-only indexes could not serve it, so each
+            // workout of a file scanned the whole sets table (a 20,000-set file imported again
+            // took 46 s, reading the table 800 times).
+            try db.execute(sql: "CREATE INDEX sets_by_workout ON sets(workout_id)")
+        }
         return m
     }
 }
