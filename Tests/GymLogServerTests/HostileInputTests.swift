@@ -410,11 +410,15 @@ struct HostileInputTests {
         var cases: [HostileCase] = []
         for (name, auth) in variants {
             // A push that the right token would apply, and a pull.
-            var push = HostileCase("push, \(name)", body: Array(HostileCase.applicablePush().utf8), .unauthorized, "unauthorized",
-                                   mentions: ["Authorization: Bearer <token>"])
+            // A revoked user's own token is told apart (issue 49): the administrator revoked it.
+            let revoked = name == "revoked user's token"
+            var push = HostileCase("push, \(name)", body: Array(HostileCase.applicablePush().utf8), .unauthorized,
+                                   revoked ? "token_revoked" : "unauthorized",
+                                   mentions: [revoked ? "administrator revoked" : "Authorization: Bearer <token>"])
             push.authorization = auth
-            var pull = HostileCase("pull, \(name)", method: .get, uri: "/v1/pull?device_id=dev-alice", body: nil, .unauthorized, "unauthorized",
-                                   mentions: ["missing, unknown or revoked"])
+            var pull = HostileCase("pull, \(name)", method: .get, uri: "/v1/pull?device_id=dev-alice", body: nil, .unauthorized,
+                                   revoked ? "token_revoked" : "unauthorized",
+                                   mentions: [revoked ? "administrator revoked" : "missing, unknown or revoked"])
             pull.authorization = auth
             // Every 401 names the scheme it wants (RFC 9110 11.6.1; it had no challenge).
             push.headers = [.wwwAuthenticate: #"Bearer realm="gymlog""#]
@@ -427,8 +431,8 @@ struct HostileInputTests {
             let before = try await world.state()
             _ = try await world.h.storage.revokeUser(name: "alice", now: testNow + 1)
             try expectError(try await world.client.execute(uri: "/v1/push", method: .post, headers: authHeaders(world.alice),
-                                                           body: ByteBuffer(string: HostileCase.applicablePush())), .unauthorized, "unauthorized")
-            try expectError(try await world.client.pull(world.alice, device: Device("dev-alice")), .unauthorized, "unauthorized")
+                                                           body: ByteBuffer(string: HostileCase.applicablePush())), .unauthorized, "token_revoked")
+            try expectError(try await world.client.pull(world.alice, device: Device("dev-alice")), .unauthorized, "token_revoked")
             var after = try await world.state()
             #expect(after.users.contains("alice revoked=\(testNow + 1)"))
             after.users = before.users

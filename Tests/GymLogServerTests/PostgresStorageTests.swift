@@ -192,31 +192,6 @@ struct PostgresStorageTests {
         await stranger.shutdown()
     }
 
-    @Test(arguments: ["key set", "user deleted"])
-    func rowsDroppedForPrivacyAreGoneFromTheTablesFiles(_ how: String) async throws {
-        try await PostgresTestDatabase.with { url in
-            // Given a note kept in the clear
-            let storage = try PostgresSyncStorage(url: url, poolSize: 1, logger: PostgresAdmin.logger)
-            let secret = "QUOKKA-PRIVATE-NOTE-\(UUID().uuidString)"
-            let alice = try await storage.newUser("alice", tokenHash: "a")
-            _ = try await storage.push(user: alice, deviceID: "phone", items: [Script.item(1, "s1", "note", .text(secret), millis: 1)], now: testNow)
-            // When the account gets a key (the server drops its plaintext history), or the user is deleted
-            if how == "key set" {
-                #expect(try await storage.setKeyVerifier(user: alice, verifier: String(repeating: "a", count: 64)) == .set(droppedHistory: true))
-            } else {
-                _ = try await storage.deleteUser(name: "alice")
-            }
-            await storage.shutdown()
-            // Then, once PostgreSQL wrote its pages out, no file of `records` holds the note
-            let location = try PostgresURL(parsing: url)
-            try await PostgresAdmin.execute(location, ["CHECKPOINT"])
-            let dataDirectory = try #require(try await PostgresAdmin.strings(location, "SHOW data_directory").first)
-            let file = try #require(try await PostgresAdmin.strings(location, "SELECT pg_relation_filepath('records')").first)
-            let bytes = try #require(FileManager.default.contents(atPath: dataDirectory + "/" + file), "cannot read \(dataDirectory)/\(file)")
-            #expect(bytes.range(of: Data(secret.utf8)) == nil, "records' file still holds the dropped note")
-        }
-    }
-
     @Test func idempotencyKeysAreUniquePerUserInTheSchema() async throws {
         try await PostgresTestDatabase.with { url in
             let storage = try PostgresSyncStorage(url: url, poolSize: 1, logger: PostgresAdmin.logger)

@@ -307,18 +307,18 @@ private func wronglyImportedSquat(_ db: GymLogDatabase) throws {
 
 @Suite struct ExerciseMergeTests {
     @Test func mergeMovesTheSetsKeepsTheNameAndRebuildsRecordsOnEveryDevice() throws {
-        // Given a stray "flat bench" with three sets, one heavier than Bench Press's best
+        // Given a stray "old gym bench" with three sets, one heavier than Bench Press's best
         let a = try temporaryDatabase(), b = try temporaryDatabase()
         try log(a, "Bench Press 100x5")
-        let stray = try log(a, "flat bench 110x5 100x5x2").exercise
-        _ = try a.addAlias("bpx", for: "flat bench")
+        let stray = try log(a, "old gym bench 110x5 100x5x2").exercise
+        _ = try a.addAlias("bpx", for: "old gym bench")
         try replay(a, into: b)
         let pushed = try count(a, "SELECT COUNT(*) FROM outbox")
         // When it is merged into Bench Press
-        let merge = try a.mergeExercises("flat bench", into: "Bench Press")
+        let merge = try a.mergeExercises("old gym bench", into: "Bench Press")
         // Then every set moved through the write pipeline, the old name and alias now mean Bench Press
         #expect(merge.movedSets == 3 && merge.into.name == "Bench Press")
-        #expect(merge.newAliases == ["flat bench", "bpx"])
+        #expect(merge.newAliases == ["old gym bench", "bpx"])
         #expect(try count(a, "SELECT COUNT(*) FROM outbox WHERE entity = 'sets'") == 4 + 3)
         #expect(try count(a, "SELECT COUNT(*) FROM outbox") > pushed)
         try replay(a, into: b)
@@ -326,9 +326,9 @@ private func wronglyImportedSquat(_ db: GymLogDatabase) throws {
             let summaries = try db.exerciseSummaries()
             #expect(summaries.map(\.exercise.name) == ["Bench Press"])
             #expect(summaries.first?.setCount == 4)
-            #expect(summaries.first?.aliases.sorted() == ["bpx", "flat bench"])
+            #expect(summaries.first?.aliases.sorted() == ["bpx", "old gym bench"])
             #expect(try count(db, "SELECT COUNT(*) FROM exercises WHERE id = '\(stray.id.key)' AND deleted_at IS NOT NULL") == 1)
-            #expect(try log(db, "flat bench 90x5").exercise.name == "Bench Press")
+            #expect(try log(db, "old gym bench 90x5").exercise.name == "Bench Press")
         }
         // And Bench Press's records include the moved 110
         let best = try a.read { try Double.fetchOne($0, sql: """
@@ -400,16 +400,16 @@ private func wronglyImportedSquat(_ db: GymLogDatabase) throws {
         // Given a stray exercise with a live set and a deleted one
         let db = try temporaryDatabase()
         try log(db, "Bench Press 100x5", typed: "Bench Press 100x5")
-        try log(db, "flat bench 90x5x2", typed: "flat bench 90x5x2")
+        try log(db, "old gym bench 90x5x2", typed: "old gym bench 90x5x2")
         _ = try db.deleteSet(.last)
         // When it is merged (the deleted set moves too) and the merge undone
-        _ = try db.mergeExercises("flat bench", into: "Bench Press")
+        _ = try db.mergeExercises("old gym bench", into: "Bench Press")
         let outcome = try db.undo()
         // Then the undo is taken (it was refused: the deleted set was expected live), both sets
         // are back, the deleted one still deleted, and redo moves them again
         guard case .done = outcome else { Issue.record("undo: \(outcome)"); return }
-        #expect(try sets(db, of: "flat bench").count == 1)
-        #expect(try count(db, "SELECT COUNT(*) FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE e.name = 'flat bench' AND s.deleted_at IS NOT NULL") == 1)
+        #expect(try sets(db, of: "old gym bench").count == 1)
+        #expect(try count(db, "SELECT COUNT(*) FROM sets s JOIN exercises e ON e.id = s.exercise_id WHERE e.name = 'old gym bench' AND s.deleted_at IS NOT NULL") == 1)
         guard case .done = try db.redo() else { Issue.record("redo refused"); return }
         #expect(try sets(db, of: "Bench Press").count == 2)
     }
