@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "GymLogTestSupport",
             dependencies: [
-                "GymLogCore", "GymLogWire", "GymLogServer", grdb, hummingbird, hummingbirdTesting,
+                "GymLogCore", "GymLogWire", "GymLogServer", "SplitMix", grdb, hummingbird, hummingbirdTesting,
             ],
             path: "Tests/GymLogTestSupport"
         ),
@@ -115,7 +115,7 @@ let package = Package(
         // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",
-            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogTestSupport", "SplitMix", grdb]
+            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogTestSupport", "SplitMix", grdb]
         ),
         // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(

@@ -182,6 +182,16 @@ public struct CLIContext {
         }
     }
 
+    /// Reads the config and the credentials again (the REPL, after `config set`, `login`,
+    /// `logout`, `key enable`), and closes the database opened with the old ones: the store
+    /// reads a bare weight in the unit, closes a workout after the idle gap and keys derived
+    /// ids with the settings it was opened with, so it opens again, on next use, with these.
+    /// (Kept open, `config set unit lb` logged `bench 135x5` as 135 kg until the REPL ended.)
+    mutating func reloadSettings() throws {
+        settings = try ConfigFile.load(paths.config, credentials: paths.credentialsFile)
+        opened.database = nil
+    }
+
     /// The database if this command opened it; nil when it never needed it.
     var openedDatabase: GymLogDatabase? { opened.database }
 

@@ -221,7 +221,7 @@ protocol ExerciseArgumentCommand: ContextCommand {}
 /// the lines that follow use what it saved.
 protocol ChangesSettings: ContextCommand {}
 
-/// A command that saves the server and token (`login`, `logout`): the REPL reads its settings
+/// A command that saves the server, token or key (`login`, `logout`, `key enable`): the REPL reads its settings
 /// again after it, so the lines that follow sync with what it saved, and pulls at once.
 protocol SavesCredentials: ChangesSettings {}
 

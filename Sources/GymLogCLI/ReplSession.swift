@@ -188,10 +188,10 @@ final class ReplSession {
             let command = try Gymlog.parseAsRoot(args)
             if let c = command as? any ContextCommand {
                 try await c.run(in: context)
-                // `config set` saved a setting, `login` and `logout` new credentials: the next
-                // lines use them (and sync with the new credentials at once).
+                // `config set` saved a setting, `login`, `logout` and `key enable` new credentials:
+                // the next lines use them (and sync with the new credentials at once).
                 if c is any ChangesSettings {
-                    self.context.settings = try ConfigFile.load(context.paths.config, credentials: context.paths.credentialsFile)
+                    try self.context.reloadSettings()
                     if c is any SavesCredentials { sync?.pullSoon() }
                 }
             } else if var c = command as? any AsyncParsableCommand {

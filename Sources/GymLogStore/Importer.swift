@@ -103,8 +103,12 @@ extension GymLogDatabase {
             }
             state.report.transactions = 1
             let report = state.finished()
-            w.describeAction("the import of \(plural(report.setsCreated, "set"))"
-                + (report.workoutsCreated > 0 ? " in \(plural(report.workoutsCreated, "workout"))" : ""), workout: nil)
+            // What `undo` takes back, named: an import of routines or bodyweights alone is not
+            // "the import of 0 sets".
+            var made = [plural(report.setsCreated, "set") + (report.workoutsCreated > 0 ? " in \(plural(report.workoutsCreated, "workout"))" : "")]
+            if report.routinesCreated > 0 { made.append(plural(report.routinesCreated, "routine")) }
+            if report.bodyweightsCreated > 0 { made.append("\(report.bodyweightsCreated) bodyweight entr\(report.bodyweightsCreated == 1 ? "y" : "ies")") }
+            w.describeAction("the import of " + made.joined(separator: ", "), workout: nil)
             return report
         }
     }

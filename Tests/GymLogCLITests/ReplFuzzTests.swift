@@ -22,20 +22,16 @@ import SplitMix
 // MARK: - Knobs and randomness
 
 private enum ReplFuzzKnobs {
-    static let scale: Int = max(1, Int(ProcessInfo.processInfo.environment["GYMLOG_RELIABILITY_SCALE"] ?? "") ?? 1)
-    static let seed: UInt64 = {
-        if let text = ProcessInfo.processInfo.environment["GYMLOG_RELIABILITY_SEED"], let seed = UInt64(text) { return seed }
-        return UInt64.random(in: 1...999_999_999)
-    }()
+    static let scale = Sim.scale
+    static let seed = Sim.seed()
     static func replay(_ suite: String) -> String {
         "seed=\(seed) scale=\(scale) (replay: GYMLOG_RELIABILITY_SEED=\(seed) GYMLOG_RELIABILITY_SCALE=\(scale) swift test --filter \(suite))"
     }
 }
 
 extension SplitMix64 {
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
+    /// `chance(30)`: true 30 times in 100.
+    fileprivate mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
 }
 
 // MARK: - Line generators

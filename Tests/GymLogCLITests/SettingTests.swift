@@ -82,4 +82,20 @@ struct SettingTests {
         #expect(try home.gymlog(["config", "set", "sync.token", "x"]).stderr.contains("`gymlog login`"))
         #expect(try String(contentsOfFile: home.config, encoding: .utf8) == before)
     }
+
+    /// Found by the REPL history model (issue 44): the database kept the settings it was opened
+    /// with, so after `config set unit lb` in the REPL a bare `bench 135x5` went in as 135 kg,
+    /// and a routine's bare `ok 135` with it, until the REPL ended.
+    @Test func aUnitSetInTheReplIsTheUnitOfTheNextBareNumber() async throws {
+        // Given a REPL in kg with a set logged (the database is open)
+        let s = try ReplTestSession()
+        #expect(await s.type("bench 100x5").out.contains { $0.contains("100kg x 5") })
+        // When the lifter switches to pounds in the same REPL
+        await s.type("config set unit lb")
+        // Then a bare number is in pounds, and the set before it stays as typed
+        let logged = await s.type("bench 135x5").out
+        #expect(logged.contains { $0.contains("135lb x 5") }, "\(logged)")
+        let shown = await s.type("show").out.joined(separator: "\n")
+        #expect(shown.contains("100kg x 5") && shown.contains("135lb x 5"), "\(shown)")
+    }
 }

@@ -102,8 +102,8 @@ struct Import: ContextCommand {
         superset_id groups supersets. The file is read as a stream, twice (check, then write). \
         The import is one action: `undo` takes it back whole and `redo` brings it back, and \
         an import that fails or is killed half way leaves nothing. A database logged in to an \
-        account that has never synced pulls the account's history first. Imported rows sync \
-        like logged ones.
+        account syncs first, so the import adds only what the account lacks (one that has \
+        never synced imports nothing when it cannot). Imported rows sync like logged ones.
         """
     )
     @OptionGroup var global: GlobalOptions
@@ -227,12 +227,16 @@ struct Import: ContextCommand {
         return path
     }
 
-    /// A database that belongs to an account and has never pulled holds none of the account's
-    /// history yet: an import into it would add, as new, the sets every other device holds
-    /// (the account's own export imported into a fresh database doubled it on every device).
-    /// It pulls first; when it cannot, nothing is imported.
+    /// An import adds only the sets the database does not hold, so a database logged in to an
+    /// account syncs first: one that has never pulled holds none of the account's history (the
+    /// account's own export imported into a fresh database doubled it on every device), and one
+    /// behind the others lacks what they logged since (the history model found the second: the
+    /// export of a device that had synced, imported on one that had not, came in twice). A
+    /// database that never synced imports nothing when it cannot sync; one that synced before
+    /// imports against what it holds, and says what that risks.
     static func pullFirst(_ db: GymLogDatabase, _ context: CLIContext) async throws {
-        guard let server = context.settings.server, context.settings.token != nil, try db.syncState().epoch == nil else { return }
+        guard let server = context.settings.server, context.settings.token != nil else { return }
+        let neverSynced = try db.syncState().epoch == nil
         let mutex = try SyncMutex(path: context.paths.syncLock, wait: SyncMutex.manualWait) {
             context.printError("Waiting for the sync already running for this database to finish…")
         }
@@ -243,9 +247,17 @@ struct Import: ContextCommand {
         do {
             let report = try await sync.engine.run()
             try db.recordSyncOutcome(server: sync.server, .synced(rejected: report.rejected.count))
-            context.print("This database belongs to the account at \(server) and had never synced: pulled its history first "
-                + "(\(plural(report.pulledChanges, "change"))), so the import adds only what it lacks.")
+            if neverSynced {
+                context.print("This database belongs to the account at \(server) and had never synced: pulled its history first "
+                    + "(\(plural(report.pulledChanges, "change"))), so the import adds only what it lacks.")
+            }
         } catch {
+            guard neverSynced else {
+                context.printError("Could not sync with \(server) before importing (\(error.localizedDescription)), so the file is checked "
+                    + "against what this database held at its last sync: a set another device logged since and is in the file too "
+                    + "comes in twice. If that may be so, `undo` the import, `gymlog sync` once the server is reachable, and import again.")
+                return
+            }
             throw UserError("Nothing was imported: this database belongs to the account at \(server) but has never synced, so it does "
                 + "not hold the account's history, and the import could add sets the account already has; the sync failed: "
                 + "\(error.localizedDescription) Run `gymlog sync` once it can reach the server, then import again.")

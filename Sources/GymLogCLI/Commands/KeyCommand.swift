@@ -44,7 +44,7 @@ struct ShowKey: ContextCommand {
     }
 }
 
-struct EnableKey: ContextCommand {
+struct EnableKey: SavesCredentials {
     static let configuration = CommandConfiguration(
         commandName: "enable",
         abstract: "Encrypt an account whose history the server keeps in the clear: make its key and re-send everything sealed.",
