@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependency direction (see DESIGN.md): Core <- Store, Core <- Wire; Store + Wire <- SyncClient <- CLI;
+// Dependency direction (see DESIGN.md): Core <- Wire <- Store (the outbox stores Wire's fields JSON); Store + Wire <- SyncClient <- CLI;
 // Core + Wire <- Server. GymLogCore imports nothing but Foundation; the client never links
 // Hummingbird or PostgresNIO (its HTTP is AsyncHTTPClient, so not curl); the server links
 // neither the client's sync engine nor the store.

@@ -39,10 +39,6 @@ func expandTilde(_ path: String, home: String) -> String {
     path.hasPrefix("~/") ? home + path.dropFirst(1) : path
 }
 
-/// Everything a command runs against: paths, settings, output and the clock. Tests build
-/// one with their own output sink; the executable uses `live`. A value: the REPL runs each
-/// command on a copy that carries the line typed, and keeps what lasts from line to line in
-/// its `ReplState`. Copies share the database opened on first use.
 extension UserError {
     /// A full disk in words a person can act on (no path or permission is wrong: space is
     /// missing), or nil when `error` is something else.
@@ -64,6 +60,10 @@ extension UserError {
     }
 }
 
+/// Everything a command runs against: paths, settings, output and the clock. Tests build
+/// one with their own output sink; the executable uses `live`. A value: the REPL runs each
+/// command on a copy that carries the line typed, and keeps what lasts from line to line in
+/// its `ReplState`. Copies share the database opened on first use.
 public struct CLIContext {
     public let paths: Paths
     public var settings: Settings

@@ -7,7 +7,7 @@ import GymLogTestSupport
 import Testing
 import SplitMix
 
-// Hostile input for the entry language and the REPL (SYNC.md, "Hostile input": fuzzed entry
+// Hostile input for the entry language and the REPL (the sync brief `../shared/SYNC.md`, "Hostile input": fuzzed entry
 // lines -> clear errors, no crash, nothing written).
 //
 // Lines come from two generators: random lines (raw bytes including invalid UTF-8, control

@@ -2,7 +2,7 @@ import Foundation
 import GymLogTestSupport
 import Testing
 
-/// Guarantees 2-5 of SYNC.md under random interleavings, clock skew, faults and server
+/// Guarantees 2-5 of the sync brief (`../shared/SYNC.md`) under random interleavings, clock skew, faults and server
 /// restores (see SimulationSupport.swift). A failure prints its seed: rerun it with
 /// `GYMLOG_RELIABILITY_SEED=<seed> swift test --skip-build --filter Simulation`.
 @Suite("Simulation", .serialized) struct SimulationTests {

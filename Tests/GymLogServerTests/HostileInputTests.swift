@@ -754,9 +754,9 @@ struct HostileKnobs: Sendable {
     let seed: UInt64
     let scale: Int
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        scale = max(1, Int(environment["GYMLOG_RELIABILITY_SCALE"] ?? "") ?? 1)
-        seed = UInt64(environment["GYMLOG_RELIABILITY_SEED"] ?? "") ?? UInt64.random(in: 1...999_999_999)
+    init() {
+        scale = Sim.scale
+        seed = Sim.seed()
     }
 
     var context: String { "seed=\(seed) scale=\(scale) (rerun with GYMLOG_RELIABILITY_SEED=\(seed))" }

@@ -4,13 +4,13 @@ import GymLogCore
 /// The largest text value the sync server accepts (`maxValueBytes`, GymLogServer's validation).
 public let syncableTextBytes = 16 * 1024
 
-/// The write pipeline's invariant (SYNC.md guarantee 1, DESIGN.md "Write pipeline"), the one
+/// The write pipeline's invariant (the sync brief `../shared/SYNC.md`, guarantee 1, DESIGN.md "Write pipeline"), the one
 /// oracle of the crash tests and the REPL fuzzer: every changed row has its outbox event and
 /// agrees with it, the outbox is gapless, clocks only move forward.
 public enum WritePipelineInvariant {
     /// Checks a client database against the invariant that `ChangeWriter.write` (row + outbox
     /// event in one transaction), `RowWriter.upsert` (per-field clocks in `clocks`) and the sync
-    /// bookkeeping in Replica.swift (`acknowledge`, `applyPulled`, `unparkDueEvents`) maintain.
+    /// bookkeeping in SyncState.swift (`acknowledge`, `applyPulled`, `unparkDueEvents`) maintain.
     /// With d = device.device_id, L = device.last_seq, K = device.last_clock, A = sync_state.acked_seq:
     ///
     /// 1. Outbox numbering: the events with a positive seq are exactly A+1 ... L, gapless (events

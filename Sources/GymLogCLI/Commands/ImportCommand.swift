@@ -237,8 +237,20 @@ struct Import: ContextCommand {
     static func pullFirst(_ db: GymLogDatabase, _ context: CLIContext) async throws {
         guard let server = context.settings.server, context.settings.token != nil else { return }
         let neverSynced = try db.syncState().epoch == nil
-        let mutex = try SyncMutex(path: context.paths.syncLock, wait: SyncMutex.manualWait) {
-            context.printError("Waiting for the sync already running for this database to finish…")
+        func notSynced(_ why: String) {
+            context.printError("Could not sync with \(server) before importing (\(why)), so the file is checked against what this "
+                + "database held at its last sync: a set another device logged since that is in the file too comes in twice. "
+                + "If that may be so, `undo` the import, `gymlog sync`, and import again.")
+        }
+        // A database that synced before does not wait for a sync already running (it is
+        // pulling now); one that never synced must have the history first, so it waits.
+        let mutex: SyncMutex
+        do {
+            mutex = try SyncMutex(path: context.paths.syncLock, wait: neverSynced ? SyncMutex.manualWait : 0) {
+                context.printError("Waiting for the sync already running for this database to finish…")
+            }
+        } catch is UserError where !neverSynced {
+            return notSynced("another sync of this database is running")
         }
         defer { withExtendedLifetime(mutex) {} }
         // Run here rather than through `SyncRun.cycle`: a refused import writes nothing, not
@@ -252,12 +264,7 @@ struct Import: ContextCommand {
                     + "(\(plural(report.pulledChanges, "change"))), so the import adds only what it lacks.")
             }
         } catch {
-            guard neverSynced else {
-                context.printError("Could not sync with \(server) before importing (\(error.localizedDescription)), so the file is checked "
-                    + "against what this database held at its last sync: a set another device logged since and is in the file too "
-                    + "comes in twice. If that may be so, `undo` the import, `gymlog sync` once the server is reachable, and import again.")
-                return
-            }
+            guard neverSynced else { return notSynced(error.localizedDescription) }
             throw UserError("Nothing was imported: this database belongs to the account at \(server) but has never synced, so it does "
                 + "not hold the account's history, and the import could add sets the account already has; the sync failed: "
                 + "\(error.localizedDescription) Run `gymlog sync` once it can reach the server, then import again.")
