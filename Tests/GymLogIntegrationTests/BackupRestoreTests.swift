@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymLogCore
+import GymLogStore
 import GymLogSyncClient
 import GymLogTestSupport
 import GymLogWire
@@ -68,7 +69,13 @@ import Testing
         let restore = try gymlogServer(["restore", "--db", "sqlite:\(dbPath)", backupPath])
         #expect(restore.status == 0, "\(restore.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dbPath + "-wal"), "the old WAL must not be replayed onto the restored file")
-        #expect(try dump(dbPath) == atBackup)
+        // (with a new epoch: the history after the backup is gone, and devices must see it)
+        let restored = try dump(dbPath)
+        #expect(restored.filter { !$0.hasPrefix("meta ") } == atBackup.filter { !$0.hasPrefix("meta ") })
+        let epoch = { (rows: [String]) -> String? in
+            rows.first { $0.hasPrefix("meta ") }.flatMap { row in row.range(of: "epoch:\"[0-9a-f]+\"", options: .regularExpression).map { String(row[$0]) } }
+        }
+        #expect(epoch(restored) != nil && epoch(restored) != epoch(atBackup), "\(restored.filter { $0.hasPrefix("meta ") })")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
 
@@ -128,5 +135,67 @@ import Testing
             #expect(result.stderr.contains(expected), "\(file): \(result.stderr)")
             #expect(try dump(dbPath) == before)
         }
+    }
+
+    /// Found by the history model (issue 44): after a restore, other devices' pushes can move
+    /// the server's head past a device's old cursor before that device syncs; with the backup's
+    /// epoch kept, it saw no regression (head not behind its cursor, its own acks intact) and
+    /// pulled from its old cursor, skipping the changes the new history numbered below it, and
+    /// never sent again what the restore lost (a device whose acknowledged changes are gone
+    /// proves the rollback, but that phone may never sync again). A restore gives the server a
+    /// new epoch, so every device re-sends what it holds and pulls from the start.
+    @Test func aDeviceThatSyncsLateAfterARestoreGetsWhatOthersSentFirst() async throws {
+        let dir = try temporaryDirectory("gymlog-restore-late")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dbPath = "\(dir)/server.sqlite", backupPath = "\(dir)/backup.sqlite"
+        var server = try ServerInstance(database: "sqlite:\(dbPath)")
+        let token = try server.addUser("alice")
+        let clock = FakeClock(millis: Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000)
+        func device(_ name: String) throws -> GymLogDatabase {
+            try GymLogDatabase(path: "\(dir)/\(name).sqlite", environment: Environment(now: { clock.now() }, utcOffset: { _ in 0 }, newID: { UUID() }))
+        }
+        func sync(_ db: GymLogDatabase) async throws {
+            _ = try await SyncEngine(replica: db, transport: HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)).run()
+        }
+        func log(_ db: GymLogDatabase, _ reps: Int) throws {
+            clock.advance(60_000)
+            _ = try db.logSets(exercise: ExerciseMention(name: "squat", span: Span(0, 5)),
+                               specs: [SetSpec(load: .weight(Fixed(100), .kg), reps: reps)], typed: "squat 100x\(reps)")
+        }
+        func live(_ db: GymLogDatabase) throws -> Set<String> {
+            Set(try db.read { try String.fetchAll($0, sql: "SELECT id FROM sets WHERE deleted_at IS NULL") })
+        }
+        // Given a phone and a laptop in step, and a backup taken then
+        let phone = try device("phone"), laptop = try device("laptop"), tablet = try device("tablet")
+        try log(phone, 1)
+        try await sync(phone)
+        try await sync(laptop)
+        let backup = try ProcessRunner.runProduct("gymlog-server", ["backup", "--db", "sqlite:\(dbPath)", backupPath], timeout: 120)
+        try #require(backup.status == 0, "\(backup.stderr)")
+        // And more synced after it, which the laptop pulled (its cursor is past the backup's head)
+        for reps in 2...4 { try log(phone, reps) }
+        try await sync(phone)
+        try await sync(laptop)
+        // When the server is restored from the backup, the phone is never seen again (the one
+        // device whose acknowledged changes the restore lost, so nobody proves the rollback),
+        // and a tablet that never synced sends enough sets first to move the head past the
+        // laptop's cursor
+        server.stop()
+        let restore = try ProcessRunner.runProduct("gymlog-server", ["restore", "--db", "sqlite:\(dbPath)", backupPath], timeout: 120)
+        try #require(restore.status == 0, "\(restore.stderr)")
+        server = try ServerInstance(database: "sqlite:\(dbPath)")
+        for reps in 5...12 { try log(tablet, reps) }
+        try await sync(tablet)
+        try await sync(laptop)
+        try await sync(tablet)
+        // Then the laptop holds the tablet's sets, and the tablet the phone's (which only the
+        // laptop still had to send)
+        let all = try live(phone).union(live(tablet))
+        #expect(all.count == 12)
+        for (name, db) in [("laptop", laptop), ("tablet", tablet)] {
+            let missing = all.subtracting(try live(db))
+            #expect(missing.isEmpty, "\(name) lacks \(missing.count) of the 12 sets")
+        }
+        server.stop()
     }
 }

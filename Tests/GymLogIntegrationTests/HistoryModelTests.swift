@@ -23,7 +23,9 @@ import Testing
 /// - units exact: a set is stored as typed, its unit included, kg or lb;
 /// - an import is one action: undo takes every set of it back;
 /// - every device exports the same;
-/// - a server restored from an older backup loses nothing: the devices send it again.
+/// - a server restored from an older backup loses nothing: the devices send it again;
+/// - a sync broken by the network (an answer lost after the server committed, a push that
+///   never left, a pull cut off) loses and doubles nothing once a later one runs.
 ///
 /// `GYMLOG_RELIABILITY_SEED` replays a run; `GYMLOG_RELIABILITY_SCALE` makes it longer.
 @Suite("History model", .serialized) struct HistoryModelTests {
@@ -33,7 +35,7 @@ import Testing
         try await run.play()
         print("history-model: seed=\(seed) steps=\(run.steps) encrypted=\(run.seal != nil) devices=\(run.devices.count) copies=\(run.counts.copies) "
               + "sets=\(run.model.values.filter { $0 }.count) imports=\(run.counts.imports) own-exports=\(run.counts.ownExports) "
-              + "undone-imports=\(run.counts.undoneImports) syncs=\(run.counts.syncs) restores=\(run.counts.restores) outcome=\(run.failures.isEmpty ? "ok" : "failed")")
+              + "undone-imports=\(run.counts.undoneImports) syncs=\(run.counts.syncs) failed-by-faults=\(run.counts.faults) restores=\(run.counts.restores) outcome=\(run.failures.isEmpty ? "ok" : "failed")")
         #expect(run.failures.isEmpty, "seed \(seed) (GYMLOG_RELIABILITY_SEED=\(seed) replays it):\n\(run.failures.prefix(12).joined(separator: "\n"))")
     }
 }
@@ -56,8 +58,13 @@ private struct ModelRun {
     var devices: [GymLogDatabase] = []
     /// Every set any action made, and whether it is live: the reference the devices must match.
     var model: [String: Bool] = [:]
+    /// For the report of a failed run: each set's changes of liveness (step and device), and
+    /// every sync, copy and restore in order.
+    var history: [String: [String]] = [:]
+    var events: [String] = []
+    private var acting = 0
     var failures: [String] = []
-    var counts = (copies: 0, imports: 0, ownExports: 0, undoneImports: 0, syncs: 0, restores: 0)
+    var counts = (copies: 0, imports: 0, ownExports: 0, undoneImports: 0, syncs: 0, restores: 0, faults: 0)
     /// Per device, the sets its last import made, while that import is its newest action.
     var lastImport: [Int: Set<String>] = [:]
     private var step = 0
@@ -98,17 +105,25 @@ private struct ModelRun {
             // Each step a little later, so every write's clock follows the order of the steps.
             clock.advance(Int64(random.int(10_000...60_000)))
             let d = random.int(0..<devices.count)
+            acting = d
             try await act(on: d)
             if failures.count > 20 { return }
         }
         // Every device syncs, three times round, then holds the model's sets and exports the same.
-        for _ in 0..<3 { for d in devices.indices { await sync(d) } }
+        for _ in 0..<3 { for d in devices.indices { await sync(d, faults: false) } }
         let expected = Set(model.filter { $0.value }.keys)
         var exports: [String] = []
         for (d, db) in devices.enumerated() {
             let live = try liveIDs(db)
             let lost = expected.subtracting(live), extra = live.subtracting(expected)
-            if !lost.isEmpty { failures.append("device \(d) lacks \(lost.count) live sets, e.g. \(lost.sorted().prefix(3))") }
+            if !lost.isEmpty {
+                failures.append("device \(d) lacks \(lost.count) live sets, e.g. \(lost.sorted().prefix(3))")
+                for id in lost.sorted().prefix(3) {
+                    let row = try db.read { try Row.fetchOne($0, sql: "SELECT deleted_at, clocks FROM sets WHERE id = ?", arguments: [id]) }
+                    failures.append("  \(id): \(history[id] ?? []); on device \(d): \(row.map { "\($0)" } ?? "absent")")
+                }
+                failures.append(events.joined(separator: "\n"))
+            }
             if !extra.isEmpty { failures.append("device \(d) holds \(extra.count) sets the model does not, e.g. \(extra.sorted().prefix(3))") }
             if try db.read({ try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox") }) != 0 { failures.append("device \(d): outbox not empty") }
             exports.append(try export(db, .native))
@@ -163,7 +178,7 @@ private struct ModelRun {
                 _ = try db.finishWorkout()
             case 72..<77:
                 // A file from another app, as the CLI imports it: a logged-in database pulls first.
-                await sync(d)
+                await sync(d, faults: false)
                 let file = strongFile(number: counts.imports)
                 counts.imports += 1
                 let synced = try liveIDs(db)
@@ -178,9 +193,9 @@ private struct ModelRun {
                 // Both hold the same history first (an export made before another device's edit
                 // of a set is another set, by the rule: same exercise, start, order and values).
                 let e = random.int(0..<devices.count)
-                await sync(d)
-                await sync(e)
-                await sync(d)
+                await sync(d, faults: false)
+                await sync(e, faults: false)
+                await sync(d, faults: false)
                 let format = random.pick([ExportFormat.native, .strong, .hevy])
                 let text = try export(db, format)
                 let held = try liveIDs(devices[e])
@@ -206,6 +221,7 @@ private struct ModelRun {
                         }
                     }
                     failures.append("step \(step): \(context.joined(separator: "; "))")
+                    failures.append(events.suffix(25).joined(separator: "\n"))
                     failures.append("step \(step): device \(d)'s \(format.rawValue) export imported on device \(e) added \(report.setsCreated) sets: "
                         + "\(added.prefix(3).joined(separator: "; "))\n\(text.split(separator: "\n").prefix(40).joined(separator: "\n"))")
                 }
@@ -221,6 +237,7 @@ private struct ModelRun {
                     if restore.status != 0 { failures.append("step \(step): restore failed: \(restore.stderr)") }
                     server = try ServerInstance(database: "sqlite:" + serverFile)
                     counts.restores += 1
+                    events.append("step \(step) server restored")
                 } else {
                     let path = directory + "/server-backup-\(step).sqlite"
                     let taken = try ProcessRunner.runProduct("gymlog-server", ["backup", "--db", "sqlite:" + serverFile, path], timeout: 120)
@@ -233,6 +250,7 @@ private struct ModelRun {
                 let path = directory + "/device-\(devices.count).sqlite"
                 try DatabaseQueue(path: db.path).backup(to: DatabaseQueue(path: path))
                 devices.append(try makeDevice(path: path))
+                events.append("step \(step) device \(devices.count - 1) is a copy of device \(d)")
                 lastImport[devices.count - 1] = lastImport[d]
                 counts.copies += 1
                 return
@@ -251,21 +269,33 @@ private struct ModelRun {
     /// The model takes what the action did on its device: sets made or brought back are live,
     /// sets deleted are not.
     private mutating func apply(_ before: Set<String>, _ after: Set<String>) {
-        for id in after.subtracting(before) { model[id] = true }
-        for id in before.subtracting(after) { model[id] = false }
+        for id in after.subtracting(before) { model[id] = true; history[id, default: []].append("step \(step) live by device \(acting)") }
+        for id in before.subtracting(after) { model[id] = false; history[id, default: []].append("step \(step) dead by device \(acting)") }
     }
 
-    private mutating func sync(_ d: Int) async {
+    /// `faults`: whether this sync may meet one; the sync an import starts with (as `gymlog
+    /// import` syncs first) does not, since an import after a failed one may double sets.
+    private mutating func sync(_ d: Int, faults: Bool = true) async {
         counts.syncs += 1
         var transport = HTTPSyncTransport(baseURL: URL(string: server.url)!, token: token)
         transport.keyVerifier = seal?.key.verifier
-        var engine = SyncEngine(replica: devices[d], transport: transport)
+        // One sync in five meets a fault: a push whose answer is lost after the server
+        // committed it, a push that never left, a pull cut off. It may fail; a later one must
+        // leave nothing lost and nothing doubled.
+        let fault = faults && random.chance(0.2) ? random.pick(FaultyTransport.Fault.allCases) : nil
+        var engine = SyncEngine(replica: devices[d], transport: fault.map { FaultyTransport(inner: transport, fault: $0) as any SyncTransport } ?? transport)
         engine.seal = seal
         do {
             let report = try await engine.run()
+            events.append("step \(step) device \(d) sync\(fault.map { " fault \($0)" } ?? "") ok: pushed \(report.pushed) dup \(report.duplicates) pulled \(report.pulledChanges) new-id \(report.newDeviceID ?? "-") rebased \(report.rebased)")
             if report.parkedChanges > 0 { failures.append("step \(step): device \(d) set aside \(report.parkedChanges) pulled changes") }
         } catch {
-            failures.append("step \(step): device \(d)'s sync failed: \(error)")
+            if let fault {
+                counts.faults += 1
+                events.append("step \(step) device \(d) sync, fault \(fault), failed: \(error)")
+            } else {
+                failures.append("step \(step): device \(d)'s sync failed: \(error)")
+            }
         }
     }
 
@@ -297,4 +327,30 @@ private struct ModelRun {
         }
         return text
     }
+}
+
+/// A transport that breaks one way, as a network does: a push the server commits whose answer
+/// is lost, a push that never leaves, a pull whose answer is cut off.
+private struct FaultyTransport: SyncTransport {
+    enum Fault: CaseIterable { case answerLost, neverSent, pullCut }
+    let inner: HTTPSyncTransport
+    let fault: Fault
+
+    func push(_ request: PushRequest) async throws -> PushResponse {
+        switch fault {
+        case .neverSent: throw SyncTransportError.unreachable(server: "model", reason: "connection refused")
+        case .answerLost:
+            _ = try await inner.push(request)
+            throw SyncTransportError.unreachable(server: "model", reason: "connection reset")
+        case .pullCut: return try await inner.push(request)
+        }
+    }
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
+        try await pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq, since: nil)
+    }
+    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?, since: Int64?) async throws -> PullResponse {
+        if fault == .pullCut { throw SyncTransportError.unreachable(server: "model", reason: "connection reset while reading") }
+        return try await inner.pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq, since: since)
+    }
+    func capabilities() async throws -> Capabilities { try await inner.capabilities() }
 }

@@ -9,9 +9,9 @@ struct RestoreCommand: ParsableCommand {
         discussion: """
         Stop the server first: restore refuses while another process has the database open. \
         FILE is checked (PRAGMA integrity_check and the gymlog server tables), copied next to \
-        the database and renamed over it; the old -wal and -shm files are removed. Devices that \
-        synced after the backup notice the older history on their next sync and send back what \
-        the backup lacks.
+        the database and renamed over it; the old -wal and -shm files are removed. The restored \
+        database gets a new epoch: at its next sync every device sends again what it holds (so \
+        what the backup lacks comes back) and pulls the history from the start.
 
         Examples:
           gymlog-server restore --db sqlite:/srv/gymlog/server.sqlite \\
@@ -28,11 +28,13 @@ struct RestoreCommand: ParsableCommand {
             throw ServerSetupError("""
                 gymlog-server restore supports SQLite databases only, not \(PostgresURL.redact(url)). \
                 Restore a pg_dump backup with pg_restore, servers stopped: pg_restore --clean --if-exists --dbname 'postgres://USER@HOST:PORT/DATABASE' \(file)
+                then give the store a new epoch, so every device sends what it holds again and pulls from the start: \
+                psql 'postgres://USER@HOST:PORT/DATABASE' -c "UPDATE meta SET epoch = replace(gen_random_uuid()::text, '-', '')"
                 """)
         case .sqlite(let path):
             let summary = try SQLiteBackup.restore(from: file, databasePath: path)
             print("restored \(path) from \(file): \(summary.users) users, \(summary.records) records, epoch \(summary.epoch).")
-            print("start the server again; devices re-send what they hold that the backup lacks on their next sync.")
+            print("start the server again; at their next sync devices send what they hold again (what the backup lacks comes back) and pull from the start.")
         }
     }
 }

@@ -97,6 +97,7 @@ public enum SQLiteBackup {
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         try vacuumCopy(of: file, into: temporary, checking: { _ in },
                        failure: { "cannot copy the backup \(file) next to \(databasePath): \($0). Check that the folder is writable and has room for a copy." })
+        try newEpoch(temporary)
         let summary = try verify(temporary, describedAs: "the copy of \(file)")
         try syncFile(temporary)
         // The old database's WAL must not be replayed onto the restored file.
@@ -106,6 +107,18 @@ public enum SQLiteBackup {
         guard rename(temporary, databasePath) == 0 else { throw posixError("cannot move the restored database into place at \(databasePath)") }
         syncDirectory(of: databasePath)
         return summary
+    }
+
+    /// Gives the restored copy a new epoch: the history after the backup is gone, and the
+    /// changes made from now on take the change numbers it had. A device that synced after the
+    /// backup could tell that only while the server's head stayed behind its cursor; once
+    /// other devices had pushed past it, it pulled from its old cursor and skipped what they
+    /// sent first (the history model found the loss). With a new epoch every device re-sends
+    /// what it holds and pulls from the start.
+    static func newEpoch(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.write { try $0.execute(sql: "UPDATE meta SET epoch = lower(hex(randomblob(16)))") }
     }
 
     /// Opens `path` read-only and requires `integrity_check` = ok and the server tables.
