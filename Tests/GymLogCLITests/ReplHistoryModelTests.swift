@@ -13,9 +13,9 @@ import Testing
 /// lifter types, on two devices that log in, out and sync against the real `gymlog-server`,
 /// checked after every line against a plain reference model. Where `HistoryModelTests` drives
 /// the store, this one types lines: routines (`start`, `next`, `ok`, `ok 135`, `ok x4`, `skip`)
-/// in either unit over a history in the other, `+`, `edit`, `delete`, `undo`/`undo!`, `redo`,
-/// back-dated sets, `config set unit`, the account's own export imported again, `login`,
-/// `logout` and `key enable`.
+/// in either unit over a history in the other, `+`, supersets, missed attempts, `edit`,
+/// `delete`, `undo`/`undo!`, `redo`, back-dated sets, workouts renamed and moved, `config set
+/// unit`, the account's own export imported again, `login`, `logout` and `key enable`.
 ///
 /// The model knows what each line must do without asking the database: the sets it makes
 /// (each with the weight, unit and reps typed, a bare number in the lifter's unit, or in the
@@ -294,6 +294,29 @@ private final class ReplModelRun {
             await importOwnExport(from: d)
         case 84..<88:
             await accountLine(on: d)
+        case 88..<91:
+            // A superset: two exercises back to back, each part as typed.
+            let names = [random.pick(Self.exercises), "pull up"]
+            let weight = Fixed(thousandths: Int64(random.int(8...80)) * 2500)
+            let reps = random.int(1...12), pulls = random.int(1...12)
+            let typedUnit: WeightUnit? = random.chance(0.5) ? random.pick([.kg, .lb]) : nil
+            // `+` after a superset repeats the round: not modelled, so it is not offered next.
+            await logLine("\(names[0]) \(weight)\(typedUnit?.rawValue ?? "")x\(reps) & pull up bw x\(pulls)", on: d,
+                          expecting: [weighted(names[0], weight, typedUnit ?? device.unit, reps),
+                                      ["exercise": "pull up", "weight": "", "weight_unit": "", "bodyweight": "1", "reps": "\(pulls)", "duration_s": ""]],
+                          repeatable: false)
+        case 91..<93:
+            // A missed attempt: the load with no rep, marked failed.
+            let name = random.pick(Self.exercises)
+            let weight = Fixed(thousandths: Int64(random.int(8...80)) * 2500)
+            await logLine("\(name) \(weight)x0 f", on: d, expecting: [weighted(name, weight, device.unit, 0)])
+        case 93..<95:
+            // The last workout renamed or moved to another start: no set changes, and `undo` takes it back.
+            if random.chance(0.5) {
+                await line("edit --workout -1 --name Day \(step)", on: d, journalled: true)
+            } else {
+                await line("edit --workout -1 --start \"\(random.int(1...9)) days ago 07:00\"", on: d, journalled: true)
+            }
         default:
             await sync(d)
         }
@@ -303,20 +326,27 @@ private final class ReplModelRun {
         ["exercise": name, "weight": "\(weight)", "weight_unit": unit.rawValue, "bodyweight": "0", "reps": "\(reps)", "duration_s": ""]
     }
 
+    /// Reads device `d`'s sets, types `text`, reads them again: what every line's check starts
+    /// from. Counts the line, and its refusal.
+    private func typed(_ text: String, on d: Int) async -> (result: (outcome: ReplSession.Outcome, out: [String], err: [String]),
+                                                            before: [String: (fields: SetFields, live: Bool)], after: [String: (fields: SetFields, live: Bool)]) {
+        let device = devices[d]
+        let before = (try? sets(device)) ?? [:]
+        let result = await device.type(text)
+        counts.lines += 1
+        if result.outcome != .ok { counts.refused += 1 }
+        return (result, before, (try? sets(device)) ?? [:])
+    }
+
     /// A line that changes no set (`finish`, `note`, `start`, `skip`, `routine add`): on the
     /// undo stack when `journalled` and it succeeded; it changes no set, whatever it is.
     @discardableResult
     private func line(_ text: String, on d: Int, journalled: Bool) async -> (outcome: ReplSession.Outcome, out: [String], err: [String]) {
         let device = devices[d]
-        let before = (try? sets(device)) ?? [:]
-        let result = await device.type(text)
-        counts.lines += 1
-        let after = (try? sets(device)) ?? [:]
+        let (result, before, after) = await typed(text, on: d)
         if result.outcome == .ok {
             if journalled { push(ModelAction(label: text), on: device) }
             device.lastLine = nil
-        } else {
-            counts.refused += 1
         }
         let changed = Self.changes(before, after)
         if !changed.isEmpty { failures.append("step \(step): device \(d) `\(text)` changed sets it should not: \(changed.prefix(3))") }
@@ -327,28 +357,22 @@ private final class ReplModelRun {
     /// empty workout discarded).
     private func finishLine(on d: Int) async {
         let device = devices[d]
-        let before = (try? sets(device)) ?? [:]
-        let result = await device.type("finish")
-        counts.lines += 1
+        let (result, before, after) = await typed("finish", on: d)
         // An empty workout discarded is an action too: `undo` brings it back.
         if result.outcome == .ok, let said = result.out.first, said.hasPrefix("Finished") || said.contains("the empty workout was discarded") {
             push(ModelAction(label: "finish"), on: device)
         }
         device.lastLine = nil
-        let changed = Self.changes(before, (try? sets(device)) ?? [:])
+        let changed = Self.changes(before, after)
         if !changed.isEmpty { failures.append("step \(step): device \(d) `finish` changed sets: \(changed.prefix(3))") }
     }
 
     /// A line that logs sets: exactly `expecting`, in order, each with its values as typed.
     private func logLine(_ text: String, on d: Int, expecting: [SetFields], repeatable: Bool = true, label: String? = nil) async {
         let device = devices[d]
-        let before = (try? sets(device)) ?? [:]
-        let result = await device.type(text)
-        counts.lines += 1
-        guard let after = try? sets(device) else { return failures.append("step \(step): device \(d) unreadable after `\(text)`") }
+        let (result, before, after) = await typed(text, on: d)
         let made = after.filter { before[$0.key] == nil }
         guard result.outcome == .ok else {
-            counts.refused += 1
             if !made.isEmpty { failures.append("step \(step): device \(d) `\(text)` was refused (\(result.err)) yet made \(made.count) sets") }
             return
         }
@@ -358,9 +382,10 @@ private final class ReplModelRun {
             failures.append("step \(step): device \(d) `\(text)` made \(made.count) sets, not \(expecting.count): \(result.out.prefix(4))")
         }
         var ids: [String] = []
-        for (id, set) in made.sorted(by: { $0.key < $1.key }) {
+        // The ids are time-ordered (UUIDv7, or the test clock's counter): the sets in the order typed.
+        for (i, (id, set)) in made.sorted(by: { $0.key < $1.key }).enumerated() {
             ids.append(id)
-            let want = expecting.first ?? [:]
+            let want = i < expecting.count ? expecting[i] : expecting.last ?? [:]
             check(set.fields, against: want, what: "device \(d) `\(text)`")
             model[id] = ModelSet(fields: want, live: true)
         }
@@ -372,12 +397,8 @@ private final class ReplModelRun {
 
     private func editLine(_ text: String, on d: Int, id: String, patch: SetFields) async {
         let device = devices[d]
-        let before = (try? sets(device)) ?? [:]
-        let result = await device.type(text)
-        counts.lines += 1
-        let after = (try? sets(device)) ?? [:]
+        let (result, before, after) = await typed(text, on: d)
         guard result.outcome == .ok else {
-            counts.refused += 1
             if !Self.changes(before, after).isEmpty { failures.append("step \(step): device \(d) refused `\(text)` yet changed sets") }
             return
         }
@@ -401,12 +422,9 @@ private final class ReplModelRun {
 
     private func deleteLine(_ text: String, on d: Int, id: String) async {
         let device = devices[d]
-        let before = (try? sets(device)) ?? [:]
-        let result = await device.type(text)
-        counts.lines += 1
-        let after = (try? sets(device)) ?? [:]
+        let (result, before, after) = await typed(text, on: d)
         guard result.outcome == .ok else {
-            counts.refused += 1
+            if !Self.changes(before, after).isEmpty { failures.append("step \(step): device \(d) refused `\(text)` yet changed sets") }
             return
         }
         let died = before.filter { $0.value.live && after[$0.key]?.live == false }.map(\.key)
