@@ -285,7 +285,7 @@ import Testing
             return engine
         }
         // When the server commits the push but the answer never arrives
-        let lossy = DropPushAnswer(inner: real)
+        let lossy = FaultyTransport(inner: real, fault: .answerLost)
         await #expect(throws: (any Error).self) { try await engine(lossy).run() }
         #expect(try a.outboxDepth() == 4, "nothing acknowledged yet")
         // Then the next cycle sends them again, the server answers that it has them, and the
@@ -297,19 +297,6 @@ import Testing
         try b.sync()
         #expect(try b.allSets().count == 2)
     }
-}
-
-/// A transport whose push reaches the server but whose answer is lost.
-struct DropPushAnswer: SyncTransport {
-    let inner: HTTPSyncTransport
-    func push(_ request: PushRequest) async throws -> PushResponse {
-        _ = try await inner.push(request)
-        throw SyncTransportError.unreachable(server: "test", reason: "connection reset")
-    }
-    func pull(cursor: SyncCursor, limit: Int?, deviceID: String, ackedSeq: Int64?) async throws -> PullResponse {
-        try await inner.pull(cursor: cursor, limit: limit, deviceID: deviceID, ackedSeq: ackedSeq)
-    }
-    func capabilities() async throws -> Capabilities { try await inner.capabilities() }
 }
 
 /// A transport that keeps every pulled change (with `since`, as the engine asks).
