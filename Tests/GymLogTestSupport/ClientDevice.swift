@@ -67,6 +67,14 @@ public struct ClientDevice: Sendable {
     public func outboxDepth() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox") ?? -1 } }
     public func exerciseCount() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM exercises") ?? -1 } }
     public func setCount() throws -> Int { try query { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets") ?? -1 } }
+    /// Sets in workouts whose name starts with `prefix`: what one import brought, apart from
+    /// what the pull it starts with brought.
+    public func setCount(inWorkoutsNamed prefix: String) throws -> Int {
+        try query {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sets JOIN workouts w ON w.id = sets.workout_id WHERE substr(w.name, 1, length(?)) = ?",
+                             arguments: [prefix, prefix]) ?? -1
+        }
+    }
 }
 
 /// Starts `gymlog args` on `device`, writes `input` to its stdin (kept open, as a terminal
