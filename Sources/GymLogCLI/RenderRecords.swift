@@ -20,6 +20,19 @@ extension Render {
     /// The distance unit paces are shown per: miles for a lifter who weighs in pounds, else kilometres.
     static func paceUnit(_ settings: Settings) -> DistanceUnit { settings.defaultUnit == .lb ? .mi : .km }
 
+    /// A distance held in metres in the lifter's system, for a value that is not a set's own
+    /// (a set shows its distance as typed): `1.88mi` for a lifter who weighs in pounds,
+    /// `3022.7m`, `5km` otherwise.
+    static func distance(meters: Double, _ settings: Settings) -> String {
+        guard paceUnit(settings) == .mi else { return formatMeters(meters) }
+        let hundredths = (meters / DistanceUnit.mi.metersPerUnit * 100).rounded()
+        guard hundredths.isFinite, abs(hundredths) < 1e15 else { return formatMeters(meters) }
+        let whole = Int64(hundredths)
+        let fraction = whole % 100
+        let digits = fraction == 0 ? "" : fraction % 10 == 0 ? ".\(fraction / 10)" : (fraction < 10 ? ".0\(fraction)" : ".\(fraction)")
+        return "\(whole / 100)\(digits)mi"
+    }
+
     /// A pace held in seconds per kilometre, per the configured distance unit: `4:52/km`.
     static func pace(secondsPerKilometre: Double, _ settings: Settings) -> String {
         let unit = paceUnit(settings)
@@ -66,10 +79,12 @@ extension Render {
 
     /// How a record is named, from the set that holds it where it helps: `fastest 5km`,
     /// `heaviest added weight` for a bodyweight exercise.
-    static func recordLabel(_ metric: RecordMetric, reps: Int, set: SetValues?) -> String {
+    /// A fastest time over a distance the set does not show is named in the lifter's system.
+    static func recordLabel(_ metric: RecordMetric, reps: Int, set: SetValues?, settings: Settings) -> String {
         switch metric {
         case .fastest:
             if let d = set?.distance, RecordMetric.distanceKey(meters: d.meters) == reps { return "fastest \(d)" }
+            return "fastest " + distance(meters: Double(reps), settings)
         case .weight:
             if set?.bodyweight == true { return "heaviest added weight" }
         default: break
@@ -91,7 +106,7 @@ extension Render {
         case .duration, .fastest: return formatDuration(Int(value.rounded()))
         case .distance:
             if let d = set?.distance, abs(d.meters - value) < 1e-6 { return d.description }
-            return formatMeters(value)
+            return distance(meters: value, settings)
         case .pace: return pace(secondsPerKilometre: value, settings)
         }
     }
@@ -109,7 +124,7 @@ extension Render {
         let beaten = s.records.filter { $0.previous != nil }
         if !beaten.isEmpty {
             let labels = beaten.map { b in
-                let label = recordLabel(b.metric, reps: b.reps, set: s.set.values)
+                let label = recordLabel(b.metric, reps: b.reps, set: s.set.values, settings: settings)
                 let was = b.previous.map { " (was \(recordValue(metric: b.metric, value: $0, set: nil, settings: settings)))" } ?? ""
                 // Pace is not in the set as typed, so its new value is named.
                 let now = b.metric == .pace ? " " + recordValue(metric: .pace, value: b.value, set: nil, settings: settings) : ""
@@ -165,7 +180,7 @@ extension Render {
                     r.value = best.1
                     r.set = best.0.set
                 }
-                rows.append((recordLabel(metric, reps: 0, set: r.set.values), r))
+                rows.append((recordLabel(metric, reps: 0, set: r.set.values, settings: settings), r))
             }
             if running {
                 // The fastest time over each standard distance, from the sets that covered it.
@@ -175,7 +190,7 @@ extension Render {
                 }
             } else {
                 for r in fastest.sorted(by: { $0.reps < $1.reps }) {
-                    rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values), r))
+                    rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values, settings: settings), r))
                 }
             }
             // Labels are never cut: the column is as wide as the longest (`heaviest added weight`).

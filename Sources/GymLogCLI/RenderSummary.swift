@@ -28,7 +28,7 @@ extension Render {
             lines.append(style.dim(compare))
         }
         for (exercise, records) in s.records {
-            let list = records.map { "\($0.metric.label(reps: $0.reps)) \(recordValue(metric: $0.metric, value: $0.value, set: $0.set.values, settings: settings))" }
+            let list = records.map { "\(recordLabel($0.metric, reps: $0.reps, set: $0.set.values, settings: settings)) \(recordValue(metric: $0.metric, value: $0.value, set: $0.set.values, settings: settings))" }
             lines.append("  " + style.record("PR") + " \(exercise.name): " + list.joined(separator: ", "))
         }
         return lines

@@ -23,6 +23,9 @@ final class ReplSync {
     /// Another device may have logged since the last pull, and the first thing a lifter reads
     /// (the prompt's open workout, `show`) should have it.
     private var pullDue = true
+    /// A cycle ended since the last line: what it replaced of this device's edits is said
+    /// after the next line (never while readline holds the prompt).
+    private var cycleEnded = false
 
     /// `login` saved new credentials: pull with them at once.
     func pullSoon() { pullDue = true }
@@ -41,6 +44,10 @@ final class ReplSync {
     func afterLine(_ context: CLIContext, finishing: Bool) {
         collectCycle()
         guard let db = database(context), let schedule = try? db.syncSchedule() else { return schedule = nil }
+        if cycleEnded {
+            cycleEnded = false
+            for notice in (try? db.takeReplacedEditNotices()) ?? [] { context.printError(notice) }
+        }
         // No mark yet: the database did not exist before this line.
         if schedule.outboxMark != outboxMark ?? 0 {
             pacer.wrote(now: context.environment.now(), atOnce: finishing)
@@ -71,7 +78,7 @@ final class ReplSync {
         guard let pid = cycle else { return }
         var status: Int32 = 0
         let collected = waitpid(pid, &status, WNOHANG)
-        if collected == pid || collected < 0 { cycle = nil }
+        if collected == pid || collected < 0 { cycle = nil; cycleEnded = true }
     }
 
     /// The prompt's few characters: `↑3` for changes waiting to be sent, `syncing`, `offline`

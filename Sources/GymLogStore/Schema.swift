@@ -366,6 +366,11 @@ enum Schema {
             // took 46 s, reading the table 800 times).
             try db.execute(sql: "CREATE INDEX sets_by_workout ON sets(workout_id)")
         }
+        m.registerMigration("v15-replaced-edits") { db in
+            // Local only: a local edit of a set that a later one from another device replaced
+            // in a pull, one line each, until `sync`, `status` or the REPL has said it once.
+            try db.execute(sql: "CREATE TABLE replaced_edits (id INTEGER PRIMARY KEY, notice TEXT NOT NULL)")
+        }
         return m
     }
 }

@@ -217,7 +217,16 @@ extension GymLogDatabase {
                    let id = UUID(uuidString: e) { touchedExercises.insert(id) }
                 try w.ensureParents(of: entity, winners)
                 let creating = stored == nil && w.isComplete(entity, winners)
+                // This device's own edit of a set that a later one replaces: said once.
+                let replacedFrom = entity == .sets && stored != nil
+                    ? ReplacedEdit.replacedFields(winners, storedClocks: clocks, localDevice: w.deviceID) : []
+                let before = replacedFrom.isEmpty ? nil : try ReplacedEdit.storedSet(w.db, id: change.entityID)
                 try RowWriter.upsert(w.db, entity, id: change.entityID, changes: winners, creating: creating)
+                if let before, let after = try ReplacedEdit.storedSet(w.db, id: change.entityID),
+                   let notice = ReplacedEdit.notice(exercise: after.exercise, before: before.set, after: after.set,
+                                                    device: winners.first { $0.name == replacedFrom[0] }!.clock.node) {
+                    try ReplacedEdit.record(notice, in: w.db)
+                }
                 stats.fieldsWritten += winners.count
                 stats.rows += 1
                 // A set logged elsewhere after every other of its exercise (what another

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+@testable import GymLogCLI
 import GymLogTestSupport
 import Testing
 
@@ -26,6 +27,26 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("  best pace") && $0.contains("(1.61km in 7:40") }, "\(prs)")
         // And a row keeps a record per distance (2000 m is a rower's distance)
         #expect(try home.gymlog(["prs", "row"]).stdout.contains("fastest 2000m"))
+    }
+
+    @Test func aPoundsLiftersRecordsNameDistancesInMiles() throws {
+        // Given a lifter who weighs in pounds, a mile run last week and a faster one today
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        #expect(try home.gymlog(["config", "set", "unit", "lb"]).status == 0)
+        #expect(try home.gymlog(["log", "run 1mi 8:30", "--at", "2026-11-01 08:00"]).status == 0)
+        #expect(try home.gymlog(["log", "run 3022.712m 25:25", "--at", "2026-11-02 08:00"]).status == 0)
+        #expect(try home.gymlog(["log", "run 1mi 8:00"]).status == 0)
+        // When the workout is finished
+        let finish = try home.gymlog(["finish"]).stdout
+        // Then its record is named as the set was typed, not in metres
+        #expect(finish.contains("fastest 1mi 8:00"), "\(finish)")
+        #expect(!finish.contains("1609"), "\(finish)")
+        // And a distance no set shows as typed is in miles too
+        #expect(Render.distance(meters: 3022.712, Settings(defaultUnit: .lb)) == "1.88mi")
+        #expect(Render.distance(meters: 1609.344, Settings(defaultUnit: .lb)) == "1mi")
+        #expect(Render.distance(meters: 3022.712, Settings(defaultUnit: .kg)) == "3022.7m")
+        #expect(Render.recordLabel(.fastest, reps: 3023, set: nil, settings: Settings(defaultUnit: .lb)) == "fastest 1.88mi")
     }
 
     @Test func theHumanLimitAndTheStandardDistances() {

@@ -42,6 +42,42 @@ import Testing
         #expect(try a.outboxDepth() == 0 && (try b.outboxDepth()) == 0)
     }
 
+    /// Issue 48: offline, the same set was edited on both machines; the later edit won, and
+    /// the other machine's value vanished without a word. Now the machine whose edit lost is
+    /// told once (the set, both values, which device); the one whose edit won is told nothing.
+    @Test func aLocalEditALaterOneFromAnotherDeviceReplacesIsSaidOnce() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("dana")
+        let a = try ClientDevice(server: server, token: token, autoSync: false), b = try ClientDevice(server: server, token: token, autoSync: false)
+        // Given a set on both machines
+        try a.run(["log", "bench 265lb x 8"])
+        try a.sync(); try b.sync()
+        // When each edits it offline, B after A
+        try a.run(["repl"], stdin: "edit 1 275lb\n")
+        usleep(20_000)
+        try b.run(["repl"], stdin: "edit 1 280lb\n")
+        let bSync = try b.run(["sync"]).stdout
+        let aSync = try a.run(["sync"]).stdout
+        // Then A keeps the later value, and its sync says what its own edit was and who replaced it
+        #expect(try a.liveSets().map(\.weight) == ["280"])
+        let status = try JSONSerialization.jsonObject(with: Data(b.run(["status", "--json"]).stdout.utf8)) as? [String: Any]
+        let bDevice = try #require(status?["device_id"] as? String).prefix(8)
+        #expect(aSync.lowercased().contains("bench") && aSync.contains("your edit 275lb x 8 was replaced by 280lb x 8")
+                && aSync.contains("device \(bDevice)"), "\(aSync)")
+        // And B, whose edit won, is told nothing
+        try b.sync()
+        let bStatus = try b.run(["status"]).stdout
+        #expect(!bSync.contains("replaced") && !bStatus.contains("Replaced"), "\(bSync)\n\(bStatus)")
+        // And it is said once: `status` after the sync that said it has nothing to add
+        let aStatus = try a.run(["status"]).stdout
+        #expect(!aStatus.contains("Replaced"), "\(aStatus)")
+        // And an edit from the other device of a set this one only logged is no replaced edit
+        try b.run(["repl"], stdin: "edit 1 x6\n")
+        try b.sync()
+        let again = try a.run(["sync"]).stdout
+        #expect(!again.contains("replaced"), "\(again)")
+    }
+
     @Test func aSetDeletedOnOneDeviceIsNeverBroughtBackByTheOthersUndoOrRedo() throws {
         let server = try ServerInstance()
         let token = try server.addUser("dave")

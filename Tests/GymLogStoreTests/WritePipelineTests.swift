@@ -155,7 +155,7 @@ import Testing
         let db = try temporaryDatabase(world)
         let reopened = try GymLogDatabase(path: db.path, environment: world.environment)
         #expect(reopened.deviceID == db.deviceID)
-        #expect(try reopened.schemaVersion() == ["v1", "v2-undo-journal", "v3-routines", "v4-session-tallies", "v5-parked-changes", "v6-routine-unit", "v7-set-rir", "v8-sync-manager", "v9-exercise-link", "v10-pulled-through", "v11-copy-notice", "v12-unbound-seals-until", "v13-undo-created", "v14-sets-by-workout"])
+        #expect(try reopened.schemaVersion() == ["v1", "v2-undo-journal", "v3-routines", "v4-session-tallies", "v5-parked-changes", "v6-routine-unit", "v7-set-rir", "v8-sync-manager", "v9-exercise-link", "v10-pulled-through", "v11-copy-notice", "v12-unbound-seals-until", "v13-undo-created", "v14-sets-by-workout", "v15-replaced-edits"])
         #expect(try db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         #expect(try db.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2, "FULL")
         #expect(try db.read { try Int.fetchOne($0, sql: "PRAGMA foreign_keys") } == 1)

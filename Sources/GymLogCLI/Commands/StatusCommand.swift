@@ -27,6 +27,8 @@ struct Status: ContextCommand {
         let s = try db.syncState()
         // Said once: the sync that found the copy ran in the background, unseen.
         let copyNotice: String? = (try? db.takeCopyNotice()) ?? nil
+        // Local edits that later edits from other devices replaced, said once as well.
+        let replacedEdits = (try? db.takeReplacedEditNotices()) ?? []
         let schedule = try db.syncSchedule()
         let hold = schedule.hold(context.settings, now: context.environment.now())
         // Shown here, the stop need not be told again after the next command (`BackgroundSync`).
@@ -47,6 +49,7 @@ struct Status: ContextCommand {
                 ("last_sync_at", at(s.lastSyncAt)),
                 ("last_error", .string(s.lastError)),
                 ("copy_notice", .string(copyNotice)),
+                ("replaced_edits", .array(replacedEdits.map { .string($0) })),
                 ("auto_sync", .bool(hold != .off && hold != .loggedOut && hold != .stopped)),
                 ("retry_stopped", .bool(schedule.stopped)),
                 ("next_try_at", at(schedule.nextTryAt)),
@@ -82,6 +85,7 @@ struct Status: ContextCommand {
         context.print(style.dim("Last sync:  ") + (s.lastSyncAt.map(when) ?? "never"))
         if let e = s.lastError { context.print(style.error("Last error:") + " \(e)") }
         if let notice = copyNotice { context.print(style.dim("Copy:       ") + notice) }
+        for notice in replacedEdits { context.print(style.dim("Replaced:   ") + notice) }
         if case .backingOff(let until) = hold { context.print(style.dim("Next try:   ") + "after \(when(until)), with the next change or `gymlog sync`") }
         for f in s.failing {
             context.print(style.error("Failing:   ") + " event \(f.seq) (\(f.entity)), \(plural(f.attempts, "attempt")): \(f.error)" + (f.nextAttemptAt.map { "; next try after \(when($0))" } ?? ""))

@@ -71,6 +71,7 @@ struct Sync: ContextCommand {
         if report.restamped > 0 {
             context.print("This device's clock was ahead when \(report.restamped) pending change\(report.restamped == 1 ? " was" : "s were") made; they were given the corrected time and sent.")
         }
+        for notice in (try? sync.db.takeReplacedEditNotices()) ?? [] { context.print(notice) }
         if report.parkedChanges > 0 {
             context.printError("\(report.parkedChanges) pulled change\(report.parkedChanges == 1 ? "" : "s") could not be applied (values gymlog does not accept, or that do not open with the account key) and \(report.parkedChanges == 1 ? "was" : "were") set aside; see `gymlog status`.")
         }
