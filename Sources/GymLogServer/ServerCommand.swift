@@ -29,14 +29,22 @@ public struct ServerCommand: AsyncParsableCommand {
     // ParsableCommand's synchronous `main()` wins overload resolution from another module,
     // which refuses async commands, so parse and run explicitly.
     public static func runFromCommandLine(_ arguments: [String]? = nil) async {
+        var origins: [String: String] = [:]
         do {
-            var command = try parseAsRoot(arguments)
+            let settled = try ServerSettings.arguments(arguments ?? Array(CommandLine.arguments.dropFirst()),
+                                                       environment: ProcessInfo.processInfo.environment)
+            origins = settled.origins
+            var command = try parseAsRoot(settled.arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
+            // A bad value from the config file or the environment is named where it came from.
+            if let origin = ServerSettings.origin(of: fullMessage(for: error), origins) {
+                FileHandle.standardError.write(Data("gymlog-server: \(origin)\n".utf8))
+            }
             exit(withError: error)
         }
     }

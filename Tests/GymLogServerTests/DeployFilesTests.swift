@@ -30,6 +30,17 @@ struct DeployFilesTests {
         }.map { $0 == "8080" ? "0" : $0 }.map { $0 == "0.0.0.0" ? "127.0.0.1" : $0 }
     }
 
+    /// `KEY=value KEY=value` words (a unit's `Environment=` lines, an image's `ENV` lines) as
+    /// variables, moved as `relocated` moves a command line.
+    static func environment(_ lines: [String], stateDirectory: String, to dir: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for word in lines.flatMap({ $0.split(separator: " ") }) where word.contains("=") {
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            out[parts[0]] = relocated([parts.count > 1 ? parts[1] : ""], stateDirectory: stateDirectory, to: dir)[0]
+        }
+        return out
+    }
+
     static func ready(_ server: ServerInstance) async throws -> Int? {
         let port = try #require(Int(server.url.split(separator: ":").last ?? ""))
         return try await HostileRawHTTP.exchange(port: port, Array("GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)).status
@@ -42,11 +53,14 @@ struct DeployFilesTests {
         #expect(unit["UMask"] == ["0077"] && unit["NoNewPrivileges"] == ["yes"])
         let words = try #require(unit["ExecStart"]?.last).split(separator: " ").map(String.init)
         #expect(words.first == "/usr/local/bin/gymlog-server")
-        #expect(words.contains("sqlite:/var/lib/gymlog/server.sqlite"), "the database lives in StateDirectory: \(words)")
-        // When its command line runs (moved into a temporary folder), the server serves and is ready
+        let settings = unit["Environment"] ?? []
+        #expect(settings.joined(separator: " ").contains("GYMLOG_SERVER_DB=sqlite:/var/lib/gymlog/server.sqlite"), "the database lives in StateDirectory: \(settings)")
+        #expect(unit["EnvironmentFile"] == ["-/etc/gymlog/server.env"], "the admin's own settings override the unit's")
+        // When its command line runs with its settings (moved into a temporary folder), the server serves and is ready
         let dir = try temporaryDirectory("gymlog-unit")
         let arguments = Self.relocated(Array(words.dropFirst()), stateDirectory: "/var/lib/gymlog", to: dir)
-        let server = try ServerInstance(database: "sqlite:\(dir)/server.sqlite", arguments: arguments)
+        let server = try ServerInstance(database: "sqlite:\(dir)/server.sqlite", arguments: arguments,
+                                        environment: Self.environment(settings, stateDirectory: "/var/lib/gymlog", to: dir))
         defer { server.stop() }
         #expect(try await Self.ready(server) == 200, "\(server.log())")
         #expect(server.metricsURL != nil, "the unit keeps /metrics on its own address")
@@ -76,8 +90,11 @@ struct DeployFilesTests {
         let cmd = try #require(try JSONSerialization.jsonObject(with: Data(cmdLine.dropFirst(4).utf8)) as? [String])
         #expect(file.contains(#"ENTRYPOINT ["/usr/local/bin/gymlog-server"]"#) && file.contains("VOLUME /data"))
         #expect(file.contains("USER 65532"), "not root")
+        let settings = file.split(separator: "\n").filter { $0.hasPrefix("ENV ") }.map { String($0.dropFirst(4)) }
+        #expect(settings.joined(separator: " ").contains("GYMLOG_SERVER_DB=sqlite:/data/server.sqlite"), "the database lives in the volume")
         let dir = try temporaryDirectory("gymlog-container")
-        let server = try ServerInstance(database: "sqlite:\(dir)/server.sqlite", arguments: Self.relocated(cmd, stateDirectory: "/data", to: dir))
+        let server = try ServerInstance(database: "sqlite:\(dir)/server.sqlite", arguments: Self.relocated(cmd, stateDirectory: "/data", to: dir),
+                                        environment: Self.environment(settings, stateDirectory: "/data", to: dir))
         defer { server.stop() }
         #expect(try await Self.ready(server) == 200, "\(server.log())")
         #expect(FileManager.default.fileExists(atPath: dir + "/server.sqlite"))

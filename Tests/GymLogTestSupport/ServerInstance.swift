@@ -25,8 +25,10 @@ public final class ServerInstance: @unchecked Sendable {
 
     /// `gymlog-server` with exactly `arguments` (which must make it serve `database`), as a
     /// deployment file writes them.
-    public init(database: String, arguments: [String]) throws {
+    /// `environment`: variables added to the runner's (a unit's `Environment=`, an image's `ENV`).
+    public init(database: String, arguments: [String], environment: [String: String] = [:]) throws {
         self.database = database
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         logPath = temporaryFile("gymlog-server", extension: "log")
         FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = builtProducts.appendingPathComponent("gymlog-server")
@@ -46,7 +48,7 @@ public final class ServerInstance: @unchecked Sendable {
             if let line = lines.first(where: { $0.hasPrefix("listening on ") }) {
                 url = String(line.dropFirst("listening on ".count))
                 // With a metrics address, both listeners must be up; they start in either order.
-                if metricsURL != nil || !arguments.contains("--metrics-address") { return }
+                if metricsURL != nil || !(arguments.contains("--metrics-address") || environment["GYMLOG_SERVER_METRICS_ADDRESS"] != nil) { return }
             }
         }
         stop()

@@ -34,6 +34,12 @@ struct ServeCommand: AsyncParsableCommand {
         """
     )
 
+    // Read before the command line is parsed (`ServerSettings`): its settings arrive as flags.
+    @Option(help: ArgumentHelp(
+        "A TOML file of settings: this command's flags by their long names (port = 8080, db = \"postgres://gymlog@db/gymlog\", open-registration = true).",
+        discussion: "Also GYMLOG_SERVER_CONFIG. Each flag can be set by an environment variable too: GYMLOG_SERVER_ and its name in capitals (GYMLOG_SERVER_MAX_CONNECTIONS=100, GYMLOG_SERVER_OPEN_REGISTRATION=true); GYMLOG_SERVER_DB_PASSWORD is the PostgreSQL password when --db has none. The command line wins over the environment, which wins over the file. A list (--trusted-proxy) is one value with commas.",
+        valueName: "file"))
+    var config: String?
     @OptionGroup var db: DatabaseOption
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 = any free port).") var port = 8080

@@ -27,7 +27,7 @@ public struct PostgresURL: Equatable, Sendable {
         self.user = user; self.password = password; self.host = host; self.port = port; self.database = database; self.tls = tls
     }
 
-    /// Parses the URL; a password missing from it is taken from `PGPASSWORD`, as psql does.
+    /// Parses the URL; a password missing from it is taken from `GYMLOG_SERVER_DB_PASSWORD`, else `PGPASSWORD`, as psql does.
     public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let shown = Self.redact(text)
         func bad(_ what: String) -> ServerSetupError {
@@ -63,7 +63,9 @@ public struct PostgresURL: Equatable, Sendable {
         }
         guard !user.isEmpty else { throw bad("has no user name (the part before @)") }
         if password?.isEmpty ?? false { password = nil }
-        if password == nil, let fromEnvironment = environment["PGPASSWORD"], !fromEnvironment.isEmpty { password = fromEnvironment }
+        for variable in [ServerSettings.passwordVariable, "PGPASSWORD"] where password == nil {
+            if let fromEnvironment = environment[variable], !fromEnvironment.isEmpty { password = fromEnvironment }
+        }
 
         var portText: Substring?
         if hostPort.hasPrefix("[") {

@@ -14,7 +14,6 @@
 // process start), and linking toml++ adds 3 MB to the binary.
 
 import Foundation
-import GymLogCore
 
 /// A config value.
 public enum TOMLValue: Equatable, Sendable, CustomStringConvertible {
@@ -420,12 +419,12 @@ public func renderTOML(_ values: [(key: String, value: TOMLValue)]) -> String {
 }
 
 /// A key segment, bare when it can be, else a quoted basic string.
-func renderTOMLKey(_ segment: String) -> String {
+public func renderTOMLKey(_ segment: String) -> String {
     if !segment.isEmpty && segment.utf8.allSatisfy(TOMLLineParser.isBare) { return segment }
     return renderTOMLString(segment)
 }
 
-func renderTOMLValue(_ value: TOMLValue) -> String {
+public func renderTOMLValue(_ value: TOMLValue) -> String {
     switch value {
     case .string(let s): return renderTOMLString(s)
     case .integer(let i): return String(i)
@@ -442,7 +441,7 @@ func renderTOMLValue(_ value: TOMLValue) -> String {
 ///
 /// JSON's string escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00XX`) are a subset of a TOML
 /// basic string's, so the one escaper the JSON output uses writes valid TOML too.
-func renderTOMLString(_ s: String) -> String {
+public func renderTOMLString(_ s: String) -> String {
     var out = ""
     appendJSONString(s, to: &out)
     return out
@@ -452,7 +451,7 @@ func renderTOMLString(_ s: String) -> String {
 /// set gets the new value on its own line (its comment kept); a new one goes beside the keys
 /// of its table, under the table's header, or into a new table at the end. The result is read
 /// back before it is returned, so an edit never leaves a file gymlog cannot read.
-func settingTOML(_ text: String, key: String, to value: TOMLValue) throws(TOMLError) -> String {
+public func settingTOML(_ text: String, key: String, to value: TOMLValue) throws(TOMLError) -> String {
     let entries = try parseTOMLLines(text)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
@@ -519,7 +518,7 @@ func settingTOML(_ text: String, key: String, to value: TOMLValue) throws(TOMLEr
 
 /// A value typed after `gymlog config set KEY`: TOML when it reads as a TOML value (`true`,
 /// `180`, `2.5`, `"3:00"`), else the words as a string (`lb`, `3:00`, `20x4, 10x2`).
-func typedTOMLValue(_ typed: String) -> TOMLValue {
+public func typedTOMLValue(_ typed: String) -> TOMLValue {
     var p = TOMLLineParser(bytes: Array(typed.utf8), line: 1)
     p.skipSpaces()
     if !p.atEnd, let value = try? p.parseValue(after: "value") {
