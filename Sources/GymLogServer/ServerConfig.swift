@@ -55,6 +55,9 @@ public struct ServerConfig: Sendable {
     public var trustedProxies: Set<String> = []
     /// Registrations per client address and hour under `openRegistration` (0: no limit).
     public var registrationsPerHour: Int = 10
+    /// Registrations per hour under `openRegistration`, all addresses together (0: no limit):
+    /// many addresses each under `registrationsPerHour` cannot make accounts without end.
+    public var registrationsPerHourTotal: Int = 100
     /// Pushes of one user in progress at once; more are 429 with Retry-After.
     public var maxConcurrentPushesPerUser: Int = 4
     /// Devices one user may push from; a push from one more is 403 `too_many_devices`.

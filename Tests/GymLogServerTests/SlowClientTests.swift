@@ -187,6 +187,34 @@ struct SlowClientTests {
         #expect(server.log().contains("an address reached its connection limit"), "\(server.log().suffix(2000))")
     }
 
+    /// Issue 49, item 13: 700 idle sockets from 20 addresses, each under the per-address cap,
+    /// took the server past its total: `/healthz` answered 1 of 9. Idle connections now give
+    /// way to new ones before the total is reached, whichever address holds them (here one
+    /// address with no cap of its own stands for many under theirs).
+    @Test func idleSocketsUnderEveryAddressCapGiveWayBeforeTheTotal() async throws {
+        let server = try ServerInstance(extraArguments: ["--max-connections", "32", "--max-connections-per-address", "0", "--request-head-timeout", "60"])
+        let port = try Self.port(server)
+        let token = try server.addUser("alice")
+        // Given more idle sockets than the server's whole limit
+        let idle = try (0..<48).map { _ in try HostileRawHTTP.Connection(port: port) }
+        // Then health checks and a push are answered at once
+        for _ in 0..<9 {
+            let health = try HostileRawHTTP.Connection(port: port)
+            health.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let answer = await health.read(untilClosedOrAfter: 5, stopAfterResponse: true).response
+            #expect(answer.status == 200, "\(answer.head)")
+        }
+        let push = Self.push(token)
+        let pushed = try HostileRawHTTP.Connection(port: port)
+        pushed.send(push.head + push.body)
+        #expect(await pushed.read(untilClosedOrAfter: 5, stopAfterResponse: true).response.status == 200)
+        // And the idle sockets were closed to make the room, the oldest first
+        var closed = 0
+        for socket in idle where await socket.read(untilClosedOrAfter: 0.05).closed { closed += 1 }
+        #expect(closed >= idle.count - 30, "only \(closed) of \(idle.count) idle sockets were closed")
+        #expect(server.log().contains("closed the longest-idle connection"), "\(server.log().suffix(2000))")
+    }
+
     /// Item 1: past `--max-connections`, a new connection waits until one closes instead of
     /// taking another file descriptor; reaching the limit is logged.
     @Test func connectionsPastTheLimitWaitUntilOneCloses() async throws {

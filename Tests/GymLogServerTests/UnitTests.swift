@@ -58,6 +58,22 @@ struct UnitTests {
         #expect(buckets.take("c", now: 600_000 + 3_600_000) == nil)
     }
 
+    /// Issue 49, item 13: many addresses, each under its own limit, meet the server's total.
+    @Test func registrationsFromManyAddressesMeetTheServersTotal() {
+        let throttle = RegistrationThrottle(perHour: 2, totalPerHour: 5)
+        // Five addresses register once each: the total's burst
+        for i in 0..<5 { #expect(throttle.take("10.0.0.\(i)", now: 0) == nil) }
+        // The sixth address, under its own limit, meets the total (12 minutes: 3600 s / 5)
+        #expect(throttle.take("10.0.0.9", now: 0) == .server(720_000))
+        // And that refusal cost the address nothing: its two come once the total refills
+        #expect(throttle.take("10.0.0.9", now: 720_000) == nil)
+        #expect(throttle.take("10.0.0.9", now: 1_440_000) == nil)
+        #expect(throttle.take("10.0.0.9", now: 2_160_000) == .address(360_000), "its third waits for its own bucket (one per 30 minutes)")
+        // 0 turns either limit off
+        let open = RegistrationThrottle(perHour: 0, totalPerHour: 0)
+        for i in 0..<50 { #expect(open.take("10.0.1.\(i % 3)", now: 0) == nil) }
+    }
+
     @Test func userNamesStartWithALetterOrDigit() {
         for good in ["alice", "A", "0", "9lives", "a.b-c_d", String(repeating: "x", count: 64)] {
             #expect(PushValidation.userNameProblem(good) == nil, "\(good)")

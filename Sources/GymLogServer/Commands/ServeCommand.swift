@@ -74,6 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
     var shutdownGrace: Double = 10
     @Option(help: "Accounts one client address may register per hour with --open-registration (0: no limit).")
     var registrationsPerHour = 10
+    @Option(help: "Accounts all addresses together may register per hour with --open-registration (0: no limit).")
+    var registrationsPerHourTotal = 100
     @Option(help: "Pushes of one user in progress at once; more are answered 429 with Retry-After.")
     var maxPushesPerUser = 4
     @Option(help: "Devices one account may push from; a push from one more is answered 403 too_many_devices.")
@@ -97,6 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative (0 means no cap), not \(maxConnectionsPerAddress).") }
         guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must not be negative (0 means no minimum), not \(minBodyRate).") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections).") }
+        guard registrationsPerHourTotal >= 0 else { throw ValidationError("--registrations-per-hour-total must not be negative (0 means no limit), not \(registrationsPerHourTotal).") }
         guard registrationsPerHour >= 0 else { throw ValidationError("--registrations-per-hour must not be negative (0 means no limit), not \(registrationsPerHour).") }
         guard maxDevicesPerUser >= 1 else { throw ValidationError("--max-devices-per-user must be at least 1, not \(maxDevicesPerUser).") }
         guard maxPushesPerUser >= 1 else { throw ValidationError("--max-pushes-per-user must be at least 1, not \(maxPushesPerUser).") }
@@ -142,6 +145,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.maxConnectionsPerAddress = maxConnectionsPerAddress
         config.shutdownGracePeriod = .seconds(shutdownGrace)
         config.registrationsPerHour = registrationsPerHour
+        config.registrationsPerHourTotal = registrationsPerHourTotal
         config.maxConcurrentPushesPerUser = maxPushesPerUser
         config.maxDevicesPerUser = maxDevicesPerUser
         config.trustedProxies = Set(trustedProxies.compactMap(ClientAddress.normalized))

@@ -17,7 +17,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
     init(responder: @escaping HTTPChannelHandler.Responder, config: ServerConfig, logger: Logger) {
         // One table for every connection of this listener.
-        let addresses = config.maxConnectionsPerAddress > 0 ? AddressConnections(limit: config.maxConnectionsPerAddress, logger: logger) : nil
+        let addresses = AddressConnections(limit: config.maxConnectionsPerAddress, total: config.maxConnections, logger: logger)
         http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [
             ConnectionGuard(headTimeout: config.requestHeadTimeout, bodyTimeout: config.requestBodyTimeout,
                             minBodyBytesPerSecond: config.minBodyBytesPerSecond, addresses: addresses, logger: logger),
@@ -344,7 +344,10 @@ struct ConnectionLimit: AvailableConnectionsDelegate {
 }
 
 /// Connections open per client address, at most `limit` each (`--max-connections-per-address`),
-/// so one address cannot hold the whole `--max-connections` with idle sockets.
+/// so one address cannot hold the whole `--max-connections` with idle sockets; and, for many
+/// addresses each under its cap (700 idle sockets from 20 addresses took every place and kept
+/// `/healthz` out, issue 49), idle connections give way before the whole limit is reached:
+/// from `total - spare` connections on, a new one closes the server's longest-idle connection.
 ///
 /// A connection past an address's limit closes that address's longest-idle connection (one
 /// waiting for its next request, none mid-request) and takes its place: a client that opens
@@ -362,14 +365,20 @@ final class AddressConnections: Sendable {
         var healthOnly: Bool
     }
 
+    /// Connections per address (0: no cap per address).
     let limit: Int
+    /// The server's `--max-connections`, and the places kept free below it by closing idle
+    /// connections (none under 16 connections: there every place is a keep-alive a client uses).
+    let total: Int
+    var spare: Int { total / 16 }
     /// Health-only connections one address may have beyond `limit`.
     static let healthReserve = 4
     private let logger: Logger
     private let table = NIOLockedValueBox<[String: [ObjectIdentifier: Connection]]>([:])
 
-    init(limit: Int, logger: Logger) {
+    init(limit: Int, total: Int = 0, logger: Logger) {
         self.limit = limit
+        self.total = total
         self.logger = logger
     }
 
@@ -385,7 +394,7 @@ final class AddressConnections: Sendable {
             var connections = table[address] ?? [:]
             defer { table[address] = connections }
             let regular = connections.values.filter { !$0.healthOnly }
-            guard regular.count >= limit else {
+            guard limit > 0, regular.count >= limit else {
                 connections[ObjectIdentifier(channel)] = Connection(channel: channel, idleSince: .now(), healthOnly: false)
                 return (.admitted, nil, regular.count + 1 == limit)
             }
@@ -406,7 +415,31 @@ final class AddressConnections: Sendable {
             logger.debug("closed an idle connection to make room for a new one from its address", metadata: ["address": "\(address)"])
             evicted.close(promise: nil)
         }
+        if admission != .refused, spare > 0, let idle = longestIdle(whenAtLeast: total - spare, besides: channel) {
+            logger.notice("closed the longest-idle connection: the server is near its connection limit", metadata: [
+                "address": "\(Self.address(of: idle))", "max_connections": "\(total)",
+            ])
+            idle.close(promise: nil)
+        }
         return admission
+    }
+
+    /// The connection waiting longest for its next request, taken out of the table, when at
+    /// least `threshold` connections are open; never `newest`, the one just admitted.
+    private func longestIdle(whenAtLeast threshold: Int, besides newest: any Channel) -> (any Channel)? {
+        table.withLockedValue { table in
+            guard table.values.reduce(0, { $0 + $1.count }) >= threshold else { return nil }
+            var oldest: (address: String, id: ObjectIdentifier, since: NIODeadline, channel: any Channel)?
+            for (address, connections) in table {
+                for (id, c) in connections where id != ObjectIdentifier(newest) {
+                    if let since = c.idleSince, since < oldest?.since ?? .distantFuture { oldest = (address, id, since, c.channel) }
+                }
+            }
+            guard let oldest else { return nil }
+            table[oldest.address]?[oldest.id] = nil
+            if table[oldest.address]?.isEmpty == true { table[oldest.address] = nil }
+            return oldest.channel
+        }
     }
 
     /// Notes that the connection waits for its next request head (idle) or is in a request.

@@ -22,7 +22,7 @@ struct SyncRoutes: Sendable {
         self.storage = storage
         self.metrics = metrics
         databaseEpoch = DatabaseEpoch(storage: storage)
-        registrations = RegistrationThrottle(perHour: config.registrationsPerHour)
+        registrations = RegistrationThrottle(perHour: config.registrationsPerHour, totalPerHour: config.registrationsPerHourTotal)
         pushSlots = PushSlots(limit: config.maxConcurrentPushesPerUser)
     }
 
@@ -49,10 +49,19 @@ struct SyncRoutes: Sendable {
             throw APIError(.badRequest, "invalid_name", problem)
         }
         // Counted once the request is well formed, so a typo does not cost a registration.
-        if let waitMs = registrations.take(context.clientAddress, now: config.now()) {
+        switch registrations.take(context.clientAddress, now: config.now()) {
+        case nil: break
+        case .address(let waitMs):
             context.logger.notice("registration throttled", metadata: ["address": "\(context.clientAddress)"])
             throw APIError.tooManyRequests("too_many_registrations",
                 "this address registered \(config.registrationsPerHour) accounts within the last hour, the server's limit; try again later.",
+                retryAfterMs: waitMs)
+        case .server(let waitMs):
+            context.logger.warning("registration throttled: the server's limit for all addresses", metadata: [
+                "address": "\(context.clientAddress)", "registrations_per_hour_total": "\(config.registrationsPerHourTotal)",
+            ])
+            throw APIError.tooManyRequests("too_many_registrations",
+                "this server registered \(config.registrationsPerHourTotal) accounts within the last hour, its limit for all addresses together; try again later, or ask its operator for a token.",
                 retryAfterMs: waitMs)
         }
         let token = Tokens.generate()

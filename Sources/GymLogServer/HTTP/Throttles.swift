@@ -62,19 +62,35 @@ final class PushSlots: Sendable {
     }
 }
 
-/// `RegistrationBuckets` shared by the concurrent requests of one server.
+/// `RegistrationBuckets` shared by the concurrent requests of one server: one bucket per
+/// address, and one for all of them together, so many addresses each under their own limit
+/// cannot make accounts without end (issue 49).
 final class RegistrationThrottle: Sendable {
     private let perHour: Int
-    private let buckets: NIOLockedValueBox<RegistrationBuckets>
+    private let totalPerHour: Int
+    private let buckets: NIOLockedValueBox<(addresses: RegistrationBuckets, all: RegistrationBuckets)>
 
-    init(perHour: Int) {
-        self.perHour = perHour
-        buckets = NIOLockedValueBox(RegistrationBuckets(perHour: perHour))
+    /// Why a registration must wait, and how long (ms).
+    enum Wait: Equatable {
+        case address(Int64)
+        case server(Int64)
     }
 
-    /// nil when `address` may register now, else the milliseconds to wait.
-    func take(_ address: String, now: Int64) -> Int64? {
-        guard perHour > 0 else { return nil }
-        return buckets.withLockedValue { $0.take(address, now: now) }
+    init(perHour: Int, totalPerHour: Int = 0) {
+        self.perHour = perHour
+        self.totalPerHour = totalPerHour
+        buckets = NIOLockedValueBox((RegistrationBuckets(perHour: max(perHour, 1)), RegistrationBuckets(perHour: max(totalPerHour, 1))))
+    }
+
+    /// nil when `address` may register now, else which limit holds it and for how long. A
+    /// registration the server's limit refuses costs the address nothing.
+    func take(_ address: String, now: Int64) -> Wait? {
+        buckets.withLockedValue { buckets in
+            var next = buckets
+            if perHour > 0, let wait = next.addresses.take(address, now: now) { return .address(wait) }
+            if totalPerHour > 0, let wait = next.all.take("", now: now) { return .server(wait) }
+            buckets = next
+            return nil
+        }
     }
 }
