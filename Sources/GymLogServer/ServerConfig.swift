@@ -60,9 +60,8 @@ public struct ServerConfig: Sendable {
     public var registrationsPerHourTotal: Int = 100
     /// Pushes of one user in progress at once; more are 429 with Retry-After.
     public var maxConcurrentPushesPerUser: Int = 4
-    /// Devices one user may push from; a push from one more is 403 `too_many_devices`.
-    /// (Checked before the push's transaction: pushes of new devices racing each other may
-    /// pass it by up to `maxConcurrentPushesPerUser - 1`.)
+    /// Devices one user may push from; a push from one more is 403 `too_many_devices`,
+    /// counted in the push's transaction (new devices racing each other cannot pass it).
     public var maxDevicesPerUser: Int = 100
     /// The server's wall clock in Unix milliseconds; tests pass a fixed one.
     public var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }

@@ -225,9 +225,9 @@ struct EndpointTests {
 /// authentication and its write: the race an operator's delete can lose against a device.
 struct DeletedWhilePushingStorage: ForwardingStorage {
     let base: any SyncStorage
-    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
         _ = try await base.deleteUser(name: user.name)
-        return try await base.push(user: user, deviceID: deviceID, items: items, now: now)
+        return try await base.push(user: user, deviceID: deviceID, items: items, now: now, deviceLimit: deviceLimit)
     }
 }
 

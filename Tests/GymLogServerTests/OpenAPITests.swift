@@ -265,11 +265,8 @@ extension ForwardingStorage {
     func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
     func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal? { try await base.withdrawal(ofTokenHash: hash) }
-    func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
-        try await base.mayPush(user: user, deviceID: deviceID, deviceLimit: limit)
-    }
-    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
-        try await base.push(user: user, deviceID: deviceID, items: items, now: now)
+    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
+        try await base.push(user: user, deviceID: deviceID, items: items, now: now, deviceLimit: deviceLimit)
     }
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         try await base.pull(user: user, deviceID: deviceID, after: after, since: since, limit: limit, maxBytes: maxBytes)
@@ -290,7 +287,7 @@ struct NotReadyStorage: ForwardingStorage {
     func checkReadiness() async throws { throw StorageError.notReady("the test database is gone.") }
     func usage() async throws -> StorageUsage { throw StorageError.notReady("the test database is gone.") }
     func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { throw StorageError.notReady("the test database is corrupt.") }
-    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
         throw StorageError.notReady("the test database is corrupt.")
     }
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {

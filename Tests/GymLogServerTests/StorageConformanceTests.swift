@@ -287,21 +287,36 @@ struct StorageConformanceTests {
     }
 
     /// Issue 27 (hygiene): one token made 20,000 device rows. A device that pushed before may
-    /// always push; a new one only while the user has fewer than the limit.
+    /// always push; a new one only while the user has fewer than the limit. Issue 49: the
+    /// count is read in the push's own transaction, so new devices racing each other cannot
+    /// pass the cap together (they could when it was checked before the push).
     @Test(arguments: Backend.conformance) func aUsersDevicesAreCapped(_ backend: Backend) async throws {
         try await backend.withStorage { storage in
             let alice = try await storage.newUser("alice", tokenHash: "a"), bob = try await storage.newUser("bob", tokenHash: "b")
+            func push(_ user: AuthenticatedUser, _ device: String, seq: Int64 = 1, limit: Int) async throws -> PushOutcome {
+                try await storage.push(user: user, deviceID: device, items: [Script.item(seq, "s-\(device)-\(seq)", "reps", .int(5), millis: seq)],
+                                       now: testNow, deviceLimit: limit)
+            }
             // Given alice with two devices that pushed
             for device in ["phone", "laptop"] {
-                #expect(try await storage.mayPush(user: alice, deviceID: device, deviceLimit: 2))
-                _ = try await storage.push(user: alice, deviceID: device, items: [Script.item(1, "s-\(device)", "reps", .int(5), millis: 1)], now: testNow)
+                guard case .completed = try await push(alice, device, limit: 2) else { Issue.record("\(device) refused"); continue }
             }
-            // Then at a limit of 2, both may push again, a third may not; bob is not affected
-            #expect(try await storage.mayPush(user: alice, deviceID: "phone", deviceLimit: 2))
-            #expect(try await storage.mayPush(user: alice, deviceID: "laptop", deviceLimit: 2))
-            #expect(try await !storage.mayPush(user: alice, deviceID: "tablet", deviceLimit: 2))
-            #expect(try await storage.mayPush(user: alice, deviceID: "tablet", deviceLimit: 3))
-            #expect(try await storage.mayPush(user: bob, deviceID: "tablet", deviceLimit: 2))
+            // Then at a limit of 2, both may push again, a third may not and writes nothing; bob is not affected
+            guard case .completed = try await push(alice, "phone", seq: 2, limit: 2) else { Issue.record("phone refused"); return }
+            #expect(try await push(alice, "tablet", limit: 2) == .tooManyDevices)
+            #expect(try await storage.pull(user: alice, deviceID: "phone", after: 0, since: 0, limit: .fieldRows(100), maxBytes: 1 << 20)
+                .records.allSatisfy { !$0.entityID.contains("tablet") })
+            guard case .completed = try await push(alice, "tablet", limit: 3) else { Issue.record("tablet refused under 3"); return }
+            guard case .completed = try await push(bob, "tablet", limit: 2) else { Issue.record("bob refused"); return }
+            // And new devices racing each other: of eight at once with room for one more, one gets in
+            let carol = try await storage.newUser("carol", tokenHash: "c")
+            _ = try await push(carol, "first", limit: 2)
+            let outcomes = try await withThrowingTaskGroup(of: PushOutcome.self) { group in
+                for i in 0..<8 { group.addTask { try await push(carol, "racer-\(i)", limit: 2) } }
+                return try await group.reduce(into: [PushOutcome]()) { $0.append($1) }
+            }
+            #expect(outcomes.count { if case .completed = $0 { true } else { false } } == 1, "\(outcomes)")
+            #expect(outcomes.count { $0 == .tooManyDevices } == 7)
         }
     }
 

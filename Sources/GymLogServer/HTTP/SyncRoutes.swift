@@ -132,11 +132,6 @@ struct SyncRoutes: Sendable {
         guard PushValidation.isPlainName(push.deviceID) else {
             throw APIError(.badRequest, "invalid_device_id", "device_id must be 1 to 64 letters, digits, '_', '.' or '-' (a UUID).")
         }
-        // Each device keeps a row for good: one token must not be able to make thousands.
-        guard try await storage.mayPush(user: user, deviceID: push.deviceID, deviceLimit: config.maxDevicesPerUser) else {
-            throw APIError(.forbidden, "too_many_devices",
-                           "this account already pushed from \(config.maxDevicesPerUser) devices, the server's limit; sync from a device that synced before, or ask the server's operator.")
-        }
         // Sequence numbers belong to one history: a device renumbers its outbox when the epoch
         // changes (wipe, proven rollback), so a push numbered under another epoch (a stale copy
         // delivered late) must not consume numbers the device now uses for other events.
@@ -166,7 +161,7 @@ struct SyncRoutes: Sendable {
                            serverTimeMs: now)
         }
         let validated = ContinuousClock.now
-        let outcome = try await storage.push(user: user, deviceID: push.deviceID, items: items, now: now)
+        let outcome = try await storage.push(user: user, deviceID: push.deviceID, items: items, now: now, deviceLimit: config.maxDevicesPerUser)
         context.logger.debug("push timing", metadata: [
             "events": "\(items.count)", "decode": "\(decoded - started)", "validate": "\(validated - decoded)",
             "store": "\(ContinuousClock.now - validated)",
@@ -184,6 +179,9 @@ struct SyncRoutes: Sendable {
             throw APIError(.conflict, "sequence_gap",
                            "event seq \(got) skips ahead: the server has applied this device's events up to \(lastApplied); nothing of this push was applied, resend starting at seq \(lastApplied + 1).",
                            lastAppliedSeq: lastApplied)
+        case .tooManyDevices:
+            throw APIError(.forbidden, "too_many_devices",
+                           "this account already pushed from \(config.maxDevicesPerUser) devices, the server's limit; sync from a device that synced before, or ask the server's operator.")
         }
     }
 

@@ -33,8 +33,10 @@ public enum SyncRules {
     /// read (an optimistic store, `SyncStorageTransaction.writePush`): nothing was written and
     /// the caller starts over from the read.
     public static func push<T: SyncStorageTransaction>(_ transaction: T, deviceID: String, items: [PushItem],
-                                                       now: Int64) async throws -> PushOutcome? {
+                                                       now: Int64, deviceLimit: Int = .max) async throws -> PushOutcome? {
         let state = try await transaction.readPushState(device: deviceID, plan: readPlan(items))
+        // Each device keeps a row for good: one token must not be able to make thousands.
+        if !state.knownDevice, state.devices >= deviceLimit { return .tooManyDevices }
         switch decide(items, state: state) {
         case .gap(let lastAppliedSeq, let got):
             return .sequenceGap(lastAppliedSeq: lastAppliedSeq, got: got)

@@ -92,6 +92,16 @@ public enum PushOutcome: Hashable, Sendable {
     case completed(lastAppliedSeq: Int64, head: Int64, results: [PushResult], headBefore: Int64)
     /// An event skipped a sequence number; nothing of the request was committed.
     case sequenceGap(lastAppliedSeq: Int64, got: Int64)
+    /// The device never pushed and the user already has the most devices allowed; nothing
+    /// was committed.
+    case tooManyDevices
+}
+
+extension SyncStorage {
+    /// A push with no cap on the user's devices (tests, tools).
+    public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+        try await push(user: user, deviceID: deviceID, items: items, now: now, deviceLimit: .max)
+    }
 }
 
 /// What a pull page's `limit` counts.
@@ -170,11 +180,11 @@ public protocol SyncStorage: Sendable {
     /// Why a token hash no live user holds stopped working (revoked, replaced, its user
     /// deleted); nil for one the server never issued. Asked only after `userForTokenHash` found none.
     func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal?
-    /// Whether the user may push from this device: it pushed before, or the user has fewer
-    /// than `limit` devices (`ServerConfig.maxDevicesPerUser`).
-    func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool
-    /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction.
-    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome
+    /// Applies a validated, seq-ascending batch for (user, device) in ONE transaction. A
+    /// device that never pushed is refused (`tooManyDevices`, nothing written) when the user
+    /// already has `deviceLimit` devices (`ServerConfig.maxDevicesPerUser`), counted in that
+    /// transaction.
+    func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome
     /// The records written after change counter `after`, each with its changes written after
     /// `since` (`SyncRules.page`), at most `limit` field rows or changes (a record is never
     /// split) and about `maxBytes` of JSON.

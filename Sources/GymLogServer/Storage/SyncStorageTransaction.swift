@@ -103,6 +103,10 @@ public struct PushState: Hashable, Sendable {
     public var recordedKeys: [String: String?]
     /// The stored record of each of the plan's rows that has one.
     public var stored: [RowKey: RecordRow]
+    /// Whether the device pushed before (it has a row), and how many devices the user has:
+    /// read in the push's transaction, so racing new devices cannot pass the cap together.
+    public var knownDevice = false
+    public var devices = 0
 
     public init(lastAppliedSeq: Int64, head: Int64, recordedKeys: [String: String?] = [:], stored: [RowKey: RecordRow] = [:]) {
         self.lastAppliedSeq = lastAppliedSeq; self.head = head; self.recordedKeys = recordedKeys; self.stored = stored
@@ -168,18 +172,19 @@ public protocol SyncRulesStorage: SyncStorage {
 
 extension SyncRulesStorage {
     /// `SyncRules.push` in one transaction (`pushLocked`).
-    public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
-        try await pushLocked(user: user, deviceID: deviceID, items: items, now: now)
+    public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
+        try await pushLocked(user: user, deviceID: deviceID, items: items, now: now, deviceLimit: deviceLimit)
     }
 
-    /// `SyncRules.push` in one transaction of the user's data; a sequence gap commits nothing.
-    public func pushLocked(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+    /// `SyncRules.push` in one transaction of the user's data; a sequence gap or a device
+    /// past the cap commits nothing.
+    public func pushLocked(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
         try await withTransaction(user: user) { (transaction: Transaction) async throws -> (result: PushOutcome, commit: Bool) in
             // The transaction holds the user's data: the writes cannot find it changed.
-            guard let outcome = try await SyncRules.push(transaction, deviceID: deviceID, items: items, now: now) else {
+            guard let outcome = try await SyncRules.push(transaction, deviceID: deviceID, items: items, now: now, deviceLimit: deviceLimit) else {
                 throw StorageError.notReady("the \(backend) store refused a push's writes inside its own transaction; nothing was written. This is a bug: please report it.")
             }
-            if case .sequenceGap = outcome { return (outcome, false) }
+            guard case .completed = outcome else { return (outcome, false) }
             return (outcome, true)
         }
     }

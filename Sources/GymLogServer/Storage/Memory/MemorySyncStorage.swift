@@ -113,11 +113,6 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         return state.withdrawnTokens[hash]
     }
 
-    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
-        let devices = committed.devices.keys.filter { $0.user == user.id }
-        return devices.contains(DeviceKey(user: user.id, device: deviceID)) || devices.count < limit
-    }
-
     public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await write { state in
             guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (nil, false) }
@@ -197,6 +192,8 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
         guard live.keyVerifier == keyVerifier else { throw StorageError.keyChanged }
         var read = PushState(lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
                              head: state.changeCounter[user] ?? 0)
+        read.knownDevice = state.devices[DeviceKey(user: user, device: device)] != nil
+        read.devices = state.devices.keys.count { $0.user == user }
         let recorded = state.appliedKeys[user] ?? [:]
         for key in plan.keys { if let digest = recorded[key] { read.recordedKeys.updateValue(digest, forKey: key) } }
         let records = state.records[user] ?? [:]

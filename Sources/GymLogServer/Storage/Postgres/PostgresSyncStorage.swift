@@ -423,18 +423,6 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
-        try await reachable {
-            try await self.prepare()
-            let rows = try await self.client.query("""
-                SELECT EXISTS (SELECT 1 FROM devices WHERE user_id = \(user.id) AND device_id = \(deviceID))
-                       OR (SELECT count(*) FROM devices WHERE user_id = \(user.id)) < \(Int64(limit))
-                """, logger: self.logger)
-            for try await allowed in rows.decode(Bool.self) { return allowed }
-            return false
-        }
-    }
-
     public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
         try await reachable {
             try await self.prepare()
@@ -555,9 +543,9 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
     /// push of the user starts over after a short random wait, holding no connection; after
     /// `optimisticAttempts` it locks the user's row in a transaction (the same two statements
     /// after `SELECT ... FOR NO KEY UPDATE`), which cannot lose. A sequence gap writes nothing.
-    public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+    public func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
         do {
-            let outcome = try await reachable { try await pushReached(user: user, deviceID: deviceID, items: items, now: now) }
+            let outcome = try await reachable { try await pushReached(user: user, deviceID: deviceID, items: items, now: now, deviceLimit: deviceLimit) }
             diskFull.noteSpace()
             return outcome
         } catch where Self.isDiskFull(error) {
@@ -565,13 +553,15 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    private func pushReached(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64) async throws -> PushOutcome {
+    private func pushReached(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
         try await prepare()
         let statements = PostgresStatements(target: .pool(client), logger: logger, counter: pushStatements)
         return try await userLocks.withLock(user.id) {
             for attempt in 0..<Self.optimisticAttempts {
                 let push = PostgresSyncTransaction(statements: statements, user: user, lockFirst: false)
-                if let outcome = try await SyncRules.push(push, deviceID: deviceID, items: items, now: now) {
+                // The device count is read with the push and the write checks push_version: two
+                // new devices racing each other cannot both pass the cap.
+                if let outcome = try await SyncRules.push(push, deviceID: deviceID, items: items, now: now, deviceLimit: deviceLimit) {
                     await noteWritten(push.written)
                     return outcome
                 }
@@ -580,7 +570,7 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                 try await Task.sleep(for: .microseconds(Int.random(in: 100...(1000 << min(attempt, 6)))))
             }
             logger.notice("a push lost \(Self.optimisticAttempts) times to other pushes of its user; locking the user's row", metadata: ["user": "\(user.id)"])
-            return try await pushLocked(user: user, deviceID: deviceID, items: items, now: now)
+            return try await pushLocked(user: user, deviceID: deviceID, items: items, now: now, deviceLimit: deviceLimit)
         }
     }
 

@@ -47,7 +47,8 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
         for try await (kind, a, b, t1, t2, t3) in rows {
             switch kind {
             case 0: found = true; state.head = a ?? 0; version = b ?? 0; verifier = t1
-            case 1: state.lastAppliedSeq = a ?? 0
+            case 1: state.lastAppliedSeq = a ?? 0; state.knownDevice = true
+            case 4: state.devices = Int(a ?? 0)
             case 2: if let key = t1 { state.recordedKeys.updateValue(t2, forKey: key) }
             default:
                 if let entity = t1, let entityID = t2, let fields = t3, let changeSeq = a {
@@ -116,7 +117,7 @@ struct PostgresStatements: Sendable {
 
 /// The push's read (`PostgresSyncTransaction.readPushState`): one statement, so one snapshot.
 struct PushRead: PostgresPreparedStatement {
-    static let name = "gymlog_push_read_v4"
+    static let name = "gymlog_push_read_v5"
     // The user's row only while it holds the token hash, live (`StorageError.tokenWithdrawn`),
     // with its key verifier (`StorageError.keyChanged`).
     static let sql = """
@@ -131,6 +132,8 @@ struct PushRead: PostgresPreparedStatement {
         SELECT 3, r.change_seq, NULL, r.entity, r.entity_id, r.fields FROM records r
         JOIN unnest($4::text[], $5::text[]) AS t(entity, entity_id) ON r.entity = t.entity AND r.entity_id = t.entity_id
         WHERE r.user_id = $1
+        UNION ALL
+        SELECT 4, count(*), NULL, NULL, NULL, NULL FROM devices d WHERE d.user_id = $1
         """
     typealias Row = (Int32, Int64?, Int64?, String?, String?, String?)
 

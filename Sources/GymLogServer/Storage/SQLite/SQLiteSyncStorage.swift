@@ -458,15 +458,6 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         } }
     }
 
-    public func mayPush(user: AuthenticatedUser, deviceID: String, deviceLimit limit: Int) async throws -> Bool {
-        try await corruption.watch { try await pool.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM devices WHERE user_id = ?1 AND device_id = ?2)
-                       OR (SELECT count(*) FROM devices WHERE user_id = ?1) < ?3
-                """), arguments: [user.id, deviceID, limit]) ?? false
-        } }
-    }
-
     public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
         try await write { try await pool.write { db in
             try db.execute(sql: Self.startGeneration, arguments: ["id": user.id, "now": now, "perHour": perHour])

@@ -22,9 +22,9 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
         let (user, tokenHash, keyVerifier) = (self.user, self.tokenHash, self.keyVerifier)
         return try await pool.writeWithoutTransaction { db in
-            let lastApplied = try Int64.fetchOne(
+            let known = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
-                arguments: [user, device]) ?? 0
+                arguments: [user, device])
             // The token still this user's, live, inside BEGIN IMMEDIATE: a revoke, a rotation or a
             // delete (another process's included) commits before this, or waits until the push ends.
             // So is the account's key: one set meanwhile (`key enable`) refuses a push checked against none.
@@ -35,7 +35,12 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
             }
             guard row[1] as String? == keyVerifier else { throw StorageError.keyChanged }
             let head: Int64 = row[0]
-            var state = PushState(lastAppliedSeq: lastApplied, head: head)
+            var state = PushState(lastAppliedSeq: known ?? 0, head: head)
+            state.knownDevice = known != nil
+            // Inside BEGIN IMMEDIATE: no other push adds a device before this one commits.
+            if known == nil {
+                state.devices = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM devices WHERE user_id = ?"), arguments: [user]) ?? 0
+            }
             try Self.eachChunk(of: plan.keys, sql: { "SELECT idempotency_key, digest FROM applied_keys WHERE user_id = ? AND idempotency_key IN (\($0))" },
                                db, bind: { select in select.bind(1, user); return 2 }, bindEach: { select, index, key in select.bind(index, key) }) { row in
                 let digest: String? = sqlite3_column_type(row, 1) == SQLITE_NULL ? nil : columnText(row, 1)
