@@ -141,6 +141,23 @@ import Testing
         #expect(await s.type("ok x11").out.joined().contains("hanging leg raise #3  bw x 11"))
     }
 
+    /// Issue 48: the hint after `next` named `ok x4` and `ok 100` for a run. Each kind gets
+    /// the changes it takes: distance and time for a run, a time for a hold, a load and a
+    /// distance for a carry; and the run's change logs as hinted.
+    @Test func okHintsFitTheKindOfSet() async throws {
+        let s = try Session()
+        try await addRoutine(s, "# Mixed\nplank 2x60s\nfarmer carry 1x40m 32kg\nrun 5km\n")
+        let plank = await s.type("start mixed").out.joined(separator: "\n")
+        #expect(plank.contains("`ok 75s`, `ok @9` log it changed") && !plank.contains("ok x4"), "\(plank)")
+        await s.type("skip")
+        let carry = await s.type("next").out.joined(separator: "\n")
+        #expect(carry.contains("`ok 100 40m`, `ok @9` log it changed") || carry.contains("`ok 225 40m`"), "\(carry)")
+        await s.type("skip")
+        let run = await s.type("next").out.joined(separator: "\n")
+        #expect(run.contains("`ok 5km 27:30` (the distance and time you did)") && !run.contains("ok x4"), "\(run)")
+        #expect(await s.type("ok 5.07km 28:31").out.joined().contains("run #1  5.07km in 28:31"))
+    }
+
     /// `ok` with a change it cannot read says what the parser says about it, and the forms.
     @Test func okSaysWhatIsWrongWithAChange() async throws {
         let s = try Session()

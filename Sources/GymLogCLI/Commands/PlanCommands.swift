@@ -45,13 +45,25 @@ enum PlanText {
         }
         lines.append(round.count > 1
             ? "  `ok` logs the round; `ok x4`, `ok @9` change each set; `skip` drops the superset for today."
-            : "  `ok` logs it; `ok x4`, `ok \(round[0].line.unit.hintLoad)`, `ok @9` log it changed; `skip` drops \(round[0].line.name) for today.")
+            : "  `ok` logs it; \(changeHints(round[0])) log it changed; `skip` drops \(round[0].line.name) for today.")
         if settings.showPlates {
             for (line, _, set) in round {
                 if let plates = TodayPlan.plates(set, line.equipment, settings: settings) { lines.append("  " + (round.count > 1 ? "\(line.name) " : "") + plates) }
             }
         }
         return lines
+    }
+
+    /// The changes `ok` takes for this set, as its kind is logged: `ok x4`, `ok 225`, `ok @9`
+    /// for a lift; the distance and the time for a run (`ok 5km 27:30`); the time for a hold.
+    static func changeHints(_ next: TodayPlan.NextSet) -> String {
+        let set = next.set
+        if let distance = set.distance {
+            guard set.weight != nil else { return "`ok \(distance) 27:30` (the distance and time you did), `ok @7`" }
+            return "`ok \(next.line.unit.hintLoad) \(distance)`, `ok @9`"
+        }
+        if set.durationSeconds != nil, set.weight == nil, !set.bodyweight { return "`ok 75s`, `ok @9`" }
+        return "`ok x4`, `ok \(next.line.unit.hintLoad)`, `ok @9`"
     }
 
     /// `bench 102.5x5 & row WEIGHTx8`: a round as the user would type it, WEIGHT where the
