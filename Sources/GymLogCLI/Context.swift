@@ -174,8 +174,10 @@ public struct CLIContext {
             opened.database = database
             return database
         } catch let missing as DatabaseMissing {
-            throw UserError("There is no gymlog database at \(missing.path) yet (--db, else $GYMLOG_DB, else the default place). "
-                + "Start one by logging a set: run `gymlog`, then type `bench 100x5`.")
+            // A device logged in to an account has a history waiting on the server.
+            let start = settings.server == nil ? "Start one by logging a set: run `gymlog`, then type `bench 100x5`."
+                : "This device is logged in to \(settings.server!): `gymlog sync` makes it and brings the account's history in (so does opening `gymlog`)."
+            throw UserError("There is no gymlog database at \(missing.path) yet (--db, else $GYMLOG_DB, else the default place). " + start)
         } catch {
             if let full = UserError.storage(error, database: paths.database) { throw full }
             throw UserError("Cannot open the database at \(paths.database): \(error). Check the path (--db or $GYMLOG_DB) and its permissions.")

@@ -78,6 +78,20 @@ import Testing
         #expect(!again.contains("replaced"), "\(again)")
     }
 
+    /// A new device just logged in has no database until its first sync: a read command
+    /// says to sync (the history waits on the server), not to start by logging a set.
+    @Test func aLoggedInDeviceWithNoDatabaseYetIsToldToSync() throws {
+        let server = try ServerInstance()
+        let token = try server.addUser("erin")
+        let a = try ClientDevice(server: server, token: token, autoSync: false)
+        try a.run(["log", "bench 100x5"]); try a.sync()
+        let b = try ClientDevice(server: server, token: token, autoSync: false)
+        let show = try b.run(["show"], expect: 1)
+        #expect(show.stderr.contains("logged in to \(server.url): `gymlog sync` makes it"), "\(show.stderr)")
+        try b.sync()
+        #expect(try b.run(["show"]).stdout.contains("100kg x 5"))
+    }
+
     @Test func aSetDeletedOnOneDeviceIsNeverBroughtBackByTheOthersUndoOrRedo() throws {
         let server = try ServerInstance()
         let token = try server.addUser("dave")
