@@ -84,6 +84,9 @@ extension Render {
         switch metric {
         case .fastest:
             if let d = set?.distance, RecordMetric.distanceKey(meters: d.meters) == reps { return "fastest \(d)" }
+            if let standard = RunningRecords.distances.first(where: { RecordMetric.distanceKey(meters: $0.meters) == reps }) {
+                return "fastest \(standard.name)"
+            }
             return "fastest " + distance(meters: Double(reps), settings)
         case .weight:
             if set?.bodyweight == true { return "heaviest added weight" }
@@ -189,7 +192,10 @@ extension Render {
                     if let best = covering.min(by: { $0.value < $1.value }) { rows.append(("fastest \(standard.name)", best)) }
                 }
             } else {
-                for r in fastest.sorted(by: { $0.reps < $1.reps }) {
+                // One row per distance logged: a standard distance's record that a longer set
+                // holds (a 5.07 km row is a 5 km too) is that set's own row again.
+                for r in fastest.sorted(by: { $0.reps < $1.reps })
+                where r.set.values.distance.map({ RecordMetric.distanceKey(meters: $0.meters) == r.reps }) ?? true {
                     rows.append((recordLabel(.fastest, reps: r.reps, set: r.set.values, settings: settings), r))
                 }
             }

@@ -28,7 +28,13 @@ struct RecordBook {
         // Records kept by a gymlog from before fastest times and paces have a longest
         // distance and no pace: rebuild them once without this set, so it is compared with
         // the times already logged rather than setting its records unannounced.
-        if candidates.contains(where: { $0.metric == .pace }), stored(.distance, 0) != nil, stored(.pace, 0) == nil {
+        // Likewise records from before a run near a standard distance counted for it (a 5.07 km
+        // run is a 5 km): rebuilt once, when the set is the first at that distance since.
+        let standardUnseen = candidates.contains { c in
+            c.metric == .fastest && stored(.fastest, c.reps) == nil && RunningRecords.distances.contains { RecordMetric.distanceKey(meters: $0.meters) == c.reps }
+        }
+        if standardUnseen && current.contains(where: { $0.key.metric == .fastest })
+            || candidates.contains(where: { $0.metric == .pace }) && stored(.distance, 0) != nil && stored(.pace, 0) == nil {
             try rebuildRecords(exerciseID: set.exerciseID, excluding: set.id)
             (current, sessionRecordIsThisWorkout) = try storedRecords(of: set)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GymLogCore
 @testable import GymLogCLI
 import GymLogTestSupport
@@ -47,6 +48,34 @@ import Testing
         #expect(Render.distance(meters: 1609.344, Settings(defaultUnit: .lb)) == "1mi")
         #expect(Render.distance(meters: 3022.712, Settings(defaultUnit: .kg)) == "3022.7m")
         #expect(Render.recordLabel(.fastest, reps: 3023, set: nil, settings: Settings(defaultUnit: .lb)) == "fastest 1.88mi")
+    }
+
+    /// A GPS run a little past a standard distance is a record at that distance when it is
+    /// the fastest that covered it, announced on its line and at `finish` (it used to be a
+    /// record only of its own 5070 m); a glitch is not.
+    @Test func aRunPastAStandardDistanceIsItsRecordWhenFastest() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        #expect(try home.gymlog(["config", "set", "unit", "lb"]).status == 0)
+        // Given a 5 km in 30:00 and a 5.03 km in 29:00 last month
+        #expect(try home.gymlog(["log", "run 5km 30:00", "--at", "2026-11-01 08:00"]).status == 0)
+        #expect(try home.gymlog(["log", "run 5.03km 29:00", "--at", "2026-11-08 08:00"]).status == 0)
+        // (an older gymlog kept no record at 5 km for the 5.03 km run)
+        try DatabaseQueue(path: home.database).write { try $0.execute(sql: "DELETE FROM records WHERE metric = 'fastest_time' AND reps = 5000") }
+        // When today's run covers 5 km in 28:31
+        let line = try home.gymlog(["log", "run 5.07km 28:31"]).stdout
+        // Then it is the 5 km record, against the faster of the two, named as a runner names it
+        #expect(line.contains("fastest 5km (was 29:00)"), "\(line)")
+        let finish = try home.gymlog(["finish"]).stdout
+        #expect(finish.contains("fastest 5km 28:31"), "\(finish)")
+        #expect(try home.gymlog(["prs", "run"]).stdout.contains("fastest 5km         28:31"))
+        // And a glitch past 5 km (5.01 km in 5:00) is no 5 km record
+        let glitch = try home.gymlog(["log", "run 5.01km 5:00"]).stdout
+        #expect(!glitch.contains("fastest 5km"), "\(glitch)")
+        // And a row keeps one line per distance logged, not a second one for the 5 km it covered
+        #expect(try home.gymlog(["log", "row 5.07km 20:00"]).status == 0)
+        let row = try home.gymlog(["prs", "row"]).stdout
+        #expect(row.contains("fastest 5.07km") && !row.contains("fastest 5km"), "\(row)")
     }
 
     @Test func theHumanLimitAndTheStandardDistances() {

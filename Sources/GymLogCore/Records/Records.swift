@@ -127,7 +127,15 @@ public func recordValues(of set: LoggedSet, formula: E1RMFormula) -> [RecordValu
     if let dist = set.distance, dist.meters > 0 {
         values.append(RecordValue(.distance, dist.meters))
         if let d = set.durationSeconds, d > 0, RecordMetric.distanceKey(meters: dist.meters) > 0 {
-            values.append(RecordValue(.fastest, reps: RecordMetric.distanceKey(meters: dist.meters), Double(d)))
+            let key = RecordMetric.distanceKey(meters: dist.meters)
+            values.append(RecordValue(.fastest, reps: key, Double(d)))
+            // A GPS 5.07 km run is a 5 km, with its own time: kept under the standard distance
+            // too, so it is a `fastest 5km` record (issue 48). Not at a speed no one covers on
+            // foot (a glitch, or a bike, whose standard distances are not a runner's).
+            if let standard = RunningRecords.standardDistance(of: dist.meters), RecordMetric.distanceKey(meters: standard.meters) != key,
+               RunningRecords.humanlyPossible(meters: standard.meters, seconds: Double(d)) {
+                values.append(RecordValue(.fastest, reps: RecordMetric.distanceKey(meters: standard.meters), Double(d)))
+            }
             if let pace = secondsPerKilometre(of: set) { values.append(RecordValue(.pace, pace)) }
         }
     }
