@@ -20,17 +20,19 @@ extension Render {
     /// The distance unit paces are shown per: miles for a lifter who weighs in pounds, else kilometres.
     static func paceUnit(_ settings: Settings) -> DistanceUnit { settings.defaultUnit == .lb ? .mi : .km }
 
-    /// A distance held in metres in the lifter's system, for a value that is not a set's own
-    /// (a set shows its distance as typed): `1.88mi` for a lifter who weighs in pounds,
-    /// `3022.7m`, `5km` otherwise.
-    static func distance(meters: Double, _ settings: Settings) -> String {
-        guard paceUnit(settings) == .mi else { return formatMeters(meters) }
-        let hundredths = (meters / DistanceUnit.mi.metersPerUnit * 100).rounded()
+    /// A distance held in metres, for a value that is not a set's own (a set shows its
+    /// distance as typed): in `unit` when the line shows a set's distance in it (`was 5km`
+    /// beside `5.07km`, one unit on a line), else in the lifter's system: `1.88mi` for a
+    /// lifter who weighs in pounds, `3022.7m`, `5km` otherwise.
+    static func distance(meters: Double, _ settings: Settings, in unit: DistanceUnit? = nil) -> String {
+        let unit = unit ?? (paceUnit(settings) == .mi ? .mi : .m)
+        guard unit == .mi || unit == .km || unit == .yd else { return formatMeters(meters) }
+        let hundredths = (meters / unit.metersPerUnit * 100).rounded()
         guard hundredths.isFinite, abs(hundredths) < 1e15 else { return formatMeters(meters) }
         let whole = Int64(hundredths)
         let fraction = whole % 100
         let digits = fraction == 0 ? "" : fraction % 10 == 0 ? ".\(fraction / 10)" : (fraction < 10 ? ".0\(fraction)" : ".\(fraction)")
-        return "\(whole / 100)\(digits)mi"
+        return "\(whole / 100)\(digits)\(unit.rawValue)"
     }
 
     /// A pace held in seconds per kilometre, per the configured distance unit: `4:52/km`.
@@ -98,7 +100,8 @@ extension Render {
     /// A record value for display. Loads are in the configured unit; a load record set in that
     /// unit shows the number as typed (`102.25kg`, not a rounded `102.3kg`). `set` is the set
     /// holding the value, or nil for a previous value whose set is not at hand.
-    static func recordValue(metric: RecordMetric, value: Double, set: SetValues?, settings: Settings) -> String {
+    /// `distanceUnit`: the unit of the set beside a value with no set (`was 5km`).
+    static func recordValue(metric: RecordMetric, value: Double, set: SetValues?, settings: Settings, distanceUnit: DistanceUnit? = nil) -> String {
         switch metric {
         case .weight, .repMax:
             let sign = set?.bodyweight == true ? "+" : ""
@@ -109,7 +112,7 @@ extension Render {
         case .duration, .fastest: return formatDuration(Int(value.rounded()))
         case .distance:
             if let d = set?.distance, abs(d.meters - value) < 1e-6 { return d.description }
-            return distance(meters: value, settings)
+            return distance(meters: value, settings, in: distanceUnit)
         case .pace: return pace(secondsPerKilometre: value, settings)
         }
     }
@@ -128,7 +131,7 @@ extension Render {
         if !beaten.isEmpty {
             let labels = beaten.map { b in
                 let label = recordLabel(b.metric, reps: b.reps, set: s.set.values, settings: settings)
-                let was = b.previous.map { " (was \(recordValue(metric: b.metric, value: $0, set: nil, settings: settings)))" } ?? ""
+                let was = b.previous.map { " (was \(recordValue(metric: b.metric, value: $0, set: nil, settings: settings, distanceUnit: s.set.values.distance?.unit)))" } ?? ""
                 // Pace is not in the set as typed, so its new value is named.
                 let now = b.metric == .pace ? " " + recordValue(metric: .pace, value: b.value, set: nil, settings: settings) : ""
                 return label + now + was

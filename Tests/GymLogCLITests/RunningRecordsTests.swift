@@ -47,6 +47,7 @@ import Testing
         #expect(Render.distance(meters: 3022.712, Settings(defaultUnit: .lb)) == "1.88mi")
         #expect(Render.distance(meters: 1609.344, Settings(defaultUnit: .lb)) == "1mi")
         #expect(Render.distance(meters: 3022.712, Settings(defaultUnit: .kg)) == "3022.7m")
+        #expect(Render.distance(meters: 5030, Settings(defaultUnit: .lb), in: .km) == "5.03km")
         #expect(Render.recordLabel(.fastest, reps: 3023, set: nil, settings: Settings(defaultUnit: .lb)) == "fastest 1.88mi")
     }
 
@@ -66,6 +67,8 @@ import Testing
         let line = try home.gymlog(["log", "run 5.07km 28:31"]).stdout
         // Then it is the 5 km record, against the faster of the two, named as a runner names it
         #expect(line.contains("fastest 5km (was 29:00)"), "\(line)")
+        // and the distance it beat is in the set's own unit, not in miles beside kilometres
+        #expect(line.contains("longest distance (was 5.03km)"), "\(line)")
         let finish = try home.gymlog(["finish"]).stdout
         #expect(finish.contains("fastest 5km 28:31"), "\(finish)")
         #expect(try home.gymlog(["prs", "run"]).stdout.contains("fastest 5km         28:31"))
