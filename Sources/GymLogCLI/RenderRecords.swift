@@ -27,12 +27,9 @@ extension Render {
     static func distance(meters: Double, _ settings: Settings, in unit: DistanceUnit? = nil) -> String {
         let unit = unit ?? (paceUnit(settings) == .mi ? .mi : .m)
         guard unit == .mi || unit == .km || unit == .yd else { return formatMeters(meters) }
-        let hundredths = (meters / unit.metersPerUnit * 100).rounded()
-        guard hundredths.isFinite, abs(hundredths) < 1e15 else { return formatMeters(meters) }
-        let whole = Int64(hundredths)
-        let fraction = whole % 100
-        let digits = fraction == 0 ? "" : fraction % 10 == 0 ? ".\(fraction / 10)" : (fraction < 10 ? ".0\(fraction)" : ".\(fraction)")
-        return "\(whole / 100)\(digits)\(unit.rawValue)"
+        // To the hundredth, written as a typed number is (`Fixed`: `3.11`, `5`).
+        guard let value = Fixed(roundingWithinRange: (meters / unit.metersPerUnit * 100).rounded() / 100) else { return formatMeters(meters) }
+        return "\(value)\(unit.rawValue)"
     }
 
     /// A pace held in seconds per kilometre, per the configured distance unit: `4:52/km`.

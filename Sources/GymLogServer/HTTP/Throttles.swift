@@ -86,10 +86,11 @@ final class RegistrationThrottle: Sendable {
     /// registration the server's limit refuses costs the address nothing.
     func take(_ address: String, now: Int64) -> Wait? {
         buckets.withLockedValue { buckets in
-            var next = buckets
-            if perHour > 0, let wait = next.addresses.take(address, now: now) { return .address(wait) }
-            if totalPerHour > 0, let wait = next.all.take("", now: now) { return .server(wait) }
-            buckets = next
+            // The total's one bucket is tried on a copy, taken only once the address's is.
+            var all = buckets.all
+            if totalPerHour > 0, let wait = all.take("", now: now) { return .server(wait) }
+            if perHour > 0, let wait = buckets.addresses.take(address, now: now) { return .address(wait) }
+            buckets.all = all
             return nil
         }
     }
