@@ -181,6 +181,19 @@ import Testing
         }
     }
 
+    /// The sealer copies a clock's bytes from the payload into the associated data and the
+    /// sealed event: a payload whose clock is not a plain string (escaped, or not a string) is
+    /// refused naming the field, never sealed under bytes another device would not rebuild.
+    @Test func anEventWhoseClockIsNotAnHLCsTextIsRefusedByField() throws {
+        let seal = ValueSeal(key: AccountKey.random(), account: "alice")
+        for clock in [#""001763719000000-00001-d\u0065v""#, "42", "null"] {
+            let event = PushEvent(seq: 7, idempotencyKey: "k", entity: "sets", entityID: "row1", op: "create",
+                                  fields: EventFields(json: #"{"reps":{"v":5,"c":\#(clock)}}"#))
+            #expect(throws: PayloadError.self) { try seal.sealed(event) }
+            do { _ = try seal.sealed(event) } catch { #expect("\(error)".contains("field reps of event 7"), "\(error)") }
+        }
+    }
+
     @Test func theVerifierAndKeyedIDsNameTheKeyWithoutGivingItAway() throws {
         let key = try #require(AccountKey(bytes: Self.bytes(Self.vectors[4].hex)))
         let same = try AccountKey(phrase: Self.vectors[4].phrase)
