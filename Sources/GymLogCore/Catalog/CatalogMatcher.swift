@@ -247,7 +247,7 @@ public enum CatalogMatcher {
         "squeeze press (dumbbell)": "Dumbbell_Bench_Press", "incline squeeze press (dumbbell)": "Incline_Dumbbell_Press",
         "alternating dumbbell bench press": "Dumbbell_Bench_Press", "low incline dumbbell press": "Incline_Dumbbell_Press",
         "incline smith press": "Smith_Machine_Incline_Bench_Press", "smith cgbp": "Smith_Machine_Close-Grip_Bench_Press",
-        "smith jm press": "JM_Press", "pec deck fly": "Butterfly", "low incline dumbbell fly": "Incline_Dumbbell_Flyes",
+"pec deck fly": "Butterfly", "low incline dumbbell fly": "Incline_Dumbbell_Flyes",
         "diamond push up": "Push-Ups_-_Close_Triceps_Position",
         // The catalog files these under stretching, which the word rule leaves out; as the apps
         // log them they are sets for the back and the abs.
@@ -285,13 +285,12 @@ public enum CatalogMatcher {
         "palms-up dumbbell wrist curl": "Palms-Up_Dumbbell_Wrist_Curl_Over_A_Bench",
         "one arm wrist curl": "Seated_One-Arm_Dumbbell_Palms-Up_Wrist_Curl",
         "one arm revers wrist curl": "Seated_One-Arm_Dumbbell_Palms-Down_Wrist_Curl",
-        // Fitbod's resistance-band lifts: the band entry where the catalog has one, else the
-        // lift's entry (its muscles; the name's band stays the equipment, see `Equipment.of`).
+        // Fitbod's resistance-band lifts, where the catalog has the lift with a band: a band curl
+        // linked to a barbell entry would be offered plates (the link's equipment wins over a
+        // name's that is not in parentheses, `Equipment.of`).
         "handle band lateral raise": "Lateral_Raise_-_With_Bands", "handle band shoulder press": "Shoulder_Press_-_With_Bands",
         "handle band upright row": "Upright_Row_-_With_Bands", "handle band pec fly": "Cross_Over_-_With_Bands",
-        "handle band tricep extension": "Speed_Band_Overhead_Triceps", "handle band bicep curl": "Dumbbell_Bicep_Curl",
-        "handle band reverse curl": "Reverse_Barbell_Curl", "handle band forward raise": "Front_Dumbbell_Raise",
-        "handle band lat pulldown": "Wide-Grip_Lat_Pulldown", "handle band straight-arm pulldown": "Straight-Arm_Pulldown",
+        "handle band tricep extension": "Speed_Band_Overhead_Triceps",
         "hip abductors \"bad girls\"": "Thigh_Abductor",
         // Hevy in Spanish.
         "abdominal crunch maquina": "Ab_Crunch_Machine", "super french press maquina": "Machine_Triceps_Extension",
