@@ -13,8 +13,8 @@ struct SearchExercises: ContextCommand {
           gymlog exercises search press --muscle shoulders --equipment dumbbell
           gymlog exercises search --muscle hamstrings --json
 
-        The catalog is free-exercise-db (public domain, \(ExerciseCatalog.count) exercises) \
-        and ships inside gymlog. A word matches the start of a word of a name, ignoring case, \
+        The catalog is free-exercise-db (public domain) and a few lifts gymlog adds, \
+        \(ExerciseCatalog.count) exercises, and ships inside gymlog. A word matches the start of a word of a name, ignoring case, \
         accents and punctuation (`pull` finds Pullups).
         """)
     @OptionGroup var global: GlobalOptions

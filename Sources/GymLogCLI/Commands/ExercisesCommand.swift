@@ -35,7 +35,7 @@ struct Exercises: ParsableCommand {
               the built-in catalog and your own, for routines
           gymlog exercises info squat
               muscles, equipment, link, your numbers
-          gymlog exercises link "Hip Thrust (Machine)" Barbell Hip Thrust
+          gymlog exercises link "Frog Pump" Barbell Glute Bridge
               choose the catalog entry by hand
           gymlog exercises unlink "Around The World"
               never link it from its name

@@ -12,7 +12,7 @@ struct LinkExercise: ContextCommand {
           choose another entry, link it by hand. Find the entry with
           `gymlog exercises search`; give its name or its id.
 
-          gymlog exercises link "Hip Thrust (Machine)" Barbell Hip Thrust
+          gymlog exercises link "Frog Pump" Barbell Glute Bridge
           gymlog exercises link squat Barbell_Full_Squat
           gymlog exercises link squat --auto
               from its name again, as when it was new

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One exercise of the vendored catalog (yuhonas/free-exercise-db, public domain): what it is
-/// done with and which muscles it trains, as the catalog spells them.
+/// One exercise of the vendored catalog (yuhonas/free-exercise-db, public domain) or of gymlog's
+/// additions to it (`CatalogAdditions.swift`): what it is done with and which muscles it trains,
+/// as the catalog spells them.
 public struct CatalogEntry: Equatable, Sendable {
     /// The catalog's own id (`Barbell_Squat`), stable across its versions.
     public var id: String
@@ -38,11 +39,12 @@ public struct CatalogEntry: Equatable, Sendable {
 /// The exercise catalog gymlog ships: read from the text compiled into the binary the first
 /// time it is asked for (`gymlog log` never pays for it), then kept.
 public enum ExerciseCatalog {
-    /// Every entry, in the catalog's id order.
-    public static let entries: [CatalogEntry] = catalogText.split(separator: "\n").compactMap(CatalogEntry.init(line:))
+    /// Every entry: the vendored catalog's in its id order, then gymlog's additions.
+    public static let entries: [CatalogEntry] = (catalogText.split(separator: "\n") + catalogAdditionsText.split(separator: "\n"))
+        .compactMap(CatalogEntry.init(line:))
 
     /// How many entries there are, without parsing them (help texts say it at every start).
-    public static let count = catalogEntryCount
+    public static let count = catalogEntryCount + catalogAdditionsCount
 
     /// The entry with catalog id `id`.
     public static func entry(id: String) -> CatalogEntry? { entries.first { $0.id == id } }
