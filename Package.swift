@@ -97,7 +97,8 @@ let package = Package(
         .executableTarget(
             name: "gymlog-bench",
             dependencies: [
-                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CSQLite", "SplitMix", grdb, argumentParser,
+                // GymLogServer for the records' stored text (`RecordText`) of the raw-insert baseline.
+                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogServer", "CSQLite", "SplitMix", grdb, argumentParser,
             ],
             path: "Benchmarks/gymlog-bench"
         ),
