@@ -759,7 +759,7 @@ struct HostileKnobs: Sendable {
         seed = Sim.seed()
     }
 
-    var context: String { "seed=\(seed) scale=\(scale) (rerun with GYMLOG_RELIABILITY_SEED=\(seed))" }
+    var context: String { Sim.replay(seed: seed) }
 }
 
 // MARK: - World and state
