@@ -8,6 +8,9 @@ import PackageDescription
 // The third-party products, named once so each target's list reads as a list of names.
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+// GRDB's SQLite module: the server's store calls SQLite's C API where GRDB would cost more per
+// field (binding and reading columns) or has no call (WAL checkpoints).
+let grdbSQLite: Target.Dependency = .product(name: "GRDBSQLite", package: "GRDB.swift")
 let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
 let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
 // swift-nio and swift-nio-extras come with Hummingbird; named for the server's connection
@@ -15,6 +18,8 @@ let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", packa
 let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
 let nioHTTP1: Target.Dependency = .product(name: "NIOHTTP1", package: "swift-nio")
 let nioHTTPTypes: Target.Dependency = .product(name: "NIOHTTPTypes", package: "swift-nio-extras")
+// The HTTP request and response types Hummingbird is written in (its methods, statuses and header names).
+let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
 let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
@@ -40,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -72,8 +78,8 @@ let package = Package(
             name: "GymLogServer",
             dependencies: [
                 "GymLogCore", "GymLogWire",
-                argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, nioCore, nioConcurrency, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
-                logging, crypto, grdb, postgresNIO, prometheus,
+                argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, httpTypes, nioCore, nioConcurrency, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
+                logging, crypto, grdb, grdbSQLite, postgresNIO, prometheus,
             ]
         ),
         .executableTarget(
@@ -97,7 +103,8 @@ let package = Package(
         .executableTarget(
             name: "gymlog-bench",
             dependencies: [
-                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CSQLite", "SplitMix", grdb, argumentParser,
+                // GymLogServer for the records' stored text (`RecordText`) of the raw-insert baseline.
+                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogServer", "CSQLite", "SplitMix", grdb, argumentParser,
             ],
             path: "Benchmarks/gymlog-bench"
         ),
@@ -120,7 +127,7 @@ let package = Package(
         // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(
             name: "GymLogServerTests",
-            dependencies: ["GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport", "SplitMix", grdb, hummingbirdTesting, postgresNIO]
+            dependencies: ["GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport", "SplitMix", grdb, hummingbird, hummingbirdTesting, httpTypes, postgresNIO]
         ),
         // Client and server together: real binaries and in-process engines against the real
         // server (sync, simulation, restores, clock skew, several instances, crashes while syncing).
@@ -128,7 +135,7 @@ let package = Package(
             name: "GymLogIntegrationTests",
             dependencies: [
                 "GymLogServer", "GymLogWire", "GymLogSyncClient", "GymLogCore", "GymLogStore", "GymLogTestSupport",
-                "SplitMix", grdb, hummingbirdTesting,
+                "SplitMix", grdb, hummingbird, hummingbirdTesting, nioConcurrency,
             ]
         ),
     ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GymLogCore
+import GymLogServer
 import GymLogStore
 import GymLogWire
 import GymLogSyncClient

@@ -121,35 +121,13 @@ func metricsResponse(_ metrics: ServerMetrics, _ storage: any SyncStorage) async
                     body: .init(byteBuffer: ByteBuffer(string: text)))
 }
 
-/// Every endpoint the server serves. The router is built from this list, so the OpenAPI
-/// conformance test can check the spec against exactly what is served.
-public enum Endpoint: String, CaseIterable, Sendable {
-    case healthz, readyz, metrics, capabilities, register, push, pull
-    /// Protocol v2's compact pull; v2 keeps every other endpoint of v1.
-    case compactPull
-    /// `GET /v1/account` and `PUT /v1/account/key`: end-to-end encryption's key verifier.
-    case account, accountKey
-
-    public var method: HTTPRequest.Method {
-        switch self {
-        case .healthz, .readyz, .metrics, .capabilities, .pull, .compactPull, .account: .get
-        case .register, .push: .post
-        case .accountKey: .put
-        }
-    }
-
-    public var path: String {
-        switch self {
-        case .healthz: "/healthz"
-        case .readyz: "/readyz"
-        case .metrics: "/metrics"
-        case .capabilities: "/v1/capabilities"
-        case .register: "/v1/register"
-        case .push: "/v1/push"
-        case .pull: "/v1/pull"
-        case .compactPull: "/v2/pull"
-        case .account: "/v1/account"
-        case .accountKey: "/v1/account/key"
+extension Endpoint {
+    /// The endpoint's method as the router spells it (`Endpoint`, GymLogWire, lists what is served).
+    var httpMethod: HTTPRequest.Method {
+        switch method {
+        case .get: .get
+        case .post: .post
+        case .put: .put
         }
     }
 }
@@ -218,7 +196,7 @@ public func buildRouter(_ config: ServerConfig, storage: any SyncStorage, logger
     let served = Endpoint.allCases.filter { !($0 == .metrics && config.metricsAddress != nil) }
     router.add(middleware: RequestLogMiddleware(metrics: metrics, served: served, trustedProxies: config.trustedProxies))
     for endpoint in served {
-        router.on(RouterPath(endpoint.path), method: endpoint.method) { request, context -> Response in
+        router.on(RouterPath(endpoint.path), method: endpoint.httpMethod) { request, context -> Response in
             switch endpoint {
             case .healthz: return jsonResponse(HealthStatus(status: "ok"))
             case .readyz: return try await readiness(storage, limit: config.readinessTimeout, logger: context.logger)
@@ -303,7 +281,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         let codings = request.headers[values: .transferEncoding].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if let other = codings.first(where: { $0 != "chunked" }) {
-            throw APIError(.notImplemented, "unsupported_transfer_encoding",
+            throw APIError(.notImplemented, .unsupportedTransferEncoding,
                            "the server does not understand the transfer coding \"\(other.prefix(40))\"; send the body as is, or only chunked.")
         }
     }
@@ -313,7 +291,7 @@ struct RequestLogMiddleware: RouterMiddleware {
     /// RFC 9112 3.2: a server answers a request with more than one Host field with 400.
     static func checkSingleHost(_ request: Request) throws {
         if request.headers[Self.host] != nil {
-            throw APIError(.badRequest, "bad_request", "the request has more than one Host header; send exactly one (RFC 9112, section 3.2).")
+            throw APIError(.badRequest, .badRequest, "the request has more than one Host header; send exactly one (RFC 9112, section 3.2).")
         }
     }
 
@@ -340,17 +318,17 @@ struct RequestLogMiddleware: RouterMiddleware {
             apiError = .keyRequired
         case is CancellationError:
             // The shutdown grace ran out while this request was still going (see `runUntilSignalled`).
-            apiError = APIError(.serviceUnavailable, "shutting_down", "the server stopped before this request was done; nothing more of it was applied. Try again shortly.")
+            apiError = APIError(.serviceUnavailable, .shuttingDown, "the server stopped before this request was done; nothing more of it was applied. Try again shortly.")
         case let e as HTTPError where e.status == .notFound:
             apiError = .notFound(request, served: served)
         case let e as any HTTPResponseError where e.status == .contentTooLarge:
-            apiError = APIError(.contentTooLarge, "payload_too_large", "the request body is too large; send smaller batches.")
+            apiError = APIError(.contentTooLarge, .payloadTooLarge, "the request body is too large; send smaller batches.")
         case let e as any HTTPResponseError:
-            apiError = APIError(e.status, e.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
+            apiError = APIError(e.status, rawCode: e.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
                                 "the request failed: \(e.status.reasonPhrase).")
         default:
             context.logger.error("internal error", metadata: ["error": "\(error)"])
-            apiError = APIError(.internalServerError, "internal_error",
+            apiError = APIError(.internalServerError, .internalError,
                                 "the server failed to handle the request; try again later, and report request id \(requestID) if it persists.")
         }
         var response = jsonResponse(apiError.body, status: apiError.status)

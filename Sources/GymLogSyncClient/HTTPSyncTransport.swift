@@ -68,7 +68,7 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     public func push(_ request: PushRequest) async throws -> PushResponse {
-        try await send("POST", "v1/push", body: request.jsonBody())
+        try await send(.push, body: request.jsonBody())
     }
 
     /// `limit` counts changes on v2 and field rows on v1.
@@ -77,15 +77,16 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     public func pull(cursor: SyncCursor, limit: Int? = nil, deviceID: String, ackedSeq: Int64?, since: Int64?) async throws -> PullResponse {
-        var items = [URLQueryItem(name: "device_id", value: deviceID), URLQueryItem(name: "cursor", value: cursor.description)]
-        if let limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
-        if let ackedSeq, ackedSeq > 0 { items.append(URLQueryItem(name: "acked_seq", value: String(ackedSeq))) }
-        if let since, since > 0 { items.append(URLQueryItem(name: "since", value: String(since))) }
+        func item(_ name: PullParameter, _ value: String) -> URLQueryItem { URLQueryItem(name: name.rawValue, value: value) }
+        var items = [item(.deviceID, deviceID), item(.cursor, cursor.description)]
+        if let limit { items.append(item(.limit, String(limit))) }
+        if let ackedSeq, ackedSeq > 0 { items.append(item(.ackedSeq, String(ackedSeq))) }
+        if let since, since > 0 { items.append(item(.since, String(since))) }
         // A page is read change by change (`PulledChanges`): one change that does not read is
         // set aside by itself instead of failing the page on every pull.
         if pullProtocol == .v2 {
             do {
-                let body = try await sendForBody("GET", "v2/pull", query: items)
+                let body = try await sendForBody(.compactPull, query: items)
                 return try decoded(body) { try PulledChanges.compactPage($0) }
             } catch let error as SyncTransportError where error.isNotFound {
                 // A server from before v2 (or a proxy passing only /v1): every other endpoint is
@@ -93,11 +94,11 @@ public struct HTTPSyncTransport: SyncTransport {
                 pullVersion.withLockedValue { $0 = .v1 }
             }
         }
-        return try decoded(try await sendForBody("GET", "v1/pull", query: items)) { try PulledChanges.page($0) }
+        return try decoded(try await sendForBody(.pull, query: items)) { try PulledChanges.page($0) }
     }
 
     public func capabilities() async throws -> Capabilities {
-        try await send("GET", "v1/capabilities")
+        try await send(.capabilities)
     }
 
     /// Proves the login works before anything is saved: the server answers the capabilities
@@ -129,29 +130,29 @@ public struct HTTPSyncTransport: SyncTransport {
     /// from a server from before end-to-end encryption (no such endpoint): it keeps every
     /// account in the clear.
     public func account() async throws -> AccountInfo? {
-        do { return try await send("GET", "v1/account") } catch let error as SyncTransportError where error.isNotFound { return nil }
+        do { return try await send(.account) } catch let error as SyncTransportError where error.isNotFound { return nil }
     }
 
     /// `PUT /v1/account/key`: the account's history is sealed with the key `verifier` names
     /// from now on (`key_exists` when it has another key).
     public func setAccountKey(verifier: String) async throws -> AccountKeyResponse {
-        try await send("PUT", "v1/account/key", body: try JSONEncoder().encode(AccountKeyRequest(verifier: verifier)))
+        try await send(.accountKey, body: try JSONEncoder().encode(AccountKeyRequest(verifier: verifier)))
     }
 
     /// Creates an account on a server started with `--open-registration`; the token is shown only once.
     public func register(name: String) async throws -> RegisterResponse {
-        try await send("POST", "v1/register", body: try JSONEncoder().encode(RegisterRequest(name: name)))
+        try await send(.register, body: try JSONEncoder().encode(RegisterRequest(name: name)))
     }
 
     /// `GET /healthz`.
     public func health() async throws -> HealthStatus {
-        try await send("GET", "healthz")
+        try await send(.healthz)
     }
 
     private var serverName: String { baseURL.absoluteString }
 
-    private func send<T: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> T {
-        try decoded(try await sendForBody(method, path, query: query, body: body)) { try JSONDecoder().decode(T.self, from: $0) }
+    private func send<T: Decodable>(_ endpoint: Endpoint, query: [URLQueryItem] = [], body: Data? = nil) async throws -> T {
+        try decoded(try await sendForBody(endpoint, query: query, body: body)) { try JSONDecoder().decode(T.self, from: $0) }
     }
 
     /// A 2xx answer's body read by `read`; what does not read is an invalid response.
@@ -162,13 +163,14 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     /// The body of a 2xx answer; any other answer thrown as the error it is.
-    private func sendForBody(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> Data {
-        var url = baseURL.appendingPathComponent(path)
+    private func sendForBody(_ endpoint: Endpoint, query: [URLQueryItem] = [], body: Data? = nil) async throws -> Data {
+        // Below the base URL's own path (a server behind a proxy's prefix), so without the leading `/`.
+        var url = baseURL.appendingPathComponent(String(endpoint.path.dropFirst()))
         if !query.isEmpty, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             parts.queryItems = query
             url = parts.url ?? url
         }
-        var request = HTTPExchangeRequest(method: method, url: url, headers: [("Accept", "application/json")], body: body, timeout: timeout)
+        var request = HTTPExchangeRequest(method: endpoint.method.rawValue, url: url, headers: [("Accept", "application/json")], body: body, timeout: timeout)
         if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
         if let keyVerifier { request.headers.append((accountKeyHeader, keyVerifier)) }
         if body != nil { request.headers.append(("Content-Type", "application/json")) }

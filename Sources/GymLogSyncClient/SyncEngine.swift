@@ -165,9 +165,9 @@ public struct SyncEngine: Sendable {
     public var seal: ValueSeal?
 
     /// The server's answer to an event whose seq or key already carried other content.
-    static let keyReusedCode = "key_reused"
+    static let keyReusedCode = ErrorCode.keyReused.rawValue
     /// The server's answer to a value of an encrypted account it does not take for sealed.
-    static let notSealedCode = "not_sealed"
+    static let notSealedCode = ErrorCode.notSealed.rawValue
 
     /// How far inside the server's clock limit the device clock must be before pending
     /// writes are re-stamped after `clock_ahead` (network delay fits well inside a minute).
@@ -222,7 +222,7 @@ public struct SyncEngine: Sendable {
             do {
                 try await cycle(&report, &budget, pushFirst: pushFirst, device: device)
                 return report
-            } catch let error as SyncTransportError where error.code == "epoch_changed" && !retried.epoch {
+            } catch let error as SyncTransportError where error.code == ErrorCode.epochChanged.rawValue && !retried.epoch {
                 // The server's history moved on since this device's last pull (another device
                 // proved a rollback, or the server was replaced): pull first, which rebases, then push.
                 retried.epoch = true
@@ -425,7 +425,7 @@ public struct SyncEngine: Sendable {
             do {
                 let sent = if let seal { try await seal.sealed(events) } else { events }
                 response = try await transport.push(PushRequest(deviceID: device, events: sent, epoch: epoch))
-            } catch let error as SyncTransportError where error.code == "clock_ahead" && !restampedThisCycle {
+            } catch let error as SyncTransportError where error.code == ErrorCode.clockAhead.rawValue && !restampedThisCycle {
                 // The server refuses clocks far in its future. If this device's wall clock is
                 // now within what the server accepts, it was further ahead when the pending
                 // writes were made (and the HLC still is): re-stamp them from the corrected time
@@ -441,7 +441,7 @@ public struct SyncEngine: Sendable {
                 report.restamped += try replica.restampClocks(after: serverTime + accepted)
                 restampedThisCycle = true
                 continue
-            } catch let error as SyncTransportError where error.code == "sequence_gap" && !rebasedThisCycle {
+            } catch let error as SyncTransportError where error.code == ErrorCode.sequenceGap.rawValue && !rebasedThisCycle {
                 // The server lost events it had acknowledged (restored backup): re-send all.
                 if case .server(_, let body) = error, let last = body.lastAppliedSeq {
                     try replica.rebase(epoch: epoch ?? "", nextSeq: last + 1)

@@ -46,7 +46,7 @@ public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, Cust
     public var code: String? {
         switch self {
         case .server(_, let body): body.error.code
-        case .unauthorized(_, let withdrawal): withdrawal?.errorCode ?? "unauthorized"
+        case .unauthorized(_, let withdrawal): (withdrawal?.errorCode ?? .unauthorized).rawValue
         default: nil
         }
     }
@@ -103,10 +103,10 @@ public enum SyncTransportError: Error, LocalizedError, Equatable, Sendable, Cust
         case .unauthorized(let server, .deleted?):
             "the server's administrator deleted this account and what the server kept of it (`gymlog-server user delete`); this "
                 + "device keeps its whole history. Ask them for a new account, then run \(Self.loginAgain(server)): the history goes up again."
-        case .server(_, let body) where body.error.code == "key_required":
+        case .server(_, let body) where body.error.code == ErrorCode.keyRequired.rawValue:
             // The server's own sentence is for clients from before encryption (it says to upgrade).
             Self.keyRequiredAdvice
-        case .server(_, let body) where body.error.code == "database_unavailable":
+        case .server(_, let body) where body.error.code == ErrorCode.databaseUnavailable.rawValue:
             // The server answered: not the network, and nothing the user can fix but wait.
             "the sync server is running, but its database is down, so nothing was sent or received; "
                 + "your changes are kept on this device and go with a later sync. Try again later; if it lasts, tell the server's operator."

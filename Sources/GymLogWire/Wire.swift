@@ -394,16 +394,16 @@ public enum TokenWithdrawal: String, Hashable, Sendable, CaseIterable {
     case deleted
 
     /// The 401's code: `token_rotated`, `token_revoked`, `account_deleted`.
-    public var errorCode: String {
+    public var errorCode: ErrorCode {
         switch self {
-        case .rotated: "token_rotated"
-        case .revoked: "token_revoked"
-        case .deleted: "account_deleted"
+        case .rotated: .tokenRotated
+        case .revoked: .tokenRevoked
+        case .deleted: .accountDeleted
         }
     }
 
     public init?(errorCode: String) {
-        guard let match = Self.allCases.first(where: { $0.errorCode == errorCode }) else { return nil }
+        guard let match = Self.allCases.first(where: { $0.errorCode.rawValue == errorCode }) else { return nil }
         self = match
     }
 

@@ -17,7 +17,7 @@ import SplitMix
         let knobs = CrashKnobs()
         var rng = SplitMix64(seed: knobs.seed)
         let kills = 40 * knobs.scale
-        let context = "seed=\(knobs.seed) scale=\(knobs.scale) (rerun with GYMLOG_RELIABILITY_SEED=\(knobs.seed))"
+        let context = knobs.replay
         var counts = (chainKills: 0, freshKills: 0, midStream: 0, linesFed: 0, linesConfirmed: 0, setsConfirmed: 0, chains: 1)
         var chain = try ClientDevice()
         var base = try ClientDatabaseDump.read(chain.database, rows: .none)

@@ -570,7 +570,7 @@ private struct FuzzCounts {
         for p in WritePipelineInvariant.violations(dump, acknowledgedThrough: nil, synced: false).prefix(5) { ok = false; Issue.record("\(p). \(where_)") }
         let errors = stderr.split(separator: "\n").filter { $0.hasPrefix("error:") || $0.hasPrefix("Error:") }.count
         let sets = dump.rowCounts["sets"] ?? 0
-        if ok { try? FileManager.default.removeItem(atPath: home) }
+        if ok { try? FileManager.default.removeItem(atPath: home) } else { TemporaryFiles.keep(home) }
         print("reliability: repl-fuzz-binary seed=\(seed) scale=\(ReplFuzzKnobs.scale) \(counts.lines) error_lines=\(errors) sets=\(sets) events=\(dump.outbox.count) server=\(serverDown ? "down" : "none") exit=\(run.status) seconds=\(Int(seconds)) outcome=\(ok ? "ok" : "failed")")
     }
 }

@@ -363,7 +363,7 @@ struct HostileInputTests {
         var cases: [HostileCase] = []
         let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options, .trace, .connect]
         for endpoint in Endpoint.allCases {
-            for method in methods where method != endpoint.method {
+            for method in methods where method != endpoint.httpMethod {
                 let uri = endpoint == .pull ? endpoint.path + "?device_id=dev-alice" : endpoint.path
                 var c = HostileCase("\(method) \(endpoint.path)", method: method, uri: uri, body: Array(HostileCase.applicablePush().utf8),
                                     .methodNotAllowed, "method_not_allowed",
@@ -759,7 +759,7 @@ struct HostileKnobs: Sendable {
         seed = Sim.seed()
     }
 
-    var context: String { "seed=\(seed) scale=\(scale) (rerun with GYMLOG_RELIABILITY_SEED=\(seed))" }
+    var context: String { Sim.replay(seed: seed) }
 }
 
 // MARK: - World and state

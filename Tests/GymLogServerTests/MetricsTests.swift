@@ -29,7 +29,7 @@ struct MetricsTests {
                 #expect(Self.sample(empty, #"gymlog_events_total{outcome="applied"}"#) == 0, "\(empty)")
                 // ...and every rejection code's series, which the README says to alert on (item 8 of issue 49)
                 #expect(Self.sample(empty, #"gymlog_event_rejections_total{code="invalid_entity"}"#) == 0, "\(empty)")
-                for code in RejectionCode.allCases {
+                for code in ErrorCode.eventRejections {
                     #expect(Self.sample(empty, "gymlog_event_rejections_total{code=\"\(code.rawValue)\"}") == 0, "\(code)")
                 }
                 // Given a push of two good events and one with a bad entity, then the same push again

@@ -218,6 +218,15 @@ struct OpenAPITests {
         }
     }
 
+    @Test func everyErrorCodeIsInTheSpec() throws {
+        // Every code the server can answer (`ErrorCode`, the one place they are spelled) is documented.
+        let yaml = try String(contentsOf: Self.specURL, encoding: .utf8)
+        let words = Set(yaml.split { !($0.isLetter || $0 == "_") }.map(String.init))
+        let missing = ErrorCode.allCases.map(\.rawValue).filter { !words.contains($0) }
+        #expect(missing.isEmpty, "error codes not in openapi.yaml: \(missing)")
+        #expect(ErrorCode.allCases.count == Set(ErrorCode.allCases.map(\.rawValue)).count)
+    }
+
     @Test func readerSeesTheWholeSpec() throws {
         // Guards the reader itself: a reader that found nothing would let everything pass.
         let spec = OpenAPISpec(yaml: try String(contentsOf: Self.specURL, encoding: .utf8))

@@ -15,6 +15,9 @@ public enum Sim {
         if let text = environment["GYMLOG_RELIABILITY_SEED"], let seed = UInt64(text) { return seed &+ offset }
         return UInt64.random(in: 1..<(1 << 48))
     }
+
+    /// How a failure names a run of `seed`, with how to replay it.
+    public static func replay(seed: UInt64) -> String { "seed=\(seed) scale=\(scale) (rerun with GYMLOG_RELIABILITY_SEED=\(seed))" }
 }
 
 /// Draws from a seeded generator, as every randomized suite draws.

@@ -2,17 +2,51 @@ import Foundation
 import GymLogWire
 import Synchronization
 
-/// A fresh folder under the system's temporary directory, named `prefix-UUID`.
+/// A fresh folder under the system's temporary directory, named `prefix-UUID`, removed when
+/// the test process exits (`TemporaryFiles`).
 public func temporaryDirectory(_ prefix: String) throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    TemporaryFiles.removeAtExit(path)
     return path
 }
 
 /// A fresh path under the system's temporary directory, named `prefix-UUID.ext`, for a file a
-/// test is about to write (nothing is created).
+/// test is about to write (nothing is created); removed, with SQLite's files beside it, when
+/// the test process exits (`TemporaryFiles`).
 public func temporaryFile(_ prefix: String, extension ext: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString).\(ext)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString).\(ext)").path
+    TemporaryFiles.removeAtExit(path, "\(path)-wal", "\(path)-shm", "\(path)-journal")
+    return path
+}
+
+/// What `temporaryDirectory`, `temporaryFile` and `TemporaryHome` made: removed when the test
+/// process exits, so a run leaves nothing behind. A test that names a folder in its failure
+/// keeps it (`keep`); `GYMLOG_KEEP_TEST_FILES=1` keeps everything of a run.
+public enum TemporaryFiles {
+    private static let paths = Mutex<Set<String>>([])
+
+    /// Registers the removal at exit, once per process.
+    private static let removalRegistered: Bool = {
+        atexit { TemporaryFiles.removeAll() }
+        return true
+    }()
+
+    /// Removes `paths` (folders with what is in them) when the process exits.
+    public static func removeAtExit(_ made: String...) {
+        _ = removalRegistered
+        paths.withLock { $0.formUnion(made) }
+    }
+
+    /// Leaves `path` (a folder a failure message names) on disk after the run.
+    public static func keep(_ path: String) {
+        paths.withLock { _ = $0.remove(path) }
+    }
+
+    private static func removeAll() {
+        guard ProcessInfo.processInfo.environment["GYMLOG_KEEP_TEST_FILES"] != "1" else { return }
+        for path in paths.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
 
 /// An isolated HOME with its own database and config, and a way to run the built `gymlog` in it.

@@ -57,7 +57,7 @@ struct Login: SavesCredentials {
         var base = typed
         while true {
             if base.hasSuffix("/") { base.removeLast(); continue }
-            if let tail = ["/v1", "/v2"].first(where: base.hasSuffix) { base.removeLast(tail.count); continue }
+            if let tail = Endpoint.versionPrefixes.first(where: base.hasSuffix) { base.removeLast(tail.count); continue }
             return base
         }
     }
@@ -166,7 +166,7 @@ struct Login: SavesCredentials {
         let key = typed.isEmpty ? AccountKey.random() : try Self.key(typed, reask: Self.reaskOnTerminal(context))
         do {
             _ = try await transport.setAccountKey(verifier: key.verifier)
-        } catch let error as SyncTransportError where error.code == "key_exists" {
+        } catch let error as SyncTransportError where error.code == ErrorCode.keyExists.rawValue {
             throw UserError("Another device made this account's key meanwhile, so nothing was saved. Run `gymlog key` there and "
                 + "log in again here with its recovery phrase.")
         }

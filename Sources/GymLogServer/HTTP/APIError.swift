@@ -11,10 +11,17 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     /// Sent with the JSON body (`Allow` on a 405).
     public var headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, lastAppliedSeq: Int64? = nil, serverTimeMs: Int64? = nil,
+    public init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ message: String, lastAppliedSeq: Int64? = nil, serverTimeMs: Int64? = nil,
                 headers: HTTPFields = [:]) {
+        self.init(status, rawCode: code.rawValue, message, lastAppliedSeq: lastAppliedSeq, serverTimeMs: serverTimeMs, headers: headers)
+    }
+
+    /// An error whose code is not one of the protocol's `ErrorCode`s: only for an HTTP error of
+    /// the framework's own, coded from its reason phrase.
+    init(_ status: HTTPResponse.Status, rawCode: String, _ message: String, lastAppliedSeq: Int64? = nil, serverTimeMs: Int64? = nil,
+         headers: HTTPFields = [:]) {
         self.status = status
-        self.body = ErrorBody(error: ErrorDetail(code: code, message: message), lastAppliedSeq: lastAppliedSeq, serverTimeMs: serverTimeMs)
+        self.body = ErrorBody(error: ErrorDetail(code: rawCode, message: message), lastAppliedSeq: lastAppliedSeq, serverTimeMs: serverTimeMs)
         self.headers = headers
     }
 
@@ -25,7 +32,7 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     }
 
     /// 401 with the challenge RFC 9110 11.6.1 requires on every 401 (RFC 6750's Bearer scheme).
-    static let unauthorized = APIError(.unauthorized, "unauthorized",
+    static let unauthorized = APIError(.unauthorized, .unauthorized,
         "the token is missing, unknown or revoked; send `Authorization: Bearer <token>` with a token from `gymlog-server user add`.",
         headers: [.wwwAuthenticate: #"Bearer realm="gymlog""#])
 
@@ -52,7 +59,7 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     /// gymlog 0.12.0 and later word this code themselves; the sentence is for a client from
     /// before end-to-end encryption (0.11.0 shows the server's message as it is), which has no
     /// `gymlog key` and no phrase to give: it is told to upgrade first.
-    static let keyRequired = APIError(.forbidden, "key_required",
+    static let keyRequired = APIError(.forbidden, .keyRequired,
         "this account's history is encrypted end to end (since gymlog 0.12.0), and this device sent no key for it. "
             + "If `gymlog --version` here says 0.11.0 or older, upgrade gymlog on this device first; then log in again here "
             + "(`gymlog login --server URL`, with the token and the recovery phrase that `gymlog key` shows on a device that syncs). "
@@ -62,7 +69,7 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     /// full), with `Retry-After`, on every route and on `/readyz`. `problem` never names a
     /// path or a URL: the store logs those.
     static func notReady(_ problem: String) -> APIError {
-        APIError(.serviceUnavailable, "not_ready", "the server is not ready: \(problem)",
+        APIError(.serviceUnavailable, .notReady, "the server is not ready: \(problem)",
                  headers: [.retryAfter: "\(notReadyRetryAfterSeconds)"])
     }
 
@@ -70,7 +77,7 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     /// (PostgreSQL down or restarting), with `Retry-After`. A code of its own, so a client
     /// says the server's database is down, not the network or the server.
     static func databaseUnavailable(_ problem: String) -> APIError {
-        APIError(.serviceUnavailable, "database_unavailable",
+        APIError(.serviceUnavailable, .databaseUnavailable,
                  "the sync server is running, but its database is not answering (\(problem)); nothing of this request was applied. Try again later; if it lasts, tell the server's operator.",
                  headers: [.retryAfter: "\(notReadyRetryAfterSeconds)"])
     }
@@ -79,13 +86,13 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     static let notReadyRetryAfterSeconds = 5
 
     /// 429 with `Retry-After` in whole seconds (at least 1).
-    static func tooManyRequests(_ code: String, _ message: String, retryAfterMs: Int64) -> APIError {
+    static func tooManyRequests(_ code: ErrorCode, _ message: String, retryAfterMs: Int64) -> APIError {
         let seconds = max(1, (retryAfterMs + 999) / 1000)
         return APIError(.tooManyRequests, code, message + " (Retry-After: \(seconds) s)", headers: [.retryAfter: "\(seconds)"])
     }
 
     static func payloadTooLarge(limit: Int) -> APIError {
-        APIError(.contentTooLarge, "payload_too_large",
+        APIError(.contentTooLarge, .payloadTooLarge,
                  "the request body is larger than the server's limit of \(limit) bytes; send smaller batches.")
     }
 
@@ -94,11 +101,11 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     static func notFound(_ request: Request, served: [Endpoint]) -> APIError {
         let allowed = served.filter { $0.path == request.uri.path }.map(\.method.rawValue)
         guard !allowed.isEmpty else {
-            return APIError(.notFound, "not_found", "there is no \(request.method) \(request.uri.path) endpoint; see openapi.yaml for the API.")
+            return APIError(.notFound, .notFound, "there is no \(request.method) \(request.uri.path) endpoint; see openapi.yaml for the API.")
         }
         var headers = HTTPFields()
         headers[.allow] = allowed.joined(separator: ", ")
-        return APIError(.methodNotAllowed, "method_not_allowed",
+        return APIError(.methodNotAllowed, .methodNotAllowed,
                         "there is no \(request.method) \(request.uri.path) endpoint; use \(allowed.joined(separator: " or ")) \(request.uri.path) (see openapi.yaml).",
                         headers: headers)
     }
@@ -106,7 +113,7 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     /// The client stopped sending before the body was whole (it hung up, or sent less than
     /// its Content-Length): its fault, not the server's.
     static func incompleteBody(_ error: any Error) -> APIError {
-        APIError(.badRequest, "incomplete_body",
+        APIError(.badRequest, .incompleteBody,
                  "the request body ended before it was complete (\(error)); send the whole body, with a Content-Length that matches it.")
     }
 }

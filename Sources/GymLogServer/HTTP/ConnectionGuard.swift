@@ -1,4 +1,5 @@
 import Foundation
+import GymLogWire
 import HTTPTypes
 import HummingbirdCore
 import Logging
@@ -203,7 +204,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func answerUnparseable(_ context: ChannelHandlerContext, _ error: any Error) {
         let requestID = UUID().uuidString.lowercased()
-        let apiError = APIError(.badRequest, "bad_request",
+        let apiError = APIError(.badRequest, .badRequest,
                                 "the request is not valid HTTP/1.1 (\(error)); send a request as RFC 9112 describes, with the headers openapi.yaml documents.")
         var (headers, body) = jsonParts(apiError.body)
         headers[.contentLength] = "\(body.readableBytes)"
@@ -231,13 +232,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// `GET /healthz` or `GET /readyz`: what a connection past its address's cap may ask.
     static func isHealthCheck(_ head: HTTPRequest) -> Bool {
         let path = (head.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        return head.method == .get && (path == "/healthz" || path == "/readyz")
+        return head.method == .get && (path == Endpoint.healthz.path || path == Endpoint.readyz.path)
     }
 
     // 503 to a request other than a health check on a connection past its address's cap,
     // then close: the address holds its share of connections, all busy.
     private func answerTooManyConnections(_ context: ChannelHandlerContext) {
-        let apiError = APIError(.serviceUnavailable, "too_many_connections",
+        let apiError = APIError(.serviceUnavailable, .tooManyConnections,
                                 "this address has \(addresses?.limit ?? 0) connections open and busy, the server's limit; finish or close one, then try again.",
                                 headers: [.retryAfter: "1"])
         var (headers, body) = jsonParts(apiError.body)

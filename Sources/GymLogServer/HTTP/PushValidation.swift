@@ -10,24 +10,6 @@ public let maxValueBytes = maxTextFieldBytes
 /// longest text, every byte of it escaped to two (a note of newlines).
 public let maxSealedValueBytes = AccountKey.sealedLength(ofPlaintextBytes: 2 * maxValueBytes + 2)
 
-/// Why one pushed event was rejected (`PushResult.error.code`): every code a push can answer
-/// for an event, so `/metrics` lists each rejection series from the start, at zero.
-enum RejectionCode: String, CaseIterable {
-    case invalidIdempotencyKey = "invalid_idempotency_key"
-    case invalidEntity = "invalid_entity"
-    case invalidEntityId = "invalid_entity_id"
-    case invalidOp = "invalid_op"
-    case invalidFields = "invalid_fields"
-    case tooManyFields = "too_many_fields"
-    case invalidFieldName = "invalid_field_name"
-    case invalidClock = "invalid_clock"
-    case notSealed = "not_sealed"
-    case valueTooLarge = "value_too_large"
-    case invalidValue = "invalid_value"
-    /// `SyncRules.keyReused`: a known idempotency key with other content.
-    case keyReused = "key_reused"
-}
-
 /// The pure push checks: names, sizes, clocks. No I/O; `now` comes in.
 enum PushValidation {
     /// `^[a-z_]{1,32}$` (`WireNames`: devices check pulled changes by the same rule).
@@ -91,8 +73,8 @@ enum PushValidation {
     /// values are opaque here: each must be a sealed value within the size limit, and the
     /// value rules move to the receiving devices (`PulledChangeRules`).
     static func validate(_ e: IncomingEvent, sealed: Bool = false) -> PushItem {
-        func reject(_ code: RejectionCode, _ message: String) -> PushItem {
-            .rejected(seq: e.seq, error: ErrorDetail(code: code.rawValue, message: message))
+        func reject(_ code: ErrorCode, _ message: String) -> PushItem {
+            .rejected(seq: e.seq, error: ErrorDetail(code: code, message: message))
         }
         guard let key = e.idempotencyKey, isKey(key, maxBytes: 128) else {
             return reject(.invalidIdempotencyKey, "event \(e.seq) needs an idempotency_key of 1 to 128 printable ASCII characters without spaces (a UUID).")
@@ -101,7 +83,7 @@ enum PushValidation {
             return reject(.invalidEntity, "event \(e.seq) has entity \(quoted(e.entity)); an entity name is 1 to 32 lowercase letters or underscores.")
         }
         guard let entityID = e.entityID, isKey(entityID, maxBytes: 64) else {
-            return reject(.invalidEntityId, "event \(e.seq) has entity_id \(quoted(e.entityID)); an entity_id is 1 to 64 printable ASCII characters without spaces.")
+            return reject(.invalidEntityID, "event \(e.seq) has entity_id \(quoted(e.entityID)); an entity_id is 1 to 64 printable ASCII characters without spaces.")
         }
         guard let op = e.op, isEntityName(op) else {
             return reject(.invalidOp, "event \(e.seq) has op \(quoted(e.op)); use create, update, delete or restore.")

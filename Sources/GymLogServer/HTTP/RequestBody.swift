@@ -5,13 +5,13 @@ import Hummingbird
 extension APIError {
     /// 400 `invalid_json`; `problem` says what and where (empty when nothing more is known).
     static func invalidJSON(_ problem: String) -> APIError {
-        APIError(.badRequest, "invalid_json",
+        APIError(.badRequest, .invalidJSON,
                  "the request body is not valid JSON\(problem.isEmpty ? "" : ": " + problem); send a JSON object as documented in openapi.yaml.")
     }
 
     /// 400 `invalid_request`: `problem` names the part of the body that is not as documented.
     static func invalidRequest(_ problem: String) -> APIError {
-        APIError(.badRequest, "invalid_request", "the request body does not have the documented shape: \(problem). See openapi.yaml.")
+        APIError(.badRequest, .invalidRequest, "the request body does not have the documented shape: \(problem). See openapi.yaml.")
     }
 }
 
@@ -20,7 +20,7 @@ extension SyncRoutes {
     func readJSONBody(_ request: Request, limit: Int) async throws -> Data {
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/json" else {
-            throw APIError(.unsupportedMediaType, "unsupported_media_type",
+            throw APIError(.unsupportedMediaType, .unsupportedMediaType,
                            "send the body as JSON with `Content-Type: application/json`\(type.map { " (got \($0))" } ?? "").")
         }
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {

@@ -57,7 +57,7 @@ public final class ServerMetrics: Sendable {
         // Every series a dashboard needs exists from the start, at zero, so a rate is defined
         // before the first push and an alert on rejections does not wait for one.
         for outcome in [PushStatus.applied, .duplicate, .rejected] { _ = eventCounter(outcome) }
-        for code in RejectionCode.allCases { _ = rejectionCounter(code.rawValue) }
+        for code in ErrorCode.eventRejections { _ = rejectionCounter(code.rawValue) }
         _ = registry.makeDurationHistogram(descriptor: Metric.push.descriptor, buckets: Self.buckets)
         _ = registry.makeDurationHistogram(descriptor: Metric.pull.descriptor, buckets: Self.buckets)
         _ = registry.makeCounter(descriptor: Metric.scrapeErrors.descriptor)

@@ -41,26 +41,26 @@ struct SyncRoutes: Sendable {
 
     func register(_ request: Request, context: ServerContext) async throws -> Response {
         guard config.openRegistration else {
-            throw APIError(.forbidden, "registration_closed",
+            throw APIError(.forbidden, .registrationClosed,
                            "this server does not allow registration; ask its operator for a token (`gymlog-server user add NAME`).")
         }
         let body: RegisterRequest = try decode(try await readJSONBody(request, limit: 64 * 1024))
         if let problem = PushValidation.userNameProblem(body.name) {
-            throw APIError(.badRequest, "invalid_name", problem)
+            throw APIError(.badRequest, .invalidName, problem)
         }
         // Counted once the request is well formed, so a typo does not cost a registration.
         switch registrations.take(context.clientAddress, now: config.now()) {
         case nil: break
         case .address(let waitMs):
             context.logger.notice("registration throttled", metadata: ["address": "\(context.clientAddress)"])
-            throw APIError.tooManyRequests("too_many_registrations",
+            throw APIError.tooManyRequests(.tooManyRegistrations,
                 "this address registered \(config.registrationsPerHour) accounts within the last hour, the server's limit; try again later.",
                 retryAfterMs: waitMs)
         case .server(let waitMs):
             context.logger.warning("registration throttled: the server's limit for all addresses", metadata: [
                 "address": "\(context.clientAddress)", "registrations_per_hour_total": "\(config.registrationsPerHourTotal)",
             ])
-            throw APIError.tooManyRequests("too_many_registrations",
+            throw APIError.tooManyRequests(.tooManyRegistrations,
                 "this server registered \(config.registrationsPerHourTotal) accounts within the last hour, its limit for all addresses together; try again later, or ask its operator for a token.",
                 retryAfterMs: waitMs)
         }
@@ -69,7 +69,7 @@ struct SyncRoutes: Sendable {
             let user = try await storage.createUser(name: body.name, tokenHash: Tokens.hash(token), now: config.now())
             return jsonResponse(RegisterResponse(user: user.name, token: token), status: .created)
         } catch StorageError.userExists {
-            throw APIError(.conflict, "user_exists", "a user named \"\(body.name)\" already exists; choose another name.")
+            throw APIError(.conflict, .userExists, "a user named \"\(body.name)\" already exists; choose another name.")
         }
     }
 
@@ -89,7 +89,7 @@ struct SyncRoutes: Sendable {
         let user = try await authenticate(request, context: context, checkingKey: false)
         let body: AccountKeyRequest = try decode(try await readJSONBody(request, limit: 4096))
         guard body.verifier.utf8.count == 64, body.verifier.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
-            throw APIError(.badRequest, "invalid_verifier", "verifier must be 64 lowercase hex digits (the account key's verifier).")
+            throw APIError(.badRequest, .invalidVerifier, "verifier must be 64 lowercase hex digits (the account key's verifier).")
         }
         // Only its hash is kept: a stolen database (or backup) does not hold what a device sends.
         switch try await storage.setKeyVerifier(user: user, verifier: Tokens.hash(body.verifier)) {
@@ -99,7 +99,7 @@ struct SyncRoutes: Sendable {
         case .alreadySet(same: true):
             return jsonResponse(AccountKeyResponse(droppedHistory: false))
         case .alreadySet(same: false):
-            throw APIError(.conflict, "key_exists",
+            throw APIError(.conflict, .keyExists,
                            "this account's history is already encrypted with another key; run `gymlog key` on a device that syncs and log in again with its recovery phrase.")
         }
     }
@@ -109,7 +109,7 @@ struct SyncRoutes: Sendable {
     func push(_ request: Request, context: ServerContext) async throws -> Response {
         let user = try await authenticate(request, context: context)
         guard pushSlots.take(user.id) else {
-            throw APIError.tooManyRequests("too_many_pushes",
+            throw APIError.tooManyRequests(.tooManyPushes,
                 "\(pushSlots.limit) pushes of this user are already in progress, the server's limit; wait for them to finish, then push again.",
                 retryAfterMs: 1000)
         }
@@ -122,7 +122,7 @@ struct SyncRoutes: Sendable {
         } catch {
             switch error {
             case .tooManyEvents:
-                throw APIError(.contentTooLarge, "too_many_events",
+                throw APIError(.contentTooLarge, .tooManyEvents,
                                "the push holds more than \(config.maxPushEvents) events; send at most \(config.maxPushEvents) per request, in smaller batches.")
             case .invalidJSON(let problem): throw APIError.invalidJSON(problem)
             case .invalidRequest(let problem): throw APIError.invalidRequest(problem)
@@ -130,20 +130,20 @@ struct SyncRoutes: Sendable {
         }
         let decoded = ContinuousClock.now
         guard PushValidation.isPlainName(push.deviceID) else {
-            throw APIError(.badRequest, "invalid_device_id", "device_id must be 1 to 64 letters, digits, '_', '.' or '-' (a UUID).")
+            throw APIError(.badRequest, .invalidDeviceID, "device_id must be 1 to 64 letters, digits, '_', '.' or '-' (a UUID).")
         }
         // Sequence numbers belong to one history: a device renumbers its outbox when the epoch
         // changes (wipe, proven rollback), so a push numbered under another epoch (a stale copy
         // delivered late) must not consume numbers the device now uses for other events.
         let epoch = try await self.epoch(for: user)
         if let pushed = push.epoch, pushed != epoch {
-            throw APIError(.conflict, "epoch_changed",
+            throw APIError(.conflict, .epochChanged,
                            "this push was numbered under epoch \"\(pushed.prefix(100))\", but the server's history is now \"\(epoch)\"; nothing was applied. Pull, then push again.")
         }
         var previous: Int64 = 0
         for event in push.events {
             guard event.seq > previous else {
-                throw APIError(.badRequest, "invalid_sequence",
+                throw APIError(.badRequest, .invalidSequence,
                                "events must have seq >= 1 in strictly ascending order; seq \(event.seq) follows \(previous).")
             }
             previous = event.seq
@@ -156,7 +156,7 @@ struct SyncRoutes: Sendable {
         let now = config.now()
         let maxAheadMs = Int64(config.maxClockAheadSeconds) * 1000
         if top > now, top - now > maxAheadMs {
-            throw APIError(.unprocessableContent, "clock_ahead",
+            throw APIError(.unprocessableContent, .clockAhead,
                            "the device clock is ahead of the server by about \(describeDuration(ms: top - now)); set this device's date and time correctly (automatic time), then sync again.",
                            serverTimeMs: now)
         }
@@ -176,11 +176,11 @@ struct SyncRoutes: Sendable {
             if let bytes = response.handWrittenJSON() { return jsonResponse(bytes: bytes.utf8) }
             return jsonResponse(response)
         case .sequenceGap(let lastApplied, let got):
-            throw APIError(.conflict, "sequence_gap",
+            throw APIError(.conflict, .sequenceGap,
                            "event seq \(got) skips ahead: the server has applied this device's events up to \(lastApplied); nothing of this push was applied, resend starting at seq \(lastApplied + 1).",
                            lastAppliedSeq: lastApplied)
         case .tooManyDevices:
-            throw APIError(.forbidden, "too_many_devices",
+            throw APIError(.forbidden, .tooManyDevices,
                            "this account already pushed from \(config.maxDevicesPerUser) devices, the server's limit; sync from a device that synced before, or ask the server's operator.")
         }
     }
@@ -192,44 +192,45 @@ struct SyncRoutes: Sendable {
     func pull(_ request: Request, context: ServerContext, version: SyncProtocol) async throws -> Response {
         let user = try await authenticate(request, context: context)
         let query = request.uri.queryParameters
+        func parameter(_ name: PullParameter) -> String? { query[Substring(name.rawValue)].map(String.init) }
         // First-wins would let a proxy and the server read different values of one parameter.
         var given = Set<Substring>()
         for (name, _) in query where !given.insert(name).inserted {
-            throw APIError(.badRequest, "invalid_query",
+            throw APIError(.badRequest, .invalidQuery,
                            "the query parameter \"\(name.prefix(40))\" is given more than once; give each parameter once.")
         }
-        guard let device = query["device_id"].map(String.init), PushValidation.isPlainName(device) else {
-            throw APIError(.badRequest, "invalid_device_id", "pull needs ?device_id=<this database's device id> (1 to 64 letters, digits, '_', '.' or '-').")
+        guard let device = parameter(.deviceID), PushValidation.isPlainName(device) else {
+            throw APIError(.badRequest, .invalidDeviceID, "pull needs ?device_id=<this database's device id> (1 to 64 letters, digits, '_', '.' or '-').")
         }
         var cursor = SyncCursor.start
-        if let text = query["cursor"].map(String.init), !text.isEmpty {
+        if let text = parameter(.cursor), !text.isEmpty {
             guard let parsed = SyncCursor(text) else {
-                throw APIError(.badRequest, "invalid_cursor",
+                throw APIError(.badRequest, .invalidCursor,
                                "the cursor \"\(text.prefix(100))\" is not `<epoch>:<n>` or `0`; pull with cursor=0 to start over.")
             }
             cursor = parsed
         }
         var limit = config.defaultPullLimit
-        if let text = query["limit"].map(String.init) {
+        if let text = parameter(.limit) {
             guard let n = Self.wholeNumber(text), n >= 1 else {
-                throw APIError(.badRequest, "invalid_limit",
+                throw APIError(.badRequest, .invalidLimit,
                                "limit must be a whole number from 1 to \(config.maxPullLimit) (\(version == .v1 ? "field rows" : "changes") per page).")
             }
             limit = min(n, config.maxPullLimit)
         }
         var ackedSeq: Int64 = 0
-        if let text = query["acked_seq"].map(String.init) {
+        if let text = parameter(.ackedSeq) {
             guard let n = Self.wholeNumber(text).map { Int64($0) }, n >= 0 else {
-                throw APIError(.badRequest, "invalid_acked_seq", "acked_seq must be a whole number >= 0: the highest seq the server acknowledged to this device.")
+                throw APIError(.badRequest, .invalidAckedSeq, "acked_seq must be a whole number >= 0: the highest seq the server acknowledged to this device.")
             }
             ackedSeq = n
         }
         // Where the device's last complete pull ended, in the cursor's epoch: each record comes
         // with its changes after it (all of them without it).
         var since: Int64 = 0
-        if let text = query["since"].map(String.init) {
+        if let text = parameter(.since) {
             guard let n = Self.wholeNumber(text).map({ Int64($0) }), n >= 0 else {
-                throw APIError(.badRequest, "invalid_since",
+                throw APIError(.badRequest, .invalidSince,
                                "since \"\(text.prefix(100))\" is not a whole number >= 0: send the cursor position where this device's last complete pull ended, or leave it out.")
             }
             since = n
@@ -308,10 +309,10 @@ struct SyncRoutes: Sendable {
         case (_?, nil):
             throw APIError.keyRequired
         case (_?, _?):
-            throw APIError(.forbidden, "wrong_key",
+            throw APIError(.forbidden, .wrongKey,
                            "this device's key is not the account's key; run `gymlog key` on a device that syncs and log in again with it. Nothing of this device was stored.")
         case (nil, _?):
-            throw APIError(.forbidden, "not_encrypted",
+            throw APIError(.forbidden, .notEncrypted,
                            "this device holds a key, but the server keeps this account's history in the clear (a server restored from a backup made before the key); run `gymlog key enable` to encrypt it again.")
         }
     }

@@ -251,7 +251,7 @@ public enum SyncRules {
 
     /// The per-event rejection of a key that already applied with other content.
     static func keyReused(_ event: ValidEvent) -> ErrorDetail {
-        ErrorDetail(code: RejectionCode.keyReused.rawValue, message: "event \(event.seq) reuses idempotency_key \"\(event.idempotencyKey)\", which already applied to different content (another entity, id or fields); it was not applied and the first content stays. Give every new change its own key.")
+        ErrorDetail(code: .keyReused, message: "event \(event.seq) reuses idempotency_key \"\(event.idempotencyKey)\", which already applied to different content (another entity, id or fields); it was not applied and the first content stays. Give every new change its own key.")
     }
 
     // MARK: Pull

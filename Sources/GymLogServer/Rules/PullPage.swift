@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogWire
 
 // A pull page as the server's store reads it, and the two answers the server writes by hand
 // (a pull page; a push answer without errors): they carry up to thousands of fields and

@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogWire
 
 /// The one reader of a `POST /v1/push` body: one pass over the bytes (`JSONReader`) that
 /// stops at the event limit, refuses malformed JSON and duplicate keys naming the problem and

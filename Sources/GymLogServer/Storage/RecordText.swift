@@ -1,4 +1,5 @@
 import GymLogCore
+import GymLogWire
 
 /// One field of a record the server stores: its value, its winning clock's canonical text, and
 /// the user's change counter value of the event that wrote it.
