@@ -241,7 +241,10 @@ struct PostgresStorageTests {
     @Test func twoPoolsPushingForOneUserNeverShareACursorValue() async throws {
         try await PostgresTestDatabase.with { url in
             // Given two storages on one database, as two server instances have...
-            let one = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger), two = try PostgresSyncStorage(url: url, poolSize: 4, logger: PostgresAdmin.logger)
+            // (A long wait for a connection: eight pushes of one user queue on its row, and on a loaded
+            // machine the 2 s default answers "busy", the overload answer this test is not about.)
+            let one = try PostgresSyncStorage(url: url, poolSize: 4, connectionWait: .seconds(60), logger: PostgresAdmin.logger)
+            let two = try PostgresSyncStorage(url: url, poolSize: 4, connectionWait: .seconds(60), logger: PostgresAdmin.logger)
             let user = try await one.createUser(name: "alice", tokenHash: "h", now: testNow)
             let auth = AuthenticatedUser(id: user.id, name: user.name, tokenHash: "h")
             // ...when 8 devices push 15 events each, one at a time, alternating between them...
