@@ -247,7 +247,7 @@ public enum CatalogMatcher {
         "squeeze press (dumbbell)": "Dumbbell_Bench_Press", "incline squeeze press (dumbbell)": "Incline_Dumbbell_Press",
         "alternating dumbbell bench press": "Dumbbell_Bench_Press", "low incline dumbbell press": "Incline_Dumbbell_Press",
         "incline smith press": "Smith_Machine_Incline_Bench_Press", "smith cgbp": "Smith_Machine_Close-Grip_Bench_Press",
-"pec deck fly": "Butterfly", "low incline dumbbell fly": "Incline_Dumbbell_Flyes",
+        "pec deck fly": "Butterfly", "low incline dumbbell fly": "Incline_Dumbbell_Flyes",
         "diamond push up": "Push-Ups_-_Close_Triceps_Position",
         // The catalog files these under stretching, which the word rule leaves out; as the apps
         // log them they are sets for the back and the abs.
