@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GymLogWire
 
 // `gymlog-bench load`: server throughput of issue 4. Many devices push batches and pull at
 // once against real `gymlog-server` processes, on the SQLite store and on PostgreSQL, with
@@ -178,7 +179,7 @@ final class LoadDevice: @unchecked Sendable {
     func run() {
         for body in pushes {
             let t0 = monotonicNanos()
-            guard let pushed = try? connection.send("POST", "/v1/push", token: token, body: body), pushed.status == 200 else {
+            guard let pushed = try? connection.send(Endpoint.push.method.rawValue, Endpoint.push.path, token: token, body: body), pushed.status == 200 else {
                 failures += 1
                 continue
             }
@@ -187,7 +188,7 @@ final class LoadDevice: @unchecked Sendable {
             // Pull everything new since this device's cursor (other devices' pushes too).
             for _ in 0..<1000 {
                 let t1 = monotonicNanos()
-                guard let page = try? connection.send("GET", "/v1/pull?device_id=\(id)&cursor=\(cursor)&limit=1000", token: token),
+                guard let page = try? connection.send(Endpoint.pull.method.rawValue, pullURI(.pull, device: id, cursor: "\(cursor)", limit: 1000), token: token),
                       page.status == 200 else { failures += 1; break }
                 pullMillis.append(Double(monotonicNanos() - t1) / 1e6)
                 let (next, more) = Self.cursorAndMore(page.body)

@@ -206,8 +206,8 @@ func syncCommand(_ options: SyncCommand) async throws {
         var warm = SetEventFactory(seed: 99, startMillis: now - 240_000)
         let warmEvents = warm.events(count: plan.pushBatch)
         let body = Array(PushRequest(deviceID: warm.device, events: warmEvents).jsonBody())
-        try check(try client.send("GET", "/healthz", token: nil), "healthz")
-        try check(try client.send("POST", "/v1/push", token: warmToken, body: body), "warm-up push")
+        try check(try client.send(Endpoint.healthz.method.rawValue, Endpoint.healthz.path, token: nil), "healthz")
+        try check(try client.send(Endpoint.push.method.rawValue, Endpoint.push.path, token: warmToken, body: body), "warm-up push")
         let warmRows = try warmEvents.enumerated().map { try recordInsert($1, changeSeq: 1_000_000 + Int64($0)) }
         // Other entity ids than the measured rows, so the measured INSERTs still create rows.
         for path in [rawPushDB, rawPullDB] { try RawRecordInserter(path: path).insert(warmRows[...]) }
@@ -223,7 +223,7 @@ func syncCommand(_ options: SyncCommand) async throws {
         for slot in 0..<2 {
             if (slot + b) % 2 == 0 {
                 let t0 = monotonicNanos()
-                let r = try client.send("POST", "/v1/push", token: pushToken, body: body)
+                let r = try client.send(Endpoint.push.method.rawValue, Endpoint.push.path, token: pushToken, body: body)
                 pushTimes.append(seconds(t0))
                 try check(r, "push batch \(b + 1)")
                 pushResponses.append(r.body)
@@ -271,7 +271,7 @@ func syncCommand(_ options: SyncCommand) async throws {
         return try JSONDecoder().decode(Page.self, from: Data(r.body))
     }
     while pulled < plan.pullChanges {
-        let page = try pullPage("/v1/pull?device_id=\(puller)&cursor=\(cursor)&limit=\(plan.pullLimit)", as: PullResponse.self, into: &v1)
+        let page = try pullPage(pullURI(.pull, device: puller, cursor: "\(cursor)", limit: plan.pullLimit), as: PullResponse.self, into: &v1)
         let n = page.changes.reduce(0) { $0 + $1.fields.count }
         guard n > 0, n % fieldsPerEvent == 0, page.changes.first?.entityID == events[pulledEvents].entityID else {
             throw BenchError("pull page \(v1.count) is not the next \(n / fieldsPerEvent) pushed events")
@@ -332,7 +332,7 @@ func syncCommand(_ options: SyncCommand) async throws {
     var compactRecords = 0
     var v2 = PulledPages()
     while compactRecords < pulledEvents {
-        let page = try pullPage("/v2/pull?device_id=\(puller)&cursor=\(compactCursor)&limit=\(recordLimit)", as: CompactPullResponse.self, into: &v2)
+        let page = try pullPage(pullURI(.compactPull, device: puller, cursor: "\(compactCursor)", limit: recordLimit), as: CompactPullResponse.self, into: &v2)
         guard !page.changes.isEmpty, page.changes.allSatisfy({ $0.fields.count == fieldsPerEvent }),
               page.changes.first?.entityID == events[compactRecords].entityID else {
             throw BenchError("v2 pull page \(v2.count) is not the next \(page.changes.count) pushed events, one change each")
@@ -452,4 +452,9 @@ struct PulledPages {
     var times: [Double] = []
     var bytes = 0
     var count: Int { times.count }
+}
+
+/// The path and query of a pull, in the protocol's words (`Endpoint`, `PullParameter`).
+func pullURI(_ endpoint: Endpoint, device: String, cursor: String, limit: Int) -> String {
+    "\(endpoint.path)?\(PullParameter.deviceID.rawValue)=\(device)&\(PullParameter.cursor.rawValue)=\(cursor)&\(PullParameter.limit.rawValue)=\(limit)"
 }
