@@ -112,8 +112,8 @@ extension GymLogDatabase {
         }
         for row in folded {
             let text = try String.fetchOne(db, sql: "SELECT clocks FROM \(table) WHERE id = ?", arguments: [row.keyed])
-            let clocks = text.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
-            let winners = row.fields.filter { incomingWins(stored: clocks[$0.name].flatMap(HLC.init), incoming: $0.clock) }
+            let clocks = FieldClocks(column: text)
+            let winners = row.fields.filter { incomingWins(stored: clocks[$0.name], incoming: $0.clock) }
             try RowWriter.upsert(db, entity, id: row.keyed, changes: keyingIDFields(winners, of: table, key), creating: false)
             try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [row.plain])
         }

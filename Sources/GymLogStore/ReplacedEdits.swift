@@ -11,9 +11,8 @@ enum ReplacedEdit {
     /// this device's own edit: written here (its clock's node is this device), after the row
     /// was made (newer than the row's oldest clock, its creation), and replaced by a write of
     /// another device. Deletion is not an edit of the values and is not counted.
-    static func replacedFields(_ winners: [FieldChange], storedClocks: [String: String], localDevice: String) -> [String] {
-        let clocks = storedClocks.compactMapValues(HLC.init)
-        guard let created = clocks.values.min() else { return [] }
+    static func replacedFields(_ winners: [FieldChange], storedClocks clocks: FieldClocks, localDevice: String) -> [String] {
+        guard let created = clocks.oldest else { return [] }
         return winners.compactMap { f in
             guard f.name != "deleted_at", f.clock.node != localDevice, let mine = clocks[f.name],
                   mine.node == localDevice, mine > created else { return nil }

@@ -7,7 +7,8 @@ import GymLogWire
 /// except fields this version does not know, which go to the `extra` JSON column so a
 /// newer client's data is kept, not dropped.
 enum RowWriter {
-    /// The synced fields of `entity` that are columns of its table. A switch rather than a
+    /// The synced fields of `entity`, each a column of its table: `FieldRules`' list, the one
+    /// list of them (a field gymlog knows has a rule and a column). A switch rather than a
     /// `[EntityKind: Set<String>]`: the first use of a dictionary keyed by a type of our own
     /// costs a one-shot `gymlog` a runtime conformance lookup (about 0.6 M instructions).
     static func columns(_ entity: EntityKind) -> Set<String> {
@@ -21,14 +22,12 @@ enum RowWriter {
         }
     }
 
-    private static let exerciseColumns: Set<String> = [
-        "name", "kind", "deleted_at", "rest_seconds", "catalog_id", "primary_muscles", "secondary_muscles", "equipment",
-    ]
-    private static let aliasColumns: Set<String> = ["alias", "exercise_id", "deleted_at"]
-    private static let workoutColumns: Set<String> = ["name", "started_at", "ended_at", "utc_offset", "note", "deleted_at", "routine_id", "skipped"]
-    private static let setColumns = Set(SetColumns.synced)
-    private static let routineColumns: Set<String> = ["name", "body", "line_since", "unit", "deleted_at"]
-    private static let bodyweightColumns: Set<String> = ["measured_at", "utc_offset", "weight", "weight_unit", "deleted_at"]
+    private static let exerciseColumns = FieldRules.fields(of: EntityKind.exercises.rawValue)
+    private static let aliasColumns = FieldRules.fields(of: EntityKind.aliases.rawValue)
+    private static let workoutColumns = FieldRules.fields(of: EntityKind.workouts.rawValue)
+    private static let setColumns = FieldRules.fields(of: EntityKind.sets.rawValue)
+    private static let routineColumns = FieldRules.fields(of: EntityKind.routines.rawValue)
+    private static let bodyweightColumns = FieldRules.fields(of: EntityKind.bodyweights.rawValue)
 
     /// Calls `body` with each row of `entity` that `filter` selects (SQL over the table's
     /// columns, `?` bound to `arguments`), in rowid order: its id and every field it holds a
@@ -42,14 +41,14 @@ enum RowWriter {
         var positions = ColumnPositions(["id", "clocks", "extra"] + columns)
         while let row = try rows.next() {
             let p = positions(row)
-            let clocks = (try? JSONDecoder().decode([String: String].self, from: Data((row[p[1]] as String).utf8))) ?? [:]
+            let clocks = FieldClocks(column: row[p[1]] as String)
             var fields: [FieldChange] = []
             for (i, name) in columns.enumerated() {
-                guard let clock = clocks[name].flatMap(HLC.init) else { continue }
+                guard let clock = clocks[name] else { continue }
                 fields.append(FieldChange(name, FieldValue(row[p[3 + i]] as DatabaseValue), clock))
             }
             if let extra = row[p[2]] as String?, let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(extra.utf8)) {
-                for (name, value) in object { if let clock = clocks[name].flatMap(HLC.init) { fields.append(FieldChange(name, value, clock)) } }
+                for (name, value) in object { if let clock = clocks[name] { fields.append(FieldChange(name, value, clock)) } }
             }
             guard !fields.isEmpty else { continue }
             try body(row[p[0]], fields)
@@ -71,7 +70,7 @@ enum RowWriter {
         for c in changes {
             if known.contains(c.name) { names.append(c.name); values.append(c.value.databaseValue) } else { extra.append(c) }
         }
-        var args: [DatabaseValue] = [id.databaseValue] + values + [clocksJSON(changes).databaseValue]
+        var args: [DatabaseValue] = [id.databaseValue] + values + [FieldClocks.patch(changes).databaseValue]
         if !extra.isEmpty {
             var json = "{"
             for (i, c) in extra.enumerated() {
@@ -105,11 +104,6 @@ enum RowWriter {
 }
 
 extension RowWriter {
-    /// `{"field":"clock",...}` for the row's `clocks` column, formatting a shared clock once.
-    static func clocksJSON(_ changes: [FieldChange]) -> String {
-        encodeFieldObject(changes, reservingPerField: 48) { _, clockText, json in json += "\"" + clockText + "\"" }
-    }
-
     static func update(_ db: Database, _ entity: EntityKind, id: String, changes: [FieldChange]) throws {
         let known = columns(entity)
         var sets: [String] = [], args: [DatabaseValue] = []
@@ -125,7 +119,7 @@ extension RowWriter {
         if extra.count > 1 {
             sets.append("extra = json_patch(coalesce(extra, '{}'), ?)"); args.append((extra + "}").databaseValue)
         }
-        sets.append("clocks = json_patch(clocks, ?)"); args.append(clocksJSON(changes).databaseValue)
+        sets.append("clocks = json_patch(clocks, ?)"); args.append(FieldClocks.patch(changes).databaseValue)
         args.append(id.databaseValue)
         try db.cachedStatement(sql: "UPDATE \(entity.rawValue) SET \(sets.joined(separator: ", ")) WHERE id = ?")
             .execute(arguments: StatementArguments(args))

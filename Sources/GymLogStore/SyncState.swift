@@ -3,21 +3,6 @@ import GRDB
 import GymLogCore
 import GymLogWire
 
-/// An outbox event ready to push.
-public struct PendingEvent: Equatable, Sendable {
-    public var seq: Int64
-    public var idempotencyKey: String
-    public var entity: String
-    public var entityID: String
-    public var op: String
-    /// The stored payload, `{"field":{"v":value,"c":"clock"},...}` (`encodePayload`): already
-    /// the wire's `fields` object, so a push sends it as it is.
-    public var payload: String
-
-    /// The payload's fields, sorted by name.
-    public var fields: [FieldChange] { get throws { try decodePayload(payload) } }
-}
-
 /// A row's changed fields as pulled from the server.
 public struct RemoteChange: Equatable, Sendable {
     public var entity: String
@@ -94,13 +79,15 @@ extension GymLogDatabase {
     /// Up to `limit` events after `seq`, in sequence order. Parked events (rejected, waiting
     /// out a backoff) hold a negative placeholder instead of a sequence number, so what is
     /// pending is always a gapless run the server accepts.
-    public func pendingEvents(after seq: Int64, limit: Int) throws -> [PendingEvent] {
+    /// Each stored payload (`encodePayload`) is already the wire's `fields` object, so an event
+    /// is read as the `PushEvent` it goes out as, its fields never decoded.
+    public func pendingEvents(after seq: Int64, limit: Int) throws -> [PushEvent] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT seq, idempotency_key, entity, entity_id, op, payload FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?
                 """, arguments: [seq, limit]).map { row in
-                PendingEvent(seq: row["seq"], idempotencyKey: row["idempotency_key"], entity: row["entity"], entityID: row["entity_id"],
-                             op: row["op"], payload: row["payload"])
+                PushEvent(seq: row["seq"], idempotencyKey: row["idempotency_key"], entity: row["entity"], entityID: row["entity_id"],
+                          op: row["op"], fields: EventFields(json: row["payload"]))
             }
         }
     }
@@ -204,11 +191,11 @@ extension GymLogDatabase {
                     stats.parked += 1
                     continue
                 }
-                let clocks = stored.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+                let clocks = FieldClocks(column: stored)
                 var winners: [FieldChange] = []
                 for f in fields {
                     w.observe(f.clock)
-                    if incomingWins(stored: clocks[f.name].flatMap(HLC.init), incoming: f.clock) { winners.append(f) } else { stats.fieldsKept += 1 }
+                    if incomingWins(stored: clocks[f.name], incoming: f.clock) { winners.append(f) } else { stats.fieldsKept += 1 }
                 }
                 guard !winners.isEmpty else { continue }
                 // A set moved to another exercise (`exercises merge`) leaves the old one's records stale.
@@ -351,23 +338,22 @@ extension GymLogDatabase {
                 var clock = HLC(millis: environment.now(), counter: 0, node: deviceID)
                 for entity in EntityKind.allCases {
                     for text in try String.fetchAll(db, sql: "SELECT clocks FROM \(entity.rawValue)") {
-                        let clocks = (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
-                        for case let c? in clocks.values.map(HLC.init) where !future.contains(c) && c > clock { clock = c }
+                        for c in FieldClocks(column: text).byField.values where !future.contains(c) && c > clock { clock = c }
                     }
                 }
                 for event in events where event.fields.contains(where: { isFuture($0.clock) }) {
                     clock = clock.tick(now: environment.now(), node: deviceID)
                     let stored = try String.fetchOne(db, sql: "SELECT clocks FROM \(event.entity) WHERE id = ?", arguments: [event.id])
-                    var clocks = stored.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+                    var clocks = FieldClocks(column: stored)
                     let restamped = event.fields.map { field -> FieldChange in
                         guard isFuture(field.clock) else { return field }
-                        if clocks[field.name] == field.clock.description { clocks[field.name] = clock.description }
+                        if clocks[field.name] == field.clock { clocks[field.name] = clock }
                         return FieldChange(field.name, field.value, clock)
                     }
                     try db.execute(sql: "UPDATE outbox SET payload = ? WHERE seq = ?", arguments: [encodePayload(restamped), event.seq])
                     if stored != nil {
                         try db.execute(sql: "UPDATE \(event.entity) SET clocks = ? WHERE id = ?",
-                                       arguments: [String(decoding: try JSONEncoder().encode(clocks), as: UTF8.self), event.id])
+                                       arguments: [clocks.column, event.id])
                     }
                     count += 1
                 }

@@ -158,10 +158,8 @@ extension ChangeWriter {
         return fields.enumerated().map { ($0.element, FieldValue(row[$0.offset] as DatabaseValue)) }
     }
 
-    /// The field clocks of row `id` (field name to clock).
-    func clocks(_ entity: EntityKind, id: String) throws -> [String: HLC] {
-        let text = try String.fetchOne(db.cachedStatement(sql: "SELECT clocks FROM \(entity.rawValue) WHERE id = ?"), arguments: [id])
-        let raw = text.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
-        return raw.compactMapValues(HLC.init)
+    /// The field clocks of row `id` (none when there is no such row).
+    func clocks(_ entity: EntityKind, id: String) throws -> FieldClocks {
+        FieldClocks(column: try String.fetchOne(db.cachedStatement(sql: "SELECT clocks FROM \(entity.rawValue) WHERE id = ?"), arguments: [id]))
     }
 }

@@ -21,11 +21,7 @@ extension GymLogDatabase: SyncReplica {
         return (stats.fieldsWritten, stats.fieldsKept, stats.parked)
     }
 
-    /// The stored payloads go out as they are: each is already the wire's `fields` object.
     public func pending(after seq: Int64, limit: Int) throws -> [PushEvent] {
-        try pendingEvents(after: seq, limit: limit).map {
-            PushEvent(seq: $0.seq, idempotencyKey: $0.idempotencyKey, entity: $0.entity, entityID: $0.entityID, op: $0.op,
-                      fields: EventFields(json: $0.payload))
-        }
+        try pendingEvents(after: seq, limit: limit)
     }
 }

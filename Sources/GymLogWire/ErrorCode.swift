@@ -137,3 +137,59 @@ extension ErrorDetail {
     /// A detail carrying one of the protocol's codes.
     public init(code: ErrorCode, message: String) { self.init(code: code.rawValue, message: message) }
 }
+
+/// What an administrator did to a token that once let a user in. A 401 names it in its code,
+/// so a device's user learns why the token stopped working and what to do, not "unknown token";
+/// a token the server never issued keeps the plain `unauthorized`.
+public enum TokenWithdrawal: String, Hashable, Sendable, CaseIterable {
+    /// `gymlog-server user rotate`: the user has a new token.
+    case rotated
+    /// `gymlog-server user revoke` (and a revoked token `user activate` replaced: it stays dead).
+    case revoked
+    /// `gymlog-server user delete --purge`: the account and its data are gone from the server.
+    case deleted
+
+    /// The 401's code: `token_rotated`, `token_revoked`, `account_deleted`.
+    public var errorCode: ErrorCode {
+        switch self {
+        case .rotated: .tokenRotated
+        case .revoked: .tokenRevoked
+        case .deleted: .accountDeleted
+        }
+    }
+
+    public init?(errorCode: String) {
+        guard let match = Self.allCases.first(where: { $0.errorCode.rawValue == errorCode }) else { return nil }
+        self = match
+    }
+
+    /// Why the token a `user rotate` or `user activate` replaces stops working.
+    public static func replaced(wasRevoked: Bool) -> TokenWithdrawal { wasRevoked ? .revoked : .rotated }
+}
+
+/// A machine-readable code and a sentence saying what to do.
+public struct ErrorDetail: Codable, Hashable, Sendable {
+    /// Stable snake_case code, e.g. `sequence_gap`.
+    public var code: String
+    public var message: String
+    public init(code: String, message: String) { self.code = code; self.message = message }
+}
+
+/// Every non-2xx answer: `{"error": {...}}` plus, for some codes, extra context.
+public struct ErrorBody: Codable, Hashable, Sendable {
+    public var error: ErrorDetail
+    /// On `sequence_gap`: the device's acknowledged sequence; resend from the next one.
+    public var lastAppliedSeq: Int64?
+    /// On `clock_ahead`: the server's wall clock in Unix milliseconds.
+    public var serverTimeMs: Int64?
+
+    public init(error: ErrorDetail, lastAppliedSeq: Int64? = nil, serverTimeMs: Int64? = nil) {
+        self.error = error; self.lastAppliedSeq = lastAppliedSeq; self.serverTimeMs = serverTimeMs
+    }
+
+    public enum CodingKeys: String, CodingKey {
+        case error
+        case lastAppliedSeq = "last_applied_seq"
+        case serverTimeMs = "server_time_ms"
+    }
+}

@@ -105,6 +105,9 @@ public struct EventFields: Hashable, Sendable, ExpressibleByDictionaryLiteral {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
+    /// The fields as changes, sorted by name (applying an event locally; tests).
+    public var changes: [FieldChange] { get throws { try decodePayload(json) } }
+
     /// The fields read back (tests and tools; the push path never decodes them).
     public func decoded() throws -> [String: WireField] {
         Dictionary(uniqueKeysWithValues: try decodePayload(json).map { ($0.name, WireField(v: $0.value, c: $0.clock)) })
@@ -148,30 +151,35 @@ extension PushRequest {
     /// `fields` is spliced in as its stored text (`EventFields.json`), so a push never decodes
     /// the outbox. The same JSON as the `Codable` form, which tests use to read a body back.
     public func jsonBody() -> Data {
-        var out = "{\"device_id\":"
+        typealias Body = Self.CodingKeys
+        typealias Event = PushEvent.CodingKeys
+        var out = "{" + Self.member(Body.deviceID)
         out.reserveCapacity(64 + events.reduce(0) { $0 + 160 + $1.fields.json.utf8.count })
         appendJSONString(deviceID, to: &out)
-        out += ",\"events\":["
+        out += "," + Self.member(Body.events) + "["
         for (i, e) in events.enumerated() {
             if i > 0 { out += "," }
-            out += "{\"seq\":" + String(e.seq) + ",\"idempotency_key\":"
+            out += "{" + Self.member(Event.seq) + String(e.seq) + "," + Self.member(Event.idempotencyKey)
             appendJSONString(e.idempotencyKey, to: &out)
-            out += ",\"entity\":"
+            out += "," + Self.member(Event.entity)
             appendJSONString(e.entity, to: &out)
-            out += ",\"entity_id\":"
+            out += "," + Self.member(Event.entityID)
             appendJSONString(e.entityID, to: &out)
-            out += ",\"op\":"
+            out += "," + Self.member(Event.op)
             appendJSONString(e.op, to: &out)
-            out += ",\"fields\":" + e.fields.json + "}"
+            out += "," + Self.member(Event.fields) + e.fields.json + "}"
         }
         out += "]"
         if let epoch {
-            out += ",\"epoch\":"
+            out += "," + Self.member(Body.epoch)
             appendJSONString(epoch, to: &out)
         }
         out += "}"
         return Data(out.utf8)
     }
+
+    /// `"key":`, the key spelled by `CodingKeys` alone (no escape: every key is snake_case).
+    @inline(__always) static func member<Key: CodingKey>(_ key: Key) -> String { "\"" + key.stringValue + "\":" }
 }
 
 /// What the server did with one pushed event.
@@ -379,62 +387,6 @@ public struct CompactPullResponse: Codable, Hashable, Sendable {
         }
         return PullResponse(epoch: epoch, changes: rows, cursor: cursor, hasMore: hasMore,
                             lastAppliedSeq: lastAppliedSeq, epochChanged: epochChanged, unreadable: unreadable)
-    }
-}
-
-/// What an administrator did to a token that once let a user in. A 401 names it in its code,
-/// so a device's user learns why the token stopped working and what to do, not "unknown token";
-/// a token the server never issued keeps the plain `unauthorized`.
-public enum TokenWithdrawal: String, Hashable, Sendable, CaseIterable {
-    /// `gymlog-server user rotate`: the user has a new token.
-    case rotated
-    /// `gymlog-server user revoke` (and a revoked token `user activate` replaced: it stays dead).
-    case revoked
-    /// `gymlog-server user delete --purge`: the account and its data are gone from the server.
-    case deleted
-
-    /// The 401's code: `token_rotated`, `token_revoked`, `account_deleted`.
-    public var errorCode: ErrorCode {
-        switch self {
-        case .rotated: .tokenRotated
-        case .revoked: .tokenRevoked
-        case .deleted: .accountDeleted
-        }
-    }
-
-    public init?(errorCode: String) {
-        guard let match = Self.allCases.first(where: { $0.errorCode.rawValue == errorCode }) else { return nil }
-        self = match
-    }
-
-    /// Why the token a `user rotate` or `user activate` replaces stops working.
-    public static func replaced(wasRevoked: Bool) -> TokenWithdrawal { wasRevoked ? .revoked : .rotated }
-}
-
-/// A machine-readable code and a sentence saying what to do.
-public struct ErrorDetail: Codable, Hashable, Sendable {
-    /// Stable snake_case code, e.g. `sequence_gap`.
-    public var code: String
-    public var message: String
-    public init(code: String, message: String) { self.code = code; self.message = message }
-}
-
-/// Every non-2xx answer: `{"error": {...}}` plus, for some codes, extra context.
-public struct ErrorBody: Codable, Hashable, Sendable {
-    public var error: ErrorDetail
-    /// On `sequence_gap`: the device's acknowledged sequence; resend from the next one.
-    public var lastAppliedSeq: Int64?
-    /// On `clock_ahead`: the server's wall clock in Unix milliseconds.
-    public var serverTimeMs: Int64?
-
-    public init(error: ErrorDetail, lastAppliedSeq: Int64? = nil, serverTimeMs: Int64? = nil) {
-        self.error = error; self.lastAppliedSeq = lastAppliedSeq; self.serverTimeMs = serverTimeMs
-    }
-
-    public enum CodingKeys: String, CodingKey {
-        case error
-        case lastAppliedSeq = "last_applied_seq"
-        case serverTimeMs = "server_time_ms"
     }
 }
 

@@ -248,11 +248,11 @@ import Testing
         let request = PushRequest(deviceID: db.deviceID, events: try db.pending(after: 0, limit: 100), epoch: "e1")
         let body = String(decoding: request.jsonBody(), as: UTF8.self)
         // The body carries every payload byte for byte, and reads back as the fields the payload holds.
-        for event in stored { #expect(body.contains("\"fields\":" + event.payload + "}")) }
+        for event in stored { #expect(body.contains("\"fields\":" + event.fields.json + "}")) }
         let read = try JSONDecoder().decode(PushRequest.self, from: Data(body.utf8))
         #expect(read.deviceID == db.deviceID && read.epoch == "e1" && read.events.map(\.seq) == stored.map(\.seq))
         for (sent, event) in zip(read.events, stored) {
-            #expect(try sent.fields.decoded() == Dictionary(uniqueKeysWithValues: try event.fields.map { ($0.name, WireField(v: $0.value, c: $0.clock)) }))
+            #expect(try sent.fields.decoded() == Dictionary(uniqueKeysWithValues: try event.fields.changes.map { ($0.name, WireField(v: $0.value, c: $0.clock)) }))
         }
         #expect(read == (try JSONDecoder().decode(PushRequest.self, from: JSONEncoder().encode(request))))
         // And the server keeps exactly those values.

@@ -12,7 +12,7 @@ private func footprint(_ db: GymLogDatabase) throws -> [Int] {
 /// Sends everything `from` has written to `to`, as a sync would.
 private func replay(_ from: GymLogDatabase, into to: GymLogDatabase) throws {
     let events = try from.pendingEvents(after: 0, limit: 10_000)
-    try to.applyPulled(try events.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: try $0.fields) },
+    try to.applyPulled(try events.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: try $0.fields.changes) },
                        epoch: "test", cursor: Int64(events.count))
 }
 

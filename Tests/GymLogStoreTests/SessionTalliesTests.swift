@@ -82,7 +82,7 @@ import Testing
         try check("pulled edit")
         try log(other, "bench 80x5x2"); try log(other, "curl 30lb x12")
         let events = try other.pendingEvents(after: 0, limit: 1000)
-        try db.applyPulled(try events.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: try $0.fields) }, epoch: "e", cursor: 3)
+        try db.applyPulled(try events.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: try $0.fields.changes) }, epoch: "e", cursor: 3)
         try check("pulled sets of another workout")
         let strong = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\n"
             + "2024-01-02 06:00:00,W,1h,Bench,1,60,10,0,0,,,\n2024-01-02 06:00:00,W,1h,Bench,2,90,5,0,0,,,\n"

@@ -21,6 +21,20 @@ struct SetColumnsTests {
         #expect(RowWriter.columns(.sets) == Set(SetColumns.synced))
     }
 
+    @Test("every synced entity's fields, listed once in FieldRules, are the columns of its table", arguments: EntityKind.allCases)
+    func everyEntitysFieldsAreItsTablesColumns(_ entity: EntityKind) throws {
+        let db = try temporaryDatabase()
+        let schema = try db.read { try $0.columns(in: entity.rawValue).map(\.name) }
+        let fields = FieldRules.fields(of: entity.rawValue)
+        #expect(!fields.isEmpty)
+        #expect(RowWriter.columns(entity) == fields)
+        // Every column but the row's bookkeeping (and columns kept on this device only) is a field.
+        #expect(Set(schema).subtracting(["id", "clocks", "extra"]).subtracting(Self.localColumns[entity] ?? []) == fields)
+    }
+
+    /// Columns of synced tables that never sync: derived here from synced fields.
+    static let localColumns: [EntityKind: Set<String>] = [:]
+
     @Test("every field written through the pipeline decodes back by name", arguments: [
         "bench 102.5lb x5 @8.5 # paused, \"easy\"",
         "dips bw-22.5kg x8",

@@ -233,7 +233,7 @@ struct InjectedFault: Error {}
         let from = try temporaryDatabase(), to = try temporaryDatabase()
         try log(from, "bench 100x5")
         let events = try from.pendingEvents(after: 0, limit: 100)
-        try to.applyPulled(try events.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: try $0.fields) }, epoch: "e", cursor: 3)
+        try to.applyPulled(try events.map { RemoteChange(entity: $0.entity, entityID: $0.entityID, fields: try $0.fields.changes) }, epoch: "e", cursor: 3)
         #expect(try to.read { try synchronous($0) } == 2)
         try from.acknowledge(lastAppliedSeq: 1, rejected: [:])
         #expect(try from.read { try synchronous($0) } == 2)

@@ -2,30 +2,6 @@ import Foundation
 
 // MARK: - Assembling workouts
 
-/// A set as a reader found it, before ids and times are settled.
-struct PendingSet {
-    var line: Int
-    var id: UUID?
-    var exercise: Int
-    var values: SetValues
-    var performedAt: Int64?
-    var utcOffsetSeconds: Int?
-    /// The time is to the millisecond (native files since they carry a fraction), so it is kept
-    /// as written even when it equals another set's.
-    var exactTime = false
-    var supersetID: UUID?
-    /// The row left its load column blank: no load written at all (a bodyweight set, as
-    /// gymlog's and Hevy's exports write one), where Strong writes 0 for every load it lacks.
-    var loadLeftBlank = false
-}
-
-/// One row's set as another app's reader found it: its values, and whether the load column
-/// was left blank, which says more of its exercise's kind than a written 0 (`KindEvidence`).
-struct RowSet {
-    var values: SetValues
-    var loadLeftBlank: Bool
-}
-
 /// Groups rows into workouts and exercises (by name or id), then gives every set its id and
 /// time. It runs twice over a file, so a file of any size is read in constant memory:
 ///
@@ -485,19 +461,6 @@ struct WorkoutAssembler {
     func instant(local: Int64) -> (millis: Int64, offset: Int) {
         utcInstant(local: local, offsetAt: options.utcOffset)
     }
-}
-
-/// The instant whose wall-clock time is `local` (milliseconds as if UTC) in a zone described
-/// by `offsetAt` (UTC millis -> offset seconds), with that offset. A wall time skipped by a
-/// daylight-saving jump lands one offset-step later; a repeated one takes the first.
-public func utcInstant(local: Int64, offsetAt: (Int64) -> Int) -> (millis: Int64, offset: Int) {
-    let first = offsetAt(local)
-    let guess = local - Int64(first) * 1000
-    let second = offsetAt(guess)
-    if second == first { return (guess, first) }
-    let retry = local - Int64(second) * 1000
-    let third = offsetAt(retry)
-    return third == second ? (retry, second) : (guess, first)
 }
 
 /// The parts of a set that identify it in a derived id (the note is left out, so a note

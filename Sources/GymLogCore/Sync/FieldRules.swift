@@ -42,6 +42,13 @@ public enum FieldRules {
         return table[entity]?[field]
     }
 
+    /// Every synced field of `entity`, its tombstone included: the one list of an entity's
+    /// fields, which the client's tables have as columns (`RowWriter`); empty when unknown.
+    public static func fields(of entity: String) -> Set<String> {
+        guard let fields = table[entity] else { return [] }
+        return Set(fields.keys).union([tombstoneField])
+    }
+
     /// The fields of `entity` that hold another row's id (`Rule.Shape.id`), by name.
     public static func idFields(of entity: String) -> [String] { idFieldsByEntity[entity] ?? [] }
 

@@ -316,3 +316,16 @@ public func mondayOf(_ day: Int64) -> Int64 {
     let week = shifted >= 0 ? shifted / 7 : (shifted - 6) / 7
     return week * 7 - 3
 }
+
+/// The instant whose wall-clock time is `local` (milliseconds as if UTC) in a zone described
+/// by `offsetAt` (UTC millis -> offset seconds), with that offset. A wall time skipped by a
+/// daylight-saving jump lands one offset-step later; a repeated one takes the first.
+public func utcInstant(local: Int64, offsetAt: (Int64) -> Int) -> (millis: Int64, offset: Int) {
+    let first = offsetAt(local)
+    let guess = local - Int64(first) * 1000
+    let second = offsetAt(guess)
+    if second == first { return (guess, first) }
+    let retry = local - Int64(second) * 1000
+    let third = offsetAt(retry)
+    return third == second ? (retry, second) : (guess, first)
+}
