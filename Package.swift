@@ -89,7 +89,7 @@ let package = Package(
             dependencies: [
                 "GymLogCore", "GymLogWire", "GymLogServerCore", "GymLogServerSQLite", "GymLogServerPostgres",
                 argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, httpTypes, nioCore, nioConcurrency, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
-                logging, crypto, prometheus,
+                logging, prometheus,
             ]
         ),
         .executableTarget(
