@@ -2,9 +2,11 @@
 import PackageDescription
 
 // Dependency direction (see DESIGN.md): Core <- Wire <- Store (the outbox stores Wire's fields JSON); Store + Wire <- SyncClient <- CLI;
-// Core + Wire <- Server. GymLogCore imports nothing but Foundation; the client never links
-// Hummingbird or PostgresNIO (its HTTP is AsyncHTTPClient, so not curl); the server links
-// neither the client's sync engine nor the store.
+// Core + Wire <- ServerCore <- ServerSQLite, ServerPostgres; all three <- Server. GymLogCore imports
+// nothing but Foundation; the client never links Hummingbird or PostgresNIO (its HTTP is
+// AsyncHTTPClient, so not curl); the server links neither the client's sync engine nor the store.
+// ServerCore (the sync rules, the storage protocol, the memory store) links no database driver
+// and no HTTP; each SQL store links only its own driver; GymLogServer is the HTTP layer and the commands.
 // The third-party products, named once so each target's list reads as a list of names.
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
@@ -74,12 +76,20 @@ let package = Package(
             name: "GymLogCLI",
             dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CReadline", argumentParser]
         ),
+        // The sync rules, the storage protocol over the stores' primitives, the memory store.
+        .target(name: "GymLogServerCore", dependencies: ["GymLogCore", "GymLogWire", crypto, logging, serviceLifecycle]),
+        .target(name: "GymLogServerSQLite", dependencies: ["GymLogServerCore", "GymLogCore", "GymLogWire", grdb, grdbSQLite, logging]),
+        .target(
+            name: "GymLogServerPostgres",
+            dependencies: ["GymLogServerCore", "GymLogCore", "GymLogWire", postgresNIO, nioConcurrency, logging, serviceLifecycle]
+        ),
+        // The HTTP layer, the settings and the commands.
         .target(
             name: "GymLogServer",
             dependencies: [
-                "GymLogCore", "GymLogWire",
+                "GymLogCore", "GymLogWire", "GymLogServerCore", "GymLogServerSQLite", "GymLogServerPostgres",
                 argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, httpTypes, nioCore, nioConcurrency, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
-                logging, crypto, grdb, grdbSQLite, postgresNIO, prometheus,
+                logging, prometheus,
             ]
         ),
         .executableTarget(
@@ -103,8 +113,8 @@ let package = Package(
         .executableTarget(
             name: "gymlog-bench",
             dependencies: [
-                // GymLogServer for the records' stored text (`RecordText`) of the raw-insert baseline.
-                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogServer", "CSQLite", "SplitMix", grdb, argumentParser,
+                // GymLogServerCore for the records' stored text (`RecordText`) of the raw-insert baseline.
+                "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogServerCore", "CSQLite", "SplitMix", grdb, argumentParser,
             ],
             path: "Benchmarks/gymlog-bench"
         ),
@@ -113,7 +123,8 @@ let package = Package(
         .target(
             name: "GymLogTestSupport",
             dependencies: [
-                "GymLogCore", "GymLogWire", "GymLogServer", "SplitMix", grdb, hummingbird, hummingbirdTesting,
+                "GymLogCore", "GymLogWire", "GymLogServer", "GymLogServerCore", "GymLogServerSQLite", "GymLogServerPostgres", "SplitMix", grdb,
+                hummingbird, hummingbirdTesting,
             ],
             path: "Tests/GymLogTestSupport"
         ),
@@ -127,15 +138,18 @@ let package = Package(
         // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(
             name: "GymLogServerTests",
-            dependencies: ["GymLogServer", "GymLogWire", "GymLogCore", "GymLogTestSupport", "SplitMix", grdb, hummingbird, hummingbirdTesting, httpTypes, postgresNIO]
+            dependencies: [
+                "GymLogServer", "GymLogServerCore", "GymLogServerSQLite", "GymLogServerPostgres", "GymLogWire", "GymLogCore", "GymLogTestSupport",
+                "SplitMix", grdb, hummingbird, hummingbirdTesting, httpTypes, postgresNIO,
+            ]
         ),
         // Client and server together: real binaries and in-process engines against the real
         // server (sync, simulation, restores, clock skew, several instances, crashes while syncing).
         .testTarget(
             name: "GymLogIntegrationTests",
             dependencies: [
-                "GymLogServer", "GymLogWire", "GymLogSyncClient", "GymLogCore", "GymLogStore", "GymLogTestSupport",
-                "SplitMix", grdb, hummingbird, hummingbirdTesting, nioConcurrency,
+                "GymLogServer", "GymLogServerCore", "GymLogServerSQLite", "GymLogServerPostgres", "GymLogWire", "GymLogSyncClient", "GymLogCore",
+                "GymLogStore", "GymLogTestSupport", "SplitMix", grdb, hummingbird, hummingbirdTesting, nioConcurrency,
             ]
         ),
     ]

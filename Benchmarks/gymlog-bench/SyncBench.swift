@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GymLogCore
-import GymLogServer
+import GymLogServerCore
 import GymLogStore
 import GymLogWire
 import GymLogSyncClient

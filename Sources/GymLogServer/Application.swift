@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogServerCore
 import GymLogWire
 import HTTPTypes
 import Hummingbird
@@ -160,31 +161,6 @@ func readiness(_ storage: any SyncStorage, limit: Duration, logger: Logger) asyn
         throw APIError.notReady("its \(storage.backend) database did not answer in time; check that it is reachable.")
     }
     return jsonResponse(HealthStatus(status: "ready"))
-}
-
-/// Runs `body`, waiting at most `limit` for it: true when it finished in time, false when
-/// not (it is cancelled and left to end on its own: a database client stuck in a connect
-/// need not heed cancellation, and the caller must not wait for it).
-func withinTimeLimit(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
-    let outcome = NIOLockedValueBox<CheckedContinuation<Bool, any Error>?>(nil)
-    let work = Task { try await body() }
-    return try await withCheckedThrowingContinuation { continuation in
-        outcome.withLockedValue { $0 = continuation }
-        func finish(_ result: Result<Bool, any Error>) {
-            outcome.withLockedValue { waiting in
-                waiting?.resume(with: result)
-                waiting = nil
-            }
-        }
-        Task {
-            do { try await work.value; finish(.success(true)) } catch { finish(.failure(error)) }
-        }
-        Task {
-            try? await Task.sleep(for: limit)
-            work.cancel()
-            finish(.success(false))
-        }
-    }
 }
 
 /// The routes of the sync protocol (v1, and v2's pull) plus `/healthz`, `/readyz` and `/metrics` (unless it has an

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GymLogCore
+import GymLogServerCore
 
 /// `gymlog-server`: the sync server and its account tools.
 public struct ServerCommand: AsyncParsableCommand {

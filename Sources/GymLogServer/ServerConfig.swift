@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import GymLogServerCore
 
 /// Everything `buildApplication` needs; `gymlog-server serve` fills it from flags.
 public struct ServerConfig: Sendable {

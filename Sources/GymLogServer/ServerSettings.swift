@@ -1,5 +1,7 @@
 import Foundation
 import GymLogCore
+import GymLogServerCore
+import GymLogServerPostgres
 
 /// Where a server's settings come from besides its flags (issue 49): a TOML file
 /// (`serve --config FILE`, or `GYMLOG_SERVER_CONFIG`) and `GYMLOG_SERVER_*` environment
@@ -13,7 +15,7 @@ enum ServerSettings {
     /// The environment variable naming the config file, when `--config` is not given.
     static let configVariable = "GYMLOG_SERVER_CONFIG"
     /// The PostgreSQL password, read where the `--db` URL has none (before `PGPASSWORD`); never a flag.
-    static let passwordVariable = "GYMLOG_SERVER_DB_PASSWORD"
+    static let passwordVariable = PostgresURL.passwordVariable
     static let prefix = "GYMLOG_SERVER_"
     /// The subcommands; a command line that names none runs `serve`.
     static let commands: Set<String> = ["serve", "user", "backup", "restore"]

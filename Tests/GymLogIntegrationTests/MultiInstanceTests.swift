@@ -3,6 +3,8 @@ import GRDB
 import GymLogCore
 import GymLogTestSupport
 @testable import GymLogServer
+@testable import GymLogServerCore
+@testable import GymLogServerPostgres
 import GymLogStore
 import GymLogWire
 import GymLogSyncClient

@@ -2,6 +2,7 @@ import Foundation
 import GymLogCore
 import GymLogTestSupport
 @testable import GymLogServer
+@testable import GymLogServerCore
 import GymLogWire
 import GymLogSyncClient
 import Hummingbird

@@ -3,6 +3,9 @@ import GymLogTestSupport
 import GRDB
 import Testing
 @testable import GymLogServer
+@testable import GymLogServerCore
+@testable import GymLogServerPostgres
+@testable import GymLogServerSQLite
 
 // MARK: The server's store, with backups, restores and wipes
 

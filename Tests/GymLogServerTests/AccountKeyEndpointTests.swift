@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 import GymLogServer
+import GymLogServerCore
 import GymLogTestSupport
 import GymLogWire
 import Hummingbird

@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 @testable import GymLogServer
+@testable import GymLogServerCore
 import GymLogWire
 import GymLogTestSupport
 import Hummingbird
@@ -265,13 +266,7 @@ extension ForwardingStorage {
     func checkReadiness() async throws { try await base.checkReadiness() }
     func usage() async throws -> StorageUsage { try await base.usage() }
     func epoch() async throws -> String { try await base.epoch() }
-    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { try await base.createUser(name: name, tokenHash: tokenHash, now: now) }
     func listUsers() async throws -> [UserRecord] { try await base.listUsers() }
-    func revokeUser(name: String, now: Int64) async throws -> UserRecord { try await base.revokeUser(name: name, now: now) }
-    func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
-        try await base.replaceToken(name: name, tokenHash: tokenHash, reactivate: reactivate)
-    }
-    func deleteUser(name: String) async throws -> UserRecord { try await base.deleteUser(name: name) }
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? { try await base.userForTokenHash(hash) }
     func withdrawal(ofTokenHash hash: String) async throws -> TokenWithdrawal? { try await base.withdrawal(ofTokenHash: hash) }
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
@@ -280,22 +275,23 @@ extension ForwardingStorage {
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         try await base.pull(user: user, deviceID: deviceID, after: after, since: since, limit: limit, maxBytes: maxBytes)
     }
-    func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
-        try await base.startNewHistoryGeneration(user: user, now: now, perHour: perHour)
-    }
     func hasHistory(user: AuthenticatedUser) async throws -> Bool { try await base.hasHistory(user: user) }
-    func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
-        try await base.setKeyVerifier(user: user, verifier: verifier)
+    func withAccounts<R: Sendable>(_ access: AccountAccess,
+                                   _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
+        try await base.withAccounts(access, body)
     }
 }
 
-/// A store whose readiness check, registrations, pushes and pulls fail as a corrupt database's would; everything else is the real store's.
+/// A store whose readiness check, account writes (registrations among them), pushes and pulls fail as a corrupt database's would; everything else is the real store's.
 struct NotReadyStorage: ForwardingStorage {
     let base: any SyncStorage
     init(_ base: any SyncStorage) { self.base = base }
     func checkReadiness() async throws { throw StorageError.notReady("the test database is gone.") }
     func usage() async throws -> StorageUsage { throw StorageError.notReady("the test database is gone.") }
-    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord { throw StorageError.notReady("the test database is corrupt.") }
+    func withAccounts<R: Sendable>(_ access: AccountAccess,
+                                   _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
+        throw StorageError.notReady("the test database is corrupt.")
+    }
     func push(user: AuthenticatedUser, deviceID: String, items: [PushItem], now: Int64, deviceLimit: Int) async throws -> PushOutcome {
         throw StorageError.notReady("the test database is corrupt.")
     }

@@ -1,6 +1,8 @@
 import Foundation
 import GymLogCore
 @testable import GymLogServer
+@testable import GymLogServerCore
+@testable import GymLogServerPostgres
 import GymLogWire
 import GymLogTestSupport
 import HummingbirdTesting

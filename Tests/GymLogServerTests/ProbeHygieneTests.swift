@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 @testable import GymLogServer
+@testable import GymLogServerCore
 import GymLogTestSupport
 import GymLogWire
 import Testing

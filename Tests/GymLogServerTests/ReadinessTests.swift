@@ -2,6 +2,9 @@ import Foundation
 import GRDB
 import GymLogCore
 @testable import GymLogServer
+@testable import GymLogServerCore
+@testable import GymLogServerPostgres
+@testable import GymLogServerSQLite
 import GymLogWire
 import GymLogTestSupport
 import Hummingbird

@@ -5,6 +5,9 @@ import GymLogTestSupport
 import GymLogWire
 import Testing
 @testable import GymLogServer
+@testable import GymLogServerCore
+@testable import GymLogServerPostgres
+@testable import GymLogServerSQLite
 
 /// A server upgraded from the version that kept one row per field (`server-v6-account-key`,
 /// the schema up to 2026-11-28) to one row per record: its devices see the same history and

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GymLogServer
+@testable import GymLogServerCore
 import GymLogTestSupport
 import Testing
 

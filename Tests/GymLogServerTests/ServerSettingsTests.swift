@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GymLogServer
+@testable import GymLogServerCore
 import GymLogTestSupport
 
 /// Issue 49, item 11: the server's settings in a TOML file and in `GYMLOG_SERVER_*`

@@ -1,6 +1,7 @@
 import Foundation
 import GymLogCore
 @testable import GymLogServer
+@testable import GymLogServerCore
 import GymLogWire
 import GymLogTestSupport
 import Testing
@@ -179,6 +180,24 @@ struct StorageConformanceTests {
             #expect(try await storage.withdrawal(ofTokenHash: "alice-2") == .revoked, "a revoked token activate replaced stays revoked")
             #expect(try await storage.withdrawal(ofTokenHash: "alice-3") == .deleted)
             #expect(try await storage.withdrawal(ofTokenHash: "bob-1") == .revoked)
+        }
+    }
+
+    @Test(arguments: Backend.conformance) func aTakenNameIsRefusedAndASecondRevocationKeepsTheFirstTime(_ backend: Backend) async throws {
+        try await backend.withStorage { storage in
+            // Given alice
+            let alice = try await storage.createUser(name: "alice", tokenHash: "alice-1", now: testNow)
+
+            // When her name is taken again in another case, nothing is added
+            await #expect(throws: StorageError.userExists("ALICE")) { try await storage.createUser(name: "ALICE", tokenHash: "other", now: testNow) }
+            #expect(try await storage.listUsers().map(\.id) == [alice.id])
+            #expect(try await storage.userForTokenHash("other") == nil)
+
+            // When she is revoked twice, the first time stays
+            #expect(try await storage.revokeUser(name: "Alice", now: testNow + 1).revokedAt == testNow + 1)
+            let again = try await storage.revokeUser(name: "alice", now: testNow + 2)
+            #expect(again.revokedAt == testNow + 1 && again.name == "alice")
+            #expect(try await storage.listUsers().map(\.revokedAt) == [testNow + 1])
         }
     }
 

@@ -1,5 +1,8 @@
 import Foundation
 @testable import GymLogServer
+@testable import GymLogServerCore
+@testable import GymLogServerPostgres
+@testable import GymLogServerSQLite
 import Testing
 
 /// A storage backend the conformance suite runs against.

@@ -1,6 +1,9 @@
 import Foundation
 import GymLogCore
 @testable import GymLogServer
+@testable import GymLogServerCore
+@testable import GymLogServerPostgres
+@testable import GymLogServerSQLite
 import GymLogWire
 import Hummingbird
 import HummingbirdTesting

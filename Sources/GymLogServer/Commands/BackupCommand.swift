@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import GymLogServerCore
+import GymLogServerPostgres
+import GymLogServerSQLite
 
 /// `gymlog-server backup`: a consistent copy of the SQLite store while the server runs.
 struct BackupCommand: ParsableCommand {

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import GymLogServerCore
+import GymLogServerPostgres
+import GymLogServerSQLite
 
 /// `gymlog-server restore`: puts a backup in place of the SQLite store; the server must be stopped.
 struct RestoreCommand: ParsableCommand {

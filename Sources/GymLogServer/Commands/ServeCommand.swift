@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import GymLogServerCore
+import GymLogServerSQLite
 
 /// `gymlog-server serve`: run the HTTP server until SIGINT/SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -249,9 +251,4 @@ final class ShutdownNotice: Service, @unchecked Sendable {
         lock.withLock { started = .now }
         logger.notice("shutting down: finishing requests in flight", metadata: ["grace_s": "\(seconds(grace))"])
     }
-}
-
-/// `duration` in seconds, as short as it goes (`2`, `0.5`), for log lines.
-func seconds(_ duration: Duration) -> String {
-    String(format: "%g", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GymLogServerCore
 
 /// `gymlog-server user ...`: accounts. Safe while the server runs (SQLite WAL + busy timeout;
 /// PostgreSQL takes concurrent writers anyway).

@@ -1,6 +1,7 @@
 import Foundation
 import GymLogWire
 import Hummingbird
+import GymLogServerCore
 
 /// A protocol error: HTTP status, stable code, a sentence saying what to do, and optional
 /// context. Routes throw it; `RequestLogMiddleware` turns it (and every other error) into

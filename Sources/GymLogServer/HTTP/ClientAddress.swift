@@ -1,4 +1,5 @@
 import NIOCore
+import GymLogServerCore
 
 /// The address a request's log line and per-address limits name: the peer's, or, when the
 /// peer is a reverse proxy the operator trusts (`--trusted-proxy`), the client it forwards

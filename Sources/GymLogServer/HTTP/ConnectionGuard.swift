@@ -7,6 +7,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import GymLogServerCore
 
 /// Hummingbird's HTTP/1.1 channel with the server's connection guard in its pipeline: read
 /// timeouts, the JSON answer to requests the HTTP parser refuses, and a log line for each

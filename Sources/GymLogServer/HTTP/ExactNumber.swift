@@ -1,4 +1,5 @@
 import GymLogCore
+import GymLogServerCore
 
 /// The one rule for a JSON number in a field value: it is stored exactly, or refused.
 ///

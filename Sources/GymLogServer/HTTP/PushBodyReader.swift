@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogServerCore
 import GymLogWire
 
 /// The one reader of a `POST /v1/push` body: one pass over the bytes (`JSONReader`) that

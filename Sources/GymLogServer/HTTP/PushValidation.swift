@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogServerCore
 import GymLogWire
 
 /// The longest text value a field may hold, in UTF-8 bytes: the client's own limit, so a
@@ -47,28 +48,6 @@ enum PushValidation {
         return (1...maxBytes).contains(u.count) && u.allSatisfy { $0 > 32 && $0 < 127 }
     }
 
-    /// A clock in canonical HLC form (`15 digits-5 digits-node`) with a 1...64 byte
-    /// printable node. Parsed on the bytes: it runs for every pushed field.
-    static func clock(_ text: String) -> HLC? {
-        var text = text
-        return text.withUTF8 { u -> HLC? in
-            guard u.count >= 23, u.count <= 22 + 64, u[15] == 45, u[21] == 45 else { return nil }
-            var millis: Int64 = 0, counter = 0
-            for i in 0..<15 {
-                let d = u[i] &- 48
-                guard d < 10 else { return nil }
-                millis = millis * 10 + Int64(d)
-            }
-            for i in 16..<21 {
-                let d = u[i] &- 48
-                guard d < 10 else { return nil }
-                counter = counter * 10 + Int(d)
-            }
-            for i in 22..<u.count where u[i] <= 32 || u[i] >= 127 { return nil }
-            return HLC(millis: millis, counter: counter, node: String(decoding: UnsafeBufferPointer(rebasing: u[22...]), as: UTF8.self))
-        }
-    }
-
     /// Checks one event; a failure rejects only this event. An encrypted account's (`sealed`)
     /// values are opaque here: each must be a sealed value within the size limit, and the
     /// value rules move to the receiving devices (`PulledChangeRules`).
@@ -100,7 +79,7 @@ enum PushValidation {
             guard isFieldName(name) else {
                 return reject(.invalidFieldName, "event \(e.seq) has field \(quoted(name)); a field name is a lowercase letter or underscore then up to 63 lowercase letters, digits or underscores.")
             }
-            guard let text = field.clock, let hlc = clock(text) else {
+            guard let text = field.clock, let hlc = SyncRules.clock(text) else {
                 return reject(.invalidClock, "event \(e.seq) field \"\(name)\" has clock \(quoted(field.clock)); a clock looks like 001763719000000-00000-<device id>.")
             }
             if sealed {

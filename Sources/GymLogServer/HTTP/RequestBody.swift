@@ -1,6 +1,7 @@
 import Foundation
 import GymLogWire
 import Hummingbird
+import GymLogServerCore
 
 extension APIError {
     /// 400 `invalid_json`; `problem` says what and where (empty when nothing more is known).

@@ -1,21 +1,7 @@
 import Foundation
 import GymLogWire
 import Prometheus
-
-/// What the store holds, for the metrics' gauges: read when `/metrics` is scraped, never on a
-/// request's path.
-public struct StorageUsage: Equatable, Sendable {
-    /// Users whose token works (not revoked).
-    public var activeUsers: Int
-    /// Devices that have pushed (a pull writes nothing, so a device that only pulls is not one).
-    public var devices: Int
-    /// The database's size on disk, in bytes (0 where there is no file).
-    public var databaseBytes: Int64
-
-    public init(activeUsers: Int, devices: Int, databaseBytes: Int64) {
-        self.activeUsers = activeUsers; self.devices = devices; self.databaseBytes = databaseBytes
-    }
-}
+import GymLogServerCore
 
 /// The server's Prometheus metrics, served as text by `GET /metrics`. Each application has a
 /// registry of its own (not swift-metrics' process-wide one), so servers started side by side

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import GymLogServerCore
 
 /// Registrations per client address: a burst of `perHour`, then one every `3600 / perHour`
 /// seconds (a token bucket, kept as each address's "theoretical arrival time", the GCRA

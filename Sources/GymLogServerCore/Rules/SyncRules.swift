@@ -217,9 +217,31 @@ public enum SyncRules {
     }
 
     /// Whether an incoming field replaces the stored one: strictly newer HLC (stored clocks
-    /// are canonical text, checked by `PushValidation.clock` when they were pushed).
+    /// are canonical text, checked by `clock` when they were pushed).
     static func wins(_ field: ValidField, over storedClock: String?) -> Bool {
-        incomingWins(stored: storedClock.flatMap(PushValidation.clock), incoming: field.clock)
+        incomingWins(stored: storedClock.flatMap(clock), incoming: field.clock)
+    }
+
+    /// A clock in canonical HLC form (`15 digits-5 digits-node`) with a 1...64 byte
+    /// printable node. Parsed on the bytes: it runs for every pushed field.
+    package static func clock(_ text: String) -> HLC? {
+        var text = text
+        return text.withUTF8 { u -> HLC? in
+            guard u.count >= 23, u.count <= 22 + 64, u[15] == 45, u[21] == 45 else { return nil }
+            var millis: Int64 = 0, counter = 0
+            for i in 0..<15 {
+                let d = u[i] &- 48
+                guard d < 10 else { return nil }
+                millis = millis * 10 + Int64(d)
+            }
+            for i in 16..<21 {
+                let d = u[i] &- 48
+                guard d < 10 else { return nil }
+                counter = counter * 10 + Int(d)
+            }
+            for i in 22..<u.count where u[i] <= 32 || u[i] >= 127 { return nil }
+            return HLC(millis: millis, counter: counter, node: String(decoding: UnsafeBufferPointer(rebasing: u[22...]), as: UTF8.self))
+        }
     }
 
     // MARK: Idempotency keys

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import GymLogServerCore
 
 // What a PostgreSQL failure means for the operator and for a request: the words an operator
 // reads when the server cannot connect, and which errors are the database being away (503)

@@ -202,7 +202,7 @@ extension SyncRulesStorage {
 
 extension StorageError {
     /// A stored record's text that does not read: the database was changed by hand or is damaged.
-    static func unreadable(_ error: RecordText.Unreadable) -> StorageError {
+    package static func unreadable(_ error: RecordText.Unreadable) -> StorageError {
         .notReady("a stored record is not readable (\(error.description)); the database was changed by hand or is damaged. Restore it from a backup (`gymlog-server restore`).")
     }
 }

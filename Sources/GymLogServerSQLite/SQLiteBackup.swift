@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import GRDB
+import GymLogServerCore
 
 /// Online backup and offline restore of the SQLite server store (`gymlog-server backup`,
 /// `gymlog-server restore`). Both write a new file next to the destination and rename it
@@ -175,7 +176,7 @@ public enum SQLiteBackup {
     /// Throws, naming the other process and ending with `advice`, when another process has the
     /// database open: `restore` must not put a file in place under a running server, nor a
     /// second `serve` migrate the file under the first (which then fails every request).
-    static func refuseIfOpenElsewhere(_ databasePath: String, _ advice: String) throws {
+    package static func refuseIfOpenElsewhere(_ databasePath: String, _ advice: String) throws {
         guard let pid = processHoldingOpen(databasePath) else { return }
         let who = commandLine(of: pid).map { "process \(pid) (\($0))" } ?? "process \(pid) (a running gymlog-server?)"
         throw ServerSetupError("the server database \(databasePath) is open in \(who); \(advice)")

@@ -1,4 +1,5 @@
 import Foundation
+import GymLogServerCore
 
 /// Who runs a PostgreSQL store's pool: the application's ServiceGroup (`serve`), or the
 /// store itself when used on its own (the `user` commands, tests), never both.

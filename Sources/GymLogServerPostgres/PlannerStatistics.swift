@@ -1,4 +1,5 @@
 import Foundation
+import GymLogServerCore
 
 /// Keeps PostgreSQL's planner statistics in step with bulk writes, so query plans stay
 /// index-driven on a fresh or freshly restored database instead of waiting for autovacuum.

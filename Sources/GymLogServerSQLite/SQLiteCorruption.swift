@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import GymLogServerCore
 
 /// A damaged SQLite store (a flipped bit on disk, a bad copy): found at start by `PRAGMA
 /// quick_check`, or at run time by an access failing with SQLITE_CORRUPT or SQLITE_NOTADB.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import GymLogServerCore
 
 /// One append-only step of the PostgreSQL schema: never edit a shipped one, add the next.
 struct PostgresMigration: Sendable {

@@ -43,18 +43,6 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         return StorageUsage(activeUsers: state.users.count { $0.record.revokedAt == nil }, devices: state.devices.count, databaseBytes: 0)
     }
 
-    public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
-        try await write { state in
-            // Names are unique case-insensitively, as on SQLite (NOCASE) and PostgreSQL (lower()).
-            guard !state.users.contains(where: { $0.record.name.lowercased() == name.lowercased() }) else { throw StorageError.userExists(name) }
-            // A deleted user's id is not handed out again.
-            state.lastUserID += 1
-            let record = UserRecord(id: state.lastUserID, name: name, createdAt: now, revokedAt: nil)
-            state.users.append(MemoryUser(record: record, tokenHash: tokenHash))
-            return (record, true)
-        }
-    }
-
     public func listUsers() async throws -> [UserRecord] {
         let state = committed
         return state.users.map { user in
@@ -65,38 +53,6 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
             record.usage = UserUsage(devices: seen.count, lastPushAt: seen.max(), records: Int64(records.count),
                                      storedBytes: records.values.reduce(0) { $0 + $1.storedBytes })
             return record
-        }
-    }
-
-    public func revokeUser(name: String, now: Int64) async throws -> UserRecord {
-        try await write { state in
-            let index = try state.userIndex(name)
-            if state.users[index].record.revokedAt == nil { state.users[index].record.revokedAt = now }
-            return (state.users[index].record, true)
-        }
-    }
-
-    public func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
-        try await write { state in
-            let index = try state.userIndex(name)
-            guard reactivate || state.users[index].record.revokedAt == nil else { throw StorageError.userRevoked(state.users[index].record.name) }
-            state.withdrawnTokens[state.users[index].tokenHash] = .replaced(wasRevoked: state.users[index].record.revokedAt != nil)
-            state.users[index].tokenHash = tokenHash
-            state.users[index].record.revokedAt = nil
-            return (state.users[index].record, true)
-        }
-    }
-
-    public func deleteUser(name: String) async throws -> UserRecord {
-        try await write { state in
-            let user = state.users.remove(at: try state.userIndex(name))
-            state.withdrawnTokens[user.tokenHash] = .deleted
-            let id = user.record.id
-            state.changeCounter[id] = nil
-            state.devices = state.devices.filter { $0.key.user != id }
-            state.appliedKeys[id] = nil
-            state.records[id] = nil
-            return (user.record, true)
         }
     }
 
@@ -113,38 +69,17 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         return state.withdrawnTokens[hash]
     }
 
-    public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
-        try await write { state in
-            guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { return (nil, false) }
-            // The same hour-long window as the SQL stores (`SQLiteSyncStorage.startGeneration`).
-            if now - state.users[index].generationWindowStart >= 3_600_000 {
-                state.users[index].generationWindowStart = now
-                state.users[index].generationsInWindow = 0
-            }
-            guard state.users[index].generationsInWindow < perHour else { return (nil, false) }
-            state.users[index].generationsInWindow += 1
-            state.users[index].historyGeneration += 1
-            state.appliedKeys[user.id] = nil
-            return (state.users[index].historyGeneration, true)
-        }
-    }
-
     public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
         !(committed.records[user.id] ?? [:]).isEmpty
     }
 
-    public func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
+    public func withAccounts<R: Sendable>(_ access: AccountAccess,
+                                          _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await write { state in
-            guard let index = state.users.firstIndex(where: { $0.record.id == user.id }) else { throw StorageError.tokenWithdrawn }
-            if let existing = state.users[index].keyVerifier { return (.alreadySet(same: existing == verifier), false) }
-            state.users[index].keyVerifier = verifier
-            let dropped = !(state.records[user.id] ?? [:]).isEmpty
-            if dropped {
-                state.records[user.id] = nil
-                state.appliedKeys[user.id] = nil
-                state.users[index].historyGeneration += 1
-            }
-            return (.set(droppedHistory: dropped), true)
+            let transaction = MemoryAccountTransaction(state: state)
+            let (result, commit) = try await body(transaction)
+            state = transaction.state
+            return (result, commit)
         }
     }
 
@@ -210,6 +145,61 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
     }
 }
 
+/// The account primitives on a copy of the memory store's state (see `MemorySyncStorage.withAccounts`).
+final class MemoryAccountTransaction: AccountTransaction {
+    fileprivate var state: MemoryState
+
+    fileprivate init(state: MemoryState) { self.state = state }
+
+    func account(named name: String) async throws -> StoredAccount? {
+        // Names are unique case-insensitively, as on SQLite (NOCASE) and PostgreSQL (lower()).
+        state.users.first { $0.record.name.lowercased() == name.lowercased() }?.stored
+    }
+
+    func account(id: Int64) async throws -> StoredAccount? {
+        state.users.first { $0.record.id == id }?.stored
+    }
+
+    func insertAccount(name: String, tokenHash: String, now: Int64) async throws -> Int64? {
+        guard try await account(named: name) == nil else { return nil }
+        // A deleted user's id is not handed out again.
+        state.lastUserID += 1
+        state.users.append(MemoryUser(record: UserRecord(id: state.lastUserID, name: name, createdAt: now, revokedAt: nil), tokenHash: tokenHash))
+        return state.lastUserID
+    }
+
+    func updateAccount(_ account: StoredAccount) async throws {
+        guard let index = state.users.firstIndex(where: { $0.record.id == account.id }) else { return }
+        state.users[index].record.revokedAt = account.revokedAt
+        state.users[index].tokenHash = account.tokenHash
+        state.users[index].keyVerifier = account.keyVerifier
+        state.users[index].historyGeneration = account.historyGeneration
+        state.users[index].generationWindowStart = account.generationWindowStart
+        state.users[index].generationsInWindow = account.generationsInWindow
+    }
+
+    func withdrawToken(_ hash: String, _ reason: TokenWithdrawal) async throws {
+        state.withdrawnTokens[hash] = reason
+    }
+
+    func deleteAccount(id: Int64) async throws {
+        state.users.removeAll { $0.record.id == id }
+        state.changeCounter[id] = nil
+        state.devices = state.devices.filter { $0.key.user != id }
+        state.appliedKeys[id] = nil
+        state.records[id] = nil
+    }
+
+    func deleteRecords(userID: Int64) async throws -> Bool {
+        defer { state.records[userID] = nil }
+        return !(state.records[userID] ?? [:]).isEmpty
+    }
+
+    func deleteAppliedKeys(userID: Int64) async throws {
+        state.appliedKeys[userID] = nil
+    }
+}
+
 private struct MemoryUser {
     var record: UserRecord
     var tokenHash: String
@@ -217,6 +207,12 @@ private struct MemoryUser {
     var generationWindowStart: Int64 = 0
     var generationsInWindow = 0
     var keyVerifier: String?
+
+    var stored: StoredAccount {
+        StoredAccount(id: record.id, name: record.name, createdAt: record.createdAt, revokedAt: record.revokedAt, tokenHash: tokenHash,
+                      keyVerifier: keyVerifier, historyGeneration: historyGeneration, generationWindowStart: generationWindowStart,
+                      generationsInWindow: generationsInWindow)
+    }
 }
 
 private struct DeviceKey: Hashable {
@@ -247,12 +243,4 @@ private struct MemoryState {
     var records: [Int64: [RowKey: RecordRow]] = [:]
     /// Token hashes no user holds any more, and why (`withdrawn_tokens`).
     var withdrawnTokens: [String: TokenWithdrawal] = [:]
-}
-
-extension MemoryState {
-    /// The index of the user with this name (names compare case-insensitively); throws `StorageError.noSuchUser`.
-    func userIndex(_ name: String) throws -> Int {
-        guard let index = users.firstIndex(where: { $0.record.name.lowercased() == name.lowercased() }) else { throw StorageError.noSuchUser(name) }
-        return index
-    }
 }

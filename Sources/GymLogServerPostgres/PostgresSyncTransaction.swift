@@ -1,5 +1,6 @@
 import Foundation
 import GymLogCore
+import GymLogServerCore
 import GymLogWire
 import Logging
 import NIOConcurrencyHelpers

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import GymLogServerCore
 
 /// Checkpoints the WAL off the request path. The writer's WAL hook (which replaces SQLite's
 /// auto-checkpoint on that connection) asks for a PASSIVE checkpoint once the WAL holds

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import GymLogServerCore
 
 /// One-off statements on a short-lived connection of their own, outside the pool: the
 /// tests' and the benchmark's database setup (CREATE/DROP DATABASE cannot run in a

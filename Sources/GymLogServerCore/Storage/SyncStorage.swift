@@ -13,6 +13,10 @@ public struct UserRecord: Hashable, Sendable {
     public var revokedAt: Int64?
     /// What the user keeps on the server (`listUsers` fills it; zero elsewhere).
     public var usage = UserUsage()
+
+    package init(id: Int64, name: String, createdAt: Int64, revokedAt: Int64?, usage: UserUsage = UserUsage()) {
+        self.id = id; self.name = name; self.createdAt = createdAt; self.revokedAt = revokedAt; self.usage = usage
+    }
 }
 
 /// What one user keeps on the server, for `gymlog-server user list`.
@@ -25,6 +29,25 @@ public struct UserUsage: Hashable, Sendable {
     public var records: Int64 = 0
     /// The bytes of those records' entities, ids and stored texts (`RecordText`), the same on every backend.
     public var storedBytes: Int64 = 0
+
+    package init(devices: Int = 0, lastPushAt: Int64? = nil, records: Int64 = 0, storedBytes: Int64 = 0) {
+        self.devices = devices; self.lastPushAt = lastPushAt; self.records = records; self.storedBytes = storedBytes
+    }
+}
+
+/// What the store holds, for the metrics' gauges: read when `/metrics` is scraped, never on a
+/// request's path.
+public struct StorageUsage: Equatable, Sendable {
+    /// Users whose token works (not revoked).
+    public var activeUsers: Int
+    /// Devices that have pushed (a pull writes nothing, so a device that only pulls is not one).
+    public var devices: Int
+    /// The database's size on disk, in bytes (0 where there is no file).
+    public var databaseBytes: Int64
+
+    public init(activeUsers: Int, devices: Int, databaseBytes: Int64) {
+        self.activeUsers = activeUsers; self.devices = devices; self.databaseBytes = databaseBytes
+    }
 }
 
 /// The user a request's bearer token belongs to; every storage call is scoped to it.
@@ -42,6 +65,10 @@ public struct AuthenticatedUser: Hashable, Sendable {
     /// The verifier of the account key (`AccountKey.verifier`) when the user's history is
     /// encrypted end to end: every push and pull must carry it, and every value is sealed.
     public var keyVerifier: String? = nil
+
+    package init(id: Int64, name: String, tokenHash: String, historyGeneration: Int64 = 0, keyVerifier: String? = nil) {
+        self.id = id; self.name = name; self.tokenHash = tokenHash; self.historyGeneration = historyGeneration; self.keyVerifier = keyVerifier
+    }
 }
 
 /// What `SyncStorage.setKeyVerifier` did.
@@ -60,6 +87,10 @@ public struct ValidField: Hashable, Sendable {
     public var clock: HLC
     /// The clock's canonical text, as stored.
     public var clockText: String
+
+    package init(name: String, value: FieldValue, clock: HLC, clockText: String) {
+        self.name = name; self.value = value; self.clock = clock; self.clockText = clockText
+    }
 }
 
 /// A pushed event that passed validation and may be applied.
@@ -69,6 +100,10 @@ public struct ValidEvent: Hashable, Sendable {
     public var entity: String
     public var entityID: String
     public var fields: [ValidField]
+
+    package init(seq: Int64, idempotencyKey: String, entity: String, entityID: String, fields: [ValidField]) {
+        self.seq = seq; self.idempotencyKey = idempotencyKey; self.entity = entity; self.entityID = entityID; self.fields = fields
+    }
 }
 
 /// A pushed event after validation: applicable, or rejected with a reason (its seq is still consumed).
@@ -154,27 +189,17 @@ public enum StorageError: Error, Equatable, LocalizedError, CustomStringConverti
 }
 
 /// The server's persistence. Every call that touches synced data takes the authenticated
-/// user and never reads or writes another user's rows.
+/// user and never reads or writes another user's rows. The rules that are the same on every
+/// backend are written once over these calls: the push and the pull (`SyncRules`, over
+/// `SyncRulesStorage`'s primitives), and the users' and keys' (`AccountRules`, over
+/// `withAccounts`).
 public protocol SyncStorage: Sendable {
     /// A short name of the backend for logs (`sqlite`, `postgres`).
     var backend: String { get }
     /// The random id made when the database was created.
     func epoch() async throws -> String
-    /// Creates a user holding the given token hash; throws `StorageError.userExists`.
-    func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord
     /// All users, oldest first, with what each keeps on the server (`UserRecord.usage`).
     func listUsers() async throws -> [UserRecord]
-    /// Revokes the user's token; throws `StorageError.noSuchUser`. Revoking twice keeps the first time.
-    func revokeUser(name: String, now: Int64) async throws -> UserRecord
-    /// Gives the user a new token hash; the old token stops authenticating at once (and is
-    /// remembered as rotated, or as revoked when the user was: `withdrawal(ofTokenHash:)`). With
-    /// `reactivate` it also lifts a revocation; without it a revoked user is refused
-    /// (`StorageError.userRevoked`). Throws `StorageError.noSuchUser`.
-    func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord
-    /// Removes the user and every row of theirs (devices, idempotency keys, fields) in one
-    /// transaction; throws `StorageError.noSuchUser`. The name is free again afterwards; the
-    /// user's last token hash is remembered as deleted (`withdrawal(ofTokenHash:)`).
-    func deleteUser(name: String) async throws -> UserRecord
     /// The live (not revoked) user holding this token hash.
     func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser?
     /// Why a token hash no live user holds stopped working (revoked, replaced, its user
@@ -189,24 +214,15 @@ public protocol SyncStorage: Sendable {
     /// `since` (`SyncRules.page`), at most `limit` field rows or changes (a record is never
     /// split) and about `maxBytes` of JSON.
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage
-    /// Starts a new history generation for the user, after a device proved the server's
-    /// history is older than what it had acknowledged (see `SyncRoutes.pull`). Returns the
-    /// new generation; every device of the user then sees a new epoch and re-sends its state
-    /// under new idempotency keys, so the user's recorded keys (all of past generations) are
-    /// deleted in the same transaction: without that they grew by a full copy per generation.
-    ///
-    /// Returns nil, changing nothing, when the user already started `perHour` generations in
-    /// the hour-long window that holds `now` (Unix ms): the count is the user's, in the store,
-    /// so every instance and a restart share it (`ServerConfig.maxHistoryGenerationsPerHour`).
-    func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64?
     /// Whether the user holds any records (`GET /v1/account`: the first device of an empty
     /// account makes its key).
     func hasHistory(user: AuthenticatedUser) async throws -> Bool
-    /// Makes `verifier` the account's key verifier when it has none, in one transaction with
-    /// dropping the plaintext history the server held (its fields and idempotency keys, and a
-    /// new history generation, outside the rollback limit) when there is some. An account
-    /// that has a verifier keeps it: there is no second key.
-    func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome
+    /// Runs `body` in one transaction of the users table and the rows hanging off it (the
+    /// primitives of `AccountRules`, which creates, revokes and deletes users, replaces tokens,
+    /// starts history generations and sets account keys); commits when it answers `commit`, rolls
+    /// back otherwise or when it throws; `access` bounds its wait for a database that is down.
+    func withAccounts<R: Sendable>(_ access: AccountAccess,
+                                   _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R
     /// Returns when the database answers a trivial read and a write transaction it rolls back
     /// (and, where cheap, is not corrupt); throws, naming the problem, otherwise. `/readyz`.
     func checkReadiness() async throws
@@ -242,72 +258,10 @@ extension SyncStorage {
     public func applicationServices() -> [any Service] { [] }
 }
 
-/// Where the server keeps its data, from the `--db` URL.
-public enum StorageLocation: Equatable, Sendable {
-    case sqlite(path: String)
-    case postgres(url: String)
-
-    /// Parses `sqlite:PATH`, a bare path, or `postgres://...`; nil/empty is the default SQLite file.
-    public static func parse(_ text: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StorageLocation {
-        guard let text, !text.isEmpty else { return .sqlite(path: defaultSQLitePath(environment: environment)) }
-        if let colon = text.firstIndex(of: ":"), isScheme(text[..<colon]) {
-            let scheme = text[..<colon].lowercased()
-            var rest = String(text[text.index(after: colon)...])
-            switch scheme {
-            case "sqlite", "file":
-                if rest.hasPrefix("//") { rest.removeFirst(2) }
-                guard !rest.isEmpty else { throw ServerSetupError("the database URL \"\(text)\" has no path; use sqlite:/path/to/server.sqlite.") }
-                return .sqlite(path: expandTilde(rest, environment: environment))
-            case "postgres", "postgresql":
-                return .postgres(url: text)
-            default:
-                throw ServerSetupError("unsupported database URL scheme \"\(scheme):\" in \"\(PostgresURL.redact(text))\"; use sqlite:PATH (or a plain file path) or postgres://USER@HOST:PORT/DATABASE.")
-            }
-        }
-        return .sqlite(path: expandTilde(text, environment: environment))
-    }
-
-    /// `$XDG_DATA_HOME/gymlog-server/server.sqlite`, or `~/.local/share/...` when unset.
-    public static func defaultSQLitePath(environment: [String: String]) -> String {
-        let base: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { base = xdg }
-        else { base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share" }
-        return base + "/gymlog-server/server.sqlite"
-    }
-
-    // A scheme is letters then letters/digits/+-. and at least 2 characters, so `C:` or a
-    // path with a colon later on is not taken for one.
-    private static func isScheme(_ s: Substring) -> Bool {
-        guard s.count >= 2, let first = s.first, first.isASCII, first.isLetter else { return false }
-        return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
-    }
-
-    private static func expandTilde(_ path: String, environment: [String: String]) -> String {
-        guard path == "~" || path.hasPrefix("~/") else { return path }
-        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
-    }
-}
-
 /// A configuration or startup failure, worded for the person starting the server.
 public struct ServerSetupError: Error, LocalizedError, Equatable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var errorDescription: String? { message }
     public var description: String { message }
-}
-
-/// Opens the storage a `--db` URL names. This is the one place a backend is chosen.
-///
-/// A PostgreSQL store connects and migrates when its pool starts (as a service of the
-/// application, or on its first call); that call reports an unreachable database or a failed
-/// migration. `poolSize` is its connection pool's size.
-public func openSyncStorage(_ url: String?, poolSize: Int = 10,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SyncStorage {
-    switch try StorageLocation.parse(url, environment: environment) {
-    case .sqlite(let path):
-        // Only the default location's folder is made; a --db path's must exist.
-        return try SQLiteSyncStorage(path: path, createFolder: url?.isEmpty ?? true)
-    case .postgres(let url):
-        return try PostgresSyncStorage(url: url, poolSize: poolSize, environment: environment)
-    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import GymLogCore
+import GymLogServerCore
 import GymLogWire
 import Logging
 import NIOConcurrencyHelpers
@@ -295,18 +296,6 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    public func createUser(name: String, tokenHash: String, now: Int64) async throws -> UserRecord {
-        try await prepare()
-        let rows = try await client.query("""
-            INSERT INTO users (name, token_hash, created_at) VALUES (\(name), \(tokenHash), \(now))
-            ON CONFLICT ((lower(name))) DO NOTHING RETURNING id
-            """, logger: logger)
-        for try await id in rows.decode(Int64.self) {
-            return UserRecord(id: id, name: name, createdAt: now, revokedAt: nil)
-        }
-        throw StorageError.userExists(name)
-    }
-
     public func listUsers() async throws -> [UserRecord] {
         try await prepare()
         var users: [UserRecord] = []
@@ -326,78 +315,6 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
                                     usage: UserUsage(devices: Int(devices), lastPushAt: lastPush, records: records, storedBytes: bytes)))
         }
         return users
-    }
-
-    public func revokeUser(name: String, now: Int64) async throws -> UserRecord {
-        try await prepare()
-        // COALESCE keeps the first revocation time when revoking twice.
-        let rows = try await client.query("""
-            UPDATE users SET revoked_at = COALESCE(revoked_at, \(now)) WHERE lower(name) = lower(\(name))
-            RETURNING id, name, created_at, revoked_at
-            """, logger: logger)
-        return try await Self.user(in: rows, named: name)
-    }
-
-    public func replaceToken(name: String, tokenHash: String, reactivate: Bool) async throws -> UserRecord {
-        try await prepare()
-        // One statement: the old hash is remembered (`withdrawn_tokens`) with the update that replaces it.
-        let rows = try await client.query("""
-            WITH old AS (
-                SELECT id, token_hash, revoked_at FROM users
-                WHERE lower(name) = lower(\(name)) AND (\(reactivate) OR revoked_at IS NULL) FOR UPDATE
-            ), withdrawn AS (
-                INSERT INTO withdrawn_tokens (token_hash, reason)
-                SELECT token_hash, CASE WHEN revoked_at IS NULL THEN \(TokenWithdrawal.rotated.rawValue) ELSE \(TokenWithdrawal.revoked.rawValue) END FROM old
-                ON CONFLICT (token_hash) DO UPDATE SET reason = EXCLUDED.reason
-            )
-            UPDATE users SET token_hash = \(tokenHash), revoked_at = NULL FROM old WHERE users.id = old.id
-            RETURNING users.id, users.name, users.created_at, users.revoked_at
-            """, logger: logger)
-        do {
-            return try await Self.user(in: rows, named: name)
-        } catch StorageError.noSuchUser {
-            // Nothing changed: no such user, or a revoked one without `reactivate`.
-            let known = try await client.query("SELECT name FROM users WHERE lower(name) = lower(\(name))", logger: logger)
-            for try await stored in known.decode(String.self) { throw StorageError.userRevoked(stored) }
-            throw StorageError.noSuchUser(name)
-        }
-    }
-
-    public func deleteUser(name: String) async throws -> UserRecord {
-        try await prepare()
-        let logger = self.logger
-        return try await client.withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
-            do {
-                // The row lock a push's write takes: an in-flight push of this user commits before,
-                // or finds the row locked (it reads again) or gone (no such user).
-                let user = try await Self.user(in: try await connection.query("""
-                    SELECT id, name, created_at, revoked_at FROM users WHERE lower(name) = lower(\(name)) FOR UPDATE
-                    """, logger: logger), named: name)
-                try await connection.query("DELETE FROM records WHERE user_id = \(user.id)", logger: logger)
-                try await connection.query("DELETE FROM applied_keys WHERE user_id = \(user.id)", logger: logger)
-                try await connection.query("DELETE FROM devices WHERE user_id = \(user.id)", logger: logger)
-                try await connection.query("""
-                    INSERT INTO withdrawn_tokens (token_hash, reason) SELECT token_hash, \(TokenWithdrawal.deleted.rawValue) FROM users WHERE id = \(user.id)
-                    ON CONFLICT (token_hash) DO UPDATE SET reason = EXCLUDED.reason
-                    """, logger: logger)
-                try await connection.query("DELETE FROM users WHERE id = \(user.id)", logger: logger)
-                try await connection.query("COMMIT", logger: logger)
-                await Self.rewriteDropped(connection, why: "user deleted", logger: logger)
-                return user
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-        }
-    }
-
-    // The one account row a statement returned (id, name, created_at, revoked_at); throws `StorageError.noSuchUser` when none.
-    private static func user(in rows: PostgresRowSequence, named name: String) async throws -> UserRecord {
-        for try await (id, stored, created, revoked) in rows.decode((Int64, String, Int64, Int64?).self) {
-            return UserRecord(id: id, name: stored, createdAt: created, revokedAt: revoked)
-        }
-        throw StorageError.noSuchUser(name)
     }
 
     public func userForTokenHash(_ hash: String) async throws -> AuthenticatedUser? {
@@ -432,105 +349,34 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    public func setKeyVerifier(user: AuthenticatedUser, verifier: String) async throws -> KeyVerifierOutcome {
-        try await reachable {
-            try await self.prepare()
-            let logger = self.logger
-            return try await self.client.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
-                do {
-                    // The row lock a push's write takes; push_version makes a push that read
-                    // before this start over (and find the account encrypted).
-                    var existing: String??
-                    for try await verifier in try await connection.query("SELECT key_verifier FROM users WHERE id = \(user.id) FOR UPDATE",
-                                                                          logger: logger).decode(String?.self) { existing = .some(verifier) }
-                    guard let existing else { throw StorageError.tokenWithdrawn }
-                    if let existing {
-                        try await connection.query("ROLLBACK", logger: logger)
-                        return .alreadySet(same: existing == verifier)
-                    }
-                    var dropped = false
-                    for try await _ in try await connection.query("DELETE FROM records WHERE user_id = \(user.id) RETURNING 1",
-                                                                  logger: logger).decode(Int.self) { dropped = true }
-                    if dropped { try await connection.query("DELETE FROM applied_keys WHERE user_id = \(user.id)", logger: logger) }
-                    let bump: Int64 = dropped ? 1 : 0
-                    try await connection.query("""
-                        UPDATE users SET key_verifier = \(verifier), push_version = push_version + 1,
-                            history_generation = history_generation + \(bump) WHERE id = \(user.id)
-                        """, logger: logger)
-                    try await connection.query("COMMIT", logger: logger)
-                    // The history in the clear must not stay readable in the table's pages.
-                    if dropped { await Self.rewriteDropped(connection, why: "account key set", logger: logger) }
-                    return .set(droppedHistory: dropped)
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
-                }
-            }
+    public func withAccounts<R: Sendable>(_ access: AccountAccess,
+                                          _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
+        switch access {
+        case .unbounded:
+            try await prepare()
+            return try await accountsReached(body)
+        case .bounded:
+            return try await reachable { try await accountsReached(body) }
         }
     }
 
-    /// After rows were dropped for privacy (a key set over a history in the clear, a user
-    /// deleted): `VACUUM FULL` writes `records` and `applied_keys` anew without them. A DELETE
-    /// only marks rows dead, and a plain VACUUM frees their space for reuse without erasing
-    /// it: the plaintext stayed in the table's files until some later write landed on it.
-    /// The rewrite holds each table's exclusive lock while it runs (pushes wait, about a
-    /// second per 100 MB); it happens once per `key enable` or `user delete`. What it cannot
-    /// reach is the WAL (README "PostgreSQL"): the rows stay in segments until a checkpoint
-    /// recycles them, and in WAL archives and base backups for as long as those are kept.
-    /// A failure is logged, not thrown: the drop itself is committed.
-    static func rewriteDropped(_ connection: PostgresConnection, why: String, logger: Logger) async {
-        let started = ContinuousClock.now
-        do {
-            // VACUUM FULL copies a deleted row that a transaction begun before the delete's
-            // commit may still see: wait (up to 10 s) until every such transaction of this
-            // database ended (pushes take milliseconds; a longer one is logged below).
-            var waited = 0
-            while waited < 200 {
-                var older: Int64 = 0
-                for try await count in try await connection.query("""
-                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-                    AND backend_xmin IS NOT NULL AND xact_start < statement_timestamp()
-                    """, logger: logger).decode(Int64.self) { older = count }
-                if older == 0 { break }
-                waited += 1
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            if waited == 200 { logger.warning("a transaction older than the dropped rows is still open; VACUUM FULL may keep them", metadata: ["why": "\(why)"]) }
-            // VACUUM runs outside a transaction block, one table per statement here.
-            try await connection.query("VACUUM FULL records", logger: logger)
-            try await connection.query("VACUUM FULL applied_keys", logger: logger)
-            logger.notice("rewrote records and applied_keys without the dropped rows (VACUUM FULL)", metadata: [
-                "why": "\(why)", "duration_s": "\(seconds(ContinuousClock.now - started))",
-            ])
-        } catch {
-            logger.warning("could not rewrite records and applied_keys after dropping rows; run VACUUM FULL records, applied_keys; by hand", metadata: [
-                "why": "\(why)", "error": "\(describePostgresError(error))",
-            ])
-        }
-    }
-
-    public func startNewHistoryGeneration(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
-        try await reachable { try await self.startNewHistoryGenerationReached(user: user, now: now, perHour: perHour) }
-    }
-
-    private func startNewHistoryGenerationReached(user: AuthenticatedUser, now: Int64, perHour: Int) async throws -> Int64? {
+    private func accountsReached<R: Sendable>(_ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await prepare()
-        // One statement: the bump, unless the user's window already holds `perHour` (the
-        // same window as SQLiteSyncStorage.startGeneration), and with it the keys of the past
-        // generations (see the protocol); push_version makes a push that read the old keys start over.
-        let rows = try await client.query("""
-            WITH bumped AS (
-                UPDATE users SET history_generation = history_generation + 1, push_version = push_version + 1,
-                    generations_in_window = CASE WHEN \(now) - generation_window_start >= 3600000 THEN 1 ELSE generations_in_window + 1 END,
-                    generation_window_start = CASE WHEN \(now) - generation_window_start >= 3600000 THEN \(now) ELSE generation_window_start END
-                WHERE id = \(user.id) AND (\(now) - generation_window_start >= 3600000 OR generations_in_window < \(Int64(perHour)))
-                RETURNING history_generation
-            ), pruned AS (DELETE FROM applied_keys WHERE user_id = \(user.id) AND EXISTS (SELECT 1 FROM bumped))
-            SELECT history_generation FROM bumped
-            """, logger: logger)
-        for try await generation in rows.decode(Int64.self) { return generation }
-        return nil
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let transaction = PostgresAccountTransaction(connection: connection, logger: logger)
+                let (result, commit) = try await body(transaction)
+                try await connection.query(commit ? "COMMIT" : "ROLLBACK", logger: logger)
+                // The dropped rows must not stay readable in the tables' pages.
+                if commit, let why = transaction.droppedRows { await Self.rewriteDropped(connection, why: why, logger: logger) }
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
     }
 
     // MARK: SyncRulesStorage

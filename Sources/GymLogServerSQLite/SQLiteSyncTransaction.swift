@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import GymLogCore
+import GymLogServerCore
 import GymLogWire
 
 /// The push primitives on SQLite, inside the BEGIN IMMEDIATE that `SQLiteSyncStorage.withTransaction`

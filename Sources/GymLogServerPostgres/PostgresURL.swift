@@ -1,9 +1,12 @@
 import Foundation
 import PostgresNIO
+import GymLogServerCore
 
 /// The parts of a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE]` URL
 /// (`postgresql://` too), checked part by part so an error can name the part that is wrong.
 public struct PostgresURL: Equatable, Sendable {
+    /// The PostgreSQL password, read where the `--db` URL has none (before `PGPASSWORD`); never a flag.
+    package static let passwordVariable = "GYMLOG_SERVER_DB_PASSWORD"
     /// How the connection uses TLS, as libpq's `sslmode` names it.
     public enum TLSMode: String, Equatable, Sendable, CaseIterable {
         /// Plain TCP (the default: a server on the same machine or a private network).
@@ -63,7 +66,7 @@ public struct PostgresURL: Equatable, Sendable {
         }
         guard !user.isEmpty else { throw bad("has no user name (the part before @)") }
         if password?.isEmpty ?? false { password = nil }
-        for variable in [ServerSettings.passwordVariable, "PGPASSWORD"] where password == nil {
+        for variable in [Self.passwordVariable, "PGPASSWORD"] where password == nil {
             if let fromEnvironment = environment[variable], !fromEnvironment.isEmpty { password = fromEnvironment }
         }
 
@@ -164,7 +167,7 @@ public struct PostgresURL: Equatable, Sendable {
     }
 
     /// Replaces the password of a URL-like text by `***` without parsing it fully.
-    static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
         let afterScheme = text[schemeEnd.upperBound...]
         let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import GymLogCore
+import GymLogServerCore
 
 // Raw SQLite binding and column reading on GRDB statements: they run once per pushed or
 // pulled field, where GRDB's StatementArguments and Row boxing would cost more than SQLite.
