@@ -8,11 +8,15 @@ import GymLogCore
 /// transaction and JSONEncoder would cost more than the INSERT it accompanies.
 public func encodePayload(_ fields: [FieldChange]) -> String {
     encodeFieldObject(fields, reservingPerField: 64) { f, clockText, out in
-        out += "{\"v\":"
+        out += wireFieldValue
         appendJSON(f.value, to: &out)
-        out += ",\"c\":\"" + clockText + "\"}"
+        out += wireFieldClock + "\"" + clockText + "\"}"
     }
 }
+
+/// `{"v":` and `,"c":`, spelled by `WireField.CodingKeys`.
+private let wireFieldValue = "{" + jsonMember(WireField.CodingKeys.v)
+private let wireFieldClock = "," + jsonMember(WireField.CodingKeys.c)
 
 /// Encodes `{"field":member,...}`, `member` appending each field's value given its clock's text.
 ///

@@ -178,9 +178,12 @@ extension PushRequest {
         return Data(out.utf8)
     }
 
-    /// `"key":`, the key spelled by `CodingKeys` alone (no escape: every key is snake_case).
-    @inline(__always) static func member<Key: CodingKey>(_ key: Key) -> String { "\"" + key.stringValue + "\":" }
+    @inline(__always) static func member<Key: CodingKey>(_ key: Key) -> String { jsonMember(key) }
 }
+
+/// `"key":` for the hand-written JSON of the protocol's types, the key spelled by their
+/// `CodingKeys` alone (no escape: every key is snake_case).
+@inline(__always) public func jsonMember<Key: CodingKey>(_ key: Key) -> String { "\"" + key.stringValue + "\":" }
 
 /// What the server did with one pushed event.
 public enum PushStatus: String, Codable, Hashable, Sendable {
@@ -200,6 +203,8 @@ public struct PushResult: Codable, Hashable, Sendable {
     public var error: ErrorDetail?
 
     public init(seq: Int64, status: PushStatus, error: ErrorDetail? = nil) { self.seq = seq; self.status = status; self.error = error }
+
+    public enum CodingKeys: String, CodingKey { case seq, status, error }
 }
 
 /// `POST /v1/push` 200 answer.

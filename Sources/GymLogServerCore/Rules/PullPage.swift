@@ -92,9 +92,11 @@ extension PullPage {
     public func jsonBytes(epoch: String, epochChanged: Bool = false, version: SyncProtocol) -> [UInt8] {
         var out = JSONBytes()
         out.bytes.reserveCapacity(256 + records.reduce(0) { $0 + $1.text.utf8.count + 96 })
-        out.append("{\"epoch\":")
+        typealias Key = PullResponse.CodingKeys
+        out.appendMember("{", Key.epoch)
         out.appendString(epoch)
-        out.append(",\"changes\":[")
+        out.appendMember(",", Key.changes)
+        out.append("[")
         switch version {
         case .v1:
             var text = ""
@@ -102,19 +104,23 @@ extension PullPage {
             out.bytes += text.utf8
         case .v2:
             let devices = appendCompactChanges(records, since: since, to: &out)
-            out.append("],\"devices\":[")
+            out.appendMember("],", CompactPullResponse.CodingKeys.devices)
+            out.append("[")
             for (i, device) in devices.enumerated() {
                 if i > 0 { out.append(",") }
                 out.appendString(device)
             }
         }
-        out.append("],\"cursor\":")
+        out.appendMember("],", Key.cursor)
         out.appendString("\(epoch):\(cursor)")
-        out.append(",\"has_more\":")
+        out.appendMember(",", Key.hasMore)
         out.append(hasMore ? "true" : "false")
-        out.append(",\"last_applied_seq\":")
+        out.appendMember(",", Key.lastAppliedSeq)
         out.bytes += String(lastAppliedSeq).utf8
-        if epochChanged { out.append(",\"epoch_changed\":true") }
+        if epochChanged {
+            out.appendMember(",", Key.epochChanged)
+            out.append("true")
+        }
         out.append("}")
         return out.bytes
     }
@@ -130,6 +136,12 @@ struct JSONBytes {
 
     mutating func append(_ raw: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: raw) }
 
+    /// `prefix` then `"key":`, the key as the answer's `CodingKeys` spell it.
+    mutating func appendMember<Key: CodingKey>(_ prefix: StaticString, _ key: Key) {
+        append(prefix)
+        bytes += jsonMember(key).utf8
+    }
+
     /// A JSON string literal; most (ids, names, clocks) need no escape and are copied whole.
     mutating func appendString(_ s: String) {
         if jsonStringNeedsEscaping(s) {
@@ -144,11 +156,28 @@ struct JSONBytes {
     }
 }
 
-/// `{"entity":…,"entity_id":…`: how every change object of both versions starts.
+/// The members of a change object, `"entity":` and the rest, spelled once from the
+/// `Codable` types' keys and kept as bytes: a page writes them for each of its changes.
+private enum ChangeMember {
+    typealias V1 = PullChange.CodingKeys
+    typealias V2 = CompactPullChange.CodingKeys
+    static let entity = "{" + jsonMember(V1.entity)
+    static let entityID = "," + jsonMember(V1.entityID)
+    static let fields = "," + jsonMember(V1.fields)
+    static let value = "{" + jsonMember(WireField.CodingKeys.v)
+    static let clock = "," + jsonMember(WireField.CodingKeys.c)
+    static let compactEntity = Array(("{" + jsonMember(V2.entity)).utf8)
+    static let compactEntityID = Array(("," + jsonMember(V2.entityID)).utf8)
+    static let compactClock = Array(("," + jsonMember(V2.clock) + "\"").utf8)
+    static let compactDevice = Array(("\"," + jsonMember(V2.device)).utf8)
+    static let compactFields = Array(("," + jsonMember(V2.fields)).utf8)
+}
+
+/// `{"entity":…,"entity_id":…`: how every v1 change object starts.
 private func appendRowStart(_ row: PulledRow, to out: inout String) {
-    out += "{\"entity\":"
+    out += ChangeMember.entity
     appendJSONString(row.entity, to: &out)
-    out += ",\"entity_id\":"
+    out += ChangeMember.entityID
     appendJSONString(row.entityID, to: &out)
 }
 
@@ -157,11 +186,11 @@ private func appendFieldChanges(_ rows: [PulledRow], to out: inout String) {
     for (i, row) in rows.enumerated() {
         if i > 0 { out += "," }
         appendRowStart(row, to: &out)
-        out += ",\"fields\":"
+        out += ChangeMember.fields
         appendFieldObject(row.fields, to: &out) { field, out in
-            out += "{\"v\":"
+            out += ChangeMember.value
             appendJSON(field.value, to: &out)
-            out += ",\"c\":"
+            out += ChangeMember.clock
             appendJSONString(field.clock, to: &out)
             out += "}"
         }
@@ -213,17 +242,17 @@ private func appendCompactChanges(_ records: [PulledRecord], since: Int64, to ou
                 }
                 if !first { out.append(",") }
                 first = false
-                out.append("{\"entity\":")
+                out.bytes += ChangeMember.compactEntity
                 out.appendString(record.entity)
-                out.append(",\"entity_id\":")
+                out.bytes += ChangeMember.compactEntityID
                 out.appendString(record.entityID)
-                out.append(",\"clock\":\"")
+                out.bytes += ChangeMember.compactClock
                 // A canonical clock's time part is digits and '-': nothing to escape. Another
                 // clock is written whole, as stored (its escapes kept), with device "".
                 out.append(canonical ? UnsafeBufferPointer(rebasing: clock[..<21]) : clock)
-                out.append("\",\"device\":")
+                out.bytes += ChangeMember.compactDevice
                 out.bytes += String(index).utf8
-                out.append(",\"fields\":")
+                out.bytes += ChangeMember.compactFields
                 out.append(change.fields)
                 out.append("}")
             }
@@ -239,15 +268,20 @@ extension PushResponse {
     public func handWrittenJSON() -> String? {
         func plain(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c } }
         guard plain(cursor), plain(epoch), previousCursor.map(plain) ?? true, results.allSatisfy({ $0.error == nil }) else { return nil }
-        var out = "{\"cursor\":\"" + cursor + "\",\"epoch\":\"" + epoch + "\",\"last_applied_seq\":" + String(lastAppliedSeq)
-        if let previousCursor { out += ",\"previous_cursor\":\"" + previousCursor + "\"" }
-        out += ",\"results\":["
+        typealias Key = CodingKeys
+        typealias Result = PushResult.CodingKeys
+        // Sorted keys, as JSONEncoder's `.sortedKeys` writes them.
+        var out = "{" + jsonMember(Key.cursor) + "\"" + cursor + "\"," + jsonMember(Key.epoch) + "\"" + epoch + "\","
+            + jsonMember(Key.lastAppliedSeq) + String(lastAppliedSeq)
+        if let previousCursor { out += "," + jsonMember(Key.previousCursor) + "\"" + previousCursor + "\"" }
+        out += "," + jsonMember(Key.results) + "["
         out.reserveCapacity(out.utf8.count + results.count * 40 + 2)
+        let seqMember = "{" + jsonMember(Result.seq), statusMember = "," + jsonMember(Result.status) + "\""
         for (i, result) in results.enumerated() {
             if i > 0 { out += "," }
-            out += "{\"seq\":"
+            out += seqMember
             out += String(result.seq)
-            out += ",\"status\":\""
+            out += statusMember
             out += result.status.rawValue
             out += "\"}"
         }
