@@ -30,6 +30,7 @@ let nioConcurrency: Target.Dependency = .product(name: "NIOConcurrencyHelpers", 
 let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
 let hummingbirdTLS: Target.Dependency = .product(name: "HummingbirdTLS", package: "hummingbird")
 let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
+let tomlKit: Target.Dependency = .product(name: "TOMLKit", package: "TOMLKit")
 
 let package = Package(
     name: "gymlog",
@@ -53,6 +54,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .target(name: "GymLogCore"),
@@ -66,18 +68,21 @@ let package = Package(
             dependencies: ["GymLogCore", "GymLogWire", "CSQLite", grdb]
         ),
         .target(name: "GymLogWire", dependencies: ["GymLogCore", crypto]),
+        // The settings files (the client's config and credentials, the server's `--config`),
+        // read by TOMLKit for both sides, so GymLogCore stays Foundation only.
+        .target(name: "GymLogTOML", dependencies: ["GymLogCore", tomlKit]),
         .target(
             name: "GymLogSyncClient",
             dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", asyncHTTPClient, nioCore, nioConcurrency, nioSSL]
         ),
         .target(
             name: "GymLogCLI",
-            dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CReadline", argumentParser]
+            dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogTOML", "CReadline", argumentParser]
         ),
         .target(
             name: "GymLogServer",
             dependencies: [
-                "GymLogCore", "GymLogWire",
+                "GymLogCore", "GymLogWire", "GymLogTOML",
                 argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, httpTypes, nioCore, nioConcurrency, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
                 logging, crypto, grdb, grdbSQLite, postgresNIO, prometheus,
             ]
@@ -122,7 +127,7 @@ let package = Package(
         // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",
-            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogTestSupport", "SplitMix", grdb]
+            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogTOML", "GymLogTestSupport", "SplitMix", grdb]
         ),
         // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(
