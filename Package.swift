@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency direction (see DESIGN.md): Core <- Wire <- Store (the outbox stores Wire's fields JSON); Store + Wire <- SyncClient <- CLI;
-// Core + Wire <- ServerCore <- ServerSQLite, ServerPostgres; all three <- Server. GymLogCore imports
+// Core <- TOML <- CLI, Server; Core + Wire <- ServerCore <- ServerSQLite, ServerPostgres; all three <- Server. GymLogCore imports
 // nothing but Foundation; the client never links Hummingbird or PostgresNIO (its HTTP is
 // AsyncHTTPClient, so not curl); the server links neither the client's sync engine nor the store.
 // ServerCore (the sync rules, the storage protocol, the memory store) links no database driver
@@ -32,6 +32,7 @@ let nioConcurrency: Target.Dependency = .product(name: "NIOConcurrencyHelpers", 
 let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
 let hummingbirdTLS: Target.Dependency = .product(name: "HummingbirdTLS", package: "hummingbird")
 let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
+let tomlKit: Target.Dependency = .product(name: "TOMLKit", package: "TOMLKit")
 
 let package = Package(
     name: "gymlog",
@@ -55,6 +56,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .target(name: "GymLogCore"),
@@ -68,13 +70,16 @@ let package = Package(
             dependencies: ["GymLogCore", "GymLogWire", "CSQLite", grdb]
         ),
         .target(name: "GymLogWire", dependencies: ["GymLogCore", crypto]),
+        // The settings files (the client's config and credentials, the server's `--config`),
+        // read by TOMLKit for both sides, so GymLogCore stays Foundation only.
+        .target(name: "GymLogTOML", dependencies: ["GymLogCore", tomlKit]),
         .target(
             name: "GymLogSyncClient",
             dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", asyncHTTPClient, nioCore, nioConcurrency, nioSSL]
         ),
         .target(
             name: "GymLogCLI",
-            dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "CReadline", argumentParser]
+            dependencies: ["GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogTOML", "CReadline", argumentParser]
         ),
         // The sync rules, the storage protocol over the stores' primitives, the memory store.
         .target(name: "GymLogServerCore", dependencies: ["GymLogCore", "GymLogWire", crypto, logging, serviceLifecycle]),
@@ -87,7 +92,7 @@ let package = Package(
         .target(
             name: "GymLogServer",
             dependencies: [
-                "GymLogCore", "GymLogWire", "GymLogServerCore", "GymLogServerSQLite", "GymLogServerPostgres",
+                "GymLogCore", "GymLogWire", "GymLogTOML", "GymLogServerCore", "GymLogServerSQLite", "GymLogServerPostgres",
                 argumentParser, hummingbird, hummingbirdCore, hummingbirdTLS, httpTypes, nioCore, nioConcurrency, nioHTTP1, nioHTTPTypes, nioSSL, serviceLifecycle,
                 logging, prometheus,
             ]
@@ -133,7 +138,7 @@ let package = Package(
         // The CLI alone, in-process and through the real binary (crashes while logging included).
         .testTarget(
             name: "GymLogCLITests",
-            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogTestSupport", "SplitMix", grdb]
+            dependencies: ["GymLogCLI", "GymLogCore", "GymLogStore", "GymLogWire", "GymLogSyncClient", "GymLogTOML", "GymLogTestSupport", "SplitMix", grdb]
         ),
         // The server alone: protocol, storage, endpoints, hostile input, the OpenAPI document.
         .testTarget(

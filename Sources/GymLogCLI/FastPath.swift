@@ -7,26 +7,11 @@ extension Gymlog {
     /// (reflection over every command). Anything else, including `--help` or an unknown flag,
     /// returns nil and goes through the full parser, so behaviour and errors stay the same.
     public static func runFastPath(_ arguments: [String]) -> Int32? {
-        // What ArgumentParser prints for the version flag (`-V` is gymlog's spelling of it).
-        if arguments == ["--version"] || arguments == ["-V"] {
+        guard let command = fastCommand(arguments) else { return nil }
+        guard case .log(let db, let words) = command else {
             Swift.print(gymlogVersion)
             return 0
         }
-        guard arguments.first == "log" else { return nil }
-        var db: String?
-        var words: [String] = []
-        var i = 1
-        while i < arguments.count {
-            let arg = arguments[i]
-            if let flag = GlobalOptions.database(at: i, in: arguments) { db = flag.path; i += flag.length; continue }
-            // `--db` without its path: the full parser says what is missing.
-            if arg == "--db" { return nil }
-            // Flags (and anything the parser would treat as one) take the full path.
-            if arg.hasPrefix("-") && !arg.dropFirst().isEmpty && !(arg.dropFirst().first?.isNumber ?? false) { return nil }
-            words.append(arg)
-            i += 1
-        }
-        guard !words.isEmpty else { return nil }
         let context: CLIContext
         do { context = try CLIContext.live(db: db) } catch {
             FileHandle.standardError.write(Data((TerminalText.safe(Style.stderr.errorLine(error.localizedDescription)) + "\n").utf8))
@@ -40,6 +25,41 @@ extension Gymlog {
             context.printError(Style.stderr.errorLine((UserError.storage(error, database: context.paths.database)?.message) ?? error.localizedDescription))
             return 1
         }
+    }
+}
+
+/// What the fast path reads from a command line: `FastPathTests` checks each against what
+/// ArgumentParser makes of the same words.
+enum FastCommand: Equatable {
+    /// `gymlog --version` (or `-V`).
+    case version
+    /// `gymlog log [--db PATH] WORDS...`.
+    case log(db: String?, words: [String])
+}
+
+extension Gymlog {
+    /// The command `arguments` are when the fast path can read them by hand; nil for
+    /// anything else, which the full parser reads.
+    static func fastCommand(_ arguments: [String]) -> FastCommand? {
+        // What ArgumentParser prints for the version flag (`-V` is gymlog's spelling of it).
+        if arguments == ["--version"] || arguments == ["-V"] { return .version }
+        guard arguments.first == "log" else { return nil }
+        var db: String?
+        var words: [String] = []
+        var i = 1
+        while i < arguments.count {
+            let arg = arguments[i]
+            // `--db` without its path: the full parser says what is missing (it reads `--db= x` as `--db x`).
+            if arg == "--db" || arg == "--db=" { return nil }
+            if let flag = GlobalOptions.database(at: i, in: arguments) { db = flag.path; i += flag.length; continue }
+            // Flags (and anything the parser would treat as one) take the full path, except a
+            // dash and a digit: a negative load (`dip -20x8`), which the parser would take for an
+            // option unless it came after `--`.
+            if arg.hasPrefix("-") && !arg.dropFirst().isEmpty && !(arg.dropFirst().first?.isNumber ?? false) { return nil }
+            words.append(arg)
+            i += 1
+        }
+        return words.isEmpty ? nil : .log(db: db, words: words)
     }
 }
 

@@ -37,7 +37,9 @@ public struct Gymlog: AsyncParsableCommand {
         \(Setting.helpText(.config))
 
         `gymlog config set KEY VALUE` changes one line of this file and keeps the rest (comments \
-        too); `gymlog config list` shows every key's value. `gymlog login` saves the sync server, token \
+        too); `gymlog config list` shows every key's value. Each key is also a variable, \
+        GYMLOG_ and the key in capitals with _ for its dots (GYMLOG_UNIT=lb, \
+        GYMLOG_SYNC_AUTO=false), which wins over the file. `gymlog login` saves the sync server, token \
         and CA file (`--ca-file`) in $XDG_DATA_HOME/gymlog/credentials.toml (mode \
         0600); `gymlog logout` empties it. Until that file exists, the `[sync]` \
         lines an older gymlog wrote here are still read:

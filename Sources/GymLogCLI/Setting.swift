@@ -1,9 +1,11 @@
 import Foundation
 import GymLogCore
+import GymLogTOML
 
 /// One key of `config.toml`: its name, the value `--help` shows, what it does and how a value
 /// is read and checked. `Setting.all` is the one list of them: `ConfigFile` loads and validates
-/// through it, and `gymlog --help` (so the man page, generated from it) lists it.
+/// the file and the `GYMLOG_<KEY>` variables through it, `gymlog --help` (so the man page,
+/// generated from it) lists it, and it makes the README's example config.
 struct Setting: Sendable {
     /// Which section of `--help` lists the key.
     enum Group: Sendable {
@@ -52,10 +54,10 @@ struct Setting: Sendable {
     /// `shown` is an example, not what an unset key means (`rest_seconds`: none).
     let exampleOnly: Bool
     /// Reads `value` into `reading`, or refuses it.
-    let read: @Sendable (TOMLValue, inout Reading) throws(Refusal) -> Void
+    let read: @Sendable (SettingValue, inout Reading) throws(Refusal) -> Void
 
     init(_ key: String, shown: String, help: String, group: Group = .config, exampleOnly: Bool = false,
-         read: @escaping @Sendable (TOMLValue, inout Reading) throws(Refusal) -> Void) {
+         read: @escaping @Sendable (SettingValue, inout Reading) throws(Refusal) -> Void) {
         self.key = key; self.shown = shown; self.help = help; self.group = group; self.exampleOnly = exampleOnly || group == .credentials
         self.read = read
     }
@@ -158,6 +160,14 @@ extension Setting {
     /// Every key's name.
     static let keys = all.map(\.key)
 
+    /// The environment variable that overrides a config setting, as atuin's `ATUIN_*` do: the
+    /// key upper-cased, its dots and dashes as underscores (`sync.auto`: `GYMLOG_SYNC_AUTO`).
+    /// The credential keys have none: `gymlog login` saves them.
+    var variable: String? {
+        guard group == .config else { return nil }
+        return "GYMLOG_" + String(key.uppercased().map { $0 == "." || $0 == "-" ? "_" : $0 })
+    }
+
     /// The setting named `key`, or nil for a key gymlog does not know.
     static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
 
@@ -172,6 +182,25 @@ extension Setting {
             guard left.count + 2 <= helpColumn, let first = help.first else { return [left] + help.map { indent + $0 } }
             return [left.padding(toLength: helpColumn, withPad: " ", startingAt: 0) + first] + help.dropFirst().map { indent + $0 }
         }.map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    /// A config file setting every config key to the value `--help` shows, each under its help
+    /// and the variable that overrides it, keys of a table under its header; a key whose
+    /// value is an example is commented out. The README's example is this text, as a test checks.
+    static func exampleConfig() -> String {
+        var out = "", table = ""
+        for setting in all where setting.group == .config {
+            let parts = setting.key.split(separator: ".").map(String.init)
+            let here = parts.dropLast().joined(separator: ".")
+            if here != table {
+                out += "\n[\(here)]\n"
+                table = here
+            }
+            let help = setting.help.isEmpty ? "" : setting.help + " "
+            out += wrapped(help + "(\(setting.variable!))", width: 88).map { "# \($0)\n" }.joined()
+            out += (setting.exampleOnly ? "# " : "") + "\(parts.last!) = \(setting.shown)\n"
+        }
+        return out
     }
 
     /// `text` in lines of at most `width` characters, broken between words but not inside a
@@ -285,7 +314,7 @@ extension Setting {
     }
 
     /// `text` as a TOML string, `"kg"`.
-    static func quoted(_ text: String) -> String { TOMLValue.string(text).description }
+    static func quoted(_ text: String) -> String { SettingsFile.quoted(text) }
 
     /// Warm-up steps as `warmup.ramp` spells them.
     static func rampText(_ steps: [WarmupStep]) -> String { steps.map(\.description).joined(separator: ", ") }
@@ -293,7 +322,7 @@ extension Setting {
     /// A TOML integer or float as an exact `Fixed`, or nil when it is neither or has more than
     /// three decimals (`20`, `15.5`, `2.25`; a float is read back through its shortest decimal
     /// spelling, so 15.5 is 15.5 and not 15.4999).
-    static func exactNumber(_ value: TOMLValue) -> Fixed? {
+    static func exactNumber(_ value: SettingValue) -> Fixed? {
         switch value {
         case .integer(let i): return i >= 0 && i <= 1_000_000 ? Fixed(Int(i)) : nil
         case .float(let d):

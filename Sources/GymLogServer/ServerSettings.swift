@@ -2,6 +2,7 @@ import Foundation
 import GymLogCore
 import GymLogServerCore
 import GymLogServerPostgres
+import GymLogTOML
 
 /// Where a server's settings come from besides its flags (issue 49): a TOML file
 /// (`serve --config FILE`, or `GYMLOG_SERVER_CONFIG`) and `GYMLOG_SERVER_*` environment
@@ -39,22 +40,22 @@ enum ServerSettings {
             do { text = try read(path) } catch {
                 throw ServerSetupError("cannot read the config file \(path): \((error as NSError).localizedDescription.trimmingCharacters(in: CharacterSet(charactersIn: ".")))). Give the path of a readable TOML file to --config (or \(configVariable)).")
             }
-            let entries: [(key: String, value: TOMLValue, line: Int)]
-            do { entries = try parseTOMLLines(text) } catch {
-                throw ServerSetupError("\(path) \(error.description).")
+            let entries: [(key: String, value: SettingValue)]
+            do { entries = try SettingsFile.entries(text, path: path) } catch {
+                throw ServerSetupError("\(error)")
             }
             for entry in entries {
                 let key = entry.key.replacingOccurrences(of: "_", with: "-")
                 guard !key.contains("."), key != "config" else {
-                    throw ServerSetupError("\(path) line \(entry.line): \(entry.key) is not a setting: the file holds serve's flags by their long names, at the top (port = 8080, db = \"sqlite:/var/lib/gymlog/server.sqlite\"), without tables.")
+                    throw ServerSetupError("\(path): \(entry.key) is not a setting: the file holds serve's flags by their long names, at the top (port = 8080, db = \"sqlite:/var/lib/gymlog/server.sqlite\"), without tables.")
                 }
-                settings.append((key, values(entry.value), "\(path) line \(entry.line)"))
+                settings.append((key, values(entry.value), "\(entry.key) in \(path)"))
             }
         }
         for (name, text) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(prefix) && name != configVariable && name != passwordVariable {
             let key = name.dropFirst(prefix.count).lowercased().replacingOccurrences(of: "_", with: "-")
             guard !key.isEmpty else { continue }
-            let value: TOMLValue = text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
+            let value: SettingValue = text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
             settings.removeAll { $0.key == key }
             settings.append((key, values(value), name))
         }
@@ -71,7 +72,7 @@ enum ServerSettings {
 
     /// A value as the words after its flag: `true` is the bare flag (`[""]`), `false` none, a
     /// string with commas (`trusted-proxy = "127.0.0.1, ::1"`) one flag per item.
-    private static func values(_ value: TOMLValue) -> [String] {
+    private static func values(_ value: SettingValue) -> [String] {
         switch value {
         case .bool(true): return [""]
         case .bool(false): return []

@@ -222,15 +222,15 @@ import Testing
         #expect(after.status != 0 && after.stderr.contains("No sync server is set"), "\(after.stderr)")
     }
 
-    @Test func aBadConfigValueNamesTheFileTheLineTheKeyAndWhatIsAllowed() throws {
+    @Test func aBadConfigValueNamesTheFileTheKeyAndWhatIsAllowed() throws {
         // Given a config whose third line holds a value out of range
         let home = try TemporaryHome()
         try "# mine\nunit = \"kg\"\nidle_gap_minutes = 0\n".write(toFile: home.config, atomically: true, encoding: .utf8)
         // When any command reads it
         let run = try home.gymlog(["history"])
-        // Then the error points at the file and line, quotes the key and value, and says what is allowed
+        // Then the error names the file, quotes the key and value, and says what is allowed
         #expect(run.status == 1)
-        #expect(run.stderr.contains("\(home.config), line 3: idle_gap_minutes = 0 must be a whole number of minutes from 1 to 10080"),
+        #expect(run.stderr.contains("\(home.config): idle_gap_minutes = 0 must be a whole number of minutes from 1 to 10080"),
                 "\(run.stderr)")
     }
 

@@ -279,7 +279,8 @@ private func number(_ v: Double) -> String {
     return r == r.rounded() ? String(Int64(r)) : String(format: "%.1f", r)
 }
 
-private var repositoryRoot: URL {
+/// The checkout the tests run from: the README, the man page, the scripts.
+var repositoryRoot: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }
 

@@ -132,6 +132,40 @@ func fixture(_ path: String) -> URL {
         }
     }
 
+    /// One command table: what `gymlog log` and `--version` read by hand (`Gymlog.fastCommand`)
+    /// is either declined, for the full parser to answer, or the very command ArgumentParser
+    /// makes of the same words.
+    @Test(arguments: [
+        ["--version"], ["-V"], ["log", "bench", "100x5"], ["log", "bench 100x5 @8"], ["log", "--db", "x.sqlite", "bench 100x5"],
+        ["log", "--db=x.sqlite", "bench 100x5"], ["log", "bench 100x5", "--db", "x.sqlite"], ["log", "--db=", "x"],
+        ["log", "--db", "a.sqlite", "--db", "b.sqlite", "row 60x8"], ["log", "--db"], ["log", "--db", "x.sqlite"], ["log"],
+        ["log", "--help"], ["log", "-h"], ["log", "help"], ["log", "--bogus", "bench 100x5"], ["log", "-x", "bench"],
+        ["log", "--at", "yesterday 10:00", "bench 100x5"], ["log", "--at=yesterday", "bench 100x5"], ["log", "bench", "--version"],
+        ["log", "--", "dip", "-20x8"], ["log", "dip", "bw-20x8"], ["log", "dip", "-20x8"], ["log", "plank", "-5"], ["log", "-"],
+        ["--db", "x.sqlite", "log", "bench 100x5"], ["logs", "bench 100x5"], ["help", "log"], ["--version", "log"], ["-V", "x"],
+    ])
+    func theFastPathReadsWhatTheParserReads(arguments: [String]) throws {
+        guard let fast = Gymlog.fastCommand(arguments) else { return }
+        switch fast {
+        case .version:
+            // Then the parser stops at its version flag (`-V` is turned into it before parsing) with the same text
+            let flag = arguments == ["-V"] ? ["--version"] : arguments
+            #expect(throws: (any Error).self) { try Gymlog.parseAsRoot(flag) }
+            do { _ = try Gymlog.parseAsRoot(flag) } catch { #expect(Gymlog.fullMessage(for: error) == gymlogVersion) }
+        case .log(let db, let words):
+            // Then the parser makes `log` of the same database and words, at no other time. A
+            // word of a dash and a digit (`dip -20x8`) the parser takes only after `--`, which the
+            // fast path reads it as: its one difference, so the shell logs a negative load.
+            let negative = words.contains { $0.hasPrefix("-") && $0.dropFirst().first?.isNumber == true }
+            let canonical = ["log"] + (db.map { ["--db", $0] } ?? []) + ["--"] + words
+            for form in negative ? [canonical] : [arguments, canonical] {
+                let parsed = try #require(try Gymlog.parseAsRoot(form) as? Log, "\(form)")
+                #expect(parsed.global.db == db && parsed.words == words && parsed.past.at == nil, "\(form)")
+            }
+            if negative { #expect(throws: (any Error).self, "\(arguments)") { try Gymlog.parseAsRoot(arguments) } }
+        }
+    }
+
     @Test func theFastPathBehavesLikeTheFullParser() throws {
         let home = try TemporaryHome()
         // (--db makes a database only in a folder that exists)

@@ -167,7 +167,7 @@ import Testing
         let path = dir + "/config.toml"
         try line.write(toFile: path, atomically: true, encoding: .utf8)
         let error = #expect(throws: UserError.self) { try ConfigFile.load(path) }
-        #expect(error?.message.hasPrefix(path + ", line 1: ") == true && error?.message.contains(says) == true, "\(error?.message ?? "")")
+        #expect(error?.message.hasPrefix(path + ": ") == true && error?.message.contains(says) == true, "\(error?.message ?? "")")
     }
 
     @Test func theDefaultsAreTheStandardPlatesAndRamp() throws {

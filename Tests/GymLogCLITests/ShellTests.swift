@@ -172,7 +172,3 @@ import Testing
     }
 }
 
-/// The repository's root, found from this file.
-private var repositoryRoot: URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GymLogCore
+import GymLogTOML
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +11,8 @@ struct ConfigCommand: ParsableCommand {
         The settings `gymlog --help` lists, in $GYMLOG_CONFIG, else \
         $XDG_CONFIG_HOME/gymlog/config.toml. `set` changes the key's one line (or adds it \
         under its table) and keeps every other line and comment; a value gymlog would refuse \
-        is refused before the file is touched.
+        is refused before the file is touched. A `GYMLOG_<KEY>` variable (GYMLOG_UNIT, \
+        GYMLOG_SYNC_AUTO) overrides the file's value while it is set; `list` says which do.
 
           gymlog config set unit lb
           gymlog config get unit
@@ -34,17 +36,28 @@ struct ConfigCommand: ParsableCommand {
     }
 
     /// A value as `get` prints it: a string without its quotes.
-    static func plain(_ value: TOMLValue) -> String { value.stringValue ?? value.description }
+    static func plain(_ value: SettingValue) -> String { value.stringValue ?? value.description }
+
+    /// The variables overriding a config setting now, by key: the variable and its value.
+    static func overrides() -> [String: (variable: String, value: SettingValue)] {
+        Dictionary(uniqueKeysWithValues: ConfigFile.overrides(ProcessInfo.processInfo.environment).map {
+            ($0.setting.key, ($0.variable, ConfigFile.typed($0.text)))
+        })
+    }
 }
 
 struct ListConfig: ContextCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every setting's value, and which are defaults.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every setting's value, and which are defaults or set by a variable.")
     @OptionGroup var global: GlobalOptions
 
     func run(in context: CLIContext) async throws {
-        let values = try ConfigFile.read(context.paths.config).values
+        let values = try ConfigFile.read(context.paths.config)
+        let overrides = ConfigCommand.overrides()
         let settings = Setting.all.filter { $0.group == .config }
         let rows = settings.map { s -> (String, String) in
+            if let override = overrides[s.key] {
+                return ("\(s.key) = \(override.value)", "$\(override.variable)" + (values[s.key].map { ", over the file's \($0)" } ?? ""))
+            }
             if let value = values[s.key] { return ("\(s.key) = \(value)", "") }
             return s.exampleOnly ? ("\(s.key)", "not set (e.g. \(s.shown))") : ("\(s.key) = \(s.shown)", "default")
         }
@@ -55,18 +68,20 @@ struct ListConfig: ContextCommand {
 }
 
 struct GetConfig: ContextCommand {
-    static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting's value (its default when unset).")
+    static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting's value: its GYMLOG_ variable's, the file's, else the default.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The setting, e.g. unit or plates.lb_bar.", valueName: "key")) var key: String
 
     func run(in context: CLIContext) async throws {
         let setting = try ConfigCommand.setting(key)
-        if let value = try ConfigFile.read(context.paths.config).values[setting.key] { return context.print(ConfigCommand.plain(value)) }
+        if let value = try ConfigCommand.overrides()[setting.key]?.value ?? ConfigFile.read(context.paths.config)[setting.key] {
+            return context.print(ConfigCommand.plain(value))
+        }
         guard !setting.exampleOnly else {
             throw UserError("\(setting.key) is not set in \(context.paths.config); "
-                + "`gymlog config set \(setting.key) \(ConfigCommand.plain(typedTOMLValue(setting.shown)))` sets it.")
+                + "`gymlog config set \(setting.key) \(ConfigCommand.plain(ConfigFile.typed(setting.shown)))` sets it.")
         }
-        context.print(ConfigCommand.plain(typedTOMLValue(setting.shown)))
+        context.print(ConfigCommand.plain(ConfigFile.typed(setting.shown)))
     }
 }
 
@@ -80,9 +95,9 @@ struct SetConfig: ChangesSettings {
     func run(in context: CLIContext) async throws {
         let setting = try ConfigCommand.setting(key)
         guard !value.isEmpty else {
-            throw UserError("`config set \(setting.key)` needs a value, e.g. `gymlog config set \(setting.key) \(ConfigCommand.plain(typedTOMLValue(setting.shown)))`.")
+            throw UserError("`config set \(setting.key)` needs a value, e.g. `gymlog config set \(setting.key) \(ConfigCommand.plain(ConfigFile.typed(setting.shown)))`.")
         }
-        let typed = typedTOMLValue(value.joined(separator: " "))
+        let typed = ConfigFile.typed(value.joined(separator: " "))
         var reading = Setting.Reading()
         do { try setting.read(typed, &reading) } catch {
             throw UserError("\(setting.key) = \(typed)\(error.words) Nothing was changed.")
@@ -90,14 +105,14 @@ struct SetConfig: ChangesSettings {
         let path = context.paths.config
         let old = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let new: String
-        do { new = try settingTOML(old, key: setting.key, to: typed) } catch {
-            throw UserError("\(path): \(error) (fix that line first; nothing was changed).")
+        do { new = try ConfigEdit.setting(old, key: setting.key, to: typed, path: path) } catch {
+            throw UserError("\(error) (Fix the file first; nothing was changed.)")
         }
         // Read whole, as the next command will: a kg bar with lb plates and the like.
-        let values = try parseTOMLLines(new)
-        _ = try ConfigFile.settings(from: Dictionary(uniqueKeysWithValues: values.map { ($0.key, $0.value) }), path: path,
-                                    lines: Dictionary(uniqueKeysWithValues: values.map { ($0.key, $0.line) }))
+        let values = try SettingsFile.entries(new, path: path)
+        _ = try ConfigFile.settings(from: Dictionary(values.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }), path: path)
         try ConfigFile.saveConfig(new, to: path)
-        context.print("\(setting.key) = \(typed) in \(path).")
+        let overridden = ConfigCommand.overrides()[setting.key].map { " $\($0.variable) overrides it while it is set." } ?? ""
+        context.print("\(setting.key) = \(typed) in \(path)." + overridden)
     }
 }
