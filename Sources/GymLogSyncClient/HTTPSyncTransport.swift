@@ -258,6 +258,12 @@ public enum NetworkClients {
         configuration.httpVersion = .http1Only
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
+        // A kept-alive connection is dropped after 20 s idle, before gymlog-server's default
+        // 30 s (`--request-head-timeout`, its `Keep-Alive: timeout`) closes it: with
+        // AsyncHTTPClient's 60 s, a request sent on a connection the server was closing just
+        // then failed "closed without an answer" (seen under load, two instances behind one
+        // database).
+        configuration.connectionPool = .init(idleTimeout: .seconds(20))
         // A redirect is never followed: AsyncHTTPClient re-sends a 307's body, so a push would
         // go to whatever host the answer names. `send` reports the redirect instead.
         configuration.redirectConfiguration = .disallow
