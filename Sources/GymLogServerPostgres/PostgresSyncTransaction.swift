@@ -20,7 +20,7 @@ import PostgresNIO
 public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked Sendable {
     // @unchecked: one push owns it and awaits its read and write one after the other, so `version` and `written` never race.
     let statements: PostgresStatements
-    let user: AuthenticatedUser
+    public let user: AuthenticatedUser
     /// Lock the user's row before reading (inside a transaction: the fallback).
     let lockFirst: Bool
     // The user's push_version the read saw, for the write's compare-and-swap.
@@ -41,13 +41,14 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
             // statement, so (READ COMMITTED) it sees what the previous holder committed.
             _ = try await statements.run("SELECT 1 FROM users WHERE id = \(id) FOR NO KEY UPDATE").collect()
         }
-        let rows = try await statements.execute(PushRead(user: id, tokenHash: user.tokenHash, device: device, keys: plan.keys,
+        let rows = try await statements.execute(PushRead(user: id, device: device, keys: plan.keys,
                                                          entities: plan.rows.map(\.entity), ids: plan.rows.map(\.entityID)))
         var state = PushState(lastAppliedSeq: 0, head: 0)
-        var found = false, verifier: String?
         for try await (kind, a, b, t1, t2, t3) in rows {
             switch kind {
-            case 0: found = true; state.head = a ?? 0; version = b ?? 0; verifier = t1
+            case 0:
+                state.head = a ?? 0; version = b ?? 0
+                state.account = AccountSnapshot(tokenHash: t2 ?? "", revoked: t3 != nil, keyVerifier: t1)
             case 1: state.lastAppliedSeq = a ?? 0; state.knownDevice = true
             case 4: state.devices = Int(a ?? 0)
             case 2: if let key = t1 { state.recordedKeys.updateValue(t2, forKey: key) }
@@ -62,11 +63,8 @@ public final class PostgresSyncTransaction: SyncStorageTransaction, @unchecked S
                 }
             }
         }
-        // Revoked, rotated or deleted meanwhile: the token no longer writes.
-        guard found else { throw StorageError.tokenWithdrawn }
-        // A key set meanwhile (`key enable`, which bumps push_version, so an optimistic push that
-        // read before it reads again) refuses a push checked against none.
-        guard verifier == user.keyVerifier else { throw StorageError.keyChanged }
+        // `SyncRules.checkAuthentication` judges the account read here. A key set meanwhile
+        // (`key enable`) bumps push_version, so an optimistic push that read before it reads again.
         return state
     }
 
@@ -118,12 +116,11 @@ struct PostgresStatements: Sendable {
 
 /// The push's read (`PostgresSyncTransaction.readPushState`): one statement, so one snapshot.
 struct PushRead: PostgresPreparedStatement {
-    static let name = "gymlog_push_read_v5"
-    // The user's row only while it holds the token hash, live (`StorageError.tokenWithdrawn`),
-    // with its key verifier (`StorageError.keyChanged`).
+    static let name = "gymlog_push_read_v6"
+    // The user's row (`AccountSnapshot`): its token hash, and text (any) when it is revoked.
     static let sql = """
-        SELECT 0, u.change_seq, u.push_version, u.key_verifier, NULL::text, NULL::text FROM users u
-        WHERE u.id = $1 AND u.token_hash = $6 AND u.revoked_at IS NULL
+        SELECT 0, u.change_seq, u.push_version, u.key_verifier, u.token_hash, u.revoked_at::text FROM users u
+        WHERE u.id = $1
         UNION ALL
         SELECT 1, d.last_applied_seq, NULL, NULL, NULL, NULL FROM devices d WHERE d.user_id = $1 AND d.device_id = $2
         UNION ALL
@@ -139,16 +136,14 @@ struct PushRead: PostgresPreparedStatement {
     typealias Row = (Int32, Int64?, Int64?, String?, String?, String?)
 
     var user: Int64
-    var tokenHash: String
     var device: String
     var keys: [String]
     var entities: [String]
     var ids: [String]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
+        var bindings = PostgresBindings(capacity: 5)
         bindings.append(user); bindings.append(device); bindings.append(keys); bindings.append(entities); bindings.append(ids)
-        bindings.append(tokenHash)
         return bindings
     }
 

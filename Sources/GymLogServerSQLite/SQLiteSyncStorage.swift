@@ -277,7 +277,7 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
 
     public func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (SQLiteSyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await inImmediateTransaction {
-            try await body(SQLiteSyncTransaction(pool: pool, user: user.id, tokenHash: user.tokenHash, keyVerifier: user.keyVerifier))
+            try await body(SQLiteSyncTransaction(pool: pool, user: user))
         }
     }
 

@@ -14,29 +14,21 @@ import GymLogWire
 /// field, and StatementArguments' boxing would cost more than SQLite itself.
 public struct SQLiteSyncTransaction: SyncStorageTransaction {
     let pool: DatabasePool
-    let user: Int64
-    /// The hash of the token that authenticated the push (`AuthenticatedUser.tokenHash`).
-    let tokenHash: String
-    /// The key verifier the push was authenticated against (`AuthenticatedUser.keyVerifier`).
-    let keyVerifier: String?
+    public let user: AuthenticatedUser
 
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
-        let (user, tokenHash, keyVerifier) = (self.user, self.tokenHash, self.keyVerifier)
+        let user = self.user.id
         return try await pool.writeWithoutTransaction { db in
             let known = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_applied_seq FROM devices WHERE user_id = ? AND device_id = ?"),
                 arguments: [user, device])
-            // The token still this user's, live, inside BEGIN IMMEDIATE: a revoke, a rotation or a
-            // delete (another process's included) commits before this, or waits until the push ends.
-            // So is the account's key: one set meanwhile (`key enable`) refuses a push checked against none.
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT change_seq, key_verifier FROM users WHERE id = ? AND token_hash = ? AND revoked_at IS NULL"),
-                arguments: [user, tokenHash]) else {
-                throw StorageError.tokenWithdrawn
-            }
-            guard row[1] as String? == keyVerifier else { throw StorageError.keyChanged }
-            let head: Int64 = row[0]
-            var state = PushState(lastAppliedSeq: known ?? 0, head: head)
+            // Inside BEGIN IMMEDIATE: a revoke, a rotation, a delete or a key set by another
+            // process commits before this read, or waits until the push ends.
+            let account = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT change_seq, token_hash, revoked_at IS NOT NULL, key_verifier FROM users WHERE id = ?"),
+                arguments: [user])
+            var state = PushState(lastAppliedSeq: known ?? 0, head: account?[0] ?? 0)
+            state.account = account.map { AccountSnapshot(tokenHash: $0[1], revoked: $0[2], keyVerifier: $0[3]) }
             state.knownDevice = known != nil
             // Inside BEGIN IMMEDIATE: no other push adds a device before this one commits.
             if known == nil {
@@ -53,7 +45,7 @@ public struct SQLiteSyncTransaction: SyncStorageTransaction {
     }
 
     public func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool {
-        let user = self.user
+        let user = self.user.id
         try await pool.writeWithoutTransaction { db in
             let insert = try db.cachedStatement(sql: "INSERT INTO applied_keys (user_id, idempotency_key, digest) VALUES (?, ?, ?)")
             defer { insert.clearBindings() }

@@ -94,11 +94,11 @@ struct UnitTests {
     }
 
     @Test func pullEncodingIsValidJSONMatchingTheWireTypes() throws {
-        let page = PullPage(rows: [PulledRow(entity: "sets", entityID: "id\"1", fields: [
-            PulledField(name: "a", value: .real(2.5), clock: "000000000000001-00000-n"),
-            PulledField(name: "b", value: .text("x\u{1}\ny"), clock: "000000000000001-00000-n"),
-            PulledField(name: "c", value: .null, clock: "000000000000001-00000-n"),
-            PulledField(name: "d", value: .int(-3), clock: "000000000000001-00000-n"),
+        let page = PullPage(records: [pulledRecord("sets", "id\"1", [
+            ("a", .real(2.5), "000000000000001-00000-n"),
+            ("b", .text("x\u{1}\ny"), "000000000000001-00000-n"),
+            ("c", .null, clock: "000000000000001-00000-n"),
+            ("d", .int(-3), "000000000000001-00000-n"),
         ])], cursor: 4, hasMore: true, lastAppliedSeq: 9, fieldCount: 4)
         let decoded = try JSONDecoder().decode(PullResponse.self, from: Data(page.json(epoch: "ep", version: .v1).utf8))
         #expect(decoded.epoch == "ep" && decoded.cursor == "ep:4" && decoded.hasMore && decoded.lastAppliedSeq == 9 && !decoded.epochChanged)
@@ -111,16 +111,16 @@ struct UnitTests {
 
     @Test func compactPullSaysTheSameAsV1InFewerBytes() throws {
         let a = "0f6c1e8e-3b3a-4f0e-9d55-6a3f0c1d2e3f", b = "b-device"
-        let page = PullPage(rows: [
-            PulledRow(entity: "sets", entityID: "s1", fields: [
-                PulledField(name: "reps", value: .int(5), clock: "001763719000000-00000-\(a)"),
-                PulledField(name: "weight", value: .real(100), clock: "001763719000000-00000-\(a)"),
+        let page = PullPage(records: [
+            pulledRecord("sets", "s1", [
+                ("reps", .int(5), "001763719000000-00000-\(a)"),
+                ("weight", .real(100), "001763719000000-00000-\(a)"),
             ]),
             // A row re-sent whole after a rebase keeps each field's clock: two changes, interleaved clocks.
-            PulledRow(entity: "sets", entityID: "s2", fields: [
-                PulledField(name: "a", value: .text("x\"y"), clock: "001763719000000-00001-\(b)"),
-                PulledField(name: "b", value: .null, clock: "001763719000005-00000-\(a)"),
-                PulledField(name: "c", value: .int(-3), clock: "001763719000000-00001-\(b)"),
+            pulledRecord("sets", "s2", [
+                ("a", .text("x\"y"), "001763719000000-00001-\(b)"),
+                ("b", .null, clock: "001763719000005-00000-\(a)"),
+                ("c", .int(-3), "001763719000000-00001-\(b)"),
             ]),
         ], cursor: 7, hasMore: true, lastAppliedSeq: 3, fieldCount: 5)
         let v1Text = page.json(epoch: "ep", version: .v1), v2Text = page.json(epoch: "ep", version: .v2)
@@ -133,7 +133,7 @@ struct UnitTests {
         #expect(v2.expanded() == v1)
         #expect(v2Text.utf8.count < v1Text.utf8.count)
         // The epoch_changed page of each version.
-        let empty = PullPage(rows: [], cursor: 0, hasMore: false, lastAppliedSeq: 2, fieldCount: 0)
+        let empty = PullPage(records: [], cursor: 0, hasMore: false, lastAppliedSeq: 2, fieldCount: 0)
         let restart = try JSONDecoder().decode(CompactPullResponse.self, from: Data(empty.json(epoch: "e2", epochChanged: true, version: .v2).utf8))
         #expect(restart.epochChanged && restart.changes.isEmpty && restart.devices.isEmpty && restart.cursor == "e2:0")
         #expect(try JSONDecoder().decode(PullResponse.self, from: Data(empty.json(epoch: "e2", epochChanged: true, version: .v1).utf8)).epochChanged)
@@ -194,6 +194,23 @@ struct UnitTests {
         #expect(later.rows.first?.fields.map(\.name) == ["f0", "f1", "f2"] && later.fieldCount == 6 && later.cursor == 4)
     }
 
+    @Test func aPushWritesOnlyWhileItsTokenAndKeyStillHold() throws {
+        let user = AuthenticatedUser(id: 1, name: "ana", tokenHash: "t1", keyVerifier: "k1")
+        let now = AccountSnapshot(tokenHash: "t1", revoked: false, keyVerifier: "k1")
+        try SyncRules.checkAuthentication(user, against: now)
+        var rotated = now, revoked = now, keyChanged = now, keyRemoved = now
+        rotated.tokenHash = "t2"; revoked.revoked = true; keyChanged.keyVerifier = "k2"; keyRemoved.keyVerifier = nil
+        for (account, refusal) in [(nil, StorageError.tokenWithdrawn), (rotated, .tokenWithdrawn), (revoked, .tokenWithdrawn),
+                                   (keyChanged, .keyChanged), (keyRemoved, .keyChanged)] as [(AccountSnapshot?, StorageError)] {
+            #expect(throws: refusal, "\(String(describing: account))") { try SyncRules.checkAuthentication(user, against: account) }
+        }
+        // A plaintext account's push, checked against no key, is refused once a key was set.
+        var plain = user
+        plain.keyVerifier = nil
+        #expect(throws: StorageError.keyChanged) { try SyncRules.checkAuthentication(plain, against: now) }
+        try SyncRules.checkAuthentication(plain, against: keyRemoved)
+    }
+
     @Test func reopeningKeepsTheEpoch() async throws {
         let path = temporaryFile("gymlog-epoch", extension: "sqlite")
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
@@ -238,4 +255,10 @@ struct UnitTests {
         var info = stat()
         #expect(stat(kept, &info) == 0 && info.st_mode & 0o777 == 0o640)
     }
+}
+
+/// A record as a store hands it to a pull page, every field written under counter value 1.
+private func pulledRecord(_ entity: String, _ id: String, _ fields: [(name: String, value: FieldValue, clock: String)]) -> PulledRecord {
+    RecordRow(entity: entity, entityID: id, changeSeq: 1, fields: fields.map { StoredField(name: $0.name, value: $0.value, clock: $0.clock, changeSeq: 1) }
+        .sorted(by: StoredField.nameOrder)).pulled
 }

@@ -238,7 +238,7 @@ struct SyncRoutes: Sendable {
         }
         var epoch = try await self.epoch(for: user)
         func startOver(lastAppliedSeq: Int64) -> Response {
-            let empty = PullPage(rows: [], cursor: 0, hasMore: false, lastAppliedSeq: lastAppliedSeq, fieldCount: 0)
+            let empty = PullPage(records: [], cursor: 0, hasMore: false, lastAppliedSeq: lastAppliedSeq, fieldCount: 0)
             return jsonResponse(bytes: empty.json(epoch: epoch, epochChanged: true, version: version).utf8)
         }
         if let cursorEpoch = cursor.epoch, cursorEpoch != epoch {

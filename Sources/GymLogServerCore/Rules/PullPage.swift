@@ -7,24 +7,6 @@ import GymLogWire
 // JSONEncoder would dominate the cost of the query. The client decodes both with the
 // `Codable` types of Wire.swift; tests hold the two forms to each other and to openapi.yaml.
 
-/// One field of a pulled row, its clock kept as the stored canonical text.
-public struct PulledField: Hashable, Sendable {
-    public var name: String
-    public var value: FieldValue
-    public var clock: String
-
-    public init(name: String, value: FieldValue, clock: String) { self.name = name; self.value = value; self.clock = clock }
-}
-
-/// One row (entity, entity_id) of a pull page.
-public struct PulledRow: Hashable, Sendable {
-    public var entity: String
-    public var entityID: String
-    public var fields: [PulledField]
-
-    public init(entity: String, entityID: String, fields: [PulledField]) { self.entity = entity; self.entityID = entityID; self.fields = fields }
-}
-
 /// One record of a pull page as the server stores it: its row and its stored text (`RecordText`).
 public struct PulledRecord: Hashable, Sendable {
     public var entity: String
@@ -58,23 +40,14 @@ public struct PullPage: Hashable, Sendable {
         self.since = since
     }
 
-    /// A page of decoded rows (tests, and answers with no records), each field under counter value 1.
-    public init(rows: [PulledRow], cursor: Int64, hasMore: Bool, lastAppliedSeq: Int64, fieldCount: Int) {
-        let records = rows.map { row in
-            PulledRecord(entity: row.entity, entityID: row.entityID, changeSeq: 1,
-                         text: RecordText.encode(row.fields.map { StoredField(name: $0.name, value: $0.value, clock: $0.clock, changeSeq: 1) }
-                                                     .sorted(by: StoredField.nameOrder)))
-        }
-        self.init(records: records, cursor: cursor, hasMore: hasMore, lastAppliedSeq: lastAppliedSeq, fieldCount: fieldCount)
-    }
-
-    /// The records decoded: each field the page sends with its value and clock, in name order
-    /// (a v1 page, and tests).
-    public var rows: [PulledRow] {
-        records.map { record in
-            PulledRow(entity: record.entity, entityID: record.entityID,
-                      fields: ((try? RecordText.decode(record.text)) ?? []).filter { $0.changeSeq > since }
-                        .map { PulledField(name: $0.name, value: $0.value, clock: $0.clock) })
+    /// The records as the page sends them, decoded: each with its fields written after
+    /// `since`, in name order (a v1 page, and tests). A record whose text does not read (the
+    /// page builder checked them all) is left out.
+    public var rows: [RecordRow] {
+        records.compactMap { record in
+            (try? RecordText.decode(record.text)).map {
+                RecordRow(entity: record.entity, entityID: record.entityID, changeSeq: record.changeSeq, fields: $0.filter { $0.changeSeq > since })
+            }
         }
     }
 }
@@ -173,41 +146,28 @@ private enum ChangeMember {
     static let compactFields = Array(("," + jsonMember(V2.fields)).utf8)
 }
 
-/// `{"entity":…,"entity_id":…`: how every v1 change object starts.
-private func appendRowStart(_ row: PulledRow, to out: inout String) {
-    out += ChangeMember.entity
-    appendJSONString(row.entity, to: &out)
-    out += ChangeMember.entityID
-    appendJSONString(row.entityID, to: &out)
-}
-
-/// v1: one object per row, every field with its full clock.
-private func appendFieldChanges(_ rows: [PulledRow], to out: inout String) {
+/// v1: one object per record, every field with its full clock.
+private func appendFieldChanges(_ rows: [RecordRow], to out: inout String) {
     for (i, row) in rows.enumerated() {
         if i > 0 { out += "," }
-        appendRowStart(row, to: &out)
+        out += ChangeMember.entity
+        appendJSONString(row.entity, to: &out)
+        out += ChangeMember.entityID
+        appendJSONString(row.entityID, to: &out)
         out += ChangeMember.fields
-        appendFieldObject(row.fields, to: &out) { field, out in
+        out += "{"
+        for (i, field) in row.fields.enumerated() {
+            if i > 0 { out += "," }
+            appendJSONString(field.name, to: &out)
+            out += ":"
             out += ChangeMember.value
             appendJSON(field.value, to: &out)
             out += ChangeMember.clock
             appendJSONString(field.clock, to: &out)
             out += "}"
         }
-        out += "}"
+        out += "}}"
     }
-}
-
-/// `{"name":member,...}`, `member` appending each field's value: with its clock in v1, bare in v2.
-private func appendFieldObject(_ fields: [PulledField], to out: inout String, member: (PulledField, inout String) -> Void) {
-    out += "{"
-    for (i, field) in fields.enumerated() {
-        if i > 0 { out += "," }
-        appendJSONString(field.name, to: &out)
-        out += ":"
-        member(field, &out)
-    }
-    out += "}"
 }
 
 /// v2: one object per record and change, the clock's time part once and its device as an

@@ -35,6 +35,7 @@ public enum SyncRules {
     public static func push<T: SyncStorageTransaction>(_ transaction: T, deviceID: String, items: [PushItem],
                                                        now: Int64, deviceLimit: Int = .max) async throws -> PushOutcome? {
         let state = try await transaction.readPushState(device: deviceID, plan: readPlan(items))
+        try checkAuthentication(transaction.user, against: state.account)
         // Each device keeps a row for good: one token must not be able to make thousands.
         if !state.knownDevice, state.devices >= deviceLimit { return .tooManyDevices }
         switch decide(items, state: state) {
@@ -44,6 +45,16 @@ public enum SyncRules {
             guard try await transaction.writePush(writes, device: deviceID, now: now) else { return nil }
             return outcome
         }
+    }
+
+    /// Whether the authentication a push was let in with still holds in the snapshot its write
+    /// decides on: the one check of a token inside a write, the same on every backend. A
+    /// revoke, a rotation or a delete (another process's included) commits before the read or
+    /// waits until the push ends; so does a key set meanwhile (`key enable`), which must refuse
+    /// a push checked against no key: it would store values in the clear in an encrypted account.
+    public static func checkAuthentication(_ user: AuthenticatedUser, against account: AccountSnapshot?) throws {
+        guard let account, account.tokenHash == user.tokenHash, !account.revoked else { throw StorageError.tokenWithdrawn }
+        guard account.keyVerifier == user.keyVerifier else { throw StorageError.keyChanged }
     }
 
     /// What a batch needs read before it can be decided: every idempotency key and row of its

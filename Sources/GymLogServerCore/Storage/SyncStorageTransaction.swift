@@ -92,8 +92,24 @@ public struct PushReadPlan: Hashable, Sendable {
     public init(keys: [String], rows: [RowKey]) { self.keys = keys; self.rows = rows }
 }
 
+/// The pushing user's row as a push's snapshot holds it: what `SyncRules.push` checks the
+/// request's authentication against, inside the write (`SyncRules.checkAuthentication`).
+public struct AccountSnapshot: Hashable, Sendable {
+    /// The hash of the user's token now.
+    public var tokenHash: String
+    public var revoked: Bool
+    /// The account key's verifier now.
+    public var keyVerifier: String?
+
+    public init(tokenHash: String, revoked: Bool, keyVerifier: String?) {
+        self.tokenHash = tokenHash; self.revoked = revoked; self.keyVerifier = keyVerifier
+    }
+}
+
 /// What the store holds for a push, read from ONE snapshot (`SyncStorageTransaction.readPushState`).
 public struct PushState: Hashable, Sendable {
+    /// The user's row; nil when the user was deleted.
+    public var account: AccountSnapshot?
     /// The device's last applied seq (0 for a new device).
     public var lastAppliedSeq: Int64
     /// The user's change counter.
@@ -145,16 +161,17 @@ public enum PushDecision: Hashable, Sendable {
 /// both inside one transaction; PostgreSQL's optimistic push runs them as two autocommit
 /// statements, the write checking that nothing of the user changed since the read.
 public protocol SyncStorageTransaction {
-    /// Reads from ONE snapshot the device's last applied seq, the user's change counter, which
-    /// of `plan.keys` the user recorded before (and their digests), and the stored record of
-    /// each of `plan.rows`. Throws `StorageError.tokenWithdrawn` when the user's row no
-    /// longer holds the token hash that authenticated the push, live (the one check of a
-    /// token inside the write; an optimistic store checks it again in `writePush`).
+    /// The user the push was authenticated as.
+    var user: AuthenticatedUser { get }
+    /// Reads from ONE snapshot the user's row (`AccountSnapshot`), the device's last applied
+    /// seq, the user's change counter, which of `plan.keys` the user recorded before (and
+    /// their digests), and the stored record of each of `plan.rows`.
     func readPushState(device: String, plan: PushReadPlan) async throws -> PushState
     /// Stores `writes`: records the keys, writes the records, sets the device's last applied seq
     /// (and when it was last seen) and the user's change counter, all or nothing. Returns
     /// false, having written nothing, when the user's data changed since `readPushState`
-    /// (only an optimistic store can see that; a locking one always answers true).
+    /// (only an optimistic store can see that, and checks there that the token still holds;
+    /// a locking one always answers true).
     func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool
 }
 

@@ -87,7 +87,7 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
     public func withTransaction<R: Sendable>(user: AuthenticatedUser, _ body: (MemorySyncTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await write { state in
-            let transaction = MemorySyncTransaction(user: user.id, tokenHash: user.tokenHash, keyVerifier: user.keyVerifier, state: state)
+            let transaction = MemorySyncTransaction(user: user, state: state)
             let (result, commit) = try await body(transaction)
             state = transaction.state
             return (result, commit)
@@ -104,29 +104,21 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
 
 /// The push primitives on a copy of the memory store's state (see `MemorySyncStorage.withTransaction`).
 public final class MemorySyncTransaction: SyncStorageTransaction {
-    let user: Int64
-    /// The hash of the token that authenticated the push (`AuthenticatedUser.tokenHash`).
-    let tokenHash: String
-    /// The key verifier the push was authenticated against (`AuthenticatedUser.keyVerifier`).
-    let keyVerifier: String?
+    public let user: AuthenticatedUser
     fileprivate var state: MemoryState
 
-    fileprivate init(user: Int64, tokenHash: String, keyVerifier: String?, state: MemoryState) {
+    fileprivate init(user: AuthenticatedUser, state: MemoryState) {
         self.user = user
-        self.tokenHash = tokenHash
-        self.keyVerifier = keyVerifier
         self.state = state
     }
 
     public func readPushState(device: String, plan: PushReadPlan) async throws -> PushState {
-        // Revoked, rotated or deleted meanwhile: the token no longer writes.
-        guard let live = state.users.first(where: { $0.record.id == user && $0.tokenHash == tokenHash && $0.record.revokedAt == nil }) else {
-            throw StorageError.tokenWithdrawn
-        }
-        // A key set meanwhile (`key enable`) refuses a push checked against none.
-        guard live.keyVerifier == keyVerifier else { throw StorageError.keyChanged }
+        let user = self.user.id
         var read = PushState(lastAppliedSeq: state.devices[DeviceKey(user: user, device: device)]?.lastAppliedSeq ?? 0,
                              head: state.changeCounter[user] ?? 0)
+        read.account = state.users.first { $0.record.id == user }.map {
+            AccountSnapshot(tokenHash: $0.tokenHash, revoked: $0.record.revokedAt != nil, keyVerifier: $0.keyVerifier)
+        }
         read.knownDevice = state.devices[DeviceKey(user: user, device: device)] != nil
         read.devices = state.devices.keys.count { $0.user == user }
         let recorded = state.appliedKeys[user] ?? [:]
@@ -137,6 +129,7 @@ public final class MemorySyncTransaction: SyncStorageTransaction {
     }
 
     public func writePush(_ writes: PushWrites, device: String, now: Int64) async throws -> Bool {
+        let user = self.user.id
         for key in writes.keys { state.appliedKeys[user, default: [:]][key.key] = key.digest }
         for record in writes.records { state.records[user, default: [:]][record.row] = record }
         state.devices[DeviceKey(user: user, device: device)] = MemoryDevice(lastAppliedSeq: writes.lastAppliedSeq, lastSeenAt: now)
