@@ -340,15 +340,6 @@ public final class PostgresSyncStorage: SyncRulesStorage, Service {
         }
     }
 
-    public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
-        try await reachable {
-            try await self.prepare()
-            let rows = try await self.client.query("SELECT EXISTS (SELECT 1 FROM records WHERE user_id = \(user.id))", logger: self.logger)
-            for try await exists in rows.decode(Bool.self) { return exists }
-            return false
-        }
-    }
-
     public func withAccounts<R: Sendable>(_ access: AccountAccess,
                                           _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         switch access {

@@ -254,12 +254,6 @@ public final class SQLiteSyncStorage: SyncRulesStorage {
         } }
     }
 
-    public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
-        try await corruption.watch { try await pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM records WHERE user_id = ?)", arguments: [user.id]) ?? false
-        } }
-    }
-
     public func withAccounts<R: Sendable>(_ access: AccountAccess,
                                           _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         let transaction = SQLiteAccountTransaction(pool: pool)

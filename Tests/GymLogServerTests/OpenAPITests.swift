@@ -275,7 +275,6 @@ extension ForwardingStorage {
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         try await base.pull(user: user, deviceID: deviceID, after: after, since: since, limit: limit, maxBytes: maxBytes)
     }
-    func hasHistory(user: AuthenticatedUser) async throws -> Bool { try await base.hasHistory(user: user) }
     func withAccounts<R: Sendable>(_ access: AccountAccess,
                                    _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await base.withAccounts(access, body)

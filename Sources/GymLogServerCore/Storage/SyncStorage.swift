@@ -214,9 +214,6 @@ public protocol SyncStorage: Sendable {
     /// `since` (`SyncRules.page`), at most `limit` field rows or changes (a record is never
     /// split) and about `maxBytes` of JSON.
     func pull(user: AuthenticatedUser, deviceID: String, after: Int64, since: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage
-    /// Whether the user holds any records (`GET /v1/account`: the first device of an empty
-    /// account makes its key).
-    func hasHistory(user: AuthenticatedUser) async throws -> Bool
     /// Runs `body` in one transaction of the users table and the rows hanging off it (the
     /// primitives of `AccountRules`, which creates, revokes and deletes users, replaces tokens,
     /// starts history generations and sets account keys); commits when it answers `commit`, rolls
@@ -246,6 +243,12 @@ extension SyncStorage {
     /// The records written after `after`, whole.
     public func pull(user: AuthenticatedUser, deviceID: String, after: Int64, limit: PullLimit, maxBytes: Int) async throws -> PullPage {
         try await pull(user: user, deviceID: deviceID, after: after, since: 0, limit: limit, maxBytes: maxBytes)
+    }
+
+    /// Whether the user holds any records (`GET /v1/account`: the first device of an empty
+    /// account makes its key): a pull of one record, which any store answers from its index.
+    public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
+        try await !pull(user: user, deviceID: "", after: 0, limit: .changes(1), maxBytes: 1).records.isEmpty
     }
 
     /// Not bounded by default.

@@ -69,10 +69,6 @@ public final class MemorySyncStorage: SyncRulesStorage, @unchecked Sendable {
         return state.withdrawnTokens[hash]
     }
 
-    public func hasHistory(user: AuthenticatedUser) async throws -> Bool {
-        !(committed.records[user.id] ?? [:]).isEmpty
-    }
-
     public func withAccounts<R: Sendable>(_ access: AccountAccess,
                                           _ body: (any AccountTransaction) async throws -> (result: R, commit: Bool)) async throws -> R {
         try await write { state in
