@@ -52,9 +52,8 @@ extension Gymlog {
             // `--db` without its path: the full parser says what is missing (it reads `--db= x` as `--db x`).
             if arg == "--db" || arg == "--db=" { return nil }
             if let flag = GlobalOptions.database(at: i, in: arguments) { db = flag.path; i += flag.length; continue }
-            // Flags (and anything the parser would treat as one) take the full path, except a
-            // dash and a digit: a negative load (`dip -20x8`), which the parser would take for an
-            // option unless it came after `--`.
+            // Flags take the full path, except a dash and a digit: a negative load (`dip -20x8`),
+            // a word of the line to the parser too (`Log.words` keeps what it does not know).
             if arg.hasPrefix("-") && !arg.dropFirst().isEmpty && !(arg.dropFirst().first?.isNumber ?? false) { return nil }
             words.append(arg)
             i += 1

@@ -149,6 +149,8 @@ private func asyncMain<Root: AsyncParsableCommand>(_: Root.Type, _ arguments: [S
 /// Ends the process for an error a command of `arguments` threw, as ArgumentParser would,
 /// except that input it cannot read gets one `error:` line and where to look (`asyncMain`).
 func exitAfter(_ error: any Error, _ arguments: [String]) -> Never {
+    // A bare exit status: the command said what was wrong already (an entry line's error).
+    if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
     guard Gymlog.exitCode(for: error) == .validationFailure else { Gymlog.exit(withError: error) }
     let hint = Gymlog.fullMessage(for: error).split(separator: "\n").filter { $0.hasPrefix("Help:") }.map { "  " + $0 }
     let help = "  See `" + (["gymlog"] + Gymlog.commandPath(arguments) + ["--help"]).joined(separator: " ") + "`."

@@ -49,6 +49,29 @@ import Testing
         #expect(try home.gymlog(["press", "60x5"]).stderr.contains("`gymlog log \"press 60x5\"`"))
     }
 
+    @Test func aLineWithALeadingMinusReachesTheEntryParserAndAMistypedOptionIsRefused() throws {
+        let home = try TemporaryHome()
+        let db = home.root + "/x.sqlite"
+        // When a set line with a leading minus is logged through ArgumentParser (--db, --at)
+        let minus = try home.gymlog(["--db", db, "log", "dip", "-20x8"])
+        // Then the entry parser answers it, with one error line and how to write it
+        #expect(minus.status == 64)
+        #expect(minus.stderr.contains("write assisted bodyweight as `bw-20`"), "\(minus.stderr)")
+        #expect(!minus.stderr.contains("Unknown option"), "\(minus.stderr)")
+        #expect(minus.stderr.components(separatedBy: "error:").count == 2, "one error line: \(minus.stderr)")
+        // And the same line written as the hint says goes into the past workout, options on either side
+        let past = try home.gymlog(["--db", db, "log", "dip", "bw-20x8", "--at", "yesterday 18:00"])
+        #expect(past.status == 0, "\(past.stderr)")
+        #expect(past.stdout.contains("Started a past workout") && past.stdout.contains("bw-20kg x 8"), "\(past.stdout)")
+        let terminated = try home.gymlog(["--db", db, "log", "--at", "yesterday 18:01", "--", "dip", "bw-20x6"])
+        #expect(terminated.status == 0 && terminated.stdout.contains("bw-20kg x 6"), "\(terminated.stderr)")
+        // And a mistyped option is refused by name, not made part of an exercise's name
+        let typo = try home.gymlog(["--db", db, "log", "--att", "18:00", "bench", "100x5"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.contains("Unknown option '--att'"), "\(typo.stderr)")
+        #expect(try !home.gymlog(["--db", db, "exercises", "list"]).stdout.contains("--att"))
+    }
+
     @Test(arguments: [["show"], ["history"], ["prs"], ["chart", "bench"], ["stats"], ["export"], ["exercises"], ["exercises", "list"],
                             ["undo"], ["redo"], ["finish"], ["delete", "1"], ["edit", "x6"], ["note", "felt good"]])
     func aCommandOnWhatIsLoggedCreatesNothingOnANewPathAndSaysWhereItLooked(_ args: [String]) throws {

@@ -35,6 +35,24 @@ struct ExerciseResolverTests {
         #expect(Self.resolver.resolve("b") == .ambiguous([Self.squat, Self.bench]))
     }
 
+    @Test("words in any order each take a word of the name of their own, on a long name of repeated words too", .timeLimit(.minutes(1)))
+    func anyOrderOnLongNames() {
+        let push = Exercise(id: UUID(), name: "Push Press", kind: .weighted)
+        let glute = Exercise(id: UUID(), name: "Glute Bridge (Dumbbell)", kind: .weighted)
+        let resolver = ExerciseResolver(exercises: [push, glute], aliases: [])
+        #expect(resolver.candidates("press p") == [push] && resolver.candidates("p press") == [push])
+        #expect(resolver.candidates("bridge glute") == [glute] && resolver.candidates("glute dumb") == [glute])
+        #expect(resolver.candidates("press press").isEmpty, "one word of the name serves one typed word")
+        // A name of 60 repeated words, and a typed line that fits all but its last word: trying
+        // every assignment took minutes (a fuzzed REPL line, seed 257851318680889); a matching is immediate.
+        let long = Exercise(id: UUID(), name: Array(repeating: "very", count: 60).joined(separator: " ") + " long name", kind: .weighted)
+        let many = ExerciseResolver(exercises: [long], aliases: [])
+        #expect(many.candidates(Array(repeating: "very", count: 40).joined(separator: " ") + " ery").isEmpty)
+        #expect(many.candidates(Array(repeating: "very", count: 61).joined(separator: " ")).isEmpty)
+        #expect(many.candidates("long " + Array(repeating: "very", count: 60).joined(separator: " ") + " name") == [long])
+        #expect(many.resolve(Array(repeating: "very", count: 59).joined(separator: " ") + " ery long name") != .found(long))
+    }
+
     @Test("a typo one or two edits away is a near miss, not a new exercise")
     func nearMiss() {
         #expect(Self.resolver.resolve("bnech press") == .nearMiss(Self.bench))

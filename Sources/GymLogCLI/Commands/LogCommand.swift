@@ -25,7 +25,9 @@ struct Log: TextCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var past: PastTime
-    @Argument(help: "The line to log; quote it or pass its words.") var words: [String]
+    // `.allUnrecognized`: a word with a leading minus (`dip -20x8`, an assisted dip) is part
+    // of the line, not an unknown option, wherever it stands beside --at.
+    @Argument(parsing: .allUnrecognized, help: "The line to log; quote it or pass its words.") var words: [String]
 
     /// As `gymlog log`'s fast path does: words without flags are a set line, so `log dip -20x8`
     /// reaches the entry parser rather than ArgumentParser's options. Quotes are removed as a
@@ -37,8 +39,20 @@ struct Log: TextCommand {
         return ["--", words.joined(separator: " ")]
     }
 
+    /// The line's words: `.allUnrecognized` keeps the `--` that ends the options (`log -- dip
+    /// -20x8`, and the REPL's own call) among them.
+    var lineWords: [String] { words.first == "--" ? Array(words.dropFirst()) : words }
+
+    func validate() throws {
+        // No set line has a word starting `--`: a mistyped option (`--att`) must not become
+        // part of an exercise's name.
+        if let option = lineWords.first(where: { $0.hasPrefix("--") }) {
+            throw ValidationError("Unknown option '\(option)'; `gymlog log` takes --at and --db. Quote the line when it has to hold a word like that.")
+        }
+    }
+
     func run(in context: CLIContext) async throws {
-        let line = words.joined(separator: " ")
+        let line = lineWords.joined(separator: " ")
         let outcome = try EntryRunner(context: context).run(line, at: past.moment(in: context))
         if outcome != .done { throw outcome.exitCode }
     }

@@ -159,19 +159,27 @@ extension ExerciseResolver {
 /// `bridge glute` matches `glute bridge`: each typed word starts a different word of the name.
 func anyOrderMatch(_ typed: [Substring], _ name: [Substring]) -> Bool {
     guard !typed.isEmpty, typed.count <= name.count else { return false }
-    var used = [Bool](repeating: false, count: name.count)
-    // Names are a handful of words: trying each free word per typed word is cheap and, unlike
-    // a greedy pick, finds `p` + `press` in `Push Press` whichever order they come in.
-    func place(_ i: Int) -> Bool {
-        if i == typed.count { return true }
-        for j in name.indices where !used[j] && name[j].hasPrefix(typed[i]) {
-            used[j] = true
-            if place(i + 1) { return true }
-            used[j] = false
+    // A matching of typed words to words of the name, found by augmenting paths (Kuhn): unlike
+    // a greedy pick it finds `p` + `press` in `Push Press` whichever order they come in, and
+    // unlike trying every assignment it stays polynomial on a long name of repeated words
+    // (`very very … long name`, which a fuzzed REPL line made take minutes).
+    let fits = typed.map { word in name.indices.filter { name[$0].hasPrefix(word) } }
+    guard !fits.contains(where: \.isEmpty) else { return false }
+    var owner = [Int?](repeating: nil, count: name.count)
+    func augment(_ i: Int, _ visited: inout [Bool]) -> Bool {
+        for j in fits[i] where !visited[j] {
+            visited[j] = true
+            if let other = owner[j], !augment(other, &visited) { continue }
+            owner[j] = i
+            return true
         }
         return false
     }
-    return place(0)
+    for i in typed.indices {
+        var visited = [Bool](repeating: false, count: name.count)
+        if !augment(i, &visited) { return false }
+    }
+    return true
 }
 
 extension ExerciseResolver {
