@@ -163,8 +163,10 @@ func anyOrderMatch(_ typed: [Substring], _ name: [Substring]) -> Bool {
     // a greedy pick it finds `p` + `press` in `Push Press` whichever order they come in, and
     // unlike trying every assignment it stays polynomial on a long name of repeated words
     // (`very very … long name`, which a fuzzed REPL line made take minutes).
+    // Most names of a history miss a typed word outright: answered without allocating, as
+    // this runs for every exercise and alias on a logged line that is not a name as stored.
+    guard typed.allSatisfy({ word in name.contains { $0.hasPrefix(word) } }) else { return false }
     let fits = typed.map { word in name.indices.filter { name[$0].hasPrefix(word) } }
-    guard !fits.contains(where: \.isEmpty) else { return false }
     var owner = [Int?](repeating: nil, count: name.count)
     func augment(_ i: Int, _ visited: inout [Bool]) -> Bool {
         for j in fits[i] where !visited[j] {
